@@ -1,0 +1,35 @@
+/**
+ * One Cosmos DB request as the RU estimator sees it: the JSON contract of `estimate-ru`
+ * (DESIGN.md). Planner, evaluation, design and verify all describe requests in this shape.
+ */
+import type { Consistency } from "../workload/types.js";
+
+export type OperationKind = "read" | "create" | "replace" | "upsert" | "delete" | "patch" | "query";
+
+export interface Operation {
+  readonly op: OperationKind;
+  /** The item's JSON size without system properties (point operations and writes). */
+  readonly itemBytes?: number;
+  /** Values the indexing policy indexes in the written item (writes). */
+  readonly indexedValues?: number;
+  /** Indexed values that the write changes (replace, upsert of an existing item, patch). */
+  readonly changedValues?: number;
+  readonly consistency?: Consistency;
+  /** Items a query returns. */
+  readonly returned?: number;
+  /** Total bytes of the items a query returns. */
+  readonly returnedBytes?: number;
+  /** Items a query loads and checks but does not return (filters not served by the index). */
+  readonly scannedNotReturned?: number;
+  /** Total bytes of those scanned items. */
+  readonly scannedBytes?: number;
+  /** Physical partitions a query visits (1 = single-partition). */
+  readonly partitions?: number;
+}
+
+/** An RU charge: the best estimate and the range the real charge is expected to fall in. */
+export interface RuEstimate {
+  readonly estimate: number;
+  readonly low: number;
+  readonly high: number;
+}

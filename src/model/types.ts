@@ -1,0 +1,102 @@
+/**
+ * A Cosmos DB NoSQL design, as the rest of the tool sees it once loaded: the format of
+ * `spec/model-format.md` with defaults applied. `design` produces one, `evaluate`, `render` and
+ * `verify` consume one; `serializeModel` writes it back in the file format.
+ */
+
+export type ThroughputMode = "manual" | "autoscale" | "serverless" | "shared";
+
+export type Throughput =
+  | { readonly mode: "manual"; readonly rus?: number }
+  | { readonly mode: "autoscale"; readonly maxRus?: number }
+  | { readonly mode: "serverless" }
+  | { readonly mode: "shared" };
+
+export interface CompositePath {
+  /** A path such as `/userId`. */
+  readonly path: string;
+  readonly order: "ascending" | "descending";
+}
+
+/**
+ * `automatic`: every path indexed (Cosmos DB's default). `custom`: the given paths.
+ * `derived`: not given in the file; the tool derives one from the access patterns.
+ */
+export type IndexingSpec =
+  | { readonly kind: "automatic" }
+  | { readonly kind: "derived" }
+  | {
+      readonly kind: "custom";
+      /** Included paths, e.g. `/userId/?`. */
+      readonly included: readonly string[];
+      /** Excluded paths, e.g. `/*`. */
+      readonly excluded: readonly string[];
+      readonly composite: readonly (readonly CompositePath[])[];
+    };
+
+export interface Embed {
+  readonly entity: string;
+  /** Property that holds the embedded array (or object for one-to-one). */
+  readonly as: string;
+  /** Only the newest N children (subset pattern); absent = all. */
+  readonly latest?: number;
+}
+
+export interface Copy {
+  readonly from: { readonly entity: string; readonly attribute: string };
+  readonly as: string;
+}
+
+export interface Counter {
+  /** The child entity counted. */
+  readonly of: string;
+  readonly as: string;
+}
+
+export type Bucket =
+  | { readonly kind: "records"; readonly records: number }
+  | { readonly kind: "window"; readonly by: string; readonly windowSeconds: number };
+
+export interface ItemType {
+  /** Value of the `type` property of these items. */
+  readonly type: string;
+  readonly entity: string;
+  /** Template of the item id, e.g. `{postId}`. */
+  readonly id: string;
+  /** One template per partition key path. */
+  readonly partitionKey: readonly string[];
+  /** Only these attributes are stored (projection); absent = all. */
+  readonly select?: readonly string[];
+  readonly truncate: readonly { readonly attribute: string; readonly bytes: number }[];
+  readonly embeds: readonly Embed[];
+  readonly copies: readonly Copy[];
+  readonly counts: readonly Counter[];
+  readonly ancestors?: { readonly as: string };
+  /** This item is a copy of another container's item type, kept from its change feed. */
+  readonly source?: { readonly container: string; readonly type: string };
+  readonly keepLatest?: { readonly count: number; readonly by: string };
+  readonly bucket?: Bucket;
+  readonly shards?: number;
+  readonly shardBy?: string;
+  readonly ttl?: number;
+  readonly replicas?: number;
+}
+
+export interface Container {
+  readonly name: string;
+  /** 1 to 3 paths; 2-3 = hierarchical (MultiHash v2). */
+  readonly partitionKey: readonly string[];
+  /** Pinned physical partition count; absent = derived from data and RU/s. */
+  readonly physicalPartitions?: number;
+  /** Absent = recommended by evaluate. */
+  readonly throughput?: Throughput;
+  readonly defaultTtl?: number;
+  readonly uniqueKeys: readonly (readonly string[])[];
+  readonly indexing: IndexingSpec;
+  readonly items: readonly ItemType[];
+}
+
+export interface Model {
+  readonly version: 1;
+  readonly containers: readonly Container[];
+}

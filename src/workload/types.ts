@@ -1,0 +1,155 @@
+/**
+ * The workload, as the rest of the tool sees it once loaded: the format of
+ * `spec/workload-format.md` with every default applied and every reference resolved.
+ * Plain immutable data; the loader (`load-workload.ts`) is the only way to build one from a file.
+ */
+
+export type AttributeType = "string" | "number" | "boolean" | "datetime" | "object" | "array";
+
+/** How often writes change an attribute: rare = about 1 write in 100, frequent = about 1 in 2. */
+export type ChangeFrequency = "never" | "rare" | "frequent";
+
+export type Consistency = "strong" | "bounded" | "session" | "consistent-prefix" | "eventual";
+
+export interface Attribute {
+  readonly name: string;
+  readonly type: AttributeType;
+  /** Average JSON size of the value, when given. */
+  readonly avgBytes?: number;
+  /** Number of distinct values (cardinality), when given. */
+  readonly distinct?: number;
+  /** Zipf exponent of how values are used (0 = uniform). Default 0. */
+  readonly skew: number;
+  /** Unique across all items of the entity. */
+  readonly unique: boolean;
+  readonly changes: ChangeFrequency;
+}
+
+export interface Entity {
+  readonly name: string;
+  /** The attribute that identifies one item. */
+  readonly key: string;
+  /** Items at the start of the planning horizon. */
+  readonly count: number;
+  /** New items per month. Default 0. */
+  readonly growthPerMonth: number;
+  /** Average JSON size of one item in bytes. */
+  readonly avgBytes: number;
+  /** Largest item in bytes. Default 4 x avgBytes. */
+  readonly maxBytes: number;
+  /** Items expire this long after their last write. */
+  readonly ttlSeconds?: number;
+  /** In the order the file lists them; may be empty when the file lists none. */
+  readonly attributes: readonly Attribute[];
+}
+
+export type RelationshipKind = "one-to-many" | "one-to-one" | "many-to-many";
+
+export interface Relationship {
+  readonly parent: string;
+  readonly child: string;
+  readonly kind: RelationshipKind;
+  /** Attribute of the child that holds the parent's key (absent for many-to-many without a link). */
+  readonly via?: string;
+  /** Children per parent, average. */
+  readonly avg: number;
+  /** Children per parent, maximum; absent = unbounded. */
+  readonly max?: number;
+  /** The child cannot exist without its parent (identifying relationship). */
+  readonly owned: boolean;
+}
+
+export interface Rate {
+  /** Requests per second, average. */
+  readonly avg: number;
+  /** Requests per second at peak (>= avg). */
+  readonly peak: number;
+}
+
+export type PredicateOperator = "eq" | "range" | "in" | "contains" | "prefix";
+
+export interface Predicate {
+  readonly attribute: string;
+  readonly op: PredicateOperator;
+}
+
+export interface SortKey {
+  readonly attribute: string;
+  readonly direction: "asc" | "desc";
+}
+
+export interface Truncation {
+  readonly attribute: string;
+  readonly bytes: number;
+}
+
+/** Related data returned with each item of a read (`with:` in the file). */
+export type WithItem =
+  | { readonly kind: "attribute"; readonly entity: string; readonly attribute: string }
+  | { readonly kind: "count"; readonly entity: string }
+  | {
+      readonly kind: "aggregate";
+      readonly fn: "sum" | "min" | "max";
+      readonly entity: string;
+      readonly attribute: string;
+    }
+  | { readonly kind: "latest"; readonly entity: string; readonly n: number }
+  | { readonly kind: "all"; readonly entity: string };
+
+export type WriteOperation = "create" | "replace" | "upsert" | "patch" | "delete";
+
+interface PatternBase {
+  readonly id: string;
+  readonly name: string;
+  readonly entity: string;
+  readonly rps: Rate;
+  /** Exempt from the read-without-write / write-without-read warnings. */
+  readonly standalone: boolean;
+}
+
+export interface ReadPattern extends PatternBase {
+  readonly type: "read";
+  readonly where: readonly Predicate[];
+  readonly orderBy: readonly SortKey[];
+  readonly limit?: number;
+  /** Expected items returned; absent = derive from relationships. */
+  readonly returns?: { readonly avg: number };
+  /** Attributes returned; absent = all. */
+  readonly select?: readonly string[];
+  readonly truncate: readonly Truncation[];
+  readonly with: readonly WithItem[];
+  readonly consistency?: Consistency;
+  readonly latencyMs?: number;
+}
+
+export interface WritePattern extends PatternBase {
+  readonly type: "write";
+  readonly operation: WriteOperation;
+  /** Attributes the write may change; absent = all. */
+  readonly changes?: readonly string[];
+  /** Items written per request. Default 1. */
+  readonly batch: number;
+}
+
+export type AccessPattern = ReadPattern | WritePattern;
+
+export interface Scale {
+  readonly regions: number;
+  /** Region names when the file lists them. */
+  readonly regionNames?: readonly string[];
+  readonly multiRegionWrites: boolean;
+  readonly consistency: Consistency;
+  /** Planning horizon for growth in months. Default 12. */
+  readonly horizonMonths: number;
+}
+
+export interface Workload {
+  readonly version: 1;
+  readonly name: string;
+  readonly domain?: string;
+  readonly description?: string;
+  readonly scale: Scale;
+  readonly entities: readonly Entity[];
+  readonly relationships: readonly Relationship[];
+  readonly accessPatterns: readonly AccessPattern[];
+}
