@@ -1,0 +1,12 @@
+/**
+ * The public API of cosmos-modeler: pure functions over plain data. Heavy parts (the Cosmos DB
+ * adapter, the MCP server) live behind subpath exports.
+ */
+export type { Issue, Result, Severity } from "./issues.js";
+export { formatIssue, hasErrors } from "./issues.js";
+export { CosmosModelerError } from "./errors.js";
+export type * from "./workload/types.js";
+export type * from "./model/types.js";
+export type * from "./planner/types.js";
+export type * from "./cost/operation.js";
+export type * from "./cost/evaluation-types.js";
