@@ -1,0 +1,130 @@
+/**
+ * Parses a YAML or JSON document into plain data while keeping where each value came from,
+ * so that every issue can name its line. Refuses oversized input and YAML alias bombs.
+ */
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node } from "yaml";
+import type { Issue } from "../issues.js";
+
+/** Inputs larger than this are refused before parsing. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** Aliases allowed in one document; more is treated as an alias bomb ("billion laughs"). */
+export const MAX_ALIASES = 100;
+
+export interface ParsedDocument {
+  /** The document as plain JSON-compatible data. */
+  readonly value: unknown;
+  /** 1-based line of the value at `path` (closest ancestor that has a position). */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+export type ParseOutcome =
+  | { readonly ok: true; readonly document: ParsedDocument }
+  | { readonly ok: false; readonly issues: readonly Issue[] };
+
+/**
+ * Parses `text` (YAML, of which JSON is a subset). `file` is only used in issue messages.
+ * @example parseSourceDocument("version: 1", "w.yaml")
+ */
+export function parseSourceDocument(text: string, file?: string): ParseOutcome {
+  const where = file === undefined ? {} : { file };
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "source.tooLarge",
+          severity: "error",
+          path: "",
+          message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused`,
+          ...where,
+        },
+      ],
+    };
+  }
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
+  if (document.errors.length > 0) {
+    return {
+      ok: false,
+      issues: document.errors.map((error) => ({
+        code: "source.syntax",
+        severity: "error" as const,
+        path: "",
+        message: `not valid YAML or JSON: ${firstLine(error.message)}`,
+        ...where,
+        line: lineAt(error.pos[0]),
+      })),
+    };
+  }
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const aliasBomb = /alias/i.test(message);
+    return {
+      ok: false,
+      issues: [
+        {
+          code: aliasBomb ? "source.aliasBomb" : "source.syntax",
+          severity: "error",
+          path: "",
+          message: aliasBomb
+            ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb`
+            : `cannot read the document: ${firstLine(message)}`,
+          ...where,
+        },
+      ],
+    };
+  }
+  return {
+    ok: true,
+    document: {
+      value,
+      lineOf(path) {
+        let node: unknown = document.contents;
+        let line = positionLine(node, lineAt);
+        for (const segment of path) {
+          node = childOf(node, segment);
+          if (node === undefined) break;
+          line = positionLine(node, lineAt) ?? line;
+        }
+        return line;
+      },
+    },
+  };
+}
+
+function childOf(node: unknown, segment: string | number): unknown {
+  if (isMap(node)) {
+    const pair = node.items.find(
+      (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),
+    );
+    if (pair === undefined) return undefined;
+    // Point at the key's line: that is where the user looks for the field.
+    return pair.value ?? pair.key;
+  }
+  if (isSeq(node) && typeof segment === "number") return node.items[segment];
+  return undefined;
+}
+
+function positionLine(node: unknown, lineAt: (offset: number) => number): number | undefined {
+  const range = (node as Node | null | undefined)?.range;
+  return range === undefined || range === null ? undefined : lineAt(range[0]);
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? message;
+}
+
+/** Formats a path as `accessPatterns[3].where.userId`. */
+export function formatPath(path: readonly (string | number | symbol)[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return out;
+}
