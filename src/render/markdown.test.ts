@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import {
+  codeFence,
+  escapeHtml,
+  escapeMarkdownText,
+  escapeTableCell,
+  formatBytes,
+  formatPercent,
+  inlineCode,
+  table,
+} from "./markdown.js";
+
+/** Splits a GFM table row into cells the way GFM does: on `|` not preceded by a backslash. */
+function cellsOf(row: string): string[] {
+  const inner = row.trim().replace(/^\|/, "").replace(/\|$/, "");
+  return inner.split(/(?<!\\)\|/);
+}
+
+const hostile = "a|b `code` <script>alert(1)</script>\nnext line * _ [x](y) # h \\ ~";
+
+describe("escapeHtml", () => {
+  it("escapes the HTML-significant characters", () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+  });
+});
+
+describe("escapeMarkdownText", () => {
+  it("removes line breaks, HTML tags and unescaped pipes", () => {
+    const out = escapeMarkdownText(hostile);
+    expect(out).not.toMatch(/[\r\n]/);
+    expect(out).not.toContain("<script>");
+    expect(out).toContain("&lt;script&gt;");
+    expect(out).not.toMatch(/(?<!\\)\|/);
+    expect(out).not.toMatch(/(?<!\\)`/);
+    expect(out).toContain("\\*");
+    expect(out).toContain("\\[x\\]");
+    expect(out).toContain("\\#");
+    expect(out).toContain("\\\\");
+  });
+  it("leaves plain text alone", () => {
+    expect(escapeMarkdownText("Get a user's profile, 50 per page (newest first)")).toBe(
+      "Get a user's profile, 50 per page (newest first)",
+    );
+  });
+});
+
+describe("escapeTableCell", () => {
+  it("shows a dash for empty text", () => {
+    expect(escapeTableCell("  ")).toBe("-");
+  });
+});
+
+describe("table", () => {
+  it("keeps the column count on every row whatever the cells contain", () => {
+    const rendered = table(
+      ["A", "B", "C"],
+      [
+        [escapeTableCell(hostile), escapeTableCell("x|y|z"), "ok"],
+        [escapeTableCell("line1\nline2")],
+        ["1", "2", "3", "4"],
+      ],
+    );
+    const lines = rendered.split("\n");
+    expect(lines).toHaveLength(5);
+    for (const line of lines.filter((_, i) => i !== 1)) expect(cellsOf(line)).toHaveLength(3);
+    expect(rendered).not.toContain("<script>");
+  });
+  it("flattens line breaks a caller left in a cell", () => {
+    const rendered = table(["A"], [["x\ny"]]);
+    expect(rendered.split("\n")).toHaveLength(3);
+  });
+});
+
+describe("codeFence", () => {
+  it("uses a fence longer than any backtick run in the content", () => {
+    const content = "before\n```\nnot the end\n````\nafter";
+    const fenced = codeFence(content, "json");
+    const lines = fenced.split("\n");
+    expect(lines[0]).toBe("`````json");
+    expect(lines.at(-1)).toBe("`````");
+    // No line inside is a closing fence of the chosen length.
+    expect(lines.slice(1, -1).some((l) => /^`{5,}\s*$/.test(l))).toBe(false);
+  });
+  it("uses three backticks for plain content and sanitizes the language", () => {
+    expect(codeFence("x", "js\n<b>")).toBe("```jsb\nx\n```");
+  });
+});
+
+describe("inlineCode", () => {
+  it("cannot be closed by backticks inside and escapes pipes for tables", () => {
+    expect(inlineCode("a`b")).toBe("``a`b``");
+    expect(inlineCode("`x`")).toBe("`` `x` ``");
+    expect(cellsOf(`| ${inlineCode("a|b")} | c |`)).toHaveLength(2);
+  });
+});
+
+describe("formatting", () => {
+  it("formats bytes and percentages", () => {
+    expect(formatBytes(2048)).toBe("2 KB");
+    expect(formatBytes(2 * 1024 * 1024)).toBe("2 MB");
+    expect(formatBytes(512)).toBe("512 B");
+    expect(formatPercent(0.4567)).toBe("45.7%");
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Safe Markdown building blocks. Every piece of user text (entity names, descriptions, pattern
+ * names) that goes into a rendered document passes through one of these functions, so it can
+ * neither break a table, start a heading or a list, nor inject HTML.
+ */
+
+const HTML_ENTITIES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes the five HTML-significant characters: `<b>` -> `&lt;b&gt;`. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+}
+
+/** Collapses every line break and tab into one space, so text stays on its line. */
+function flattenLines(text: string): string {
+  return text.replace(/[\r\n\t\u2028\u2029]+/g, " ");
+}
+
+/**
+ * Escapes text for use inline in Markdown: HTML characters become entities, Markdown
+ * punctuation gets a backslash, line breaks become spaces.
+ * `escapeMarkdownText("a|b <script>")` -> `a\|b &lt;script&gt;`.
+ */
+export function escapeMarkdownText(text: string): string {
+  const flat = flattenLines(text);
+  // `&`, `<`, `>` and quotes first (as entities), then Markdown punctuation (backslash escapes).
+  const html = flat.replace(/[&<>"]/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+  return html.replace(/[\\`*_[\]#|~]/g, (ch) => `\\${ch}`);
+}
+
+/** Escapes text for a table cell: like `escapeMarkdownText`; an empty cell shows a dash. */
+export function escapeTableCell(text: string): string {
+  const escaped = escapeMarkdownText(text).trim();
+  return escaped === "" ? "-" : escaped;
+}
+
+/**
+ * Inline code that no backtick run in `text` can close early: the fence is one backtick longer
+ * than the longest run inside, and pipes are escaped so the span is safe in a table cell.
+ */
+export function inlineCode(text: string): string {
+  const flat = flattenLines(text);
+  const fence = "`".repeat(longestBacktickRun(flat) + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  // A `|` ends a table cell even inside a code span (GFM); `\|` is shown as `|` there.
+  return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+
+/**
+ * A fenced code block that the content cannot close: the fence is longer than any backtick run
+ * in the content (at least three). `codeFence("x = 1", "ts")`.
+ */
+export function codeFence(content: string, language = ""): string {
+  const fence = "`".repeat(Math.max(3, longestBacktickRun(content) + 1));
+  const body = content.endsWith("\n") ? content : `${content}\n`;
+  return `${fence}${language.replace(/[^A-Za-z0-9_+-]/g, "")}\n${body}${fence}`;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return longest;
+}
+
+/**
+ * A Markdown table. Cells are Markdown already (callers escape user text with `escapeTableCell`
+ * or build it with `inlineCode`); line breaks inside a cell are flattened and every row is
+ * padded or cut to the number of headers, so the column count cannot vary.
+ */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const width = headers.length;
+  const line = (cells: readonly string[]): string => {
+    const fitted = Array.from({ length: width }, (_, i) => flattenLines(cells[i] ?? "").trim() || "-");
+    return `| ${fitted.join(" | ")} |`;
+  };
+  const separator = `|${headers.map(() => "---").join("|")}|`;
+  return [line(headers), separator, ...rows.map(line)].join("\n");
+}
+
+/** A bullet list, one item per line; items are Markdown already. */
+export function bulletList(items: readonly string[]): string {
+  return items.map((item) => `- ${flattenLines(item)}`).join("\n");
+}
+
+/** Formats a number with thousands separators and at most `digits` decimals: 12345.6 -> 12,345.6. */
+export function formatNumber(value: number, digits = 1): string {
+  if (!Number.isFinite(value)) return String(value);
+  return value.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+
+/** Formats a share 0..1 as a percentage: 0.456 -> 45.6%. */
+export function formatPercent(share: number, digits = 1): string {
+  return `${formatNumber(share * 100, digits)}%`;
+}
+
+/** Formats a byte count with a binary unit: 2048 -> 2 KB, 3.5e9 -> 3.3 GB. */
+export function formatBytes(bytes: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB", "PB"];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${formatNumber(value, unit === 0 ? 0 : 1)} ${units[unit] ?? "B"}`;
+}
