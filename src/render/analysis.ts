@@ -1,0 +1,380 @@
+/**
+ * Aggregate analysis of a workload, as the expert prompt's requirements template asks for it:
+ * for each related pair of entities, how often they are needed together (access correlation),
+ * whether the child is always reached through its parent's key (identifying relationship), how
+ * big the pair gets, how coupled their updates are, and what the consolidation rules recommend.
+ * Pure data out, so the requirements document, the design and the interview share one answer.
+ */
+import type {
+  AccessPattern,
+  Entity,
+  Rate,
+  ReadPattern,
+  Relationship,
+  WithItem,
+  Workload,
+  WritePattern,
+} from "../workload/types.js";
+
+/**
+ * Largest item: 2 MB (UTF-8 length of the JSON).
+ * Source: https://learn.microsoft.com/azure/cosmos-db/concepts-limits (checked 2026-11-22).
+ */
+export const MAX_ITEM_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Consolidation thresholds of the expert prompt's "Consolidation Rules": consolidate above 50%
+ * access overlap, keep separate below 30%, compare costs in between; single-document aggregate
+ * from 90% ("Aggregate Boundaries Based on Access Patterns", step 1).
+ * Source: /work/shared/reference/expert-prompt.en.md (cosmosdb-datamodeling skill, 2025-09-17).
+ */
+export const CONSOLIDATE_ABOVE = 0.5;
+export const SEPARATE_BELOW = 0.3;
+export const SINGLE_DOCUMENT_FROM = 0.9;
+
+/** Which entities of a pair a request needs. */
+export type PairUse = "parent" | "child" | "both";
+
+/** One access pattern's part in a pair. */
+export interface PatternUse {
+  readonly patternId: string;
+  readonly use: PairUse;
+  /** Why the pattern needs both entities (only for `both`). */
+  readonly reason?: string;
+}
+
+/** Shares of requests (0..1) among the requests that touch the parent or the child. */
+export interface UseShares {
+  readonly parentOnly: number;
+  readonly childOnly: number;
+  readonly both: number;
+}
+
+export type ConsolidationDecision = "consolidate" | "separate" | "compare-costs";
+
+export interface PairAnalysis {
+  readonly parent: string;
+  readonly child: string;
+  readonly relationship: Relationship;
+  readonly patterns: readonly PatternUse[];
+  /** Requests per second touching the pair (average and peak). */
+  readonly rps: Rate;
+  /** Shares weighted by average request rates. */
+  readonly byAverage: UseShares;
+  /** Shares weighted by peak request rates. */
+  readonly byPeak: UseShares;
+  /** Access correlation: the share of requests needing both, weighted by average rates. */
+  readonly correlation: number;
+  readonly size: PairSize;
+  readonly updates: UpdateCoupling;
+  readonly identifying: IdentifyingCheck;
+  readonly recommendation: ConsolidationRecommendation;
+}
+
+export interface PairSize {
+  /** Parent item plus its children at their averages. */
+  readonly avgCombinedBytes: number;
+  /** Parent at its maximum plus the maximum children at theirs; absent when unbounded. */
+  readonly maxCombinedBytes?: number;
+  /** The maximum combined size fits in one 2 MB item. */
+  readonly fitsInOneItem: boolean;
+  readonly bounded: boolean;
+}
+
+export interface UpdateCoupling {
+  readonly parentWrites: Rate;
+  readonly childWrites: Rate;
+  /** Write patterns whose change is seen by a read of the other entity. */
+  readonly coupledWrites: readonly string[];
+  readonly kind: "related" | "independent";
+}
+
+export interface IdentifyingCheck {
+  readonly parent: string;
+  readonly child: string;
+  /** Can the child exist without its parent? (not `owned`) */
+  readonly childIndependent: boolean;
+  /** Every read pattern on the child filters on the parent key with `eq`. */
+  readonly alwaysQueriedWithParentKey: boolean;
+  /** Read patterns on the child that filter on the parent key (parent -> child queries). */
+  readonly parentChildQueries: readonly string[];
+  /** Read patterns on the child without an `eq` on the parent key. */
+  readonly readsWithoutParentKey: readonly string[];
+  /**
+   * Parent -> child queries would be cross-partition if the child were partitioned by its own
+   * key in a separate container.
+   */
+  readonly crossPartitionIfSeparate: boolean;
+  /** The prompt's No/Yes/Yes: partition the child by the parent key. */
+  readonly useIdentifyingRelationship: boolean;
+  readonly why: string;
+}
+
+export interface ConsolidationRecommendation {
+  readonly decision: ConsolidationDecision;
+  /** When consolidating: one item (embedding) or separate items sharing a partition key. */
+  readonly aggregate?: "single-document" | "multi-document";
+  readonly reasons: readonly string[];
+}
+
+/** Analyzes every relationship of the workload, in the order the workload lists them. */
+export function analyzeAccessCorrelation(workload: Workload): readonly PairAnalysis[] {
+  return workload.relationships.map((relationship) => analyzePair(workload, relationship));
+}
+
+function analyzePair(workload: Workload, relationship: Relationship): PairAnalysis {
+  const { parent, child } = relationship;
+  const patterns: PatternUse[] = [];
+  for (const pattern of workload.accessPatterns) {
+    const use = classifyPattern(workload, pattern, parent, child);
+    if (use) patterns.push(use);
+  }
+  const rateOf = (id: string): Rate =>
+    workload.accessPatterns.find((p) => p.id === id)?.rps ?? { avg: 0, peak: 0 };
+  const shares = (pick: (r: Rate) => number): UseShares => {
+    const sum = (use: PairUse): number =>
+      patterns.filter((p) => p.use === use).reduce((acc, p) => acc + safe(pick(rateOf(p.patternId))), 0);
+    const total = sum("parent") + sum("child") + sum("both");
+    if (total === 0) return { parentOnly: 0, childOnly: 0, both: 0 };
+    return { parentOnly: sum("parent") / total, childOnly: sum("child") / total, both: sum("both") / total };
+  };
+  const rps = patterns.reduce(
+    (acc, p) => ({
+      avg: acc.avg + safe(rateOf(p.patternId).avg),
+      peak: acc.peak + safe(rateOf(p.patternId).peak),
+    }),
+    { avg: 0, peak: 0 },
+  );
+  const byAverage = shares((r) => r.avg);
+  const byPeak = shares((r) => r.peak);
+  const size = pairSize(workload, relationship);
+  const updates = updateCoupling(workload, relationship, patterns);
+  const identifying = identifyingRelationshipCheck(workload, relationship);
+  const recommendation = recommendConsolidation(relationship, byAverage.both, size, updates, identifying);
+  return {
+    parent,
+    child,
+    relationship,
+    patterns,
+    rps,
+    byAverage,
+    byPeak,
+    correlation: byAverage.both,
+    size,
+    updates,
+    identifying,
+    recommendation,
+  };
+}
+
+/** A rate that is missing or not a number counts as 0 (interview drafts may lack one). */
+function safe(value: number | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function classifyPattern(
+  workload: Workload,
+  pattern: AccessPattern,
+  parent: string,
+  child: string,
+): PatternUse | undefined {
+  if (pattern.entity !== parent && pattern.entity !== child) return undefined;
+  const own: PairUse = pattern.entity === parent ? "parent" : "child";
+  const other = own === "parent" ? child : parent;
+  if (pattern.type === "read") {
+    const joint = pattern.with.find((w) => w.entity === other);
+    if (joint) return { patternId: pattern.id, use: "both", reason: `returns ${describeWith(joint)}` };
+    return { patternId: pattern.id, use: own };
+  }
+  const reader = readSeeingWrite(workload, pattern, other);
+  if (reader) return { patternId: pattern.id, use: "both", reason: `changes data that ${reader} reads` };
+  return { patternId: pattern.id, use: own };
+}
+
+/** Describes a `with` entry the way the workload file writes it: `count(Comment)`. */
+export function describeWith(item: WithItem): string {
+  switch (item.kind) {
+    case "attribute":
+      return `${item.entity}.${item.attribute}`;
+    case "count":
+      return `count(${item.entity})`;
+    case "aggregate":
+      return `${item.fn}(${item.entity}.${item.attribute})`;
+    case "latest":
+      return `latest(${item.entity}, ${item.n})`;
+    case "all":
+      return `all(${item.entity})`;
+    default:
+      return item satisfies never;
+  }
+}
+
+/**
+ * The id of a read pattern on `readerEntity` whose `with` shows data that `write` changes, if
+ * any: an attribute copy the write may change, or a count/aggregate/latest/all of the written
+ * entity that a create, upsert or delete (or a change of the aggregated attribute) moves.
+ */
+function readSeeingWrite(workload: Workload, write: WritePattern, readerEntity: string): string | undefined {
+  const changes = (attribute: string): boolean =>
+    write.changes === undefined || write.changes.includes(attribute);
+  const membership =
+    write.operation === "create" || write.operation === "upsert" || write.operation === "delete";
+  for (const read of workload.accessPatterns) {
+    if (read.type !== "read" || read.entity !== readerEntity) continue;
+    for (const item of read.with) {
+      if (item.entity !== write.entity) continue;
+      const seen = ((): boolean => {
+        switch (item.kind) {
+          case "attribute":
+            return write.operation === "delete" ? false : changes(item.attribute);
+          case "count":
+            return (
+              write.operation === "create" || write.operation === "delete" || write.operation === "upsert"
+            );
+          case "aggregate":
+            return membership || changes(item.attribute);
+          case "latest":
+          case "all":
+            return true;
+          default:
+            return item satisfies never;
+        }
+      })();
+      if (seen) return read.id;
+    }
+  }
+  return undefined;
+}
+
+function entityOf(workload: Workload, name: string): Entity | undefined {
+  return workload.entities.find((e) => e.name === name);
+}
+
+function pairSize(workload: Workload, relationship: Relationship): PairSize {
+  const parent = entityOf(workload, relationship.parent);
+  const child = entityOf(workload, relationship.child);
+  const avgCombinedBytes = (parent?.avgBytes ?? 0) + relationship.avg * (child?.avgBytes ?? 0);
+  if (relationship.max === undefined) {
+    return { avgCombinedBytes, fitsInOneItem: false, bounded: false };
+  }
+  const maxCombinedBytes = (parent?.maxBytes ?? 0) + relationship.max * (child?.maxBytes ?? 0);
+  return {
+    avgCombinedBytes,
+    maxCombinedBytes,
+    fitsInOneItem: maxCombinedBytes <= MAX_ITEM_BYTES,
+    bounded: true,
+  };
+}
+
+function writeRate(workload: Workload, entity: string): Rate {
+  return workload.accessPatterns
+    .filter((p) => p.type === "write" && p.entity === entity)
+    .reduce((acc, p) => ({ avg: acc.avg + safe(p.rps.avg), peak: acc.peak + safe(p.rps.peak) }), {
+      avg: 0,
+      peak: 0,
+    });
+}
+
+function updateCoupling(
+  workload: Workload,
+  relationship: Relationship,
+  patterns: readonly PatternUse[],
+): UpdateCoupling {
+  const coupledWrites = patterns
+    .filter(
+      (p) => p.use === "both" && workload.accessPatterns.find((a) => a.id === p.patternId)?.type === "write",
+    )
+    .map((p) => p.patternId);
+  return {
+    parentWrites: writeRate(workload, relationship.parent),
+    childWrites: writeRate(workload, relationship.child),
+    coupledWrites,
+    kind: coupledWrites.length > 0 ? "related" : "independent",
+  };
+}
+
+/**
+ * The prompt's identifying relationship check for one relationship: can the child exist
+ * without its parent, is the parent key always known when reading children, and would
+ * parent -> child reads be cross-partition in a separate container? No/Yes/Yes recommends
+ * partitioning the child by the parent key.
+ */
+export function identifyingRelationshipCheck(
+  workload: Workload,
+  relationship: Relationship,
+): IdentifyingCheck {
+  const { parent, child, via } = relationship;
+  const childKey = entityOf(workload, child)?.key;
+  const reads = workload.accessPatterns.filter(
+    (p): p is ReadPattern => p.type === "read" && p.entity === child,
+  );
+  const hasEq = (read: ReadPattern, attribute: string | undefined): boolean =>
+    attribute !== undefined && read.where.some((w) => w.attribute === attribute && w.op === "eq");
+  const parentChildQueries = reads.filter((r) => hasEq(r, via)).map((r) => r.id);
+  const readsWithoutParentKey = reads.filter((r) => !hasEq(r, via)).map((r) => r.id);
+  const crossPartitionIfSeparate = reads.some((r) => hasEq(r, via) && !hasEq(r, childKey));
+  const childIndependent = !relationship.owned;
+  const alwaysQueriedWithParentKey = via !== undefined && readsWithoutParentKey.length === 0;
+  const useIdentifyingRelationship =
+    !childIndependent && alwaysQueriedWithParentKey && crossPartitionIfSeparate;
+  const why = ((): string => {
+    if (via === undefined) return `${child} holds no key of ${parent}: no identifying relationship possible.`;
+    if (reads.length === 0) return `No read pattern reads ${child}: nothing to route by ${via}.`;
+    const parts = [
+      childIndependent ? `${child} can exist without ${parent}` : `${child} cannot exist without ${parent}`,
+      alwaysQueriedWithParentKey
+        ? `every read of ${child} has ${via}`
+        : `${readsWithoutParentKey.join(", ")} read ${child} without ${via}`,
+      crossPartitionIfSeparate
+        ? `${parentChildQueries.join(", ")} would be cross-partition with ${child} partitioned by its own key`
+        : `no parent -> child query would be cross-partition`,
+    ];
+    return `${parts.join("; ")}.`;
+  })();
+  return {
+    parent,
+    child,
+    childIndependent,
+    alwaysQueriedWithParentKey,
+    parentChildQueries,
+    readsWithoutParentKey,
+    crossPartitionIfSeparate,
+    useIdentifyingRelationship,
+    why,
+  };
+}
+
+function recommendConsolidation(
+  relationship: Relationship,
+  correlation: number,
+  size: PairSize,
+  updates: UpdateCoupling,
+  identifying: IdentifyingCheck,
+): ConsolidationRecommendation {
+  const pct = `${(correlation * 100).toFixed(1)}%`;
+  const natural = relationship.kind !== "many-to-many";
+  const reasons: string[] = [];
+  if (correlation < SEPARATE_BELOW) {
+    reasons.push(`access correlation ${pct} is under 30%`);
+    if (!size.bounded) reasons.push("unbounded growth");
+    if (updates.kind === "independent") reasons.push("independent updates");
+    return { decision: "separate", reasons };
+  }
+  if (correlation <= CONSOLIDATE_ABOVE) {
+    reasons.push(`access correlation ${pct} is between 30% and 50%: compare the costs of both designs`);
+    if (identifying.useIdentifyingRelationship) reasons.push("identifying relationship present");
+    if (!size.bounded) reasons.push("unbounded growth");
+    return { decision: "compare-costs", reasons };
+  }
+  reasons.push(`access correlation ${pct} is above 50%`);
+  const missing: string[] = [];
+  if (!natural) missing.push("not a natural parent-child relationship (many-to-many)");
+  if (!size.bounded) missing.push("unbounded growth (no maximum children per parent)");
+  if (!relationship.owned) missing.push(`${relationship.child} can exist without ${relationship.parent}`);
+  if (missing.length > 0) return { decision: "compare-costs", reasons: [...reasons, ...missing] };
+  reasons.push("natural parent-child", "bounded size", "identifying relationship");
+  const single = correlation >= SINGLE_DOCUMENT_FROM && size.fitsInOneItem;
+  if (single) reasons.push("90% or more accessed together and the aggregate fits in one 2 MB item");
+  else if (!size.fitsInOneItem) reasons.push("the aggregate can exceed one 2 MB item: separate items");
+  return { decision: "consolidate", aggregate: single ? "single-document" : "multi-document", reasons };
+}
