@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import {
+  LIMITS,
+  MAX_ITEM_BYTES,
+  minimumAutoscaleMaxRus,
+  minimumManualRus,
+  physicalPartitionsFor,
+} from "./limits.js";
+import { consistencyReadMultiplier, CONSISTENCY_LEVELS } from "./consistency.js";
+
+describe("limits", () => {
+  it("states the documented sizes", () => {
+    expect(MAX_ITEM_BYTES).toBe(2_097_152);
+    expect(LIMITS.maxLogicalPartitionGB).toBe(20);
+    expect(LIMITS.maxPhysicalPartitionGB).toBe(50);
+    expect(LIMITS.maxPhysicalPartitionRus).toBe(10_000);
+    expect(LIMITS.maxHierarchicalKeyLevels).toBe(3);
+    expect(LIMITS.maxTransactionalBatchOperations).toBe(100);
+  });
+  it("computes the manual minimum as max(400, GB x 1, highest / 100)", () => {
+    expect(minimumManualRus(10)).toBe(400);
+    expect(minimumManualRus(1_000)).toBe(1_000);
+    expect(minimumManualRus(10, 100_000)).toBe(1_000);
+  });
+  it("raises the autoscale maximum to storage GB x 10", () => {
+    expect(minimumAutoscaleMaxRus(50)).toBe(1_000);
+    expect(minimumAutoscaleMaxRus(250)).toBe(2_500);
+  });
+  it("creates RU/6000 partitions for manual and RU/10000 for autoscale, and 50 GB each", () => {
+    expect(physicalPartitionsFor({ rus: 30_000, mode: "manual", storageGB: 1 })).toBe(5);
+    expect(physicalPartitionsFor({ rus: 30_000, mode: "autoscale", storageGB: 1 })).toBe(3);
+    expect(physicalPartitionsFor({ rus: 400, mode: "manual", storageGB: 120 })).toBe(3);
+    expect(physicalPartitionsFor({ rus: 400, mode: "manual", storageGB: 0 })).toBe(1);
+  });
+});
+
+describe("consistencyReadMultiplier", () => {
+  it("doubles reads under strong and bounded staleness only", () => {
+    expect(CONSISTENCY_LEVELS.map(consistencyReadMultiplier)).toEqual([2, 2, 1, 1, 1]);
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * Azure Cosmos DB for NoSQL limits used by the planner, the cost model and the design checks.
+ * Every constant names the Microsoft page it comes from and the date it was checked
+ * (the facts collected in shared/reference/cosmos-facts.md, re-read on {@link LIMITS_CHECKED}).
+ */
+
+/** Date on which the limits below were checked against their sources. */
+export const LIMITS_CHECKED = "2026-11-22";
+
+const CONCEPTS_LIMITS = "https://learn.microsoft.com/azure/cosmos-db/concepts-limits";
+const PARTITIONING_OVERVIEW = "https://learn.microsoft.com/azure/cosmos-db/partitioning-overview";
+const SCALING_BEST_PRACTICES =
+  "https://learn.microsoft.com/azure/cosmos-db/scaling-provisioned-throughput-best-practices";
+const AUTOSCALE_FAQ = "https://learn.microsoft.com/azure/cosmos-db/autoscale-faq";
+const SERVERLESS = "https://learn.microsoft.com/azure/cosmos-db/serverless";
+const HIERARCHICAL_KEYS = "https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys";
+const TRANSACTIONAL_BATCH = "https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch";
+const RESOURCE_MODEL = "https://learn.microsoft.com/azure/cosmos-db/resource-model";
+const UNDERSTAND_YOUR_BILL = "https://learn.microsoft.com/azure/cosmos-db/understand-your-bill";
+const HOW_PRICING_WORKS = "https://learn.microsoft.com/azure/cosmos-db/how-pricing-works";
+
+/**
+ * Largest item: 2 MB, measured as the UTF-8 length of the item's JSON.
+ * Source: concepts-limits, checked 2026-11-22.
+ */
+export const MAX_ITEM_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Largest logical partition (all items of one partition key value): 20 GB.
+ * Source: concepts-limits and partitioning-overview, checked 2026-11-22.
+ */
+export const MAX_LOGICAL_PARTITION_GB = 20;
+
+/**
+ * Largest physical partition: 50 GB of storage.
+ * Source: scaling-provisioned-throughput-best-practices (ms.date 2025-07-23), checked 2026-11-22.
+ */
+export const MAX_PHYSICAL_PARTITION_GB = 50;
+
+/**
+ * Most throughput one physical partition serves: 10,000 RU/s. A single logical partition lives
+ * on one physical partition, so it can never get more than this.
+ * Source: scaling-provisioned-throughput-best-practices (ms.date 2025-07-23), checked 2026-11-22.
+ */
+export const MAX_PHYSICAL_PARTITION_RUS = 10_000;
+
+/**
+ * Hierarchical partition keys: at most 3 levels (new containers only, NoSQL API only).
+ * Source: hierarchical-partition-keys, checked 2026-11-22.
+ */
+export const MAX_HIERARCHICAL_KEY_LEVELS = 3;
+
+/**
+ * Autoscale scales between 10% and 100% of its maximum RU/s, and each hour is billed on the
+ * highest RU/s reached, never less than 10% of the maximum.
+ * Source: autoscale-faq (ms.date 2024-07-26), checked 2026-11-22.
+ */
+export const AUTOSCALE_MIN_FRACTION_OF_MAX = 0.1;
+
+/**
+ * Smallest autoscale maximum: 1,000 RU/s (so the floor is 100 RU/s).
+ * Source: autoscale-faq (ms.date 2024-07-26), checked 2026-11-22.
+ */
+export const AUTOSCALE_MIN_MAX_RUS = 1_000;
+
+/**
+ * Autoscale storage limit: max RU/s / 10 GB (1,000 RU/s max holds 100 GB); above that the
+ * maximum must be raised to storage GB x 10.
+ * Source: autoscale-faq (ms.date 2024-07-26), checked 2026-11-22.
+ */
+export const AUTOSCALE_MAX_RUS_PER_GB = 10;
+
+/**
+ * Manual throughput minimum of a container: max(400, storage GB x 1, highest RU/s ever / 100).
+ * Source: scaling-provisioned-throughput-best-practices and concepts-limits, checked 2026-11-22.
+ */
+export const MANUAL_MIN_RUS = 400;
+/** RU/s that each GB stored adds to the manual minimum (see {@link MANUAL_MIN_RUS}). */
+export const MANUAL_MIN_RUS_PER_GB = 1;
+/** The manual minimum is at least the highest RU/s ever provisioned divided by this. */
+export const MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER = 100;
+
+/**
+ * Serverless: at most 5,000 RU/s per physical partition, a single region, no minimum charge.
+ * The serverless storage limit per container is not in the reference facts this project checked,
+ * so it is not modeled (the physical-partition limits above still apply).
+ * Source: serverless (ms.date 2023-03-16), checked 2026-11-22.
+ */
+export const SERVERLESS_MAX_PHYSICAL_PARTITION_RUS = 5_000;
+/** Serverless accounts run in one Azure region. Source: serverless (2023-03-16), checked 2026-11-22. */
+export const SERVERLESS_MAX_REGIONS = 1;
+
+/**
+ * Transactional batch: at most 100 operations, all on one logical partition, all or nothing.
+ * Source: nosql/transactional-batch, checked 2026-11-22.
+ */
+export const MAX_TRANSACTIONAL_BATCH_OPERATIONS = 100;
+
+/**
+ * Physical partitions created with a new container: manual RU/s / 6,000, autoscale (or shared
+ * database throughput) max RU/s / 10,000, rounded up; raising RU/s later splits to
+ * ceil(RU/s / 10,000).
+ * Source: scaling-provisioned-throughput-best-practices (ms.date 2025-07-23), checked 2026-11-22.
+ */
+export const INITIAL_RUS_PER_PARTITION_MANUAL = 6_000;
+/** See {@link INITIAL_RUS_PER_PARTITION_MANUAL}. */
+export const INITIAL_RUS_PER_PARTITION_AUTOSCALE = 10_000;
+
+/**
+ * Bytes the system properties (`_rid`, `_self`, `_etag`, `_attachments`, `_ts`) add to every
+ * stored item, besides the user's `id`. Estimated, not documented: the lengths of their usual
+ * values (`_rid` 24 chars, `_self` ~58, `_etag` a quoted GUID ~40, `_attachments`
+ * "attachments/", `_ts` 10 digits) plus the property names, quotes and commas come to about
+ * 200 bytes, and the benchmark file (shared/benchmarks/ru-measurements.jsonl) lists the
+ * documentation's "1 KB", "4 KB", "64 KB" and "100 KB" items as 819, 3891, 65331 and 102195
+ * bytes of user JSON, i.e. nominal size minus 205 bytes.
+ * Source: resource-model (the property list), checked 2026-11-22.
+ */
+export const SYSTEM_PROPERTIES_BYTES = 205;
+
+/**
+ * Hours in the month Microsoft's billing examples use (400 RU/s = $23.36 per 730-hour month).
+ * Source: understand-your-bill (ms.date 2022-03-31), checked 2026-11-22.
+ */
+export const HOURS_PER_MONTH = 730;
+
+/**
+ * Free tier: the first 1,000 RU/s and 25 GB of one account per subscription are free.
+ * Source: how-pricing-works (ms.date 2025-06-25), checked 2026-11-22.
+ */
+export const FREE_TIER_RUS = 1_000;
+/** See {@link FREE_TIER_RUS}. */
+export const FREE_TIER_GB = 25;
+
+/** Where each limit comes from (for documents that cite their numbers). */
+export const LIMIT_SOURCES = {
+  conceptsLimits: CONCEPTS_LIMITS,
+  partitioningOverview: PARTITIONING_OVERVIEW,
+  scalingBestPractices: SCALING_BEST_PRACTICES,
+  autoscaleFaq: AUTOSCALE_FAQ,
+  serverless: SERVERLESS,
+  hierarchicalPartitionKeys: HIERARCHICAL_KEYS,
+  transactionalBatch: TRANSACTIONAL_BATCH,
+  resourceModel: RESOURCE_MODEL,
+  understandYourBill: UNDERSTAND_YOUR_BILL,
+  howPricingWorks: HOW_PRICING_WORKS,
+} as const;
+
+/** All limits in one object, for code that prefers `LIMITS.maxItemBytes`. */
+export const LIMITS = {
+  checked: LIMITS_CHECKED,
+  maxItemBytes: MAX_ITEM_BYTES,
+  maxLogicalPartitionGB: MAX_LOGICAL_PARTITION_GB,
+  maxPhysicalPartitionGB: MAX_PHYSICAL_PARTITION_GB,
+  maxPhysicalPartitionRus: MAX_PHYSICAL_PARTITION_RUS,
+  maxHierarchicalKeyLevels: MAX_HIERARCHICAL_KEY_LEVELS,
+  autoscaleMinFractionOfMax: AUTOSCALE_MIN_FRACTION_OF_MAX,
+  autoscaleMinMaxRus: AUTOSCALE_MIN_MAX_RUS,
+  autoscaleMaxRusPerGB: AUTOSCALE_MAX_RUS_PER_GB,
+  manualMinRus: MANUAL_MIN_RUS,
+  manualMinRusPerGB: MANUAL_MIN_RUS_PER_GB,
+  manualMinDivisorOfHighestEver: MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER,
+  serverlessMaxPhysicalPartitionRus: SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
+  serverlessMaxRegions: SERVERLESS_MAX_REGIONS,
+  maxTransactionalBatchOperations: MAX_TRANSACTIONAL_BATCH_OPERATIONS,
+  initialRusPerPartitionManual: INITIAL_RUS_PER_PARTITION_MANUAL,
+  initialRusPerPartitionAutoscale: INITIAL_RUS_PER_PARTITION_AUTOSCALE,
+  systemPropertiesBytes: SYSTEM_PROPERTIES_BYTES,
+  hoursPerMonth: HOURS_PER_MONTH,
+  freeTierRus: FREE_TIER_RUS,
+  freeTierGB: FREE_TIER_GB,
+} as const;
+
+/**
+ * The lowest manual RU/s a container may be set to.
+ * @example minimumManualRus(1_000) // 1000 (1 TB needs 1,000 RU/s); minimumManualRus(5) // 400
+ */
+export function minimumManualRus(storageGB: number, highestEverRus = 0): number {
+  return Math.max(
+    MANUAL_MIN_RUS,
+    Math.ceil(storageGB * MANUAL_MIN_RUS_PER_GB),
+    Math.ceil(highestEverRus / MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER),
+  );
+}
+
+/**
+ * The lowest autoscale maximum RU/s that can hold `storageGB`: 1,000 RU/s or storage GB x 10.
+ * @example minimumAutoscaleMaxRus(250) // 2500
+ */
+export function minimumAutoscaleMaxRus(storageGB: number): number {
+  return Math.max(AUTOSCALE_MIN_MAX_RUS, Math.ceil(storageGB * AUTOSCALE_MAX_RUS_PER_GB));
+}
+
+/** The RU/s floor an autoscale container is billed at each hour: 10% of its maximum. */
+export function autoscaleFloorRus(maxRus: number): number {
+  return maxRus * AUTOSCALE_MIN_FRACTION_OF_MAX;
+}
+
+/**
+ * Physical partitions of a container: the more of what its throughput and its storage need
+ * (a new container gets RU/s / 6,000 partitions with manual throughput, RU/s / 10,000 with
+ * autoscale; each physical partition holds at most 50 GB).
+ * @example physicalPartitionsFor({ rus: 30_000, mode: "manual", storageGB: 10 }) // 5
+ */
+export function physicalPartitionsFor(input: {
+  readonly rus: number;
+  readonly mode: "manual" | "autoscale";
+  readonly storageGB: number;
+}): number {
+  const perPartition =
+    input.mode === "manual" ? INITIAL_RUS_PER_PARTITION_MANUAL : INITIAL_RUS_PER_PARTITION_AUTOSCALE;
+  return Math.max(
+    1,
+    Math.ceil(input.rus / perPartition),
+    Math.ceil(input.storageGB / MAX_PHYSICAL_PARTITION_GB),
+  );
+}
