@@ -1,0 +1,107 @@
+/**
+ * The Cosmos DB container definition of a model container, as plain JSON data (the body of the
+ * REST "Create a collection" request, which `@azure/cosmos` `containers.create` accepts as is).
+ * Pure: used by `deploy.ts` and usable by any renderer.
+ *
+ * Sources (checked 2026-11-22):
+ * - Hierarchical keys: kind MultiHash, version 2, 2 to 3 paths —
+ *   https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys
+ * - Indexing policy shape and the mandatory root path (`/*` included or excluded) —
+ *   https://learn.microsoft.com/azure/cosmos-db/index-policy
+ * - Unique key policy — https://learn.microsoft.com/azure/cosmos-db/unique-keys
+ */
+import type { Container, IndexingSpec } from "../model/types.js";
+
+export interface IndexingPolicyDefinition {
+  readonly indexingMode: "consistent" | "none";
+  readonly automatic: boolean;
+  readonly includedPaths: readonly { readonly path: string }[];
+  readonly excludedPaths: readonly { readonly path: string }[];
+  readonly compositeIndexes?: readonly (readonly {
+    readonly path: string;
+    readonly order: "ascending" | "descending";
+  }[])[];
+}
+
+export interface ContainerDefinitionData {
+  readonly id: string;
+  readonly partitionKey: {
+    readonly paths: readonly string[];
+    readonly kind: "Hash" | "MultiHash";
+    readonly version: 2;
+  };
+  readonly indexingPolicy: IndexingPolicyDefinition;
+  readonly defaultTtl?: number;
+  readonly uniqueKeyPolicy?: { readonly uniqueKeys: readonly { readonly paths: readonly string[] }[] };
+}
+
+/** Cosmos DB's default policy: every path indexed, range indexes, consistent mode. */
+export const AUTOMATIC_INDEXING_POLICY: IndexingPolicyDefinition = {
+  indexingMode: "consistent",
+  automatic: true,
+  includedPaths: [{ path: "/*" }],
+  excludedPaths: [{ path: '/"_etag"/?' }],
+};
+
+/**
+ * The container definition of a model container. `derivedPolicy` is used when the model's
+ * indexing is `derived` (the tool derives it from the access patterns); without it a derived
+ * policy falls back to the automatic one.
+ * @example containerDefinitionOf({ name: "posts", partitionKey: ["/userId", "/postId"], ... })
+ *   // { id: "posts", partitionKey: { paths: ["/userId", "/postId"], kind: "MultiHash", version: 2 }, ... }
+ */
+export function containerDefinitionOf(
+  container: Container,
+  derivedPolicy?: IndexingPolicyDefinition,
+): ContainerDefinitionData {
+  const uniqueKeys = container.uniqueKeys.filter((paths) => paths.length > 0);
+  return {
+    id: container.name,
+    partitionKey: {
+      paths: [...container.partitionKey],
+      kind: container.partitionKey.length > 1 ? "MultiHash" : "Hash",
+      version: 2,
+    },
+    indexingPolicy: indexingPolicyOf(container.indexing, derivedPolicy),
+    ...(container.defaultTtl === undefined ? {} : { defaultTtl: container.defaultTtl }),
+    ...(uniqueKeys.length === 0
+      ? {}
+      : { uniqueKeyPolicy: { uniqueKeys: uniqueKeys.map((paths) => ({ paths: [...paths] })) } }),
+  };
+}
+
+/**
+ * The indexing policy of an indexing spec. A custom policy that names neither `/*` nor `/` gets
+ * `/*` excluded, because Cosmos DB rejects a policy without the root path.
+ */
+export function indexingPolicyOf(
+  indexing: IndexingSpec,
+  derivedPolicy?: IndexingPolicyDefinition,
+): IndexingPolicyDefinition {
+  switch (indexing.kind) {
+    case "automatic":
+      return AUTOMATIC_INDEXING_POLICY;
+    case "derived":
+      return derivedPolicy ?? AUTOMATIC_INDEXING_POLICY;
+    case "custom": {
+      const isRoot = (path: string): boolean => path === "/*" || path === "/";
+      const hasRoot = indexing.included.some(isRoot) || indexing.excluded.some(isRoot);
+      const excluded = hasRoot ? indexing.excluded : [...indexing.excluded, "/*"];
+      return {
+        indexingMode: "consistent",
+        automatic: true,
+        includedPaths: indexing.included.map((path) => ({ path })),
+        excludedPaths: excluded.map((path) => ({ path })),
+        ...(indexing.composite.length === 0
+          ? {}
+          : {
+              compositeIndexes: indexing.composite.map((paths) =>
+                paths.map((entry) => ({ path: entry.path, order: entry.order })),
+              ),
+            }),
+      };
+    }
+    default:
+      return indexing satisfies never;
+  }
+}
