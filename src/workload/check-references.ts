@@ -1,0 +1,223 @@
+/**
+ * The rules of spec/workload-format.md that span pieces of the file: names that must exist
+ * (entities, attributes, relationships), ids that must be unique, rates and sizes that must be
+ * consistent. Runs on every structurally valid piece, so they are reported together with the
+ * structural problems of the others.
+ */
+import { didYouMean } from "../source/suggest.js";
+import { MAX_ITEM_BYTES } from "./cosmos-limits.js";
+import type { FieldPath, IssueSink } from "./issue-sink.js";
+import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
+import type { Entity, WithItem } from "./types.js";
+import { formatWithItem } from "./with-items.js";
+
+/** Reports every broken reference and inconsistent number among `pieces`. */
+export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
+  for (const entity of pieces.entities.values()) checkEntity(entity, pieces, sink);
+  checkRelationships(pieces, sink);
+  checkPatternIds(pieces, sink);
+  for (const piece of pieces.patterns) checkPattern(piece, pieces, sink);
+}
+
+function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
+  const at: FieldPath = ["entities", entity.name];
+  checkAttribute(pieces, entity.name, entity.key, [...at, "key"], sink);
+  const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (2 MB) in Azure Cosmos DB`;
+  const split =
+    "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
+  if (entity.avgBytes > MAX_ITEM_BYTES) {
+    sink.error(
+      "workload.itemTooLarge",
+      [...at, "avgBytes"],
+      `${limit}; got an average of ${entity.avgBytes}`,
+      split,
+    );
+  } else if (entity.maxBytes > MAX_ITEM_BYTES) {
+    sink.error(
+      "workload.itemTooLarge",
+      [...at, "maxBytes"],
+      `${limit}; got a maximum of ${entity.maxBytes}`,
+      split,
+    );
+  } else if (entity.maxBytes < entity.avgBytes) {
+    sink.error(
+      "workload.invalidValue",
+      [...at, "maxBytes"],
+      `expected a maximum at least as large as avgBytes (${entity.avgBytes}), got ${entity.maxBytes}`,
+    );
+  }
+}
+
+function checkRelationships(pieces: WorkloadPieces, sink: IssueSink): void {
+  for (const { index, relationship } of pieces.relationships) {
+    const at: FieldPath = ["relationships", index];
+    checkEntityName(relationship.parent, pieces, [...at, "parent"], sink);
+    checkEntityName(relationship.child, pieces, [...at, "child"], sink);
+    if (relationship.via === undefined) {
+      if (relationship.kind !== "many-to-many") {
+        sink.error(
+          "workload.missingField",
+          [...at, "via"],
+          `required field is missing for a ${relationship.kind} relationship (expected the attribute of ${relationship.child} that holds the ${relationship.parent}'s key)`,
+        );
+      }
+    } else {
+      checkAttribute(pieces, relationship.child, relationship.via, [...at, "via"], sink);
+    }
+    if (relationship.max !== undefined && relationship.max < relationship.avg) {
+      sink.error(
+        "workload.invalidValue",
+        [...at, "max"],
+        `expected a maximum at least as large as avg (${relationship.avg}), got ${relationship.max}`,
+      );
+    }
+    if (relationship.kind === "one-to-one" && (relationship.avg > 1 || (relationship.max ?? 1) > 1)) {
+      sink.error(
+        "workload.invalidValue",
+        [...at, relationship.avg > 1 ? "avg" : "max"],
+        "a one-to-one relationship has at most 1 child per parent",
+        "use kind: one-to-many, or avg and max of at most 1",
+      );
+    }
+  }
+}
+
+function checkPatternIds(pieces: WorkloadPieces, sink: IssueSink): void {
+  const first = new Map<string, number>();
+  for (const { index, id } of pieces.patternIds) {
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, index);
+    else
+      sink.error(
+        "workload.duplicateId",
+        ["accessPatterns", index, "id"],
+        `id "${id}" is already used by accessPatterns[${earlier}]; every access pattern needs its own id`,
+      );
+  }
+}
+
+function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSink): void {
+  const { index, pattern } = piece;
+  const at: FieldPath = ["accessPatterns", index];
+  if (pattern.rps.peak < pattern.rps.avg) {
+    sink.error(
+      "workload.peakBelowAverage",
+      [...at, "rps", "peak"],
+      `expected a peak at least as high as the average (${pattern.rps.avg} requests/s), got ${pattern.rps.peak}`,
+    );
+  }
+  checkEntityName(pattern.entity, pieces, [...at, "entity"], sink);
+  const entity = pattern.entity;
+  if (pattern.type === "write") {
+    pattern.changes?.forEach((name, position) =>
+      checkAttribute(pieces, entity, name, [...at, "changes", position], sink),
+    );
+    return;
+  }
+  for (const { attribute } of pattern.where)
+    checkAttribute(pieces, entity, attribute, [...at, "where", attribute], sink);
+  for (const { attribute } of pattern.orderBy)
+    checkAttribute(pieces, entity, attribute, [...at, "orderBy", attribute], sink);
+  pattern.select?.forEach((name, position) =>
+    checkAttribute(pieces, entity, name, [...at, "select", position], sink),
+  );
+  for (const { attribute } of pattern.truncate) {
+    checkAttribute(pieces, entity, attribute, [...at, "truncate", attribute], sink);
+  }
+  if (pattern.limit !== undefined && pattern.returns !== undefined && pattern.returns.avg > pattern.limit) {
+    sink.error(
+      "workload.invalidValue",
+      [...at, "returns", "avg"],
+      `expected at most limit (${pattern.limit}) items returned, got ${pattern.returns.avg}`,
+    );
+  }
+  pattern.with.forEach((item, position) =>
+    checkWithItem(
+      item,
+      pattern.entity,
+      pieces,
+      [...at, "with", piece.withPositions[position] ?? position],
+      sink,
+    ),
+  );
+}
+
+function checkWithItem(
+  item: WithItem,
+  from: string,
+  pieces: WorkloadPieces,
+  at: FieldPath,
+  sink: IssueSink,
+): void {
+  if (!checkEntityName(item.entity, pieces, at, sink)) return;
+  const text = formatWithItem(item);
+  if (item.kind === "attribute") {
+    const linked = pieces.links.some(
+      (link) =>
+        (link.parent === from && link.child === item.entity) ||
+        (link.parent === item.entity && link.child === from),
+    );
+    if (!linked) {
+      sink.error(
+        "workload.badWith",
+        at,
+        `${text} needs a relationship between ${from} and ${item.entity} (in either direction)`,
+        `add a relationship such as { parent: ${item.entity}, child: ${from}, via: ... }`,
+      );
+    }
+    checkAttribute(pieces, item.entity, item.attribute, at, sink);
+    return;
+  }
+  const isChild = pieces.links.some((link) => link.parent === from && link.child === item.entity);
+  if (!isChild) {
+    sink.error(
+      "workload.badWith",
+      at,
+      `${text} needs ${item.entity} to be a child of ${from}, but no relationship has parent: ${from}, child: ${item.entity}`,
+      `add a relationship { parent: ${from}, child: ${item.entity}, via: ... }`,
+    );
+  }
+  if (item.kind === "aggregate") {
+    checkAttribute(pieces, item.entity, item.attribute, at, sink);
+    const type = pieces.entities
+      .get(item.entity)
+      ?.attributes.find((attribute) => attribute.name === item.attribute)?.type;
+    if (item.fn === "sum" && type !== undefined && type !== "number") {
+      sink.error(
+        "workload.badWith",
+        at,
+        `${text} needs a number attribute; ${item.entity}.${item.attribute} is a ${type}`,
+      );
+    }
+  }
+}
+
+/** Reports a name that is not an entity of the file; returns whether it is one. */
+function checkEntityName(name: string, pieces: WorkloadPieces, at: FieldPath, sink: IssueSink): boolean {
+  if (pieces.entityNames.includes(name)) return true;
+  sink.error(
+    "workload.unknownEntity",
+    at,
+    `there is no entity "${name}" in entities`,
+    didYouMean(name, pieces.entityNames),
+  );
+  return false;
+}
+
+/** Reports an attribute the entity does not list (only when the entity lists its attributes). */
+function checkAttribute(
+  pieces: WorkloadPieces,
+  entity: string,
+  name: string,
+  at: FieldPath,
+  sink: IssueSink,
+): void {
+  const names = pieces.attributeNames.get(entity);
+  if (names === undefined || names.includes(name)) return;
+  sink.error(
+    "workload.unknownAttribute",
+    at,
+    `entity ${entity} has no attribute "${name}"`,
+    didYouMean(name, names),
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The warnings of spec/workload-format.md: questions an expert would ask about a workload that
+ * is valid but probably incomplete or unusually demanding. They never fail a load.
+ */
+import type { IssueSink } from "./issue-sink.js";
+import type { WorkloadPieces } from "./load-workload.js";
+
+/** Total item writes per second at peak above which the spec asks about scale. */
+export const MASSIVE_WRITES_PER_SECOND = 10_000;
+/** Items in one batch request from which the spec asks about scale ("millions of items"). */
+export const MASSIVE_BATCH_ITEMS = 1_000_000;
+/** A lone `where` attribute with fewer distinct values than this reads a large share of the items. */
+export const LOW_CARDINALITY = 100;
+
+/** Reports the warnings; call only when every access pattern is structurally valid. */
+export function checkWarnings(pieces: WorkloadPieces, sink: IssueSink): void {
+  checkReadsAndWrites(pieces, sink);
+  checkWriteScale(pieces, sink);
+  checkLowCardinality(pieces, sink);
+}
+
+function checkReadsAndWrites(pieces: WorkloadPieces, sink: IssueSink): void {
+  const created = new Set<string>();
+  const read = new Set<string>();
+  for (const { pattern } of pieces.patterns) {
+    if (pattern.type === "write") {
+      if (pattern.operation === "create" || pattern.operation === "upsert") created.add(pattern.entity);
+    } else {
+      read.add(pattern.entity);
+      for (const item of pattern.with) read.add(item.entity);
+    }
+  }
+  for (const { index, pattern } of pieces.patterns) {
+    if (pattern.standalone || !pieces.entityNames.includes(pattern.entity)) continue;
+    if (pattern.type === "read" && !created.has(pattern.entity)) {
+      sink.warning(
+        "workload.readWithoutCreate",
+        ["accessPatterns", index, "entity"],
+        `${pattern.id} reads ${pattern.entity} items, but no write pattern creates them (operation create or upsert)`,
+        "add the write pattern that creates them, or mark this pattern standalone: true if they are loaded outside the application",
+      );
+    }
+    if (pattern.type === "write" && !read.has(pattern.entity)) {
+      sink.warning(
+        "workload.writeWithoutRead",
+        ["accessPatterns", index, "entity"],
+        `${pattern.id} writes ${pattern.entity} items, but no read pattern reads them (directly or with "with")`,
+        "add the read patterns that use them, or mark this pattern standalone: true (e.g. data read by another system)",
+      );
+    }
+  }
+}
+
+function checkWriteScale(pieces: WorkloadPieces, sink: IssueSink): void {
+  const writes = pieces.patterns.flatMap(({ index, pattern }) =>
+    pattern.type === "write" ? [{ index, pattern, items: pattern.rps.peak * pattern.batch }] : [],
+  );
+  const total = writes.reduce((sum, write) => sum + write.items, 0);
+  const question =
+    "Can items be binned (many small records grouped into one item per time window or chunk), can writes be reduced (sampling, aggregating before writing), and how will the data size affect the fan-out of the reads?";
+  if (total > MASSIVE_WRITES_PER_SECOND) {
+    const largest = [...writes].sort((a, b) => b.items - a.items);
+    const top = largest
+      .slice(0, 3)
+      .map(({ pattern, items }) => `${pattern.id} ${formatNumber(items)}/s`)
+      .join(", ");
+    sink.warning(
+      "workload.massiveScale",
+      ["accessPatterns", largest[0]?.index ?? 0, "rps", "peak"],
+      `the write patterns add up to ${formatNumber(total)} item writes/s at peak (more than ${formatNumber(MASSIVE_WRITES_PER_SECOND)}; largest: ${top}). ${question}`,
+    );
+  }
+  for (const { index, pattern } of writes) {
+    if (pattern.batch >= MASSIVE_BATCH_ITEMS) {
+      sink.warning(
+        "workload.massiveScale",
+        ["accessPatterns", index, "batch"],
+        `${pattern.id} ingests ${formatNumber(pattern.batch)} items per request. ${question}`,
+      );
+    }
+  }
+}
+
+function checkLowCardinality(pieces: WorkloadPieces, sink: IssueSink): void {
+  for (const { index, pattern } of pieces.patterns) {
+    if (pattern.type !== "read" || pattern.where.length !== 1) continue;
+    const [predicate] = pattern.where;
+    const entity = pieces.entities.get(pattern.entity);
+    const attribute = entity?.attributes.find((candidate) => candidate.name === predicate?.attribute);
+    if (entity === undefined || attribute?.distinct === undefined || attribute.distinct >= LOW_CARDINALITY)
+      continue;
+    sink.warning(
+      "workload.lowCardinalityFilter",
+      ["accessPatterns", index, "where", attribute.name],
+      `${pattern.id} filters only on ${attribute.name}, which has ${attribute.distinct} distinct values: each query matches about 1/${attribute.distinct} of all ${entity.name} items (${formatNumber(entity.count / attribute.distinct)} of ${formatNumber(entity.count)})`,
+      "add a more selective filter (e.g. the owner's id), a limit, or confirm that the query reads that many items",
+    );
+  }
+}
+
+function formatNumber(value: number): string {
+  return value.toLocaleString("en-US", { maximumFractionDigits: 2 });
+}

@@ -1,0 +1,299 @@
+/**
+ * Loads a workload file (spec/workload-format.md) into the normalized `Workload`: checks its
+ * structure piece by piece, applies every default, checks every reference between the pieces,
+ * and reports every problem at once with its file, line and field path.
+ */
+import { hasErrors, type Result } from "../issues.js";
+import { parseSourceDocument } from "../source/parse-document.js";
+import { checkReferences } from "./check-references.js";
+import { checkWarnings } from "./check-warnings.js";
+import { MAX_ITEM_BYTES } from "./cosmos-limits.js";
+import { createIssueSink, type IssueSink } from "./issue-sink.js";
+import {
+  ATTRIBUTE_NAME,
+  ENTITY_NAME,
+  READ_ONLY_FIELDS,
+  WRITE_ONLY_FIELDS,
+  rawAccessPatternSchema,
+  rawDocumentSchema,
+  rawEntitySchema,
+  rawRelationshipSchema,
+  type RawAccessPattern,
+  type RawAttribute,
+  type RawEntity,
+  type RawRelationship,
+  type RawScale,
+} from "./raw-schema.js";
+import { describeValue, parsePiece } from "./schema-issues.js";
+import type { AccessPattern, Attribute, Entity, Relationship, Scale, WithItem, Workload } from "./types.js";
+import { parseWithItem } from "./with-items.js";
+
+export interface LoadWorkloadOptions {
+  /** The file name that issues name (e.g. `blogging/workload.yaml`). */
+  readonly file?: string;
+}
+
+export interface PatternPiece {
+  /** Position in the file's accessPatterns list. */
+  readonly index: number;
+  readonly pattern: AccessPattern;
+  /** For each of `pattern.with`, its position in the file's `with` list. */
+  readonly withPositions: readonly number[];
+}
+
+/** The pieces of a workload that are structurally valid, with where each came from. */
+export interface WorkloadPieces {
+  /** Every entity name the file lists, valid or not (so references to them are not "unknown"). */
+  readonly entityNames: readonly string[];
+  readonly entities: ReadonlyMap<string, Entity>;
+  /** The attribute names each entity lists (valid entity or not); absent when it lists none. */
+  readonly attributeNames: ReadonlyMap<string, readonly string[]>;
+  readonly relationships: readonly { readonly index: number; readonly relationship: Relationship }[];
+  readonly patterns: readonly PatternPiece[];
+  /** Every parent/child pair the relationships name, valid relationship or not. */
+  readonly links: readonly { readonly parent: string; readonly child: string }[];
+  /** Every access pattern id the file lists, valid pattern or not. */
+  readonly patternIds: readonly { readonly index: number; readonly id: string }[];
+  /** True when every relationship and access pattern is structurally valid. */
+  readonly complete: boolean;
+}
+
+/**
+ * Loads a workload from YAML or JSON text. Never throws: every problem is an issue.
+ * @example loadWorkload(readFileSync("workload.yaml", "utf8"), { file: "workload.yaml" })
+ */
+export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): Result<Workload> {
+  const parsed = parseSourceDocument(text, options.file);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues };
+  const sink = createIssueSink((path) => parsed.document.lineOf(path), options.file);
+  const workload = buildWorkload(parsed.document.value, sink);
+  const issues = sink.issues();
+  return workload === undefined || hasErrors(issues)
+    ? { ok: false, issues }
+    : { ok: true, value: workload, issues };
+}
+
+function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
+  if (!isRecord(value)) {
+    sink.error(
+      "workload.invalidValue",
+      [],
+      `expected a mapping with version, name, entities and accessPatterns, got ${describeValue(value)}`,
+    );
+    return undefined;
+  }
+  const document = parsePiece(rawDocumentSchema, value, [], sink);
+  const pieces = readPieces(value, sink);
+  checkReferences(pieces, sink);
+  if (pieces.complete) checkWarnings(pieces, sink);
+  const scale = document === undefined ? undefined : toScale(document.scale ?? {});
+  if (scale?.multiRegionWrites === true && scale.consistency === "strong") {
+    // https://learn.microsoft.com/azure/cosmos-db/consistency-levels (checked 2026-11-22):
+    // accounts with multiple write regions cannot use strong consistency.
+    sink.error(
+      "workload.invalidValue",
+      ["scale", "consistency"],
+      "strong consistency is not available with multi-region writes in Azure Cosmos DB",
+      "use bounded staleness or session, or multiRegionWrites: false",
+    );
+  }
+  if (document === undefined || scale === undefined || sink.hasErrors()) return undefined;
+  return {
+    version: 1,
+    name: document.name,
+    ...(document.domain === undefined ? {} : { domain: document.domain }),
+    ...(document.description === undefined ? {} : { description: document.description }),
+    scale,
+    entities: [...pieces.entities.values()],
+    relationships: pieces.relationships.map(({ relationship }) => relationship),
+    accessPatterns: pieces.patterns.map(({ pattern }) => pattern),
+  };
+}
+
+function readPieces(document: Record<string, unknown>, sink: IssueSink): WorkloadPieces {
+  const entities = new Map<string, Entity>();
+  const entityNames: string[] = [];
+  const attributeNames = new Map<string, readonly string[]>();
+  if (isRecord(document.entities)) {
+    for (const [name, raw] of Object.entries(document.entities)) {
+      entityNames.push(name);
+      if (isRecord(raw) && isRecord(raw.attributes) && Object.keys(raw.attributes).length > 0) {
+        attributeNames.set(name, Object.keys(raw.attributes));
+      }
+      if (!ENTITY_NAME.test(name)) {
+        sink.error(
+          "workload.invalidName",
+          ["entities", name],
+          `entity name ${JSON.stringify(name)} is not valid; use letters, digits and _ starting with a letter (e.g. OrderLine)`,
+        );
+      }
+      const entity = parsePiece(rawEntitySchema, raw, ["entities", name], sink);
+      if (entity !== undefined) entities.set(name, toEntity(name, entity, sink));
+    }
+    if (entityNames.length === 0) {
+      sink.error("workload.missingField", ["entities"], "expected at least one entity, got an empty mapping");
+    }
+  }
+  let complete = true;
+  const relationships: { index: number; relationship: Relationship }[] = [];
+  const rawRelationships = Array.isArray(document.relationships) ? document.relationships : [];
+  const links: { parent: string; child: string }[] = [];
+  rawRelationships.forEach((raw, index) => {
+    if (isRecord(raw) && typeof raw.parent === "string" && typeof raw.child === "string") {
+      links.push({ parent: raw.parent, child: raw.child });
+    }
+    const relationship = parsePiece(rawRelationshipSchema, raw, ["relationships", index], sink);
+    if (relationship === undefined) complete = false;
+    else relationships.push({ index, relationship: toRelationship(relationship) });
+  });
+  const patterns: PatternPiece[] = [];
+  const patternIds: { index: number; id: string }[] = [];
+  const rawPatterns = Array.isArray(document.accessPatterns) ? document.accessPatterns : [];
+  rawPatterns.forEach((raw, index) => {
+    if (isRecord(raw) && typeof raw.id === "string") patternIds.push({ index, id: raw.id });
+    const parsed = parsePiece(rawAccessPatternSchema, raw, ["accessPatterns", index], sink);
+    const piece = parsed === undefined ? undefined : toAccessPattern(parsed, index, sink);
+    if (piece === undefined) complete = false;
+    else patterns.push(piece);
+  });
+  return { entityNames, entities, attributeNames, relationships, links, patterns, patternIds, complete };
+}
+
+/**
+ * The default of `maxBytes`: 4 x `avgBytes`, but never above the item size limit (a default
+ * should not turn a valid entity into an error).
+ */
+export function defaultMaxBytes(avgBytes: number): number {
+  return Math.min(4 * avgBytes, MAX_ITEM_BYTES);
+}
+
+function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity {
+  const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) => {
+    if (!ATTRIBUTE_NAME.test(attribute)) {
+      sink.error(
+        "workload.invalidName",
+        ["entities", name, "attributes", attribute],
+        `attribute name ${JSON.stringify(attribute)} is not valid; use letters, digits, _ and $, starting with a letter (e.g. creationDate)`,
+      );
+    }
+    return toAttribute(attribute, value);
+  });
+  return {
+    name,
+    key: raw.key,
+    count: raw.count,
+    growthPerMonth: raw.growthPerMonth ?? 0,
+    avgBytes: raw.avgBytes,
+    maxBytes: raw.maxBytes ?? defaultMaxBytes(raw.avgBytes),
+    ...(raw.ttlSeconds === undefined ? {} : { ttlSeconds: raw.ttlSeconds }),
+    attributes,
+  };
+}
+
+function toAttribute(name: string, raw: RawAttribute): Attribute {
+  if (typeof raw === "string") return { name, type: raw, skew: 0, unique: false, changes: "never" };
+  return {
+    name,
+    type: raw.type,
+    ...(raw.avgBytes === undefined ? {} : { avgBytes: raw.avgBytes }),
+    ...(raw.distinct === undefined ? {} : { distinct: raw.distinct }),
+    skew: raw.skew ?? 0,
+    unique: raw.unique ?? false,
+    changes: raw.changes ?? "never",
+  };
+}
+
+function toRelationship(raw: RawRelationship): Relationship {
+  return {
+    parent: raw.parent,
+    child: raw.child,
+    kind: raw.kind ?? "one-to-many",
+    ...(raw.via === undefined ? {} : { via: raw.via }),
+    avg: raw.avg,
+    ...(raw.max === undefined ? {} : { max: raw.max }),
+    owned: raw.owned ?? false,
+  };
+}
+
+function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink): PatternPiece | undefined {
+  const misplaced = (raw.type === "read" ? WRITE_ONLY_FIELDS : READ_ONLY_FIELDS).filter(
+    (field) => raw[field] !== undefined,
+  );
+  for (const field of misplaced) {
+    sink.error(
+      "workload.fieldNotAllowed",
+      ["accessPatterns", index, field],
+      `"${field}" applies to ${raw.type === "read" ? "write" : "read"} patterns only; this pattern has type: ${raw.type}`,
+      raw.type === "read" && field === "operation" ? 'a write pattern needs "type: write"' : undefined,
+    );
+  }
+  const base = {
+    id: raw.id,
+    name: raw.name,
+    entity: raw.entity,
+    rps: { avg: raw.rps.avg, peak: raw.rps.peak },
+    standalone: raw.standalone ?? false,
+  };
+  if (raw.type === "write") {
+    if (raw.operation === undefined) {
+      sink.error(
+        "workload.missingField",
+        ["accessPatterns", index, "operation"],
+        'required field is missing for a write (expected one of "create", "replace", "upsert", "patch", "delete")',
+      );
+      return undefined;
+    }
+    if (misplaced.length > 0) return undefined;
+    const pattern: AccessPattern = {
+      ...base,
+      type: "write",
+      operation: raw.operation,
+      ...(raw.changes === undefined ? {} : { changes: raw.changes }),
+      batch: raw.batch ?? 1,
+    };
+    return { index, pattern, withPositions: [] };
+  }
+  if (misplaced.length > 0) return undefined;
+  const withItems = readWithItems(raw.with ?? [], index, sink);
+  const pattern: AccessPattern = {
+    ...base,
+    type: "read",
+    where: Object.entries(raw.where ?? {}).map(([attribute, op]) => ({ attribute, op })),
+    orderBy: Object.entries(raw.orderBy ?? {}).map(([attribute, direction]) => ({ attribute, direction })),
+    ...(raw.limit === undefined ? {} : { limit: raw.limit }),
+    ...(raw.returns === undefined ? {} : { returns: { avg: raw.returns.avg } }),
+    ...(raw.select === undefined ? {} : { select: raw.select }),
+    truncate: Object.entries(raw.truncate ?? {}).map(([attribute, bytes]) => ({ attribute, bytes })),
+    with: withItems.map(({ item }) => item),
+    ...(raw.consistency === undefined ? {} : { consistency: raw.consistency }),
+    ...(raw.latencyMs === undefined ? {} : { latencyMs: raw.latencyMs }),
+  };
+  return { index, pattern, withPositions: withItems.map(({ position }) => position) };
+}
+
+function readWithItems(
+  entries: readonly string[],
+  index: number,
+  sink: IssueSink,
+): { item: WithItem; position: number }[] {
+  return entries.flatMap((entry, position) => {
+    const parsed = parseWithItem(entry);
+    if ("item" in parsed) return [{ item: parsed.item, position }];
+    sink.error("workload.badWith", ["accessPatterns", index, "with", position], parsed.problem);
+    return [];
+  });
+}
+
+function toScale(raw: RawScale): Scale {
+  const regions = raw.regions ?? 1;
+  return {
+    ...(typeof regions === "number" ? { regions } : { regions: regions.length, regionNames: regions }),
+    multiRegionWrites: raw.multiRegionWrites ?? false,
+    consistency: raw.consistency ?? "session",
+    horizonMonths: raw.horizonMonths ?? 12,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

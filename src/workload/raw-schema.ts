@@ -1,0 +1,224 @@
+/**
+ * The structure of a workload file as written (spec/workload-format.md), as zod schemas.
+ * Each schema carries the expectation text that issues print ("expected a positive number");
+ * the loader appends what the file actually holds. The file is checked piece by piece (the
+ * document, each entity, each relationship, each access pattern) so that one broken piece does
+ * not hide the problems of the others.
+ */
+import { z } from "zod";
+
+export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
+export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
+export const CONSISTENCY_LEVELS = ["strong", "bounded", "session", "consistent-prefix", "eventual"] as const;
+export const RELATIONSHIP_KINDS = ["one-to-many", "one-to-one", "many-to-many"] as const;
+export const PREDICATE_OPERATORS = ["eq", "range", "in", "contains", "prefix"] as const;
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export const WRITE_OPERATIONS = ["create", "replace", "upsert", "patch", "delete"] as const;
+export const PATTERN_TYPES = ["read", "write"] as const;
+
+/** Fields of an access pattern that only a read, or only a write, may have. */
+export const READ_ONLY_FIELDS = [
+  "where",
+  "orderBy",
+  "limit",
+  "returns",
+  "select",
+  "truncate",
+  "with",
+  "consistency",
+  "latencyMs",
+] as const;
+export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch"] as const;
+
+/** Entity names appear inside `with` entries (`User.username`), so they are identifiers. */
+export const ENTITY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Attribute names become property paths in queries (`c.userId`), so they are identifiers. */
+export const ATTRIBUTE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+const expect = (text: string) => ({ error: text });
+const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(", ")}`;
+
+const positiveNumber = z
+  .number(expect("expected a positive number"))
+  .positive(expect("expected a positive number"));
+const nonNegativeNumber = z
+  .number(expect("expected a number >= 0"))
+  .nonnegative(expect("expected a number >= 0"));
+const positiveInteger = z
+  .number(expect("expected a positive whole number"))
+  .int(expect("expected a positive whole number"))
+  .positive(expect("expected a positive whole number"));
+const nonEmptyString = z
+  .string(expect("expected a non-empty string"))
+  .min(1, expect("expected a non-empty string"));
+const text = z.string(expect("expected text"));
+const boolean = z.boolean(expect("expected true or false"));
+const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, expect(oneOf(values)));
+const strict = <S extends z.core.$ZodLooseShape>(shape: S, what: string) =>
+  z.strictObject(shape, expect(`expected a mapping (${what})`));
+
+const attributeType = enumOf(ATTRIBUTE_TYPES);
+const consistency = enumOf(CONSISTENCY_LEVELS);
+
+export const rawAttributeSchema = z.union(
+  [
+    attributeType,
+    strict(
+      {
+        type: attributeType,
+        avgBytes: positiveNumber.optional(),
+        distinct: positiveInteger.optional(),
+        skew: nonNegativeNumber.optional(),
+        unique: boolean.optional(),
+        changes: enumOf(CHANGE_FREQUENCIES).optional(),
+      },
+      "type, avgBytes, distinct, skew, unique, changes",
+    ),
+  ],
+  expect(`${oneOf(ATTRIBUTE_TYPES)}, or a mapping such as { type: string, distinct: 3 }`),
+);
+
+export const rawEntitySchema = strict(
+  {
+    key: nonEmptyString,
+    count: positiveNumber,
+    growthPerMonth: nonNegativeNumber.optional(),
+    avgBytes: positiveNumber,
+    maxBytes: positiveNumber.optional(),
+    ttlSeconds: positiveInteger.optional(),
+    attributes: z
+      .record(z.string(), rawAttributeSchema, expect("expected a mapping of attribute name -> type"))
+      .optional(),
+  },
+  "key, count, avgBytes, ...",
+);
+
+export const rawRelationshipSchema = strict(
+  {
+    parent: nonEmptyString,
+    child: nonEmptyString,
+    kind: enumOf(RELATIONSHIP_KINDS).optional(),
+    via: nonEmptyString.optional(),
+    avg: positiveNumber,
+    max: positiveNumber.optional(),
+    owned: boolean.optional(),
+  },
+  "parent, child, via, avg, ...",
+);
+
+const rate = strict({ avg: nonNegativeNumber, peak: nonNegativeNumber }, "{ avg, peak } requests per second");
+
+/** One schema for reads and writes; the loader reports fields that do not fit the `type`. */
+export const rawAccessPatternSchema = strict(
+  {
+    id: nonEmptyString,
+    name: nonEmptyString,
+    type: enumOf(PATTERN_TYPES),
+    entity: nonEmptyString,
+    rps: rate,
+    standalone: boolean.optional(),
+    // reads
+    where: z
+      .record(z.string(), enumOf(PREDICATE_OPERATORS), expect("expected a mapping of attribute -> operator"))
+      .optional(),
+    orderBy: z
+      .record(z.string(), enumOf(SORT_DIRECTIONS), expect("expected a mapping of attribute -> asc | desc"))
+      .optional(),
+    limit: positiveInteger.optional(),
+    returns: strict({ avg: nonNegativeNumber }, "{ avg } items returned").optional(),
+    select: z
+      .array(nonEmptyString, expect("expected a list of attribute names"))
+      .min(1, expect("expected a non-empty list of attribute names (omit select to return all)"))
+      .optional(),
+    truncate: z
+      .record(z.string(), positiveInteger, expect("expected a mapping of attribute -> bytes"))
+      .optional(),
+    with: z
+      .array(nonEmptyString, expect("expected a list such as [User.username, count(Comment)]"))
+      .optional(),
+    consistency: consistency.optional(),
+    latencyMs: positiveNumber.optional(),
+    // writes
+    operation: enumOf(WRITE_OPERATIONS).optional(),
+    changes: z.array(nonEmptyString, expect("expected a list of attribute names")).optional(),
+    batch: positiveInteger.optional(),
+  },
+  "id, name, type, entity, rps, ...",
+);
+
+export const rawScaleSchema = strict(
+  {
+    regions: z
+      .union(
+        [
+          positiveInteger,
+          z
+            .array(nonEmptyString, expect("expected a list of region names"))
+            .min(1, expect("expected a non-empty list of region names")),
+        ],
+        expect("expected a positive whole number of regions or a list of region names"),
+      )
+      .optional(),
+    multiRegionWrites: boolean.optional(),
+    consistency: consistency.optional(),
+    horizonMonths: positiveInteger.optional(),
+  },
+  "regions, multiRegionWrites, consistency, horizonMonths",
+);
+
+/** The document level; entities, relationships and access patterns are checked one by one. */
+export const rawDocumentSchema = strict(
+  {
+    version: z.literal(1, expect("expected 1 (the only version of the workload format)")),
+    name: nonEmptyString,
+    domain: text.optional(),
+    description: text.optional(),
+    scale: rawScaleSchema.optional(),
+    entities: z.record(z.string(), z.unknown(), expect("expected a mapping of entity name -> entity")),
+    relationships: z.array(z.unknown(), expect("expected a list of relationships")).optional(),
+    accessPatterns: z
+      .array(z.unknown(), expect("expected a non-empty list of access patterns"))
+      .min(1, expect("expected a non-empty list of access patterns")),
+  },
+  "version, name, entities, accessPatterns, ...",
+);
+
+export type RawAttribute = z.infer<typeof rawAttributeSchema>;
+export type RawEntity = z.infer<typeof rawEntitySchema>;
+export type RawRelationship = z.infer<typeof rawRelationshipSchema>;
+export type RawAccessPattern = z.infer<typeof rawAccessPatternSchema>;
+export type RawScale = z.infer<typeof rawScaleSchema>;
+export type RawDocument = z.infer<typeof rawDocumentSchema>;
+
+interface SchemaDef {
+  readonly type: string;
+  readonly shape?: Record<string, z.ZodType>;
+  readonly innerType?: z.ZodType;
+  readonly options?: readonly z.ZodType[];
+  readonly valueType?: z.ZodType;
+  readonly element?: z.ZodType;
+}
+
+/** The field names the strict object inside `schema` at `path` accepts (for "did you mean"). */
+export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): readonly string[] {
+  let current: z.ZodType | undefined = schema;
+  const remaining = [...path];
+  while (current !== undefined) {
+    const def = current.def as unknown as SchemaDef;
+    if (def.type === "optional" || def.type === "default" || def.type === "nullable") {
+      current = def.innerType;
+    } else if (def.type === "union") {
+      current = def.options?.find((option) => (option.def as unknown as SchemaDef).type === "object");
+    } else if (remaining.length === 0) {
+      return def.type === "object" && def.shape !== undefined ? Object.keys(def.shape) : [];
+    } else {
+      const segment = remaining.shift();
+      if (def.type === "object") current = def.shape?.[String(segment)];
+      else if (def.type === "record") current = def.valueType;
+      else if (def.type === "array") current = def.element;
+      else return [];
+    }
+  }
+  return [];
+}
