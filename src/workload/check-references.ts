@@ -5,7 +5,7 @@
  * structural problems of the others.
  */
 import { didYouMean } from "../source/suggest.js";
-import { MAX_ITEM_BYTES } from "./cosmos-limits.js";
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { FieldPath, IssueSink } from "./issue-sink.js";
 import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
 import type { Entity, WithItem } from "./types.js";

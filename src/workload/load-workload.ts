@@ -7,7 +7,7 @@ import { hasErrors, type Result } from "../issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { checkReferences } from "./check-references.js";
 import { checkWarnings } from "./check-warnings.js";
-import { MAX_ITEM_BYTES } from "./cosmos-limits.js";
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssueSink } from "./issue-sink.js";
 import {
   ATTRIBUTE_NAME,
