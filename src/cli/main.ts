@@ -10,7 +10,9 @@ import { EXIT_INPUT_ERROR, EXIT_USAGE } from "./output.js";
 /** Registers one command; each `commands/*.ts` exports one of these. */
 export type CommandRegistration = (program: Command) => void;
 
-const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [];
+const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
+  () => import("./commands/check.js"),
+];
 
 async function main(argv: readonly string[]): Promise<number> {
   const program = new Command()

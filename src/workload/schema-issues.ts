@@ -91,8 +91,8 @@ function valueAt(value: unknown, path: FieldPath): unknown {
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null (an empty value)";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
+  if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
+  if (typeof value === "object") return Object.keys(value).length === 0 ? "an empty mapping" : "a mapping";
   if (typeof value === "string") {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);
