@@ -1,0 +1,113 @@
+/**
+ * The shape of a model file (spec/model-format.md) as a zod schema: field names, types and
+ * ranges. Formats inside strings (templates, `Entity.attribute`, `container/type`, paths, windows)
+ * and cross references are checked after this, in `normalize-model.ts` and `check-model.ts`.
+ */
+import { z } from "zod";
+
+const name = z.string().min(1);
+const positiveInteger = z.number().int().positive();
+/** A string or a list of strings; a single string is read as a list of one. */
+const stringList = z.preprocess(
+  (value) => (typeof value === "string" ? [value] : value),
+  z.array(z.string()),
+);
+
+export const throughputModes = ["manual", "autoscale", "serverless", "shared"] as const;
+
+const throughputShape = {
+  mode: z.enum(throughputModes),
+  rus: positiveInteger.optional(),
+  maxRus: positiveInteger.optional(),
+};
+
+const indexingPolicyShape = {
+  included: z.array(z.string()).optional(),
+  excluded: z.array(z.string()).optional(),
+  composite: z.array(z.array(z.string())).optional(),
+};
+
+const embedShape = { entity: name, as: name, latest: positiveInteger.optional() };
+const copyShape = { from: z.string(), as: name };
+const counterShape = { of: name, as: name };
+const ancestorsShape = { as: name };
+const keepLatestShape = { count: z.number(), by: name };
+const bucketShape = { records: z.number().optional(), by: name.optional(), window: z.string().optional() };
+
+const itemShape = {
+  type: name,
+  entity: name,
+  id: z.string(),
+  partitionKey: stringList,
+  select: z.array(name).optional(),
+  truncate: z.record(z.string(), positiveInteger).optional(),
+  embeds: z.array(z.strictObject(embedShape)).optional(),
+  copies: z.array(z.strictObject(copyShape)).optional(),
+  counts: z.array(z.strictObject(counterShape)).optional(),
+  ancestors: z.strictObject(ancestorsShape).optional(),
+  source: z.string().optional(),
+  keepLatest: z.strictObject(keepLatestShape).optional(),
+  bucket: z.strictObject(bucketShape).optional(),
+  shards: z.number().optional(),
+  shardBy: name.optional(),
+  ttl: z.number().int().optional(),
+  replicas: z.number().optional(),
+};
+
+const containerShape = {
+  name,
+  partitionKey: stringList,
+  physicalPartitions: positiveInteger.optional(),
+  throughput: z.strictObject(throughputShape).optional(),
+  defaultTtl: z.number().int().optional(),
+  uniqueKeys: z.array(stringList).optional(),
+  indexing: z.union([z.literal("automatic"), z.strictObject(indexingPolicyShape)]).optional(),
+  items: z.array(z.strictObject(itemShape)).min(1),
+};
+
+const modelShape = {
+  version: z.literal(1),
+  containers: z.array(z.strictObject(containerShape)).min(1),
+};
+
+/** The model file as written, before normalization. */
+export const modelFileSchema = z.strictObject(modelShape);
+export type ModelFile = z.infer<typeof modelFileSchema>;
+export type ContainerFile = ModelFile["containers"][number];
+export type ItemFile = ContainerFile["items"][number];
+export type IndexingPolicyFile = Exclude<ContainerFile["indexing"], "automatic" | undefined>;
+
+/**
+ * The fields valid in the object at `path` (for "did you mean" on unknown fields), found from
+ * the last named segment of the path.
+ */
+export function fieldsAt(path: readonly PropertyKey[]): readonly string[] {
+  const last = path.at(-1);
+  const named = typeof last === "number" ? path.at(-2) : last;
+  switch (named) {
+    case undefined:
+      return Object.keys(modelShape);
+    case "containers":
+      return Object.keys(containerShape);
+    case "items":
+      return Object.keys(itemShape);
+    case "throughput":
+      return Object.keys(throughputShape);
+    case "indexing":
+      return Object.keys(indexingPolicyShape);
+    case "embeds":
+      return Object.keys(embedShape);
+    case "copies":
+      return Object.keys(copyShape);
+    case "counts":
+      return Object.keys(counterShape);
+    case "ancestors":
+      return Object.keys(ancestorsShape);
+    case "keepLatest":
+      return Object.keys(keepLatestShape);
+    case "bucket":
+      return Object.keys(bucketShape);
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,370 @@
+/**
+ * Turns a model file that passed the schema into the normalized `Model`: parses the formats
+ * inside strings (`Entity.attribute`, `container/type`, `1m`, `/path asc`) and applies defaults,
+ * reporting every malformed value. When an issue is reported, the value returned in its place is
+ * only a placeholder: the loader returns the model only when there is no error.
+ */
+import type { Bucket, CompositePath, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
+import type { ContainerFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
+import { describeValue, type IssueCollector, type SourcePath } from "./model-issues.js";
+
+/**
+ * Manual throughput of a container: at least 400 RU/s, in steps of 100 RU/s. Autoscale: a
+ * maximum of at least 1,000 RU/s, in steps of 1,000 RU/s.
+ * Source: https://learn.microsoft.com/en-us/azure/cosmos-db/concepts-limits and
+ * https://learn.microsoft.com/en-us/azure/cosmos-db/provision-throughput-autoscale (checked 2026-11-22).
+ */
+export const MIN_MANUAL_RUS = 400;
+export const MANUAL_RUS_STEP = 100;
+export const MIN_AUTOSCALE_MAX_RUS = 1000;
+export const AUTOSCALE_MAX_RUS_STEP = 1000;
+
+/**
+ * Time to live in seconds: -1 (never expires by default) or 1 to 2,147,483,647; 0 is invalid.
+ * Source: https://learn.microsoft.com/en-us/azure/cosmos-db/nosql/time-to-live (checked 2026-11-22).
+ */
+export const MAX_TTL_SECONDS = 2_147_483_647;
+
+/** Seconds per unit of a bucket window (`30s`, `1m`, `1h`, `1d`). */
+export const WINDOW_UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+const PARTITION_KEY_PATH = /^(\/[^/\s*?]+)+$/;
+
+/** Normalizes a schema-valid model file, reporting malformed values into `issues`. */
+export function normalizeModel(file: ModelFile, issues: IssueCollector): Model {
+  return {
+    version: 1,
+    containers: file.containers.map((container, index) =>
+      normalizeContainer(container, ["containers", index], issues),
+    ),
+  };
+}
+
+function normalizeContainer(file: ContainerFile, path: SourcePath, issues: IssueCollector): Container {
+  checkPartitionKeyPaths(file.partitionKey, [...path, "partitionKey"], issues);
+  const throughput =
+    file.throughput === undefined
+      ? undefined
+      : normalizeThroughput(file.throughput, [...path, "throughput"], issues);
+  if (file.defaultTtl !== undefined) checkTtl(file.defaultTtl, [...path, "defaultTtl"], issues);
+  const uniqueKeys = file.uniqueKeys ?? [];
+  uniqueKeys.forEach((paths, index) => {
+    if (paths.length === 0)
+      issues.error(
+        "model.invalidValue",
+        [...path, "uniqueKeys", index],
+        "a unique key needs at least one path, e.g. [/email]",
+      );
+    paths.forEach((uniquePath, pathIndex) => {
+      if (!PARTITION_KEY_PATH.test(uniquePath)) {
+        issues.error(
+          "model.invalidValue",
+          [...path, "uniqueKeys", index, pathIndex],
+          `expected a path such as "/email", got ${describeValue(uniquePath)}`,
+        );
+      }
+    });
+  });
+  return {
+    name: file.name,
+    partitionKey: file.partitionKey,
+    ...(file.physicalPartitions === undefined ? {} : { physicalPartitions: file.physicalPartitions }),
+    ...(throughput === undefined ? {} : { throughput }),
+    ...(file.defaultTtl === undefined ? {} : { defaultTtl: file.defaultTtl }),
+    uniqueKeys,
+    indexing: normalizeIndexing(file.indexing, [...path, "indexing"], issues),
+    items: file.items.map((item, index) => normalizeItem(item, [...path, "items", index], issues)),
+  };
+}
+
+function checkPartitionKeyPaths(paths: readonly string[], path: SourcePath, issues: IssueCollector): void {
+  if (paths.length < 1 || paths.length > 3) {
+    issues.error(
+      "model.badPartitionKey",
+      path,
+      `a partition key has 1 to 3 paths (2-3 = hierarchical partition key), got ${paths.length}`,
+    );
+  }
+  paths.forEach((keyPath, index) => {
+    if (!PARTITION_KEY_PATH.test(keyPath)) {
+      issues.error(
+        "model.badPartitionKey",
+        [...path, index],
+        `expected a path starting with "/" such as "/userId" (no spaces, "*" or "?"), got ${describeValue(keyPath)}`,
+      );
+    } else if (paths.indexOf(keyPath) !== index) {
+      issues.error(
+        "model.badPartitionKey",
+        [...path, index],
+        `the path "${keyPath}" appears twice in the partition key`,
+      );
+    }
+  });
+}
+
+function normalizeThroughput(
+  file: NonNullable<ContainerFile["throughput"]>,
+  path: SourcePath,
+  issues: IssueCollector,
+): Throughput {
+  const misplaced = (field: "rus" | "maxRus", valid: string): void => {
+    issues.error(
+      "model.invalidValue",
+      [...path, field],
+      `"${field}" does not apply to mode ${file.mode}; ${valid}`,
+    );
+  };
+  switch (file.mode) {
+    case "manual": {
+      if (file.maxRus !== undefined) misplaced("maxRus", "manual throughput takes `rus`");
+      if (file.rus !== undefined && (file.rus < MIN_MANUAL_RUS || file.rus % MANUAL_RUS_STEP !== 0)) {
+        issues.error(
+          "model.invalidValue",
+          [...path, "rus"],
+          `manual throughput is at least ${MIN_MANUAL_RUS} RU/s in steps of ${MANUAL_RUS_STEP}, got ${file.rus}`,
+        );
+      }
+      return file.rus === undefined ? { mode: "manual" } : { mode: "manual", rus: file.rus };
+    }
+    case "autoscale": {
+      if (file.rus !== undefined) misplaced("rus", "autoscale takes `maxRus`");
+      if (
+        file.maxRus !== undefined &&
+        (file.maxRus < MIN_AUTOSCALE_MAX_RUS || file.maxRus % AUTOSCALE_MAX_RUS_STEP !== 0)
+      ) {
+        issues.error(
+          "model.invalidValue",
+          [...path, "maxRus"],
+          `autoscale maxRus is at least ${MIN_AUTOSCALE_MAX_RUS} RU/s in steps of ${AUTOSCALE_MAX_RUS_STEP}, got ${file.maxRus}`,
+        );
+      }
+      return file.maxRus === undefined ? { mode: "autoscale" } : { mode: "autoscale", maxRus: file.maxRus };
+    }
+    case "serverless":
+    case "shared":
+      if (file.rus !== undefined) misplaced("rus", "remove it");
+      if (file.maxRus !== undefined) misplaced("maxRus", "remove it");
+      return { mode: file.mode };
+    default:
+      return file.mode satisfies never;
+  }
+}
+
+/** Checks a ttl or defaultTtl: -1 or 1 to 2,147,483,647 seconds. */
+export function checkTtl(ttl: number, path: SourcePath, issues: IssueCollector): void {
+  if (ttl === -1 || (ttl >= 1 && ttl <= MAX_TTL_SECONDS)) return;
+  issues.error(
+    "model.invalidValue",
+    path,
+    `expected -1 (no expiry) or 1 to ${MAX_TTL_SECONDS} seconds, got ${ttl}`,
+  );
+}
+
+/**
+ * `automatic` -> every path indexed; absent -> derived by the tool; a policy -> custom, where
+ * `included` defaults to [/*] (Cosmos DB's default: index everything) unless `excluded` holds
+ * the root path /*, and `excluded` defaults to []. Cosmos DB requires the root path /* in
+ * exactly one of the two lists (https://learn.microsoft.com/en-us/azure/cosmos-db/index-policy,
+ * checked 2026-11-22).
+ */
+function normalizeIndexing(
+  file: ContainerFile["indexing"],
+  path: SourcePath,
+  issues: IssueCollector,
+): IndexingSpec {
+  if (file === undefined) return { kind: "derived" };
+  if (file === "automatic") return { kind: "automatic" };
+  return normalizePolicy(file, path, issues);
+}
+
+function normalizePolicy(file: IndexingPolicyFile, path: SourcePath, issues: IssueCollector): IndexingSpec {
+  const excluded = file.excluded ?? [];
+  const included = file.included ?? (excluded.includes("/*") ? [] : ["/*"]);
+  for (const [list, field] of [
+    [included, "included"],
+    [excluded, "excluded"],
+  ] as const) {
+    list.forEach((indexPath, index) => {
+      if (!indexPath.startsWith("/") || !(indexPath.endsWith("/?") || indexPath.endsWith("/*"))) {
+        issues.error(
+          "model.invalidValue",
+          [...path, field, index],
+          `an index path starts with "/" and ends with "/?" (one value) or "/*" (everything below), e.g. "/userId/?", got ${describeValue(indexPath)}`,
+        );
+      }
+    });
+  }
+  const rootIncluded = included.includes("/*");
+  if (rootIncluded === excluded.includes("/*")) {
+    issues.error(
+      "model.invalidValue",
+      path,
+      rootIncluded
+        ? `the root path "/*" cannot be both included and excluded`
+        : `the root path "/*" must be in "included" or in "excluded" (Cosmos DB requires it in one of them)`,
+    );
+  }
+  const composite = (file.composite ?? []).map((paths, index) =>
+    normalizeComposite(paths, [...path, "composite", index], issues),
+  );
+  return { kind: "custom", included, excluded, composite };
+}
+
+const ORDERS: Readonly<Record<string, CompositePath["order"]>> = {
+  asc: "ascending",
+  ascending: "ascending",
+  desc: "descending",
+  descending: "descending",
+};
+
+function normalizeComposite(
+  paths: readonly string[],
+  path: SourcePath,
+  issues: IssueCollector,
+): CompositePath[] {
+  // A composite index has at least two paths
+  // (https://learn.microsoft.com/en-us/azure/cosmos-db/index-policy#composite-indexes, checked 2026-11-22).
+  if (paths.length < 2) {
+    issues.error(
+      "model.invalidValue",
+      path,
+      `a composite index has at least 2 paths, e.g. [/userId asc, /creationDate desc], got ${paths.length}`,
+    );
+  }
+  return paths.map((text, index) => {
+    const [compositePath = "", orderText = "asc", ...rest] = text.trim().split(/\s+/);
+    const order = ORDERS[orderText.toLowerCase()];
+    if (!PARTITION_KEY_PATH.test(compositePath) || order === undefined || rest.length > 0) {
+      issues.error(
+        "model.invalidValue",
+        [...path, index],
+        `expected "<path> asc" or "<path> desc" such as "/creationDate desc", got ${describeValue(text)}`,
+      );
+    }
+    return { path: compositePath, order: order ?? "ascending" };
+  });
+}
+
+function normalizeItem(file: ItemFile, path: SourcePath, issues: IssueCollector): ItemType {
+  const source =
+    file.source === undefined ? undefined : parseSource(file.source, [...path, "source"], issues);
+  const bucket =
+    file.bucket === undefined ? undefined : normalizeBucket(file.bucket, [...path, "bucket"], issues);
+  const item: ItemType = {
+    type: file.type,
+    entity: file.entity,
+    id: file.id,
+    partitionKey: file.partitionKey,
+    ...(file.select === undefined ? {} : { select: file.select }),
+    truncate: Object.entries(file.truncate ?? {}).map(([attribute, bytes]) => ({ attribute, bytes })),
+    embeds: (file.embeds ?? []).map((embed) => ({
+      entity: embed.entity,
+      as: embed.as,
+      ...(embed.latest === undefined ? {} : { latest: embed.latest }),
+    })),
+    copies: (file.copies ?? []).map((copy, index) => ({
+      from: parseCopyFrom(copy.from, [...path, "copies", index, "from"], issues),
+      as: copy.as,
+    })),
+    counts: (file.counts ?? []).map((counter) => ({ of: counter.of, as: counter.as })),
+    ...(file.ancestors === undefined ? {} : { ancestors: { as: file.ancestors.as } }),
+    ...(source === undefined ? {} : { source }),
+    ...(file.keepLatest === undefined
+      ? {}
+      : { keepLatest: { count: file.keepLatest.count, by: file.keepLatest.by } }),
+    ...(bucket === undefined ? {} : { bucket }),
+    ...(file.shards === undefined ? {} : { shards: file.shards }),
+    ...(file.shardBy === undefined ? {} : { shardBy: file.shardBy }),
+    ...(file.ttl === undefined ? {} : { ttl: file.ttl }),
+    ...(file.replicas === undefined ? {} : { replicas: file.replicas }),
+  };
+  return item;
+}
+
+function parseCopyFrom(
+  text: string,
+  path: SourcePath,
+  issues: IssueCollector,
+): { entity: string; attribute: string } {
+  const match = /^([^.\s]+)\.([^.\s]+)$/.exec(text);
+  if (match === null) {
+    issues.error(
+      "model.invalidValue",
+      path,
+      `expected "Entity.attribute" such as "User.username", got ${describeValue(text)}`,
+    );
+    return { entity: text, attribute: "" };
+  }
+  return { entity: match[1] ?? "", attribute: match[2] ?? "" };
+}
+
+function parseSource(
+  text: string,
+  path: SourcePath,
+  issues: IssueCollector,
+): { container: string; type: string } {
+  const match = /^([^/\s]+)\/([^/\s]+)$/.exec(text);
+  if (match === null) {
+    issues.error(
+      "model.invalidValue",
+      path,
+      `expected "container/type" such as "posts/post", got ${describeValue(text)}`,
+    );
+    return { container: text, type: "" };
+  }
+  return { container: match[1] ?? "", type: match[2] ?? "" };
+}
+
+function normalizeBucket(
+  file: NonNullable<ItemFile["bucket"]>,
+  path: SourcePath,
+  issues: IssueCollector,
+): Bucket {
+  const valid = `use { records: N } (N entity records per item) or { by: attribute, window: 1m } (units s, m, h, d)`;
+  if (file.records !== undefined) {
+    if (file.by !== undefined || file.window !== undefined) {
+      issues.error(
+        "model.badBucket",
+        path,
+        `a bucket is either by record count or by time window, not both; ${valid}`,
+      );
+    }
+    if (!Number.isInteger(file.records) || file.records < 1) {
+      issues.error(
+        "model.badBucket",
+        [...path, "records"],
+        `expected a positive integer, got ${describeValue(file.records)}`,
+      );
+    }
+    return { kind: "records", records: file.records };
+  }
+  if (file.by === undefined || file.window === undefined) {
+    issues.error("model.badBucket", path, `a bucket needs "records", or both "by" and "window"; ${valid}`);
+    return { kind: "records", records: 1 };
+  }
+  const windowSeconds = parseWindow(file.window);
+  if (windowSeconds === undefined) {
+    issues.error(
+      "model.badBucket",
+      [...path, "window"],
+      `expected a positive whole number and a unit s, m, h or d (e.g. "1m", "15m", "1h"), got ${describeValue(file.window)}`,
+    );
+  }
+  return { kind: "window", by: file.by, windowSeconds: windowSeconds ?? 1 };
+}
+
+/** Parses a window such as `30s`, `1m`, `2h`, `1d` into seconds; undefined when malformed. */
+export function parseWindow(text: string): number | undefined {
+  const match = /^([1-9][0-9]*)\s*([smhd])$/.exec(text.trim());
+  if (match === null) return undefined;
+  return Number(match[1]) * WINDOW_UNIT_SECONDS[(match[2] ?? "s") as keyof typeof WINDOW_UNIT_SECONDS];
+}
+
+/** Formats seconds as a window in the largest unit that divides them: 60 -> `1m`, 90 -> `90s`. */
+export function formatWindow(seconds: number): string {
+  for (const unit of ["d", "h", "m"] as const) {
+    const size = WINDOW_UNIT_SECONDS[unit];
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
+}

@@ -1,0 +1,278 @@
+/**
+ * Checks of a model against its workload: every entity and attribute a model names exists, and
+ * every copy, counter and embed follows a relationship of the workload.
+ */
+import type { Issue } from "../issues.js";
+import type { Entity, Relationship, Workload } from "../workload/types.js";
+import type { Container, ItemType, Model } from "./types.js";
+import { IssueCollector, toIssues, type SourcePath } from "./model-issues.js";
+import { parseTemplate, templateProblem } from "./templates.js";
+import { didYouMean } from "../source/suggest.js";
+
+/**
+ * Every problem of `model` with respect to `workload`, as issues whose paths are those of the
+ * model file (`containers[1].items[0].copies[0].from`); `lineOf` adds the line when known.
+ * @example validateModelAgainstWorkload(model, workload) // [] when every reference resolves
+ */
+export function validateModelAgainstWorkload(
+  model: Model,
+  workload: Workload,
+  lineOf?: (path: SourcePath) => number | undefined,
+): Issue[] {
+  const issues = new IssueCollector();
+  collectWorkloadIssues(model, workload, issues);
+  return toIssues(issues.issues, lineOf);
+}
+
+/** Like `validateModelAgainstWorkload`, into a collector (used by the loader). */
+export function collectWorkloadIssues(model: Model, workload: Workload, issues: IssueCollector): void {
+  const entities = new Map(workload.entities.map((entity) => [entity.name, entity]));
+  const context: Context = { workload, entities, issues, names: [...entities.keys()] };
+  const stored = new Set<string>();
+  model.containers.forEach((container, containerIndex) => {
+    container.items.forEach((item, itemIndex) => {
+      const path: SourcePath = ["containers", containerIndex, "items", itemIndex];
+      const entity = entities.get(item.entity);
+      if (entity === undefined) {
+        issues.error(
+          "model.unknownEntity",
+          [...path, "entity"],
+          `the workload has no entity "${item.entity}"`,
+          didYouMean(item.entity, context.names),
+        );
+      } else {
+        stored.add(entity.name);
+        checkItemAgainstEntity(context, container, item, entity, path);
+      }
+      for (const embed of item.embeds) stored.add(embed.entity);
+    });
+  });
+  const warned = new Set<string>();
+  workload.accessPatterns.forEach((pattern) => {
+    if (stored.has(pattern.entity) || warned.has(pattern.entity) || !entities.has(pattern.entity)) return;
+    warned.add(pattern.entity);
+    issues.warning(
+      "model.unstoredEntity",
+      [],
+      `access pattern ${pattern.id} uses entity ${pattern.entity}, which no item type of the model stores`,
+      `add an item type with entity: ${pattern.entity}, or embed it in its parent`,
+    );
+  });
+}
+
+interface Context {
+  readonly workload: Workload;
+  readonly entities: ReadonlyMap<string, Entity>;
+  readonly issues: IssueCollector;
+  readonly names: readonly string[];
+}
+
+function checkItemAgainstEntity(
+  context: Context,
+  container: Container,
+  item: ItemType,
+  entity: Entity,
+  path: SourcePath,
+): void {
+  const { issues } = context;
+  const attribute = (name: string, namePath: SourcePath, what: string): void => {
+    checkAttribute(context, entity, name, namePath, what);
+  };
+  const templates: [string, SourcePath][] = [
+    [item.id, [...path, "id"]],
+    ...item.partitionKey.map((template, index): [string, SourcePath] => [
+      template,
+      [...path, "partitionKey", index],
+    ]),
+  ];
+  for (const [template, templatePath] of templates) {
+    if (templateProblem(template) !== undefined) continue; // reported by checkModel
+    for (const part of parseTemplate(template)) {
+      if (part.kind === "attribute")
+        attribute(part.name, templatePath, `the template "${template}" uses {${part.name}}`);
+    }
+  }
+  item.select?.forEach((name, index) => attribute(name, [...path, "select", index], "select names it"));
+  for (const { attribute: name } of item.truncate) {
+    attribute(name, [...path, "truncate", name], "truncate names it");
+    const type = entity.attributes.find((candidate) => candidate.name === name)?.type;
+    if (type !== undefined && type !== "string") {
+      issues.error(
+        "model.invalidValue",
+        [...path, "truncate", name],
+        `only strings can be truncated; ${entity.name}.${name} is a ${type}`,
+      );
+    }
+  }
+  if (item.keepLatest !== undefined)
+    attribute(item.keepLatest.by, [...path, "keepLatest", "by"], "keepLatest orders by it");
+  if (item.shardBy !== undefined) attribute(item.shardBy, [...path, "shardBy"], "shardBy hashes it");
+  const bucket = item.bucket;
+  if (bucket?.kind === "window") {
+    attribute(bucket.by, [...path, "bucket", "by"], "the bucket window is taken from it");
+    const type = entity.attributes.find((candidate) => candidate.name === bucket.by)?.type;
+    if (type !== undefined && type !== "datetime" && type !== "number") {
+      issues.error(
+        "model.badBucket",
+        [...path, "bucket", "by"],
+        `a time window needs a datetime or number attribute; ${entity.name}.${bucket.by} is a ${type}`,
+      );
+    }
+  }
+  item.copies.forEach((copy, index) =>
+    checkCopy(context, entity, copy.from, [...path, "copies", index, "from"]),
+  );
+  item.counts.forEach((counter, index) => {
+    const counted = knownEntity(context, counter.of, [...path, "counts", index, "of"]);
+    if (counted !== undefined && findChild(context.workload, entity.name, counted.name) === undefined) {
+      issues.error(
+        "model.noRelationship",
+        [...path, "counts", index, "of"],
+        `no relationship has parent ${entity.name} and child ${counted.name}, so there is nothing to count`,
+        childrenHint(context.workload, entity.name),
+      );
+    }
+  });
+  item.embeds.forEach((embed, index) => {
+    const embedded = knownEntity(context, embed.entity, [...path, "embeds", index, "entity"]);
+    if (embedded === undefined) return;
+    const oneToOne = context.workload.relationships.some(
+      (relationship) =>
+        relationship.kind === "one-to-one" &&
+        relationship.parent === embedded.name &&
+        relationship.child === entity.name,
+    );
+    if (findChild(context.workload, entity.name, embedded.name) === undefined && !oneToOne) {
+      issues.error(
+        "model.noRelationship",
+        [...path, "embeds", index, "entity"],
+        `no relationship has parent ${entity.name} and child ${embedded.name} (or is one-to-one between them), so ${embedded.name} cannot be embedded in ${entity.name}`,
+        childrenHint(context.workload, entity.name),
+      );
+    }
+  });
+  checkNameClashes(container, item, entity, path, issues);
+}
+
+function checkAttribute(
+  context: Context,
+  entity: Entity,
+  name: string,
+  path: SourcePath,
+  what: string,
+): void {
+  if (entity.attributes.length === 0) return; // attributes not listed: nothing to check against
+  if (entity.attributes.some((candidate) => candidate.name === name)) return;
+  const names = entity.attributes.map((candidate) => candidate.name);
+  context.issues.error(
+    "model.unknownAttribute",
+    path,
+    `${what}, but entity ${entity.name} has no attribute "${name}"`,
+    didYouMean(name, names),
+  );
+}
+
+function knownEntity(context: Context, name: string, path: SourcePath): Entity | undefined {
+  const entity = context.entities.get(name);
+  if (entity === undefined) {
+    context.issues.error(
+      "model.unknownEntity",
+      path,
+      `the workload has no entity "${name}"`,
+      didYouMean(name, context.names),
+    );
+  }
+  return entity;
+}
+
+function checkCopy(
+  context: Context,
+  holder: Entity,
+  from: { entity: string; attribute: string },
+  path: SourcePath,
+): void {
+  if (from.attribute === "") return; // malformed, reported by the normalizer
+  const source = knownEntity(context, from.entity, path);
+  if (source === undefined) return;
+  checkAttribute(context, source, from.attribute, path, `the copy reads ${from.entity}.${from.attribute}`);
+  if (source.name === holder.name) {
+    context.issues.error(
+      "model.noRelationship",
+      path,
+      `a copy comes from a related entity; ${holder.name} cannot copy its own attribute`,
+    );
+    return;
+  }
+  const related = context.workload.relationships.some(
+    (relationship) =>
+      (relationship.parent === source.name && relationship.child === holder.name) ||
+      (relationship.parent === holder.name && relationship.child === source.name),
+  );
+  if (!related) {
+    context.issues.error(
+      "model.noRelationship",
+      path,
+      `no relationship links ${holder.name} and ${source.name}, so the item cannot know which ${source.name} to copy from`,
+      `add a relationship { parent: ${source.name}, child: ${holder.name}, via: ... } to the workload`,
+    );
+  }
+}
+
+function findChild(workload: Workload, parent: string, child: string): Relationship | undefined {
+  return workload.relationships.find(
+    (relationship) => relationship.parent === parent && relationship.child === child,
+  );
+}
+
+function childrenHint(workload: Workload, parent: string): string {
+  const children = workload.relationships
+    .filter((relationship) => relationship.parent === parent)
+    .map((relationship) => relationship.child);
+  return children.length === 0
+    ? `${parent} has no children in the workload's relationships`
+    : `children of ${parent}: ${children.join(", ")}`;
+}
+
+/**
+ * A derived property (`as`) named like an attribute of the entity would overwrite it; a
+ * partition key property named like an attribute must hold that attribute's value.
+ */
+function checkNameClashes(
+  container: Container,
+  item: ItemType,
+  entity: Entity,
+  path: SourcePath,
+  issues: IssueCollector,
+): void {
+  const attributes = new Set(entity.attributes.map((attribute) => attribute.name));
+  const derived: [string, SourcePath][] = [
+    ...item.embeds.map((embed, index): [string, SourcePath] => [embed.as, [...path, "embeds", index, "as"]]),
+    ...item.copies.map((copy, index): [string, SourcePath] => [copy.as, [...path, "copies", index, "as"]]),
+    ...item.counts.map((counter, index): [string, SourcePath] => [
+      counter.as,
+      [...path, "counts", index, "as"],
+    ]),
+  ];
+  for (const [name, namePath] of derived) {
+    if (attributes.has(name)) {
+      issues.error(
+        "model.duplicateProperty",
+        namePath,
+        `entity ${entity.name} already has an attribute "${name}"; choose another name`,
+      );
+    }
+  }
+  container.partitionKey.forEach((keyPath, index) => {
+    const property = keyPath.slice(1);
+    const template = item.partitionKey[index];
+    if (template === undefined || property.includes("/") || !attributes.has(property)) return;
+    if (template !== `{${property}}`) {
+      issues.error(
+        "model.badPartitionKey",
+        [...path, "partitionKey", index],
+        `the partition key property "${property}" is also an attribute of ${entity.name}, so its template must be "{${property}}", got "${template}"`,
+        `use a partition key path that is not an attribute (e.g. "/${property}Key") for a synthetic key`,
+      );
+    }
+  });
+}
