@@ -1,0 +1,346 @@
+/**
+ * The workload while the interview builds it: the shape of the workload file
+ * (`spec/workload-format.md`) with every number optional, because a number the user has not given
+ * yet is unknown, never guessed. `draftToDocument` turns it into the file's structure (for
+ * `workload.yaml`); `parseDraftDocument` reads such a file back, also when it is incomplete.
+ */
+import { z } from "zod";
+import type { Issue, Result } from "../issues.js";
+import type {
+  AttributeType,
+  ChangeFrequency,
+  Consistency,
+  PredicateOperator,
+  RelationshipKind,
+  WriteOperation,
+} from "../workload/types.js";
+
+export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
+export const CONSISTENCY_LEVELS = ["strong", "bounded", "session", "consistent-prefix", "eventual"] as const;
+export const PREDICATE_OPERATORS = ["eq", "range", "in", "contains", "prefix"] as const;
+export const WRITE_OPERATIONS = ["create", "replace", "upsert", "patch", "delete"] as const;
+export const RELATIONSHIP_KINDS = ["one-to-many", "one-to-one", "many-to-many"] as const;
+export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
+
+export interface DraftAttribute {
+  readonly name: string;
+  readonly type: AttributeType;
+  readonly avgBytes?: number;
+  readonly distinct?: number;
+  readonly skew?: number;
+  readonly unique?: boolean;
+  readonly changes?: ChangeFrequency;
+}
+
+export interface DraftEntity {
+  readonly name: string;
+  readonly key?: string;
+  readonly count?: number;
+  readonly growthPerMonth?: number;
+  readonly avgBytes?: number;
+  readonly maxBytes?: number;
+  readonly ttlSeconds?: number;
+  readonly attributes: readonly DraftAttribute[];
+}
+
+export interface DraftRelationship {
+  readonly parent: string;
+  readonly child: string;
+  readonly kind?: RelationshipKind;
+  readonly via?: string;
+  readonly avg?: number;
+  /** Children per parent at most; `null` = the user said it is unbounded; absent = not asked yet. */
+  readonly max?: number | null;
+  readonly owned?: boolean;
+}
+
+export interface DraftRate {
+  readonly avg?: number;
+  readonly peak?: number;
+}
+
+export interface DraftAccessPattern {
+  readonly id: string;
+  readonly name: string;
+  readonly type: "read" | "write";
+  readonly entity: string;
+  readonly rps?: DraftRate;
+  readonly standalone?: boolean;
+  // writes
+  readonly operation?: WriteOperation;
+  readonly changes?: readonly string[];
+  readonly batch?: number;
+  // reads
+  readonly where?: Readonly<Record<string, PredicateOperator>>;
+  readonly orderBy?: Readonly<Record<string, "asc" | "desc">>;
+  readonly limit?: number;
+  readonly returns?: { readonly avg: number };
+  readonly select?: readonly string[];
+  readonly truncate?: Readonly<Record<string, number>>;
+  readonly with?: readonly string[];
+  readonly consistency?: Consistency;
+  readonly latencyMs?: number;
+}
+
+export interface DraftScale {
+  readonly regions?: number;
+  readonly regionNames?: readonly string[];
+  readonly multiRegionWrites?: boolean;
+  readonly consistency?: Consistency;
+  readonly horizonMonths?: number;
+}
+
+export interface DraftWorkload {
+  readonly version: 1;
+  readonly name?: string;
+  readonly domain?: string;
+  readonly description?: string;
+  readonly scale: DraftScale;
+  readonly entities: readonly DraftEntity[];
+  readonly relationships: readonly DraftRelationship[];
+  readonly accessPatterns: readonly DraftAccessPattern[];
+}
+
+/** An empty workload: the start of a new interview. */
+export const EMPTY_DRAFT: DraftWorkload = {
+  version: 1,
+  scale: {},
+  entities: [],
+  relationships: [],
+  accessPatterns: [],
+};
+
+/** Names of entities and attributes: identifiers, so they are safe as object keys and in queries. */
+export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
+/** True when `name` can name an entity or an attribute. */
+export function isValidName(name: string): boolean {
+  return NAME_PATTERN.test(name) && !RESERVED_NAMES.has(name);
+}
+
+const nameSchema = z.string().refine(isValidName, {
+  message: "expected a name of letters, digits and _ that starts with a letter or _ (at most 64)",
+});
+const positive = z.number().positive().finite();
+const nonNegative = z.number().nonnegative().finite();
+
+const fileAttributeSchema = z.union([
+  z.enum(ATTRIBUTE_TYPES),
+  z.object({
+    type: z.enum(ATTRIBUTE_TYPES),
+    avgBytes: positive.optional(),
+    distinct: positive.optional(),
+    skew: nonNegative.optional(),
+    unique: z.boolean().optional(),
+    changes: z.enum(CHANGE_FREQUENCIES).optional(),
+  }),
+]);
+
+const fileEntitySchema = z.object({
+  key: nameSchema.optional(),
+  count: positive.optional(),
+  growthPerMonth: nonNegative.optional(),
+  avgBytes: positive.optional(),
+  maxBytes: positive.optional(),
+  ttlSeconds: positive.optional(),
+  attributes: z.record(nameSchema, fileAttributeSchema).optional(),
+});
+
+const fileRelationshipSchema = z.object({
+  parent: nameSchema,
+  child: nameSchema,
+  kind: z.enum(RELATIONSHIP_KINDS).optional(),
+  via: nameSchema.optional(),
+  avg: nonNegative.optional(),
+  max: positive.nullable().optional(),
+  owned: z.boolean().optional(),
+});
+
+const fileRateSchema = z.object({ avg: nonNegative.optional(), peak: nonNegative.optional() });
+
+const filePatternSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().min(1),
+  type: z.enum(["read", "write"]),
+  entity: nameSchema,
+  rps: fileRateSchema.optional(),
+  standalone: z.boolean().optional(),
+  operation: z.enum(WRITE_OPERATIONS).optional(),
+  changes: z.array(nameSchema).optional(),
+  batch: positive.optional(),
+  where: z.record(nameSchema, z.enum(PREDICATE_OPERATORS)).optional(),
+  orderBy: z.record(nameSchema, z.enum(["asc", "desc"])).optional(),
+  limit: positive.optional(),
+  returns: z.object({ avg: nonNegative }).optional(),
+  select: z.array(nameSchema).optional(),
+  truncate: z.record(nameSchema, positive).optional(),
+  with: z.array(z.string().min(1)).optional(),
+  consistency: z.enum(CONSISTENCY_LEVELS).optional(),
+  latencyMs: positive.optional(),
+});
+
+/** The workload file's structure with every number optional (an interview in progress). */
+export const draftDocumentSchema = z.object({
+  version: z.literal(1),
+  name: z.string().optional(),
+  domain: z.string().optional(),
+  description: z.string().optional(),
+  scale: z
+    .object({
+      regions: z.union([z.number().int().positive(), z.array(z.string().min(1)).min(1)]).optional(),
+      multiRegionWrites: z.boolean().optional(),
+      consistency: z.enum(CONSISTENCY_LEVELS).optional(),
+      horizonMonths: positive.optional(),
+    })
+    .optional(),
+  entities: z.record(nameSchema, fileEntitySchema).optional(),
+  relationships: z.array(fileRelationshipSchema).optional(),
+  accessPatterns: z.array(filePatternSchema).optional(),
+});
+
+type DraftDocument = z.infer<typeof draftDocumentSchema>;
+
+/**
+ * Reads a workload document (already parsed from YAML or JSON) that may be incomplete.
+ * Every structural problem is reported as an issue with its path.
+ */
+export function parseDraftDocument(value: unknown, file?: string): Result<DraftWorkload> {
+  const parsed = draftDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues: Issue[] = parsed.error.issues.map((issue) => ({
+      code: "session.invalidWorkload",
+      severity: "error",
+      path: issue.path.map(String).join("."),
+      message: issue.message,
+      ...(file === undefined ? {} : { file }),
+    }));
+    return { ok: false, issues };
+  }
+  return { ok: true, value: fromDocument(parsed.data), issues: [] };
+}
+
+function fromDocument(document: DraftDocument): DraftWorkload {
+  const scale = document.scale ?? {};
+  const regions = scale.regions;
+  return compact({
+    version: 1 as const,
+    name: document.name,
+    domain: document.domain,
+    description: document.description,
+    scale: compact({
+      regions: Array.isArray(regions) ? regions.length : regions,
+      regionNames: Array.isArray(regions) ? regions : undefined,
+      multiRegionWrites: scale.multiRegionWrites,
+      consistency: scale.consistency,
+      horizonMonths: scale.horizonMonths,
+    }),
+    entities: Object.entries(document.entities ?? {}).map(([name, entity]) =>
+      compact({
+        name,
+        key: entity.key,
+        count: entity.count,
+        growthPerMonth: entity.growthPerMonth,
+        avgBytes: entity.avgBytes,
+        maxBytes: entity.maxBytes,
+        ttlSeconds: entity.ttlSeconds,
+        attributes: Object.entries(entity.attributes ?? {}).map(([attributeName, attribute]) =>
+          typeof attribute === "string"
+            ? { name: attributeName, type: attribute }
+            : compact({ name: attributeName, ...attribute }),
+        ),
+      }),
+    ),
+    relationships: (document.relationships ?? []).map((relationship) => compact({ ...relationship })),
+    accessPatterns: (document.accessPatterns ?? []).map((pattern) =>
+      compact({ ...pattern, rps: pattern.rps === undefined ? undefined : compact({ ...pattern.rps }) }),
+    ),
+  });
+}
+
+/**
+ * The draft in the workload file's structure (entities and attributes as maps, short attribute
+ * form where only the type is known), ready for YAML. Unknown values are left out.
+ */
+export function draftToDocument(draft: DraftWorkload): Record<string, unknown> {
+  const regions =
+    draft.scale.regionNames !== undefined && draft.scale.regionNames.length > 0
+      ? [...draft.scale.regionNames]
+      : draft.scale.regions;
+  const scale = compact({
+    regions,
+    multiRegionWrites: draft.scale.multiRegionWrites,
+    consistency: draft.scale.consistency,
+    horizonMonths: draft.scale.horizonMonths,
+  });
+  return compact({
+    version: 1,
+    name: draft.name,
+    domain: draft.domain,
+    description: draft.description,
+    scale: Object.keys(scale).length === 0 ? undefined : scale,
+    entities: Object.fromEntries(
+      draft.entities.map((entity) => [
+        entity.name,
+        compact({
+          key: entity.key,
+          count: entity.count,
+          growthPerMonth: entity.growthPerMonth,
+          avgBytes: entity.avgBytes,
+          maxBytes: entity.maxBytes,
+          ttlSeconds: entity.ttlSeconds,
+          attributes:
+            entity.attributes.length === 0
+              ? undefined
+              : Object.fromEntries(
+                  entity.attributes.map((attribute) => [attribute.name, attributeForm(attribute)]),
+                ),
+        }),
+      ]),
+    ),
+    relationships:
+      draft.relationships.length === 0
+        ? undefined
+        : draft.relationships.map((relationship) =>
+            compact({ ...relationship, max: relationship.max === null ? undefined : relationship.max }),
+          ),
+    accessPatterns: draft.accessPatterns.map((pattern) =>
+      compact({
+        id: pattern.id,
+        name: pattern.name,
+        type: pattern.type,
+        operation: pattern.operation,
+        entity: pattern.entity,
+        where: pattern.where,
+        orderBy: pattern.orderBy,
+        limit: pattern.limit,
+        returns: pattern.returns,
+        select: pattern.select,
+        truncate: pattern.truncate,
+        with: pattern.with,
+        changes: pattern.changes,
+        batch: pattern.batch,
+        rps: pattern.rps,
+        consistency: pattern.consistency,
+        latencyMs: pattern.latencyMs,
+        standalone: pattern.standalone,
+      }),
+    ),
+  });
+}
+
+function attributeForm(attribute: DraftAttribute): unknown {
+  const { name: _name, type, ...rest } = attribute;
+  const details = compact(rest);
+  return Object.keys(details).length === 0 ? type : { type, ...details };
+}
+
+/** `T` with the properties that may be `undefined` made optional instead. */
+export type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** Drops properties whose value is `undefined` (exactOptionalPropertyTypes-friendly objects). */
+export function compact<T extends object>(value: T): Compact<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Compact<T>;
+}
