@@ -119,6 +119,14 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
       entityNames.push(name);
       if (isRecord(raw) && isRecord(raw.attributes) && Object.keys(raw.attributes).length > 0) {
         attributeNames.set(name, Object.keys(raw.attributes));
+        for (const attribute of Object.keys(raw.attributes)) {
+          if (ATTRIBUTE_NAME.test(attribute)) continue;
+          sink.error(
+            "workload.invalidName",
+            ["entities", name, "attributes", attribute],
+            `attribute name ${JSON.stringify(attribute)} is not valid; use letters, digits, _ and $, starting with a letter (e.g. creationDate)`,
+          );
+        }
       }
       if (!ENTITY_NAME.test(name)) {
         sink.error(
@@ -128,7 +136,7 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
         );
       }
       const entity = parsePiece(rawEntitySchema, raw, ["entities", name], sink);
-      if (entity !== undefined) entities.set(name, toEntity(name, entity, sink));
+      if (entity !== undefined) entities.set(name, toEntity(name, entity));
     }
     if (entityNames.length === 0) {
       sink.error("workload.missingField", ["entities"], "expected at least one entity, got an empty mapping");
@@ -167,17 +175,10 @@ export function defaultMaxBytes(avgBytes: number): number {
   return Math.min(4 * avgBytes, MAX_ITEM_BYTES);
 }
 
-function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity {
-  const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) => {
-    if (!ATTRIBUTE_NAME.test(attribute)) {
-      sink.error(
-        "workload.invalidName",
-        ["entities", name, "attributes", attribute],
-        `attribute name ${JSON.stringify(attribute)} is not valid; use letters, digits, _ and $, starting with a letter (e.g. creationDate)`,
-      );
-    }
-    return toAttribute(attribute, value);
-  });
+function toEntity(name: string, raw: RawEntity): Entity {
+  const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) =>
+    toAttribute(attribute, value),
+  );
   return {
     name,
     key: raw.key,

@@ -31,9 +31,9 @@ export const READ_ONLY_FIELDS = [
 export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch"] as const;
 
 /** Entity names appear inside `with` entries (`User.username`), so they are identifiers. */
-export const ENTITY_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENTITY_NAME = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/;
 /** Attribute names become property paths in queries (`c.userId`), so they are identifiers. */
-export const ATTRIBUTE_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+export const ATTRIBUTE_NAME = /^(?!__proto__$)[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 const expect = (text: string) => ({ error: text });
 const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(", ")}`;
