@@ -1,0 +1,119 @@
+/**
+ * The calibration set of the RU model: measured charges of single operations from
+ * shared/benchmarks, as estimator inputs plus the measured charge. Pure: callers read the files.
+ */
+import type { Operation } from "../cost/operation.js";
+import { validateOperation } from "../cost/validate-operation.js";
+import { formatIssue } from "../issues.js";
+
+/** One measured operation. */
+export interface CalibrationRow {
+  readonly operation: Operation;
+  readonly measuredRU: number;
+  readonly scenario: string;
+  readonly source: string;
+}
+
+/** The files the calibration set is read from, relative to shared/benchmarks. */
+export const MEASUREMENTS_FILE = "ru-measurements.jsonl";
+export const CASE_STUDY_FILE = "blogging-case-study.json";
+
+/** Parses ru-measurements.jsonl: one operation per line with `measuredRU`, `scenario`, `source`. */
+export function parseMeasurementRows(text: string): CalibrationRow[] {
+  const rows: CalibrationRow[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    const raw = JSON.parse(line) as Record<string, unknown>;
+    const result = validateOperation(raw);
+    if (!result.ok) {
+      throw new Error(
+        `${MEASUREMENTS_FILE}:${index + 1}: ${result.issues.map((issue) => formatIssue(issue)).join("; ")}`,
+      );
+    }
+    const measuredRU = raw["measuredRU"];
+    if (typeof measuredRU !== "number") throw new Error(`${MEASUREMENTS_FILE}:${index + 1}: no measuredRU`);
+    rows.push({
+      operation: result.value,
+      measuredRU,
+      scenario: String(raw["scenario"] ?? `line ${index + 1}`),
+      source: String(raw["source"] ?? MEASUREMENTS_FILE),
+    });
+  });
+  return rows;
+}
+
+interface CaseStudyRow {
+  readonly request: string;
+  readonly version: string;
+  readonly ru: number;
+  readonly fanOut?: boolean;
+}
+
+const CASE_STUDY_SOURCE = "https://learn.microsoft.com/azure/cosmos-db/nosql/model-partition-example";
+
+/**
+ * Inputs of the case study's V3 single-partition queries, derived from
+ * shared/examples/blogging/workload.yaml and model-v3.yaml (the article gives only the charge):
+ * - a post is 3,000 bytes of which `content` is 2,600; the short form truncates `content` to 200
+ *   characters: 600 bytes, plus the copied username and the comment and like counters (~50
+ *   bytes): 650 bytes per short post;
+ * - a comment is 400 bytes and a like 150, each plus the copied username (~25 bytes);
+ * - `returned` is the workload's average (`returns: { avg }`; Q6 `limit: 100`); the filters are
+ *   the partition key plus the item type, served by the index, so nothing is scanned.
+ * The V1/V2/V3 C1, C2, Q1 and V2/V3 Q2 rows repeat ru-measurements.jsonl (same request, same
+ * charge) and are not added twice; V2/V3 C3 and C4 run a stored procedure (read, replace,
+ * create) and V1/V2 fan-out requests issue several queries, so they are not single operations.
+ */
+const V3_QUERY_INPUTS: Readonly<
+  Record<string, { readonly returned: number; readonly itemBytes: number; readonly what: string }>
+> = {
+  Q3: { returned: 27.5, itemBytes: 650, what: "a user's posts in short form (users container, pk=userId)" },
+  Q4: {
+    returned: 12.5,
+    itemBytes: 425,
+    what: "a post's comments with usernames (posts container, pk=postId)",
+  },
+  Q5: { returned: 50, itemBytes: 175, what: "a post's likes with usernames (posts container, pk=postId)" },
+  Q6: { returned: 100, itemBytes: 650, what: "the 100 newest posts, ORDER BY creationDate (feed container)" },
+};
+
+/** The case study's single-operation rows that ru-measurements.jsonl does not already hold. */
+export function caseStudyCalibrationRows(json: string): CalibrationRow[] {
+  const document = JSON.parse(json) as { rows: readonly CaseStudyRow[] };
+  const rows: CalibrationRow[] = [];
+  for (const row of document.rows) {
+    if (row.version !== "v3") continue;
+    const inputs = V3_QUERY_INPUTS[row.request];
+    if (inputs === undefined || row.fanOut === true) continue;
+    rows.push({
+      operation: {
+        op: "query",
+        returned: inputs.returned,
+        returnedBytes: inputs.returned * inputs.itemBytes,
+        partitions: 1,
+      },
+      measuredRU: row.ru,
+      scenario: `blog V3 [${row.request}] ${inputs.what}`,
+      source: CASE_STUDY_SOURCE,
+    });
+  }
+  return rows;
+}
+
+/**
+ * A fan-out check outside the calibration set: V2 Q3 queries every physical partition of the
+ * posts container for a user's 27.5 full posts (3,000 bytes each) and was charged 201.54 RU.
+ * model-v1.yaml infers the 70 partitions from the article's fan-out charges, so this row only
+ * checks consistency; it is not independent evidence.
+ */
+export function caseStudyFanOutCheck(json: string): CalibrationRow | undefined {
+  const document = JSON.parse(json) as { rows: readonly CaseStudyRow[] };
+  const row = document.rows.find((candidate) => candidate.version === "v2" && candidate.request === "Q3");
+  if (row === undefined) return undefined;
+  return {
+    operation: { op: "query", returned: 27.5, returnedBytes: 27.5 * 3000, partitions: 70 },
+    measuredRU: row.ru,
+    scenario: "blog V2 [Q3] a user's posts, fan-out over the posts container's 70 partitions",
+    source: CASE_STUDY_SOURCE,
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * Bench: how close estimateRequestCharge comes to the measured charges of the calibration set,
+ * how often the measured charge falls inside [low, high], and the leave-one-out error (the
+ * honest figure for measurements the model has not seen).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../cost/coefficients.js";
+import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
+import type { Bench } from "./bench.js";
+import {
+  CASE_STUDY_FILE,
+  MEASUREMENTS_FILE,
+  caseStudyCalibrationRows,
+  caseStudyFanOutCheck,
+  parseMeasurementRows,
+  type CalibrationRow,
+} from "./calibration-rows.js";
+import { crossValidateLeaveOneOut, familyOf, fitCoefficients, type Family } from "./fit-coefficients.js";
+
+/** Targets: mean absolute error at most 10%, at least 90% of the rows inside the range. */
+export const ACCURACY_TARGETS = { maxMeanAbsError: 0.1, minInsideShare: 0.9 } as const;
+
+export interface RowAccuracy {
+  readonly row: CalibrationRow;
+  readonly family: Family;
+  readonly estimate: number;
+  readonly low: number;
+  readonly high: number;
+  /** (estimate - measured) / measured. */
+  readonly error: number;
+  readonly inside: boolean;
+}
+
+export interface AccuracySummary {
+  readonly rows: readonly RowAccuracy[];
+  readonly meanAbsError: number;
+  readonly medianAbsError: number;
+  readonly worst: RowAccuracy;
+  readonly insideShare: number;
+  /** Median of (high - low) / estimate: how wide the ranges are. */
+  readonly medianRelativeWidth: number;
+}
+
+/** Accuracy of `coefficients` on `rows` (pure). */
+export function measureAccuracy(
+  rows: readonly CalibrationRow[],
+  coefficients: RuCoefficients = DEFAULT_RU_COEFFICIENTS,
+): AccuracySummary {
+  if (rows.length === 0) throw new Error("no calibration rows");
+  const measured = rows.map((row): RowAccuracy => {
+    const { estimate, low, high } = estimateRequestCharge(row.operation, coefficients);
+    return {
+      row,
+      family: familyOf(row),
+      estimate,
+      low,
+      high,
+      error: (estimate - row.measuredRU) / row.measuredRU,
+      inside: low <= row.measuredRU && row.measuredRU <= high,
+    };
+  });
+  const absErrors = measured.map((row) => Math.abs(row.error));
+  const worst = measured.reduce((a, b) => (Math.abs(b.error) > Math.abs(a.error) ? b : a));
+  return {
+    rows: measured,
+    meanAbsError: mean(absErrors),
+    medianAbsError: median(absErrors),
+    worst,
+    insideShare: measured.filter((row) => row.inside).length / measured.length,
+    medianRelativeWidth: median(measured.map((row) => (row.high - row.low) / row.estimate)),
+  };
+}
+
+/** Loads the calibration set from shared/benchmarks. */
+export async function loadCalibrationRows(benchmarksDir: string): Promise<CalibrationRow[]> {
+  const measurements = await readFile(join(benchmarksDir, MEASUREMENTS_FILE), "utf8");
+  const caseStudy = await readFile(join(benchmarksDir, CASE_STUDY_FILE), "utf8");
+  return [...parseMeasurementRows(measurements), ...caseStudyCalibrationRows(caseStudy)];
+}
+
+export const bench: Bench = {
+  name: "RU estimator accuracy (calibration set: ru-measurements.jsonl + blogging case study)",
+  async run({ benchmarksDir }) {
+    const missing = [MEASUREMENTS_FILE, CASE_STUDY_FILE].filter(
+      (file) => !existsSync(join(benchmarksDir, file)),
+    );
+    if (missing.length > 0) {
+      return {
+        ran: false,
+        passed: true,
+        report: `skipped: ${missing.join(", ")} not found in ${benchmarksDir}`,
+      };
+    }
+    const rows = await loadCalibrationRows(benchmarksDir);
+    const summary = measureAccuracy(rows);
+    const lines: string[] = [];
+    lines.push(formatRowTable(summary.rows));
+    lines.push("");
+    lines.push(`rows: ${rows.length}`);
+    lines.push(
+      `mean |error|: ${percent(summary.meanAbsError)} (target <= ${percent(ACCURACY_TARGETS.maxMeanAbsError)})`,
+    );
+    lines.push(`median |error|: ${percent(summary.medianAbsError)}`);
+    lines.push(
+      `worst row: ${summary.worst.row.scenario} (measured ${summary.worst.row.measuredRU}, estimate ${round(summary.worst.estimate)}, ${signedPercent(summary.worst.error)})`,
+    );
+    lines.push(
+      `inside [low, high]: ${percent(summary.insideShare)} (target >= ${percent(ACCURACY_TARGETS.minInsideShare)}); median range width ${percent(summary.medianRelativeWidth)} of the estimate`,
+    );
+    lines.push("");
+    lines.push("per family:");
+    for (const family of ["read", "insert", "indexedQuery", "scan"] as const) {
+      const familyRows = summary.rows.filter((row) => row.family === family);
+      if (familyRows.length === 0) continue;
+      const bandLabel = family === "scan" ? "" : `, measured/estimate ${ratioRange(familyRows)}`;
+      lines.push(
+        `  ${family.padEnd(13)} ${String(familyRows.length).padStart(2)} rows, mean |error| ${percent(mean(familyRows.map((row) => Math.abs(row.error))))}, inside ${percent(familyRows.filter((row) => row.inside).length / familyRows.length)}${bandLabel}`,
+      );
+    }
+
+    const crossValidated = crossValidateLeaveOneOut(rows);
+    const validated = crossValidated.filter((entry) => entry.crossValidated);
+    const looErrors = validated.map(
+      (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
+    );
+    const worstLoo = validated.reduce((a, b) =>
+      Math.abs(b.estimate - b.row.measuredRU) / b.row.measuredRU >
+      Math.abs(a.estimate - a.row.measuredRU) / a.row.measuredRU
+        ? b
+        : a,
+    );
+    lines.push("");
+    lines.push(
+      `leave-one-out cross-validation (refit without each row; the expected error on unseen data): mean |error| ${percent(mean(looErrors))}, median ${percent(median(looErrors))}, over ${validated.length} rows`,
+    );
+    lines.push(
+      `  worst: ${worstLoo.row.scenario} (measured ${worstLoo.row.measuredRU}, estimate ${round(worstLoo.estimate)})`,
+    );
+    const alone = crossValidated.filter((entry) => !entry.crossValidated);
+    if (alone.length > 0) {
+      lines.push(
+        `  not cross-validated (only row of its family, its coefficients come from it alone): ${alone.map((entry) => entry.row.scenario).join("; ")}`,
+      );
+    }
+
+    lines.push("");
+    lines.push("refit on all rows vs DEFAULT_RU_COEFFICIENTS (coefficients.ts):");
+    const refit = fitCoefficients(rows);
+    for (const key of Object.keys(refit) as (keyof RuCoefficients)[]) {
+      const fitted = refit[key];
+      const shipped = DEFAULT_RU_COEFFICIENTS[key];
+      if (typeof fitted !== "number" || typeof shipped !== "number" || fitted === shipped) continue;
+      lines.push(
+        `  ${key.padEnd(22)} fitted ${fitted.toPrecision(4).padStart(8)}  shipped ${String(shipped).padStart(8)}`,
+      );
+    }
+
+    const caseStudy = await readFile(join(benchmarksDir, CASE_STUDY_FILE), "utf8");
+    const fanOut = caseStudyFanOutCheck(caseStudy);
+    if (fanOut !== undefined) {
+      const charge = estimateRequestCharge(fanOut.operation);
+      lines.push("");
+      lines.push(
+        `fan-out check (not calibration): ${fanOut.scenario}: measured ${fanOut.measuredRU}, estimate ${round(charge.estimate)} [${round(charge.low)}, ${round(charge.high)}]`,
+      );
+    }
+
+    const passed =
+      summary.meanAbsError <= ACCURACY_TARGETS.maxMeanAbsError &&
+      summary.insideShare >= ACCURACY_TARGETS.minInsideShare;
+    lines.push("");
+    lines.push(passed ? "targets met" : "TARGETS MISSED");
+    return { ran: true, passed, report: lines.join("\n") };
+  },
+};
+
+function formatRowTable(rows: readonly RowAccuracy[]): string {
+  const header = ["op", "family", "measured", "estimate", "low", "high", "error", "in", "scenario"];
+  const body = rows.map((row) => [
+    row.row.operation.op,
+    row.family,
+    String(row.row.measuredRU),
+    round(row.estimate),
+    round(row.low),
+    round(row.high),
+    signedPercent(row.error),
+    row.inside ? "yes" : "NO",
+    row.row.scenario.length > 70 ? `${row.row.scenario.slice(0, 67)}...` : row.row.scenario,
+  ]);
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...body.map((line) => (line[column] ?? "").length)),
+  );
+  const numeric = new Set([2, 3, 4, 5, 6]);
+  const format = (line: readonly string[]): string =>
+    line
+      .map((cell, column) =>
+        column === line.length - 1
+          ? cell
+          : numeric.has(column)
+            ? cell.padStart(widths[column] ?? 0)
+            : cell.padEnd(widths[column] ?? 0),
+      )
+      .join("  ");
+  return [format(header), ...body.map(format)].join("\n");
+}
+
+function ratioRange(rows: readonly RowAccuracy[]): string {
+  const ratios = rows.map((row) => row.row.measuredRU / row.estimate);
+  return `${Math.min(...ratios).toFixed(2)}..${Math.max(...ratios).toFixed(2)}`;
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
+
+function signedPercent(value: number): string {
+  return `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)}%`;
+}
+
+function round(value: number): string {
+  return value.toFixed(2);
+}

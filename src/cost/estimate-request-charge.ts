@@ -1,0 +1,170 @@
+/**
+ * The request-charge (RU) model of one Cosmos DB operation, calibrated on public measurements
+ * (coefficients and their evidence: coefficients.ts; accuracy: `npm run bench`).
+ *
+ * Formula (KB = KiB of the stored item, JSON + system properties; m = 2 for strong or bounded
+ * staleness reads and queries, else 1):
+ * - read:    m x max(1, pointReadBase + pointReadPerKB x KB)
+ * - create, upsert without changedValues (an insert), delete:
+ *            writeBase + writePerKB x KB + writePerIndexedValue x indexedValues
+ * - replace, patch, upsert with changedValues (an update):
+ *            replaceFactor x (writeBase + writePerKB x KB)
+ *            + writePerIndexedValue x indexTermsPerChangedValue x changedValues
+ * - query:   m x (queryPerPartition x partitions
+ *                 + queryPerReturnedItem x returned + queryPerReturnedKB x returnedKB
+ *                 + queryPerScannedItem x scannedNotReturned + queryPerScannedKB x scannedKB)
+ *
+ * Defaults for missing fields (each also widens the range to the values shown in brackets):
+ * - itemBytes: 819 (a "1 KB" item of the documentation) [51 .. 3891 bytes: 0.25 .. 4 KB stored];
+ * - indexedValues (automatic indexing of every property): itemBytes / 64, at least 1
+ *   [itemBytes / 128 .. itemBytes / 32];
+ * - changedValues of an update: 1, as the capacity planner assumes, capped by indexedValues
+ *   [0 .. indexedValues];
+ * - returned: 1 [0 .. 1]; returnedBytes: returned x 1 KB [x 0.25 KB .. x 4 KB];
+ * - scannedNotReturned / scannedBytes: 0 when both are absent (the index serves the filter);
+ *   when one is given, the other is derived from the average returned item size, else 1 KB;
+ * - partitions: 1; consistency: session.
+ * The range is the estimate at the low and high assumptions, times the family's empirical band
+ * (residuals of the calibration set under leave-one-out refits), and for scans the per-item vs
+ * per-byte spread; a point read's low never goes under the 1 RU minimum.
+ */
+import { consistencyReadMultiplier } from "../cosmos/consistency.js";
+import { DEFAULT_RU_COEFFICIENTS, storedKB, type Band, type RuCoefficients } from "./coefficients.js";
+import type { Operation, RuEstimate } from "./operation.js";
+
+const DEFAULT_ITEM_BYTES = 819;
+const DEFAULT_ITEM_BYTES_RANGE = { low: 51, high: 3891 } as const;
+const DEFAULT_RETURNED_ITEM_BYTES = 1024;
+const RETURNED_ITEM_BYTES_RANGE = { low: 256, high: 4096 } as const;
+
+type Scenario = "low" | "central" | "high";
+const SCENARIOS = ["low", "central", "high"] as const;
+
+/**
+ * Estimates the request charge of `op` with its range.
+ * @example estimateRequestCharge({ op: "read", itemBytes: 819 }) // { estimate: 1, low: 1, high: 1.35 }
+ */
+export function estimateRequestCharge(
+  op: Operation,
+  coefficients: RuCoefficients = DEFAULT_RU_COEFFICIENTS,
+): RuEstimate {
+  const [low, estimate, high] = SCENARIOS.map((scenario) => chargeAt(op, scenario, coefficients));
+  const band = bandOf(op, coefficients);
+  // A point read never costs less than the documented minimum (1 RU, times the consistency factor).
+  const floor = op.op === "read" ? readMultiplier(op) * coefficients.pointReadMinimum : 0;
+  return {
+    estimate: estimate ?? 0,
+    low: Math.min(estimate ?? 0, Math.max(floor, (low ?? 0) * band.low)),
+    high: Math.max(estimate ?? 0, (high ?? 0) * band.high),
+  };
+}
+
+/** The charge under the low, central or high assumptions for missing inputs (no band). */
+function chargeAt(op: Operation, scenario: Scenario, c: RuCoefficients): number {
+  switch (op.op) {
+    case "read":
+      return readMultiplier(op) * pointRead(itemBytesOf(op, scenario), c);
+    case "create":
+    case "delete":
+      return insert(op, scenario, c);
+    case "upsert":
+      return op.changedValues === undefined ? insert(op, scenario, c) : update(op, scenario, c);
+    case "replace":
+    case "patch":
+      return update(op, scenario, c);
+    case "query":
+      return readMultiplier(op) * query(op, scenario, c);
+    default:
+      return op.op satisfies never;
+  }
+}
+
+function bandOf(op: Operation, c: RuCoefficients): Band {
+  switch (op.op) {
+    case "read":
+      return c.bands.read;
+    case "create":
+      return c.bands.insert;
+    case "upsert":
+      return op.changedValues === undefined ? c.bands.insert : c.bands.uncalibratedWrite;
+    case "replace":
+    case "patch":
+    case "delete":
+      return c.bands.uncalibratedWrite;
+    case "query":
+      return c.bands.query;
+    default:
+      return op.op satisfies never;
+  }
+}
+
+function readMultiplier(op: Operation): number {
+  return consistencyReadMultiplier(op.consistency ?? "session");
+}
+
+function pointRead(itemBytes: number, c: RuCoefficients): number {
+  return Math.max(c.pointReadMinimum, c.pointReadBase + c.pointReadPerKB * storedKB(itemBytes));
+}
+
+function insert(op: Operation, scenario: Scenario, c: RuCoefficients): number {
+  const itemBytes = itemBytesOf(op, scenario);
+  return sizeDrivenWrite(itemBytes, c) + c.writePerIndexedValue * indexedValuesOf(op, itemBytes, scenario, c);
+}
+
+function update(op: Operation, scenario: Scenario, c: RuCoefficients): number {
+  const itemBytes = itemBytesOf(op, scenario);
+  const indexed = indexedValuesOf(op, itemBytes, scenario, c);
+  const changed = Math.min(indexed, op.changedValues ?? { low: 0, central: 1, high: indexed }[scenario]);
+  return (
+    c.replaceFactor * sizeDrivenWrite(itemBytes, c) +
+    c.writePerIndexedValue * c.indexTermsPerChangedValue * changed
+  );
+}
+
+function sizeDrivenWrite(itemBytes: number, c: RuCoefficients): number {
+  return c.writeBase + c.writePerKB * storedKB(itemBytes);
+}
+
+function itemBytesOf(op: Operation, scenario: Scenario): number {
+  if (op.itemBytes !== undefined) return op.itemBytes;
+  return scenario === "central" ? DEFAULT_ITEM_BYTES : DEFAULT_ITEM_BYTES_RANGE[scenario];
+}
+
+function indexedValuesOf(op: Operation, itemBytes: number, scenario: Scenario, c: RuCoefficients): number {
+  if (op.indexedValues !== undefined) return op.indexedValues;
+  const bytesPerValue = {
+    low: c.bytesPerIndexedValueRange.sparse,
+    central: c.bytesPerIndexedValue,
+    high: c.bytesPerIndexedValueRange.dense,
+  }[scenario];
+  return Math.max(1, itemBytes / bytesPerValue);
+}
+
+function query(op: Operation, scenario: Scenario, c: RuCoefficients): number {
+  const partitions = op.partitions ?? 1;
+  const returned = op.returned ?? (scenario === "low" ? 0 : 1);
+  const returnedBytes =
+    op.returnedBytes ??
+    returned * (scenario === "central" ? DEFAULT_RETURNED_ITEM_BYTES : RETURNED_ITEM_BYTES_RANGE[scenario]);
+  const averageItemBytes =
+    op.returnedBytes !== undefined && returned > 0
+      ? op.returnedBytes / returned
+      : DEFAULT_RETURNED_ITEM_BYTES;
+  const scannedItems = op.scannedNotReturned ?? (op.scannedBytes ?? 0) / averageItemBytes;
+  const scannedBytes = op.scannedBytes ?? scannedItems * averageItemBytes;
+  // The scan cost: the mean of "all per item" and "all per byte" (each twice the coefficient);
+  // the low and high scenarios take the cheaper and the dearer of the two.
+  const perItem = 2 * c.queryPerScannedItem * scannedItems;
+  const perByte = 2 * c.queryPerScannedKB * (scannedBytes / 1024);
+  const scan = {
+    low: Math.min(perItem, perByte),
+    central: (perItem + perByte) / 2,
+    high: Math.max(perItem, perByte),
+  }[scenario];
+  return (
+    c.queryPerPartition * partitions +
+    c.queryPerReturnedItem * returned +
+    c.queryPerReturnedKB * (returnedBytes / 1024) +
+    scan
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * Checks one estimator input (the `estimate-ru` line format of DESIGN.md) and turns it into an
+ * {@link Operation}, reporting every problem at once. Fields the format does not know are
+ * ignored (so the benchmark file, with `measuredRU` and `scenario`, can be fed in as is), but a
+ * field that looks like a misspelling of a known one gets a warning.
+ */
+import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import type { Issue, Result } from "../issues.js";
+import { didYouMean, suggestName } from "../source/suggest.js";
+import type { Consistency } from "../workload/types.js";
+import type { Operation, OperationKind } from "./operation.js";
+
+/** The operation kinds the estimator prices. */
+export const OPERATION_KINDS: readonly OperationKind[] = [
+  "read",
+  "create",
+  "replace",
+  "upsert",
+  "delete",
+  "patch",
+  "query",
+];
+
+const COUNT_FIELDS = ["indexedValues", "changedValues", "returned", "scannedNotReturned"] as const;
+const BYTE_FIELDS = ["itemBytes", "returnedBytes", "scannedBytes"] as const;
+const KNOWN_FIELDS: readonly string[] = ["op", ...BYTE_FIELDS, ...COUNT_FIELDS, "consistency", "partitions"];
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Validates `value` as an operation. `index` (when given) prefixes issue paths as `[index]`.
+ * @example validateOperation({ op: "read", itemBytes: 819 }) // ok, { op: "read", itemBytes: 819 }
+ */
+export function validateOperation(value: unknown, index?: number): Result<Operation> {
+  const prefix = index === undefined ? "" : `[${index}]`;
+  const at = (field: string): string => (prefix === "" ? field : `${prefix}.${field}`);
+  const issues: Issue[] = [];
+  const error = (code: string, field: string, message: string, suggestion?: string): void => {
+    issues.push({
+      code,
+      severity: "error",
+      path: at(field),
+      message,
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
+  };
+
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      issues: [
+        {
+          code: "operation.notAnObject",
+          severity: "error",
+          path: prefix,
+          message: 'an operation is a JSON object such as {"op": "read", "itemBytes": 1024}',
+        },
+      ],
+    };
+  }
+  const record = value as Record<string, unknown>;
+  const operation: Partial<Mutable<Operation>> = {};
+
+  const op = record["op"];
+  if (op === undefined) {
+    error("operation.missingOp", "op", `op is required: one of ${OPERATION_KINDS.join(", ")}`);
+  } else if (typeof op !== "string" || !(OPERATION_KINDS as readonly string[]).includes(op)) {
+    error(
+      "operation.invalidOp",
+      "op",
+      `op must be one of ${OPERATION_KINDS.join(", ")}; got ${JSON.stringify(op)}`,
+      typeof op === "string" ? didYouMean(op, OPERATION_KINDS) : undefined,
+    );
+  } else {
+    operation.op = op as OperationKind;
+  }
+
+  for (const field of [...BYTE_FIELDS, ...COUNT_FIELDS]) {
+    const raw = record[field];
+    if (raw === undefined || raw === null) continue;
+    if (typeof raw !== "number" || !Number.isFinite(raw) || raw < 0) {
+      error(
+        "operation.invalidNumber",
+        field,
+        `${field} must be a non-negative number; got ${JSON.stringify(raw)}`,
+      );
+      continue;
+    }
+    operation[field] = raw;
+  }
+  if (operation.itemBytes !== undefined && operation.itemBytes > MAX_ITEM_BYTES) {
+    error(
+      "operation.itemTooLarge",
+      "itemBytes",
+      `itemBytes ${operation.itemBytes} exceeds the ${MAX_ITEM_BYTES}-byte (2 MB) item size limit of Cosmos DB`,
+    );
+  }
+
+  const partitions = record["partitions"];
+  if (partitions !== undefined && partitions !== null) {
+    if (typeof partitions !== "number" || !Number.isInteger(partitions) || partitions < 1) {
+      error(
+        "operation.invalidPartitions",
+        "partitions",
+        `partitions must be a whole number of physical partitions, at least 1; got ${JSON.stringify(partitions)}`,
+      );
+    } else {
+      operation.partitions = partitions;
+    }
+  }
+
+  const consistency = record["consistency"];
+  if (consistency !== undefined && consistency !== null) {
+    if (typeof consistency !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(consistency)) {
+      error(
+        "operation.invalidConsistency",
+        "consistency",
+        `consistency must be one of ${CONSISTENCY_LEVELS.join(", ")}; got ${JSON.stringify(consistency)}`,
+        typeof consistency === "string" ? didYouMean(consistency, CONSISTENCY_LEVELS) : undefined,
+      );
+    } else {
+      operation.consistency = consistency as Consistency;
+    }
+  }
+
+  if (
+    operation.changedValues !== undefined &&
+    operation.indexedValues !== undefined &&
+    operation.changedValues > operation.indexedValues
+  ) {
+    issues.push({
+      code: "operation.changedExceedsIndexed",
+      severity: "warning",
+      path: at("changedValues"),
+      message: `changedValues (${operation.changedValues}) exceeds indexedValues (${operation.indexedValues}); the estimate uses ${operation.indexedValues}`,
+    });
+  }
+
+  for (const key of Object.keys(record)) {
+    if (KNOWN_FIELDS.includes(key)) continue;
+    const close = suggestName(key, KNOWN_FIELDS);
+    if (close === undefined) continue;
+    issues.push({
+      code: "operation.unknownField",
+      severity: "warning",
+      path: at(key),
+      message: `field "${key}" is not part of the operation format and is ignored`,
+      suggestion: `did you mean "${close}"?`,
+    });
+  }
+
+  if (issues.some((issue) => issue.severity === "error") || operation.op === undefined) {
+    return { ok: false, issues };
+  }
+  return { ok: true, value: { ...operation, op: operation.op } as Operation, issues };
+}
