@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
-import {
-  readExample,
-  readExampleWorkload,
-  SHARED_MODELS,
-} from "../test-support/model-examples.js";
+import { readExample, readExampleWorkload, SHARED_MODELS } from "../test-support/model-examples.js";
 import type { Model } from "./types.js";
 
 function load(text: string, example?: string) {
