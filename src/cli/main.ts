@@ -12,6 +12,7 @@ export type CommandRegistration = (program: Command) => void;
 
 const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
   () => import("./commands/check.js"),
+  () => import("./commands/estimate-ru.js"),
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -22,9 +22,20 @@ export const OPERATION_KINDS: readonly OperationKind[] = [
   "query",
 ];
 
-const COUNT_FIELDS = ["indexedValues", "changedValues", "returned", "scannedNotReturned"] as const;
-const BYTE_FIELDS = ["itemBytes", "returnedBytes", "scannedBytes"] as const;
-const KNOWN_FIELDS: readonly string[] = ["op", ...BYTE_FIELDS, ...COUNT_FIELDS, "consistency", "partitions"];
+/** The fields of the format, in the order DESIGN.md lists them (and issues are reported). */
+const KNOWN_FIELDS = [
+  "op",
+  "itemBytes",
+  "indexedValues",
+  "changedValues",
+  "consistency",
+  "returned",
+  "returnedBytes",
+  "scannedNotReturned",
+  "scannedBytes",
+  "partitions",
+] as const;
+const KNOWN_FIELD_NAMES: readonly string[] = KNOWN_FIELDS;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -76,18 +87,39 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
     operation.op = op as OperationKind;
   }
 
-  for (const field of [...BYTE_FIELDS, ...COUNT_FIELDS]) {
+  for (const field of KNOWN_FIELDS) {
     const raw = record[field];
-    if (raw === undefined || raw === null) continue;
-    if (typeof raw !== "number" || !Number.isFinite(raw) || raw < 0) {
+    if (field === "op" || raw === undefined || raw === null) continue;
+    if (field === "consistency") {
+      if (typeof raw !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(raw)) {
+        error(
+          "operation.invalidConsistency",
+          field,
+          `consistency must be one of ${CONSISTENCY_LEVELS.join(", ")}; got ${JSON.stringify(raw)}`,
+          typeof raw === "string" ? didYouMean(raw, CONSISTENCY_LEVELS) : undefined,
+        );
+      } else {
+        operation.consistency = raw as Consistency;
+      }
+    } else if (field === "partitions") {
+      if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1) {
+        error(
+          "operation.invalidPartitions",
+          field,
+          `partitions must be a whole number of physical partitions, at least 1; got ${JSON.stringify(raw)}`,
+        );
+      } else {
+        operation.partitions = raw;
+      }
+    } else if (typeof raw !== "number" || !Number.isFinite(raw) || raw < 0) {
       error(
         "operation.invalidNumber",
         field,
         `${field} must be a non-negative number; got ${JSON.stringify(raw)}`,
       );
-      continue;
+    } else {
+      operation[field] = raw;
     }
-    operation[field] = raw;
   }
   if (operation.itemBytes !== undefined && operation.itemBytes > MAX_ITEM_BYTES) {
     error(
@@ -95,33 +127,6 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
       "itemBytes",
       `itemBytes ${operation.itemBytes} exceeds the ${MAX_ITEM_BYTES}-byte (2 MB) item size limit of Cosmos DB`,
     );
-  }
-
-  const partitions = record["partitions"];
-  if (partitions !== undefined && partitions !== null) {
-    if (typeof partitions !== "number" || !Number.isInteger(partitions) || partitions < 1) {
-      error(
-        "operation.invalidPartitions",
-        "partitions",
-        `partitions must be a whole number of physical partitions, at least 1; got ${JSON.stringify(partitions)}`,
-      );
-    } else {
-      operation.partitions = partitions;
-    }
-  }
-
-  const consistency = record["consistency"];
-  if (consistency !== undefined && consistency !== null) {
-    if (typeof consistency !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(consistency)) {
-      error(
-        "operation.invalidConsistency",
-        "consistency",
-        `consistency must be one of ${CONSISTENCY_LEVELS.join(", ")}; got ${JSON.stringify(consistency)}`,
-        typeof consistency === "string" ? didYouMean(consistency, CONSISTENCY_LEVELS) : undefined,
-      );
-    } else {
-      operation.consistency = consistency as Consistency;
-    }
   }
 
   if (
@@ -138,8 +143,8 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
   }
 
   for (const key of Object.keys(record)) {
-    if (KNOWN_FIELDS.includes(key)) continue;
-    const close = suggestName(key, KNOWN_FIELDS);
+    if (KNOWN_FIELD_NAMES.includes(key)) continue;
+    const close = suggestName(key, KNOWN_FIELD_NAMES);
     if (close === undefined) continue;
     issues.push({
       code: "operation.unknownField",

@@ -1,0 +1,115 @@
+/**
+ * `cosmos-modeler estimate-ru <ops.jsonl | ->`: the RU estimate of single operations, one JSON
+ * operation per line (DESIGN.md). Extra fields are ignored, so the benchmark file can be fed in.
+ */
+import type { Command } from "commander";
+import { estimateRequestCharge } from "../../cost/estimate-request-charge.js";
+import type { Operation, RuEstimate } from "../../cost/operation.js";
+import { validateOperation } from "../../cost/validate-operation.js";
+import { hasErrors, type Issue } from "../../issues.js";
+import { readInputFile } from "../io.js";
+import type { CommandRegistration } from "../main.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+
+interface ParsedLine {
+  readonly line: number;
+  readonly operation: Operation;
+}
+
+/** Parses a JSON-lines document of operations; blank lines are skipped. */
+export function parseOperationLines(
+  text: string,
+  file: string,
+): { readonly operations: readonly ParsedLine[]; readonly issues: readonly Issue[] } {
+  const operations: ParsedLine[] = [];
+  const issues: Issue[] = [];
+  text.split(/\r?\n/).forEach((content, index) => {
+    const line = index + 1;
+    if (content.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(content);
+    } catch (error) {
+      issues.push({
+        code: "operation.invalidJson",
+        severity: "error",
+        path: "",
+        message: `not a JSON object: ${error instanceof Error ? error.message : String(error)}`,
+        file,
+        line,
+      });
+      return;
+    }
+    const result = validateOperation(value);
+    issues.push(...result.issues.map((issue) => ({ ...issue, file, line })));
+    if (result.ok) operations.push({ line, operation: result.value });
+  });
+  return { operations, issues };
+}
+
+export const register: CommandRegistration = (program: Command) => {
+  program
+    .command("estimate-ru")
+    .description(
+      "estimate the RU charge of single operations: one JSON object per line, e.g. " +
+        '{"op":"create","itemBytes":1024,"indexedValues":8}',
+    )
+    .argument("<ops>", "JSON-lines file of operations, or - for standard input")
+    .option("--json", 'print {"estimates": [{"estimate", "low", "high"}]} in input order')
+    .action(async (path: string, options: { json?: boolean }) => {
+      const text = await readInputFile(path);
+      const { operations, issues } = parseOperationLines(text, path === "-" ? "<stdin>" : path);
+      if (hasErrors(issues)) {
+        process.exitCode = reportIssues(issues);
+        return;
+      }
+      reportIssues(issues);
+      const estimates = operations.map((parsed) => ({
+        ...parsed,
+        charge: roundEstimate(estimateRequestCharge(parsed.operation)),
+      }));
+      if (options.json === true) {
+        printJson({ estimates: estimates.map((entry) => entry.charge) });
+      } else {
+        process.stdout.write(formatTable(estimates));
+      }
+      process.exitCode = operations.length === 0 && issues.length > 0 ? EXIT_INPUT_ERROR : EXIT_OK;
+    });
+};
+
+function roundEstimate(charge: RuEstimate): RuEstimate {
+  const round = (value: number): number => Math.round(value * 100) / 100;
+  return { estimate: round(charge.estimate), low: round(charge.low), high: round(charge.high) };
+}
+
+function formatTable(
+  rows: readonly { readonly line: number; readonly operation: Operation; readonly charge: RuEstimate }[],
+): string {
+  if (rows.length === 0) return "no operations\n";
+  const header = ["line", "op", "inputs", "RU estimate", "low", "high"];
+  const body = rows.map((row) => [
+    String(row.line),
+    row.operation.op,
+    describeInputs(row.operation),
+    row.charge.estimate.toFixed(2),
+    row.charge.low.toFixed(2),
+    row.charge.high.toFixed(2),
+  ]);
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...body.map((line) => (line[column] ?? "").length)),
+  );
+  const format = (line: readonly string[]): string =>
+    line
+      .map((cell, column) =>
+        column >= 3 || column === 0 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+      )
+      .join("  ")
+      .trimEnd();
+  return `${[format(header), ...body.map(format)].join("\n")}\n`;
+}
+
+function describeInputs(operation: Operation): string {
+  const { op: _op, ...inputs } = operation;
+  const parts = Object.entries(inputs).map(([key, value]) => `${key}=${String(value)}`);
+  return parts.length === 0 ? "(defaults)" : parts.join(" ");
+}
