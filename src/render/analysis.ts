@@ -15,12 +15,7 @@ import type {
   Workload,
   WritePattern,
 } from "../workload/types.js";
-
-/**
- * Largest item: 2 MB (UTF-8 length of the JSON).
- * Source: https://learn.microsoft.com/azure/cosmos-db/concepts-limits (checked 2026-11-22).
- */
-export const MAX_ITEM_BYTES = 2 * 1024 * 1024;
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 
 /**
  * Consolidation thresholds of the expert prompt's "Consolidation Rules": consolidate above 50%
@@ -101,7 +96,7 @@ export interface IdentifyingCheck {
   /** Read patterns on the child without an `eq` on the parent key. */
   readonly readsWithoutParentKey: readonly string[];
   /**
-   * Parent -> child queries would be cross-partition if the child were partitioned by its own
+   * Parent → child queries would be cross-partition if the child were partitioned by its own
    * key in a separate container.
    */
   readonly crossPartitionIfSeparate: boolean;
@@ -327,7 +322,7 @@ export function identifyingRelationshipCheck(
         : `${readsWithoutParentKey.join(", ")} read ${child} without ${via}`,
       crossPartitionIfSeparate
         ? `${parentChildQueries.join(", ")} would be cross-partition with ${child} partitioned by its own key`
-        : `no parent -> child query would be cross-partition`,
+        : `no parent → child query would be cross-partition`,
     ];
     return `${parts.join("; ")}.`;
   })();

@@ -94,9 +94,18 @@ export function formatNumber(value: number, digits = 1): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 
-/** Formats a share 0..1 as a percentage: 0.456 -> 45.6%. */
+/** Formats a share 0..1 as a percentage: 0.456 -> 45.6%; a tiny non-zero share -> `<0.1%`. */
 export function formatPercent(share: number, digits = 1): string {
+  const smallest = 10 ** -digits;
+  if (share > 0 && share * 100 < smallest) return `<${formatNumber(smallest, digits)}%`;
   return `${formatNumber(share * 100, digits)}%`;
+}
+
+/** Like `formatNumber`, but a tiny non-zero value shows as `<0.1` rather than `0`. */
+export function formatRate(value: number, digits = 1): string {
+  const smallest = 10 ** -digits;
+  if (value > 0 && value < smallest) return `<${formatNumber(smallest, digits)}`;
+  return formatNumber(value, digits);
 }
 
 /** Formats a byte count with a binary unit: 2048 -> 2 KB, 3.5e9 -> 3.3 GB. */
