@@ -30,8 +30,10 @@ function reportSchemaIssue(
   at: FieldPath,
   issue: z.core.$ZodIssue,
   sink: IssueSink,
+  base: FieldPath = [],
 ): void {
-  const relative = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  const own = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+  const relative = [...base, ...own];
   const path = [...at, ...relative];
   const actual = valueAt(value, relative);
   switch (issue.code) {
@@ -53,23 +55,33 @@ function reportSchemaIssue(
         return;
       }
       break;
-    case "invalid_value":
-    case "invalid_union":
-      if (typeof actual === "string") {
-        const close = suggestName(actual, allowedValues(issue));
-        sink.error(
-          "workload.invalidValue",
-          path,
-          `${issue.message}, got ${describeValue(actual)}`,
-          close === undefined || close === actual ? undefined : `did you mean "${close}"?`,
-        );
+    case "invalid_union": {
+      // The branch whose shape the value has (a mapping for the long form, a number for a count)
+      // explains the problem better than "expected A or B".
+      const matching = issue.errors.filter(
+        (branch) => !branch.some((inner) => inner.path.length === 0 && isShapeMismatch(inner)),
+      );
+      const [only] = matching;
+      if (matching.length === 1 && only !== undefined) {
+        for (const inner of only) reportSchemaIssue(schema, value, at, inner, sink, relative);
         return;
       }
       break;
+    }
     default:
       break;
   }
-  sink.error("workload.invalidValue", path, `${issue.message}, got ${describeValue(actual)}`);
+  const close = typeof actual === "string" ? suggestName(actual, allowedValues(issue)) : undefined;
+  sink.error(
+    "workload.invalidValue",
+    path,
+    `${issue.message}, got ${describeValue(actual)}`,
+    close === undefined || close === actual ? undefined : `did you mean "${close}"?`,
+  );
+}
+
+function isShapeMismatch(issue: z.core.$ZodIssue): boolean {
+  return issue.code === "invalid_type" || issue.code === "invalid_value";
 }
 
 function allowedValues(issue: z.core.$ZodIssue): string[] {
