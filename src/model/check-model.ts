@@ -86,6 +86,17 @@ function checkItem(
   checkPlaceholder(all, keyOnly, "shard", item.shards, path, issues);
   checkPlaceholder(all, keyOnly, "replica", item.replicas, path, issues);
   checkBucketPlaceholder(all, item, path, issues);
+  if (
+    item.shards !== undefined &&
+    item.shardBy === undefined &&
+    idParts?.some((part) => part.kind === "shard")
+  ) {
+    issues.error(
+      "model.badShards",
+      [...path, "shardBy"],
+      `the shard is hashed from the item id by default, but the id template uses {shard}; set shardBy to the attribute that picks the shard`,
+    );
+  }
   if (item.shardBy !== undefined && item.shards === undefined) {
     issues.error(
       "model.badShards",
