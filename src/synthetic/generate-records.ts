@@ -1,0 +1,340 @@
+/**
+ * Deterministic synthetic data shaped like a workload: per entity an array of plain records with
+ * every listed attribute, children assigned to parents along the relationships. Used by `verify`
+ * (to load containers and to compute the expected answers) and by the documents' sample items.
+ *
+ * How the data is shaped:
+ * - Counts: `min(maxItemsPerEntity, count x scale)` per entity (scale default 1, cap default
+ *   2,000, at least 1), and never more children than their parents can hold (`max` per parent).
+ * - Children per parent: the children of a relationship go to the first ceil(children / avg)
+ *   parents (the "active" parents), so a parent that has children has about `avg` of them, never
+ *   more than `max`; with a `skew` on the `via` attribute the shares follow Zipf's law. Ratios
+ *   between entities above the cap are not kept: keeping them would leave one user for the 1,375
+ *   likes of the blogging example.
+ * - A child copies the identifier-like attributes (`tenantId`, `siteId`, `...Id`) it shares with
+ *   its parent, so denormalized ancestor keys agree (a session's tenantId is its user's tenantId).
+ * - Other attributes named like another entity's key point to an existing item of that entity.
+ * - String attributes without an `avgBytes` that hold free text (content, body, description...)
+ *   grow so that the average record comes near the entity's `avgBytes`.
+ * - Values come from `values.ts`; every value depends only on the seed, the entity, the attribute
+ *   and the record's rank (see `random.ts`).
+ */
+import type { Attribute, Entity, Relationship, Workload } from "../workload/types.js";
+import {
+  createRng,
+  distributeCounts,
+  hashSeed,
+  mulberry32,
+  shuffled,
+  zipfSampler,
+  type Rng,
+} from "./random.js";
+import { KNOWN_VALUES } from "./vocabulary.js";
+import { formatId, idStem, isIdLike, isTextLike, valueGenerator, type ValueGenerator } from "./values.js";
+
+/** One record of an entity: attribute name -> value (JSON data). */
+export type EntityRecord = Readonly<Record<string, unknown>>;
+
+/** Synthetic data: per entity name, its records in rank order. */
+export interface Dataset {
+  readonly seed: number;
+  readonly entities: Readonly<Record<string, readonly EntityRecord[]>>;
+}
+
+export interface GenerateOptions {
+  /** Multiplies every entity count before the cap. Default 1. */
+  readonly scale?: number;
+  /** At most this many records per entity. Default 2,000. */
+  readonly maxItemsPerEntity?: number;
+  readonly seed: number;
+}
+
+/** Default cap: a few thousand items per container keep the embedded endpoint fast (embedded-endpoint.md). */
+export const DEFAULT_MAX_ITEMS_PER_ENTITY = 2000;
+
+/** Strings with a format of their own (names, emails, titles...), never stretched. */
+const FORMATTED_STRING =
+  /name|email|url|phone|hash|token|version|^ip|title|subject|headline|agent|postal|zip|city|country|street|line\d|address/i;
+
+/** Datetimes run over the year 2025: record i of n is dated about i/n through it. */
+const TIMELINE_START = Date.UTC(2025, 0, 1);
+const TIMELINE_SPAN = 365 * 86_400_000;
+
+/** The relationships that assign a parent to each child (those with a `via` attribute). */
+export function linkingRelationships(
+  workload: Workload,
+): readonly (Relationship & { readonly via: string })[] {
+  return workload.relationships.filter(
+    (relationship): relationship is Relationship & { readonly via: string } => relationship.via !== undefined,
+  );
+}
+
+/** Largest number of children one parent may have in a relationship. */
+export function maxChildren(relationship: Relationship): number {
+  return relationship.max ?? (relationship.kind === "one-to-one" ? 1 : Infinity);
+}
+
+/** Records per entity in the generated dataset (see the file comment). */
+export function datasetCounts(
+  workload: Workload,
+  options: GenerateOptions,
+): Readonly<Record<string, number>> {
+  const cap = options.maxItemsPerEntity ?? DEFAULT_MAX_ITEMS_PER_ENTITY;
+  const scale = options.scale ?? 1;
+  const counts: Record<string, number> = {};
+  for (const entity of workload.entities) {
+    counts[entity.name] = Math.max(1, Math.min(cap, Math.round(entity.count * scale)));
+  }
+  for (const entity of entitiesParentsFirst(workload)) {
+    for (const relationship of linkingRelationships(workload)) {
+      if (relationship.child !== entity.name || relationship.parent === entity.name) continue;
+      const capacity = (counts[relationship.parent] ?? 1) * maxChildren(relationship);
+      counts[entity.name] = Math.min(counts[entity.name] ?? 1, capacity);
+    }
+  }
+  return counts;
+}
+
+/** Entities ordered so that parents come before their children (cycles keep the file order). */
+export function entitiesParentsFirst(workload: Workload): readonly Entity[] {
+  const ordered: Entity[] = [];
+  const visiting = new Set<string>();
+  const visit = (entity: Entity): void => {
+    if (ordered.includes(entity) || visiting.has(entity.name)) return;
+    visiting.add(entity.name);
+    for (const relationship of linkingRelationships(workload)) {
+      if (relationship.child !== entity.name) continue;
+      const parent = workload.entities.find((candidate) => candidate.name === relationship.parent);
+      if (parent !== undefined) visit(parent);
+    }
+    ordered.push(entity);
+  };
+  workload.entities.forEach(visit);
+  return ordered;
+}
+
+/** The key value of the entity's record of rank `index` (0-based): `post-000001` or 1. */
+export function entityKeyValue(entity: Entity, index: number): string | number {
+  const key = entity.attributes.find((attribute) => attribute.name === entity.key);
+  return key?.type === "number" ? index + 1 : formatId(idStem(entity.key, entity.name), index + 1);
+}
+
+/** The attributes of a record: the listed ones, with the key first when the list omits it. */
+export function recordAttributes(entity: Entity): readonly Attribute[] {
+  if (entity.attributes.some((attribute) => attribute.name === entity.key)) return entity.attributes;
+  const key: Attribute = { name: entity.key, type: "string", skew: 0, unique: true, changes: "never" };
+  return [key, ...entity.attributes];
+}
+
+/**
+ * For each child of a relationship, the rank of its parent: children split over the first
+ * ceil(children / avg) parents, at most `max` each, Zipf-weighted by the `via` attribute's skew.
+ * The first relationship of a child keeps the children in rank order (children of one parent
+ * are neighbours); others shuffle them, so e.g. a user's comments are spread over many posts.
+ */
+export function assignParents(
+  relationship: Relationship,
+  childCount: number,
+  parentCount: number,
+  skew: number,
+  rng: Rng,
+  keepOrder: boolean,
+): readonly number[] {
+  const max = maxChildren(relationship);
+  const byAverage = relationship.avg > 0 ? Math.ceil(childCount / relationship.avg) : parentCount;
+  const byMax = Number.isFinite(max) ? Math.ceil(childCount / max) : 1;
+  const active = Math.min(parentCount, Math.max(1, byAverage, byMax));
+  const weights =
+    skew > 0
+      ? Array.from({ length: active }, (_, rank) => 1 / Math.pow(rank + 1, skew))
+      : Array.from({ length: active }, () => 0.5 + rng());
+  const perParent = distributeCounts(Math.min(childCount, active * max), weights, max);
+  const parents: number[] = [];
+  perParent.forEach((count, parent) => {
+    for (let child = 0; child < count; child++) parents.push(parent);
+  });
+  return keepOrder ? parents : shuffled(rng, parents);
+}
+
+interface ColumnPlan {
+  readonly attribute: Attribute;
+  readonly generate: ValueGenerator;
+}
+
+/**
+ * Generates the dataset. Same workload, options and seed -> the same data.
+ * @example generateDataset(workload, { seed: 42 }).entities["Post"]?.[0] // { postId: "post-000001", ... }
+ */
+export function generateDataset(workload: Workload, options: GenerateOptions): Dataset {
+  const counts = datasetCounts(workload, options);
+  const entities: Record<string, readonly EntityRecord[]> = {};
+  for (const entity of entitiesParentsFirst(workload)) {
+    entities[entity.name] = generateEntityRecords(workload, entity, counts, entities, options.seed);
+  }
+  return { seed: options.seed, entities };
+}
+
+function generateEntityRecords(
+  workload: Workload,
+  entity: Entity,
+  counts: Readonly<Record<string, number>>,
+  generated: Readonly<Record<string, readonly EntityRecord[]>>,
+  seed: number,
+): readonly EntityRecord[] {
+  const count = counts[entity.name] ?? 1;
+  const records: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
+  const attributes = recordAttributes(entity);
+  const links = linkingRelationships(workload).filter((relationship) => relationship.child === entity.name);
+  const viaNames = new Set(links.map((relationship) => relationship.via));
+
+  // Own values first (columns in attribute order; the first datetime is the record's timeline).
+  const columns = planColumns(entity, attributes, count, undefined);
+  fillColumns(records, columns, seed, entity.name);
+  const stretched = stretchColumns(entity, attributes, count, records);
+  if (stretched.length > 0) fillColumns(records, stretched, seed, entity.name);
+
+  // Parents, then the identifier-like attributes inherited from them.
+  const inheritedFrom = new Map<string, string>();
+  links.forEach((relationship, position) => {
+    const parent = workload.entities.find((candidate) => candidate.name === relationship.parent);
+    if (parent === undefined) return;
+    const via = attributes.find((attribute) => attribute.name === relationship.via);
+    const rng = createRng(seed, "parents", entity.name, relationship.parent, relationship.via);
+    const parentRanks = assignParents(
+      relationship,
+      count,
+      counts[parent.name] ?? 1,
+      via?.skew ?? 0,
+      rng,
+      position === 0,
+    );
+    const parentRecords = generated[parent.name];
+    parentRanks.forEach((parentRank, child) => {
+      const record = records[child];
+      if (record === undefined) return;
+      record[relationship.via] = entityKeyValue(parent, parentRank);
+      const parentRecord = parentRecords?.[parentRank];
+      if (parentRecord === undefined || parent.name === entity.name) return;
+      for (const attribute of attributes) {
+        const name = attribute.name;
+        if (name === entity.key || viaNames.has(name) || !isIdLike(name) || !(name in parentRecord)) continue;
+        if ((inheritedFrom.get(name) ?? relationship.parent) !== relationship.parent) continue;
+        inheritedFrom.set(name, relationship.parent);
+        record[name] = parentRecord[name];
+      }
+    });
+  });
+
+  // References to other entities by their key name.
+  for (const attribute of attributes) {
+    if (attribute.name === entity.key || viaNames.has(attribute.name) || inheritedFrom.has(attribute.name))
+      continue;
+    const target = referencedEntity(workload, entity, attribute.name);
+    if (target === undefined) continue;
+    const rank = zipfSampler(counts[target.name] ?? 1, attribute.skew);
+    records.forEach((record, index) => {
+      record[attribute.name] = entityKeyValue(
+        target,
+        rank(mulberry32(hashSeed(seed, entity.name, attribute.name, index))),
+      );
+    });
+  }
+  return records.map((record) => Object.freeze(record));
+}
+
+function planColumns(
+  entity: Entity,
+  attributes: readonly Attribute[],
+  count: number,
+  targets: ReadonlyMap<string, number> | undefined,
+): ColumnPlan[] {
+  const firstDatetime = attributes.find((attribute) => attribute.type === "datetime")?.name;
+  return attributes
+    .filter((attribute) => targets === undefined || targets.has(attribute.name))
+    .map((attribute) => {
+      const targetBytes = targets?.get(attribute.name) ?? attribute.avgBytes;
+      const generate = valueGenerator(
+        {
+          entity,
+          attribute,
+          count,
+          timelineStart: TIMELINE_START,
+          timelineSpan: TIMELINE_SPAN,
+          ...(targetBytes === undefined ? {} : { targetBytes }),
+          ...(firstDatetime === undefined ? {} : { firstDatetime }),
+        },
+        attribute.name === entity.key,
+      );
+      return { attribute, generate };
+    });
+}
+
+function fillColumns(
+  records: Record<string, unknown>[],
+  columns: readonly ColumnPlan[],
+  seed: number,
+  entity: string,
+): void {
+  for (const { attribute, generate } of columns) {
+    const attributeSeed = hashSeed(seed, entity, attribute.name);
+    records.forEach((record, index) => {
+      record[attribute.name] = generate(index, mulberry32(hashSeed(attributeSeed, index)), record);
+    });
+  }
+}
+
+/**
+ * Column plans that regenerate the free-text attributes longer, so that the average record's
+ * JSON comes near the entity's `avgBytes`; empty when the records are already large enough.
+ */
+function stretchColumns(
+  entity: Entity,
+  attributes: readonly Attribute[],
+  count: number,
+  records: readonly Record<string, unknown>[],
+): ColumnPlan[] {
+  const average = (values: readonly unknown[]): number =>
+    values.reduce<number>((sum, value) => sum + (JSON.stringify(value)?.length ?? 0), 0) /
+    Math.max(1, values.length);
+  const missing = entity.avgBytes - average(records);
+  if (missing < 16) return [];
+  const free = (attribute: Attribute): boolean =>
+    attribute.type === "string" &&
+    attribute.avgBytes === undefined &&
+    attribute.distinct === undefined &&
+    attribute.name !== entity.key &&
+    !isIdLike(attribute.name);
+  const textual = attributes.filter((attribute) => free(attribute) && isTextLike(attribute.name));
+  const stretchable =
+    textual.length > 0
+      ? textual
+      : attributes.filter(
+          (attribute) =>
+            free(attribute) &&
+            !FORMATTED_STRING.test(attribute.name) &&
+            KNOWN_VALUES[attribute.name.toLowerCase()] === undefined,
+        );
+  if (stretchable.length === 0) return [];
+  const targets = new Map<string, number>();
+  for (const attribute of stretchable) {
+    const current = average(records.map((record) => record[attribute.name]));
+    targets.set(attribute.name, Math.round(current + missing / stretchable.length));
+  }
+  return planColumns(entity, attributes, count, targets);
+}
+
+/**
+ * The entity an attribute refers to by name: another entity whose key is the attribute's name
+ * (`customerId`), or any entity whose key ends the name (`parentCategoryId` -> Category).
+ */
+export function referencedEntity(workload: Workload, entity: Entity, name: string): Entity | undefined {
+  return (
+    workload.entities.find((candidate) => candidate.key === name && candidate.name !== entity.name) ??
+    workload.entities.find(
+      (candidate) =>
+        isIdLike(candidate.key) &&
+        candidate.key.length < name.length &&
+        name.endsWith(candidate.key.charAt(0).toUpperCase() + candidate.key.slice(1)),
+    )
+  );
+}
