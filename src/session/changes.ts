@@ -12,12 +12,17 @@ import {
   PREDICATE_OPERATORS,
   RELATIONSHIP_KINDS,
   WRITE_OPERATIONS,
+  isValidEntityName,
   isValidName,
 } from "./draft.js";
 
 const name = z.string().refine(isValidName, {
-  message: "expected a name of letters, digits and _ that starts with a letter or _ (at most 64)",
+  message: "expected a name of letters, digits, _ and $ that does not start with a digit (at most 64)",
 });
+const entityName = z.string().refine(isValidEntityName, {
+  message: "expected a name of letters, digits and _ that does not start with a digit (at most 64)",
+});
+const positiveInteger = z.number().int().positive();
 const positive = z.number().positive().finite();
 const nonNegative = z.number().nonnegative().finite();
 const patternId = z.string().min(1).max(64);
@@ -46,7 +51,7 @@ const relationshipFields = {
     .optional()
     .describe("`kind` of the relationship in the workload file"),
   via: name.optional(),
-  avg: nonNegative.optional(),
+  avg: positive.optional(),
   max: positive.nullable().optional().describe("children per parent at most; null = unbounded"),
   owned: z.boolean().optional(),
 };
@@ -55,18 +60,18 @@ const rate = z.object({ avg: nonNegative.optional(), peak: nonNegative.optional(
 
 const patternFields = {
   name: z.string().min(1).max(200).optional(),
-  entity: name.optional(),
+  entity: entityName.optional(),
   rps: rate.optional(),
   standalone: z.boolean().optional(),
   operation: z.enum(WRITE_OPERATIONS).optional(),
   changes: z.array(name).optional(),
-  batch: positive.optional(),
+  batch: positiveInteger.optional(),
   where: z.record(name, z.enum(PREDICATE_OPERATORS)).optional(),
   orderBy: z.record(name, z.enum(["asc", "desc"])).optional(),
-  limit: positive.optional(),
+  limit: positiveInteger.optional(),
   returns: z.object({ avg: nonNegative }).optional(),
   select: z.array(name).optional(),
-  truncate: z.record(name, positive).optional(),
+  truncate: z.record(name, positiveInteger).optional(),
   with: z.array(z.string().min(1)).optional(),
   consistency: z.enum(CONSISTENCY_LEVELS).optional(),
   latencyMs: positive.optional(),
@@ -83,11 +88,16 @@ export const changeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("add-note"), text: z.string().min(1).max(2000) }),
   z.object({
     kind: z.literal("add-entity"),
-    name,
+    name: entityName,
     ...entityFields,
     attributes: z.record(name, z.union([z.enum(ATTRIBUTE_TYPES), z.object(attributeFields)])).optional(),
   }),
-  z.object({ kind: z.literal("update-entity"), name, rename: name.optional(), ...entityFields }),
+  z.object({
+    kind: z.literal("update-entity"),
+    name: entityName,
+    rename: entityName.optional(),
+    ...entityFields,
+  }),
   z.object({ kind: z.literal("remove-entity"), name }),
   z.object({ kind: z.literal("set-attribute"), entity: name, name, ...attributeFields }),
   z.object({ kind: z.literal("remove-attribute"), entity: name, name }),
@@ -100,7 +110,7 @@ export const changeSchema = z.discriminatedUnion("kind", [
     type: z.enum(["read", "write"]),
     ...patternFields,
     name: z.string().min(1).max(200),
-    entity: name,
+    entity: entityName,
   }),
   z.object({
     kind: z.literal("update-access-pattern"),
@@ -134,7 +144,7 @@ export const changeSchema = z.discriminatedUnion("kind", [
     regionNames: z.array(z.string().min(1).max(100)).optional(),
     multiRegionWrites: z.boolean().optional(),
     consistency: z.enum(CONSISTENCY_LEVELS).optional(),
-    horizonMonths: positive.optional(),
+    horizonMonths: positiveInteger.optional(),
   }),
   z.object({
     kind: z.literal("answer-massive-scale"),

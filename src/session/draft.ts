@@ -5,6 +5,7 @@
  * `workload.yaml`); `parseDraftDocument` reads such a file back, also when it is incomplete.
  */
 import { z } from "zod";
+import { ATTRIBUTE_NAME, ENTITY_NAME } from "../workload/raw-schema.js";
 import type { Issue, Result } from "../issues.js";
 import type {
   AttributeType,
@@ -110,19 +111,27 @@ export const EMPTY_DRAFT: DraftWorkload = {
   accessPatterns: [],
 };
 
-/** Names of entities and attributes: identifiers, so they are safe as object keys and in queries. */
-export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** Names that would be unsafe as object keys. */
 const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
-/** True when `name` can name an entity or an attribute. */
+/** True when `name` can name an entity or an attribute (the loader's identifier rules, at most 64). */
 export function isValidName(name: string): boolean {
-  return NAME_PATTERN.test(name) && !RESERVED_NAMES.has(name);
+  return ATTRIBUTE_NAME.test(name) && name.length <= 64 && !RESERVED_NAMES.has(name);
+}
+
+/** True when `name` can name an entity (no `$`, which `with` entries could not spell). */
+export function isValidEntityName(name: string): boolean {
+  return ENTITY_NAME.test(name) && isValidName(name);
 }
 
 const nameSchema = z.string().refine(isValidName, {
-  message: "expected a name of letters, digits and _ that starts with a letter or _ (at most 64)",
+  message: "expected a name of letters, digits, _ and $ that does not start with a digit (at most 64)",
+});
+const entityNameSchema = z.string().refine(isValidEntityName, {
+  message: "expected a name of letters, digits and _ that does not start with a digit (at most 64)",
 });
 const positive = z.number().positive().finite();
+const positiveInteger = z.number().int().positive();
 const nonNegative = z.number().nonnegative().finite();
 
 const fileAttributeSchema = z.union([
@@ -148,11 +157,11 @@ const fileEntitySchema = z.object({
 });
 
 const fileRelationshipSchema = z.object({
-  parent: nameSchema,
-  child: nameSchema,
+  parent: entityNameSchema,
+  child: entityNameSchema,
   kind: z.enum(RELATIONSHIP_KINDS).optional(),
   via: nameSchema.optional(),
-  avg: nonNegative.optional(),
+  avg: positive.optional(),
   max: positive.nullable().optional(),
   owned: z.boolean().optional(),
 });
@@ -163,18 +172,18 @@ const filePatternSchema = z.object({
   id: z.string().min(1).max(64),
   name: z.string().min(1),
   type: z.enum(["read", "write"]),
-  entity: nameSchema,
+  entity: entityNameSchema,
   rps: fileRateSchema.optional(),
   standalone: z.boolean().optional(),
   operation: z.enum(WRITE_OPERATIONS).optional(),
   changes: z.array(nameSchema).optional(),
-  batch: positive.optional(),
+  batch: positiveInteger.optional(),
   where: z.record(nameSchema, z.enum(PREDICATE_OPERATORS)).optional(),
   orderBy: z.record(nameSchema, z.enum(["asc", "desc"])).optional(),
-  limit: positive.optional(),
+  limit: positiveInteger.optional(),
   returns: z.object({ avg: nonNegative }).optional(),
   select: z.array(nameSchema).optional(),
-  truncate: z.record(nameSchema, positive).optional(),
+  truncate: z.record(nameSchema, positiveInteger).optional(),
   with: z.array(z.string().min(1)).optional(),
   consistency: z.enum(CONSISTENCY_LEVELS).optional(),
   latencyMs: positive.optional(),
@@ -191,10 +200,10 @@ export const draftDocumentSchema = z.object({
       regions: z.union([z.number().int().positive(), z.array(z.string().min(1)).min(1)]).optional(),
       multiRegionWrites: z.boolean().optional(),
       consistency: z.enum(CONSISTENCY_LEVELS).optional(),
-      horizonMonths: positive.optional(),
+      horizonMonths: positiveInteger.optional(),
     })
     .optional(),
-  entities: z.record(nameSchema, fileEntitySchema).optional(),
+  entities: z.record(entityNameSchema, fileEntitySchema).optional(),
   relationships: z.array(fileRelationshipSchema).optional(),
   accessPatterns: z.array(filePatternSchema).optional(),
 });

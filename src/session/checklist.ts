@@ -1,0 +1,185 @@
+/**
+ * Whether the session is ready for the design: the session's own checklist (what the interview
+ * must still ask), the requirements checklist of `cosmosdb_requirements.md` computed from the
+ * loaded workload, and the loader's verdict on the workload file. The data model is written only
+ * when all three agree, as the expert prompt requires.
+ */
+import { stringify } from "yaml";
+import { hasErrors, type Issue } from "../issues.js";
+import {
+  requirementsChecklist,
+  requirementsComplete,
+  type ChecklistItem,
+  type RequirementsState,
+} from "../render/requirements-checklist.js";
+import { loadWorkload } from "../workload/load-workload.js";
+import type { Workload } from "../workload/types.js";
+import { draftToDocument, type DraftWorkload } from "./draft.js";
+import {
+  cardinalityGaps,
+  entitiesWithoutKey,
+  entitiesWithoutSize,
+  inferredRelationships,
+  massiveScaleOpen,
+  massiveScaleReason,
+  pairingGaps,
+  patternsWithoutRate,
+  relationshipsWithoutBounds,
+  undeclaredAttributes,
+} from "./gaps.js";
+import type { SessionState } from "./state.js";
+
+/** One item of the session checklist. */
+export interface SessionChecklistItem {
+  readonly id: string;
+  readonly label: string;
+  readonly done: boolean;
+  readonly why: string;
+}
+
+/** The workload file as the interview writes it (YAML in the format of spec/workload-format.md). */
+export function serializeDraft(draft: DraftWorkload): string {
+  return stringify(draftToDocument(draft), { lineWidth: 0 });
+}
+
+/** The session checklist: every item must be done before the data model is written. */
+export function sessionChecklist(state: SessionState): readonly SessionChecklistItem[] {
+  const workload = state.workload;
+  const items: SessionChecklistItem[] = [];
+  const add = (id: string, label: string, open: readonly string[], doneWhy: string): void => {
+    items.push({ id, label, done: open.length === 0, why: open.length === 0 ? doneWhy : open.join("; ") });
+  };
+  const names = (list: readonly { name: string }[]): string => list.map((item) => item.name).join(", ");
+
+  add(
+    "application",
+    "Application name and domain documented",
+    [
+      workload.name === undefined ? "no name yet" : "",
+      workload.domain === undefined ? "no domain yet" : "",
+    ].filter((s) => s !== ""),
+    `${workload.name ?? ""} (${workload.domain ?? ""})`,
+  );
+  const withoutKey = entitiesWithoutKey(workload);
+  const withoutSize = entitiesWithoutSize(workload);
+  add(
+    "entities",
+    "Every entity has its key, item count and average size",
+    [
+      workload.entities.length === 0 ? "no entities yet" : "",
+      withoutKey.length > 0 ? `no key: ${names(withoutKey)}` : "",
+      withoutSize.length > 0 ? `count or size unknown: ${names(withoutSize)}` : "",
+    ].filter((s) => s !== ""),
+    `${workload.entities.length} entities`,
+  );
+  const inferred = inferredRelationships(state);
+  const unbounded = relationshipsWithoutBounds(workload);
+  add(
+    "relationships",
+    "Relationships mapped with their bounds (average, maximum or unbounded, ownership)",
+    [
+      ...inferred.map((r) => `is ${r.child}.${r.via} a relationship to ${r.parent}?`),
+      ...unbounded.map((r) => `${r.parent} -> ${r.child}: bounds or ownership unknown`),
+    ],
+    `${workload.relationships.length} relationships`,
+  );
+  const withoutRate = patternsWithoutRate(workload);
+  add(
+    "rates",
+    "Every access pattern has its average and peak requests/s (estimates accepted by you)",
+    [
+      workload.accessPatterns.length === 0 ? "no access patterns yet" : "",
+      withoutRate.length > 0 ? `rate unknown: ${withoutRate.map((p) => p.id).join(", ")}` : "",
+      state.estimates.length > 0
+        ? `estimates awaiting your answer: ${state.estimates.map((e) => e.pattern).join(", ")}`
+        : "",
+    ].filter((s) => s !== ""),
+    `${workload.accessPatterns.length} access patterns with rates`,
+  );
+  add(
+    "read-write-pairs",
+    "A write creates every entity that is read, and every write is read (unless you declined)",
+    pairingGaps(state).map((gap) =>
+      gap.missing === "create"
+        ? `nothing creates ${gap.entity} (read by ${gap.patterns.join(", ")})`
+        : `nothing reads ${gap.entity} (written by ${gap.patterns.join(", ")})`,
+    ),
+    "every read has its write and every write its read",
+  );
+  add(
+    "attributes",
+    "Attributes used by access patterns are declared with their types",
+    undeclaredAttributes(workload).map(({ entity, attribute }) => `${entity}.${attribute}`),
+    "declared",
+  );
+  add(
+    "cardinality",
+    "Filtered attributes have their number of distinct values (or you skipped the question)",
+    cardinalityGaps(state).map(({ entity, attribute }) => `${entity}.${attribute}`),
+    "known",
+  );
+  const reason = massiveScaleReason(workload);
+  add(
+    "massive-scale",
+    "Massive-scale questions answered (binning, write reduction, data size and fan-out)",
+    massiveScaleOpen(state) ? [`open: ${reason ?? ""}`] : [],
+    reason === undefined ? "not a massive-scale workload" : "answered",
+  );
+  add(
+    "distribution",
+    "Consistency, regions and multi-region writes confirmed",
+    state.confirmed.distribution ? [] : ["not confirmed yet"],
+    "confirmed",
+  );
+  add(
+    "access-patterns-confirmed",
+    "You confirmed that every read and write access pattern is captured",
+    state.confirmed.accessPatternsComplete ? [] : ["not confirmed yet"],
+    "confirmed",
+  );
+  return items;
+}
+
+/** Whether the data model may be written, and if not, why. */
+export interface Readiness {
+  readonly ready: boolean;
+  /** The loaded workload, when the draft is a valid workload file. */
+  readonly workload?: Workload;
+  /** The loader's issues for the draft (errors while incomplete, warnings after). */
+  readonly issues: readonly Issue[];
+  readonly session: readonly SessionChecklistItem[];
+  /** The requirements document's checklist, once the workload loads. */
+  readonly requirements: readonly ChecklistItem[];
+  /** Each open item in words: why the data model cannot be written yet. */
+  readonly reasons: readonly string[];
+}
+
+/** The state of the requirements document for the render layer. */
+export function requirementsState(state: SessionState): RequirementsState {
+  return {
+    confirmedPatterns: state.confirmed.accessPatternsComplete,
+    massiveScaleDiscussed: massiveScaleReason(state.workload) === undefined || !massiveScaleOpen(state),
+  };
+}
+
+/** Loads the draft as a workload file would be loaded, and checks every checklist. */
+export function checkReadiness(state: SessionState, file = "workload.yaml"): Readiness {
+  const loaded = loadWorkload(serializeDraft(state.workload), { file });
+  const session = sessionChecklist(state);
+  const requirements = loaded.ok ? requirementsChecklist(loaded.value, requirementsState(state)) : [];
+  const reasons = [
+    ...session.filter((item) => !item.done).map((item) => `${item.label}: ${item.why}`),
+    ...(hasErrors(loaded.issues)
+      ? [`${file} does not load yet: ${loaded.issues.filter((i) => i.severity === "error").length} errors`]
+      : []),
+    ...requirements.filter((item) => !item.done && item.blocking).map((item) => `${item.label}: ${item.why}`),
+  ];
+  return {
+    ready: reasons.length === 0 && loaded.ok && requirementsComplete(requirements),
+    ...(loaded.ok ? { workload: loaded.value } : {}),
+    issues: loaded.issues,
+    session,
+    requirements,
+    reasons,
+  };
+}
