@@ -16,3 +16,8 @@ export { DEFAULT_RU_COEFFICIENTS, type RuCoefficients, type Band } from "./cost/
 export { DEFAULT_PRICES, loadPrices, type Prices } from "./cosmos/prices.js";
 export { consistencyReadMultiplier } from "./cosmos/consistency.js";
 export * from "./cosmos/limits.js";
+export { loadModel, type LoadModelOptions } from "./model/load-model.js";
+export { validateModelAgainstWorkload } from "./model/validate-model.js";
+export { serializeModel, modelToFile } from "./model/serialize-model.js";
+export * from "./model/templates.js";
+export * from "./model/materialize-item.js";
