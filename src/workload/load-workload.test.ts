@@ -455,9 +455,9 @@ function mutate(root: unknown, step: { path: Path; action: string; value: unknow
   if (step.action === "replace") container[key] = step.value;
   else if (step.action === "delete") {
     if (Array.isArray(container) && typeof key === "number") container.splice(key, 1);
-    else delete container[key];
+    else Reflect.deleteProperty(container, key);
   } else if (!Array.isArray(container)) {
     container[step.name] = container[key];
-    delete container[key];
+    Reflect.deleteProperty(container, key);
   }
 }
