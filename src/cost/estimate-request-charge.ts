@@ -22,7 +22,7 @@
  *   [0 .. indexedValues];
  * - returned: 1 [0 .. 1]; returnedBytes: returned x 1 KB [x 0.25 KB .. x 4 KB];
  * - scannedNotReturned / scannedBytes: 0 when both are absent (the index serves the filter);
- *   when one is given, the other is derived from the average returned item size, else 1 KB;
+ *   when only one is given, the other assumes 1 KB per scanned item;
  * - partitions: 1; consistency: session.
  * The range is the estimate at the low and high assumptions, times the family's empirical band
  * (residuals of the calibration set under leave-one-out refits), and for scans the per-item vs
@@ -146,12 +146,11 @@ function query(op: Operation, scenario: Scenario, c: RuCoefficients): number {
   const returnedBytes =
     op.returnedBytes ??
     returned * (scenario === "central" ? DEFAULT_RETURNED_ITEM_BYTES : RETURNED_ITEM_BYTES_RANGE[scenario]);
-  const averageItemBytes =
-    op.returnedBytes !== undefined && returned > 0
-      ? op.returnedBytes / returned
-      : DEFAULT_RETURNED_ITEM_BYTES;
-  const scannedItems = op.scannedNotReturned ?? (op.scannedBytes ?? 0) / averageItemBytes;
-  const scannedBytes = op.scannedBytes ?? scannedItems * averageItemBytes;
+  // When only one of scannedNotReturned / scannedBytes is given, the other assumes 1 KB per item
+  // in every scenario (taking the returned items' size instead would make a query look cheaper
+  // when it returns more); the scan's per-item vs per-byte spread below already brackets it.
+  const scannedItems = op.scannedNotReturned ?? (op.scannedBytes ?? 0) / DEFAULT_RETURNED_ITEM_BYTES;
+  const scannedBytes = op.scannedBytes ?? scannedItems * DEFAULT_RETURNED_ITEM_BYTES;
   // The scan cost: the mean of "all per item" and "all per byte" (each twice the coefficient);
   // the low and high scenarios take the cheaper and the dearer of the two.
   const perItem = 2 * c.queryPerScannedItem * scannedItems;

@@ -1,0 +1,63 @@
+import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RU_COEFFICIENTS } from "../cost/coefficients.js";
+import { caseStudyFanOutCheck } from "./calibration-rows.js";
+import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
+import { ACCURACY_TARGETS, loadCalibrationRows, measureAccuracy } from "./estimator-accuracy.js";
+import { crossValidateLeaveOneOut, fitCoefficients } from "./fit-coefficients.js";
+
+// The repository is always cloned with shared/ beside it.
+const benchmarksDir = resolve(process.cwd(), "../shared/benchmarks");
+
+describe("estimator accuracy on the benchmark files", () => {
+  it("uses every jsonl row plus the four V3 single-partition queries", async () => {
+    const rows = await loadCalibrationRows(benchmarksDir);
+    const jsonl = await readFile(resolve(benchmarksDir, "ru-measurements.jsonl"), "utf8");
+    const jsonlRows = jsonl.split("\n").filter((line) => line.trim() !== "").length;
+    expect(rows.length).toBe(jsonlRows + 4);
+  });
+  it("meets the targets: mean |error| <= 10%, >= 90% of rows inside [low, high]", async () => {
+    const summary = measureAccuracy(await loadCalibrationRows(benchmarksDir));
+    expect(summary.meanAbsError).toBeLessThanOrEqual(ACCURACY_TARGETS.maxMeanAbsError);
+    expect(summary.insideShare).toBeGreaterThanOrEqual(ACCURACY_TARGETS.minInsideShare);
+    // ...with ranges that stay honest: the median range is under 60% of the estimate.
+    expect(summary.medianRelativeWidth).toBeLessThan(0.6);
+  });
+  it("ships the coefficients the fit finds (within rounding)", async () => {
+    const refit = fitCoefficients(await loadCalibrationRows(benchmarksDir));
+    for (const key of [
+      "pointReadBase",
+      "pointReadPerKB",
+      "writeBase",
+      "writePerKB",
+      "writePerIndexedValue",
+      "queryPerPartition",
+      "queryPerReturnedItem",
+      "queryPerReturnedKB",
+      "queryPerScannedItem",
+      "queryPerScannedKB",
+    ] as const) {
+      expect(Math.abs(refit[key] / DEFAULT_RU_COEFFICIENTS[key] - 1), key).toBeLessThan(0.01);
+    }
+  });
+  it("generalises: leave-one-out mean |error| stays under 15%", async () => {
+    const validated = crossValidateLeaveOneOut(await loadCalibrationRows(benchmarksDir)).filter(
+      (entry) => entry.crossValidated,
+    );
+    const errors = validated.map(
+      (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
+    );
+    expect(errors.reduce((sum, error) => sum + error, 0) / errors.length).toBeLessThan(0.15);
+  });
+  it("puts the case study's V2 Q3 fan-out (201.54 RU over 70 partitions) inside its range", async () => {
+    const row = caseStudyFanOutCheck(
+      await readFile(resolve(benchmarksDir, "blogging-case-study.json"), "utf8"),
+    );
+    expect(row).toBeDefined();
+    if (row === undefined) return;
+    const charge = estimateRequestCharge(row.operation);
+    expect(charge.low).toBeLessThanOrEqual(row.measuredRU);
+    expect(charge.high).toBeGreaterThanOrEqual(row.measuredRU);
+  });
+});

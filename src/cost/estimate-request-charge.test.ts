@@ -1,0 +1,166 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
+import { SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
+import { estimateRequestCharge } from "./estimate-request-charge.js";
+import type { Operation, OperationKind, RuEstimate } from "./operation.js";
+
+/** User JSON bytes of an item whose stored size is `kb` KiB (the documentation's sizes). */
+const itemOfKB = (kb: number): number => kb * 1024 - SYSTEM_PROPERTIES_BYTES;
+const within = (charge: RuEstimate, measured: number): boolean =>
+  charge.low <= measured && measured <= charge.high;
+
+describe("documented anchor points (optimize-cost-reads-writes, plan-manage-costs)", () => {
+  it("reads a 1 KB item for 1 RU", () => {
+    expect(estimateRequestCharge({ op: "read", itemBytes: itemOfKB(1) }).estimate).toBeCloseTo(1, 2);
+  });
+  it("reads a 100 KB item for about 10 RU (inside the range, estimate within 25%)", () => {
+    const charge = estimateRequestCharge({ op: "read", itemBytes: itemOfKB(100) });
+    expect(within(charge, 10)).toBe(true);
+    expect(Math.abs(charge.estimate - 10) / 10).toBeLessThan(0.25);
+  });
+  it("inserts a 1 KB item without indexing for about 5.5 RU", () => {
+    const charge = estimateRequestCharge({ op: "create", itemBytes: itemOfKB(1), indexedValues: 0 });
+    expect(charge.estimate).toBeGreaterThan(5);
+    expect(charge.estimate).toBeLessThan(6);
+  });
+  it("replaces an item for about two times its insert", () => {
+    const item = { itemBytes: itemOfKB(1), indexedValues: 0 };
+    const insert = estimateRequestCharge({ op: "create", ...item }).estimate;
+    const replace = estimateRequestCharge({ op: "replace", ...item, changedValues: 0 }).estimate;
+    expect(replace / insert).toBeCloseTo(2, 1);
+  });
+  it("prices the serverless table's 1 KB operations (create 5, update 10, delete 5, read 1) inside the range", () => {
+    const item = { itemBytes: itemOfKB(1), indexedValues: 1 };
+    expect(within(estimateRequestCharge({ op: "create", ...item }), 5)).toBe(true);
+    expect(within(estimateRequestCharge({ op: "replace", ...item, changedValues: 1 }), 10)).toBe(true);
+    expect(within(estimateRequestCharge({ op: "delete", ...item }), 5)).toBe(true);
+    expect(within(estimateRequestCharge({ op: "read", itemBytes: itemOfKB(1) }), 1)).toBe(true);
+  });
+  it("charges a query about 2.8-3 RU per physical partition visited, not 2.5", () => {
+    const one = estimateRequestCharge({ op: "query", returned: 0, returnedBytes: 0, partitions: 1 }).estimate;
+    const hundred = estimateRequestCharge({
+      op: "query",
+      returned: 0,
+      returnedBytes: 0,
+      partitions: 100,
+    }).estimate;
+    expect(one).toBeGreaterThanOrEqual(2.7);
+    expect(one).toBeLessThanOrEqual(3);
+    expect(hundred / 100).toBeCloseTo(one, 5);
+  });
+  it("bills patch like a replace (partial-document-update-faq)", () => {
+    const item = { itemBytes: 2000, indexedValues: 20, changedValues: 2 };
+    expect(estimateRequestCharge({ op: "patch", ...item })).toEqual(
+      estimateRequestCharge({ op: "replace", ...item }),
+    );
+  });
+  it("prices an upsert as an insert unless changedValues says it updates", () => {
+    const item = { itemBytes: 2000, indexedValues: 20 };
+    expect(estimateRequestCharge({ op: "upsert", ...item })).toEqual(
+      estimateRequestCharge({ op: "create", ...item }),
+    );
+    expect(estimateRequestCharge({ op: "upsert", ...item, changedValues: 3 })).toEqual(
+      estimateRequestCharge({ op: "replace", ...item, changedValues: 3 }),
+    );
+  });
+});
+
+describe("consistency", () => {
+  it("doubles point reads and queries under strong and bounded staleness", () => {
+    for (const op of [
+      { op: "read", itemBytes: 5000 },
+      { op: "query", returned: 10, returnedBytes: 10_000, partitions: 3 },
+    ] as const) {
+      const session = estimateRequestCharge({ ...op, consistency: "session" });
+      for (const consistency of ["strong", "bounded"] as const) {
+        const strong = estimateRequestCharge({ ...op, consistency });
+        expect(strong.estimate).toBeCloseTo(2 * session.estimate, 10);
+        expect(strong.high).toBeCloseTo(2 * session.high, 10);
+      }
+      expect(estimateRequestCharge({ ...op, consistency: "eventual" })).toEqual(session);
+    }
+  });
+  it("does not change writes", () => {
+    const write = { op: "create", itemBytes: 900, indexedValues: 9 } as const;
+    expect(estimateRequestCharge({ ...write, consistency: "strong" })).toEqual(estimateRequestCharge(write));
+  });
+});
+
+const kinds: readonly OperationKind[] = ["read", "create", "replace", "upsert", "delete", "patch", "query"];
+const operationArbitrary: fc.Arbitrary<Operation> = fc.record(
+  {
+    op: fc.constantFrom(...kinds),
+    itemBytes: fc.integer({ min: 0, max: 2_000_000 }),
+    indexedValues: fc.integer({ min: 0, max: 500 }),
+    changedValues: fc.integer({ min: 0, max: 50 }),
+    consistency: fc.constantFrom(...CONSISTENCY_LEVELS),
+    returned: fc.integer({ min: 0, max: 1000 }),
+    returnedBytes: fc.integer({ min: 0, max: 5_000_000 }),
+    scannedNotReturned: fc.integer({ min: 0, max: 100_000 }),
+    scannedBytes: fc.integer({ min: 0, max: 500_000_000 }),
+    partitions: fc.integer({ min: 1, max: 500 }),
+  },
+  { requiredKeys: ["op"] },
+);
+
+describe("properties", () => {
+  it("keeps low <= estimate <= high, all positive and finite", () => {
+    fc.assert(
+      fc.property(operationArbitrary, (op) => {
+        const charge = estimateRequestCharge(op);
+        expect(Number.isFinite(charge.high)).toBe(true);
+        expect(charge.low).toBeGreaterThan(0);
+        expect(charge.low).toBeLessThanOrEqual(charge.estimate);
+        expect(charge.estimate).toBeLessThanOrEqual(charge.high);
+      }),
+    );
+  });
+  it("never charges less for more bytes, indexed values, changed values, items or partitions", () => {
+    const growable = [
+      "itemBytes",
+      "indexedValues",
+      "changedValues",
+      "returned",
+      "returnedBytes",
+      "scannedNotReturned",
+      "scannedBytes",
+      "partitions",
+    ] as const;
+    fc.assert(
+      fc.property(
+        operationArbitrary,
+        fc.constantFrom(...growable),
+        fc.integer({ min: 1, max: 10_000 }),
+        (op, field, extra) => {
+          // An absent field is not 0 but a default (often derived from the others): grow given ones.
+          const value = op[field];
+          if (value === undefined) return;
+          const grown = { ...op, [field]: value + extra };
+          const before = estimateRequestCharge(op);
+          const after = estimateRequestCharge(grown);
+          expect(after.estimate).toBeGreaterThanOrEqual(before.estimate - 1e-9);
+        },
+      ),
+    );
+  });
+  it("widens the range when indexedValues is left to the automatic-indexing default", () => {
+    const known = estimateRequestCharge({ op: "create", itemBytes: 2000, indexedValues: 31 });
+    const defaulted = estimateRequestCharge({ op: "create", itemBytes: 2000 });
+    expect(defaulted.estimate).toBeCloseTo(known.estimate, 0);
+    expect(defaulted.high - defaulted.low).toBeGreaterThan(known.high - known.low);
+  });
+  it("widens a scan's range when its items are far from the calibrated 6.4 KB", () => {
+    const scan = (bytesPerItem: number): RuEstimate =>
+      estimateRequestCharge({
+        op: "query",
+        returned: 1,
+        returnedBytes: 1000,
+        scannedNotReturned: 10_000,
+        scannedBytes: 10_000 * bytesPerItem,
+      });
+    const calibrated = scan(6563);
+    const small = scan(300);
+    expect(small.high / small.low).toBeGreaterThan(2 * (calibrated.high / calibrated.low));
+  });
+});
