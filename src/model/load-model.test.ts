@@ -3,6 +3,7 @@ import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
 import { readExample, readExampleWorkload, SHARED_MODELS } from "../test-support/model-examples.js";
 import type { Model } from "./types.js";
+import { formatIssue } from "../issues.js";
 
 function load(text: string, example?: string) {
   return loadModel(text, {
@@ -331,6 +332,41 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       ["model.duplicateProperty", "containers[0].items[0].counts[1].as"],
       ["model.duplicateProperty", "containers[0].items[0].counts[2].as"],
     ]);
+  });
+
+  it("formats issues as file:line path: message (suggestion)", () => {
+    const text = withItem(
+      '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], coppies: [] }',
+    );
+    expect(load(text).issues.map(formatIssue)).toEqual([
+      'error model.unknownField model.yaml:6 containers[0].items[0].coppies: unknown field "coppies" (did you mean "copies"?)',
+    ]);
+    expect(errors("containers: []")).toEqual([
+      expect.objectContaining({
+        code: "model.missingField",
+        path: "version",
+        message: "expected 1, got nothing",
+      }),
+      expect.objectContaining({
+        code: "model.invalidValue",
+        path: "containers",
+        message: "expected at least 1 entry, got 0 entries",
+      }),
+    ]);
+  });
+
+  it("accepts JSON", () => {
+    const text = JSON.stringify({
+      version: 1,
+      containers: [
+        {
+          name: "posts",
+          partitionKey: ["/postId"],
+          items: [{ type: "post", entity: "Post", id: "{postId}", partitionKey: ["{postId}"] }],
+        },
+      ],
+    });
+    expect(loaded(text).containers[0]?.items[0]?.id).toBe("{postId}");
   });
 
   it("reports YAML syntax errors and oversized input from the document parser", () => {

@@ -85,7 +85,7 @@ function reportSchemaIssues(
         break;
       case "invalid_value":
         collector.error(
-          "model.invalidValue",
+          value === undefined ? "model.missingField" : "model.invalidValue",
           path,
           `expected ${issue.values.map((allowed) => JSON.stringify(allowed)).join(" or ")}, got ${describeValue(value)}`,
           typeof value === "string" ? didYouMean(value, issue.values.map(String)) : undefined,
