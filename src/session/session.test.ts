@@ -163,10 +163,15 @@ describe("nextQuestions", () => {
         where: { status: "eq" },
       },
     ]);
-    state = apply(
-      state,
-      [{ kind: "update-entity", name: "Order", count: undefined as never }].filter(() => false),
-    );
+    // sizes, distribution and the confirmation are open too: rates still come first
+    state = {
+      ...state,
+      workload: {
+        ...state.workload,
+        entities: state.workload.entities.map(({ count: _count, ...entity }) => entity),
+      },
+      confirmed: { accessPatternsComplete: false, distribution: false },
+    };
     const questions = nextQuestions(state);
     expect(questions.map((q) => q.id)).toEqual(["rate:Q9:avg", "rate:Q9:peak"]);
     const readiness = checkReadiness(state);
