@@ -19,5 +19,28 @@ export * from "./cosmos/limits.js";
 export { loadModel, type LoadModelOptions } from "./model/load-model.js";
 export { validateModelAgainstWorkload } from "./model/validate-model.js";
 export { serializeModel, modelToFile } from "./model/serialize-model.js";
-export * from "./model/templates.js";
-export * from "./model/materialize-item.js";
+export {
+  parseTemplate,
+  templateAttributes,
+  templateProblem,
+  templateUses,
+  isLiteralTemplate,
+  renderTemplate,
+  renderKeyValue,
+  type TemplatePart,
+  type TemplateValues,
+  type KeyValue,
+} from "./model/templates.js";
+export {
+  materializeItem,
+  itemPartitionKeyValue,
+  itemId,
+  effectiveItemType,
+  computeShard,
+  fnv1a32,
+  bucketOf,
+  truncateUtf8,
+  BUCKET_RECORDS_PROPERTY,
+  type EntityRecord,
+  type RelatedData,
+} from "./model/materialize-item.js";
