@@ -35,6 +35,11 @@ describe("loadWorkload: the shared examples", () => {
     expect(result.ok).toBe(true);
   });
 
+  it.each(exampleNames)("examples/%s (the copy for users) loads to the same workload", (name) => {
+    const copy = readFileSync(join(here, "..", "..", "examples", name, "workload.yaml"), "utf8");
+    expect(loaded(loadWorkload(copy))).toStrictEqual(loaded(loadWorkload(readExample(name))));
+  });
+
   it("warns exactly where the examples are demanding: ingest of 120,000 and 55,200 writes/s", () => {
     const warnings = Object.fromEntries(
       exampleNames.map((name) => [name, loadWorkload(readExample(name)).issues.map((issue) => issue.code)]),
@@ -229,6 +234,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["unknown pattern type", edit("type: read\n    entity: User", "type: query\n    entity: User"), "workload.invalidValue", "accessPatterns[2].type"],
   ["zero batch", edit("entity: Post\n    rps: { avg: 2", "entity: Post\n    batch: 0\n    rps: { avg: 2"), "workload.invalidValue", "accessPatterns[1].batch"],
   ["unreadable with entry", edit("with: [count(Post)]", "with: [count of posts]"), "workload.badWith", "accessPatterns[2].with[0]", 43],
+  ["latest cut at its comma by a flow list", edit("with: [count(Post)]", "with: [latest(Post, 3)]"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["latest of zero items", edit("with: [count(Post)]", "with: ['latest(Post, 0)']"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["count of a parent", edit("with: [User.username]", "with: [count(User)]"), "workload.badWith", "accessPatterns[3].with[0]"],
   ["with of an unknown entity", edit("with: [count(Post)]", "with: [count(Comment)]"), "workload.unknownEntity", "accessPatterns[2].with[0]"],

@@ -43,6 +43,11 @@ export function parseWithItem(text: string): { item: WithItem } | { problem: str
     }
     return { item: { kind: "latest", entity: at(latest, 1), n } };
   }
+  if (/^latest\(\s*[A-Za-z_][A-Za-z0-9_]*\s*$/.test(entry)) {
+    return {
+      problem: `${JSON.stringify(text)} was cut at its comma: in a [a, b] list, quote it ("latest(Entity, N)") or write the list one entry per line`,
+    };
+  }
   return { problem: `cannot read ${JSON.stringify(text)}; expected ${WITH_FORMS}` };
 }
 
