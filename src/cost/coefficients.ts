@@ -74,8 +74,10 @@ export interface RuCoefficients {
  * Replace and patch have no calibration row: the documentation says a replace costs about two
  * times an insert of the same item (optimize-cost-reads-writes) and the serverless table prices
  * a 1 KB update at 10 RU vs 5 RU for a create (plan-manage-costs); patch is billed like other
- * writes (partial-document-update-faq). So replace = 2 x (writeBase + writePerKB x KB) plus two
- * index terms per changed indexed value. Delete is priced as an insert of the same item
+ * writes (partial-document-update-faq; the Azure SDK for Rust team reports a patch generally
+ * costs as much as a read plus a replace, or more: github.com/Azure/azure-sdk-for-rust/issues/3764,
+ * 2026-03-04). So replace = 2 x (writeBase + writePerKB x KB) plus two index terms per changed
+ * indexed value, and patch is priced as a replace. Delete is priced as an insert of the same item
  * (serverless table: delete 5 RU = create 5 RU).
  *
  * Queries (rows: 10 single-partition index-served queries returning 1-5 items at 2.83-3.47 RU;
