@@ -44,3 +44,5 @@ export {
   type EntityRecord,
   type RelatedData,
 } from "./model/materialize-item.js";
+export { loadWorkload, type LoadWorkloadOptions } from "./workload/load-workload.js";
+export { serializeWorkload } from "./workload/serialize-workload.js";
