@@ -261,7 +261,8 @@ describe("loadWorkload: malformed files", () => {
     expect(malformed.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(malformed)("%s", (_, text, code, path, line) => {
+  const cases = malformed.map(([what, text, code, path, line]) => ({ what, text, code, path, line }));
+  it.each(cases)("$what", ({ text, code, path, line }) => {
     const result = loadWorkload(text, { file: "workload.yaml" });
     expect(result.ok).toBe(false);
     const match = result.issues.find((issue) => issue.code === code && issue.path === path);
