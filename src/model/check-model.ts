@@ -114,6 +114,7 @@ function checkItem(
       `expected a positive integer, got ${describeValue(item.keepLatest.count)}`,
     );
   }
+  checkProjection(item, path, issues);
   if (item.ttl !== undefined) {
     checkTtl(item.ttl, [...path, "ttl"], issues);
     if (container.defaultTtl === undefined) {
@@ -353,5 +354,27 @@ function checkPropertyNames(
       );
     }
     seen.set(name, "used by another embed, copy, count or ancestors property of this item type");
+  }
+}
+
+/** With `select`, the attribute keepLatest orders by must be stored, and truncating an attribute that is not stored does nothing. */
+function checkProjection(item: ItemType, path: SourcePath, issues: IssueCollector): void {
+  const select = item.select;
+  if (select === undefined) return;
+  if (item.keepLatest !== undefined && !select.includes(item.keepLatest.by)) {
+    issues.error(
+      "model.badKeepLatest",
+      [...path, "keepLatest", "by"],
+      `keepLatest orders by "${item.keepLatest.by}", which select does not store; add it to select`,
+    );
+  }
+  for (const { attribute } of item.truncate) {
+    if (!select.includes(attribute)) {
+      issues.warning(
+        "model.truncateUnselected",
+        [...path, "truncate", attribute],
+        `"${attribute}" is not in select, so it is not stored and truncating it has no effect`,
+      );
+    }
   }
 }

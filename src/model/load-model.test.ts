@@ -322,6 +322,18 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     ]);
   });
 
+  it("checks that a projection keeps what keepLatest and truncate need", () => {
+    const result = load(
+      withItem(
+        '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], select: [postId, title], truncate: { content: 200 }, keepLatest: { count: 5, by: creationDate } }',
+      ),
+    );
+    expect(result.issues.map((issue) => [issue.severity, issue.code, issue.path])).toEqual([
+      ["error", "model.badKeepLatest", "containers[0].items[0].keepLatest.by"],
+      ["warning", "model.truncateUnselected", "containers[0].items[0].truncate.content"],
+    ]);
+  });
+
   it("checks derived property names", () => {
     const found = errors(
       withItem(
@@ -387,6 +399,7 @@ describe("loadModel against a workload", () => {
       "blogging",
     );
     expect(found.map((issue) => [issue.code, issue.path, issue.suggestion])).toEqual([
+      ["model.badKeepLatest", "containers[0].items[1].keepLatest.by", undefined],
       ["model.unknownEntity", "containers[0].items[0].entity", 'did you mean "Post"?'],
       ["model.unknownAttribute", "containers[0].items[1].id", 'did you mean "postId"?'],
       ["model.unknownAttribute", "containers[0].items[1].select[1]", 'did you mean "title"?'],
