@@ -1,0 +1,268 @@
+/**
+ * The items a model stores for a dataset, container by container, with their partition keys:
+ * what `verify` loads. Each entity record becomes items through `materializeItem` (the one
+ * definition of an item), with its related data computed from the dataset as if every change
+ * feed had caught up: copies of the parent's attributes, counters, embedded children (newest
+ * first), ancestor keys, one item per replica, buckets, and `keepLatest` trimming per logical
+ * partition. Pure.
+ */
+import { CosmosModelerError } from "../errors.js";
+import {
+  bucketOf,
+  effectiveItemType,
+  itemPartitionKeyValue,
+  materializeItem,
+  type RelatedData,
+} from "../model/materialize-item.js";
+import type { KeyValue } from "../model/templates.js";
+import type { Container, ItemType, Model } from "../model/types.js";
+import { linkingRelationships, type Dataset, type EntityRecord } from "../synthetic/generate-records.js";
+import type { Entity, Relationship, Workload } from "../workload/types.js";
+import { compareValues, newestFirst, recencyAttribute } from "./oracle.js";
+
+/** One item to store, with the partition key value(s) every operation on it needs. */
+export interface ItemToLoad {
+  readonly itemType: string;
+  readonly item: Readonly<Record<string, unknown>>;
+  readonly partitionKey: readonly KeyValue[];
+}
+
+export interface ContainerItems {
+  readonly container: string;
+  readonly items: readonly ItemToLoad[];
+}
+
+/** Fast lookups over a dataset: records by key, children by parent key per relationship. */
+export interface DatasetIndex {
+  readonly workload: Workload;
+  readonly dataset: Dataset;
+  recordByKey(entity: string, key: unknown): EntityRecord | undefined;
+  children(
+    relationship: Relationship & { readonly via: string },
+    parentKey: unknown,
+  ): readonly EntityRecord[];
+}
+
+/** Builds the lookups once; O(records) time and memory. */
+export function indexDataset(workload: Workload, dataset: Dataset): DatasetIndex {
+  const byKey = new Map<string, Map<string, EntityRecord>>();
+  for (const entity of workload.entities) {
+    const map = new Map<string, EntityRecord>();
+    for (const record of dataset.entities[entity.name] ?? [])
+      map.set(JSON.stringify(record[entity.key]), record);
+    byKey.set(entity.name, map);
+  }
+  const childMaps = new Map<Relationship, Map<string, EntityRecord[]>>();
+  for (const relationship of linkingRelationships(workload)) {
+    const map = new Map<string, EntityRecord[]>();
+    for (const record of dataset.entities[relationship.child] ?? []) {
+      const key = JSON.stringify(record[relationship.via]);
+      const list = map.get(key);
+      if (list === undefined) map.set(key, [record]);
+      else list.push(record);
+    }
+    childMaps.set(relationship, map);
+  }
+  return {
+    workload,
+    dataset,
+    recordByKey: (entity, key) => byKey.get(entity)?.get(JSON.stringify(key)),
+    children: (relationship, parentKey) => childMaps.get(relationship)?.get(JSON.stringify(parentKey)) ?? [],
+  };
+}
+
+function entityOf(workload: Workload, name: string): Entity {
+  const entity = workload.entities.find((candidate) => candidate.name === name);
+  if (entity === undefined) {
+    throw new CosmosModelerError(
+      "verify.unknownEntity",
+      `the model uses entity "${name}", which the workload lacks`,
+    );
+  }
+  return entity;
+}
+
+function link(
+  workload: Workload,
+  parent: string,
+  child: string,
+): (Relationship & { readonly via: string }) | undefined {
+  return linkingRelationships(workload).find(
+    (relationship) => relationship.parent === parent && relationship.child === child,
+  );
+}
+
+/**
+ * The related data `materializeItem` needs for one record of the item type's entity (everything
+ * but replica and bucket, which depend on the item, not on the record).
+ */
+export function relatedDataOf(
+  index: DatasetIndex,
+  itemType: ItemType,
+  model: Model,
+  record: EntityRecord,
+): RelatedData {
+  const { workload } = index;
+  const shape = effectiveItemType(itemType, model);
+  const entity = entityOf(workload, itemType.entity);
+  const copies: Record<string, EntityRecord> = {};
+  for (const copy of shape.copies) {
+    const from = copy.from.entity;
+    if (from === entity.name) {
+      copies[from] = record;
+      continue;
+    }
+    const toParent = link(workload, from, entity.name);
+    const toChild = link(workload, entity.name, from);
+    const source = toParent
+      ? index.recordByKey(from, record[toParent.via])
+      : toChild
+        ? index.children(toChild, record[entity.key])[0]
+        : undefined;
+    // A missing parent copies nothing (null), as a change feed would have nothing to copy.
+    copies[from] = source ?? {};
+  }
+  const counts: Record<string, number> = {};
+  for (const counter of shape.counts) {
+    const relationship = link(workload, entity.name, counter.of);
+    counts[counter.of] =
+      relationship === undefined ? 0 : index.children(relationship, record[entity.key]).length;
+  }
+  const embeds: Record<string, readonly EntityRecord[] | EntityRecord | null> = {};
+  for (const embed of shape.embeds) {
+    const relationship = link(workload, entity.name, embed.entity);
+    const children =
+      relationship === undefined
+        ? []
+        : newestFirst(entityOf(workload, embed.entity), index.children(relationship, record[entity.key]));
+    embeds[embed.entity] = relationship?.kind === "one-to-one" ? (children[0] ?? null) : children;
+  }
+  return {
+    copies,
+    counts,
+    embeds,
+    ...(shape.ancestors === undefined ? {} : { ancestors: ancestorKeys(index, entity, record) }),
+    model,
+  };
+}
+
+/** Keys of the record's ancestors along its first parent relationship, root first. */
+function ancestorKeys(index: DatasetIndex, entity: Entity, record: EntityRecord): KeyValue[] {
+  const keys: KeyValue[] = [];
+  const seen = new Set<EntityRecord>([record]);
+  let child: Entity = entity;
+  let childRecord: EntityRecord = record;
+  for (;;) {
+    const childName: string = child.name;
+    const parentLink = linkingRelationships(index.workload).find(
+      (relationship) => relationship.child === childName,
+    );
+    if (parentLink === undefined) break;
+    const parentEntity: Entity = entityOf(index.workload, parentLink.parent);
+    const parent = index.recordByKey(parentLink.parent, childRecord[parentLink.via]);
+    if (parent === undefined || seen.has(parent)) break;
+    seen.add(parent);
+    const key = parent[parentEntity.key];
+    if (typeof key === "string" || typeof key === "number" || typeof key === "boolean") keys.unshift(key);
+    child = parentEntity;
+    childRecord = parent;
+  }
+  return keys;
+}
+
+/**
+ * Every item the model stores for the dataset, per container in model order.
+ * @example materializeDataset(workload, model, generateDataset(workload, { seed: 1 }))
+ */
+export function materializeDataset(
+  workload: Workload,
+  model: Model,
+  dataset: Dataset,
+): readonly ContainerItems[] {
+  const index = indexDataset(workload, dataset);
+  return model.containers.map((container) => ({
+    container: container.name,
+    items: container.items.flatMap((itemType) => materializeItemType(index, model, container, itemType)),
+  }));
+}
+
+/** The items of one item type (all its records, replicas, buckets; trimmed by keepLatest). */
+export function materializeItemType(
+  index: DatasetIndex,
+  model: Model,
+  container: Container,
+  itemType: ItemType,
+): readonly ItemToLoad[] {
+  const entity = entityOf(index.workload, itemType.entity);
+  let records = index.dataset.entities[entity.name] ?? [];
+  const replicas = itemType.replicas ?? 1;
+  const keyOf = (record: EntityRecord, extra: Partial<RelatedData> = {}): string =>
+    JSON.stringify(
+      itemPartitionKeyValue(itemType, record, {
+        ...(itemType.replicas === undefined ? {} : { replica: 0 }),
+        ...(itemType.bucket?.kind === "records" ? { bucket: 0 } : {}),
+        ...extra,
+      }),
+    );
+  if (itemType.keepLatest !== undefined) records = keepLatest(records, itemType.keepLatest, keyOf);
+  const out: ItemToLoad[] = [];
+  const emit = (record: EntityRecord, related: RelatedData): void => {
+    for (let replica = 0; replica < replicas; replica++) {
+      const full: RelatedData = { ...related, ...(itemType.replicas === undefined ? {} : { replica }) };
+      out.push({
+        itemType: itemType.type,
+        item: materializeItem(itemType, container, record, full),
+        partitionKey: itemPartitionKeyValue(itemType, record, full),
+      });
+    }
+  };
+  if (itemType.bucket === undefined) {
+    for (const record of records) emit(record, relatedDataOf(index, itemType, model, record));
+    return out;
+  }
+  // Buckets: records grouped per logical partition (oldest first), then per bucket.
+  const recency = recencyAttribute(entity);
+  const bucket = itemType.bucket;
+  for (const group of groupBy(records, (record) => keyOf(record)).values()) {
+    const ordered =
+      recency === undefined ? group : [...group].sort((a, b) => compareValues(a[recency], b[recency]));
+    const buckets = new Map<string, { value: string | number; records: EntityRecord[] }>();
+    ordered.forEach((record, ordinal) => {
+      const value = bucketOf(bucket, record, ordinal);
+      const key = JSON.stringify(value);
+      const entry = buckets.get(key);
+      if (entry === undefined) buckets.set(key, { value, records: [record] });
+      else entry.records.push(record);
+    });
+    for (const { value, records: bucketRecords } of buckets.values()) {
+      const first = bucketRecords[0];
+      if (first === undefined) continue;
+      emit(first, { ...relatedDataOf(index, itemType, model, first), bucket: value, bucketRecords });
+    }
+  }
+  return out;
+}
+
+function keepLatest(
+  records: readonly EntityRecord[],
+  keep: { readonly count: number; readonly by: string },
+  partitionOf: (record: EntityRecord) => string,
+): readonly EntityRecord[] {
+  const kept: EntityRecord[] = [];
+  for (const group of groupBy(records, partitionOf).values()) {
+    const newest = [...group].sort((a, b) => compareValues(b[keep.by], a[keep.by])).slice(0, keep.count);
+    kept.push(...newest);
+  }
+  return kept;
+}
+
+function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const value of values) {
+    const key = keyOf(value);
+    const list = groups.get(key);
+    if (list === undefined) groups.set(key, [value]);
+    else list.push(value);
+  }
+  return groups;
+}
