@@ -13,6 +13,7 @@ export type CommandRegistration = (program: Command) => void;
 const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
   () => import("./commands/check.js"),
   () => import("./commands/estimate-ru.js"),
+  () => import("./commands/interview.js"),
 ];
 
 async function main(argv: readonly string[]): Promise<number> {
