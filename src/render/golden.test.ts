@@ -13,7 +13,12 @@ import type { Model } from "../model/types.js";
 import { EXAMPLE_NAMES, readExample } from "../test-support/model-examples.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
+import { renderAzureCli } from "./azure-cli.js";
+import { renderBicep } from "./bicep.js";
+import { renderDiagram } from "./diagram.js";
+import { renderContainerDefinitions, type InfrastructureOptions } from "./infrastructure.js";
 import { renderRequirements } from "./requirements.js";
+import { renderTerraform } from "./terraform.js";
 
 const GOLDEN_DIR = fileURLToPath(new URL("./__golden__/", import.meta.url));
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -46,5 +51,15 @@ describe.each(EXAMPLE_NAMES)("golden files of %s", (name) => {
   it("renders the requirements document", () => {
     const { workload } = loadExample(name);
     expectGolden(`${name}/cosmosdb_requirements.md`, renderRequirements(workload));
+  });
+
+  it("renders the container definitions, Bicep, Terraform and Azure CLI script of the expert model", () => {
+    const { workload, model } = loadExample(name);
+    const options: InfrastructureOptions = { scale: workload.scale };
+    expectGolden(`${name}/containers.json`, renderContainerDefinitions(model, options));
+    expectGolden(`${name}/main.bicep`, renderBicep(model, options));
+    expectGolden(`${name}/main.tf`, renderTerraform(model, options));
+    expectGolden(`${name}/create-containers.sh`, renderAzureCli(model, options));
+    expectGolden(`${name}/diagram.mmd`, renderDiagram(model));
   });
 });

@@ -1,0 +1,210 @@
+/**
+ * What the deployable artifacts (container definitions JSON, Bicep, Terraform, Azure CLI) of a
+ * model say, resolved once: account settings, database throughput, and per container its
+ * `@azure/cosmos` `ContainerDefinition`, its throughput and the notes that explain defaults.
+ * Depends only on the model, plus optional numbers from the evaluation and the workload's scale.
+ */
+import { AUTOSCALE_MIN_MAX_RUS, MANUAL_MIN_RUS } from "../cosmos/limits.js";
+import type { Model, Throughput } from "../model/types.js";
+import {
+  containerDefinitionOf,
+  type ContainerDefinitionData,
+  type IndexingPolicyDefinition,
+} from "../verify/container-definition.js";
+import type { Consistency, Scale } from "../workload/types.js";
+
+export type { ContainerDefinitionData, IndexingPolicyDefinition };
+
+/** Inputs beyond the model. Every field is optional. */
+export interface InfrastructureOptions {
+  /** Throughput per container name, e.g. the evaluation's recommendation; wins over the model's. */
+  readonly throughputByContainer?: Readonly<Record<string, Throughput>>;
+  /** Indexing policy per container name for containers whose model indexing is `derived`. */
+  readonly derivedIndexing?: Readonly<Record<string, IndexingPolicyDefinition>>;
+  /** Throughput of the database, shared by the containers in `shared` mode. */
+  readonly databaseThroughput?: Throughput;
+  /** Regions, multi-region writes and consistency (the workload's scale). */
+  readonly scale?: Pick<Scale, "regions" | "multiRegionWrites" | "consistency"> & {
+    readonly regionNames?: readonly string[];
+  };
+  /** Default database name in the generated parameters. Default `appdb`. */
+  readonly databaseName?: string;
+}
+
+/** Provisioned throughput as the templates write it. */
+export type ProvisionedThroughput =
+  { readonly kind: "manual"; readonly rus: number } | { readonly kind: "autoscale"; readonly maxRus: number };
+
+export interface ContainerPlan {
+  readonly definition: ContainerDefinitionData;
+  /** Absent: serverless account, shared database throughput, or not given (service default). */
+  readonly throughput?: ProvisionedThroughput;
+  readonly notes: readonly string[];
+}
+
+export interface InfrastructurePlan {
+  readonly serverless: boolean;
+  readonly databaseName: string;
+  readonly databaseThroughput?: ProvisionedThroughput;
+  /** Region names known beyond the primary (the location parameter). */
+  readonly additionalRegions: readonly string[];
+  /** The first region name when the workload lists names. */
+  readonly primaryRegion?: string;
+  readonly regions: number;
+  readonly multiRegionWrites: boolean;
+  readonly consistency: Consistency;
+  readonly containers: readonly ContainerPlan[];
+  /** Account-level notes (defaults applied, conflicting settings). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * Bounded staleness settings the templates use: 100,000 operations and 300 seconds, the
+ * documented minimums for accounts with several regions.
+ * Source: https://learn.microsoft.com/azure/cosmos-db/consistency-levels (checked 2026-11-22).
+ */
+export const BOUNDED_STALENESS = { maxStalenessPrefix: 100_000, maxIntervalInSeconds: 300 } as const;
+
+function provisioned(
+  throughput: Throughput,
+  what: string,
+  notes: string[],
+): ProvisionedThroughput | undefined {
+  switch (throughput.mode) {
+    case "manual":
+      if (throughput.rus === undefined) {
+        notes.push(`${what}: manual throughput without RU/s; using the minimum ${MANUAL_MIN_RUS} RU/s.`);
+      }
+      return { kind: "manual", rus: throughput.rus ?? MANUAL_MIN_RUS };
+    case "autoscale":
+      if (throughput.maxRus === undefined) {
+        notes.push(
+          `${what}: autoscale without a maximum; using the smallest maximum ${AUTOSCALE_MIN_MAX_RUS} RU/s.`,
+        );
+      }
+      return { kind: "autoscale", maxRus: throughput.maxRus ?? AUTOSCALE_MIN_MAX_RUS };
+    case "serverless":
+    case "shared":
+      return undefined;
+    default:
+      return throughput satisfies never;
+  }
+}
+
+/** Resolves what every artifact of `model` will contain. */
+export function planInfrastructure(model: Model, options: InfrastructureOptions = {}): InfrastructurePlan {
+  const notes: string[] = [];
+  const effective = model.containers.map(
+    (c) => [c, options.throughputByContainer?.[c.name] ?? c.throughput] as const,
+  );
+  const serverlessNames = effective.filter(([, t]) => t?.mode === "serverless").map(([c]) => c.name);
+  const serverless = serverlessNames.length > 0;
+  const provisionedNames = effective
+    .filter(([, t]) => t !== undefined && t.mode !== "serverless")
+    .map(([c]) => c.name);
+  if (serverless && provisionedNames.length > 0) {
+    notes.push(
+      `Containers ${serverlessNames.join(", ")} are serverless: the account is serverless and the throughput of ` +
+        `${provisionedNames.join(", ")} is ignored (a serverless account has no provisioned throughput).`,
+    );
+  }
+  const regions = options.scale?.regions ?? 1;
+  const names = options.scale?.regionNames ?? [];
+  if (serverless && regions > 1) {
+    notes.push("Serverless accounts run in a single region: the additional regions are left out.");
+  }
+  const sharedNames = effective.filter(([, t]) => t?.mode === "shared").map(([c]) => c.name);
+  let databaseThroughput: ProvisionedThroughput | undefined;
+  if (!serverless && (sharedNames.length > 0 || options.databaseThroughput !== undefined)) {
+    const given = options.databaseThroughput;
+    if (given === undefined || given.mode === "serverless" || given.mode === "shared") {
+      notes.push(
+        `Containers ${sharedNames.join(", ")} share the database throughput, which is not given: using the minimum ${MANUAL_MIN_RUS} RU/s manual.`,
+      );
+      databaseThroughput = { kind: "manual", rus: MANUAL_MIN_RUS };
+    } else {
+      databaseThroughput = provisioned(given, "database", notes);
+    }
+  }
+  const containers = effective.map(([container, throughput]): ContainerPlan => {
+    const containerNotes: string[] = [];
+    if (container.indexing.kind === "derived" && options.derivedIndexing?.[container.name] === undefined) {
+      containerNotes.push(
+        "Indexing is derived from the access patterns but no derived policy was given: the automatic policy (every path indexed) is used.",
+      );
+    }
+    let resolved: ProvisionedThroughput | undefined;
+    if (!serverless) {
+      if (throughput === undefined) {
+        containerNotes.push(
+          "No throughput in the model: the service default applies. Run `cosmos-modeler evaluate` for a recommendation.",
+        );
+      } else {
+        resolved = provisioned(throughput, "throughput", containerNotes);
+      }
+    }
+    const definition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
+    return { definition, ...(resolved === undefined ? {} : { throughput: resolved }), notes: containerNotes };
+  });
+  const singleRegion = serverless;
+  const additionalRegions = singleRegion ? [] : names.slice(1);
+  if (!singleRegion && regions > Math.max(1, names.length)) {
+    notes.push(
+      `The workload asks for ${regions} regions but names ${names.length}: add the missing region names to the additional locations.`,
+    );
+  }
+  return {
+    serverless,
+    databaseName: options.databaseName ?? "appdb",
+    ...(databaseThroughput === undefined ? {} : { databaseThroughput }),
+    additionalRegions,
+    ...(names[0] === undefined ? {} : { primaryRegion: names[0] }),
+    regions: singleRegion ? 1 : regions,
+    multiRegionWrites: !singleRegion && (options.scale?.multiRegionWrites ?? false),
+    consistency: options.scale?.consistency ?? "session",
+    containers,
+    notes,
+  };
+}
+
+/**
+ * The container definitions of a model as JSON: an array of `@azure/cosmos` `ContainerDefinition`
+ * objects (`database.containers.createIfNotExists(definition)` accepts each as is).
+ */
+export function renderContainerDefinitions(model: Model, options: InfrastructureOptions = {}): string {
+  return `${JSON.stringify(
+    planInfrastructure(model, options).containers.map((c) => c.definition),
+    null,
+    2,
+  )}\n`;
+}
+
+/** The ARM/Bicep/CLI name of a consistency level. */
+export function armConsistency(consistency: Consistency): string {
+  switch (consistency) {
+    case "strong":
+      return "Strong";
+    case "bounded":
+      return "BoundedStaleness";
+    case "session":
+      return "Session";
+    case "consistent-prefix":
+      return "ConsistentPrefix";
+    case "eventual":
+      return "Eventual";
+    default:
+      return consistency satisfies never;
+  }
+}
+
+/**
+ * Text safe inside a single-line comment of any of the generated languages: control characters
+ * (line breaks included) become spaces, so user text cannot end the comment.
+ */
+export function commentText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, " ");
+}
+
+/** Control characters, line and paragraph separators (for `String.replace` only: global). */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
