@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import type { Issue, Result } from "../issues.js";
+import { formatIssue, type Issue, type Result } from "../issues.js";
 import { loadWorkload } from "./load-workload.js";
 import type { Workload } from "./types.js";
 
@@ -296,12 +296,12 @@ describe("loadWorkload: malformed files", () => {
       "count: -3",
       edit("via: userId", "via: authorId", edit("with: [User.username]", "with: [User.nickname]")),
     ).replace("rps: { avg: 1, peak: 5 }", "rps: { avg: 10, peak: 5 }");
-    const result = loadWorkload(text);
-    expect(result.issues.map((issue) => [issue.code, issue.path])).toEqual([
-      ["workload.invalidValue", "entities.Post.count"],
-      ["workload.unknownAttribute", "relationships[0].via"],
-      ["workload.peakBelowAverage", "accessPatterns[0].rps.peak"],
-      ["workload.unknownAttribute", "accessPatterns[3].with[0]"],
+    const result = loadWorkload(text, { file: "blog.yaml" });
+    expect(result.issues.map(formatIssue)).toEqual([
+      "error workload.invalidValue blog.yaml:15 entities.Post.count: expected a positive number, got -3",
+      'error workload.unknownAttribute blog.yaml:24 relationships[0].via: entity Post has no attribute "authorId" (valid: "postId", "userId", "title", "likes", "creationDate")',
+      "error workload.peakBelowAverage blog.yaml:31 accessPatterns[0].rps.peak: expected a peak at least as high as the average (10 requests/s), got 5",
+      'error workload.unknownAttribute blog.yaml:52 accessPatterns[3].with[0]: entity User has no attribute "nickname" (valid: "userId", "username", "status")',
     ]);
   });
 
