@@ -123,15 +123,16 @@ for (const target of targets) {
 
     it("point-reads a post and answers Q4 with the oracle's comments", async () => {
       const posts = deployment.containers.get("posts");
+      if (posts === undefined) throw new Error("container posts was not deployed");
       const post = dataset.entities["Post"]?.[0];
-      const { resource } = await posts!.item(String(post?.["postId"]), String(post?.["postId"])).read();
+      const { resource } = await posts.item(String(post?.["postId"]), String(post?.["postId"])).read();
       expect(resource?.["title"]).toBe(post?.["title"]);
 
       const q4 = workload.accessPatterns.find((pattern) => pattern.id === "Q4") as ReadPattern;
       const parameters = pickParameters(workload, dataset, q4, mulberry32(3)) ?? {};
       const expected = answerReadPattern(workload, dataset, q4, parameters);
       const started = performance.now();
-      const { resources } = await posts!.items
+      const { resources } = await posts.items
         .query<{ id: string; userUsername: string }>({
           query: "SELECT c.id, c.userUsername FROM c WHERE c.postId = @postId AND c.type = @type",
           parameters: [
