@@ -27,10 +27,10 @@ function replaceAt(value: Json, path: readonly (string | number)[], replacement:
     return copy;
   }
   if (value !== null && typeof value === "object") {
-    const copy = { ...value };
-    if (rest.length === 0 && replacement === undefined) delete copy[head as string];
-    else copy[head as string] = replaceAt(copy[head as string] ?? null, rest, replacement);
-    return copy;
+    if (rest.length === 0 && replacement === undefined) {
+      return Object.fromEntries(Object.entries(value).filter(([key]) => key !== head));
+    }
+    return { ...value, [head]: replaceAt(value[head as string] ?? null, rest, replacement) };
   }
   return value;
 }
