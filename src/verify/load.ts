@@ -16,6 +16,8 @@ export interface LoadOptions {
   readonly chunkSize?: number;
   /** Called after every chunk with the items done so far and the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Bulk calls in flight at once. Default 4. */
+  readonly concurrency?: number;
 }
 
 /** An item the endpoint refused. */
@@ -53,13 +55,9 @@ export async function loadItems(
   options: LoadOptions = {},
 ): Promise<LoadResult> {
   const chunkSize = Math.max(1, Math.min(100, options.chunkSize ?? 100));
+  const concurrency = Math.max(1, options.concurrency ?? 4);
   const total = items.reduce((sum, container) => sum + container.items.length, 0);
-  const started = performance.now();
-  let done = 0;
-  let loaded = 0;
-  let requestCharge = 0;
-  const conflicts: LoadFailure[] = [];
-  options.onProgress?.(0, total);
+  const chunks: { name: string; container: CosmosContainer; entries: readonly ItemToLoad[] }[] = [];
   for (const { container: name, items: containerItems } of items) {
     const container = containers.get(name);
     if (container === undefined) {
@@ -68,50 +66,34 @@ export async function loadItems(
       });
     }
     for (let start = 0; start < containerItems.length; start += chunkSize) {
-      const chunk = containerItems.slice(start, start + chunkSize);
-      const operations: OperationInput[] = chunk.map((entry) => ({
-        operationType: "Create",
-        partitionKey: partitionKeyArgument(entry.partitionKey),
-        resourceBody: entry.item as JSONObject,
-      }));
-      let responses;
-      try {
-        responses = await container.items.bulk(operations, { continueOnError: true });
-      } catch (error) {
-        throw wrapCosmosError(error, {
-          code: "verify.loadFailed",
-          action: `bulk-load ${chunk.length} items into container ${name}`,
-          context: { container: name },
-        });
-      }
-      responses.forEach((response, position) => {
-        const entry = chunk[position] as ItemToLoad;
-        requestCharge += response.requestCharge;
-        if (response.statusCode >= 200 && response.statusCode < 300) {
-          loaded += 1;
-          return;
-        }
-        const failure: LoadFailure = {
-          container: name,
-          itemType: entry.itemType,
-          id: String(entry.item["id"]),
-          partitionKey: entry.partitionKey,
-          statusCode: response.statusCode,
-        };
-        if (response.statusCode === 409) {
-          conflicts.push(failure);
-          return;
-        }
-        throw new CosmosModelerError(
-          "verify.loadFailed",
-          `could not create ${entry.itemType} item ${failure.id} (partition key ${JSON.stringify(entry.partitionKey)}) in container ${name}: status ${response.statusCode}`,
-          { context: { ...failure, requestCharge: response.requestCharge } },
-        );
-      });
-      done += chunk.length;
-      options.onProgress?.(done, total);
+      chunks.push({ name, container, entries: containerItems.slice(start, start + chunkSize) });
     }
   }
+  const started = performance.now();
+  let done = 0;
+  let loaded = 0;
+  let requestCharge = 0;
+  const conflicts: LoadFailure[] = [];
+  options.onProgress?.(0, total);
+  let next = 0;
+  let failed: unknown;
+  const worker = async (): Promise<void> => {
+    while (failed === undefined && next < chunks.length) {
+      const chunk = chunks[next++] as (typeof chunks)[number];
+      try {
+        const outcome = await loadChunk(chunk.name, chunk.container, chunk.entries);
+        loaded += outcome.loaded;
+        requestCharge += outcome.requestCharge;
+        conflicts.push(...outcome.conflicts);
+        done += chunk.entries.length;
+        options.onProgress?.(done, total);
+      } catch (error) {
+        failed ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  if (failed !== undefined) throw failed;
   const elapsedMs = performance.now() - started;
   return {
     loaded,
@@ -120,4 +102,54 @@ export async function loadItems(
     elapsedMs,
     itemsPerSecond: elapsedMs === 0 ? 0 : (loaded * 1000) / elapsedMs,
   };
+}
+
+async function loadChunk(
+  name: string,
+  container: CosmosContainer,
+  chunk: readonly ItemToLoad[],
+): Promise<{ loaded: number; requestCharge: number; conflicts: LoadFailure[] }> {
+  const operations: OperationInput[] = chunk.map((entry) => ({
+    operationType: "Create",
+    partitionKey: partitionKeyArgument(entry.partitionKey),
+    resourceBody: entry.item as JSONObject,
+  }));
+  let responses;
+  try {
+    responses = await container.items.bulk(operations, { continueOnError: true });
+  } catch (error) {
+    throw wrapCosmosError(error, {
+      code: "verify.loadFailed",
+      action: `bulk-load ${chunk.length} items into container ${name}`,
+      context: { container: name },
+    });
+  }
+  let loaded = 0;
+  let requestCharge = 0;
+  const conflicts: LoadFailure[] = [];
+  responses.forEach((response, position) => {
+    const entry = chunk[position] as ItemToLoad;
+    requestCharge += response.requestCharge;
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      loaded += 1;
+      return;
+    }
+    const failure: LoadFailure = {
+      container: name,
+      itemType: entry.itemType,
+      id: String(entry.item["id"]),
+      partitionKey: entry.partitionKey,
+      statusCode: response.statusCode,
+    };
+    if (response.statusCode === 409) {
+      conflicts.push(failure);
+      return;
+    }
+    throw new CosmosModelerError(
+      "verify.loadFailed",
+      `could not create ${entry.itemType} item ${failure.id} (partition key ${JSON.stringify(entry.partitionKey)}) in container ${name}: status ${response.statusCode}`,
+      { context: { ...failure, requestCharge: response.requestCharge } },
+    );
+  });
+  return { loaded, requestCharge, conflicts };
 }
