@@ -27,8 +27,9 @@ export function hclString(value: string): string {
     .replace(/\n/g, "\\n")
     .replace(/\r/g, "\\r")
     .replace(/\t/g, "\\t")
-    .replace(/\$\{/g, "$${")
-    .replace(/%\{/g, "%%{")
+    // A function, because `$$` in a replacement string means one `$`.
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{")
     .replace(CONTROL_CHARACTERS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return `"${escaped}"`;
 }
