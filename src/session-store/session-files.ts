@@ -78,7 +78,7 @@ export async function openSession(dir: string): Promise<OpenedSession> {
   let state = saved?.state ?? createSession();
   const written = saved?.written ?? {};
   if (workloadText !== undefined && !(written[WORKLOAD_FILE] ?? []).includes(hash(workloadText))) {
-    const draft = readDraft(workloadText, paths.workload);
+    const draft = readDraft(workloadText, paths.workload, saved !== undefined);
     state = saved === undefined ? createSession(draft) : { ...state, workload: draft };
     notices.push(
       saved === undefined
@@ -168,7 +168,7 @@ function corrupt(path: string, problems: readonly string[]): CosmosModelerError 
 }
 
 /** Reads a workload file the user may have edited; stops with every problem when it is not valid. */
-function readDraft(text: string, path: string) {
+function readDraft(text: string, path: string, edited: boolean) {
   const parsed = parseSourceDocument(text, path);
   const issues: readonly Issue[] = parsed.ok ? [] : parsed.issues;
   const draft = parsed.ok ? parseDraftDocument(parsed.document.value, path) : undefined;
@@ -178,9 +178,11 @@ function readDraft(text: string, path: string) {
   );
   throw new CosmosModelerError(
     "session.invalidWorkload",
-    `${path} was edited and is not a valid workload file, so the session cannot continue from it:\n` +
+    `${path} ${edited ? "was edited and " : ""}is not a valid workload file, so the session cannot ${edited ? "continue" : "start"} from it:\n` +
       `${all.map((issue) => `  ${formatIssue(issue)}`).join("\n")}\n` +
-      `Fix the file, or delete it to continue from the last saved session.`,
+      (edited
+        ? "Fix the file, or delete it to continue from the last saved session."
+        : "Fix the file, or start in another folder."),
   );
 }
 
