@@ -112,8 +112,11 @@ function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSi
     pattern.changes?.forEach((name, position) =>
       checkAttribute(pieces, entity, name, [...at, "changes", position], sink),
     );
+    checkDuplicates(pattern.changes ?? [], [...at, "changes"], sink);
     return;
   }
+  checkDuplicates(pattern.select ?? [], [...at, "select"], sink);
+  checkDuplicates(pattern.with.map(formatWithItem), [...at, "with"], sink, piece.withPositions);
   for (const { attribute } of pattern.where)
     checkAttribute(pieces, entity, attribute, [...at, "where", attribute], sink);
   for (const { attribute } of pattern.orderBy)
@@ -190,6 +193,24 @@ function checkWithItem(
       );
     }
   }
+}
+
+/** Reports entries listed twice (`positions` maps an entry to its place in the file's list). */
+function checkDuplicates(
+  entries: readonly string[],
+  at: FieldPath,
+  sink: IssueSink,
+  positions: readonly number[] = [],
+): void {
+  entries.forEach((entry, index) => {
+    const first = entries.indexOf(entry);
+    if (first === index) return;
+    sink.error(
+      "workload.duplicateEntry",
+      [...at, positions[index] ?? index],
+      `${entry} is listed twice (also at ${positions[first] ?? first}); list each entry once`,
+    );
+  });
 }
 
 /** Reports a name that is not an entity of the file; returns whether it is one. */

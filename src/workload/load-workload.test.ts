@@ -234,6 +234,8 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["unknown pattern type", edit("type: read\n    entity: User", "type: query\n    entity: User"), "workload.invalidValue", "accessPatterns[2].type"],
   ["zero batch", edit("entity: Post\n    rps: { avg: 2", "entity: Post\n    batch: 0\n    rps: { avg: 2"), "workload.invalidValue", "accessPatterns[1].batch"],
   ["unreadable with entry", edit("with: [count(Post)]", "with: [count of posts]"), "workload.badWith", "accessPatterns[2].with[0]", 43],
+  ["with entry listed twice", edit("with: [User.username]", "with: [User.username, count(User), User.username]"), "workload.duplicateEntry", "accessPatterns[3].with[2]"],
+  ["select entry listed twice", edit("limit: 10", "limit: 10\n    select: [postId, title, postId]"), "workload.duplicateEntry", "accessPatterns[3].select[2]"],
   ["latest cut at its comma by a flow list", edit("with: [count(Post)]", "with: [latest(Post, 3)]"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["latest of zero items", edit("with: [count(Post)]", "with: ['latest(Post, 0)']"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["count of a parent", edit("with: [User.username]", "with: [count(User)]"), "workload.badWith", "accessPatterns[3].with[0]"],
