@@ -4,6 +4,7 @@ import { generateDataset } from "../synthetic/generate-records.js";
 import { mulberry32 } from "../synthetic/random.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
+import { answerFromItem, checkReadAnswer } from "./compare-answers.js";
 import {
   answerReadPattern,
   applyWriteToDataset,
@@ -241,5 +242,99 @@ describe("pickParameters", () => {
       expect(inputValue(ranged, "score", "from")).toBeTypeOf("number");
       expect(answerReadPattern(workload, generated, read("Q2"), ranged).length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("checkReadAnswer", () => {
+  const q1 = read("Q1");
+  const expected = answerReadPattern(workload, dataset, q1, { userId: "u1" });
+
+  it("accepts the oracle's own answer and reports a wrong counter with its key and property", () => {
+    expect(checkReadAnswer(workload, dataset, q1, { userId: "u1" }, expected).ok).toBe(true);
+    const wrong = expected.map((result) =>
+      result["postId"] === "p2" ? { ...result, "count(Comment)": 2 } : result,
+    );
+    const check = checkReadAnswer(workload, dataset, q1, { userId: "u1" }, wrong);
+    expect(check.ok).toBe(false);
+    expect(check.differences).toEqual([
+      expect.objectContaining({
+        kind: "value",
+        key: "p2",
+        property: "count(Comment)",
+        expected: 3,
+        actual: 2,
+      }),
+    ]);
+  });
+
+  it("reports a missing result, a result out of order and a result outside the answer", () => {
+    expect(
+      checkReadAnswer(workload, dataset, q1, { userId: "u1" }, expected.slice(0, 1)).differences[0]?.kind,
+    ).toBe("count");
+    const reversed = [...expected].reverse();
+    expect(
+      checkReadAnswer(workload, dataset, q1, { userId: "u1" }, reversed).differences.map((d) => d.kind),
+    ).toEqual(["order"]);
+    const other = answerReadPattern(workload, dataset, q1, { userId: "u2" });
+    const check = checkReadAnswer(workload, dataset, q1, { userId: "u1" }, [expected[0] ?? {}, ...other]);
+    expect(check.differences.map((d) => d.kind)).toContain("unexpected");
+  });
+
+  it("accepts either record of a tie across the limit, and ties in any order", () => {
+    // Scores 7 (p2) and 7 (p3) are tied: with limit 1 either is a correct first result.
+    const tie: ReadPattern = {
+      ...read("Q2"),
+      where: [{ attribute: "score", op: "range" }],
+      orderBy: [{ attribute: "score", direction: "desc" }],
+      limit: 1,
+    };
+    const parameters = { score: { from: 6, to: 8 } };
+    const posts = dataset.entities["Post"] ?? [];
+    const [p1, p2, p3] = [posts[0] ?? {}, posts[1] ?? {}, posts[2] ?? {}];
+    expect(checkReadAnswer(workload, dataset, tie, parameters, [p2]).ok).toBe(true);
+    expect(checkReadAnswer(workload, dataset, tie, parameters, [p3]).ok).toBe(true);
+    expect(checkReadAnswer(workload, dataset, tie, parameters, [p1]).ok).toBe(false);
+    const both: ReadPattern = { ...tie, limit: 2 };
+    expect(checkReadAnswer(workload, dataset, both, parameters, [p3, p2]).ok).toBe(true);
+  });
+});
+
+describe("answerFromItem", () => {
+  it("maps copies, counters and embeds of a stored item to the with labels, and lists the rest", () => {
+    const itemType = {
+      type: "post",
+      entity: "Post",
+      id: "{postId}",
+      partitionKey: ["{userId}"],
+      truncate: [],
+      embeds: [{ entity: "Comment", as: "recent", latest: 2 }],
+      copies: [{ from: { entity: "User", attribute: "username" }, as: "author" }],
+      counts: [{ of: "Comment", as: "comments" }],
+    };
+    const item = {
+      id: "p2",
+      type: "post",
+      postId: "p2",
+      userId: "u1",
+      title: "Café crème",
+      author: "ann",
+      comments: 3,
+      recent: [{ commentId: "c2" }, { commentId: "c3" }],
+    };
+    const { answer, unresolved } = answerFromItem(
+      workload,
+      { version: 1, containers: [] },
+      itemType,
+      read("Q1"),
+      item,
+    );
+    expect(answer).toEqual({
+      postId: "p2",
+      title: "Café",
+      "User.username": "ann",
+      "count(Comment)": 3,
+      "latest(Comment, 1)": [{ commentId: "c2" }],
+    });
+    expect(unresolved.map((entry) => entry.kind)).toEqual(["aggregate", "aggregate"]);
   });
 });

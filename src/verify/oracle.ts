@@ -92,6 +92,22 @@ export function answerReadPattern(
   pattern: ReadPattern,
   parameters: PatternParameters,
 ): readonly Record<string, unknown>[] {
+  return answerWithSortValues(workload, dataset, pattern, parameters).map((entry) => entry.result);
+}
+
+/** One answer record with the values of the pattern's `orderBy` attributes (selected or not). */
+export interface SortedAnswer {
+  readonly result: Record<string, unknown>;
+  readonly sortValues: readonly unknown[];
+}
+
+/** `answerReadPattern`, keeping each result's sort values (for checks when `select` omits them). */
+export function answerWithSortValues(
+  workload: Workload,
+  dataset: Dataset,
+  pattern: ReadPattern,
+  parameters: PatternParameters,
+): readonly SortedAnswer[] {
   const matches = recordsOf(dataset, pattern.entity).filter((record) =>
     pattern.where.every((predicate) =>
       matchesPredicate(record[predicate.attribute], predicate.op, parameters[predicate.attribute]),
@@ -111,7 +127,10 @@ export function answerReadPattern(
           })
           .map((entry) => entry.record);
   const limited = pattern.limit === undefined ? ordered : ordered.slice(0, pattern.limit);
-  return limited.map((record) => shapeResult(workload, dataset, pattern, record));
+  return limited.map((record) => ({
+    result: shapeResult(workload, dataset, pattern, record),
+    sortValues: pattern.orderBy.map((key) => record[key.attribute]),
+  }));
 }
 
 function shapeResult(
