@@ -127,15 +127,36 @@ describe("analyzeAccessCorrelation", () => {
         where: [{ attribute: "orderId", op: "eq" }],
         with: [{ kind: "all", entity: "OrderLine" }],
       }),
+      write("C2", "Order", 1, 5),
       write("C3", "OrderLine", 5, 10),
     ];
     const [pair] = analyzeAccessCorrelation(workloadOf([orderLines], patterns));
-    expect(pair?.correlation).toBe(1);
+    // Q4 and C3 (a line write changes what Q4 returns) need both; C2 only the order.
+    expect(pair?.correlation).toBeCloseTo(95 / 96, 12);
     // 2,000 + 50 x 500 bytes.
     expect(pair?.size.maxCombinedBytes).toBe(27000);
     expect(pair?.size.avgCombinedBytes).toBe(1000 + 3 * 200);
     expect(pair?.size.fitsInOneItem).toBe(true);
     expect(pair?.recommendation).toMatchObject({ decision: "consolidate", aggregate: "single-document" });
+  });
+
+  it("keeps separate items in one partition when children churn or only their count is read", () => {
+    const churn: AccessPattern[] = [
+      read("Q4", "Order", 90, 300, { with: [{ kind: "all", entity: "OrderLine" }] }),
+      write("C2", "Order", 1, 5),
+      write("C3", "OrderLine", 50, 100),
+    ];
+    const [churning] = analyzeAccessCorrelation(workloadOf([orderLines], churn));
+    expect(churning?.recommendation).toMatchObject({ decision: "consolidate", aggregate: "multi-document" });
+    expect(churning?.recommendation.reasons.join(" ")).toMatch(/written over 10 times/);
+    const countOnly: AccessPattern[] = [
+      read("Q4", "Order", 90, 300, { with: [{ kind: "count", entity: "OrderLine" }] }),
+      write("C2", "Order", 1, 5),
+      write("C3", "OrderLine", 5, 10),
+    ];
+    const [counted] = analyzeAccessCorrelation(workloadOf([orderLines], countOnly));
+    expect(counted?.correlation).toBeCloseTo(95 / 96, 12);
+    expect(counted?.recommendation).toMatchObject({ decision: "consolidate", aggregate: "multi-document" });
   });
 
   it("does not consolidate an unbounded or many-to-many pair even when highly correlated", () => {

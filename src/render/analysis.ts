@@ -27,6 +27,13 @@ export const CONSOLIDATE_ABOVE = 0.5;
 export const SEPARATE_BELOW = 0.3;
 export const SINGLE_DOCUMENT_FROM = 0.9;
 
+/**
+ * "Different update frequencies? -> Consider multi-document" (expert prompt, step 2): the tool
+ * calls frequencies different when the children's writes exceed 10 times the parent's.
+ * A judgement threshold of this tool, not a documented Cosmos DB figure.
+ */
+export const UPDATE_MISMATCH_RATIO = 10;
+
 /** Which entities of a pair a request needs. */
 export type PairUse = "parent" | "child" | "both";
 
@@ -145,7 +152,20 @@ function analyzePair(workload: Workload, relationship: Relationship): PairAnalys
   const size = pairSize(workload, relationship);
   const updates = updateCoupling(workload, relationship, patterns);
   const identifying = identifyingRelationshipCheck(workload, relationship);
-  const recommendation = recommendConsolidation(relationship, byAverage.both, size, updates, identifying);
+  const needsItems = workload.accessPatterns.some(
+    (p) =>
+      p.type === "read" &&
+      p.entity === parent &&
+      p.with.some((w) => w.entity === child && (w.kind === "all" || w.kind === "latest")),
+  );
+  const recommendation = recommendConsolidation(
+    relationship,
+    byAverage.both,
+    size,
+    updates,
+    identifying,
+    needsItems,
+  );
   return {
     parent,
     child,
@@ -345,6 +365,7 @@ function recommendConsolidation(
   size: PairSize,
   updates: UpdateCoupling,
   identifying: IdentifyingCheck,
+  needsItems: boolean,
 ): ConsolidationRecommendation {
   const pct = `${(correlation * 100).toFixed(1)}%`;
   const natural = relationship.kind !== "many-to-many";
@@ -368,8 +389,19 @@ function recommendConsolidation(
   if (!relationship.owned) missing.push(`${relationship.child} can exist without ${relationship.parent}`);
   if (missing.length > 0) return { decision: "compare-costs", reasons: [...reasons, ...missing] };
   reasons.push("natural parent-child", "bounded size", "identifying relationship");
-  const single = correlation >= SINGLE_DOCUMENT_FROM && size.fitsInOneItem;
+  // Children written much more often than the parent: embedding rewrites the whole item each time.
+  const churn = updates.childWrites.avg > UPDATE_MISMATCH_RATIO * updates.parentWrites.avg;
+  const single = correlation >= SINGLE_DOCUMENT_FROM && size.fitsInOneItem && needsItems && !churn;
   if (single) reasons.push("90% or more accessed together and the aggregate fits in one 2 MB item");
-  else if (!size.fitsInOneItem) reasons.push("the aggregate can exceed one 2 MB item: separate items");
+  else if (needsItems && churn && size.fitsInOneItem) {
+    reasons.push(
+      `${relationship.child} is written over ${UPDATE_MISMATCH_RATIO} times as often as ${relationship.parent}: separate items avoid rewriting the aggregate on every child write`,
+    );
+  } else if (!size.fitsInOneItem) reasons.push("the aggregate can exceed one 2 MB item: separate items");
+  else if (!needsItems) {
+    reasons.push(
+      `no read returns the ${relationship.child} items with the ${relationship.parent}: separate items in one partition (counters and copies kept in the same transaction)`,
+    );
+  }
   return { decision: "consolidate", aggregate: single ? "single-document" : "multi-document", reasons };
 }

@@ -39,7 +39,6 @@ import {
   MASSIVE_SCALE_WRITES_PER_SECOND,
   expectedResults,
   patternsMissingRates,
-  peakWritesPerSecond,
   readsWithoutWrites,
   requirementsChecklist,
   writesWithoutReads,
@@ -541,7 +540,6 @@ function renderDesignConsiderations(workload: Workload, pairs: readonly PairAnal
   ]
     .filter((s) => s !== "")
     .join(" ");
-  const writesPeak = peakWritesPerSecond(workload);
   return [
     "## Design Considerations (Subject to Change)",
     "",
@@ -563,7 +561,7 @@ function renderDesignConsiderations(workload: Workload, pairs: readonly PairAnal
           riskRows,
         ),
     "",
-    `- **Large fan-out with many physical partitions based on total data size**: ${formatNumber(writesPeak, 0)} writes/s at peak. A cross-partition query visits every physical partition; storage alone needs:`,
+    "- **Large fan-out with many physical partitions based on total data size**: a cross-partition query visits every physical partition; storage alone needs:",
     "",
     fanOut,
     "",
