@@ -13,7 +13,9 @@ export type CommandRegistration = (program: Command) => void;
 const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
   () => import("./commands/check.js"),
   () => import("./commands/estimate-ru.js"),
+  () => import("./commands/evaluate.js"),
   () => import("./commands/interview.js"),
+  () => import("./commands/mcp.js"),
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

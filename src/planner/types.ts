@@ -9,11 +9,22 @@ import type { WriteOperation } from "../workload/types.js";
 /** Where a value in a query parameter, id or partition key comes from at run time. */
 export type ValueSource =
   /** Supplied by the caller: an attribute the access pattern filters on (its `where`). */
-  | { readonly kind: "input"; readonly attribute: string }
+  | {
+      readonly kind: "input";
+      readonly attribute: string;
+      /** For `range` predicates: the lower (inclusive) or upper (exclusive) bound. */
+      readonly bound?: "from" | "to";
+    }
   /** A constant, e.g. the item type or a literal partition key. */
   | { readonly kind: "literal"; readonly value: string | number | boolean }
   /** Taken from each item returned by the previous step (follow-up reads). */
   | { readonly kind: "fromResult"; readonly attribute: string }
+  /**
+   * A key template (`post-{replica}`, `{postId}-{shard}`) rendered from the values available at
+   * that step: inputs (or result attributes for follow-ups), `{replica}` picked at random,
+   * `{shard}` computed from the shard attribute, `{bucket}` from the bucket attribute.
+   */
+  | { readonly kind: "template"; readonly template: string; readonly from: "input" | "result" }
   /** Picked at random in 0..count-1 by the reader (replicas). */
   | { readonly kind: "random"; readonly count: number }
   /** The written item itself (writes). */
@@ -37,6 +48,8 @@ interface StepBase {
   readonly times: number;
   /** Why this step exists, in one sentence. */
   readonly note: string;
+  /** True when the step runs once for each item the first step returned (follow-up reads). */
+  readonly perResult?: boolean;
 }
 
 /** A point read: id and the full partition key are known. */

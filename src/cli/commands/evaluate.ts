@@ -1,0 +1,56 @@
+/**
+ * `cosmos-modeler evaluate <workload> <model> [--json] [--prices FILE] [--follow-ups per-item]`:
+ * how every access pattern executes on the model, its RU charge and RU/s, and per container the
+ * physical partitions, storage, hottest partitions, throughput and monthly cost.
+ */
+import type { Command } from "commander";
+import { evaluateModel } from "../../cost/evaluate.js";
+import { hasErrors } from "../../issues.js";
+import type { CommandRegistration } from "../main.js";
+import { readWorkloadAndModel } from "../load-inputs.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
+import { formatEvaluationReport } from "../evaluation-report.js";
+
+interface EvaluateFlags {
+  readonly json?: boolean;
+  readonly prices?: string;
+  readonly followUps?: string;
+}
+
+export const register: CommandRegistration = (program: Command) => {
+  program
+    .command("evaluate")
+    .description("plan every access pattern on a model: RU, RU/s, partitions, hot partitions, monthly cost")
+    .argument("<workload>", "workload file (YAML or JSON)")
+    .argument("<model>", "model file (YAML or JSON)")
+    .option("--json", "print one JSON document on stdout")
+    .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--follow-ups <mode>", "how related data is fetched: cheapest (default) or per-item", "cheapest")
+    .action(async (workloadPath: string, modelPath: string, flags: EvaluateFlags) => {
+      if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
+        program.error(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`, {
+          exitCode: 2,
+        });
+      }
+      const prices = await resolvePrices(flags.prices);
+      const inputs = await readWorkloadAndModel(workloadPath, modelPath);
+      if (!inputs.ok) {
+        process.exitCode = reportIssues(inputs.issues);
+        return;
+      }
+      const { workload, model } = inputs.value;
+      const evaluation = evaluateModel(workload, model, {
+        prices,
+        followUps: flags.followUps === "per-item" ? "perItem" : "cheapest",
+      });
+      const issues = [...inputs.issues, ...evaluation.issues];
+      if (flags.json === true) {
+        printJson({ ...evaluation, issues });
+      } else {
+        process.stdout.write(formatEvaluationReport(workload, evaluation, prices));
+        reportIssues(issues);
+      }
+      process.exitCode = hasErrors(evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;
+    });
+};

@@ -1,0 +1,348 @@
+/**
+ * Evaluates a model against a workload: plans every access pattern, solves the physical
+ * partition count of each container as a fixed point (fan-out cost grows with partitions),
+ * finds hot logical and physical partitions, recommends throughput and prices the month.
+ */
+import {
+  MAX_ITEM_BYTES,
+  MAX_LOGICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  SYSTEM_PROPERTIES_BYTES,
+} from "../cosmos/limits.js";
+import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
+import type { Issue } from "../issues.js";
+import type { Container, Model } from "../model/types.js";
+import type { Placement } from "../planner/context.js";
+import {
+  createPlanEnvironment,
+  sumEstimates,
+  scaleEstimate,
+  type PlanEnvironment,
+  type PlanOptions,
+} from "../planner/environment.js";
+import { planAccessPattern } from "../planner/plan-model.js";
+import type { Plan, PlanStep } from "../planner/types.js";
+import type { Workload } from "../workload/types.js";
+import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
+import { hottestPhysicalLoad } from "./hash-partitions.js";
+import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
+import { storageOf } from "./storage.js";
+import { chooseThroughput } from "./throughput.js";
+
+export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
+  readonly prices?: Prices;
+  /** Most fixed-point iterations of the partition count. */
+  readonly maxIterations?: number;
+}
+
+/** Everything the evaluation computed, including the plans and environment used. */
+export interface DetailedEvaluation extends Evaluation {
+  readonly partitions: Readonly<Record<string, number>>;
+}
+
+/** Change-feed batches are read about once a second per lease under load (assumption of this model). */
+const CHANGE_FEED_BATCHES_PER_SECOND = 1;
+
+function planAll(env: PlanEnvironment, workload: Workload): Plan[] {
+  return workload.accessPatterns.map((pattern) => planAccessPattern(env, pattern));
+}
+
+/** RU/s the container must be provisioned with: its peak, or its busiest partition times the partition count. */
+function requiredRus(load: ContainerLoad, partitions: number): { required: number; hottest: number } {
+  const heavy = [...load.keys].map(([key, value]) => ({ key, load: value.peak }));
+  const hottest = hottestPhysicalLoad(heavy, load.spreadPeak, partitions);
+  // The provisioned RU/s must cover the peak. Cosmos DB divides it evenly among physical
+  // partitions unless throughput is redistributed, so a busy partition is reported separately
+  // (hotPhysicalPartition) rather than multiplied into the bill.
+  return { required: load.peak, hottest };
+}
+
+/**
+ * Evaluates `model` for `workload`.
+ * @example evaluateModel(workload, model).totals.monthlyCostUSD
+ */
+export function evaluateModel(
+  workload: Workload,
+  model: Model,
+  options: EvaluateOptions = {},
+): DetailedEvaluation {
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const issues: Issue[] = [];
+  const storage = new Map<string, ReturnType<typeof storageOf>>();
+  const probe = createPlanEnvironment(workload, model, options);
+  for (const container of model.containers) storage.set(container.name, storageOf(probe, container));
+  const partitions: Record<string, number> = {};
+  for (const container of model.containers) {
+    const gb = storage.get(container.name)?.totalGB ?? 0;
+    partitions[container.name] =
+      container.physicalPartitions ?? Math.max(1, Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB));
+  }
+  // A parent's children sit in one logical partition (or one per write shard), each read by one
+  // change-feed lease that sums a batch's changes per parent: at most that many patches/s.
+  const leasesOf = (name: string, itemType: string): number => {
+    const shards =
+      model.containers.find((c) => c.name === name)?.items.find((i) => i.type === itemType)?.shards ?? 1;
+    return CHANGE_FEED_BATCHES_PER_SECOND * Math.min(shards, partitions[name] ?? 1);
+  };
+  const solve = (counts: Record<string, number>) => {
+    const environment = createPlanEnvironment(workload, model, { ...options, partitions: counts });
+    const planned = planAll(environment, workload);
+    return {
+      env: environment,
+      plans: planned,
+      loads: accumulateLoads(environment, planned, { counterPatchesPerSecondPerParent: leasesOf }),
+    };
+  };
+  const needed = (load: ContainerLoad | undefined, container: Container, current: number): number => {
+    if (container.physicalPartitions !== undefined || load === undefined) return current;
+    const gb = storage.get(container.name)?.totalGB ?? 0;
+    // Splits follow the total throughput; uneven load (hot keys colliding) is paid for in the
+    // provisioned RU/s (see requiredRus), not by more partitions.
+    return Math.max(
+      1,
+      Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB),
+      Math.ceil(load.peak / MAX_PHYSICAL_PARTITION_RUS),
+    );
+  };
+  let state = solve(partitions);
+  const diverging = new Set<string>();
+  const maxIterations = options.maxIterations ?? 40;
+  // Physical partitions only ever split, so the count grows until the load fits.
+  for (let iteration = 0; iteration < maxIterations; iteration++) {
+    let changed = false;
+    for (const container of model.containers) {
+      if (diverging.has(container.name)) continue;
+      const current = partitions[container.name] ?? 1;
+      const target = needed(state.loads.get(container.name), container, current);
+      if (target <= current) continue;
+      // Would one more partition add more fan-out RU/s than a partition can serve?
+      const before = state.loads.get(container.name)?.peak ?? 0;
+      const after =
+        solve({ ...partitions, [container.name]: current + 1 }).loads.get(container.name)?.peak ?? 0;
+      if (after - before >= MAX_PHYSICAL_PARTITION_RUS) {
+        diverging.add(container.name);
+        const load = state.loads.get(container.name);
+        for (const patternId of load?.fanOutPerPartition.keys() ?? []) {
+          issues.push({
+            code: "evaluate.fanOutCannotScale",
+            severity: "error",
+            path: `accessPatterns.${patternId}`,
+            message: `${patternId} cannot scale: each physical partition added to ${container.name} adds ${Math.round(after - before).toLocaleString("en-US")} RU/s of fan-out at peak, more than the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s a partition serves (stopped at ${current} partitions, ${Math.round(before).toLocaleString("en-US")} RU/s)`,
+            suggestion:
+              "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
+          });
+        }
+        continue;
+      }
+      partitions[container.name] = target;
+      changed = true;
+    }
+    if (!changed) break;
+    state = solve(partitions);
+  }
+  // Plans may have moved away from a container whose fan-out made it grow: take the count the
+  // final plans need, if planning again with it still fits.
+  const shrunk: Record<string, number> = { ...partitions };
+  for (const container of model.containers) {
+    if (diverging.has(container.name) || container.physicalPartitions !== undefined) continue;
+    shrunk[container.name] = needed(state.loads.get(container.name), container, 1);
+  }
+  if (model.containers.some((c) => shrunk[c.name] !== partitions[c.name])) {
+    const retry = solve(shrunk);
+    const fits = model.containers.every(
+      (c) => diverging.has(c.name) || needed(retry.loads.get(c.name), c, 1) <= (shrunk[c.name] ?? 1),
+    );
+    if (fits) {
+      Object.assign(partitions, shrunk);
+      state = retry;
+    }
+  }
+  const { env, plans, loads } = state;
+  const patterns = evaluatePatterns(env, workload, plans, issues);
+  const containers = model.containers.map((container) =>
+    evaluateContainer(
+      env,
+      workload,
+      container,
+      loads,
+      storage.get(container.name),
+      partitions[container.name] ?? 1,
+      prices,
+      issues,
+    ),
+  );
+  checkItemSizes(env, model, issues);
+  const totals = {
+    rus: {
+      avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),
+      peak: containers.reduce((sum, c) => sum + c.rus.peak, 0),
+    },
+    monthlyCostUSD: containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
+  };
+  return { patterns, containers, totals, issues, partitions: { ...partitions } };
+}
+
+function stepTotal(steps: readonly PlanStep[]) {
+  return sumEstimates(steps.map((step) => scaleEstimate(step.ru, step.times)));
+}
+
+function evaluatePatterns(
+  env: PlanEnvironment,
+  workload: Workload,
+  plans: readonly Plan[],
+  issues: Issue[],
+): PatternEvaluation[] {
+  return plans.map((plan, index) => {
+    const pattern = workload.accessPatterns[index];
+    if (pattern === undefined) throw new Error("internal: plans and patterns differ");
+    const sync = stepTotal(plan.operations);
+    const async = plan.type === "write" ? stepTotal(plan.async).estimate : 0;
+    if (!plan.served) {
+      issues.push({
+        code: "evaluate.patternNotServed",
+        severity: "error",
+        path: `accessPatterns[${index}]`,
+        message: `the model cannot serve ${plan.patternId} (${pattern.name}): ${plan.notes.join("; ")}`,
+      });
+    }
+    const fanOut = plan.type === "read" && plan.fanOut;
+    if (fanOut) {
+      const step = plan.operations.find((s) => s.kind === "query" && s.scope === "fanOut");
+      const partitions = step?.kind === "query" ? step.partitions : 0;
+      issues.push({
+        code: "evaluate.fanOut",
+        severity: pattern.rps.peak >= 100 ? "warning" : "info",
+        path: `accessPatterns[${index}]`,
+        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${Math.round(sync.estimate * pattern.rps.peak).toLocaleString("en-US")} RU/s at peak`,
+      });
+    }
+    void env;
+    return {
+      id: plan.patternId,
+      plan,
+      fanOut,
+      ru: { ...sync, async },
+      rus: {
+        avg: (sync.estimate + async) * pattern.rps.avg,
+        peak: (sync.estimate + async) * pattern.rps.peak,
+      },
+    };
+  });
+}
+
+function evaluateContainer(
+  env: PlanEnvironment,
+  workload: Workload,
+  container: Container,
+  loads: Map<string, ContainerLoad>,
+  stored: ReturnType<typeof storageOf> | undefined,
+  partitions: number,
+  prices: Prices,
+  issues: Issue[],
+): ContainerEvaluation {
+  const load = loads.get(container.name) ?? {
+    avg: 0,
+    peak: 0,
+    keys: new Map(),
+    spreadPeak: 0,
+    fanOutPerPartition: new Map(),
+  };
+  const { required, hottest } = requiredRus(load, partitions);
+  const hot = hottestKey(load);
+  const storageGB = stored?.totalGB ?? 0;
+  const hottestStorage = stored?.hottestKeyGB ?? 0;
+  const path = `containers.${container.name}`;
+  if (hot.peak > MAX_PHYSICAL_PARTITION_RUS) {
+    issues.push({
+      code: "evaluate.hotPartition",
+      severity: "error",
+      path,
+      message: `the hottest logical partition of ${container.name} needs ${Math.round(hot.peak).toLocaleString("en-US")} RU/s at peak, over the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s one partition can serve`,
+      suggestion:
+        "spread it: replicas for a hot read set, write shards for a hot write key, or a key with more distinct values",
+    });
+  } else if (hottest > MAX_PHYSICAL_PARTITION_RUS && hottest > (load.spreadPeak / partitions) * 1.05) {
+    issues.push({
+      code: "evaluate.hotPhysicalPartition",
+      severity: "warning",
+      path,
+      message: `hot logical keys of ${container.name} collide on one of its ${partitions} physical partitions: ${Math.round(hottest).toLocaleString("en-US")} RU/s at peak there`,
+    });
+  }
+  if (container.physicalPartitions !== undefined && required > partitions * MAX_PHYSICAL_PARTITION_RUS) {
+    issues.push({
+      code: "evaluate.pinnedPartitionsOverloaded",
+      severity: "warning",
+      path: `${path}.physicalPartitions`,
+      message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${Math.round(required).toLocaleString("en-US")} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
+    });
+  }
+  if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
+    issues.push({
+      code: "evaluate.logicalPartitionTooLarge",
+      severity: "error",
+      path,
+      message: `the largest logical partition of ${container.name} holds ${hottestStorage.toFixed(1)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
+      suggestion: "add a level to the partition key (hierarchical key) or bucket the items",
+    });
+  }
+  for (const growth of stored?.growth ?? []) {
+    if (growth.hoursTo20GB < 24 * 30) {
+      issues.push({
+        code: "evaluate.logicalPartitionGrowth",
+        severity: "warning",
+        path,
+        message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${growth.gbPerHour.toFixed(2)} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${growth.hoursTo20GB.toFixed(1)} hours of peak`,
+      });
+    }
+  }
+  const choice = chooseThroughput(
+    {
+      requiredPeak: required,
+      avg: load.avg,
+      storageGB,
+      physicalPartitions: partitions,
+      hottestPhysical: hottest,
+      regions: workload.scale.regions,
+      multiRegionWrites: workload.scale.multiRegionWrites,
+      ...(container.throughput === undefined ? {} : { pinned: container.throughput }),
+    },
+    prices,
+  );
+  void env;
+  return {
+    name: container.name,
+    physicalPartitions: partitions,
+    storageGB,
+    rus: { avg: load.avg, peak: load.peak },
+    hottestLogicalPartition: { rus: hot.peak, storageGB: hottestStorage, key: hot.key },
+    hottestPhysicalPartition: { rus: hottest, storageGB: storageGB / partitions },
+    throughput: choice.throughput,
+    monthlyCostUSD: choice.monthlyThroughputUSD + choice.monthlyStorageUSD,
+    costBreakdown: {
+      throughputUSD: choice.monthlyThroughputUSD,
+      storageUSD: choice.monthlyStorageUSD,
+      formula: choice.formula,
+    },
+  };
+}
+
+function checkItemSizes(env: PlanEnvironment, model: Model, issues: Issue[]): void {
+  for (const container of model.containers) {
+    for (const item of container.items) {
+      const placement: Placement | undefined = env.context.placement(container.name, item.type);
+      if (placement === undefined) continue;
+      const shape = env.shape(placement);
+      if (shape.maxBytes + SYSTEM_PROPERTIES_BYTES > MAX_ITEM_BYTES) {
+        issues.push({
+          code: "evaluate.itemTooLarge",
+          severity: "error",
+          path: `containers.${container.name}.items.${item.type}`,
+          message: `the largest ${item.type} item is about ${Math.round(shape.maxBytes).toLocaleString("en-US")} bytes, over the 2 MB item limit`,
+          suggestion: "embed only the newest N children, bucket them, or reference them",
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Where the request units of a set of plans land: RU/s per container at average and peak, and
+ * per logical partition key, from each step's rate, charge and the skew of the attribute that
+ * picks its partition key. Fan-out queries spread over every physical partition; point requests
+ * and single-partition queries concentrate on the key their attribute values pick.
+ */
+import type { Placement } from "../planner/context.js";
+import type { PlanEnvironment } from "../planner/environment.js";
+import { partitionKeyAttributes } from "../planner/routing.js";
+import type { Plan, PlanStep } from "../planner/types.js";
+import type { AccessPattern } from "../workload/types.js";
+import { renderTemplate } from "../model/templates.js";
+import { zipfShare } from "./zipf.js";
+
+/** Top values of a skewed key tracked by name for the physical-partition simulation. */
+const TRACKED_VALUES = 8;
+/** Most named keys tracked per contribution (replicas x shards x top values). */
+const MAX_NAMED_KEYS = 256;
+
+export interface KeyLoad {
+  readonly key: string;
+  /** RU/s at peak. */
+  readonly peak: number;
+  readonly avg: number;
+}
+
+export interface ContainerLoad {
+  avg: number;
+  peak: number;
+  /** RU/s at peak on named logical keys (hot values, literal keys, replicas, shards). */
+  readonly keys: Map<string, { peak: number; avg: number }>;
+  /** RU/s at peak spread evenly over all physical partitions (many small keys, fan-out). */
+  spreadPeak: number;
+  /** Fan-out RU/s at peak per physical partition, per pattern (for the divergence check). */
+  readonly fanOutPerPartition: Map<string, number>;
+}
+
+interface Concentration {
+  /** Names and shares (of the step's load) of the hottest keys. */
+  readonly keys: readonly { readonly name: string; readonly share: number }[];
+  /** Share of the load not on named keys, spread evenly. */
+  readonly rest: number;
+}
+
+/** The attribute in the pattern's entity whose values pick the key of `attribute` in `placement`. */
+function drivingAttribute(
+  env: PlanEnvironment,
+  pattern: AccessPattern,
+  placement: Placement,
+  attribute: string,
+) {
+  const { context } = env;
+  const entity = placement.item.entity;
+  if (entity === pattern.entity) return { entity, attribute };
+  const parent = context.relationship(entity, pattern.entity);
+  if (parent?.via !== undefined && attribute === context.entity(entity).key)
+    return { entity: pattern.entity, attribute: parent.via };
+  const child = context.relationship(pattern.entity, entity);
+  if (child?.via !== undefined && attribute === child.via)
+    return { entity: pattern.entity, attribute: context.entity(pattern.entity).key };
+  return { entity, attribute };
+}
+
+/** How one step's load divides among logical partition keys. */
+function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement: Placement): Concentration {
+  const { item } = placement;
+  const copies = (item.replicas ?? 1) * (item.shards ?? 1);
+  const attributes = partitionKeyAttributes(item);
+  // Key values as the service would hash them: rendered templates, with the k-th hottest value
+  // of an attribute standing in for its real value.
+  const render = (rank: number, replica: number, shard: number): string =>
+    item.partitionKey
+      .map((template) =>
+        renderTemplate(template, {
+          attributes: Object.fromEntries(attributes.map((a) => [a, `${a}#${rank}`])),
+          replica,
+          shard,
+          bucket: "b",
+        }),
+      )
+      .join("|");
+  const split = (rank: number, share: number): { name: string; share: number }[] => {
+    const out: { name: string; share: number }[] = [];
+    for (let replica = 0; replica < (item.replicas ?? 1); replica++) {
+      for (let shard = 0; shard < (item.shards ?? 1); shard++) {
+        out.push({ name: render(rank, replica, shard), share: share / copies });
+      }
+    }
+    return out;
+  };
+  if (attributes.length === 0) return { keys: split(1, 1), rest: 0 };
+  // A key is at most as hot as the hottest value of its least concentrated attribute.
+  let hottest = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
+  for (const attribute of attributes) {
+    const driver = drivingAttribute(env, pattern, placement, attribute);
+    const n = env.context.distinctValues(driver.entity, driver.attribute);
+    const s = env.context.skewOf(driver.entity, driver.attribute);
+    const share = zipfShare(n, s);
+    if (share < hottest.share || hottest.n === Number.POSITIVE_INFINITY) hottest = { n, s, share };
+  }
+  const tracked = Math.max(
+    1,
+    Math.min(TRACKED_VALUES, Math.floor(MAX_NAMED_KEYS / copies), Math.floor(hottest.n)),
+  );
+  const keys: { name: string; share: number }[] = [];
+  let named = 0;
+  for (let k = 1; k <= tracked; k++) {
+    const share = zipfShare(hottest.n, hottest.s, k);
+    named += share;
+    keys.push(...split(k, share));
+  }
+  return { keys, rest: Math.max(0, 1 - named) };
+}
+
+export interface LoadOptions {
+  /** Change-feed counter updates are summed per parent per batch: at most this many patches/s per parent. */
+  readonly counterPatchesPerSecondPerParent: (sourceContainer: string, sourceItemType: string) => number;
+}
+
+function emptyLoad(): ContainerLoad {
+  return { avg: 0, peak: 0, keys: new Map(), spreadPeak: 0, fanOutPerPartition: new Map() };
+}
+
+/** Accumulates the load of every plan's steps onto its containers. */
+export function accumulateLoads(
+  env: PlanEnvironment,
+  plans: readonly Plan[],
+  options: LoadOptions,
+): Map<string, ContainerLoad> {
+  const loads = new Map<string, ContainerLoad>();
+  const loadOf = (container: string): ContainerLoad => {
+    let load = loads.get(container);
+    if (load === undefined) {
+      load = emptyLoad();
+      loads.set(container, load);
+    }
+    return load;
+  };
+  for (const container of env.context.model.containers) loadOf(container.name);
+  const patterns = new Map(env.context.workload.accessPatterns.map((p) => [p.id, p]));
+  const visit = (step: PlanStep, pattern: AccessPattern, cap?: number): void => {
+    if (step.kind === "changeFeed") {
+      const perParent =
+        step.reason === "counter"
+          ? options.counterPatchesPerSecondPerParent(step.from.container, step.from.itemType)
+          : undefined;
+      for (const inner of step.steps) visit(inner, pattern, perParent);
+      return;
+    }
+    const placement = env.context.placement(step.container, step.itemType);
+    if (placement === undefined) return;
+    const perRequest = step.ru.estimate * step.times;
+    const load = loadOf(step.container);
+    load.avg += perRequest * pattern.rps.avg;
+    load.peak += perRequest * pattern.rps.peak;
+    if (step.kind === "query" && step.scope === "fanOut") {
+      load.spreadPeak += perRequest * pattern.rps.peak;
+      const perPartition = (perRequest * pattern.rps.peak) / Math.max(1, step.partitions);
+      load.fanOutPerPartition.set(pattern.id, (load.fanOutPerPartition.get(pattern.id) ?? 0) + perPartition);
+      return;
+    }
+    const concentration = concentrationOf(env, pattern, placement);
+    for (const key of concentration.keys) {
+      let peakRate = pattern.rps.peak * step.times * key.share;
+      let avgRate = pattern.rps.avg * step.times * key.share;
+      if (cap !== undefined) {
+        // Changes summed per parent per batch: the load above the cap never reaches the database.
+        load.peak -= Math.max(0, peakRate - cap) * step.ru.estimate;
+        load.avg -= Math.max(0, avgRate - cap) * step.ru.estimate;
+        peakRate = Math.min(peakRate, cap);
+        avgRate = Math.min(avgRate, cap);
+      }
+      const entry = load.keys.get(key.name) ?? { peak: 0, avg: 0 };
+      entry.peak += peakRate * step.ru.estimate;
+      entry.avg += avgRate * step.ru.estimate;
+      load.keys.set(key.name, entry);
+    }
+    load.spreadPeak += perRequest * pattern.rps.peak * concentration.rest;
+  };
+  for (const plan of plans) {
+    const pattern = patterns.get(plan.patternId);
+    if (pattern === undefined) continue;
+    for (const step of plan.operations) visit(step, pattern);
+    if (plan.type === "write") for (const step of plan.async) visit(step, pattern);
+  }
+  return loads;
+}
+
+/** The hottest named logical key of a container (RU/s at peak and average). */
+export function hottestKey(load: ContainerLoad): KeyLoad {
+  let best: KeyLoad = { key: "", peak: 0, avg: 0 };
+  for (const [key, value] of load.keys) if (value.peak > best.peak) best = { key, ...value };
+  return best;
+}

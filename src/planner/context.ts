@@ -1,0 +1,101 @@
+/**
+ * Look-ups over a workload and a model that every planning and costing step needs: entities by
+ * name, relationships between two entities, where each entity is stored, and how many distinct
+ * values (and how skewed) an attribute has.
+ */
+import { effectiveItemType } from "../model/materialize-item.js";
+import type { Container, ItemType, Model } from "../model/types.js";
+import type { AccessPattern, Attribute, Entity, Relationship, Workload } from "../workload/types.js";
+
+/** One item type together with the container that holds it. */
+export interface Placement {
+  readonly container: Container;
+  readonly item: ItemType;
+}
+
+export interface PlanningContext {
+  readonly workload: Workload;
+  readonly model: Model;
+  entity(name: string): Entity;
+  attribute(entity: string, name: string): Attribute | undefined;
+  /** Every item type (in every container) that stores records of `entity`. */
+  placementsOf(entity: string): readonly Placement[];
+  placement(container: string, type: string): Placement | undefined;
+  container(name: string): Container | undefined;
+  /** The relationship whose parent is `parent` and child is `child` (one-to-many or one-to-one). */
+  relationship(parent: string, child: string): Relationship | undefined;
+  /** Relationships where `entity` is the child, with a `via` attribute. */
+  parentsOf(entity: string): readonly Relationship[];
+  /** Relationships where `entity` is the parent. */
+  childrenOf(entity: string): readonly Relationship[];
+  /** Entity count at the end of the planning horizon (without TTL: start count + growth). */
+  countAtHorizon(entity: string): number;
+  /** Distinct values of an attribute: its `distinct`, the parent count for a `via`, the count for the key. */
+  distinctValues(entity: string, attribute: string): number;
+  /** Zipf exponent of how the attribute's values are used (0 = uniform). */
+  skewOf(entity: string, attribute: string): number;
+  /** Write patterns on an entity. */
+  writesOf(entity: string): readonly AccessPattern[];
+}
+
+/** Builds the look-ups once for a workload and a model. */
+export function createPlanningContext(workload: Workload, model: Model): PlanningContext {
+  const entities = new Map(workload.entities.map((entity) => [entity.name, entity]));
+  const placements = new Map<string, Placement[]>();
+  const byKey = new Map<string, Placement>();
+  const containers = new Map(model.containers.map((container) => [container.name, container]));
+  for (const container of model.containers) {
+    for (const stored of container.items) {
+      // A copy holds what its source holds (copies, counters, embeds), narrowed by its projection.
+      const item = effectiveItemType(stored, model);
+      const list = placements.get(item.entity) ?? [];
+      list.push({ container, item });
+      placements.set(item.entity, list);
+      byKey.set(`${container.name}/${item.type}`, { container, item });
+    }
+  }
+  const entity = (name: string): Entity => {
+    const found = entities.get(name);
+    if (found === undefined)
+      throw new Error(`internal: unknown entity ${name} (the loader checks references)`);
+    return found;
+  };
+  const countAtHorizon = (name: string): number => {
+    const found = entity(name);
+    // With a TTL the count is the steady state: items expire as fast as new ones arrive.
+    if (found.ttlSeconds !== undefined) return found.count;
+    return found.count + found.growthPerMonth * workload.scale.horizonMonths;
+  };
+  const parentsOf = (name: string): readonly Relationship[] =>
+    workload.relationships.filter((r) => r.child === name && r.via !== undefined);
+  return {
+    workload,
+    model,
+    entity,
+    attribute: (entityName, name) => entity(entityName).attributes.find((a) => a.name === name),
+    placementsOf: (name) => placements.get(name) ?? [],
+    placement: (container, type) => byKey.get(`${container}/${type}`),
+    container: (name) => containers.get(name),
+    relationship: (parent, child) =>
+      workload.relationships.find(
+        (r) => r.parent === parent && r.child === child && r.kind !== "many-to-many",
+      ),
+    parentsOf,
+    childrenOf: (name) =>
+      workload.relationships.filter((r) => r.parent === name && r.kind !== "many-to-many"),
+    countAtHorizon,
+    distinctValues(entityName, name) {
+      const found = entity(entityName);
+      const attribute = found.attributes.find((a) => a.name === name);
+      if (attribute?.distinct !== undefined) return attribute.distinct;
+      if (name === found.key || attribute?.unique === true) return Math.max(1, countAtHorizon(entityName));
+      const parent = parentsOf(entityName).find((r) => r.via === name);
+      if (parent !== undefined) return Math.max(1, countAtHorizon(parent.parent));
+      // Unknown cardinality: assume every item has its own value (the optimistic default the
+      // spec implies by asking for `distinct` on low-cardinality attributes).
+      return Math.max(1, countAtHorizon(entityName));
+    },
+    skewOf: (entityName, name) => entity(entityName).attributes.find((a) => a.name === name)?.skew ?? 0,
+    writesOf: (name) => workload.accessPatterns.filter((p) => p.type === "write" && p.entity === name),
+  };
+}

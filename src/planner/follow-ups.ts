@@ -1,0 +1,338 @@
+/**
+ * Follow-up reads: the related data a read pattern asks for (`with:`) that the answering item
+ * does not hold. Copies, counters and embedded children avoid them; otherwise each returned item
+ * costs a lookup of its parent or a query on its children, or one query fetches the parents of
+ * all returned items at once, whichever is cheaper.
+ */
+import type { ReadPattern, WithItem } from "../workload/types.js";
+import type { Placement } from "./context.js";
+import { scaleEstimate, type PlanEnvironment } from "./environment.js";
+import { attributePropertyBytes } from "./item-shape.js";
+import { keyConditions } from "./key-conditions.js";
+import { routeRequest } from "./routing.js";
+import { buildQuery } from "./sql.js";
+import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
+
+export interface FollowUps {
+  readonly steps: readonly PlanStep[];
+  readonly problems: readonly string[];
+  readonly notes: readonly string[];
+}
+
+/** Replaces `{key}` by `{via}` so a parent's templates read the value from the child result. */
+function rewriteTemplate(template: string, key: string, via: string): string {
+  return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
+}
+
+function describeWith(entry: WithItem): string {
+  switch (entry.kind) {
+    case "attribute":
+      return `${entry.entity}.${entry.attribute}`;
+    case "count":
+      return `count(${entry.entity})`;
+    case "aggregate":
+      return `${entry.fn}(${entry.entity}.${entry.attribute})`;
+    case "latest":
+      return `latest(${entry.entity}, ${entry.n})`;
+    case "all":
+      return `all(${entry.entity})`;
+    default:
+      return entry satisfies never;
+  }
+}
+
+/** Placements that hold complete records of `entity` (no projection, bound or bucket). */
+function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
+  return env.context
+    .placementsOf(entity)
+    .filter(
+      (p) => p.item.select === undefined && p.item.keepLatest === undefined && p.item.bucket === undefined,
+    );
+}
+
+/** The cheapest request reading one parent by its key, for each returned item. */
+function perItemParentLookup(
+  env: PlanEnvironment,
+  parent: string,
+  via: string,
+  attribute: string,
+  times: number,
+  consistency: ReadPattern["consistency"],
+): PlanStep | undefined {
+  const parentEntity = env.context.entity(parent);
+  let best: PlanStep | undefined;
+  for (const placement of completePlacements(env, parent)) {
+    const routing = routeRequest(placement.item, new Set([parentEntity.key]));
+    const shape = env.shape(placement);
+    let step: PlanStep;
+    if (routing.scope === "single" && routing.idKnown) {
+      const read: PointReadStep = {
+        kind: "pointRead",
+        container: placement.container.name,
+        itemType: placement.item.type,
+        id: rewriteTemplate(placement.item.id, parentEntity.key, via),
+        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parentEntity.key, via)),
+        ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
+        times,
+        note: `one point read of the ${parent} of each returned item for ${parent}.${attribute}`,
+        perResult: true,
+      };
+      step = read;
+    } else {
+      const partitions = routing.scope === "fanOut" ? env.partitions(placement.container.name) : 1;
+      const query = buildQuery({
+        keys: keyConditions(placement, routing, "result", new Set([parentEntity.key])),
+        predicates: [{ attribute: parentEntity.key, op: "eq" }],
+        valuesFrom: "result",
+        resultNames: { [parentEntity.key]: via },
+        orderBy: [],
+        projection: [parentEntity.key, attribute],
+      });
+      const q: QueryStep = {
+        kind: "query",
+        container: placement.container.name,
+        itemType: placement.item.type,
+        sql: query.sql,
+        parameters: query.parameters,
+        scope: routing.scope,
+        partitions,
+        returned: 1,
+        orderServedByIndex: true,
+        ru: env.estimate({
+          op: "query",
+          returned: 1,
+          returnedBytes: attributePropertyBytes(parentEntity, attribute) + 40,
+          partitions,
+          ...(consistency ? { consistency } : {}),
+        }),
+        times,
+        note: `one query per returned item for its ${parent}.${attribute}`,
+        perResult: true,
+      };
+      step = q;
+    }
+    if (best === undefined || step.ru.estimate < best.ru.estimate) best = step;
+  }
+  return best;
+}
+
+/** One query fetching the parents of all returned items (`ARRAY_CONTAINS(@keys, c.key)`). */
+function batchedParentLookup(
+  env: PlanEnvironment,
+  parent: string,
+  via: string,
+  attribute: string,
+  distinctParents: number,
+  consistency: ReadPattern["consistency"],
+): QueryStep | undefined {
+  const parentEntity = env.context.entity(parent);
+  let best: QueryStep | undefined;
+  for (const placement of completePlacements(env, parent)) {
+    const keyed =
+      placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${parentEntity.key}}`;
+    const physical = env.partitions(placement.container.name);
+    const partitions = keyed ? Math.min(Math.ceil(distinctParents), physical) : physical;
+    const query = buildQuery({
+      keys: [{ property: "type", source: { kind: "literal", value: placement.item.type } }],
+      predicates: [{ attribute: parentEntity.key, op: "in" }],
+      valuesFrom: "result",
+      resultNames: { [parentEntity.key]: via },
+      orderBy: [],
+      projection: [parentEntity.key, attribute],
+    });
+    const returnedBytes = distinctParents * (attributePropertyBytes(parentEntity, attribute) + 40);
+    const step: QueryStep = {
+      kind: "query",
+      container: placement.container.name,
+      itemType: placement.item.type,
+      sql: query.sql,
+      parameters: query.parameters,
+      scope: keyed && partitions < physical ? "prefix" : partitions > 1 ? "fanOut" : "single",
+      partitions,
+      returned: distinctParents,
+      orderServedByIndex: true,
+      ru: env.estimate({
+        op: "query",
+        returned: distinctParents,
+        returnedBytes,
+        partitions,
+        ...(consistency ? { consistency } : {}),
+      }),
+      times: 1,
+      note: `one query for the ${parent}.${attribute} of all returned items`,
+    };
+    if (best === undefined || step.ru.estimate < best.ru.estimate) best = step;
+  }
+  return best;
+}
+
+/** A query on the children of each returned item (count, aggregate, newest N, all). */
+function childQuery(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  entry: Exclude<WithItem, { kind: "attribute" }>,
+  via: string,
+  childrenPerParent: number,
+  times: number,
+): QueryStep | undefined {
+  const child = env.context.entity(entry.entity);
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  let best: QueryStep | undefined;
+  // The parent item returned carries the attributes it shares with its children (e.g. the
+  // tenant and user of a session's events), which can complete the child's partition key.
+  const parentAttributes = new Set(env.context.entity(pattern.entity).attributes.map((a) => a.name));
+  const shared = child.attributes.map((a) => a.name).filter((name) => parentAttributes.has(name));
+  for (const placement of completePlacements(env, entry.entity)) {
+    const routing = routeRequest(placement.item, new Set([via, ...shared]));
+    const partitions =
+      routing.scope === "fanOut"
+        ? env.partitions(placement.container.name)
+        : routing.scope === "shards"
+          ? Math.min(routing.shardCount, env.partitions(placement.container.name))
+          : 1;
+    const shape = env.shape(placement);
+    const sortAttribute = child.attributes.find((a) => a.type === "datetime")?.name ?? child.key;
+    const aggregate =
+      entry.kind === "count"
+        ? ({ fn: "count" } as const)
+        : entry.kind === "aggregate"
+          ? ({ fn: entry.fn, attribute: entry.attribute } as const)
+          : undefined;
+    const top = entry.kind === "latest" ? entry.n : undefined;
+    const query = buildQuery({
+      keys: keyConditions(placement, routing, "result", new Set([via])),
+      predicates: [{ attribute: via, op: "eq" }],
+      valuesFrom: "result",
+      orderBy: entry.kind === "latest" ? [{ attribute: sortAttribute, direction: "desc" }] : [],
+      ...(top === undefined ? {} : { top }),
+      ...(aggregate === undefined ? {} : { aggregate }),
+    });
+    const matched = childrenPerParent;
+    const returned = aggregate !== undefined ? 1 : top === undefined ? matched : Math.min(top, matched);
+    const step: QueryStep = {
+      kind: "query",
+      container: placement.container.name,
+      itemType: placement.item.type,
+      sql: query.sql,
+      parameters: query.parameters,
+      ...(routing.scope === "fanOut"
+        ? {}
+        : { partitionKey: placement.item.partitionKey.slice(0, routing.knownLevels) }),
+      scope: routing.scope,
+      partitions,
+      returned,
+      orderServedByIndex: true,
+      ru: env.estimate({
+        op: "query",
+        returned,
+        returnedBytes: aggregate !== undefined ? 20 : returned * shape.avgBytes,
+        // An aggregate loads every matching child even though it returns one value.
+        scannedNotReturned: aggregate !== undefined ? matched : 0,
+        scannedBytes: aggregate !== undefined ? matched * shape.avgBytes : 0,
+        partitions,
+        consistency,
+      }),
+      times,
+      note: `one query per returned item for ${describeWith(entry)} (${routing.scope === "fanOut" ? `fan-out over ${partitions} partitions` : "single partition"})`,
+      perResult: true,
+    };
+    if (best === undefined || step.ru.estimate < best.ru.estimate) best = step;
+  }
+  return best;
+}
+
+/** The follow-up reads `pattern` needs when answered by `placement`, for `returned` items. */
+/**
+ * A point read (or the cheapest query) of the complete item of `entity` for each returned item,
+ * by the key the returned item carries: the second step of a lookup item (an item that maps a
+ * unique value to the key, e.g. email -> accountId).
+ */
+export function planKeyLookup(
+  env: PlanEnvironment,
+  entity: string,
+  times: number,
+  consistency: ReadPattern["consistency"],
+): PlanStep | undefined {
+  const key = env.context.entity(entity).key;
+  return perItemParentLookup(env, entity, key, key, times, consistency);
+}
+
+export function planFollowUps(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  returned: number,
+): FollowUps {
+  const { item } = placement;
+  const steps: PlanStep[] = [];
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  for (const entry of pattern.with) {
+    const label = describeWith(entry);
+    if (entry.kind === "attribute") {
+      if (entry.entity === pattern.entity) continue;
+      const copy = item.copies.find(
+        (c) => c.from.entity === entry.entity && c.from.attribute === entry.attribute,
+      );
+      if (copy !== undefined) {
+        notes.push(`${label} is copied into ${item.type}.${copy.as}`);
+        continue;
+      }
+      const relationship = env.context.relationship(entry.entity, pattern.entity);
+      if (relationship?.via === undefined) {
+        problems.push(`${label}: no relationship from ${entry.entity} to ${pattern.entity} to follow`);
+        continue;
+      }
+      const distinct = Math.min(returned, env.context.countAtHorizon(entry.entity));
+      const perItem = perItemParentLookup(
+        env,
+        entry.entity,
+        relationship.via,
+        entry.attribute,
+        distinct,
+        consistency,
+      );
+      const batched =
+        env.followUps === "cheapest" && returned > 1
+          ? batchedParentLookup(env, entry.entity, relationship.via, entry.attribute, distinct, consistency)
+          : undefined;
+      const perItemCost =
+        perItem === undefined ? Infinity : scaleEstimate(perItem.ru, perItem.times).estimate;
+      const chosen = batched !== undefined && batched.ru.estimate < perItemCost ? batched : perItem;
+      if (chosen === undefined)
+        problems.push(`${label}: no item type stores complete ${entry.entity} records`);
+      else steps.push(chosen);
+      continue;
+    }
+    const relationship = env.context.relationship(pattern.entity, entry.entity);
+    if (entry.kind === "count") {
+      const counter = item.counts.find((c) => c.of === entry.entity);
+      if (counter !== undefined) {
+        notes.push(`${label} is kept in ${item.type}.${counter.as}`);
+        continue;
+      }
+    }
+    if (entry.kind === "latest" || entry.kind === "all") {
+      const embed = item.embeds.find(
+        (e) =>
+          e.entity === entry.entity &&
+          (e.latest === undefined || (entry.kind === "latest" && e.latest >= entry.n)),
+      );
+      if (embed !== undefined) {
+        notes.push(`${label} is embedded in ${item.type}.${embed.as}`);
+        continue;
+      }
+    }
+    if (relationship?.via === undefined) {
+      problems.push(
+        `${label}: ${entry.entity} is not a child of ${pattern.entity} through a relationship with \`via\``,
+      );
+      continue;
+    }
+    const step = childQuery(env, pattern, entry, relationship.via, relationship.avg, returned);
+    if (step === undefined) problems.push(`${label}: no item type stores complete ${entry.entity} records`);
+    else steps.push(step);
+  }
+  return { steps, problems, notes };
+}

@@ -1,0 +1,144 @@
+/**
+ * Indexing policies: the one the tool derives for a container from the access patterns (only the
+ * paths that patterns filter or sort on, composite indexes for ORDER BY on several paths and for
+ * equality + ORDER BY, everything else excluded), and which leaf values a policy indexes.
+ */
+import type { CompositePath, Container, IndexingSpec } from "../model/types.js";
+import type { PlanningContext } from "./context.js";
+import type { ItemShape } from "./item-shape.js";
+
+/** An indexing policy with explicit paths (`automatic` is `included: ["/*"]`). */
+export interface ExplicitIndexingPolicy {
+  readonly included: readonly string[];
+  readonly excluded: readonly string[];
+  readonly composite: readonly (readonly CompositePath[])[];
+}
+
+export const AUTOMATIC_POLICY: ExplicitIndexingPolicy = { included: ["/*"], excluded: [], composite: [] };
+
+/** The policy a container runs with: its own, or the derived one when the model leaves it out. */
+export function effectiveIndexingPolicy(
+  context: PlanningContext,
+  container: Container,
+): ExplicitIndexingPolicy {
+  const spec: IndexingSpec = container.indexing;
+  switch (spec.kind) {
+    case "automatic":
+      return AUTOMATIC_POLICY;
+    case "custom":
+      return { included: spec.included, excluded: spec.excluded, composite: spec.composite };
+    case "derived":
+      return deriveIndexingPolicy(context, container);
+    default:
+      return spec satisfies never;
+  }
+}
+
+/**
+ * Only what the access patterns need: every attribute a read pattern on an entity stored here
+ * filters or sorts on, the holders' `via` attributes for copies (propagation queries), child
+ * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by`, and `/type/?`.
+ */
+export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
+  const paths = new Set<string>(["/type/?"]);
+  const composites = new Map<string, CompositePath[]>();
+  const entities = new Set(container.items.map((item) => item.entity));
+  for (const pattern of context.workload.accessPatterns) {
+    if (pattern.type !== "read") continue;
+    if (entities.has(pattern.entity)) {
+      for (const predicate of pattern.where) paths.add(`/${predicate.attribute}/?`);
+      for (const sort of pattern.orderBy) paths.add(`/${sort.attribute}/?`);
+      const equalities = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
+      const sorted = pattern.orderBy.map((s) => s.attribute);
+      if (
+        pattern.orderBy.length > 1 ||
+        (pattern.orderBy.length === 1 && equalities.some((e) => !sorted.includes(e)))
+      ) {
+        const composite: CompositePath[] = [
+          ...equalities
+            .filter((e) => !sorted.includes(e))
+            .map((e) => ({ path: `/${e}`, order: "ascending" as const })),
+          ...pattern.orderBy.map((s) => ({
+            path: `/${s.attribute}`,
+            order: s.direction === "asc" ? ("ascending" as const) : ("descending" as const),
+          })),
+        ];
+        composites.set(composite.map((c) => `${c.path} ${c.order}`).join(","), composite);
+      }
+    }
+    for (const entry of pattern.with) {
+      if (entry.kind === "attribute" || !entities.has(entry.entity)) continue;
+      const relationship = context.relationship(pattern.entity, entry.entity);
+      if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
+    }
+  }
+  for (const item of container.items) {
+    if (item.keepLatest !== undefined) paths.add(`/${item.keepLatest.by}/?`);
+    for (const copy of item.copies) {
+      const relationship = context.relationship(copy.from.entity, item.entity);
+      if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
+    }
+  }
+  return { included: [...paths].sort(), excluded: ["/*"], composite: [...composites.values()] };
+}
+
+/** Number of path segments before the wildcard: how specific an index path is. */
+function specificity(pattern: string): number {
+  return pattern.split("/").filter((s) => s !== "" && s !== "*" && s !== "?").length;
+}
+
+function matches(pattern: string, leaf: string): boolean {
+  if (pattern.endsWith("/?")) return pattern.slice(0, -2) === leaf;
+  if (pattern.endsWith("/*")) {
+    const prefix = pattern.slice(0, -1); // keeps the trailing slash
+    return prefix === "/" || `${leaf}/`.startsWith(prefix);
+  }
+  return pattern === leaf;
+}
+
+/**
+ * Whether a leaf path (e.g. `/userId`, `/readings/[]/value`) is indexed: the most specific
+ * matching path wins, and an excluded path wins a tie (Cosmos DB's precedence rule:
+ * https://learn.microsoft.com/azure/cosmos-db/index-policy, checked 2026-11-22).
+ */
+export function isPathIndexed(policy: ExplicitIndexingPolicy, leaf: string): boolean {
+  let best = -1;
+  let indexed = false;
+  for (const pattern of policy.included) {
+    if (matches(pattern, leaf) && specificity(pattern) > best) {
+      best = specificity(pattern);
+      indexed = true;
+    }
+  }
+  for (const pattern of policy.excluded) {
+    if (matches(pattern, leaf) && specificity(pattern) >= best) {
+      best = specificity(pattern);
+      indexed = false;
+    }
+  }
+  return indexed;
+}
+
+/** Indexed values written with one item: indexed leaves, plus one entry per composite index. */
+export function countIndexedValues(policy: ExplicitIndexingPolicy, shape: ItemShape): number {
+  let count = 0;
+  for (const leaf of shape.leaves) {
+    const probe = leaf.path.endsWith("/*") ? leaf.path.slice(0, -2) : leaf.path;
+    if (isPathIndexed(policy, probe)) count += leaf.count;
+  }
+  const leafPaths = new Set(shape.leaves.map((leaf) => leaf.path));
+  for (const composite of policy.composite) {
+    if (composite.every((c) => leafPaths.has(c.path))) count += 1;
+  }
+  return Math.round(count);
+}
+
+/** Indexed values among the attributes a write changes (for replace and patch charges). */
+export function countChangedIndexedValues(
+  policy: ExplicitIndexingPolicy,
+  shape: ItemShape,
+  changed: readonly string[] | undefined,
+): number {
+  if (changed === undefined) return countIndexedValues(policy, shape);
+  return changed.filter((name) => isPathIndexed(policy, `/${name}`)).length;
+}

@@ -1,0 +1,43 @@
+/**
+ * The equality conditions that pin a query to its item type and partition key values. They go in
+ * the WHERE clause as well as in the request's partition key option, so the query is correct on
+ * endpoints that ignore that option.
+ */
+import type { Placement } from "./context.js";
+import { keyProperty, singleAttribute, type Routing } from "./routing.js";
+import type { KeyCondition } from "./sql.js";
+import { isLiteralTemplate } from "../model/templates.js";
+
+/**
+ * `type = @type`, then one condition per known partition key level whose property is not already
+ * filtered by an attribute predicate in `covered`.
+ */
+export function keyConditions(
+  placement: Placement,
+  routing: Routing,
+  valuesFrom: "input" | "result",
+  covered: ReadonlySet<string>,
+): KeyCondition[] {
+  const { container, item } = placement;
+  const conditions: KeyCondition[] = [{ property: "type", source: { kind: "literal", value: item.type } }];
+  container.partitionKey.slice(0, routing.knownLevels).forEach((path, level) => {
+    const template = item.partitionKey[level];
+    if (template === undefined) return;
+    const property = keyProperty(path);
+    const attribute = singleAttribute(template);
+    if (attribute !== undefined && attribute === property && covered.has(attribute)) return;
+    if (property === "id") return;
+    if (routing.scope === "shards" && template.includes("{shard}")) {
+      // One value per shard: the caller renders the template for every shard number.
+      conditions.push({ property, source: { kind: "template", template, from: valuesFrom }, many: true });
+      return;
+    }
+    conditions.push({
+      property,
+      source: isLiteralTemplate(template)
+        ? { kind: "literal", value: template }
+        : { kind: "template", template, from: valuesFrom },
+    });
+  });
+  return conditions;
+}

@@ -1,0 +1,382 @@
+/**
+ * Plans a read access pattern on a model: for every item type that could answer it, how the
+ * request is routed (point read, single-partition query, hierarchical-prefix query, shard
+ * fan-out, full fan-out), what it returns and loads, and the follow-up reads for related data the
+ * item does not hold; then keeps the cheapest option that serves the pattern.
+ */
+import { templateAttributes } from "../model/templates.js";
+import type { ReadPattern } from "../workload/types.js";
+import type { Placement } from "./context.js";
+import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment.js";
+import { planFollowUps, planKeyLookup } from "./follow-ups.js";
+import { isPathIndexed } from "./indexing.js";
+import { attributePropertyBytes } from "./item-shape.js";
+import { keyConditions } from "./key-conditions.js";
+import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
+import { buildQuery } from "./sql.js";
+import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
+
+/** Records of the pattern's entity that match its filters, before `limit`. */
+export function expectedMatches(env: PlanEnvironment, pattern: ReadPattern): number {
+  const { context } = env;
+  if (pattern.returns !== undefined) return pattern.returns.avg;
+  const entity = context.entity(pattern.entity);
+  let matches = context.countAtHorizon(pattern.entity);
+  for (const predicate of pattern.where) {
+    if (predicate.op === "eq" || predicate.op === "contains") {
+      if (predicate.attribute === entity.key) return 1;
+      matches /= context.distinctValues(pattern.entity, predicate.attribute);
+    } else if (predicate.op === "in") {
+      matches = Math.min(matches, 10);
+    } else {
+      // range / prefix: selectivity unknown; assume 1% (say `returns` to be exact).
+      matches *= 0.01;
+    }
+  }
+  return Math.max(matches, pattern.where.length === 0 ? matches : Math.min(1, matches));
+}
+
+/** Returned records: matches capped by `limit`. */
+export function expectedReturned(env: PlanEnvironment, pattern: ReadPattern): number {
+  const matches = expectedMatches(env, pattern);
+  return pattern.limit === undefined ? matches : Math.min(matches, pattern.limit);
+}
+
+interface Option {
+  readonly plan: ReadPlan;
+  readonly total: number;
+}
+
+/** Why `placement` cannot answer `pattern` (projection, truncation, bounded set), if it cannot. */
+function coverageProblems(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): string[] {
+  const { item } = placement;
+  const entity = env.context.entity(pattern.entity);
+  const problems: string[] = [];
+  const needed = new Set([
+    ...(pattern.select ?? entity.attributes.map((a) => a.name)),
+    ...pattern.where.map((p) => p.attribute),
+    ...pattern.orderBy.map((s) => s.attribute),
+  ]);
+  if (item.select !== undefined) {
+    const missing = [...needed].filter((name) => !item.select?.includes(name));
+    // A projection that keeps the entity key can still answer: a lookup item, followed by a
+    // point read of the complete item (planned by the caller).
+    const lookup =
+      item.select.includes(entity.key) && pattern.orderBy.every((s) => item.select?.includes(s.attribute));
+    if (missing.length > 0 && !lookup) problems.push(`${item.type} items do not store ${missing.join(", ")}`);
+  }
+  for (const cut of item.truncate) {
+    const wanted = pattern.truncate.find((t) => t.attribute === cut.attribute);
+    if (needed.has(cut.attribute) && (wanted === undefined || wanted.bytes > cut.bytes)) {
+      problems.push(`${item.type} items cut ${cut.attribute} to ${cut.bytes} bytes`);
+    }
+  }
+  if (item.keepLatest !== undefined) {
+    const first = pattern.orderBy[0];
+    const keyAttributes = new Set(partitionKeyAttributes(item));
+    if (first?.attribute !== item.keepLatest.by || first.direction !== "desc") {
+      problems.push(`${item.type} keeps only the newest ${item.keepLatest.count} by ${item.keepLatest.by}`);
+    } else if (pattern.limit === undefined || pattern.limit > item.keepLatest.count) {
+      problems.push(
+        `${pattern.id} asks for ${pattern.limit ?? "all"} items but ${placement.container.name}/${item.type} keeps only the newest ${item.keepLatest.count}`,
+      );
+    }
+    const others = pattern.where.filter((p) => p.op !== "eq" || !keyAttributes.has(p.attribute));
+    if (others.length > 0) {
+      problems.push(
+        `${item.type} keeps the newest per partition only; it cannot filter on ${others[0]?.attribute}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Bytes of one returned item: the pattern's projection and truncation applied to the item. */
+function returnedItemBytes(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): number {
+  const shape = env.shape(placement);
+  const entity = env.context.entity(pattern.entity);
+  let bytes = shape.avgBytes;
+  if (pattern.select !== undefined && entity.attributes.length > 0 && placement.item.bucket === undefined) {
+    const selected = pattern.select.reduce((sum, name) => sum + attributePropertyBytes(entity, name), 2);
+    const extras =
+      shape.avgBytes -
+      env.shape({ ...placement, item: { ...placement.item, copies: [], counts: [] } }).avgBytes;
+    bytes = Math.min(shape.avgBytes, selected + Math.max(0, extras));
+  }
+  for (const cut of pattern.truncate) {
+    if (placement.item.truncate.some((t) => t.attribute === cut.attribute && t.bytes <= cut.bytes)) continue;
+    const full = attributePropertyBytes(entity, cut.attribute) - cut.attribute.length - 4;
+    if (full > cut.bytes) bytes -= (full - cut.bytes) * env.recordsPerBucket(placement.item);
+  }
+  return Math.max(bytes, 20);
+}
+
+/** Physical partitions a query with this routing visits. */
+function partitionsVisited(env: PlanEnvironment, placement: Placement, routing: Routing): number {
+  const physical = env.partitions(placement.container.name);
+  switch (routing.scope) {
+    case "single":
+    case "prefix":
+      return 1;
+    case "shards":
+      return Math.min(routing.shardCount, physical);
+    case "fanOut":
+      return physical;
+    default:
+      return routing.scope satisfies never;
+  }
+}
+
+/** Whether the ORDER BY is served by the container's indexes (range or composite). */
+function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): boolean {
+  if (pattern.orderBy.length === 0) return true;
+  const policy = env.policy(placement.container);
+  const keyAttributes = new Set(partitionKeyAttributes(placement.item));
+  const equalities = pattern.where
+    .filter((p) => p.op === "eq" && !keyAttributes.has(p.attribute))
+    .map((p) => p.attribute);
+  const sorted = pattern.orderBy.map((s) => s.attribute);
+  const needsComposite = pattern.orderBy.length > 1 || equalities.some((e) => !sorted.includes(e));
+  if (!needsComposite) return isPathIndexed(policy, `/${pattern.orderBy[0]?.attribute ?? ""}`);
+  const wanted = [
+    ...equalities.filter((e) => !sorted.includes(e)).map((e) => `/${e}`),
+    ...sorted.map((s) => `/${s}`),
+  ];
+  return policy.composite.some((composite) => {
+    const paths = composite.map((c) => c.path);
+    // Equality paths may come in any order before the sort paths.
+    return (
+      paths.length === wanted.length &&
+      wanted.every((path) => paths.includes(path)) &&
+      paths.slice(-sorted.length).join() === sorted.map((s) => `/${s}`).join()
+    );
+  });
+}
+
+function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {
+  const { container, item } = placement;
+  const problems = coverageProblems(env, pattern, placement);
+  const known = new Set(pattern.where.filter((p) => p.op === "eq" || p.op === "in").map((p) => p.attribute));
+  const routing = routeRequest(item, known);
+  const inAttributes = new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute));
+  const idAttributes = templateAttributes(item.id);
+  const keyAttributes = new Set(partitionKeyAttributes(item));
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const shape = env.shape(placement);
+  const returnedRecords = expectedReturned(env, pattern);
+  const addressed = new Set([...idAttributes, ...keyAttributes]);
+  const pointReadable =
+    routing.scope === "single" &&
+    routing.idKnown &&
+    item.bucket === undefined &&
+    item.keepLatest === undefined &&
+    pattern.orderBy.length === 0 &&
+    pattern.where.every((p) => (p.op === "eq" || p.op === "in") && addressed.has(p.attribute)) &&
+    idAttributes.every((a) => known.has(a));
+  const notes: string[] = [];
+  let first: PlanStep;
+  let kind: ReadPlanKind;
+  if (pointReadable) {
+    const times = [...inAttributes].some((a) => addressed.has(a)) ? Math.max(1, returnedRecords) : 1;
+    const step: PointReadStep = {
+      kind: "pointRead",
+      container: container.name,
+      itemType: item.type,
+      id: item.id,
+      partitionKey: item.partitionKey,
+      ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, consistency }),
+      times,
+      note:
+        times > 1
+          ? `one point read per requested ${[...inAttributes].join(", ")} (ReadMany)`
+          : "point read by id and partition key",
+    };
+    first = step;
+    kind = "pointRead";
+  } else {
+    const physical = partitionsVisited(env, placement, routing);
+    const recordsPerItem = env.recordsPerBucket(item);
+    const itemsReturned =
+      item.keepLatest !== undefined
+        ? Math.min(pattern.limit ?? item.keepLatest.count, item.keepLatest.count)
+        : item.bucket !== undefined
+          ? Math.ceil(returnedRecords / recordsPerItem) + (returnedRecords > 0 ? 1 : 0)
+          : returnedRecords;
+    const bytesEach = returnedItemBytes(env, pattern, placement);
+    // Items in the logical partitions the query visits.
+    const keysPerRequest = routing.scope === "shards" ? routing.shardCount : 1;
+    const inScope =
+      routing.scope === "fanOut"
+        ? env.itemCount(placement) / (item.replicas ?? 1)
+        : (env.itemCount(placement) / env.logicalKeys(placement)) * keysPerRequest;
+    const policy = env.policy(container);
+    const unindexed = pattern.where.filter(
+      (p) =>
+        !(routing.scope !== "fanOut" && keyAttributes.has(p.attribute) && p.op === "eq") &&
+        !isPathIndexed(policy, `/${p.attribute}`),
+    );
+    const served = orderServed(env, pattern, placement);
+    let scanned = 0;
+    if (unindexed.length > 0) {
+      scanned = Math.max(0, inScope - itemsReturned);
+      notes.push(
+        `filter on ${unindexed.map((p) => p.attribute).join(", ")} is not indexed: the query loads every item it visits`,
+      );
+    } else if (!served) {
+      scanned = Math.max(
+        0,
+        Math.min(inScope, expectedMatches(env, pattern) / recordsPerItem) - itemsReturned,
+      );
+      notes.push(
+        `ORDER BY ${pattern.orderBy.map((s) => s.attribute).join(", ")} is not served by an index: the query sorts every match`,
+      );
+    } else if (physical > 1 && pattern.orderBy.length > 0 && pattern.limit !== undefined) {
+      // Each partition returns its own first `limit` items; the SDK merges them.
+      const perPartition = Math.min(pattern.limit, inScope / physical);
+      scanned = Math.max(0, physical * perPartition - itemsReturned);
+    }
+    const query = buildQuery({
+      keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
+      predicates: pattern.where,
+      valuesFrom: "input",
+      orderBy: pattern.orderBy,
+      ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
+      ...(pattern.select === undefined ? {} : { projection: projectionOf(env, pattern, placement) }),
+    });
+    const step: QueryStep = {
+      kind: "query",
+      container: container.name,
+      itemType: item.type,
+      sql: query.sql,
+      parameters: query.parameters,
+      ...(routing.scope === "fanOut"
+        ? {}
+        : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
+      scope: routing.scope,
+      partitions: physical,
+      returned: itemsReturned,
+      orderServedByIndex: served,
+      ru: env.estimate({
+        op: "query",
+        returned: itemsReturned,
+        returnedBytes: itemsReturned * bytesEach,
+        scannedNotReturned: scanned,
+        scannedBytes: scanned * shape.avgBytes,
+        partitions: physical,
+        consistency,
+      }),
+      times: 1,
+      note: queryNote(routing, physical),
+    };
+    first = step;
+    kind =
+      routing.scope === "single"
+        ? "singlePartitionQuery"
+        : routing.scope === "prefix"
+          ? "prefixQuery"
+          : "fanOut";
+  }
+  if (item.source !== undefined)
+    notes.push(
+      `${item.type} in ${container.name} is a copy kept from the change feed of ${item.source.container} (eventually consistent)`,
+    );
+  const entityKey = env.context.entity(pattern.entity).key;
+  const needed = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
+  const lookupSteps: PlanStep[] = [];
+  if (
+    item.select !== undefined &&
+    needed.some((name) => !item.select?.includes(name)) &&
+    item.select.includes(entityKey)
+  ) {
+    const full = planKeyLookup(env, pattern.entity, Math.max(1, returnedRecords), consistency);
+    if (full === undefined)
+      problems.push(
+        `${item.type} holds only ${item.select.join(", ")} and no item type stores complete ${pattern.entity} records`,
+      );
+    else {
+      lookupSteps.push({
+        ...full,
+        note: `read the complete ${pattern.entity} by the ${entityKey} the ${item.type} item holds`,
+      });
+      notes.push(
+        `${item.type} is a lookup item: ${pattern.id} reads it, then the ${pattern.entity} it points to`,
+      );
+    }
+  }
+  const followUps = planFollowUps(env, pattern, placement, returnedRecords);
+  problems.push(...followUps.problems);
+  notes.push(...followUps.notes);
+  const operations = [first, ...lookupSteps, ...followUps.steps];
+  const total = sumEstimates(operations.map((step) => scaleEstimate(step.ru, step.times))).estimate;
+  const fanOut = operations.some(
+    (step) =>
+      step.kind === "query" && (step.scope === "fanOut" || step.scope === "shards") && step.partitions > 1,
+  );
+  return {
+    total,
+    plan: {
+      patternId: pattern.id,
+      type: "read",
+      kind,
+      container: container.name,
+      itemType: item.type,
+      operations,
+      fanOut,
+      served: problems.length === 0,
+      notes: [...problems, ...notes],
+    },
+  };
+}
+
+function projectionOf(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): readonly string[] {
+  const { item } = placement;
+  const fields = new Set(["id", ...(pattern.select ?? [])]);
+  for (const copy of item.copies) fields.add(copy.as);
+  for (const counter of item.counts) fields.add(counter.as);
+  for (const embed of item.embeds) fields.add(embed.as);
+  // Follow-up reads need the keys of the related items.
+  for (const relationship of env.context.parentsOf(pattern.entity))
+    if (relationship.via !== undefined) fields.add(relationship.via);
+  fields.add(env.context.entity(pattern.entity).key);
+  return [...fields];
+}
+
+function queryNote(routing: Routing, partitions: number): string {
+  switch (routing.scope) {
+    case "single":
+      return "single-partition query";
+    case "prefix":
+      return `targeted query on the first ${routing.knownLevels} level(s) of the hierarchical key`;
+    case "shards":
+      return `query over the ${routing.shardCount} write shards of the key (${partitions} physical partition(s))`;
+    case "fanOut":
+      return `fan-out over all ${partitions} physical partition(s)`;
+    default:
+      return routing.scope satisfies never;
+  }
+}
+
+/** Plans `pattern` on every item type that stores its entity and keeps the cheapest that serves it. */
+export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
+  const options = env.context
+    .placementsOf(pattern.entity)
+    .map((placement) => planOnPlacement(env, pattern, placement));
+  const served = options.filter((option) => option.plan.served);
+  const pool = served.length > 0 ? served : options;
+  const best = pool.reduce<Option | undefined>(
+    (a, b) => (a === undefined || b.total < a.total ? b : a),
+    undefined,
+  );
+  if (best !== undefined) return best.plan;
+  return {
+    patternId: pattern.id,
+    type: "read",
+    kind: "fanOut",
+    container: "",
+    itemType: "",
+    operations: [],
+    fanOut: false,
+    served: false,
+    notes: [`no item type in the model stores ${pattern.entity}`],
+  };
+}

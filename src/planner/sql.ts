@@ -1,0 +1,140 @@
+/**
+ * Parameterized Cosmos DB SQL for planned queries. Values never enter the SQL text: every
+ * value is a `@parameter` whose source the plan records, so generated code and verify bind
+ * them safely. Property names come from the model and the workload, and are quoted with the
+ * bracket syntax (`c["name"]`) whenever they are not plain identifiers.
+ */
+import type { Predicate, SortKey } from "../workload/types.js";
+import type { QueryParameter, ValueSource } from "./types.js";
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const RESERVED = new Set([
+  "select",
+  "from",
+  "where",
+  "order",
+  "by",
+  "value",
+  "top",
+  "and",
+  "or",
+  "not",
+  "in",
+]);
+
+/** `c.name`, or `c["na me"]` for names that are not plain identifiers (or are SQL keywords). */
+export function propertyRef(name: string): string {
+  return IDENTIFIER.test(name) && !RESERVED.has(name.toLowerCase())
+    ? `c.${name}`
+    : `c[${JSON.stringify(name)}]`;
+}
+
+/** A parameter name derived from a property name (letters and digits only). */
+function parameterName(name: string, used: Set<string>): string {
+  const base = `@${name.replace(/[^A-Za-z0-9_]/g, "_") || "p"}`;
+  let candidate = base;
+  for (let n = 2; used.has(candidate); n++) candidate = `${base}${n}`;
+  used.add(candidate);
+  return candidate;
+}
+
+/** A condition on a property that is not an attribute predicate (type, partition key property). */
+export interface KeyCondition {
+  readonly property: string;
+  readonly source: ValueSource;
+  /** The parameter is an array of values (every write shard of a key): `ARRAY_CONTAINS`. */
+  readonly many?: boolean;
+}
+
+export interface QuerySpec {
+  /** Conditions on `type` and partition key properties (equality). */
+  readonly keys: readonly KeyCondition[];
+  /** Attribute predicates; values come from the caller (or from results when `fromResult`). */
+  readonly predicates: readonly Predicate[];
+  /** Where predicate values come from: the caller's input or the previous step's items. */
+  readonly valuesFrom: "input" | "result";
+  /** With `valuesFrom: "result"`: the result property holding each predicate's value, when named differently. */
+  readonly resultNames?: Readonly<Record<string, string>>;
+  readonly orderBy: readonly SortKey[];
+  readonly top?: number;
+  /** Properties returned; absent = the whole item. */
+  readonly projection?: readonly string[];
+  /** `SELECT VALUE COUNT(1)` and friends instead of items. */
+  readonly aggregate?: { readonly fn: "count" | "sum" | "min" | "max"; readonly attribute?: string };
+}
+
+export interface BuiltQuery {
+  readonly sql: string;
+  readonly parameters: readonly QueryParameter[];
+}
+
+/**
+ * Builds the SQL text and its parameters.
+ * @example buildQuery({ keys: [{ property: "type", source: { kind: "literal", value: "post" } }], predicates: [{ attribute: "userId", op: "eq" }], valuesFrom: "input", orderBy: [] })
+ * // SELECT * FROM c WHERE c.type = @type AND c.userId = @userId
+ */
+export function buildQuery(spec: QuerySpec): BuiltQuery {
+  const used = new Set<string>();
+  const parameters: QueryParameter[] = [];
+  const conditions: string[] = [];
+  const bind = (name: string, source: ValueSource): string => {
+    const parameter = parameterName(name, used);
+    parameters.push({ name: parameter, source });
+    return parameter;
+  };
+  for (const key of spec.keys) {
+    const parameter = bind(key.property, key.source);
+    conditions.push(
+      key.many === true
+        ? `ARRAY_CONTAINS(${parameter}, ${propertyRef(key.property)})`
+        : `${propertyRef(key.property)} = ${parameter}`,
+    );
+  }
+  const valueOf = (attribute: string, bound?: "from" | "to"): ValueSource =>
+    spec.valuesFrom === "input"
+      ? bound === undefined
+        ? { kind: "input", attribute }
+        : { kind: "input", attribute, bound }
+      : { kind: "fromResult", attribute: spec.resultNames?.[attribute] ?? attribute };
+  for (const predicate of spec.predicates) {
+    const ref = propertyRef(predicate.attribute);
+    switch (predicate.op) {
+      case "eq":
+        conditions.push(`${ref} = ${bind(predicate.attribute, valueOf(predicate.attribute))}`);
+        break;
+      case "in":
+        conditions.push(`ARRAY_CONTAINS(${bind(predicate.attribute, valueOf(predicate.attribute))}, ${ref})`);
+        break;
+      case "contains":
+        conditions.push(`ARRAY_CONTAINS(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
+        break;
+      case "prefix":
+        conditions.push(`STARTSWITH(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
+        break;
+      case "range":
+        conditions.push(
+          `${ref} >= ${bind(`${predicate.attribute}From`, valueOf(predicate.attribute, "from"))}`,
+          `${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`,
+        );
+        break;
+      default:
+        return predicate.op satisfies never;
+    }
+  }
+  let select: string;
+  if (spec.aggregate !== undefined) {
+    const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);
+    select = `VALUE ${spec.aggregate.fn.toUpperCase()}(${target})`;
+  } else if (spec.projection !== undefined) {
+    select = spec.projection.map(propertyRef).join(", ");
+  } else {
+    select = "*";
+  }
+  const top = spec.top === undefined ? "" : `TOP ${bind("limit", { kind: "limit", value: spec.top })} `;
+  const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
+  const order =
+    spec.orderBy.length === 0 || spec.aggregate !== undefined
+      ? ""
+      : ` ORDER BY ${spec.orderBy.map((s) => `${propertyRef(s.attribute)} ${s.direction.toUpperCase()}`).join(", ")}`;
+  return { sql: `SELECT ${top}${select} FROM c${where}${order}`, parameters };
+}
