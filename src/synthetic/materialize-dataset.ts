@@ -16,9 +16,9 @@ import {
 } from "../model/materialize-item.js";
 import type { KeyValue } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
-import { linkingRelationships, type Dataset, type EntityRecord } from "../synthetic/generate-records.js";
+import { linkingRelationships, type Dataset, type EntityRecord } from "./generate-records.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
-import { compareValues, newestFirst, recencyAttribute } from "./oracle.js";
+import { compareValues, newestFirst, recencyAttribute } from "./record-order.js";
 
 /** One item to store, with the partition key value(s) every operation on it needs. */
 export interface ItemToLoad {

@@ -9,7 +9,7 @@ import type { ReadPattern, Workload } from "../workload/types.js";
 import { deployModel, type Deployment } from "./deploy.js";
 import { connectRealEndpoint, startEmbeddedEndpoint, type CosmosEndpoint } from "./endpoint.js";
 import { loadItems, type LoadResult } from "./load.js";
-import { materializeDataset, type ContainerItems } from "./materialize-dataset.js";
+import { materializeDataset, type ContainerItems } from "../synthetic/materialize-dataset.js";
 import { answerReadPattern, pickParameters } from "./oracle.js";
 
 const examples = "/work/shared/examples";

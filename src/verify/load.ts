@@ -9,7 +9,7 @@ import type { Container as CosmosContainer, JSONObject, OperationInput, Partitio
 import { CosmosModelerError } from "../errors.js";
 import type { KeyValue } from "../model/templates.js";
 import { wrapCosmosError } from "./endpoint.js";
-import type { ContainerItems, ItemToLoad } from "./materialize-dataset.js";
+import type { ContainerItems, ItemToLoad } from "../synthetic/materialize-dataset.js";
 
 export interface LoadOptions {
   /** Operations per bulk call, 1 to 100. Default 100. */

@@ -29,6 +29,9 @@ import type {
   WritePattern,
 } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";
+import { compareValues, jsonEqual, newestFirst } from "../synthetic/record-order.js";
+
+export { compareValues, jsonEqual, newestFirst, recencyAttribute } from "../synthetic/record-order.js";
 
 export type ScalarValue = string | number | boolean;
 
@@ -187,44 +190,6 @@ function compareSameType(a: unknown, b: unknown): number | undefined {
   return undefined;
 }
 
-function typeRank(value: unknown): number {
-  if (value === undefined) return 0;
-  if (value === null) return 1;
-  if (typeof value === "boolean") return 2;
-  if (typeof value === "number") return 3;
-  if (typeof value === "string") return 4;
-  return 5;
-}
-
-/**
- * Cosmos DB's ORDER BY order: by type (undefined, null, boolean, number, string), then by value
- * (strings by UTF-16 code units, as JavaScript compares them).
- */
-export function compareValues(a: unknown, b: unknown): number {
-  const byType = typeRank(a) - typeRank(b);
-  if (byType !== 0) return Math.sign(byType);
-  if (typeof a === "number" && typeof b === "number") return Math.sign(a - b);
-  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  return 0;
-}
-
-/** Structural equality of JSON values (object key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((element, index) => jsonEqual(element, b[index]));
-  }
-  const aKeys = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
-  const bKeys = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
-  return (
-    aKeys.length === bKeys.length &&
-    aKeys.every((key) => jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
-  );
-}
-
 /**
  * The longest prefix of `text` whose UTF-8 encoding fits in `bytes` (never half a character).
  * @example truncateToBytes("naïve", 3) // "na" (ï takes 2 bytes)
@@ -272,27 +237,6 @@ export function childrenOf(
   }
   const key = record[entityOf(workload, parent).key];
   return recordsOf(dataset, child).filter((candidate) => jsonEqual(candidate[link.via], key));
-}
-
-/**
- * The attribute that orders an entity's records by recency: its first datetime attribute
- * (undefined when it has none; then the dataset order stands for time).
- */
-export function recencyAttribute(entity: Entity): string | undefined {
-  return entity.attributes.find((attribute) => attribute.type === "datetime")?.name;
-}
-
-/** Records newest first (by `recencyAttribute`, else the later records in the dataset first). */
-export function newestFirst(entity: Entity, records: readonly EntityRecord[]): readonly EntityRecord[] {
-  const by = recencyAttribute(entity);
-  const indexed = records.map((record, position) => ({ record, position }));
-  return indexed
-    .sort((a, b) =>
-      by === undefined
-        ? b.position - a.position
-        : compareValues(b.record[by], a.record[by]) || a.position - b.position,
-    )
-    .map((entry) => entry.record);
 }
 
 /** The value of one `with` entry for a record of `entity`. */
