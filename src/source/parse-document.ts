@@ -15,6 +15,12 @@ export interface ParsedDocument {
   readonly value: unknown;
   /** 1-based line of the value at `path` (closest ancestor that has a position). */
   lineOf(path: readonly (string | number)[]): number | undefined;
+  /**
+   * 1-based line of the key of the mapping entry at `path` (where a block mapping or list value
+   * starts on the next line, this is the line that names the field); undefined when `path` does
+   * not end at a key of a mapping.
+   */
+  keyLineOf(path: readonly (string | number)[]): number | undefined;
 }
 
 export type ParseOutcome =
@@ -92,6 +98,19 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
           line = positionLine(node, lineAt) ?? line;
         }
         return line;
+      },
+      keyLineOf(path) {
+        let node: unknown = document.contents;
+        for (const segment of path.slice(0, -1)) {
+          node = childOf(node, segment);
+          if (node === undefined) return undefined;
+        }
+        const last = path.at(-1);
+        if (last === undefined || !isMap(node)) return undefined;
+        const pair = node.items.find(
+          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(last),
+        );
+        return pair === undefined ? undefined : positionLine(pair.key, lineAt);
       },
     },
   };

@@ -245,7 +245,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["with across no relationship", edit("    with: [count(Post)]\n", "    with: [User.status]\n"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["version 2", edit("version: 1", "version: 2"), "workload.invalidValue", "version", 2],
   ["missing name", edit("name: Blog\n", ""), "workload.missingField", "name"],
-  ["misspelled top-level field", edit("relationships:", "relationship:"), "workload.unknownField", "relationship", 24],
+  ["misspelled top-level field", edit("relationships:", "relationship:"), "workload.unknownField", "relationship", 23],
   ["empty access pattern list", base.slice(0, base.indexOf("accessPatterns:")) + "accessPatterns: []\n", "workload.invalidValue", "accessPatterns"],
   ["missing access patterns", base.slice(0, base.indexOf("accessPatterns:")), "workload.missingField", "accessPatterns"],
   ["unknown consistency", edit("version: 1", "version: 1\nscale: { consistency: stronk }"), "workload.invalidValue", "scale.consistency"],
@@ -470,3 +470,13 @@ function mutate(root: unknown, step: { path: Path; action: string; value: unknow
     Reflect.deleteProperty(container, key);
   }
 }
+
+describe("loadWorkload: lines", () => {
+  it("an unknown field with a block value is reported on the line of its name", () => {
+    const text = edit("    attributes:\n      postId: string", "    atributes:\n      postId: string");
+    const issue = loadWorkload(text).issues.find((i) => i.code === "workload.unknownField");
+    expect(issue?.path).toBe("entities.Post.atributes");
+    expect(issue?.line).toBe(text.split("\n").indexOf("    atributes:") + 1);
+    expect(issue?.suggestion).toBe('did you mean "attributes"?');
+  });
+});

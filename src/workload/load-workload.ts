@@ -65,7 +65,8 @@ export interface WorkloadPieces {
 export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): Result<Workload> {
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
-  const sink = createIssueSink((path) => parsed.document.lineOf(path), options.file);
+  const { document } = parsed;
+  const sink = createIssueSink((path) => document.keyLineOf(path) ?? document.lineOf(path), options.file);
   const workload = buildWorkload(parsed.document.value, sink);
   const issues = sink.issues();
   return workload === undefined || hasErrors(issues)
