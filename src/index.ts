@@ -46,3 +46,17 @@ export {
 } from "./model/materialize-item.js";
 export { loadWorkload, type LoadWorkloadOptions } from "./workload/load-workload.js";
 export { serializeWorkload } from "./workload/serialize-workload.js";
+export { escapeMarkdownText, escapeTableCell, escapeHtml, table, codeFence } from "./render/markdown.js";
+export { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./render/analysis.js";
+export type { PairAnalysis, IdentifyingCheck, ConsolidationRecommendation } from "./render/analysis.js";
+export { requirementsChecklist, requirementsComplete } from "./render/requirements-checklist.js";
+export type { RequirementsState, ChecklistItem, ChecklistId } from "./render/requirements-checklist.js";
+export { renderRequirements, REQUIREMENTS_FILE_NAME } from "./render/requirements.js";
+export { hotPartitionRisks, entityStorage, zipfTopShare } from "./render/design-considerations.js";
+export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
+export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
+export { renderBicep } from "./render/bicep.js";
+export { renderTerraform } from "./render/terraform.js";
+export { renderAzureCli } from "./render/azure-cli.js";
+export { renderDiagram } from "./render/diagram.js";
+export { renderModelArtifacts, type RenderedFile } from "./render/artifacts.js";

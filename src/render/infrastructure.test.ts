@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { readExample } from "../test-support/model-examples.js";
+import { renderModelArtifacts } from "./artifacts.js";
 import { renderAzureCli, shellQuote } from "./azure-cli.js";
 import { bicepString, renderBicep } from "./bicep.js";
 import { renderDiagram, mermaidText } from "./diagram.js";
@@ -336,5 +337,20 @@ describe("diagram", () => {
     expect(diagram).toContain('c1_t0 -.->|"change feed copy"| c2_t0');
     expect(diagram).toContain('c1_t1 -->|"count as commentCount"| c1_t0');
     expect(diagram).toContain('c0_t0 -->|"copy User.username as userUsername"| c1_t0');
+  });
+});
+
+describe("renderModelArtifacts", () => {
+  it("lists every artifact once, the script executable", () => {
+    const files = renderModelArtifacts(example("ecommerce"));
+    expect(files.map((f) => f.path)).toEqual([
+      "containers.json",
+      "infra/main.bicep",
+      "infra/main.tf",
+      "infra/create-containers.sh",
+      "diagram.mmd",
+    ]);
+    expect(files.filter((f) => f.executable).map((f) => f.path)).toEqual(["infra/create-containers.sh"]);
+    expect(JSON.parse(files[0]?.content ?? "")).toHaveLength(4);
   });
 });
