@@ -201,6 +201,16 @@ describe("renderRequirements", () => {
     expect(lines.some((l) => l.startsWith("second line"))).toBe(false);
   });
 
+  it("renders an empty workload and leaves the blocking items open", () => {
+    const empty: Workload = { ...workloadOf([]), entities: [], relationships: [] };
+    const doc = renderRequirements(empty);
+    expect(doc).toContain("No relationships captured yet.");
+    expect(doc).toContain(
+      "- [ ] Every access pattern has RPS (average and peak) (required before the data model): No access patterns yet.",
+    );
+    expect(requirementsComplete(requirementsChecklist(empty, { confirmedPatterns: true }))).toBe(false);
+  });
+
   it("marks a pattern without a rate or without its write as pending", () => {
     const doc = renderRequirements(
       workloadOf([read("Q1", "User", { avg: 10 } as Rate), read("Q2", "Post", { avg: 1, peak: 2 })]),
