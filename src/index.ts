@@ -60,3 +60,20 @@ export { renderTerraform } from "./render/terraform.js";
 export { renderAzureCli } from "./render/azure-cli.js";
 export { renderDiagram } from "./render/diagram.js";
 export { renderModelArtifacts, type RenderedFile } from "./render/artifacts.js";
+export {
+  generateDataset,
+  datasetCounts,
+  type Dataset,
+  type GenerateOptions,
+} from "./synthetic/generate-records.js";
+export { generateWriteRecord } from "./synthetic/generate-writes.js";
+export { materializeDataset, type ContainerItems, type ItemToLoad } from "./synthetic/materialize-dataset.js";
+export { sampleItems, type SampleItems, type SampleItemsOptions } from "./synthetic/sample-items.js";
+export {
+  answerReadPattern,
+  pickParameters,
+  applyWriteToDataset,
+  type PatternParameters,
+} from "./verify/oracle.js";
+export { checkReadAnswer, answerFromItem, type AnswerCheck } from "./verify/compare-answers.js";
+export { containerDefinitionOf, indexingPolicyOf } from "./verify/container-definition.js";
