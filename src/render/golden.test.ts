@@ -36,7 +36,7 @@ function expectGolden(relativePath: string, actual: string): void {
   );
 }
 
-export function loadExample(name: string): { workload: Workload; model: Model } {
+function loadExample(name: string): { workload: Workload; model: Model } {
   const loaded = loadWorkload(readExample(`${name}/workload.yaml`), { file: `${name}/workload.yaml` });
   if (!loaded.ok) throw new Error(`${name}: ${JSON.stringify(loaded.issues)}`);
   const model = loadModel(readExample(`${name}/expert-model.yaml`), {
