@@ -67,7 +67,7 @@ export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): R
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { document } = parsed;
   const sink = createIssueSink((path) => document.keyLineOf(path) ?? document.lineOf(path), options.file);
-  const workload = buildWorkload(parsed.document.value, sink);
+  const workload = buildWorkload(document.value, sink);
   const issues = sink.issues();
   return workload === undefined || hasErrors(issues)
     ? { ok: false, issues }
