@@ -24,6 +24,7 @@ import {
   renderArtifactsInput,
   renderArtifactsOutput,
 } from "./file-tools.js";
+import { evaluateModelInput, evaluateModelOutput, evaluateModelTool } from "./model-tools.js";
 import { modelingPromptText } from "./prompt.js";
 import { failure } from "./results.js";
 import {
@@ -130,6 +131,18 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
       annotations: readOnly,
     },
     (args) => serialized(() => estimateRequestCharges(args)),
+  );
+  server.registerTool(
+    "evaluate-model",
+    {
+      title: "Evaluate a model",
+      description:
+        "How each access pattern executes on a model (point read, single-partition or fan-out query, writes and change feed), its RU with range and RU/s at average and peak, and per container the physical partitions, storage, hottest partitions, throughput and monthly cost.",
+      inputSchema: evaluateModelInput,
+      outputSchema: evaluateModelOutput,
+      annotations: readOnly,
+    },
+    (args) => serialized(() => evaluateModelTool(dir, args)),
   );
   server.registerTool(
     "render-artifacts",

@@ -190,6 +190,68 @@ describe("cosmos-modeler mcp", () => {
     expect(bad.isError).toBe(true);
   });
 
+  it("evaluate-model and render-artifacts work on a model file against a workload file", async () => {
+    writeFileSync(
+      join(dir, "small-workload.yaml"),
+      [
+        "version: 1",
+        "name: Small",
+        "entities:",
+        "  Customer: { key: customerId, count: 100000, avgBytes: 1000, attributes: { customerId: string, name: string } }",
+        "accessPatterns:",
+        "  - { id: Q1, name: Get a customer, type: read, entity: Customer, where: { customerId: eq }, rps: { avg: 100, peak: 500 } }",
+        "  - { id: C1, name: Sign up, type: write, operation: create, entity: Customer, rps: { avg: 1, peak: 10 } }",
+        "",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "small-model.yaml"),
+      [
+        "version: 1",
+        "containers:",
+        "  - name: customers",
+        "    partitionKey: [/customerId]",
+        "    items:",
+        "      - { type: customer, entity: Customer, id: '{customerId}', partitionKey: ['{customerId}'] }",
+        "",
+      ].join("\n"),
+    );
+    const result = await call("evaluate-model", {
+      model: "small-model.yaml",
+      workload: "small-workload.yaml",
+    });
+    expect(result.isError).toBeFalsy();
+    const evaluation = result.structuredContent as {
+      patterns: {
+        id: string;
+        plan: { kind: string };
+        fanOut: boolean;
+        ru: { estimate: number };
+        rus: { peak: number };
+      }[];
+      containers: { name: string; physicalPartitions: number }[];
+      totals: { monthlyCostUSD: number };
+    };
+    const q1 = evaluation.patterns.find((p) => p.id === "Q1");
+    expect(q1?.fanOut).toBe(false);
+    // a point read of a ~1 KB item costs 1 RU (Microsoft's documented reference point)
+    expect(q1?.ru.estimate).toBeCloseTo(1, 0);
+    expect(q1?.rus.peak).toBeCloseTo(500 * (q1?.ru.estimate ?? 0), 6);
+    expect(evaluation.containers.map((c) => c.name)).toEqual(["customers"]);
+    expect(evaluation.totals.monthlyCostUSD).toBeGreaterThan(0);
+    const missing = await call("evaluate-model", { model: "small-model.yaml" });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain("not complete yet");
+
+    const rendered = await call("render-artifacts", { model: "small-model.yaml", outDir: "artifacts" });
+    expect(rendered.isError).toBeFalsy();
+    const files = (rendered.structuredContent as { files: string[] }).files;
+    expect(files).toContain("infra/main.bicep");
+    expect(readFileSync(join(dir, "artifacts", "infra", "main.bicep"), "utf8")).toContain("customers");
+    const outside = await call("render-artifacts", { model: "small-model.yaml", outDir: "../elsewhere" });
+    expect(outside.isError).toBe(true);
+  });
+
   it("offers the cosmos-data-modeling prompt and the examples as resources", async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toContain("cosmos-data-modeling");
