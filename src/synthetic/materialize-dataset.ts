@@ -266,3 +266,55 @@ function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<stri
   }
   return groups;
 }
+
+/** An item to remove: its container, id and partition key. */
+export interface ItemToDelete {
+  readonly container: string;
+  readonly itemType: string;
+  readonly id: string;
+  readonly partitionKey: readonly KeyValue[];
+}
+
+/** What changes in the stored items between two materializations of the same model. */
+export interface ItemChanges {
+  /** New or changed items (write with upsert). */
+  readonly upserts: readonly (ItemToLoad & { readonly container: string })[];
+  readonly deletes: readonly ItemToDelete[];
+}
+
+/**
+ * The item writes that bring the containers from `before` to `after`: every item that is new or
+ * differs, and every item that is gone. Used to emulate what the model's change-feed processors
+ * (copies, counters, source copies, trimming) would have written after a request, on endpoints
+ * whose change feed does not deliver changes.
+ * @example diffItems(materializeDataset(w, m, before), materializeDataset(w, m, after))
+ */
+export function diffItems(before: readonly ContainerItems[], after: readonly ContainerItems[]): ItemChanges {
+  const identity = (container: string, entry: ItemToLoad): string =>
+    JSON.stringify([container, entry.partitionKey, entry.item["id"]]);
+  const old = new Map<string, ItemToLoad>();
+  for (const { container, items } of before)
+    for (const entry of items) old.set(identity(container, entry), entry);
+  const upserts: (ItemToLoad & { readonly container: string })[] = [];
+  for (const { container, items } of after) {
+    for (const entry of items) {
+      const key = identity(container, entry);
+      const previous = old.get(key);
+      old.delete(key);
+      if (previous === undefined || JSON.stringify(previous.item) !== JSON.stringify(entry.item)) {
+        upserts.push({ ...entry, container });
+      }
+    }
+  }
+  const deletes: ItemToDelete[] = [];
+  for (const [key, entry] of old) {
+    const [container] = JSON.parse(key) as [string];
+    deletes.push({
+      container,
+      itemType: entry.itemType,
+      id: String(entry.item["id"]),
+      partitionKey: entry.partitionKey,
+    });
+  }
+  return { upserts, deletes };
+}

@@ -9,7 +9,7 @@ import type { Container as CosmosContainer, JSONObject, OperationInput, Partitio
 import { CosmosModelerError } from "../errors.js";
 import type { KeyValue } from "../model/templates.js";
 import { wrapCosmosError } from "./endpoint.js";
-import type { ContainerItems, ItemToLoad } from "../synthetic/materialize-dataset.js";
+import type { ContainerItems, ItemChanges, ItemToLoad } from "../synthetic/materialize-dataset.js";
 
 export interface LoadOptions {
   /** Operations per bulk call, 1 to 100. Default 100. */
@@ -152,4 +152,96 @@ async function loadChunk(
     );
   });
   return { loaded, requestCharge, conflicts };
+}
+
+/** Charges and counts of applying item changes. */
+export interface ChangesResult {
+  readonly upserted: number;
+  readonly deleted: number;
+  readonly requestCharge: number;
+  readonly elapsedMs: number;
+}
+
+/**
+ * Writes item changes with bulk operations (upserts, then deletes; deleting an item already gone
+ * is fine), e.g. to emulate the model's change-feed processors after a write when the endpoint's
+ * change feed does not deliver changes. Throws `verify.requestFailed` on any other failure.
+ */
+export async function applyItemChanges(
+  containers: ReadonlyMap<string, CosmosContainer>,
+  changes: ItemChanges,
+): Promise<ChangesResult> {
+  const started = performance.now();
+  let requestCharge = 0;
+  const byContainer = new Map<string, { operation: OperationInput; label: string }[]>();
+  const add = (container: string, operation: OperationInput, label: string): void => {
+    const list = byContainer.get(container);
+    if (list === undefined) byContainer.set(container, [{ operation, label }]);
+    else list.push({ operation, label });
+  };
+  for (const entry of changes.upserts) {
+    add(
+      entry.container,
+      {
+        operationType: "Upsert",
+        partitionKey: partitionKeyArgument(entry.partitionKey),
+        resourceBody: entry.item as JSONObject,
+      },
+      `upsert ${entry.itemType} item ${String(entry.item["id"])}`,
+    );
+  }
+  for (const entry of changes.deletes) {
+    add(
+      entry.container,
+      { operationType: "Delete", id: entry.id, partitionKey: partitionKeyArgument(entry.partitionKey) },
+      `delete ${entry.itemType} item ${entry.id}`,
+    );
+  }
+  for (const [name, operations] of byContainer) {
+    const container = containers.get(name);
+    if (container === undefined) {
+      throw new CosmosModelerError("verify.requestFailed", `container ${name} was not deployed`, {
+        context: { container: name },
+      });
+    }
+    for (let start = 0; start < operations.length; start += 100) {
+      const chunk = operations.slice(start, start + 100);
+      let responses;
+      try {
+        responses = await container.items.bulk(
+          chunk.map((entry) => entry.operation),
+          { continueOnError: true },
+        );
+      } catch (error) {
+        throw wrapCosmosError(error, {
+          code: "verify.requestFailed",
+          action: `write ${chunk.length} changed items in container ${name}`,
+          context: { container: name },
+        });
+      }
+      responses.forEach((response, position) => {
+        requestCharge += response.requestCharge;
+        const entry = chunk[position];
+        const isDelete = entry?.operation.operationType === "Delete";
+        if (response.statusCode < 300 || (isDelete && response.statusCode === 404)) return;
+        throw new CosmosModelerError(
+          "verify.requestFailed",
+          `could not ${entry?.label ?? "write an item"} in container ${name}: status ${response.statusCode}`,
+          {
+            context: {
+              container: name,
+              statusCode: response.statusCode,
+              requestCharge: response.requestCharge,
+            },
+          },
+        );
+      });
+    }
+  }
+  return {
+    upserted: changes.upserts.length,
+    deleted: changes.deletes.length,
+    requestCharge,
+    elapsedMs: performance.now() - started,
+  };
 }
