@@ -77,3 +77,19 @@ export {
 } from "./verify/oracle.js";
 export { checkReadAnswer, answerFromItem, type AnswerCheck } from "./verify/compare-answers.js";
 export { containerDefinitionOf, indexingPolicyOf } from "./verify/container-definition.js";
+export {
+  createSession,
+  sessionToJson,
+  sessionFromJson,
+  type SessionState,
+  type RateEstimate,
+} from "./session/state.js";
+export { applyChanges, type AppliedChanges } from "./session/apply-changes.js";
+export { changeSchema, changesSchema, type Change } from "./session/changes.js";
+export { nextQuestions, MAX_QUESTIONS_PER_TURN } from "./session/next-questions.js";
+export { answersToChanges, type Question, type Answer, type AnswerSpec } from "./session/questions.js";
+export { summarizeTurn, formatTurnSummary, type TurnSummary } from "./session/summarize-turn.js";
+export { checkReadiness, sessionChecklist, serializeDraft, type Readiness } from "./session/checklist.js";
+export { renderSessionRequirements } from "./session/render-session-requirements.js";
+export { estimateRate, type BusinessFigures } from "./session/estimate-rate.js";
+export { parseDraftDocument, draftToDocument, type DraftWorkload } from "./session/draft.js";
