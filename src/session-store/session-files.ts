@@ -70,7 +70,10 @@ export function sessionPaths(dir: string): {
  * Opens the session in `dir`: resumes `.cosmos-modeler/session.json` when present, else starts
  * from an existing `workload.yaml` (complete or not), else starts empty.
  */
-export async function openSession(dir: string): Promise<OpenedSession> {
+export async function openSession(
+  dir: string,
+  options: { keepEditedCopies?: boolean } = {},
+): Promise<OpenedSession> {
   const paths = sessionPaths(dir);
   const notices: string[] = [];
   const saved = await readSessionFile(paths.session);
@@ -91,9 +94,10 @@ export async function openSession(dir: string): Promise<OpenedSession> {
     requirementsText !== undefined &&
     !(written[REQUIREMENTS_FILE] ?? []).includes(hash(requirementsText))
   ) {
-    const kept = await keepEditedCopy(dir, requirementsText);
+    const kept = options.keepEditedCopies === false ? undefined : await keepEditedCopy(dir, requirementsText);
     notices.push(
-      `${REQUIREMENTS_FILE} was not written by this session (or was edited by hand): it is kept as ${kept}. ` +
+      `${REQUIREMENTS_FILE} was not written by this session (or was edited by hand): ` +
+        `${kept === undefined ? "it will be kept under another name at the next update" : `it is kept as ${kept}`}. ` +
         `The requirements document is regenerated after every answer; put lasting changes in ${WORKLOAD_FILE}.`,
     );
   }
