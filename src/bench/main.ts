@@ -7,7 +7,10 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Bench } from "./bench.js";
 
-const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [() => import("./estimator-accuracy.js")];
+const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [
+  () => import("./estimator-accuracy.js"),
+  () => import("./case-study.js"),
+];
 
 /** The package root: dist/bench/main.js (or src/bench/main.ts) is two folders below it. */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
