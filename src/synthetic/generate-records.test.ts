@@ -101,6 +101,21 @@ accessPatterns:
     expect(votes.reduce((sum, value) => sum + value, 0)).toBe(2000);
   });
 
+  it("gives the children of one parent distinct second parents (one reaction per user and post)", () => {
+    const social = example("social-reactions");
+    const started = performance.now();
+    const dataset = generateDataset(social, { seed: 6 });
+    expect(performance.now() - started).toBeLessThan(5000);
+    const reactions = dataset.entities["Reaction"] ?? [];
+    const pairs = new Set(
+      reactions.map((reaction) => `${String(reaction["postId"])}|${String(reaction["userId"])}`),
+    );
+    expect(reactions.length).toBe(2000);
+    expect(pairs.size).toBe(reactions.length);
+    // The Zipf skew of postId (1.5) still gives one post hundreds of reactions.
+    expect(Math.max(...childrenPerParent(reactions, "postId"))).toBeGreaterThan(500);
+  });
+
   it("keeps unique attributes unique and low-cardinality attributes within distinct", () => {
     const accounts = example("accounts-sessions");
     const dataset = generateDataset(accounts, { seed: 11 });

@@ -20,15 +20,7 @@
  *   and the record's rank (see `random.ts`).
  */
 import type { Attribute, Entity, Relationship, Workload } from "../workload/types.js";
-import {
-  createRng,
-  distributeCounts,
-  hashSeed,
-  mulberry32,
-  shuffled,
-  zipfSampler,
-  type Rng,
-} from "./random.js";
+import { createRng, distributeCounts, hashSeed, mulberry32, zipfSampler, type Rng } from "./random.js";
 import { KNOWN_VALUES } from "./vocabulary.js";
 import { formatId, idStem, isIdLike, isTextLike, valueGenerator, type ValueGenerator } from "./values.js";
 
@@ -129,8 +121,11 @@ export function recordAttributes(entity: Entity): readonly Attribute[] {
 /**
  * For each child of a relationship, the rank of its parent: children split over the first
  * ceil(children / avg) parents, at most `max` each, Zipf-weighted by the `via` attribute's skew.
- * The first relationship of a child keeps the children in rank order (children of one parent
- * are neighbours); others shuffle them, so e.g. a user's comments are spread over many posts.
+ * With `groups` (the parent ranks of the child's first relationship), this is a second parent:
+ * the children of one first parent get distinct second parents whenever the counts allow (one
+ * like per user and post, one review per customer and product), using as many second parents
+ * as the largest group needs; otherwise children stay in rank order (children of one parent are
+ * neighbours).
  */
 export function assignParents(
   relationship: Relationship,
@@ -138,22 +133,71 @@ export function assignParents(
   parentCount: number,
   skew: number,
   rng: Rng,
-  keepOrder: boolean,
+  groups?: readonly number[],
 ): readonly number[] {
   const max = maxChildren(relationship);
   const byAverage = relationship.avg > 0 ? Math.ceil(childCount / relationship.avg) : parentCount;
   const byMax = Number.isFinite(max) ? Math.ceil(childCount / max) : 1;
-  const active = Math.min(parentCount, Math.max(1, byAverage, byMax));
+  const largestGroup = groups === undefined ? 1 : Math.max(1, ...groupSizes(groups).values());
+  const active = Math.min(parentCount, Math.max(1, byAverage, byMax, largestGroup));
   const weights =
     skew > 0
       ? Array.from({ length: active }, (_, rank) => 1 / Math.pow(rank + 1, skew))
       : Array.from({ length: active }, () => 0.5 + rng());
   const perParent = distributeCounts(Math.min(childCount, active * max), weights, max);
-  const parents: number[] = [];
-  perParent.forEach((count, parent) => {
-    for (let child = 0; child < count; child++) parents.push(parent);
+  if (groups === undefined) {
+    const parents: number[] = [];
+    perParent.forEach((count, parent) => {
+      for (let child = 0; child < count; child++) parents.push(parent);
+    });
+    return parents;
+  }
+  return spreadOverGroups(groups, perParent, rng);
+}
+
+function groupSizes(groups: readonly number[]): Map<number, number> {
+  const sizes = new Map<number, number>();
+  for (const group of groups) sizes.set(group, (sizes.get(group) ?? 0) + 1);
+  return sizes;
+}
+
+/**
+ * Gives each child a parent so that every parent gets its count and, as far as possible, no two
+ * children of the same group share a parent: the largest groups first, each taking the parents
+ * with the most children left (greedy, which succeeds whenever a distinct assignment exists).
+ */
+function spreadOverGroups(groups: readonly number[], perParent: readonly number[], rng: Rng): number[] {
+  const remaining = [...perParent];
+  const members = new Map<number, number[]>();
+  groups.forEach((group, child) => {
+    const list = members.get(group);
+    if (list === undefined) members.set(group, [child]);
+    else list.push(child);
   });
-  return keepOrder ? parents : shuffled(rng, parents);
+  const result = groups.map(() => 0);
+  const ordered = [...members.values()].sort((a, b) => b.length - a.length);
+  // Random tie-breaks, fixed once, so equal counts do not always favour the first parents.
+  const tieBreak = perParent.map(() => rng());
+  for (const children of ordered) {
+    const candidates = remaining
+      .map((count, parent) => ({ parent, count }))
+      .filter((entry) => entry.count > 0)
+      .sort((a, b) => b.count - a.count || (tieBreak[a.parent] ?? 0) - (tieBreak[b.parent] ?? 0));
+    const used = new Set<number>();
+    for (const child of children) {
+      // A parent not used in this group yet; failing that (more children than parents with room),
+      // any parent with children left, so every parent ends with exactly its count.
+      const entry =
+        candidates.find(
+          (candidate) => !used.has(candidate.parent) && (remaining[candidate.parent] ?? 0) > 0,
+        ) ?? candidates.find((candidate) => (remaining[candidate.parent] ?? 0) > 0);
+      const parent = entry?.parent ?? 0;
+      used.add(parent);
+      result[child] = parent;
+      remaining[parent] = (remaining[parent] ?? 0) - 1;
+    }
+  }
+  return result;
 }
 
 interface ColumnPlan {
@@ -195,6 +239,7 @@ function generateEntityRecords(
 
   // Parents, then the identifier-like attributes inherited from them.
   const inheritedFrom = new Map<string, string>();
+  let firstParents: readonly number[] | undefined;
   links.forEach((relationship, position) => {
     const parent = workload.entities.find((candidate) => candidate.name === relationship.parent);
     if (parent === undefined) return;
@@ -206,8 +251,9 @@ function generateEntityRecords(
       counts[parent.name] ?? 1,
       via?.skew ?? 0,
       rng,
-      position === 0,
+      position === 0 ? undefined : firstParents,
     );
+    if (position === 0) firstParents = parentRanks;
     const parentRecords = generated[parent.name];
     parentRanks.forEach((parentRank, child) => {
       const record = records[child];
