@@ -146,7 +146,7 @@ export async function updateRequirements(
     );
   }
   const state = applied.value.state;
-  const saved = await saveSession(dir, state);
+  const saved = await saveSession(dir, state, opened.baseline);
   const summary = summarizeTurn({
     state,
     readiness: saved.readiness,
@@ -155,7 +155,7 @@ export async function updateRequirements(
   });
   const text = formatTurnSummary(summary);
   return success(text, {
-    ...status(dir, state, saved.readiness, opened.notices),
+    ...status(dir, state, saved.readiness, [...opened.notices, ...saved.notices]),
     learned: [...summary.learned],
     filesUpdated: [...summary.filesUpdated],
     nextSteps: [...summary.nextSteps],

@@ -36,7 +36,8 @@ describe("session files", () => {
       "Azure Cosmos DB NoSQL Modeling Session: Blog",
     );
     const again = await openSession(dir);
-    expect(again).toEqual({ state, resumed: true, notices: [] });
+    expect(again).toMatchObject({ state, resumed: true, notices: [] });
+    expect(again.baseline).toEqual(saved.baseline);
     // nothing changed: nothing rewritten
     expect((await saveSession(dir, state)).filesUpdated).toEqual([]);
   });
@@ -89,6 +90,24 @@ describe("session files", () => {
     expect(await readFile(join(dir, "cosmosdb_requirements.edited.md"), "utf8")).toBe("# my notes\n");
     await saveSession(dir, opened.state);
     expect(await readFile(join(dir, "cosmosdb_requirements.md"), "utf8")).toContain("Modeling Session: Blog");
+  });
+
+  it("does not overwrite a workload.yaml changed while the session was open", async () => {
+    const dir = await freshDir();
+    const opened = await openSession(dir);
+    const saved = await saveSession(dir, apply(opened.state, first), opened.baseline);
+    await writeFile(join(dir, "workload.yaml"), "version: 1\nname: Edited meanwhile\n");
+    await writeFile(join(dir, "cosmosdb_requirements.md"), "# mine\n");
+    const next = apply(opened.state, [...first, { kind: "add-note", text: "x" }]);
+    const error = await saveSession(dir, next, saved.baseline).catch((e: unknown) => e);
+    expect((error as CosmosModelerError).code).toBe("session.fileChanged");
+    expect(await readFile(join(dir, "workload.yaml"), "utf8")).toBe("version: 1\nname: Edited meanwhile\n");
+    // opening again continues from the edit; an edited requirements document is kept aside
+    const reopened = await openSession(dir);
+    expect(reopened.state.workload.name).toBe("Edited meanwhile");
+    const again = await saveSession(dir, reopened.state, reopened.baseline);
+    expect(again.filesUpdated).toContain("cosmosdb_requirements.md");
+    expect(await readFile(join(dir, "cosmosdb_requirements.edited.md"), "utf8")).toBe("# mine\n");
   });
 
   it("starts from an existing workload.yaml without a session, and refuses a corrupt session file", async () => {

@@ -37,8 +37,13 @@ interface SessionFileContent {
   readonly written: Readonly<Record<string, readonly string[]>>;
 }
 
+/** sha256 of each session file as last read or written (null: the file did not exist). */
+export type FileBaseline = Readonly<Record<string, string | null>>;
+
 export interface OpenedSession {
   readonly state: SessionState;
+  /** The files as read; pass to `saveSession` so changes made meanwhile are not overwritten. */
+  readonly baseline: FileBaseline;
   /** True when an earlier session was found and continued. */
   readonly resumed: boolean;
   /** What happened on opening, for the user (files loaded, edits kept). */
@@ -49,6 +54,10 @@ export interface SavedSession {
   readonly readiness: Readiness;
   /** Files whose content changed, relative to the session folder. */
   readonly filesUpdated: readonly string[];
+  /** The files as written, for the next `saveSession`. */
+  readonly baseline: FileBaseline;
+  /** What happened besides the writes (an edited requirements document kept). */
+  readonly notices: readonly string[];
 }
 
 /** Paths of a session's files. */
@@ -101,14 +110,25 @@ export async function openSession(
         `The requirements document is regenerated after every answer; put lasting changes in ${WORKLOAD_FILE}.`,
     );
   }
-  return { state, resumed: saved !== undefined, notices };
+  const baseline: FileBaseline = {
+    [WORKLOAD_FILE]: workloadText === undefined ? null : hash(workloadText),
+    [REQUIREMENTS_FILE]: requirementsText === undefined ? null : hash(requirementsText),
+  };
+  return { state, baseline, resumed: saved !== undefined, notices };
 }
 
 /**
  * Writes the session file, `workload.yaml` and `cosmosdb_requirements.md` for `state`, each
- * atomically, the session file first.
+ * atomically, the session file first. With a `baseline` (from `openSession` or the previous
+ * save), a `workload.yaml` changed by someone else since then stops the save before anything is
+ * written (error `session.fileChanged`: open the session again to continue from the edit), and a
+ * changed requirements document is kept under another name.
  */
-export async function saveSession(dir: string, state: SessionState): Promise<SavedSession> {
+export async function saveSession(
+  dir: string,
+  state: SessionState,
+  baseline?: FileBaseline,
+): Promise<SavedSession> {
   const paths = sessionPaths(dir);
   const readiness = checkReadiness(state, WORKLOAD_FILE);
   const files: readonly { name: string; path: string; text: string }[] = [
@@ -116,6 +136,30 @@ export async function saveSession(dir: string, state: SessionState): Promise<Sav
     { name: REQUIREMENTS_FILE, path: paths.requirements, text: renderSessionRequirements(state, readiness) },
   ];
   const previous = (await readSessionFile(paths.session).catch(() => undefined))?.written ?? {};
+  const notices: string[] = [];
+  if (baseline !== undefined) {
+    const changed = async (name: string, path: string): Promise<string | undefined> => {
+      const current = await readOptional(path);
+      const currentHash = current === undefined ? null : hash(current);
+      const known =
+        currentHash === baseline[name] ||
+        (currentHash !== null && (previous[name] ?? []).includes(currentHash));
+      return known || current === undefined ? undefined : current;
+    };
+    if ((await changed(WORKLOAD_FILE, paths.workload)) !== undefined) {
+      throw new CosmosModelerError(
+        "session.fileChanged",
+        `${paths.workload} was changed while the session was open, so nothing was saved (your edit is kept). ` +
+          `Open the session again to continue from the changed file, then give the last answer again.`,
+      );
+    }
+    const requirements = await changed(REQUIREMENTS_FILE, paths.requirements);
+    if (requirements !== undefined) {
+      notices.push(
+        `${REQUIREMENTS_FILE} was changed while the session was open: your version is kept as ${await keepEditedCopy(dir, requirements)}.`,
+      );
+    }
+  }
   const written: Record<string, readonly string[]> = {};
   for (const file of files) {
     const newest = hash(file.text);
@@ -136,7 +180,8 @@ export async function saveSession(dir: string, state: SessionState): Promise<Sav
     await writeFileAtomic(file.path, file.text);
     filesUpdated.push(file.name);
   }
-  return { readiness, filesUpdated };
+  const after: FileBaseline = Object.fromEntries(files.map((file) => [file.name, hash(file.text)]));
+  return { readiness, filesUpdated, baseline: after, notices };
 }
 
 async function readSessionFile(

@@ -6,6 +6,7 @@
  * written only after the user confirms and the checklist is complete.
  */
 import { resolve } from "node:path";
+import { CosmosModelerError } from "../../errors.js";
 import { formatIssue } from "../../issues.js";
 import { applyChanges } from "../../session/apply-changes.js";
 import type { Change } from "../../session/changes.js";
@@ -47,7 +48,7 @@ export async function runInterview(options: { dir: string; context?: PromptConte
   const opened = await openSession(options.dir);
   let state = opened.state;
   for (const notice of opened.notices) prompter.print(`Note: ${notice}`);
-  let saved = await saveSession(options.dir, state);
+  let saved = await saveSession(options.dir, state, opened.baseline);
   prompter.print(
     opened.resumed
       ? `Resuming the session in ${options.dir} (${state.turn} answers so far).`
@@ -101,8 +102,20 @@ export async function runInterview(options: { dir: string; context?: PromptConte
         for (const issue of applied.issues) prompter.print(`  ${formatIssue(issue)}`);
         continue;
       }
+      try {
+        saved = await saveSession(options.dir, applied.value.state, saved.baseline);
+      } catch (error) {
+        if (!(error instanceof CosmosModelerError && error.code === "session.fileChanged")) throw error;
+        prompter.print(error.message);
+        const reopened = await openSession(options.dir);
+        for (const notice of reopened.notices) prompter.print(`Note: ${notice}`);
+        state = reopened.state;
+        saved = await saveSession(options.dir, state, reopened.baseline);
+        prompter.print(renderSummaryTable(state.workload, saved.readiness));
+        continue;
+      }
       state = applied.value.state;
-      saved = await saveSession(options.dir, state);
+      for (const notice of saved.notices) prompter.print(`Note: ${notice}`);
       for (const warning of applied.value.warnings) prompter.print(`  ${formatIssue(warning)}`);
       const summary = summarizeTurn({
         state,
