@@ -1,0 +1,300 @@
+import { describe, expect, it } from "vitest";
+import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
+import { planModel } from "./plan-model.js";
+import { routeRequest } from "./routing.js";
+import type { ChangeFeedStep, Plan, PlanStep, QueryStep, ReadPlan, WritePlan } from "./types.js";
+
+function planOf(plans: readonly Plan[], id: string): Plan {
+  const plan = plans.find((p) => p.patternId === id);
+  if (plan === undefined) throw new Error(`no plan for ${id}`);
+  return plan;
+}
+
+function readPlan(plans: readonly Plan[], id: string): ReadPlan {
+  const plan = planOf(plans, id);
+  if (plan.type !== "read") throw new Error(`${id} is not a read`);
+  return plan;
+}
+
+function writePlan(plans: readonly Plan[], id: string): WritePlan {
+  const plan = planOf(plans, id);
+  if (plan.type !== "write") throw new Error(`${id} is not a write`);
+  return plan;
+}
+
+function asQuery(step: PlanStep | undefined): QueryStep {
+  if (step?.kind !== "query") throw new Error(`expected a query step, got ${step?.kind}`);
+  return step;
+}
+
+/** Change-feed steps of a write plan that write into `container/itemType`. */
+function changeFeedInto(plan: WritePlan, container: string, itemType: string): ChangeFeedStep[] {
+  return plan.async.filter((step) => step.container === container && step.itemType === itemType);
+}
+
+describe("planModel: reads", () => {
+  it("plans a point read when the id and the whole partition key are known (blogging Q1, Q2)", () => {
+    const { workload, model } = loadExample("blogging");
+    const plans = planModel(workload, model);
+    const q1 = readPlan(plans, "Q1");
+    expect(q1.kind).toBe("pointRead");
+    expect(q1.fanOut).toBe(false);
+    expect(q1.operations).toHaveLength(1);
+    expect(q1.operations[0]).toMatchObject({
+      kind: "pointRead",
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      times: 1,
+    });
+    // A ~150-byte user: the documented 1 RU of a point read of an item up to 1 KB.
+    expect(q1.operations[0]?.ru.estimate).toBe(1);
+    // Q2 needs the username and two counts: all kept in the post item, so still one point read.
+    const q2 = readPlan(plans, "Q2");
+    expect(q2.kind).toBe("pointRead");
+    expect(q2.operations.map((s) => s.kind)).toEqual(["pointRead"]);
+  });
+
+  it("routes by the partition key: a single-partition query in V3, a fan-out over every physical partition in V1 (Q3)", () => {
+    const v1 = loadExample("blogging", "model-v1.yaml");
+    const v1Q3 = readPlan(planModel(v1.workload, v1.model, { partitions: { posts: 70, users: 3 } }), "Q3");
+    expect(v1Q3.kind).toBe("fanOut");
+    expect(v1Q3.fanOut).toBe(true);
+    const scan = asQuery(v1Q3.operations[0]);
+    expect(scan).toMatchObject({ container: "posts", itemType: "post", scope: "fanOut", partitions: 70 });
+    expect(scan.partitionKey).toBeUndefined();
+
+    const v3 = loadExample("blogging", "model-v3.yaml");
+    const v3Q3 = readPlan(planModel(v3.workload, v3.model, { partitions: { posts: 70, users: 3 } }), "Q3");
+    expect(v3Q3.kind).toBe("singlePartitionQuery");
+    expect(v3Q3.fanOut).toBe(false);
+    const query = asQuery(v3Q3.operations[0]);
+    expect(query).toMatchObject({
+      container: "users",
+      itemType: "post",
+      scope: "single",
+      partitions: 1,
+      partitionKey: ["{userId}"],
+    });
+    expect(query.returned).toBe(27.5);
+    expect(v3Q3.notes.join("\n")).toMatch(/copy kept from the change feed of posts/);
+  });
+
+  it("costs V1's follow-ups one request per returned item with followUps: perItem (Q4: 12.5 user reads)", () => {
+    const { workload, model } = loadExample("blogging", "model-v1.yaml");
+    const q4 = readPlan(
+      planModel(workload, model, { followUps: "perItem", partitions: { posts: 70 } }),
+      "Q4",
+    );
+    expect(q4.operations.map((s) => `${s.kind} ${s.container}/${s.itemType}`)).toEqual([
+      "query posts/comment",
+      "pointRead users/user",
+    ]);
+    expect(q4.operations[1]).toMatchObject({ times: 12.5, perResult: true });
+  });
+
+  it("plans a query on a hierarchical key prefix (multitenant-saas Q4 by tenant and user, Q6 by tenant)", () => {
+    const { workload, model } = loadExample("multitenant-saas");
+    const plans = planModel(workload, model, { partitions: { activity: 50 } });
+    const q4 = readPlan(plans, "Q4");
+    expect(q4.kind).toBe("prefixQuery");
+    expect(q4.fanOut).toBe(false);
+    expect(asQuery(q4.operations[0])).toMatchObject({
+      container: "activity",
+      itemType: "session",
+      scope: "prefix",
+      partitionKey: ["{tenantId}", "{userId}"],
+      partitions: 1,
+      // composite [/tenantId asc, /userId asc, /startedAt desc]
+      orderServedByIndex: true,
+    });
+    const q6 = readPlan(plans, "Q6");
+    expect(q6.kind).toBe("prefixQuery");
+    expect(asQuery(q6.operations[0])).toMatchObject({
+      scope: "prefix",
+      partitionKey: ["{tenantId}"],
+      orderServedByIndex: true,
+    });
+    // The full three-level key and the id: a point read.
+    expect(readPlan(plans, "Q5").operations[0]).toMatchObject({
+      kind: "pointRead",
+      partitionKey: ["{tenantId}", "{userId}", "{sessionId}"],
+    });
+  });
+
+  it("queries the 20 write shards of a key (social-reactions Q3), one partition key value per shard", () => {
+    const { workload, model } = loadExample("social-reactions");
+    const q3 = readPlan(planModel(workload, model, { partitions: { reactions: 424, users: 2 } }), "Q3");
+    const query = asQuery(q3.operations[0]);
+    expect(query).toMatchObject({ container: "reactions", scope: "shards", partitions: 20 });
+    expect(q3.fanOut).toBe(true);
+    const shardParameter = query.parameters.find((p) => p.source.kind === "template");
+    expect(shardParameter?.source).toEqual({ kind: "template", template: "{postId}-{shard}", from: "input" });
+    expect(query.sql).toContain(`ARRAY_CONTAINS(${shardParameter?.name}, c.postShard)`);
+    // Fewer physical partitions than shards: it visits at most all of them.
+    const small = readPlan(planModel(workload, model, { partitions: { reactions: 8 } }), "Q3");
+    expect(asQuery(small.operations[0]).partitions).toBe(8);
+  });
+
+  it("reads a shard by point read when the shard attribute is known (social-reactions Q2: shardBy userId)", () => {
+    const { workload, model } = loadExample("social-reactions");
+    const q2 = readPlan(planModel(workload, model), "Q2");
+    expect(q2.kind).toBe("pointRead");
+    expect(q2.operations[0]).toMatchObject({ id: "{postId}-{userId}", partitionKey: ["{postId}-{shard}"] });
+  });
+
+  it("reads a lookup item, then the item it points to (accounts-sessions Q1: two point reads)", () => {
+    const { workload, model } = loadExample("accounts-sessions");
+    const q1 = readPlan(planModel(workload, model), "Q1");
+    expect(q1.served).toBe(true);
+    expect(q1.operations.map((s) => `${s.kind} ${s.container}/${s.itemType} x${s.times}`)).toEqual([
+      "pointRead accounts/emailLookup x1",
+      "pointRead accounts/account x1",
+    ]);
+    expect(q1.operations[0]).toMatchObject({ id: "{email}", partitionKey: ["{email}"] });
+    // README: "the lookup item (1 RU) and then the account (1 RU)".
+    const total = q1.operations.reduce((sum, s) => sum + s.ru.estimate * s.times, 0);
+    expect(total).toBeGreaterThanOrEqual(2);
+    expect(total).toBeLessThan(2.5);
+  });
+
+  it("does not serve a pattern whose limit exceeds a bounded set, and names the pattern and the bound", () => {
+    const { workload, model } = loadFixtureModel("blogging", "blogging-posts-only-in-bounded-feed.yaml");
+    const q6 = readPlan(planModel(workload, model), "Q6");
+    expect(q6.served).toBe(false);
+    expect(q6.notes).toContain("Q6 asks for 100 items but feed/post keeps only the newest 10");
+    // The same feed with room for the limit serves it.
+    const expert = loadExample("blogging");
+    const partitions = { users: 5, posts: 3, feed: 4 };
+    const served = readPlan(planModel(expert.workload, expert.model, { partitions }), "Q6");
+    expect(served).toMatchObject({ served: true, container: "feed", kind: "singlePartitionQuery" });
+  });
+
+  it("reads one of the replicas of a replicated item (blogging expert feed, 8 replicas)", () => {
+    const { workload, model } = loadExample("blogging");
+    const q6 = readPlan(planModel(workload, model, { partitions: { users: 5, posts: 3, feed: 4 } }), "Q6");
+    const query = asQuery(q6.operations[0]);
+    expect(query).toMatchObject({ container: "feed", scope: "single", partitions: 1, returned: 100 });
+    expect(query.parameters.map((p) => p.source)).toContainEqual({
+      kind: "template",
+      template: "post-{replica}",
+      from: "input",
+    });
+  });
+});
+
+describe("planModel: writes", () => {
+  it("puts a counter of the same logical partition in one transactional batch with the child (blogging V2 C3)", () => {
+    const { workload, model } = loadExample("blogging", "model-v2.yaml");
+    const c3 = writePlan(planModel(workload, model), "C3");
+    expect(c3.kind).toBe("batch");
+    expect(c3.operations).toHaveLength(1);
+    const batch = c3.operations[0];
+    if (batch?.kind !== "batch") throw new Error("expected a batch");
+    expect(batch.partitionKey).toEqual(["{postId}"]);
+    expect(batch.operations.map((w) => `${w.operation} ${w.itemType}`)).toEqual([
+      "create comment",
+      "patch post",
+    ]);
+    expect(batch.operations[1]?.increments).toEqual([{ property: "commentCount", by: 1 }]);
+    expect(batch.ru.estimate).toBeCloseTo(
+      batch.operations.reduce((sum, w) => sum + w.ru.estimate * w.times, 0),
+      10,
+    );
+    // No change feed is needed for the counter.
+    expect(c3.async.filter((s) => s.reason === "counter")).toEqual([]);
+  });
+
+  it("maintains a counter held in another container from the change feed (social-reactions C3)", () => {
+    const { workload, model } = loadExample("social-reactions");
+    const c3 = writePlan(planModel(workload, model), "C3");
+    expect(c3.kind).toBe("write");
+    const counters = c3.async.filter((s) => s.reason === "counter");
+    expect(
+      counters.map((s) => `${s.from.container}/${s.from.itemType} -> ${s.container}/${s.itemType}`),
+    ).toEqual(["reactions/reaction -> posts/post"]);
+    expect(counters[0]?.steps[0]).toMatchObject({ kind: "write", operation: "patch" });
+  });
+
+  it("replays a written item into its copies from the change feed, with trimming and replicas (blogging expert C2)", () => {
+    const { workload, model } = loadExample("blogging");
+    const c2 = writePlan(planModel(workload, model), "C2");
+    expect(c2.operations.map((s) => `${s.kind} ${s.container}/${s.itemType}`)).toEqual(["write posts/post"]);
+    const toUsers = changeFeedInto(c2, "users", "post");
+    expect(toUsers).toHaveLength(1);
+    expect(toUsers[0]).toMatchObject({ reason: "copy", from: { container: "posts", itemType: "post" } });
+    expect(toUsers[0]?.steps.map((s) => s.kind)).toEqual(["write"]);
+    const toFeed = changeFeedInto(c2, "feed", "post");
+    expect(toFeed).toHaveLength(1);
+    expect(toFeed[0]?.reason).toBe("trim");
+    // Each of the 8 replicas: write the copy, find the oldest beyond 100, delete it.
+    expect(toFeed[0]?.steps.map((s) => `${s.kind} x${s.times}`)).toEqual([
+      "write x8",
+      "query x8",
+      "write x8",
+    ]);
+    expect(toFeed[0]?.steps[2]).toMatchObject({ operation: "delete" });
+  });
+
+  it("propagates a rarely changed attribute to the items copying it: 1% of user writes (blogging V2 C1)", () => {
+    const { workload, model } = loadExample("blogging", "model-v2.yaml");
+    const c1 = writePlan(planModel(workload, model, { partitions: { posts: 70 } }), "C1");
+    const propagations = c1.async.filter((s) => s.reason === "propagate");
+    // Holders per user from the workload's relationships: 27.5 posts, 343.75 comments, 1,375 likes.
+    const holders: Record<string, number> = { post: 27.5, comment: 343.75, like: 1375 };
+    expect(propagations.map((s) => s.itemType).sort()).toEqual(["comment", "like", "post"]);
+    for (const step of propagations) {
+      const [find, update] = step.steps;
+      expect(find).toMatchObject({ kind: "query", times: 0.01, returned: holders[step.itemType] });
+      // The holders are found by userId in a container partitioned by postId: a fan-out.
+      expect(asQuery(find)).toMatchObject({ scope: "fanOut", partitions: 70 });
+      expect(update).toMatchObject({ kind: "write", operation: "patch", sets: ["userUsername"] });
+      expect(update?.times).toBeCloseTo(0.01 * (holders[step.itemType] ?? 0), 12);
+    }
+  });
+
+  it("amortizes a bucket write over its records (iot-telemetry C1: one create per 30 readings)", () => {
+    const { workload, model } = loadExample("iot-telemetry");
+    const c1 = writePlan(planModel(workload, model), "C1");
+    expect(c1.operations).toHaveLength(1);
+    const write = c1.operations[0];
+    if (write?.kind !== "write") throw new Error("expected a write");
+    expect(write.operation).toBe("create");
+    expect(write.times).toBeCloseTo(1 / 30, 12);
+    // README: a ~6.2 KB minute bucket costs about 9 RU to create.
+    expect(write.ru.estimate).toBeGreaterThan(9 * 0.75);
+    expect(write.ru.estimate).toBeLessThan(9 * 1.25);
+  });
+});
+
+describe("routeRequest", () => {
+  const { model } = loadExample("social-reactions");
+  const reaction = model.containers.find((c) => c.name === "reactions")?.items[0];
+  const saas = loadExample("multitenant-saas").model;
+  const session = saas.containers.find((c) => c.name === "activity")?.items[0];
+  if (reaction === undefined || session === undefined) throw new Error("example models changed");
+
+  it("needs every level of a hierarchical key for a single partition", () => {
+    expect(routeRequest(session, new Set(["tenantId", "userId", "sessionId"]))).toMatchObject({
+      scope: "single",
+      knownLevels: 3,
+      idKnown: true,
+    });
+    expect(routeRequest(session, new Set(["tenantId", "userId"]))).toMatchObject({
+      scope: "prefix",
+      knownLevels: 2,
+    });
+    // A lower level without the first one does not route.
+    expect(routeRequest(session, new Set(["userId", "sessionId"])).scope).toBe("fanOut");
+  });
+
+  it("computes the shard from shardBy, or visits every shard without it", () => {
+    expect(routeRequest(reaction, new Set(["postId", "userId"]))).toMatchObject({
+      scope: "single",
+      idKnown: true,
+    });
+    expect(routeRequest(reaction, new Set(["postId"]))).toMatchObject({ scope: "shards", shardCount: 20 });
+    expect(routeRequest(reaction, new Set(["userId"])).scope).toBe("fanOut");
+  });
+});

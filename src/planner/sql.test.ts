@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { evaluateModel } from "../cost/evaluate.js";
+import { SHARED_MODELS } from "../test-support/model-examples.js";
+import { loadExample } from "../test-support/evaluate-fixtures.js";
+import { buildQuery, propertyRef } from "./sql.js";
+import type { PlanStep, QueryStep } from "./types.js";
+
+/** Every query step of a plan, including those inside change-feed work. */
+function queriesOf(steps: readonly PlanStep[]): QueryStep[] {
+  return steps.flatMap((step): QueryStep[] => {
+    switch (step.kind) {
+      case "query":
+        return [step];
+      case "changeFeed":
+        return queriesOf(step.steps);
+      case "batch":
+      case "pointRead":
+      case "write":
+        return [];
+      default:
+        return step satisfies never;
+    }
+  });
+}
+
+/** The SQL text without bracket-quoted property names (`c["a b"]`) and `COUNT(1)` (not a user value). */
+function withoutQuotedNames(sql: string): string {
+  return sql.replace(/c\[("(?:[^"\\]|\\.)*")\]/g, "c[]").replaceAll("COUNT(1)", "COUNT()");
+}
+
+describe("buildQuery", () => {
+  it("binds every value as a parameter and quotes names that are not plain identifiers", () => {
+    const built = buildQuery({
+      keys: [{ property: "type", source: { kind: "literal", value: "O'Brien \" post" } }],
+      predicates: [
+        { attribute: "first name", op: "eq" },
+        { attribute: "it's", op: "prefix" },
+        { attribute: "value", op: "range" },
+      ],
+      valuesFrom: "input",
+      orderBy: [{ attribute: "sort key", direction: "desc" }],
+      top: 10,
+      projection: ["id", 'say "hi"'],
+    });
+    expect(built.sql).toBe(
+      'SELECT TOP @limit c.id, c["say \\"hi\\""] FROM c WHERE c.type = @type AND c["first name"] = @first_name AND STARTSWITH(c["it\'s"], @it_s) AND c["value"] >= @valueFrom AND c["value"] < @valueTo ORDER BY c["sort key"] DESC',
+    );
+    // The literal type value and the limit are parameters, not SQL text.
+    expect(built.sql).not.toContain("O'Brien");
+    expect(built.sql).not.toMatch(/\b10\b/);
+    expect(built.parameters).toEqual([
+      { name: "@type", source: { kind: "literal", value: "O'Brien \" post" } },
+      { name: "@first_name", source: { kind: "input", attribute: "first name" } },
+      { name: "@it_s", source: { kind: "input", attribute: "it's" } },
+      { name: "@valueFrom", source: { kind: "input", attribute: "value", bound: "from" } },
+      { name: "@valueTo", source: { kind: "input", attribute: "value", bound: "to" } },
+      { name: "@limit", source: { kind: "limit", value: 10 } },
+    ]);
+  });
+
+  it("gives two names that sanitize alike distinct parameters", () => {
+    const built = buildQuery({
+      keys: [],
+      predicates: [
+        { attribute: "a b", op: "eq" },
+        { attribute: "a-b", op: "eq" },
+      ],
+      valuesFrom: "input",
+      orderBy: [],
+    });
+    expect(built.parameters.map((p) => p.name)).toEqual(["@a_b", "@a_b2"]);
+    expect(built.sql).toBe('SELECT * FROM c WHERE c["a b"] = @a_b AND c["a-b"] = @a_b2');
+  });
+
+  it("quotes SQL keywords used as property names", () => {
+    expect(propertyRef("userId")).toBe("c.userId");
+    expect(propertyRef("order")).toBe('c["order"]');
+    expect(propertyRef("_ts")).toBe("c._ts");
+    expect(propertyRef("1st")).toBe('c["1st"]');
+  });
+});
+
+describe("generated queries of the example models", () => {
+  it.each(SHARED_MODELS)("%s %s: SQL carries no values, only declared parameters", (name, path) => {
+    const { workload, model } = loadExample(name, path.slice(name.length + 1));
+    const evaluation = evaluateModel(workload, model);
+    const queries = evaluation.patterns.flatMap((p) =>
+      queriesOf(p.plan.type === "write" ? [...p.plan.operations, ...p.plan.async] : p.plan.operations),
+    );
+    expect(queries.length).toBeGreaterThan(0);
+    for (const query of queries) {
+      const bare = withoutQuotedNames(query.sql);
+      // No string or number literal outside quoted property names.
+      expect(bare, query.sql).not.toMatch(/["']/);
+      expect(bare, query.sql).not.toMatch(/[=<>,(]\s*-?\d/);
+      expect(bare, query.sql).not.toMatch(/\b(true|false|null)\b/i);
+      const used = [...new Set(bare.match(/@[A-Za-z0-9_]+/g) ?? [])].sort();
+      expect(used, query.sql).toEqual(query.parameters.map((p) => p.name).sort());
+    }
+  });
+});

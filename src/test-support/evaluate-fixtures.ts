@@ -1,0 +1,41 @@
+/**
+ * Test support for the planner and evaluation tests: loads shared example models and the model
+ * fixtures of test/fixtures/evaluate against an example workload.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { formatIssue } from "../issues.js";
+import { loadModel } from "../model/load-model.js";
+import type { Model } from "../model/types.js";
+import type { Workload } from "../workload/types.js";
+import { readExample, readExampleWorkload } from "./model-examples.js";
+
+/** test/fixtures/evaluate. */
+export const EVALUATE_FIXTURES_DIR = fileURLToPath(new URL("../../test/fixtures/evaluate/", import.meta.url));
+
+/** Parses model text against a workload; throws if it has errors. */
+export function parseModel(text: string, workload: Workload, file = "model.yaml"): Model {
+  const result = loadModel(text, { file, workload });
+  if (!result.ok) throw new Error(`${file}: ${result.issues.map(formatIssue).join("\n")}`);
+  return result.value;
+}
+
+/** An example's workload and one of its shared models (`expert-model.yaml`, `model-v3.yaml`). */
+export function loadExample(
+  name: string,
+  modelFile = "expert-model.yaml",
+): { workload: Workload; model: Model } {
+  const workload = readExampleWorkload(name);
+  return { workload, model: parseModel(readExample(`${name}/${modelFile}`), workload, modelFile) };
+}
+
+/** Text of a fixture under test/fixtures/evaluate. */
+export function readEvaluateFixture(file: string): string {
+  return readFileSync(`${EVALUATE_FIXTURES_DIR}${file}`, "utf8");
+}
+
+/** An example's workload with a model fixture of test/fixtures/evaluate. */
+export function loadFixtureModel(example: string, file: string): { workload: Workload; model: Model } {
+  const workload = readExampleWorkload(example);
+  return { workload, model: parseModel(readEvaluateFixture(file), workload, file) };
+}
