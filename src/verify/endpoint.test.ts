@@ -8,6 +8,7 @@ import {
   connectRealEndpoint,
   cosmosFailureOf,
   parseConnectionString,
+  realEndpointOptionsFrom,
   redactSecrets,
   startEmbeddedEndpoint,
   wrapCosmosError,
@@ -190,6 +191,30 @@ describe("redactSecrets", () => {
       requestCharge: 1.5,
     });
     expect(wrapped.message).toContain("status 401/0");
+  });
+});
+
+describe("realEndpointOptionsFrom", () => {
+  it("prefers the flag, then COSMOS_CONNECTION_STRING, then COSMOS_ENDPOINT with COSMOS_KEY", () => {
+    const env = {
+      COSMOS_CONNECTION_STRING: "AccountEndpoint=https://env/;AccountKey=k1;",
+      COSMOS_ENDPOINT: "https://a/",
+      COSMOS_KEY: "k2",
+    };
+    expect(realEndpointOptionsFrom("AccountEndpoint=https://flag/;AccountKey=k0;", env)).toEqual({
+      connectionString: "AccountEndpoint=https://flag/;AccountKey=k0;",
+    });
+    expect(realEndpointOptionsFrom(undefined, env)).toEqual({
+      connectionString: env.COSMOS_CONNECTION_STRING,
+    });
+    expect(realEndpointOptionsFrom("", { COSMOS_ENDPOINT: "https://a/", COSMOS_KEY: "k2" })).toEqual({
+      endpoint: "https://a/",
+      key: "k2",
+    });
+    expect(realEndpointOptionsFrom(undefined, {})).toBeUndefined();
+    expect(() => realEndpointOptionsFrom(undefined, { COSMOS_ENDPOINT: "https://a/" })).toThrow(
+      expect.objectContaining({ code: "verify.badConnectionString" }),
+    );
   });
 });
 

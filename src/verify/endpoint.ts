@@ -189,6 +189,32 @@ export async function connectRealEndpoint(
 }
 
 /**
+ * How to reach a real endpoint from the command line and the environment: `--connection-string`
+ * first, then `COSMOS_CONNECTION_STRING`, then `COSMOS_ENDPOINT` with `COSMOS_KEY`; undefined
+ * means the embedded endpoint. The caller passes the environment (this module does not read it).
+ * @example realEndpointOptionsFrom(undefined, process.env) // { endpoint, key } when both are set
+ */
+export function realEndpointOptionsFrom(
+  connectionString: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): RealEndpointOptions | undefined {
+  const fromFlag = connectionString?.trim();
+  if (fromFlag !== undefined && fromFlag !== "") return { connectionString: fromFlag };
+  const fromEnv = env["COSMOS_CONNECTION_STRING"]?.trim();
+  if (fromEnv !== undefined && fromEnv !== "") return { connectionString: fromEnv };
+  const endpoint = env["COSMOS_ENDPOINT"]?.trim();
+  const key = env["COSMOS_KEY"]?.trim();
+  if (endpoint !== undefined && endpoint !== "" && key !== undefined && key !== "") return { endpoint, key };
+  if (endpoint !== undefined && endpoint !== "") {
+    throw new CosmosModelerError(
+      "verify.badConnectionString",
+      "COSMOS_ENDPOINT is set but COSMOS_KEY is not: set both, or pass --connection-string",
+    );
+  }
+  return undefined;
+}
+
+/**
  * Splits `AccountEndpoint=...;AccountKey=...;` into endpoint and key. Throws
  * `verify.badConnectionString` naming the missing part (never echoing the string).
  */

@@ -7,6 +7,7 @@ export {
   startEmbeddedEndpoint,
   connectRealEndpoint,
   parseConnectionString,
+  realEndpointOptionsFrom,
   redactSecrets,
   wrapCosmosError,
   cosmosFailureOf,

@@ -241,7 +241,19 @@ describe("pickParameters", () => {
       const ranged = pickParameters(workload, generated, read("Q2"), rng) ?? {};
       expect(inputValue(ranged, "score", "from")).toBeTypeOf("number");
       expect(answerReadPattern(workload, generated, read("Q2"), ranged).length).toBeGreaterThan(0);
+      // `in` without returns: the anchor's key and two other existing keys.
+      const listed = pickParameters(workload, generated, read("Q3"), rng) ?? {};
+      expect(answerReadPattern(workload, generated, read("Q3"), listed).length).toBe(3);
     }
+    const feedPage: ReadPattern = { ...read("Q3"), returns: { avg: 20 } };
+    expect(
+      answerReadPattern(
+        workload,
+        generated,
+        feedPage,
+        pickParameters(workload, generated, feedPage, rng) ?? {},
+      ).length,
+    ).toBe(20);
   });
 });
 

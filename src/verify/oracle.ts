@@ -372,7 +372,8 @@ export function applyWriteToDataset(
  * (the "anchor"), so that an `eq` on a parent key names a parent that has children, preferring
  * anchors whose `with` children exist; a range spans about the pattern's expected result size
  * (`returns.avg`, else `limit`, else 10) around the anchor among the records that share its
- * other predicate values; `in` lists the anchor's value and up to two others; `contains` picks
+ * other predicate values; `in` lists the anchor's value and others, as many as `returns.avg`
+ * (2 to 50); `contains` picks
  * an element of the anchor's array; `prefix` the first 60% of the anchor's string.
  * Returns {} for a pattern without predicates, and undefined when the entity has no records.
  */
@@ -396,13 +397,21 @@ export function pickParameters(
         if (isScalar(value)) parameters[predicate.attribute] = value;
         break;
       case "in": {
-        const others = records
-          .map((record) => record[predicate.attribute])
-          .filter((other): other is ScalarValue => isScalar(other) && other !== value);
-        const picked = [value, ...[0, 1].map(() => others[Math.floor(rng() * others.length)])].filter(
-          (entry): entry is ScalarValue => isScalar(entry),
-        );
-        parameters[predicate.attribute] = [...new Set(picked)];
+        // As many values as the pattern expects results (a feed page of 20 posts), 2 to 50.
+        const wanted = Math.min(50, Math.max(2, Math.round(pattern.returns?.avg ?? 3)));
+        const others = [
+          ...new Set(
+            records
+              .map((record) => record[predicate.attribute])
+              .filter((other): other is ScalarValue => isScalar(other) && other !== value),
+          ),
+        ];
+        const picked = isScalar(value) ? [value] : [];
+        while (picked.length < wanted && others.length > 0) {
+          const [other] = others.splice(Math.floor(rng() * others.length), 1);
+          if (other !== undefined) picked.push(other);
+        }
+        parameters[predicate.attribute] = picked;
         break;
       }
       case "contains":
