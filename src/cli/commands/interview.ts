@@ -55,14 +55,19 @@ export async function runInterview(options: { dir: string; context?: PromptConte
       : `New modeling session in ${options.dir}. Answers are saved after each turn; press Ctrl+C at any time and run again to resume.`,
   );
   prompter.print(renderSummaryTable(state.workload, saved.readiness));
+  // The questions are listed unless the turn summary just listed them.
+  let listQuestions = true;
   try {
     for (;;) {
       const questions = nextQuestions(state);
-      prompter.print(
-        questions.length === 0
-          ? "\nNo open questions."
-          : `\nNext: ${questions.map((q) => q.text.split("\n")[0]).join(" / ")}`,
-      );
+      if (listQuestions) {
+        prompter.print(
+          questions.length === 0
+            ? "\nNo open questions."
+            : `\nQuestions:\n${questions.map((q) => `  - ${q.text.replace(/\n/g, "\n    ")}`).join("\n")}`,
+        );
+      }
+      listQuestions = true;
       const choice = await prompter.choose<MenuChoice>(
         "What next?",
         [
@@ -124,6 +129,7 @@ export async function runInterview(options: { dir: string; context?: PromptConte
         filesUpdated: saved.filesUpdated,
       });
       prompter.print(`\n${formatTurnSummary(summary)}`);
+      listQuestions = false;
     }
   } catch (error) {
     if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError")) {
