@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import { applyChanges } from "./apply-changes.js";
+import type { Change } from "./changes.js";
+import { nextQuestions } from "./next-questions.js";
+import { answersToChanges, type Answer, type Question } from "./questions.js";
+import { createSession, type SessionState } from "./state.js";
+
+function apply(state: SessionState, changes: readonly Change[]): SessionState {
+  const result = applyChanges(state, changes);
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value.state;
+}
+
+function answer(questions: readonly Question[], answers: readonly Answer[]): readonly Change[] {
+  const result = answersToChanges(
+    questions.map((question, i) => ({ question, answer: answers[i] ?? { kind: "skip" } })),
+  );
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.value;
+}
+
+const base = apply(createSession(), [
+  { kind: "set-application", name: "Blog", domain: "social media", description: "posts and comments" },
+  { kind: "add-entity", name: "User", key: "userId", count: 1000, avgBytes: 500, growthPerMonth: 10 },
+  {
+    kind: "add-entity",
+    name: "Post",
+    key: "postId",
+    count: 20_000,
+    avgBytes: 3000,
+    growthPerMonth: 100,
+    attributes: { userId: "string", status: "string" },
+  },
+  {
+    kind: "add-access-pattern",
+    id: "Q1",
+    type: "read",
+    name: "User's posts",
+    entity: "Post",
+    where: { userId: "eq" },
+    rps: { avg: 5, peak: 10 },
+  },
+  {
+    kind: "add-access-pattern",
+    id: "Q2",
+    type: "read",
+    name: "Posts by status",
+    entity: "Post",
+    where: { status: "eq" },
+    rps: { avg: 1, peak: 2 },
+  },
+  {
+    kind: "add-access-pattern",
+    id: "C1",
+    type: "write",
+    name: "Write a post",
+    entity: "Post",
+    operation: "create",
+    rps: { avg: 1, peak: 3 },
+  },
+  {
+    kind: "add-access-pattern",
+    id: "C2",
+    type: "write",
+    name: "Sign up",
+    entity: "User",
+    operation: "create",
+    rps: { avg: 1, peak: 3 },
+  },
+  {
+    kind: "add-access-pattern",
+    id: "Q3",
+    type: "read",
+    name: "Profile",
+    entity: "User",
+    where: { userId: "eq" },
+    rps: { avg: 1, peak: 3 },
+  },
+]);
+
+describe("answersToChanges", () => {
+  it("merges the average and peak answers of one pattern into one set-rate", () => {
+    const state = apply(base, [
+      {
+        kind: "add-access-pattern",
+        id: "Q9",
+        type: "read",
+        name: "x",
+        entity: "User",
+        where: { userId: "eq" },
+      },
+    ]);
+    const questions = nextQuestions(state);
+    expect(
+      answer(questions, [
+        { kind: "value", value: 3 },
+        { kind: "value", value: 9 },
+      ]),
+    ).toEqual([{ kind: "set-rate", pattern: "Q9", avg: 3, peak: 9 }]);
+  });
+
+  it("turns a list answer into one change per item, and refuses to skip a required question", () => {
+    const [question] = nextQuestions(
+      createSession({
+        version: 1,
+        name: "x",
+        domain: "y",
+        scale: {},
+        entities: [],
+        relationships: [],
+        accessPatterns: [],
+      }),
+    );
+    expect(question?.id).toBe("entities:list");
+    expect(answer([question as Question], [{ kind: "value", value: ["A", "B"] }])).toEqual([
+      { kind: "add-entity", name: "A" },
+      { kind: "add-entity", name: "B" },
+    ]);
+    const skipped = answersToChanges([{ question: question as Question, answer: { kind: "skip" } }]);
+    expect(skipped.ok).toBe(false);
+    expect(skipped.issues[0]?.message).toBe("entities:list: this question cannot be skipped");
+  });
+
+  it("reports an answer that does not fit the change (e.g. an invalid entity name)", () => {
+    const [question] = nextQuestions(
+      createSession({
+        version: 1,
+        name: "x",
+        domain: "y",
+        scale: {},
+        entities: [],
+        relationships: [],
+        accessPatterns: [],
+      }),
+    );
+    const result = answersToChanges([
+      { question: question as Question, answer: { kind: "value", value: ["9lives"] } },
+    ]);
+    expect(result.ok).toBe(false);
+  });
+});
+
+describe("the later topics of the interview", () => {
+  it("asks whether an attribute named like another entity's key is a relationship, then its bounds, three related questions", () => {
+    const [exists] = nextQuestions(base);
+    expect(exists?.id).toBe("relationship:User:Post:exists");
+    const withRelationship = apply(
+      base,
+      answer([exists as Question], [{ kind: "choice", value: "one-to-many" }]),
+    );
+    expect(withRelationship.workload.relationships).toEqual([
+      { parent: "User", child: "Post", via: "userId", kind: "one-to-many" },
+    ]);
+    const bounds = nextQuestions(withRelationship);
+    expect(bounds.map((q) => q.id)).toEqual([
+      "relationship:User:Post:avg",
+      "relationship:User:Post:max",
+      "relationship:User:Post:owned",
+    ]);
+    const bounded = apply(
+      withRelationship,
+      answer(bounds, [
+        { kind: "value", value: 20 },
+        { kind: "choice", value: "unbounded" },
+        { kind: "choice", value: "owned" },
+      ]),
+    );
+    expect(bounded.workload.relationships[0]).toMatchObject({ avg: 20, max: null, owned: true });
+    // then the cardinality of the lone status filter (the userId filter follows the relationship)
+    const [cardinality] = nextQuestions(bounded);
+    expect(cardinality?.id).toBe("cardinality:Post:status");
+    const declined = apply(bounded, answer([cardinality as Question], [{ kind: "skip" }]));
+    expect(declined.declined).toContain("cardinality:Post:status");
+    // then consistency, regions and multi-region writes, confirmed together
+    const distribution = nextQuestions(declined);
+    expect(distribution.map((q) => q.topic)).toEqual(["distribution", "distribution", "distribution"]);
+    const confirmed = apply(
+      declined,
+      answer(distribution, [
+        { kind: "choice", value: "session" },
+        { kind: "value", value: 2 },
+        { kind: "choice", value: "single" },
+      ]),
+    );
+    expect(confirmed.workload.scale).toEqual({
+      consistency: "session",
+      regions: 2,
+      multiRegionWrites: false,
+    });
+    expect(confirmed.confirmed.distribution).toBe(true);
+    const [last] = nextQuestions(confirmed);
+    expect(last?.id).toBe("confirmation:access-patterns");
+    expect(last?.text).toContain("3 read and 2 write access patterns (Q1, Q2, C1, C2, Q3)");
+  });
+
+  it("adding an access pattern after the confirmation asks for the confirmation again", () => {
+    const confirmed = apply(base, [{ kind: "confirm", subject: "access-patterns-complete", value: true }]);
+    expect(confirmed.confirmed.accessPatternsComplete).toBe(true);
+    const added = apply(confirmed, [
+      { kind: "add-access-pattern", type: "read", name: "Search", entity: "Post", where: { status: "eq" } },
+    ]);
+    expect(added.confirmed.accessPatternsComplete).toBe(false);
+    expect(added.workload.accessPatterns.at(-1)?.id).toBe("Q4");
+  });
+});
