@@ -210,11 +210,25 @@ export const draftDocumentSchema = z.object({
 
 type DraftDocument = z.infer<typeof draftDocumentSchema>;
 
+/** How a document's omissions are read. */
+export interface DraftReadOptions {
+  /**
+   * false (default): a workload file as people write it, where a relationship with `avg` but
+   * no `max` is unbounded and without `owned` is not owned. true: the session's own record,
+   * where an absent value is a question not answered yet (and `max: null` means unbounded).
+   */
+  readonly exact?: boolean;
+}
+
 /**
  * Reads a workload document (already parsed from YAML or JSON) that may be incomplete.
  * Every structural problem is reported as an issue with its path.
  */
-export function parseDraftDocument(value: unknown, file?: string): Result<DraftWorkload> {
+export function parseDraftDocument(
+  value: unknown,
+  file?: string,
+  options: DraftReadOptions = {},
+): Result<DraftWorkload> {
   const parsed = draftDocumentSchema.safeParse(value);
   if (!parsed.success) {
     const issues: Issue[] = parsed.error.issues.map((issue) => ({
@@ -226,10 +240,10 @@ export function parseDraftDocument(value: unknown, file?: string): Result<DraftW
     }));
     return { ok: false, issues };
   }
-  return { ok: true, value: fromDocument(parsed.data), issues: [] };
+  return { ok: true, value: fromDocument(parsed.data, options.exact === true), issues: [] };
 }
 
-function fromDocument(document: DraftDocument): DraftWorkload {
+function fromDocument(document: DraftDocument, exact: boolean): DraftWorkload {
   const scale = document.scale ?? {};
   const regions = scale.regions;
   return compact({
@@ -260,7 +274,13 @@ function fromDocument(document: DraftDocument): DraftWorkload {
         ),
       }),
     ),
-    relationships: (document.relationships ?? []).map((relationship) => compact({ ...relationship })),
+    relationships: (document.relationships ?? []).map((relationship) =>
+      compact(
+        exact || relationship.avg === undefined
+          ? { ...relationship }
+          : { ...relationship, max: relationship.max ?? null, owned: relationship.owned ?? false },
+      ),
+    ),
     accessPatterns: (document.accessPatterns ?? []).map((pattern) =>
       compact({ ...pattern, rps: pattern.rps === undefined ? undefined : compact({ ...pattern.rps }) }),
     ),
@@ -269,9 +289,13 @@ function fromDocument(document: DraftDocument): DraftWorkload {
 
 /**
  * The draft in the workload file's structure (entities and attributes as maps, short attribute
- * form where only the type is known), ready for YAML. Unknown values are left out.
+ * form where only the type is known), ready for YAML. Unknown values are left out; with
+ * `exact`, an unbounded relationship keeps `max: null` (for the session file).
  */
-export function draftToDocument(draft: DraftWorkload): Record<string, unknown> {
+export function draftToDocument(
+  draft: DraftWorkload,
+  options: DraftReadOptions = {},
+): Record<string, unknown> {
   const regions =
     draft.scale.regionNames !== undefined && draft.scale.regionNames.length > 0
       ? [...draft.scale.regionNames]
@@ -311,7 +335,10 @@ export function draftToDocument(draft: DraftWorkload): Record<string, unknown> {
       draft.relationships.length === 0
         ? undefined
         : draft.relationships.map((relationship) =>
-            compact({ ...relationship, max: relationship.max === null ? undefined : relationship.max }),
+            compact({
+              ...relationship,
+              max: relationship.max === null && options.exact !== true ? undefined : relationship.max,
+            }),
           ),
     accessPatterns: draft.accessPatterns.map((pattern) =>
       compact({

@@ -421,6 +421,43 @@ describe("serialization", () => {
     },
   );
 
+  it("an unbounded relationship stays answered through the session file; a file's omitted max means unbounded", () => {
+    const state = apply(createSession(), [
+      { kind: "add-entity", name: "User", key: "userId" },
+      { kind: "add-entity", name: "Post", key: "postId", attributes: { userId: "string" } },
+      {
+        kind: "add-relationship",
+        parent: "User",
+        child: "Post",
+        via: "userId",
+        avg: 3,
+        max: null,
+        owned: true,
+      },
+    ]);
+    const back = sessionFromJson(JSON.parse(JSON.stringify(sessionToJson(state))));
+    expect(back.ok && back.value.workload.relationships[0]?.max).toBeNull();
+    const file = parseDraftDocument(parse(serializeDraft(state.workload)));
+    expect(file.ok && file.value.relationships[0]).toEqual({
+      parent: "User",
+      child: "Post",
+      via: "userId",
+      avg: 3,
+      max: null,
+      owned: true,
+    });
+    const noOwner = parseDraftDocument(
+      parse("version: 1\nrelationships:\n  - { parent: A, child: B, avg: 2 }\n"),
+    );
+    expect(noOwner.ok && noOwner.value.relationships[0]).toEqual({
+      parent: "A",
+      child: "B",
+      avg: 2,
+      max: null,
+      owned: false,
+    });
+  });
+
   it("the session file round-trips", () => {
     const state = apply(createSession(), [
       ...shopChanges,

@@ -102,7 +102,7 @@ const sessionFileSchema = z.object({
 
 /** The session as JSON-compatible data (the workload in the workload file's structure). */
 export function sessionToJson(state: SessionState): Record<string, unknown> {
-  return { ...state, workload: draftToDocument(state.workload) };
+  return { ...state, workload: draftToDocument(state.workload, { exact: true }) };
 }
 
 /** Reads a session back from `sessionToJson` output; every problem is reported. */
@@ -120,7 +120,7 @@ export function sessionFromJson(value: unknown, file?: string): Result<SessionSt
       })),
     };
   }
-  const workload = parseDraftDocument(parsed.data.workload, file);
+  const workload = parseDraftDocument(parsed.data.workload, file, { exact: true });
   if (!workload.ok) return workload;
   const data = parsed.data;
   const state: SessionState = {
