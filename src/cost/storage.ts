@@ -47,14 +47,31 @@ export function storageOf(env: PlanEnvironment, container: Container): Container
     } else if (attributes.length === 0) {
       perKey = count / spread;
     } else {
+      // The largest key is at most as large as its least concentrated attribute allows: a
+      // bounded parent (relationship max), a skewed plain attribute (Zipf share of all items),
+      // or an even spread.
       const bounded = attributes
         .map((attribute) => context.parentsOf(item.entity).find((r) => r.via === attribute))
         .find((r) => r?.max !== undefined);
+      const even = count / env.logicalKeys(placement);
+      const perAttribute = attributes.map((attribute) => {
+        const relationship = context.parentsOf(item.entity).find((r) => r.via === attribute);
+        if (relationship?.max !== undefined)
+          return relationship.max / env.recordsPerBucket(item) / (item.shards ?? 1);
+        const skew = context.skewOf(item.entity, attribute);
+        const entity = context.entity(item.entity);
+        const unique =
+          attribute === entity.key || entity.attributes.some((a) => a.name === attribute && a.unique);
+        if (relationship === undefined && skew > 0 && !unique) {
+          const share = zipfShare(context.distinctValues(item.entity, attribute), skew);
+          return (share * count) / ((item.shards ?? 1) * (item.replicas ?? 1));
+        }
+        return even;
+      });
       perKey =
-        bounded?.max !== undefined
-          ? bounded.max / env.recordsPerBucket(item) / (item.shards ?? 1)
-          : count / env.logicalKeys(placement);
+        attributes.length === 1 ? (perAttribute[0] ?? even) : Math.min(...perAttribute, Math.max(even, 1));
       const skewed = attributes
+        .filter((attribute) => context.parentsOf(item.entity).some((r) => r.via === attribute))
         .map((attribute) => ({ attribute, skew: context.skewOf(item.entity, attribute) }))
         // A skewed entity key is one item per value: it does not grow.
         .find((a) => a.skew > 0 && a.attribute !== context.entity(item.entity).key);

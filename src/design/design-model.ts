@@ -1,0 +1,418 @@
+/**
+ * Designs a model for a workload: a search from the baseline (one container per entity) through
+ * the rules of the expert prompt, each step evaluated with the same planner and cost model as
+ * `evaluate`, keeping the cheapest model that respects every hard limit, with its reasons.
+ * Entities that no relationship connects are designed independently, which keeps the search
+ * linear in the size of the workload.
+ */
+import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
+import type { Container, Model } from "../model/types.js";
+import { createPlanEnvironment } from "../planner/environment.js";
+import { deriveIndexingPolicy } from "../planner/indexing.js";
+import type { Workload } from "../workload/types.js";
+import { baselineModel, freshContainerName } from "./model-edits.js";
+import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
+import {
+  aggregateCandidates,
+  binningCandidates,
+  correlations,
+  idCandidates,
+  lookupCandidates,
+  partitionKeyCandidates,
+} from "./rules-structure.js";
+import { compareWhy, decide, describeScore, scoreModel, type Decision, type Scored } from "./search.js";
+
+export interface DesignOptions extends EvaluateOptions {
+  /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
+  readonly baseline?: boolean;
+}
+
+export interface DesignResult {
+  readonly model: Model;
+  readonly evaluation: DetailedEvaluation;
+  readonly decisions: readonly Decision[];
+  /** The naive model's figures, for comparison. */
+  readonly baseline: { readonly monthlyCostUSD: number; readonly rusPeak: number; readonly errors: number };
+}
+
+/** Groups entities connected by relationships (or by `with` references). */
+export function connectedComponents(workload: Workload): string[][] {
+  const parent = new Map(workload.entities.map((e) => [e.name, e.name]));
+  const find = (name: string): string => {
+    let root = name;
+    while (parent.get(root) !== root) root = parent.get(root) ?? root;
+    parent.set(name, root);
+    return root;
+  };
+  const union = (a: string, b: string): void => {
+    if (parent.has(a) && parent.has(b)) parent.set(find(a), find(b));
+  };
+  for (const r of workload.relationships) union(r.parent, r.child);
+  for (const p of workload.accessPatterns)
+    if (p.type === "read") for (const w of p.with) union(p.entity, w.entity);
+  const groups = new Map<string, string[]>();
+  for (const entity of workload.entities) {
+    const root = find(entity.name);
+    groups.set(root, [...(groups.get(root) ?? []), entity.name]);
+  }
+  return [...groups.values()];
+}
+
+/** The part of a workload about some entities. */
+function subWorkload(workload: Workload, entities: readonly string[]): Workload {
+  const set = new Set(entities);
+  return {
+    ...workload,
+    entities: workload.entities.filter((e) => set.has(e.name)),
+    relationships: workload.relationships.filter((r) => set.has(r.parent) && set.has(r.child)),
+    accessPatterns: workload.accessPatterns.filter((p) => set.has(p.entity)),
+  };
+}
+
+function designComponent(workload: Workload, options: EvaluateOptions, decisions: Decision[]): Model {
+  let current: Scored = scoreModel(workload, baselineModel(workload), options);
+  const correlation = correlations(workload);
+  // 1. Aggregates, most correlated pairs first.
+  const pairs = [...workload.relationships].sort(
+    (a, b) =>
+      (correlation.get(`${b.parent}>${b.child}`) ?? 0) - (correlation.get(`${a.parent}>${a.child}`) ?? 0),
+  );
+  for (const relationship of pairs) {
+    const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `aggregate-${relationship.parent}-${relationship.child}`,
+        title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
+        keepName: `keep ${relationship.child} where it is`,
+      },
+      aggregateCandidates(workload, current.model, relationship, share),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(
+          chosen,
+          best,
+          before,
+          `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
+        ),
+    );
+  }
+  // 2. Uniqueness through lookup items.
+  for (const entity of workload.entities) {
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `unique-${entity.name}`,
+        title: `Unique ${entity.name} attributes`,
+        keepName: "query by the attribute",
+      },
+      lookupCandidates(workload, current.model, entity.name),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(
+          chosen,
+          best,
+          before,
+          "a unique key policy only holds within one logical partition; a lookup item keyed by the value holds across all",
+        ),
+    );
+  }
+  // 3. Partition keys.
+  for (const container of current.model.containers) {
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `key-${container.name}`,
+        title: `Partition key of ${container.name}`,
+        keepName: `${container.name} by ${container.partitionKey.join(", ")}`,
+      },
+      partitionKeyCandidates(workload, current.model, container.name),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(chosen, best, before, "a key with many distinct values that the frequent filters give"),
+    );
+  }
+  // Ids that turn single-item reads into point reads.
+  for (const entity of workload.entities) {
+    current = decide(
+      workload,
+      options,
+      current,
+      { id: `id-${entity.name}`, title: `Id of ${entity.name} items`, keepName: `id = {${entity.key}}` },
+      idCandidates(workload, current.model, entity.name),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(chosen, best, before, "a read that identifies one item by other attributes"),
+    );
+  }
+  // 4. Binning of small records written often per key.
+  for (const entity of workload.entities) {
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `bucket-${entity.name}`,
+        title: `Binning ${entity.name} records`,
+        keepName: "one item per record",
+      },
+      binningCandidates(workload, current.model, entity.name),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(chosen, best, before, "many small records written per key and read in time order"),
+    );
+  }
+  // 5. Denormalization, then 6. fan-out removal, busiest patterns first.
+  const reads = workload.accessPatterns
+    .filter((p) => p.type === "read")
+    .sort((a, b) => b.rps.peak - a.rps.peak);
+  for (const pattern of reads) {
+    if (pattern.type !== "read") continue;
+    for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
+      current = decide(
+        workload,
+        options,
+        current,
+        {
+          id: `denormalize-${pattern.id}-${decisions.length}`,
+          title: `${pattern.id}: ${candidate.name}?`,
+          keepName: "read it at query time",
+        },
+        [candidate],
+        decisions,
+        (chosen, best, before) =>
+          compareWhy(
+            chosen,
+            best,
+            before,
+            `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
+          ),
+      );
+    }
+  }
+  for (const pattern of reads) {
+    if (pattern.type !== "read") continue;
+    current = decide(
+      workload,
+      options,
+      current,
+      { id: `fan-out-${pattern.id}`, title: `${pattern.id} without fan-out`, keepName: "accept the fan-out" },
+      fanOutCandidates(workload, current.model, current.evaluation, pattern),
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(chosen, best, before, `${pattern.id} queries every physical partition as modeled`),
+    );
+    // The new copy may need denormalized data of its own source.
+    for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
+      current = decide(
+        workload,
+        options,
+        current,
+        {
+          id: `denormalize-${pattern.id}-${decisions.length}`,
+          title: `${pattern.id}: ${candidate.name}?`,
+          keepName: "read it at query time",
+        },
+        [candidate],
+        decisions,
+        (chosen, best, before) =>
+          compareWhy(
+            chosen,
+            best,
+            before,
+            `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
+          ),
+      );
+    }
+  }
+  // 7. Hot write keys.
+  for (const issue of current.evaluation.issues) {
+    if (issue.code !== "evaluate.hotPartition") continue;
+    const name = issue.path.replace(/^containers\./, "");
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `shard-${name}`,
+        title: `Hot logical partition in ${name}`,
+        keepName: "one logical partition per key",
+      },
+      shardingCandidates(workload, current.model, current.evaluation, name),
+      decisions,
+      (chosen, best, before) => compareWhy(chosen, best, before, issue.message),
+    );
+  }
+  return current.model;
+}
+
+/** TTL: the container default when all its items expire alike, else per item type. */
+function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Model {
+  const ttlOf = (entity: string): number | undefined =>
+    workload.entities.find((e) => e.name === entity)?.ttlSeconds;
+  const containers = model.containers.map((container): Container => {
+    const ttls = container.items.map((i) => ttlOf(i.entity));
+    if (ttls.every((t) => t === undefined)) return container;
+    const first = ttls[0];
+    if (ttls.every((t) => t === first) && first !== undefined) {
+      decisions.push({
+        id: `ttl-${container.name}`,
+        title: `Expiry in ${container.name}`,
+        chosen: `defaultTtl ${first} s`,
+        alternatives: [],
+        why: `every item of ${container.name} expires ${first} s after its last write: TTL deletes them with spare RUs instead of delete requests`,
+      });
+      return { ...container, defaultTtl: first };
+    }
+    decisions.push({
+      id: `ttl-${container.name}`,
+      title: `Expiry in ${container.name}`,
+      chosen: "defaultTtl -1 with a ttl per item type",
+      alternatives: [],
+      why: "item types of this container expire differently (or not at all): TTL is on, each item type sets its own",
+    });
+    return {
+      ...container,
+      defaultTtl: -1,
+      items: container.items.map((i) => {
+        const ttl = ttlOf(i.entity);
+        return ttl === undefined ? i : { ...i, ttl };
+      }),
+    };
+  });
+  return { ...model, containers };
+}
+
+/** Writes the derived indexing policy and the recommended throughput into the model. */
+function finalize(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
+  const env = createPlanEnvironment(workload, model);
+  return {
+    ...model,
+    containers: model.containers.map((container) => {
+      const policy =
+        container.indexing.kind === "derived" ? deriveIndexingPolicy(env.context, container) : undefined;
+      const evaluated = evaluation.containers.find((c) => c.name === container.name);
+      const throughput = evaluated?.throughput;
+      return {
+        ...container,
+        ...(policy === undefined ? {} : { indexing: { kind: "custom" as const, ...policy } }),
+        ...(throughput === undefined || container.throughput !== undefined
+          ? {}
+          : {
+              throughput:
+                throughput.mode === "manual"
+                  ? { mode: "manual" as const, rus: throughput.provisionedRus }
+                  : throughput.mode === "autoscale"
+                    ? { mode: "autoscale" as const, maxRus: throughput.provisionedRus }
+                    : throughput.mode === "serverless"
+                      ? { mode: "serverless" as const }
+                      : { mode: "shared" as const },
+            }),
+      };
+    }),
+  };
+}
+
+/**
+ * Designs the cheapest model that respects every hard limit, with the decisions that led to it.
+ * @example designModel(workload).decisions.map((d) => d.chosen)
+ */
+export function designModel(workload: Workload, options: DesignOptions = {}): DesignResult {
+  const baseline = scoreModel(workload, baselineModel(workload), options);
+  const baselineFigures = {
+    monthlyCostUSD: baseline.monthlyCostUSD,
+    rusPeak: baseline.rusPeak,
+    errors: baseline.errors,
+  };
+  if (options.baseline === true) {
+    return {
+      model: baseline.model,
+      evaluation: baseline.evaluation,
+      decisions: [],
+      baseline: baselineFigures,
+    };
+  }
+  const decisions: Decision[] = [];
+  let containers: Container[] = [];
+  for (const entities of connectedComponents(workload)) {
+    const part = designComponent(subWorkload(workload, entities), options, decisions);
+    // Names are unique per component; rename clashes across components (and their sources).
+    const renames = new Map<string, string>();
+    let taken: Model = { version: 1, containers };
+    for (const container of part.containers) {
+      const name = freshContainerName(taken, container.name);
+      renames.set(container.name, name);
+      taken = { version: 1, containers: [...taken.containers, { ...container, name }] };
+    }
+    containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
+  }
+  let model: Model = applyTtl(workload, { version: 1, containers }, decisions);
+  let designed = scoreModel(workload, model, options);
+  if (!(
+    designed.errors < baseline.errors ||
+    (designed.errors === baseline.errors && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
+  )) {
+    decisions.push({
+      id: "fallback-baseline",
+      title: "Design versus baseline",
+      chosen: "the baseline",
+      alternatives: [
+        {
+          name: "searched design",
+          rusPeak: designed.rusPeak,
+          monthlyCostUSD: designed.monthlyCostUSD,
+          errors: designed.errors,
+        },
+        {
+          name: "baseline",
+          rusPeak: baseline.rusPeak,
+          monthlyCostUSD: baseline.monthlyCostUSD,
+          errors: baseline.errors,
+        },
+      ],
+      why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,
+    });
+    designed = baseline;
+    model = baseline.model;
+  }
+  model = finalize(workload, model, designed.evaluation);
+  const final = scoreModel(workload, model, options);
+  decisions.push({
+    id: "throughput",
+    title: "Throughput per container",
+    chosen: final.evaluation.containers
+      .map(
+        (c) =>
+          `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${c.throughput.provisionedRus.toLocaleString("en-US")} RU/s` : ""}`,
+      )
+      .join("; "),
+    alternatives: [],
+    why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
+  });
+  return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
+}
+
+/** Applies a component's renames to a container's name and its items' `source` references. */
+function renameContainer(container: Container, renames: ReadonlyMap<string, string>): Container {
+  return {
+    ...container,
+    name: renames.get(container.name) ?? container.name,
+    items: container.items.map((item) =>
+      item.source === undefined
+        ? item
+        : {
+            ...item,
+            source: {
+              ...item.source,
+              container: renames.get(item.source.container) ?? item.source.container,
+            },
+          },
+    ),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Small immutable edits of a model that the design search applies and evaluates: the baseline
+ * (one container per entity), moving an item type into another container, re-keying a
+ * container, adding copies, counters, embeds, materialized copies and bounded sets.
+ */
+import type { Container, ItemType, Model } from "../model/types.js";
+import type { Entity, Workload } from "../workload/types.js";
+
+/** `SessionEvent` -> `session-events`. */
+export function containerNameOf(entity: string): string {
+  const kebab = entity
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .replace(/[^A-Za-z0-9-]+/g, "-")
+    .toLowerCase();
+  if (/(s|x|ch|sh)$/.test(kebab)) return `${kebab}es`;
+  if (/[^aeiou]y$/.test(kebab)) return `${kebab.slice(0, -1)}ies`;
+  return `${kebab}s`;
+}
+
+/** `SessionEvent` -> `sessionEvent`. */
+export function itemTypeOf(entity: string): string {
+  return entity.charAt(0).toLowerCase() + entity.slice(1);
+}
+
+/** A property name for an entity (`OrderLine` -> `orderLine`, or `orderLines` when plural). */
+export function propertyNameOf(entity: string, plural: boolean): string {
+  const name = itemTypeOf(entity).replace(/[^A-Za-z0-9_]/g, "");
+  if (!plural) return name;
+  if (/(s|x|ch|sh)$/.test(name)) return `${name}es`;
+  if (/[^aeiou]y$/.test(name)) return `${name.slice(0, -1)}ies`;
+  return `${name}s`;
+}
+
+/** A container name not used yet in `model`. */
+export function freshContainerName(model: Model, wanted: string): string {
+  let name = wanted;
+  for (let n = 2; model.containers.some((c) => c.name === name); n++) name = `${wanted}-${n}`;
+  return name;
+}
+
+/** The item type of an entity in its own container, keyed by `keyAttributes` (1-3). */
+export function plainItem(entity: Entity, keyAttributes: readonly string[]): ItemType {
+  return {
+    type: itemTypeOf(entity.name),
+    entity: entity.name,
+    id: `{${entity.key}}`,
+    partitionKey: keyAttributes.map((a) => `{${a}}`),
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+  };
+}
+
+/** A container holding one item type, keyed by the item's key attributes. */
+export function containerFor(name: string, item: ItemType, paths: readonly string[]): Container {
+  return { name, partitionKey: paths, uniqueKeys: [], indexing: { kind: "derived" }, items: [item] };
+}
+
+/** The naive model: one container per entity, partitioned by the entity's key. */
+export function baselineModel(workload: Workload): Model {
+  return {
+    version: 1,
+    containers: workload.entities.map((entity) =>
+      containerFor(containerNameOf(entity.name), plainItem(entity, [entity.key]), [`/${entity.key}`]),
+    ),
+  };
+}
+
+/** Where an entity's primary item type lives. */
+export function findPrimary(
+  model: Model,
+  entity: string,
+): { container: Container; item: ItemType } | undefined {
+  for (const container of model.containers) {
+    const item = container.items.find((i) => i.entity === entity && i.source === undefined);
+    if (item !== undefined) return { container, item };
+  }
+  return undefined;
+}
+
+/** Replaces one container (by name) and drops containers left without items. */
+export function replaceContainer(model: Model, name: string, next: Container | undefined): Model {
+  const containers = model.containers
+    .map((c) => (c.name === name ? next : c))
+    .filter((c): c is Container => c !== undefined && c.items.length > 0);
+  return { ...model, containers };
+}
+
+/** Applies `edit` to the item type `type` of container `container`. */
+export function editItem(
+  model: Model,
+  container: string,
+  type: string,
+  edit: (item: ItemType) => ItemType,
+): Model {
+  return {
+    ...model,
+    containers: model.containers.map((c) =>
+      c.name === container ? { ...c, items: c.items.map((i) => (i.type === type ? edit(i) : i)) } : c,
+    ),
+  };
+}
+
+/** Removes an item type from its container (and the container when it is left empty). */
+export function removeItem(model: Model, container: string, type: string): Model {
+  const found = model.containers.find((c) => c.name === container);
+  if (found === undefined) return model;
+  return replaceContainer(model, container, { ...found, items: found.items.filter((i) => i.type !== type) });
+}
+
+/** Adds an item type to a container (creating the container when it does not exist). */
+export function addItem(model: Model, container: Container, item: ItemType): Model {
+  const existing = model.containers.find((c) => c.name === container.name);
+  if (existing === undefined)
+    return { ...model, containers: [...model.containers, { ...container, items: [item] }] };
+  return replaceContainer(model, container.name, { ...existing, items: [...existing.items, item] });
+}
+
+/** A unique item type name within a container. */
+export function freshItemType(container: Container | undefined, wanted: string): string {
+  let name = wanted;
+  for (let n = 2; container?.items.some((i) => i.type === name) === true; n++) name = `${wanted}${n}`;
+  return name;
+}

@@ -1,0 +1,327 @@
+/**
+ * Design rules about where items live and how they are keyed: aggregates (embed, co-locate,
+ * separate) from the access correlation of each related pair, lookup items for unique values,
+ * partition keys (entity key, frequent filters, hierarchical chains), and time-window binning.
+ * Each rule proposes candidate models; the search evaluates them.
+ */
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import type { Model } from "../model/types.js";
+import { analyzeAccessCorrelation, CONSOLIDATE_ABOVE, SEPARATE_BELOW } from "../render/analysis.js";
+import type { Relationship, Workload } from "../workload/types.js";
+import { addItem, editItem, findPrimary, freshItemType, propertyNameOf, removeItem } from "./model-edits.js";
+import type { Candidate } from "./search.js";
+
+/** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
+const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
+/** A filter attribute with fewer distinct values cannot spread a container (hot keys). */
+const MIN_KEY_CARDINALITY = 1_000;
+
+/** Correlation of each related pair (share of requests needing both), by "parent>child". */
+export function correlations(workload: Workload): Map<string, number> {
+  return new Map(
+    analyzeAccessCorrelation(workload).map((pair) => [`${pair.parent}>${pair.child}`, pair.correlation]),
+  );
+}
+
+/** Candidate aggregates for one relationship: embed the child, co-locate it, or key it by its parent. */
+export function aggregateCandidates(
+  workload: Workload,
+  model: Model,
+  relationship: Relationship,
+  correlation = 0,
+): Candidate[] {
+  const { parent, child, via } = relationship;
+  if (via === undefined || relationship.kind === "many-to-many") return [];
+  const parentHome = findPrimary(model, parent);
+  const childHome = findPrimary(model, child);
+  if (
+    parentHome === undefined ||
+    childHome === undefined ||
+    parentHome.container.name === childHome.container.name
+  )
+    return [];
+  const parentEntity = workload.entities.find((e) => e.name === parent);
+  const childEntity = workload.entities.find((e) => e.name === child);
+  if (parentEntity === undefined || childEntity === undefined) return [];
+  const candidates: Candidate[] = [];
+  const childReads = workload.accessPatterns.filter((p) => p.type === "read" && p.entity === child);
+  const childIsParent = workload.relationships.some((r) => r.parent === child);
+  const onlyChildOfContainer = childHome.container.items.length === 1;
+  const maxAggregate =
+    relationship.max === undefined
+      ? Infinity
+      : parentEntity.maxBytes + relationship.max * childEntity.maxBytes;
+  if (
+    correlation >= SEPARATE_BELOW &&
+    maxAggregate <= MAX_ITEM_BYTES * EMBED_MAX_FRACTION_OF_ITEM_LIMIT &&
+    childReads.length === 0 &&
+    !childIsParent &&
+    onlyChildOfContainer
+  ) {
+    const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
+    candidates.push({
+      preferred: correlation > CONSOLIDATE_ABOVE,
+      name: `embed ${child} in the ${parent} item (at most ${relationship.max} per ${parent})`,
+      model: editItem(withoutChild, parentHome.container.name, parentHome.item.type, (item) => ({
+        ...item,
+        embeds: [...item.embeds, { entity: child, as: propertyNameOf(child, true) }],
+      })),
+    });
+  }
+  // Identifying relationship: every read of the child names its parent.
+  const identifying = childReads.every(
+    (p) => p.type === "read" && p.where.some((w) => w.attribute === via && w.op === "eq"),
+  );
+  const parentKeyed =
+    parentHome.container.partitionKey.length === 1 &&
+    parentHome.item.partitionKey[0] === `{${parentEntity.key}}`;
+  // Under 30% correlation the prompt keeps the pair in separate containers.
+  if (identifying && parentKeyed && onlyChildOfContainer && correlation >= SEPARATE_BELOW) {
+    const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
+    const target =
+      withoutChild.containers.find((c) => c.name === parentHome.container.name) ?? parentHome.container;
+    candidates.push({
+      // Over 50% of the pair's requests need both: the prompt consolidates them.
+      preferred: correlation > CONSOLIDATE_ABOVE,
+      name: `store ${child} items in the ${parent} container, in their ${parent}'s logical partition`,
+      model: addItem(withoutChild, target, {
+        ...childHome.item,
+        type: freshItemType(target, childHome.item.type),
+        partitionKey: [`{${via}}`],
+      }),
+    });
+  }
+  if (identifying && onlyChildOfContainer && childHome.container.partitionKey.join() !== `/${via}`) {
+    candidates.push({
+      name: `partition ${child} by ${via} in its own container`,
+      model: {
+        ...model,
+        containers: model.containers.map((c) =>
+          c.name === childHome.container.name
+            ? {
+                ...c,
+                partitionKey: [`/${via}`],
+                items: c.items.map((i) => ({ ...i, partitionKey: [`{${via}}`] })),
+              }
+            : c,
+        ),
+      },
+    });
+  }
+  return candidates;
+}
+
+/** Unique attributes that a read filters on get a lookup item keyed by the value. */
+export function lookupCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
+  const entity = workload.entities.find((e) => e.name === entityName);
+  const home = findPrimary(model, entityName);
+  if (entity === undefined || home === undefined) return [];
+  const candidates: Candidate[] = [];
+  for (const attribute of entity.attributes) {
+    if (!attribute.unique || attribute.name === entity.key) continue;
+    const read = workload.accessPatterns.some(
+      (p) =>
+        p.type === "read" &&
+        p.entity === entityName &&
+        p.where.some((w) => w.attribute === attribute.name && w.op === "eq"),
+    );
+    if (!read) continue;
+    const lookup = {
+      ...home.item,
+      type: freshItemType(home.container, `${attribute.name}Lookup`),
+      id: `{${attribute.name}}`,
+      partitionKey: [`{${attribute.name}}`],
+      select: [attribute.name, entity.key],
+      embeds: [],
+      copies: [],
+      counts: [],
+    };
+    // Every item is then addressed by its id alone: the container is keyed by /id.
+    const allById = home.container.items.every(
+      (i) => i.partitionKey.length === 1 && i.partitionKey[0] === i.id,
+    );
+    const container = allById ? { ...home.container, partitionKey: ["/id"] } : home.container;
+    const withLookup = addItem(
+      { ...model, containers: model.containers.map((c) => (c.name === container.name ? container : c)) },
+      container,
+      lookup,
+    );
+    candidates.push({
+      name: `lookup item per ${entityName}.${attribute.name} (id and partition key = the value; a create conflict enforces uniqueness)`,
+      model: withLookup,
+    });
+  }
+  return candidates;
+}
+
+/** Partition key candidates for a container: single attributes and hierarchical chains. */
+export function partitionKeyCandidates(workload: Workload, model: Model, containerName: string): Candidate[] {
+  const container = model.containers.find((c) => c.name === containerName);
+  if (
+    container === undefined ||
+    container.items.some((i) => i.source !== undefined || i.shards !== undefined || i.replicas !== undefined)
+  )
+    return [];
+  const entities = container.items.map((i) => workload.entities.find((e) => e.name === i.entity));
+  if (entities.some((e) => e === undefined)) return [];
+  const shared = (name: string): boolean =>
+    entities.every((e) => e?.attributes.some((a) => a.name === name) === true);
+  const reads = workload.accessPatterns.filter(
+    (p) => p.type === "read" && container.items.some((i) => i.entity === p.entity),
+  );
+  const usage = new Map<string, number>();
+  for (const pattern of reads) {
+    if (pattern.type !== "read") continue;
+    for (const predicate of pattern.where) {
+      if (predicate.op === "eq" && shared(predicate.attribute)) {
+        usage.set(predicate.attribute, (usage.get(predicate.attribute) ?? 0) + pattern.rps.peak);
+      }
+    }
+  }
+  const cardinality = (name: string): number => {
+    const entity = entities[0];
+    const attribute = entity?.attributes.find((a) => a.name === name);
+    if (attribute?.distinct !== undefined) return attribute.distinct;
+    const parent = workload.relationships.find((r) => r.child === entity?.name && r.via === name);
+    const parentEntity = workload.entities.find((e) => e.name === parent?.parent);
+    return parentEntity?.count ?? entity?.count ?? 0;
+  };
+  const ranked = [...usage.keys()].sort(
+    (a, b) => cardinality(a) - cardinality(b) || (usage.get(b) ?? 0) - (usage.get(a) ?? 0),
+  );
+  const keys: string[][] = [];
+  for (const name of ranked) if (cardinality(name) >= MIN_KEY_CARDINALITY) keys.push([name]);
+  // The natural hierarchy: the keys of the entity's ancestors (coarsest first) that it carries,
+  // led by the coarsest attribute a pattern filters on.
+  const chain: string[] = [];
+  let level: string | undefined = entities[0]?.name;
+  for (let depth = 0; level !== undefined && depth < 6; depth++) {
+    const child = level;
+    const up = workload.relationships.find(
+      (r) => r.child === child && r.via !== undefined && r.kind !== "many-to-many",
+    );
+    if (up?.via === undefined || !shared(up.via)) break;
+    chain.unshift(up.via);
+    level = up.parent;
+  }
+  if (chain.length >= 2 && usage.has(chain[0] ?? "")) {
+    keys.push(chain.slice(-3));
+    if (chain.length >= 3) keys.push(chain.slice(-3).slice(0, 2));
+  }
+  // Hierarchical: coarse to fine, each level a filter some pattern uses with the previous ones.
+  if (ranked.length >= 2) keys.push(ranked.slice(0, Math.min(3, ranked.length)));
+  if (ranked.length >= 3) keys.push(ranked.slice(0, 2));
+  const current = container.partitionKey.join("|");
+  const candidates: Candidate[] = [];
+  for (const attributes of keys) {
+    const paths = attributes.map((a) => `/${a}`);
+    if (paths.join("|") === current) continue;
+    candidates.push({
+      name: `${containerName} partitioned by ${attributes.length > 1 ? `the hierarchical key [${paths.join(", ")}]` : paths[0]}`,
+      model: {
+        ...model,
+        containers: model.containers.map((c) =>
+          c.name === containerName
+            ? {
+                ...c,
+                partitionKey: paths,
+                items: c.items.map((i) => ({ ...i, partitionKey: attributes.map((a) => `{${a}}`) })),
+              }
+            : c,
+        ),
+      },
+    });
+  }
+  return candidates;
+}
+
+/** Standard time windows for binning, in seconds. */
+const WINDOWS: readonly [string, number][] = [
+  ["1m", 60],
+  ["5m", 300],
+  ["15m", 900],
+  ["1h", 3600],
+  ["1d", 86_400],
+];
+/** Records a bucket should hold: enough to cut the write rate, few enough to stay small. */
+const TARGET_RECORDS_PER_BUCKET = 30;
+
+/** Binning: small records written often per key, read in time order by that key. */
+export function binningCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
+  const entity = workload.entities.find((e) => e.name === entityName);
+  const home = findPrimary(model, entityName);
+  if (
+    entity === undefined ||
+    home === undefined ||
+    home.container.items.length !== 1 ||
+    entity.avgBytes > 2048
+  )
+    return [];
+  const writes = workload.accessPatterns.filter(
+    (p) => p.type === "write" && p.entity === entityName && p.operation === "create",
+  );
+  const rate = writes.reduce((sum, p) => sum + (p.type === "write" ? p.rps.avg * p.batch : 0), 0);
+  const timeAttribute = workload.accessPatterns
+    .flatMap((p) =>
+      p.type === "read" && p.entity === entityName
+        ? [
+            ...p.orderBy.map((s) => s.attribute),
+            ...p.where.filter((w) => w.op === "range").map((w) => w.attribute),
+          ]
+        : [],
+    )
+    .find((name) => entity.attributes.find((a) => a.name === name)?.type === "datetime");
+  const keyAttribute =
+    home.item.partitionKey.length === 1
+      ? /^\{(\w+)\}$/.exec(home.item.partitionKey[0] ?? "")?.[1]
+      : undefined;
+  if (timeAttribute === undefined || keyAttribute === undefined || keyAttribute === entity.key || rate <= 0)
+    return [];
+  const parent = workload.relationships.find((r) => r.child === entityName && r.via === keyAttribute);
+  const keys =
+    workload.entities.find((e) => e.name === parent?.parent)?.count ??
+    entity.attributes.find((a) => a.name === keyAttribute)?.distinct;
+  if (keys === undefined) return [];
+  const perKeyPerSecond = rate / keys;
+  const window =
+    WINDOWS.find(([, seconds]) => perKeyPerSecond * seconds >= TARGET_RECORDS_PER_BUCKET) ??
+    WINDOWS[WINDOWS.length - 1];
+  if (window === undefined || perKeyPerSecond * window[1] < 2) return [];
+  return [
+    {
+      name: `bin ${entityName} records into one item per ${keyAttribute} per ${window[0]} (about ${Math.round(perKeyPerSecond * window[1])} records each)`,
+      model: editItem(model, home.container.name, home.item.type, (item) => ({
+        ...item,
+        type: `${item.type}Bucket`,
+        id: `{${keyAttribute}}-{bucket}`,
+        bucket: { kind: "window", by: timeAttribute, windowSeconds: window[1] },
+      })),
+    },
+  ];
+}
+
+/**
+ * An id built from the attributes a frequent read gives when they identify one item (e.g.
+ * `{postId}-{userId}`): the read becomes a point read, and the id enforces that uniqueness.
+ */
+export function idCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
+  const entity = workload.entities.find((e) => e.name === entityName);
+  const home = findPrimary(model, entityName);
+  if (entity === undefined || home === undefined || home.item.id !== `{${entity.key}}`) return [];
+  const candidates: Candidate[] = [];
+  const seen = new Set<string>();
+  for (const pattern of workload.accessPatterns) {
+    if (pattern.type !== "read" || pattern.entity !== entityName || pattern.where.length < 2) continue;
+    const single = (pattern.returns?.avg ?? Infinity) <= 1 || pattern.limit === 1;
+    const attributes = pattern.where.map((w) => w.attribute);
+    if (!single || pattern.where.some((w) => w.op !== "eq") || attributes.includes(entity.key)) continue;
+    const id = attributes.map((a) => `{${a}}`).join("-");
+    if (seen.has(id)) continue;
+    seen.add(id);
+    candidates.push({
+      name: `${home.item.type} id ${id}: ${pattern.id} becomes a point read, and the id keeps one ${entityName} per ${attributes.join(" and ")}`,
+      model: editItem(model, home.container.name, home.item.type, (item) => ({ ...item, id })),
+    });
+  }
+  return candidates;
+}

@@ -1,0 +1,175 @@
+/**
+ * The scoring and bookkeeping of the design search: every candidate model is evaluated with the
+ * same evaluation `evaluate` uses; a candidate is better when it breaks fewer hard limits, then
+ * when it costs less per month. Every choice is recorded with its alternatives and numbers.
+ */
+import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
+import type { Model } from "../model/types.js";
+import type { Workload } from "../workload/types.js";
+
+export interface Scored {
+  readonly model: Model;
+  /** Frequent reads that still query every physical partition (see FREQUENT_FAN_OUT_RPS). */
+  readonly frequentFanOuts: number;
+  readonly evaluation: DetailedEvaluation;
+  /** Error issues (hard limits broken, patterns not served). */
+  readonly errors: number;
+  readonly monthlyCostUSD: number;
+  readonly rusPeak: number;
+}
+
+export interface Alternative {
+  readonly name: string;
+  readonly rusPeak: number;
+  readonly monthlyCostUSD: number;
+  /** Error issues of the alternative (0 = respects every hard limit). */
+  readonly errors: number;
+}
+
+export interface Decision {
+  readonly id: string;
+  readonly title: string;
+  readonly chosen: string;
+  readonly alternatives: readonly Alternative[];
+  readonly why: string;
+}
+
+export interface Candidate {
+  readonly name: string;
+  readonly model: Model;
+  /** A rule of the prompt favours it: it wins when it costs at most 5% more than the best. */
+  readonly preferred?: boolean;
+}
+
+/**
+ * The prompt's rule "avoid cross-partition queries for high-frequency access patterns": a read at
+ * or above this peak rate that fans out over several physical partitions counts against a model,
+ * because its cost and latency grow with every partition the data adds.
+ */
+export const FREQUENT_FAN_OUT_RPS = 50;
+/** How much more a model without such fan-outs may cost and still be preferred. */
+export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
+/** How much more a candidate a rule prefers (e.g. consolidation over 50% correlation) may cost. */
+export const PREFERENCE_PREMIUM = 1.05;
+
+/** Evaluates a model and summarizes it for comparison. */
+export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
+  const evaluation = evaluateModel(workload, model, options);
+  const frequentFanOuts = evaluation.patterns.filter((p) => {
+    const pattern = workload.accessPatterns.find((a) => a.id === p.id);
+    return (
+      pattern !== undefined &&
+      pattern.rps.peak >= FREQUENT_FAN_OUT_RPS &&
+      // The pattern's own query (follow-ups by key lists are costed, not counted here).
+      p.plan.operations[0]?.kind === "query" &&
+      p.plan.operations[0].scope === "fanOut" &&
+      p.plan.operations[0].partitions > 1
+    );
+  }).length;
+  return {
+    model,
+    frequentFanOuts,
+    evaluation,
+    errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
+    monthlyCostUSD: evaluation.totals.monthlyCostUSD,
+    rusPeak: evaluation.totals.rus.peak,
+  };
+}
+
+/**
+ * True when `a` is better than `b`: fewer hard-limit errors; then fewer frequent fan-outs if that
+ * costs at most 25% more; then at least 0.5% cheaper (or at most 5% dearer when `preferred`).
+ */
+export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
+  if (a.errors !== b.errors) return a.errors < b.errors;
+  if (
+    a.frequentFanOuts < b.frequentFanOuts &&
+    a.monthlyCostUSD <= b.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM
+  )
+    return true;
+  if (
+    a.frequentFanOuts > b.frequentFanOuts &&
+    b.monthlyCostUSD <= a.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM
+  )
+    return false;
+  return preferred
+    ? a.monthlyCostUSD <= b.monthlyCostUSD * PREFERENCE_PREMIUM
+    : a.monthlyCostUSD < b.monthlyCostUSD * 0.995;
+}
+
+const usd = (value: number): string => `$${value.toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
+const rus = (value: number): string => `${Math.round(value).toLocaleString("en-US")} RU/s`;
+
+/** Describes a scored model in one phrase: cost, peak and errors. */
+export function describeScore(scored: Scored): string {
+  const errors = scored.errors === 0 ? "" : `, ${scored.errors} hard-limit error(s)`;
+  const fanOuts = scored.frequentFanOuts === 0 ? "" : `, ${scored.frequentFanOuts} frequent fan-out read(s)`;
+  return `${usd(scored.monthlyCostUSD)}/month, ${rus(scored.rusPeak)} at peak${errors}${fanOuts}`;
+}
+
+/**
+ * Evaluates the candidates against the current model and keeps the best; records the decision.
+ * `why` receives the winner and the current model's score.
+ */
+export function decide(
+  workload: Workload,
+  options: EvaluateOptions,
+  current: Scored,
+  decision: { readonly id: string; readonly title: string; readonly keepName: string },
+  candidates: readonly Candidate[],
+  decisions: Decision[],
+  why: (chosen: string, best: Scored, current: Scored) => string,
+): Scored {
+  let best = current;
+  let bestName = decision.keepName;
+  let bestPreferred = false;
+  const alternatives: Alternative[] = [
+    {
+      name: decision.keepName,
+      rusPeak: current.rusPeak,
+      monthlyCostUSD: current.monthlyCostUSD,
+      errors: current.errors,
+    },
+  ];
+  for (const candidate of candidates) {
+    const scored = scoreModel(workload, candidate.model, options);
+    alternatives.push({
+      name: candidate.name,
+      rusPeak: scored.rusPeak,
+      monthlyCostUSD: scored.monthlyCostUSD,
+      errors: scored.errors,
+    });
+    // A preferred candidate gets its tolerance only against a candidate no rule prefers.
+    if (isBetter(scored, best, candidate.preferred === true && !bestPreferred)) {
+      best = scored;
+      bestName = candidate.name;
+      bestPreferred = candidate.preferred === true;
+    }
+  }
+  if (candidates.length > 0) {
+    decisions.push({
+      id: decision.id,
+      title: decision.title,
+      chosen: bestName,
+      alternatives,
+      why: why(bestName, best, current),
+    });
+  }
+  return best;
+}
+
+/** The standard explanation: what was chosen and how it compares with the alternatives. */
+export function compareWhy(chosen: string, best: Scored, current: Scored, context: string): string {
+  const base = context === "" ? "" : `${context}. `;
+  if (best === current)
+    return `${base}kept: ${chosen} (${describeScore(current)}) is the cheapest that respects every limit`;
+  const saving = current.monthlyCostUSD - best.monthlyCostUSD;
+  const limits =
+    best.errors < current.errors ? `; removes ${current.errors - best.errors} hard-limit error(s)` : "";
+  const fanOuts =
+    best.frequentFanOuts < current.frequentFanOuts
+      ? `; no longer fans out a frequent read over every partition (the prompt's rule; worth up to ${Math.round((FAN_OUT_AVOIDANCE_PREMIUM - 1) * 100)}% more)`
+      : "";
+  const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${fanOuts})`;
+}
