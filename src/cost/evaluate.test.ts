@@ -1,0 +1,451 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import {
+  CASE_STUDY_EXCLUSIONS,
+  CASE_STUDY_VERSIONS,
+  caseStudyFollowUps,
+  compareCaseStudyVersion,
+  meetsCaseStudyTarget,
+  parseCaseStudy,
+  type CaseStudyVersion,
+  type ComparedVersion,
+} from "../bench/case-study.js";
+import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { DEFAULT_PRICES } from "../cosmos/prices.js";
+import type { Issue } from "../issues.js";
+import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
+import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
+import { evaluateModel, type DetailedEvaluation } from "./evaluate.js";
+import { chooseThroughput, priceThroughputOptions, type ThroughputInput } from "./throughput.js";
+
+const CASE_STUDY = parseCaseStudy(
+  readFileSync(
+    fileURLToPath(new URL("../../../shared/benchmarks/blogging-case-study.json", import.meta.url)),
+    "utf8",
+  ),
+);
+
+function errors(evaluation: DetailedEvaluation): Issue[] {
+  return evaluation.issues.filter((issue) => issue.severity === "error");
+}
+
+function issuesWith(evaluation: DetailedEvaluation, code: string): Issue[] {
+  return evaluation.issues.filter((issue) => issue.code === code);
+}
+
+function container(evaluation: DetailedEvaluation, name: string) {
+  const found = evaluation.containers.find((c) => c.name === name);
+  if (found === undefined) throw new Error(`no container ${name}`);
+  return found;
+}
+
+function pattern(evaluation: DetailedEvaluation, id: string) {
+  const found = evaluation.patterns.find((p) => p.id === id);
+  if (found === undefined) throw new Error(`no pattern ${id}`);
+  return found;
+}
+
+const blogging = (file: string) => loadExample("blogging", file);
+
+const compared = new Map<CaseStudyVersion, ComparedVersion>(
+  CASE_STUDY_VERSIONS.map((version) => {
+    const { workload, model } = blogging(`model-${version}.yaml`);
+    return [
+      version,
+      compareCaseStudyVersion(version, workload, model, CASE_STUDY, caseStudyFollowUps(version)),
+    ] as const;
+  }),
+);
+
+function comparedVersion(version: CaseStudyVersion): ComparedVersion {
+  const found = compared.get(version);
+  if (found === undefined) throw new Error(`no comparison for ${version}`);
+  return found;
+}
+
+describe("the blogging case study (benchmarks/blogging-case-study.json)", () => {
+  it("excludes exactly V2/V3 C3, C4 and Q4, each with its reason", () => {
+    expect(CASE_STUDY_EXCLUSIONS.map((e) => `${e.version} ${e.request}`).sort()).toEqual([
+      "v2 C3",
+      "v2 C4",
+      "v2 Q4",
+      "v3 C3",
+      "v3 C4",
+      "v3 Q4",
+    ]);
+    for (const exclusion of CASE_STUDY_EXCLUSIONS) {
+      expect(exclusion.reason.length).toBeGreaterThan(40);
+      expect(CASE_STUDY.some((r) => r.version === exclusion.version && r.request === exclusion.request)).toBe(
+        true,
+      );
+    }
+  });
+
+  it("compares every measured request of the article (30 rows)", () => {
+    expect(CASE_STUDY).toHaveLength(30);
+    const rows = CASE_STUDY_VERSIONS.flatMap((v) => comparedVersion(v).requests);
+    expect(rows).toHaveLength(30);
+    expect(rows.filter((r) => r.fanOut).map((r) => `${r.version} ${r.request}`)).toEqual([
+      "v1 Q2",
+      "v1 Q3",
+      "v1 Q4",
+      "v1 Q5",
+      "v1 Q6",
+      "v2 Q3",
+      "v2 Q6",
+    ]);
+  });
+
+  it.each(CASE_STUDY_VERSIONS)(
+    "%s: single-partition requests within 25% of the article, fan-out requests within a factor of 2",
+    (version) => {
+      const rows = comparedVersion(version).requests.filter((r) => r.excluded === undefined);
+      const missed = rows
+        .filter((r) => !r.within)
+        .map((r) => `${r.request}: article ${r.articleRU} RU, estimate ${r.estimate.toFixed(2)}`);
+      expect(missed).toEqual([]);
+      // The check itself, restated from the targets so that a wrong `within` cannot pass.
+      for (const r of rows) {
+        if (r.fanOut) expect(r.estimate / r.articleRU).toBeGreaterThanOrEqual(0.5);
+        if (r.fanOut) expect(r.estimate / r.articleRU).toBeLessThanOrEqual(2);
+        if (!r.fanOut) expect(Math.abs(r.estimate / r.articleRU - 1)).toBeLessThanOrEqual(0.25);
+      }
+    },
+  );
+
+  it("the excluded rows are what their reasons say", () => {
+    for (const version of ["v2", "v3"] as const) {
+      const { workload, model } = blogging(`model-${version}.yaml`);
+      const evaluation = evaluateModel(workload, model);
+      for (const id of ["C3", "C4"]) {
+        const plan = pattern(evaluation, id).plan;
+        expect(plan.kind).toBe("batch");
+        const batch = plan.operations[0];
+        expect(batch?.kind === "batch" ? batch.operations.map((w) => w.operation) : []).toEqual([
+          "create",
+          "patch",
+        ]);
+      }
+      // Q4: about 40% under the article (its test post had more comments than the average).
+      const q4 = comparedVersion(version).requests.find((r) => r.request === "Q4");
+      expect(q4?.ratio).toBeGreaterThan(0.5);
+      expect(q4?.ratio).toBeLessThan(0.75);
+    }
+  });
+
+  it("V1's cheapest follow-ups never cost more than one request per item", () => {
+    const { workload, model } = blogging("model-v1.yaml");
+    const cheapest = compareCaseStudyVersion("v1", workload, model, CASE_STUDY, "cheapest");
+    for (const row of cheapest.requests) {
+      const perItem = comparedVersion("v1").requests.find((r) => r.request === row.request);
+      expect(row.estimate).toBeLessThanOrEqual((perItem?.estimate ?? 0) + 1e-9);
+    }
+  });
+
+  it("total RU/s at peak: V3 < V2 < V1", () => {
+    const peak = (v: CaseStudyVersion) => comparedVersion(v).totalPeakRus;
+    expect(peak("v3")).toBeLessThan(peak("v2"));
+    expect(peak("v2")).toBeLessThan(peak("v1"));
+  });
+
+  it("the username propagation costs about 1,750 RU/s at the peak of user writes (README)", () => {
+    // 10 user writes/s x 1% rename x ~1,750 posts, comments and likes x ~10 RU.
+    const { workload, model } = blogging("expert-model.yaml");
+    const c1 = pattern(evaluateModel(workload, model), "C1");
+    expect(c1.ru.async * 10).toBeGreaterThan(1750 * 0.75);
+    expect(c1.ru.async * 10).toBeLessThan(1750 * 1.25);
+  });
+
+  it("the targets are |ratio - 1| <= 25% and a factor of 2 for fan-out", () => {
+    expect(meetsCaseStudyTarget(1.25, false)).toBe(true);
+    expect(meetsCaseStudyTarget(1.26, false)).toBe(false);
+    expect(meetsCaseStudyTarget(0.74, false)).toBe(false);
+    expect(meetsCaseStudyTarget(0.5, true)).toBe(true);
+    expect(meetsCaseStudyTarget(2.01, true)).toBe(false);
+  });
+});
+
+describe("evaluateModel on the shared examples", () => {
+  it.each(EXAMPLE_NAMES)("%s: the expert model evaluates without errors", (name) => {
+    const { workload, model } = loadExample(name);
+    const evaluation = evaluateModel(workload, model);
+    expect(errors(evaluation)).toEqual([]);
+    expect(evaluation.patterns.map((p) => p.id)).toEqual(workload.accessPatterns.map((p) => p.id));
+    expect(evaluation.patterns.every((p) => p.plan.served)).toBe(true);
+    expect(evaluation.totals.monthlyCostUSD).toBeCloseTo(
+      evaluation.containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
+      6,
+    );
+  });
+
+  /** Partitions a container's storage and peak need: max(1, ceil(GB / 50), ceil(peak / 10,000)). */
+  const needed = (c: { storageGB: number; rus: { peak: number } }): number =>
+    Math.max(
+      1,
+      Math.ceil(c.storageGB / MAX_PHYSICAL_PARTITION_GB),
+      Math.ceil(c.rus.peak / MAX_PHYSICAL_PARTITION_RUS),
+    );
+
+  it.each(EXAMPLE_NAMES)(
+    "%s: every container the model does not pin has at least the partitions its storage and peak need",
+    (name) => {
+      const { workload, model } = loadExample(name);
+      const evaluation = evaluateModel(workload, model);
+      for (const c of model.containers) {
+        if (c.physicalPartitions !== undefined) continue;
+        const evaluated = container(evaluation, c.name);
+        expect(evaluated.physicalPartitions, c.name).toBeGreaterThanOrEqual(needed(evaluated));
+        // No more than it needs, except blogging's users container (the defect below).
+        if (name !== "blogging" || c.name !== "users") {
+          expect(evaluated.physicalPartitions, c.name).toBe(needed(evaluated));
+        }
+      }
+    },
+  );
+
+  // Defect: at 1 partition Q6 prefers a "fan-out" over the users container's post copies
+  // (18.07 RU) to the feed (18.19 RU); that puts about 41,800 RU/s on users, which grows to 5
+  // partitions; at 5, Q6 moves to the feed and users carries 5,638 RU/s, but the shrink step only
+  // retries 1 partition (where Q6 flips back) and keeps 5. The fewest partitions that fit are 2.
+  it.fails(
+    "blogging: reports the fewest partitions at which the final plans fit (users: at most 2, not 5)",
+    () => {
+      const { workload, model } = loadExample("blogging");
+      const users = container(evaluateModel(workload, model), "users");
+      expect(users.physicalPartitions).toBeLessThanOrEqual(2);
+    },
+  );
+
+  it("iot-telemetry: about 1,100 physical partitions for 56 TB of minute buckets (README)", () => {
+    const { workload, model } = loadExample("iot-telemetry");
+    const telemetry = container(evaluateModel(workload, model), "telemetry");
+    expect(telemetry.physicalPartitions).toBeGreaterThan(1100 * 0.75);
+    expect(telemetry.physicalPartitions).toBeLessThan(1100 * 1.25);
+  });
+
+  it("accounts-sessions: the tokens container needs at least 7 partitions, and Q4 fans out over them for about 20 RU (README)", () => {
+    const { workload, model } = loadExample("accounts-sessions");
+    const evaluation = evaluateModel(workload, model);
+    expect(container(evaluation, "tokens").physicalPartitions).toBeGreaterThanOrEqual(7);
+    const q4 = pattern(evaluation, "Q4");
+    expect(q4.ru.estimate).toBeGreaterThan(20 * 0.75);
+    expect(q4.ru.estimate).toBeLessThan(20 * 1.25);
+  });
+});
+
+describe("hot partitions", () => {
+  it("reports model-v3's single-partition feed as a hot partition at the example's peak (about 34,000 RU/s)", () => {
+    const { workload, model } = blogging("model-v3.yaml");
+    const evaluation = evaluateModel(workload, model);
+    const hot = issuesWith(evaluation, "evaluate.hotPartition");
+    expect(hot.map((i) => [i.severity, i.path])).toEqual([["error", "containers.feed"]]);
+    const feed = container(evaluation, "feed");
+    expect(feed.hottestLogicalPartition.rus).toBeGreaterThan(34_000 * 0.75);
+    expect(feed.hottestLogicalPartition.rus).toBeLessThan(34_000 * 1.25);
+    expect(hot[0]?.message).toContain("feed");
+  });
+
+  it("does not report the expert model's replicated feed as a hot logical partition", () => {
+    const { workload, model } = blogging("expert-model.yaml");
+    const evaluation = evaluateModel(workload, model);
+    expect(issuesWith(evaluation, "evaluate.hotPartition")).toEqual([]);
+    const feed = container(evaluation, "feed");
+    // 8 replicas share the feed's reads: each about an eighth of model-v3's.
+    expect(feed.hottestLogicalPartition.rus).toBeLessThan(MAX_PHYSICAL_PARTITION_RUS);
+    expect(feed.hottestLogicalPartition.rus).toBeGreaterThan(34_000 / 8 / 1.25);
+  });
+
+  it("reports the viral post of a naive social-reactions model (reactions by /postId, no shards)", () => {
+    const { workload, model } = loadFixtureModel("social-reactions", "social-reactions-naive-model.yaml");
+    const evaluation = evaluateModel(workload, model);
+    const hot = issuesWith(evaluation, "evaluate.hotPartition");
+    expect(hot.map((i) => [i.severity, i.path])).toEqual([["error", "containers.reactions"]]);
+    // README: 20,000 reactions/s x 7 RU = 140,000 RU/s, about 163,000 with its reads.
+    const reactions = container(evaluation, "reactions");
+    expect(reactions.hottestLogicalPartition.rus).toBeGreaterThan(140_000 * 0.9);
+    expect(reactions.hottestLogicalPartition.rus).toBeLessThan(163_000 * 1.25);
+    // And the partition fills up: README says about 18 GB an hour, the 20 GB limit in about an hour.
+    const growth = issuesWith(evaluation, "evaluate.logicalPartitionGrowth");
+    expect(growth.map((i) => i.path)).toContain("containers.reactions");
+  });
+
+  it("keeps each write shard of the expert social-reactions model under the limit (README: about 7,500 RU/s)", () => {
+    const { workload, model } = loadExample("social-reactions");
+    const evaluation = evaluateModel(workload, model);
+    const reactions = container(evaluation, "reactions");
+    expect(issuesWith(evaluation, "evaluate.hotPartition")).toEqual([]);
+    expect(reactions.hottestLogicalPartition.rus).toBeGreaterThan(7_500 * 0.75);
+    expect(reactions.hottestLogicalPartition.rus).toBeLessThan(MAX_PHYSICAL_PARTITION_RUS);
+  });
+});
+
+describe("bounded sets", () => {
+  it("reports a pattern that asks for more items than the only bounded set holds as not served", () => {
+    const { workload, model } = loadFixtureModel("blogging", "blogging-posts-only-in-bounded-feed.yaml");
+    const evaluation = evaluateModel(workload, model);
+    const notServed = issuesWith(evaluation, "evaluate.patternNotServed").find((i) =>
+      i.message.includes("Q6"),
+    );
+    expect(notServed).toMatchObject({ severity: "error", path: "accessPatterns[9]" });
+    expect(notServed?.message).toContain("Q6 asks for 100 items but feed/post keeps only the newest 10");
+  });
+
+  it("flags the expert model with a 10-item feed with an error on Q6", () => {
+    const { workload, model } = loadFixtureModel("blogging", "blogging-feed-keeps-10.yaml");
+    const evaluation = evaluateModel(workload, model);
+    expect(errors(evaluation).filter((i) => i.message.includes("Q6")).length).toBeGreaterThan(0);
+  });
+
+  // Defect: when another item type can serve the pattern (here a fan-out over the users
+  // container's post copies), the planner silently drops the bounded set, and no issue says
+  // that the feed keeps fewer items than Q6's limit (issue 3: "a model whose feed keeps fewer
+  // items than a pattern's limit is reported as unable to serve it").
+  it.fails("names the too-small feed of the expert model with a 10-item feed (patternNotServed Q6)", () => {
+    const { workload, model } = loadFixtureModel("blogging", "blogging-feed-keeps-10.yaml");
+    const evaluation = evaluateModel(workload, model);
+    const q6 = issuesWith(evaluation, "evaluate.patternNotServed").filter((i) => i.message.includes("Q6"));
+    expect(q6).toHaveLength(1);
+    expect(q6[0]?.message).toMatch(/keeps only the newest 10/);
+  });
+});
+
+describe("the partition fixed point", () => {
+  const unpinned = () => {
+    const { workload, model } = blogging("model-v1.yaml");
+    return {
+      workload,
+      model: {
+        ...model,
+        containers: model.containers.map(({ physicalPartitions: _pinned, ...c }) => c),
+      },
+    };
+  };
+
+  it("stops V1's posts container when each added partition adds more fan-out than a partition serves", () => {
+    const { workload, model } = unpinned();
+    const evaluation = evaluateModel(workload, model, { followUps: "perItem" });
+    const diverging = issuesWith(evaluation, "evaluate.fanOutCannotScale");
+    expect(diverging.map((i) => i.path)).toContain("accessPatterns.Q6");
+    expect(diverging.every((i) => i.severity === "error" && i.message.includes("posts"))).toBe(true);
+    // It stays at the partitions its 88 GB need, far below the peak / 10,000 RU/s.
+    const posts = container(evaluation, "posts");
+    expect(posts.physicalPartitions).toBe(Math.ceil(posts.storageGB / MAX_PHYSICAL_PARTITION_GB));
+    expect(posts.rus.peak / MAX_PHYSICAL_PARTITION_RUS).toBeGreaterThan(posts.physicalPartitions * 10);
+  });
+
+  // Defect: fanOutCannotScale is reported for every fan-out pattern of the diverging container,
+  // not for the ones that diverge. Q3 (400 requests/s at peak, about 2.7 RU per partition) adds
+  // about 1,100 RU/s per added partition and would scale; only Q6 (2,000/s, the TOP 100 from
+  // every partition) adds more than 10,000 RU/s.
+  it.fails("blames only the patterns whose fan-out diverges (Q6, not Q3)", () => {
+    const { workload, model } = unpinned();
+    const evaluation = evaluateModel(workload, model, { followUps: "perItem" });
+    expect(issuesWith(evaluation, "evaluate.fanOutCannotScale").map((i) => i.path)).toEqual([
+      "accessPatterns.Q6",
+    ]);
+  });
+
+  it("keeps the pinned count of the case-study models and warns that it is overloaded", () => {
+    const { workload, model } = blogging("model-v1.yaml");
+    const evaluation = evaluateModel(workload, model, { followUps: "perItem" });
+    expect(evaluation.partitions["posts"]).toBe(70);
+    expect(issuesWith(evaluation, "evaluate.fanOutCannotScale")).toEqual([]);
+    expect(issuesWith(evaluation, "evaluate.pinnedPartitionsOverloaded").map((i) => i.path)).toEqual([
+      "containers.posts.physicalPartitions",
+    ]);
+  });
+});
+
+describe("throughput and the monthly bill", () => {
+  const base: ThroughputInput = {
+    requiredPeak: 300,
+    avg: 300,
+    storageGB: 0.5,
+    physicalPartitions: 1,
+    hottestPhysical: 300,
+    regions: 1,
+    multiRegionWrites: false,
+  };
+
+  it("prices 400 RU/s of manual throughput in one region at $23.36 a month (cosmos-facts.md)", () => {
+    const choice = chooseThroughput({ ...base, pinned: { mode: "manual", rus: 400 } }, DEFAULT_PRICES);
+    expect(choice.throughput).toMatchObject({ mode: "manual", rus: 400, provisionedRus: 400 });
+    expect(choice.monthlyThroughputUSD).toBeCloseTo(23.36, 10);
+    // At least 1 GB of storage is billed: $0.25.
+    expect(choice.monthlyStorageUSD).toBeCloseTo(0.25, 10);
+    // Below 400 RU/s, manual still provisions the 400 RU/s minimum.
+    const manual = priceThroughputOptions(base, DEFAULT_PRICES).find((o) => o.mode === "manual");
+    expect(manual).toMatchObject({ provisionedRus: 400 });
+    expect(manual?.monthlyThroughputUSD).toBeCloseTo(23.36, 10);
+  });
+
+  it("bills every region and needs 1 RU/s per GB stored", () => {
+    const pinned = { mode: "manual", rus: 400 } as const;
+    expect(
+      chooseThroughput({ ...base, regions: 3, pinned }, DEFAULT_PRICES).monthlyThroughputUSD,
+    ).toBeCloseTo(3 * 23.36, 10);
+    const manual = priceThroughputOptions({ ...base, storageGB: 1500 }, DEFAULT_PRICES).find(
+      (o) => o.mode === "manual",
+    );
+    expect(manual?.provisionedRus).toBe(1500);
+  });
+
+  it("bills autoscale at each hour's highest RU/s, at least 10% of the maximum, at $0.012 per 100 RU/s-hour", () => {
+    const options = priceThroughputOptions(
+      { ...base, requiredPeak: 4000, avg: 100, hottestPhysical: 4000 },
+      DEFAULT_PRICES,
+    );
+    const autoscale = options.find((o) => o.mode === "autoscale");
+    expect(autoscale?.provisionedRus).toBe(4000);
+    expect(autoscale?.monthlyThroughputUSD).toBeCloseTo((400 / 100) * 0.012 * 730, 10); // $35.04
+    const busy = priceThroughputOptions(
+      { ...base, requiredPeak: 4000, avg: 2500, hottestPhysical: 4000 },
+      DEFAULT_PRICES,
+    ).find((o) => o.mode === "autoscale");
+    expect(busy?.monthlyThroughputUSD).toBeCloseTo((2500 / 100) * 0.012 * 730, 10);
+  });
+
+  it("prefers autoscale below about 66% average use of the maximum, manual above (how-to-choose-offer)", () => {
+    // Serverless is ruled out by the busy partition (over 5,000 RU/s).
+    const at = (avg: number) =>
+      chooseThroughput(
+        { ...base, requiredPeak: 10_000, avg, hottestPhysical: 10_000, physicalPartitions: 1 },
+        DEFAULT_PRICES,
+      ).throughput.mode;
+    expect(at(6_500)).toBe("autoscale");
+    expect(at(6_800)).toBe("manual");
+  });
+
+  it("prices serverless per million RU consumed and refuses it over 5,000 RU/s per partition or in 2 regions", () => {
+    const small = { ...base, requiredPeak: 50, avg: 10, hottestPhysical: 50 };
+    const serverless = priceThroughputOptions(small, DEFAULT_PRICES).find((o) => o.mode === "serverless");
+    expect(serverless?.allowed).toBe(true);
+    expect(serverless?.monthlyThroughputUSD).toBeCloseTo(((10 * 3600 * 730) / 1e6) * 0.25, 10); // $6.57
+    expect(chooseThroughput(small, DEFAULT_PRICES).throughput.mode).toBe("serverless");
+    const busy = priceThroughputOptions({ ...small, hottestPhysical: 5001 }, DEFAULT_PRICES);
+    expect(busy.find((o) => o.mode === "serverless")?.allowed).toBe(false);
+    const twoRegions = priceThroughputOptions({ ...small, regions: 2 }, DEFAULT_PRICES);
+    expect(twoRegions.find((o) => o.mode === "serverless")?.allowed).toBe(false);
+  });
+
+  it("gives each container of an evaluation its throughput and storage cost", () => {
+    const { workload, model } = loadExample("blogging");
+    const evaluation = evaluateModel(workload, model);
+    for (const c of evaluation.containers) {
+      expect(c.monthlyCostUSD).toBeCloseTo(c.costBreakdown.throughputUSD + c.costBreakdown.storageUSD, 8);
+      expect(c.costBreakdown.storageUSD).toBeCloseTo(Math.max(1, c.storageGB) * 0.25, 8);
+      expect(c.throughput.provisionedRus).toBeGreaterThanOrEqual(c.rus.peak);
+    }
+    const doubled = evaluateModel(workload, model, {
+      prices: {
+        ...DEFAULT_PRICES,
+        autoscalePer100RusHour: 0.024,
+        manualPer100RusHour: 0.016,
+        storagePerGBMonth: 0.5,
+        serverlessPerMillionRu: 0.5,
+      },
+    });
+    expect(doubled.totals.monthlyCostUSD).toBeCloseTo(2 * evaluation.totals.monthlyCostUSD, 6);
+  });
+});
