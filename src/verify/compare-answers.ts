@@ -8,7 +8,7 @@
  * carry the same sort values as the oracle's first N: ties may come back in any order, and a
  * tie across the `limit` may return either record, as Cosmos DB is free to.
  */
-import { effectiveItemType } from "../model/materialize-item.js";
+import { BUCKET_RECORDS_PROPERTY, effectiveItemType } from "../model/materialize-item.js";
 import type { ItemType, Model } from "../model/types.js";
 import type { Dataset } from "../synthetic/generate-records.js";
 import type { ReadPattern, WithItem, Workload } from "../workload/types.js";
@@ -281,4 +281,22 @@ function withValueFromItem(
     default:
       return withItem satisfies never;
   }
+}
+
+/**
+ * The entity records a stored item holds: for a bucketed item type, each record of its
+ * `records` array (the records of the bucket, to be filtered by the pattern client-side), else
+ * the item itself.
+ */
+export function unpackItem(
+  itemType: ItemType,
+  item: Readonly<Record<string, unknown>>,
+): readonly Readonly<Record<string, unknown>>[] {
+  if (itemType.bucket === undefined) return [item];
+  const records = item[BUCKET_RECORDS_PROPERTY];
+  return Array.isArray(records)
+    ? records.filter(
+        (record): record is Record<string, unknown> => typeof record === "object" && record !== null,
+      )
+    : [];
 }

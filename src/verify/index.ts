@@ -2,6 +2,21 @@
  * The Cosmos DB adapter of `verify` (loads `@azure/cosmos` and `@vercel/cosmosdb-server`): kept
  * out of the main entry point so that designing does not load the SDK. Meant as the `./verify`
  * subpath export.
+ *
+ * The flow a verify run follows with these pieces (the plan executor binds them together):
+ * 1. `realEndpointOptionsFrom(flag, env)` -> `connectRealEndpoint(...)`, or `startEmbeddedEndpoint()`;
+ *    `endpoint.capabilities` says which checks the endpoint can support (`EMBEDDED_LIMITATIONS`
+ *    gives the reason to print for each one skipped).
+ * 2. `deployModel(client, model, { derivedPolicies })` -> containers; `remove()` at the end.
+ * 3. `generateDataset(workload, { seed })`, `materializeDataset(workload, model, dataset)`,
+ *    `loadItems(deployment.containers, items, { onProgress })`; conflicts are findings.
+ * 4. Each read pattern: `pickParameters` -> run the plan's steps (`inputValue(parameters,
+ *    attribute, bound)` binds `{kind: "input"}` sources) -> `unpackItem` / `answerFromItem` per
+ *    returned item (follow-up steps fill its `unresolved` with entries) -> `checkReadAnswer`.
+ * 5. Each write pattern: `generateWriteRecord` -> run the plan's write -> `applyWriteToDataset`;
+ *    the model's derived data (copies, counters, source copies) is brought up to date with
+ *    `applyItemChanges(containers, diffItems(before, after))` where the change feed cannot run
+ *    (`capabilities.changeFeed` false), then the reads of step 4 are checked again.
  */
 export {
   startEmbeddedEndpoint,

@@ -1,6 +1,9 @@
 /**
  * Bulk-loads materialized items into deployed containers with `items.bulk` (the partition key on
- * every operation; at most 100 operations per call, the SDK's limit per partition). Reports
+ * every operation; at most 100 operations per call: @azure/cosmos 4.9.3 `Items.bulk` throws
+ * "Cannot run bulk request with more than 100 operations per partition" above that, measured
+ * 2026-11-22, and https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch gives
+ * 100 operations as the batch limit, checked 2026-11-22). Reports
  * progress, request charges and conflicts instead of stopping at the first one: a 409 means two
  * items of the model share an id within a logical partition (or, on the embedded endpoint, within
  * the first level of a hierarchical key), which verify reports as a finding.
