@@ -1,0 +1,259 @@
+/**
+ * TypeScript for one read access pattern: its input type and an async function that runs the
+ * plan's steps with `@azure/cosmos` (point reads, the plan's parameterized queries, follow-up
+ * reads per returned item), summing the request charges.
+ */
+import type { PlanStep, PointReadStep, QueryParameter, QueryStep, ReadPlan } from "../../planner/types.js";
+import type { AttributeType, ReadPattern, Workload } from "../../workload/types.js";
+import { commentText, propertyAccess, propertyKey, stringLiteral, valueLiteral } from "./identifiers.js";
+import { entityNamed, shapeKey, type ItemTypeShapeData } from "./model-data.js";
+
+/** TypeScript type of an attribute value. */
+export function attributeTsType(type: AttributeType | undefined): string {
+  switch (type) {
+    case "string":
+    case "datetime":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "object":
+      return "Readonly<Record<string, unknown>>";
+    case "array":
+      return "readonly unknown[]";
+    case undefined:
+      return "KeyValue";
+    default:
+      return type satisfies never;
+  }
+}
+
+/** The input type of a read pattern: one property per `where` predicate. */
+export function readInputType(workload: Workload, pattern: ReadPattern): string {
+  const entity = entityNamed(workload, pattern.entity);
+  const members = pattern.where.map((predicate) => {
+    const type = attributeTsType(entity?.attributes.find((a) => a.name === predicate.attribute)?.type);
+    const valueType =
+      predicate.op === "in"
+        ? `readonly ${type.includes(" ") ? `(${type})` : type}[]`
+        : predicate.op === "range"
+          ? `{ readonly from: ${type}; readonly to: ${type} }`
+          : predicate.op === "prefix"
+            ? "string"
+            : type;
+    return `readonly ${propertyKey(predicate.attribute)}: ${valueType};`;
+  });
+  return members.length === 0 ? "Readonly<Record<string, never>>" : `{ ${members.join(" ")} }`;
+}
+
+interface StepScope {
+  /** Variable holding the template values of this step. */
+  readonly values: string;
+  /** Variable holding the shape of this step's item type. */
+  readonly shape: string;
+  /** Variable holding the attributes the step's values come from (`input` or `result`). */
+  readonly attributes: string;
+  /** For a batched follow-up: the items whose values are gathered. */
+  readonly gatherFrom?: string;
+}
+
+function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: StepScope): string {
+  const source = parameter.source;
+  switch (source.kind) {
+    case "input": {
+      const value = propertyAccess(scope.attributes, source.attribute);
+      return source.bound === undefined ? value : `${value}.${source.bound}`;
+    }
+    case "literal":
+      return valueLiteral(source.value);
+    case "fromResult":
+      return scope.gatherFrom === undefined
+        ? `${scope.attributes}[${stringLiteral(source.attribute)}]`
+        : `distinctValues(${scope.gatherFrom}, ${stringLiteral(source.attribute)})`;
+    case "template": {
+      // ARRAY_CONTAINS(@p, c.key): every write shard of the key.
+      const many = step.sql.includes(`ARRAY_CONTAINS(${parameter.name},`);
+      if (many) return `shardValues(${scope.shape}, ${stringLiteral(source.template)}, ${scope.attributes})`;
+      if (scope.gatherFrom !== undefined) {
+        return `${scope.gatherFrom}.map((item) => renderKeyValue(${stringLiteral(source.template)}, readValues(runtime, ${scope.shape}, item)))`;
+      }
+      return `renderKeyValue(${stringLiteral(source.template)}, ${scope.values})`;
+    }
+    case "random":
+      return `Math.floor(runtime.random() * ${source.count})`;
+    case "limit":
+      return String(source.value);
+    case "item":
+      return "null";
+    default:
+      return source satisfies never;
+  }
+}
+
+function keysExpression(templates: readonly string[], values: string): string {
+  return `[${templates.map((t) => `renderKeyValue(${stringLiteral(t)}, ${values})`).join(", ")}]`;
+}
+
+function queryCall(step: QueryStep, scope: StepScope, indent: string): string {
+  const parameters = step.parameters
+    .map((p) => `${indent}  { name: ${stringLiteral(p.name)}, value: ${parameterExpression(step, p, scope)} },`)
+    .join("\n");
+  const routed = step.partitionKey !== undefined && step.scope !== "shards" && step.scope !== "fanOut";
+  const keys = routed ? `,\n${indent}${keysExpression(step.partitionKey ?? [], scope.values)}` : "";
+  return [
+    `queryItems(`,
+    `${indent}runtime.container(${stringLiteral(step.container)}),`,
+    `${indent}${stringLiteral(step.sql)},`,
+    `${indent}[\n${parameters}\n${indent}]${keys},`,
+    `${indent.slice(2)})`,
+  ].join("\n");
+}
+
+function pointReadCall(step: PointReadStep, values: string, indent: string): string {
+  return [
+    `readItem(`,
+    `${indent}runtime.container(${stringLiteral(step.container)}),`,
+    `${indent}renderTemplate(${stringLiteral(step.id)}, ${values}),`,
+    `${indent}${keysExpression(step.partitionKey, values)},`,
+    `${indent.slice(2)})`,
+  ].join("\n");
+}
+
+function firstStep(pattern: ReadPattern, step: PlanStep, lines: string[]): void {
+  const shapeLine = `const shape1 = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`;
+  lines.push(`// ${commentText(step.note)}`, shapeLine);
+  if (step.kind === "pointRead") {
+    // `in` predicates on an addressing attribute: one point read per value.
+    const templates = [step.id, ...step.partitionKey].join(" ");
+    const listed = pattern.where.find((p) => p.op === "in" && templates.includes(`{${p.attribute}}`));
+    if (listed === undefined) {
+      lines.push(
+        "const values1 = readValues(runtime, shape1, input);",
+        `const step1 = await ${pointReadCall(step, "values1", "  ")};`,
+        "requestCharge += step1.requestCharge;",
+        "const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];",
+      );
+    } else {
+      lines.push(
+        "const items: StoredItem[] = [];",
+        `for (const value of ${propertyAccess("input", listed.attribute)}) {`,
+        `  const values1 = readValues(runtime, shape1, { ...input, ${propertyKey(listed.attribute)}: value });`,
+        `  const step1 = await ${pointReadCall(step, "values1", "    ")};`,
+        "  requestCharge += step1.requestCharge;",
+        "  if (step1.item !== undefined) items.push(step1.item);",
+        "}",
+      );
+    }
+    return;
+  }
+  if (step.kind !== "query") {
+    lines.push(`throw new Error(${stringLiteral(`a read cannot start with a ${step.kind} step`)});`);
+    return;
+  }
+  lines.push(
+    "const values1 = readValues(runtime, shape1, input);",
+    `const step1 = await ${queryCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
+    "requestCharge += step1.requestCharge;",
+    "const items = asItems(step1.items);",
+  );
+}
+
+function followUpStep(step: PlanStep, index: number, lines: string[]): void {
+  const n = index + 1;
+  const shape = `shape${n}`;
+  const values = `values${n}`;
+  const ref = `container: ${stringLiteral(step.container)}, itemType: ${stringLiteral(step.itemType)}`;
+  lines.push(`// ${commentText(step.note)}`, "{");
+  lines.push(`  const ${shape} = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`);
+  if (step.kind !== "pointRead" && step.kind !== "query") {
+    lines.push(`  throw new Error(${stringLiteral(`a read cannot have a ${step.kind} step`)});`, "}");
+    return;
+  }
+  if (step.perResult === true) {
+    const idTemplate = step.kind === "pointRead" ? `, ${stringLiteral(step.id)}` : "";
+    lines.push(
+      "  const byResult: unknown[][] = [];",
+      "  for (const result of items) {",
+      `    const ${values} = readValues(runtime, ${shape}, result${idTemplate});`,
+    );
+    if (step.kind === "pointRead") {
+      lines.push(
+        `    const found = await ${pointReadCall(step, values, "      ")};`,
+        "    requestCharge += found.requestCharge;",
+        "    byResult.push(found.item === undefined ? [] : [found.item]);",
+      );
+    } else {
+      const call = queryCall(step, { values, shape, attributes: "result" }, "      ");
+      lines.push(
+        `    const found = await ${call};`,
+        "    requestCharge += found.requestCharge;",
+        "    byResult.push(found.items);",
+      );
+    }
+    lines.push("  }", `  followUps.push({ ${ref}, perResult: true, items: byResult.flat(), byResult });`, "}");
+    return;
+  }
+  if (step.kind === "pointRead") {
+    lines.push(
+      "  const found: unknown[] = [];",
+      "  for (const result of items) {",
+      `    const ${values} = readValues(runtime, ${shape}, result, ${stringLiteral(step.id)});`,
+      `    const read = await ${pointReadCall(step, values, "      ")};`,
+      "    requestCharge += read.requestCharge;",
+      "    if (read.item !== undefined) found.push(read.item);",
+      "  }",
+      `  followUps.push({ ${ref}, perResult: false, items: found, byResult: [] });`,
+      "}",
+    );
+    return;
+  }
+  const call = queryCall(step, { values, shape, attributes: "items[0] ?? {}", gatherFrom: "items" }, "      ");
+  lines.push(
+    `  const ${values} = readValues(runtime, ${shape}, items[0] ?? {});`,
+    "  const found =",
+    "    items.length === 0",
+    "      ? { items: [], requestCharge: 0 }",
+    `      : await ${call};`,
+    "  requestCharge += found.requestCharge;",
+    `  followUps.push({ ${ref}, perResult: false, items: found.items, byResult: [] });`,
+    "}",
+  );
+}
+
+/**
+ * The body of a read pattern's function (statements, without the braces).
+ * @example emitReadBody(pattern, plan, shapes) // "let requestCharge = 0; ... return { items, ... };"
+ */
+export function emitReadBody(
+  pattern: ReadPattern,
+  plan: ReadPlan,
+  shapes: ReadonlyMap<string, ItemTypeShapeData>,
+): string[] {
+  const [first, ...rest] = plan.operations;
+  if (first === undefined) {
+    return [
+      `throw new Error(${stringLiteral(`${pattern.id} cannot be answered by this model: ${plan.notes.join("; ")}`)});`,
+    ];
+  }
+  const lines = ["let requestCharge = 0;", "const followUps: FollowUpResult[] = [];"];
+  firstStep(pattern, first, lines);
+  rest.forEach((step, index) => followUpStep(step, index + 1, lines));
+  // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
+  const firstShape = shapes.get(shapeKey(first.container, first.itemType));
+  const second = rest[0];
+  const lookup =
+    firstShape?.select !== undefined &&
+    second !== undefined &&
+    second.perResult === true &&
+    shapes.get(shapeKey(second.container, second.itemType))?.entity === firstShape.entity;
+  if (lookup) {
+    lines.push(
+      "const complete = asItems(followUps[0]?.items ?? []);",
+      "return { items: complete, item: complete[0], requestCharge, followUps };",
+    );
+  } else {
+    lines.push("return { items, item: items[0], requestCharge, followUps };");
+  }
+  return lines;
+}

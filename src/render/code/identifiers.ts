@@ -1,0 +1,82 @@
+/**
+ * Safe pieces of TypeScript built from user text (pattern names, entity, attribute and container
+ * names): identifiers that cannot break out of their place, property keys and accesses, string
+ * literals and comment text.
+ */
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Words of a name, ASCII letters and digits only (accents dropped, apostrophes joined). */
+function wordsOf(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/['\u2019]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/**
+ * A camelCase identifier from free text; starts with a letter (prefix `fallback` otherwise).
+ * @example camelIdentifier("Q3 List a user's posts") // "q3ListAUsersPosts"
+ */
+export function camelIdentifier(text: string, fallback = "x"): string {
+  const words = wordsOf(text);
+  const joined = words.map((word, index) => (index === 0 ? word.toLowerCase() : capitalize(word))).join("");
+  if (joined === "") return fallback;
+  return /^[0-9]/.test(joined) ? `${fallback}${capitalize(joined)}` : joined;
+}
+
+/**
+ * A PascalCase identifier from free text.
+ * @example pascalIdentifier("order-lines") // "OrderLines"
+ */
+export function pascalIdentifier(text: string, fallback = "X"): string {
+  const joined = wordsOf(text).map(capitalize).join("");
+  if (joined === "") return fallback;
+  return /^[0-9]/.test(joined) ? `${fallback}${joined}` : joined;
+}
+
+/** Gives each name a unique spelling by appending 2, 3, ... to repeats. */
+export function uniqueNamer(reserved: Iterable<string> = []): (name: string) => string {
+  const used = new Set(reserved);
+  return (name) => {
+    let candidate = name;
+    for (let n = 2; used.has(candidate); n++) candidate = `${name}${n}`;
+    used.add(candidate);
+    return candidate;
+  };
+}
+
+/** A string literal (JSON escaping, plus the line separators JSON leaves as they are). */
+export function stringLiteral(text: string): string {
+  return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** Any JSON-like value as a TypeScript literal. */
+export function valueLiteral(value: unknown): string {
+  return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** An object property key: the bare name when it is an identifier, else a string literal. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : stringLiteral(name);
+}
+
+/** `object.name`, or `object["na me"]`. */
+export function propertyAccess(object: string, name: string): string {
+  return IDENTIFIER.test(name) ? `${object}.${name}` : `${object}[${stringLiteral(name)}]`;
+}
+
+/** Text safe inside a block comment: one line, no comment terminator. */
+export function commentText(text: string): string {
+  return text
+    .replace(/[\r\n\u2028\u2029]+/g, " ")
+    .replace(/\*\//g, "*\\/")
+    .trim();
+}

@@ -1,0 +1,150 @@
+/**
+ * The model facts a generated data-access module carries as data: the stored shape of every item
+ * type (with what it inherits from its `source`), and where the records an item copies from can be
+ * point-read.
+ */
+import { effectiveItemType } from "../../model/materialize-item.js";
+import { templateAttributes, templateUses } from "../../model/templates.js";
+import type { Container, ItemType, Model } from "../../model/types.js";
+import type { Entity, Relationship, Workload } from "../../workload/types.js";
+
+/** The JSON shape of `ItemTypeShape` in the generated module. */
+export interface ItemTypeShapeData {
+  readonly container: string;
+  readonly type: string;
+  readonly entity: string;
+  readonly attributes?: readonly string[];
+  readonly id: string;
+  readonly partitionKey: readonly string[];
+  readonly keyPaths: readonly string[];
+  readonly select?: readonly string[];
+  readonly truncate: ItemType["truncate"];
+  readonly embeds: ItemType["embeds"];
+  readonly copies: ItemType["copies"];
+  readonly counts: ItemType["counts"];
+  readonly ancestors?: ItemType["ancestors"];
+  readonly source?: ItemType["source"];
+  readonly keepLatest?: ItemType["keepLatest"];
+  readonly bucket?: ItemType["bucket"];
+  readonly shards?: number;
+  readonly shardBy?: string;
+  readonly ttl?: number;
+  readonly replicas?: number;
+}
+
+/** Key of an item type in the generated module's tables: `container/type`. */
+export function shapeKey(container: string, type: string): string {
+  return `${container}/${type}`;
+}
+
+/** The entity of a workload by name, if any. */
+export function entityNamed(workload: Workload, name: string): Entity | undefined {
+  return workload.entities.find((entity) => entity.name === name);
+}
+
+/** The relationship from `parent` to `child`, if any. */
+export function relationshipOf(workload: Workload, parent: string, child: string): Relationship | undefined {
+  return workload.relationships.find((r) => r.parent === parent && r.child === child);
+}
+
+/** Replaces `{key}` by `{via}` so a parent's templates render from a child record. */
+export function rewriteTemplate(template: string, key: string, via: string): string {
+  return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
+}
+
+/** The stored shape of one item type. */
+export function shapeOf(
+  workload: Workload,
+  model: Model,
+  container: Container,
+  item: ItemType,
+): ItemTypeShapeData {
+  const effective = effectiveItemType(item, model);
+  const attributes = entityNamed(workload, item.entity)?.attributes.map((a) => a.name) ?? [];
+  return {
+    container: container.name,
+    type: item.type,
+    entity: item.entity,
+    ...(attributes.length === 0 ? {} : { attributes }),
+    id: item.id,
+    partitionKey: item.partitionKey,
+    keyPaths: container.partitionKey,
+    ...(effective.select === undefined ? {} : { select: effective.select }),
+    truncate: effective.truncate,
+    embeds: effective.embeds,
+    copies: effective.copies,
+    counts: effective.counts,
+    ...(effective.ancestors === undefined ? {} : { ancestors: effective.ancestors }),
+    ...(item.source === undefined ? {} : { source: item.source }),
+    ...(item.keepLatest === undefined ? {} : { keepLatest: item.keepLatest }),
+    ...(item.bucket === undefined ? {} : { bucket: item.bucket }),
+    ...(item.shards === undefined ? {} : { shards: item.shards }),
+    ...(item.shardBy === undefined ? {} : { shardBy: item.shardBy }),
+    ...(item.ttl === undefined ? {} : { ttl: item.ttl }),
+    ...(item.replicas === undefined ? {} : { replicas: item.replicas }),
+  };
+}
+
+/** Every item type's shape, by `container/type`, in model order. */
+export function shapesOf(workload: Workload, model: Model): ReadonlyMap<string, ItemTypeShapeData> {
+  const shapes = new Map<string, ItemTypeShapeData>();
+  for (const container of model.containers) {
+    for (const item of container.items) {
+      shapes.set(shapeKey(container.name, item.type), shapeOf(workload, model, container, item));
+    }
+  }
+  return shapes;
+}
+
+/** A point read of a copied-from record by templates rendered from the copying record. */
+export interface CopySourceData {
+  readonly container: string;
+  readonly itemType: string;
+  readonly id: string;
+  readonly partitionKey: readonly string[];
+}
+
+/** An item type that holds complete records of `entity` and is addressed by its key alone. */
+function keyedPlacement(model: Model, entity: Entity): { container: Container; item: ItemType } | undefined {
+  for (const container of model.containers) {
+    for (const item of container.items) {
+      if (item.entity !== entity.name || item.source !== undefined || item.select !== undefined) continue;
+      if (item.bucket !== undefined || item.replicas !== undefined) continue;
+      const templates = [item.id, ...item.partitionKey];
+      const keyOnly = templates.every((t) => templateAttributes(t).every((name) => name === entity.key));
+      const shardOk = item.shards === undefined || item.shardBy === undefined || item.shardBy === entity.key;
+      if (keyOnly && shardOk && !templates.some((t) => templateUses(t, "bucket"))) return { container, item };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * For each item type with copies: where to read each copied-from entity's record, with its
+ * templates rewritten to the copying record's link attribute (`{userId}` of the post).
+ */
+export function copySourcesOf(
+  workload: Workload,
+  model: Model,
+  shapes: ReadonlyMap<string, ItemTypeShapeData>,
+): ReadonlyMap<string, Readonly<Record<string, CopySourceData>>> {
+  const out = new Map<string, Record<string, CopySourceData>>();
+  for (const [key, shape] of shapes) {
+    const sources: Record<string, CopySourceData> = {};
+    for (const copy of shape.copies) {
+      const parent = entityNamed(workload, copy.from.entity);
+      const via = relationshipOf(workload, copy.from.entity, shape.entity)?.via;
+      if (parent === undefined || via === undefined || sources[parent.name] !== undefined) continue;
+      const placement = keyedPlacement(model, parent);
+      if (placement === undefined) continue;
+      sources[parent.name] = {
+        container: placement.container.name,
+        itemType: placement.item.type,
+        id: rewriteTemplate(placement.item.id, parent.key, via),
+        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parent.key, via)),
+      };
+    }
+    if (Object.keys(sources).length > 0) out.set(key, sources);
+  }
+  return out;
+}
