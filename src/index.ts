@@ -69,12 +69,9 @@ export {
 export { generateWriteRecord } from "./synthetic/generate-writes.js";
 export { materializeDataset, type ContainerItems, type ItemToLoad } from "./synthetic/materialize-dataset.js";
 export { sampleItems, type SampleItems, type SampleItemsOptions } from "./synthetic/sample-items.js";
-export {
-  answerReadPattern,
-  pickParameters,
-  applyWriteToDataset,
-  type PatternParameters,
-} from "./verify/oracle.js";
+export { answerReadPattern, type PatternParameters } from "./verify/oracle.js";
+export { pickParameters } from "./verify/pick-parameters.js";
+export { applyWriteToDataset } from "./verify/apply-write.js";
 export { checkReadAnswer, answerFromItem, type AnswerCheck } from "./verify/compare-answers.js";
 export { containerDefinitionOf, indexingPolicyOf } from "./verify/container-definition.js";
 export {

@@ -10,7 +10,8 @@ import { deployModel, type Deployment } from "./deploy.js";
 import { connectRealEndpoint, startEmbeddedEndpoint, type CosmosEndpoint } from "./endpoint.js";
 import { loadItems, type LoadResult } from "./load.js";
 import { materializeDataset, type ContainerItems } from "../synthetic/materialize-dataset.js";
-import { answerReadPattern, pickParameters } from "./oracle.js";
+import { answerReadPattern } from "./oracle.js";
+import { pickParameters } from "./pick-parameters.js";
 
 const examples = "/work/shared/examples";
 

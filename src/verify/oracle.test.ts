@@ -4,15 +4,10 @@ import { generateDataset } from "../synthetic/generate-records.js";
 import { mulberry32 } from "../synthetic/random.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
+import { applyWriteToDataset } from "./apply-write.js";
 import { answerFromItem, checkReadAnswer } from "./compare-answers.js";
-import {
-  answerReadPattern,
-  applyWriteToDataset,
-  inputValue,
-  matchesPredicate,
-  pickParameters,
-  truncateToBytes,
-} from "./oracle.js";
+import { pickParameters } from "./pick-parameters.js";
+import { answerReadPattern, inputValue, matchesPredicate, truncateToBytes } from "./oracle.js";
 
 const workloadResult = loadWorkload(`
 version: 1

@@ -18,16 +18,7 @@
  */
 import { CosmosModelerError } from "../errors.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
-import type { Rng } from "../synthetic/random.js";
-import type {
-  AccessPattern,
-  Entity,
-  ReadPattern,
-  Relationship,
-  WithItem,
-  Workload,
-  WritePattern,
-} from "../workload/types.js";
+import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";
 import { compareValues, jsonEqual, newestFirst } from "../synthetic/record-order.js";
 
@@ -61,7 +52,8 @@ export function inputValue(
   return value[bound];
 }
 
-function isRange(value: ParameterValue | undefined): value is RangeValue {
+/** True for the bounds of a `range` predicate. */
+export function isRange(value: ParameterValue | undefined): value is RangeValue {
   return typeof value === "object" && value !== null && !Array.isArray(value) && "from" in value;
 }
 
@@ -70,7 +62,8 @@ export function withLabel(item: WithItem): string {
   return formatWithItem(item);
 }
 
-function entityOf(workload: Workload, name: string): Entity {
+/** The workload's entity of that name; throws `verify.unknownEntity`. */
+export function entityOf(workload: Workload, name: string): Entity {
   const entity = workload.entities.find((candidate) => candidate.name === name);
   if (entity === undefined) {
     throw new CosmosModelerError("verify.unknownEntity", `the workload has no entity "${name}"`, {
@@ -80,7 +73,8 @@ function entityOf(workload: Workload, name: string): Entity {
   return entity;
 }
 
-function recordsOf(dataset: Dataset, entity: string): readonly EntityRecord[] {
+/** The dataset's records of an entity (none when absent). */
+export function recordsOf(dataset: Dataset, entity: string): readonly EntityRecord[] {
   return dataset.entities[entity] ?? [];
 }
 
@@ -303,214 +297,4 @@ function relatedAttribute(
 /** The key value of a record of the pattern's entity. */
 export function recordKey(workload: Workload, entity: string, record: EntityRecord): unknown {
   return record[entityOf(workload, entity).key];
-}
-
-/**
- * The dataset after one write of a write pattern. `record` is the written entity record: the
- * whole record for create, replace, upsert and delete (only its key matters for delete), and for
- * patch at least the key and the changed attributes, merged into the stored record. Derived data
- * (copied usernames, counters) is not stored: the oracle recomputes it from the records, so reads
- * after writes see current values. Like Cosmos DB: create of an existing key throws
- * `verify.conflict`, replace/patch/delete of a missing key throws `verify.notFound`; deletes do
- * not cascade to children.
- */
-export function applyWriteToDataset(
-  workload: Workload,
-  dataset: Dataset,
-  pattern: WritePattern,
-  record: EntityRecord,
-): Dataset {
-  const entity = entityOf(workload, pattern.entity);
-  const records = recordsOf(dataset, entity.name);
-  const key = record[entity.key];
-  const at = records.findIndex((candidate) => jsonEqual(candidate[entity.key], key));
-  const missing = (): never => {
-    throw new CosmosModelerError(
-      "verify.notFound",
-      `${pattern.id} ${pattern.operation}: ${entity.name} ${JSON.stringify(key)} does not exist`,
-      { context: { pattern: pattern.id, key } },
-    );
-  };
-  let next: readonly EntityRecord[];
-  switch (pattern.operation) {
-    case "create":
-      if (at >= 0) {
-        throw new CosmosModelerError(
-          "verify.conflict",
-          `${pattern.id} create: ${entity.name} ${JSON.stringify(key)} already exists`,
-          { context: { pattern: pattern.id, key } },
-        );
-      }
-      next = [...records, record];
-      break;
-    case "replace":
-      if (at < 0) return missing();
-      next = records.map((candidate, index) => (index === at ? record : candidate));
-      break;
-    case "upsert":
-      next =
-        at < 0
-          ? [...records, record]
-          : records.map((candidate, index) => (index === at ? record : candidate));
-      break;
-    case "patch":
-      if (at < 0) return missing();
-      next = records.map((candidate, index) => (index === at ? { ...candidate, ...record } : candidate));
-      break;
-    case "delete":
-      if (at < 0) return missing();
-      next = records.filter((_, index) => index !== at);
-      break;
-    default:
-      return pattern.operation satisfies never;
-  }
-  return { ...dataset, entities: { ...dataset.entities, [entity.name]: next } };
-}
-
-/**
- * Realistic parameter values for one request of a read pattern: taken from an existing record
- * (the "anchor"), so that an `eq` on a parent key names a parent that has children, preferring
- * anchors whose `with` children exist; a range spans about the pattern's expected result size
- * (`returns.avg`, else `limit`, else 10) around the anchor among the records that share its
- * other predicate values; `in` lists the anchor's value and others, as many as `returns.avg`
- * (2 to 50); `contains` picks
- * an element of the anchor's array; `prefix` the first 60% of the anchor's string.
- * Returns {} for a pattern without predicates, and undefined when the entity has no records.
- */
-export function pickParameters(
-  workload: Workload,
-  dataset: Dataset,
-  pattern: ReadPattern,
-  rng: Rng,
-): PatternParameters | undefined {
-  if (pattern.where.length === 0) return {};
-  const records = recordsOf(dataset, pattern.entity);
-  if (records.length === 0) return undefined;
-  const anchors = preferredAnchors(workload, dataset, pattern, records);
-  const anchor = anchors[Math.floor(rng() * anchors.length)] ?? records[0];
-  if (anchor === undefined) return undefined;
-  const parameters: Record<string, ParameterValue> = {};
-  for (const predicate of pattern.where) {
-    const value = anchor[predicate.attribute];
-    switch (predicate.op) {
-      case "eq":
-        if (isScalar(value)) parameters[predicate.attribute] = value;
-        break;
-      case "in": {
-        // As many values as the pattern expects results (a feed page of 20 posts), 2 to 50.
-        const wanted = Math.min(50, Math.max(2, Math.round(pattern.returns?.avg ?? 3)));
-        const others = [
-          ...new Set(
-            records
-              .map((record) => record[predicate.attribute])
-              .filter((other): other is ScalarValue => isScalar(other) && other !== value),
-          ),
-        ];
-        const picked = isScalar(value) ? [value] : [];
-        while (picked.length < wanted && others.length > 0) {
-          const [other] = others.splice(Math.floor(rng() * others.length), 1);
-          if (other !== undefined) picked.push(other);
-        }
-        parameters[predicate.attribute] = picked;
-        break;
-      }
-      case "contains":
-        if (Array.isArray(value) && value.length > 0) {
-          const element: unknown = value[Math.floor(rng() * value.length)];
-          if (isScalar(element)) parameters[predicate.attribute] = element;
-        }
-        break;
-      case "prefix":
-        if (typeof value === "string" && value.length > 0) {
-          parameters[predicate.attribute] = value.slice(0, Math.max(1, Math.ceil(value.length * 0.6)));
-        }
-        break;
-      case "range":
-        break;
-      default:
-        return predicate.op satisfies never;
-    }
-  }
-  for (const predicate of pattern.where) {
-    if (predicate.op !== "range") continue;
-    const range = rangeAround(pattern, records, anchor, predicate.attribute, parameters, rng);
-    if (range !== undefined) parameters[predicate.attribute] = range;
-  }
-  return parameters;
-}
-
-function isScalar(value: unknown): value is ScalarValue {
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-}
-
-/** Records whose `with` children all exist (else those with some, else all records). */
-function preferredAnchors(
-  workload: Workload,
-  dataset: Dataset,
-  pattern: ReadPattern,
-  records: readonly EntityRecord[],
-): readonly EntityRecord[] {
-  const childEntities = pattern.with
-    .filter((item) => item.kind !== "attribute")
-    .map((item) => item.entity)
-    .filter((child) => linkBetween(workload, pattern.entity, child) !== undefined);
-  if (childEntities.length === 0) return records;
-  const key = entityOf(workload, pattern.entity).key;
-  const parentsWithChildren = childEntities.map((child) => {
-    const via = linkBetween(workload, pattern.entity, child)?.via ?? "";
-    return new Set(recordsOf(dataset, child).map((record) => JSON.stringify(record[via])));
-  });
-  const hasAll = records.filter((record) =>
-    parentsWithChildren.every((keys) => keys.has(JSON.stringify(record[key]))),
-  );
-  if (hasAll.length > 0) return hasAll;
-  const hasSome = records.filter((record) =>
-    parentsWithChildren.some((keys) => keys.has(JSON.stringify(record[key]))),
-  );
-  return hasSome.length > 0 ? hasSome : records;
-}
-
-function rangeAround(
-  pattern: ReadPattern,
-  records: readonly EntityRecord[],
-  anchor: EntityRecord,
-  attribute: string,
-  fixed: Readonly<Record<string, ParameterValue>>,
-  rng: Rng,
-): RangeValue | undefined {
-  const value = anchor[attribute];
-  if (typeof value !== "string" && typeof value !== "number") return undefined;
-  const peers = records
-    .filter((record) =>
-      pattern.where.every(
-        (predicate) =>
-          predicate.op === "range" ||
-          fixed[predicate.attribute] === undefined ||
-          matchesPredicate(record[predicate.attribute], predicate.op, fixed[predicate.attribute]),
-      ),
-    )
-    .map((record) => record[attribute])
-    .filter((other): other is typeof value => typeof other === typeof value)
-    .sort(compareValues);
-  const wanted = Math.max(1, Math.round(pattern.returns?.avg ?? pattern.limit ?? 10));
-  const position = Math.max(
-    0,
-    peers.findIndex((other) => other === value),
-  );
-  const start = Math.max(0, Math.min(position - Math.floor(rng() * wanted), peers.length - wanted));
-  const from = peers[start] ?? value;
-  const last = peers[Math.min(peers.length - 1, start + wanted - 1)] ?? value;
-  // Half-open bounds: `to` just above the last value wanted.
-  const to = typeof last === "number" ? nextAbove(last) : `${String(last)}\uffff`;
-  return { from, to };
-}
-
-function nextAbove(value: number): number {
-  const step = Math.max(Number.EPSILON, Math.abs(value) * Number.EPSILON * 4);
-  return Number.isInteger(value) ? value + 1 : value + step;
-}
-
-/** True when the pattern is a read (narrows `AccessPattern`). */
-export function isReadPattern(pattern: AccessPattern): pattern is ReadPattern {
-  return pattern.type === "read";
 }

@@ -21,7 +21,9 @@ import {
   type CosmosEndpoint,
 } from "../../src/verify/endpoint.js";
 import { applyItemChanges, loadItems } from "../../src/verify/load.js";
-import { applyWriteToDataset, pickParameters, type PatternParameters } from "../../src/verify/oracle.js";
+import { applyWriteToDataset } from "../../src/verify/apply-write.js";
+import type { PatternParameters } from "../../src/verify/oracle.js";
+import { pickParameters } from "../../src/verify/pick-parameters.js";
 import { loadWorkload } from "../../src/workload/load-workload.js";
 import type { ReadPattern, Workload, WritePattern } from "../../src/workload/types.js";
 
