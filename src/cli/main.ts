@@ -14,6 +14,8 @@ const registrations: readonly (() => Promise<{ register: CommandRegistration }>)
   () => import("./commands/check.js"),
   () => import("./commands/estimate-ru.js"),
   () => import("./commands/evaluate.js"),
+  () => import("./commands/design.js"),
+  () => import("./commands/render.js"),
   () => import("./commands/interview.js"),
   () => import("./commands/mcp.js"),
 ];

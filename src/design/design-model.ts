@@ -7,8 +7,7 @@
  */
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
-import { createPlanEnvironment } from "../planner/environment.js";
-import { deriveIndexingPolicy } from "../planner/indexing.js";
+import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
@@ -291,17 +290,13 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
 
 /** Writes the derived indexing policy and the recommended throughput into the model. */
 function finalize(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
-  const env = createPlanEnvironment(workload, model);
   return {
     ...model,
-    containers: model.containers.map((container) => {
-      const policy =
-        container.indexing.kind === "derived" ? deriveIndexingPolicy(env.context, container) : undefined;
+    containers: withExplicitIndexing(workload, model).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name);
       const throughput = evaluated?.throughput;
       return {
         ...container,
-        ...(policy === undefined ? {} : { indexing: { kind: "custom" as const, ...policy } }),
         ...(throughput === undefined || container.throughput !== undefined
           ? {}
           : {

@@ -4,7 +4,6 @@
  * frequent filter and bounded top-N sets (with replicas when one partition cannot serve them) for
  * patterns that fan out; write sharding for a hot write key.
  */
-import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Model } from "../model/types.js";

@@ -1,0 +1,82 @@
+/**
+ * `cosmos-modeler design <workload> [--out DIR] [--json] [--baseline] [--prices FILE] [--force]`:
+ * designs the cheapest model that respects every limit, prints the decisions, and with `--out`
+ * writes model.yaml, both documents and the artifacts.
+ */
+import type { Command } from "commander";
+import { designModel } from "../../design/design-model.js";
+import { renderDeliverables } from "../../deliverables/render-deliverables.js";
+import { hasErrors } from "../../issues.js";
+import { modelToFile } from "../../model/serialize-model.js";
+import type { CommandRegistration } from "../main.js";
+import { readWorkloadFile } from "../load-inputs.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
+import { writeOutputs } from "../write-outputs.js";
+import { formatDecisions } from "../decisions-report.js";
+
+interface DesignFlags {
+  readonly out?: string;
+  readonly json?: boolean;
+  readonly baseline?: boolean;
+  readonly prices?: string;
+  readonly force?: boolean;
+}
+
+export const register: CommandRegistration = (program: Command) => {
+  program
+    .command("design")
+    .description("design a model for a workload: model.yaml, both documents and the artifacts")
+    .argument("<workload>", "workload file (YAML or JSON)")
+    .option(
+      "--out <dir>",
+      "write model.yaml, cosmosdb_requirements.md, cosmosdb_data_model.md and artifacts here",
+    )
+    .option("--json", "print one JSON document on stdout: {model, evaluation, decisions}")
+    .option("--baseline", "emit the naive model (one container per entity, keyed by its key) for comparison")
+    .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--force", "overwrite files in --out that were edited by hand")
+    .action(async (workloadPath: string, flags: DesignFlags) => {
+      const prices = await resolvePrices(flags.prices);
+      const loaded = await readWorkloadFile(workloadPath);
+      if (!loaded.ok) {
+        process.exitCode = reportIssues(loaded.issues);
+        return;
+      }
+      const workload = loaded.value;
+      const result = designModel(workload, {
+        prices,
+        ...(flags.baseline === true ? { baseline: true } : {}),
+      });
+      const files = renderDeliverables(workload, result.model, result.evaluation, {
+        prices,
+        decisions: result.decisions,
+      });
+      const written =
+        flags.out === undefined ? undefined : await writeOutputs(flags.out, files, flags.force === true);
+      if (flags.json === true) {
+        printJson({
+          model: modelToFile(result.model),
+          evaluation: result.evaluation,
+          decisions: result.decisions,
+          baseline: result.baseline,
+          ...(written === undefined ? {} : { files: written }),
+        });
+      } else {
+        process.stdout.write(formatDecisions(workload, result));
+        if (written !== undefined) {
+          process.stdout.write(
+            `\nWrote ${written.written.length} file(s) to ${flags.out}${written.unchanged.length > 0 ? ` (${written.unchanged.length} unchanged)` : ""}: ${[...written.written, ...written.unchanged].join(", ")}\n`,
+          );
+        } else {
+          process.stdout.write("\n(use --out DIR to write model.yaml, the documents and the artifacts)\n");
+        }
+      }
+      reportIssues(
+        [...loaded.issues, ...result.evaluation.issues].filter(
+          (i) => flags.json !== true || i.severity === "error",
+        ),
+      );
+      process.exitCode = hasErrors(result.evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;
+    });
+};

@@ -1,0 +1,66 @@
+/**
+ * `cosmos-modeler render <workload> [<model>] --out DIR [--prices FILE] [--force]`: writes the
+ * documents and artifacts for a given (or hand-edited) model, or for the designed one.
+ */
+import type { Command } from "commander";
+import { evaluateModel } from "../../cost/evaluate.js";
+import { designModel } from "../../design/design-model.js";
+import { renderDeliverables } from "../../deliverables/render-deliverables.js";
+import type { CommandRegistration } from "../main.js";
+import { readWorkloadAndModel, readWorkloadFile } from "../load-inputs.js";
+import { EXIT_OK, printJson, reportIssues } from "../output.js";
+import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
+import { writeOutputs } from "../write-outputs.js";
+
+interface RenderFlags {
+  readonly out: string;
+  readonly json?: boolean;
+  readonly prices?: string;
+  readonly force?: boolean;
+}
+
+export const register: CommandRegistration = (program: Command) => {
+  program
+    .command("render")
+    .description("write the documents and artifacts of a model (or of the designed one)")
+    .argument("<workload>", "workload file (YAML or JSON)")
+    .argument("[model]", "model file; default: design one")
+    .requiredOption("--out <dir>", "output folder")
+    .option("--json", "print the list of files written as JSON")
+    .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--force", "overwrite files that were edited by hand")
+    .action(async (workloadPath: string, modelPath: string | undefined, flags: RenderFlags) => {
+      const prices = await resolvePrices(flags.prices);
+      let files;
+      if (modelPath === undefined) {
+        const loaded = await readWorkloadFile(workloadPath);
+        if (!loaded.ok) {
+          process.exitCode = reportIssues(loaded.issues);
+          return;
+        }
+        const result = designModel(loaded.value, { prices });
+        files = renderDeliverables(loaded.value, result.model, result.evaluation, {
+          prices,
+          decisions: result.decisions,
+        });
+        reportIssues(loaded.issues);
+      } else {
+        const inputs = await readWorkloadAndModel(workloadPath, modelPath);
+        if (!inputs.ok) {
+          process.exitCode = reportIssues(inputs.issues);
+          return;
+        }
+        const { workload, model } = inputs.value;
+        const evaluation = evaluateModel(workload, model, { prices });
+        files = renderDeliverables(workload, model, evaluation, { prices });
+        reportIssues([...inputs.issues, ...evaluation.issues]);
+      }
+      const written = await writeOutputs(flags.out, files, flags.force === true);
+      if (flags.json === true) printJson(written);
+      else
+        process.stdout.write(
+          `Wrote ${written.written.length} file(s) to ${flags.out} (${written.unchanged.length} unchanged)\n`,
+        );
+      process.exitCode = EXIT_OK;
+    });
+};

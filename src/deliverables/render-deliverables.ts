@@ -1,0 +1,70 @@
+/**
+ * Everything `design --out` and `render --out` write, rendered from the workload, the model and
+ * its evaluation (never written separately, so the files cannot disagree with the numbers).
+ */
+import type { Prices } from "../cosmos/prices.js";
+import type { Evaluation } from "../cost/evaluation-types.js";
+import type { Decision } from "../design/search.js";
+import { serializeModel } from "../model/serialize-model.js";
+import type { Model, Throughput } from "../model/types.js";
+import { withExplicitIndexing } from "../planner/explicit-indexing.js";
+import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
+import { renderRequirements } from "../render/requirements.js";
+import type { RequirementsState } from "../render/requirements-checklist.js";
+import type { Workload } from "../workload/types.js";
+
+export interface DeliverableOptions {
+  readonly prices?: Prices;
+  readonly decisions?: readonly Decision[];
+  readonly requirementsState?: RequirementsState;
+}
+
+/** The throughput the evaluation recommends (or the model sets) per container. */
+function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
+  const out: Record<string, Throughput> = {};
+  for (const container of evaluation.containers) {
+    const t = container.throughput;
+    out[container.name] =
+      t.mode === "manual"
+        ? { mode: "manual", rus: t.provisionedRus }
+        : t.mode === "autoscale"
+          ? { mode: "autoscale", maxRus: t.provisionedRus }
+          : t.mode === "serverless"
+            ? { mode: "serverless" }
+            : { mode: "shared" };
+  }
+  return out;
+}
+
+/**
+ * The files of a design, paths relative to the output folder.
+ * @example renderDeliverables(workload, model, evaluateModel(workload, model)).map((f) => f.path)
+ */
+export function renderDeliverables(
+  workload: Workload,
+  model: Model,
+  evaluation: Evaluation,
+  options: DeliverableOptions = {},
+): readonly RenderedFile[] {
+  const explicit = withExplicitIndexing(workload, model);
+  const evaluationJson = {
+    patterns: evaluation.patterns,
+    containers: evaluation.containers,
+    totals: evaluation.totals,
+    issues: evaluation.issues,
+    ...(options.decisions === undefined ? {} : { decisions: options.decisions }),
+  };
+  return [
+    { path: "model.yaml", content: serializeModel(model), executable: false },
+    {
+      path: "cosmosdb_requirements.md",
+      content: renderRequirements(workload, options.requirementsState ?? {}),
+      executable: false,
+    },
+    { path: "evaluation.json", content: `${JSON.stringify(evaluationJson, null, 2)}\n`, executable: false },
+    ...renderModelArtifacts(explicit, {
+      throughputByContainer: throughputOf(evaluation),
+      scale: workload.scale,
+    }),
+  ];
+}
