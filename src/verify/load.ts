@@ -5,8 +5,9 @@
  * 2026-11-22, and https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch gives
  * 100 operations as the batch limit, checked 2026-11-22). Reports
  * progress, request charges and conflicts instead of stopping at the first one: a 409 means two
- * items of the model share an id within a logical partition (or, on the embedded endpoint, within
- * the first level of a hierarchical key), which verify reports as a finding.
+ * items of the model share an id within a logical partition (`findDuplicateItems` lists those
+ * before loading), or, on the embedded endpoint, within the first level of a hierarchical key
+ * (an artifact of that endpoint: a conflict `findDuplicateItems` does not list).
  */
 import type { Container as CosmosContainer, JSONObject, OperationInput, PartitionKey } from "@azure/cosmos";
 import { CosmosModelerError } from "../errors.js";
