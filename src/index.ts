@@ -67,7 +67,15 @@ export {
   type GenerateOptions,
 } from "./synthetic/generate-records.js";
 export { generateWriteRecord } from "./synthetic/generate-writes.js";
-export { materializeDataset, type ContainerItems, type ItemToLoad } from "./synthetic/materialize-dataset.js";
+export {
+  materializeDataset,
+  diffItems,
+  findDuplicateItems,
+  type ContainerItems,
+  type ItemToLoad,
+  type ItemChanges,
+  type DuplicateItems,
+} from "./synthetic/materialize-dataset.js";
 export { sampleItems, type SampleItems, type SampleItemsOptions } from "./synthetic/sample-items.js";
 export { answerReadPattern, type PatternParameters } from "./verify/oracle.js";
 export { pickParameters } from "./verify/pick-parameters.js";
