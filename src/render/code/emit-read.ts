@@ -97,7 +97,9 @@ function keysExpression(templates: readonly string[], values: string): string {
 
 function queryCall(step: QueryStep, scope: StepScope, indent: string): string {
   const parameters = step.parameters
-    .map((p) => `${indent}  { name: ${stringLiteral(p.name)}, value: ${parameterExpression(step, p, scope)} },`)
+    .map(
+      (p) => `${indent}  { name: ${stringLiteral(p.name)}, value: ${parameterExpression(step, p, scope)} },`,
+    )
     .join("\n");
   const routed = step.partitionKey !== undefined && step.scope !== "shards" && step.scope !== "fanOut";
   const keys = routed ? `,\n${indent}${keysExpression(step.partitionKey ?? [], scope.values)}` : "";
@@ -165,7 +167,9 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
   const values = `values${n}`;
   const ref = `container: ${stringLiteral(step.container)}, itemType: ${stringLiteral(step.itemType)}`;
   lines.push(`// ${commentText(step.note)}`, "{");
-  lines.push(`  const ${shape} = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`);
+  lines.push(
+    `  const ${shape} = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`,
+  );
   if (step.kind !== "pointRead" && step.kind !== "query") {
     lines.push(`  throw new Error(${stringLiteral(`a read cannot have a ${step.kind} step`)});`, "}");
     return;
@@ -191,7 +195,11 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
         "    byResult.push(found.items);",
       );
     }
-    lines.push("  }", `  followUps.push({ ${ref}, perResult: true, items: byResult.flat(), byResult });`, "}");
+    lines.push(
+      "  }",
+      `  followUps.push({ ${ref}, perResult: true, items: byResult.flat(), byResult });`,
+      "}",
+    );
     return;
   }
   if (step.kind === "pointRead") {
@@ -208,7 +216,11 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
     );
     return;
   }
-  const call = queryCall(step, { values, shape, attributes: "items[0] ?? {}", gatherFrom: "items" }, "      ");
+  const call = queryCall(
+    step,
+    { values, shape, attributes: "items[0] ?? {}", gatherFrom: "items" },
+    "      ",
+  );
   lines.push(
     `  const ${values} = readValues(runtime, ${shape}, items[0] ?? {});`,
     "  const found =",

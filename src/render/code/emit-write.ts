@@ -10,7 +10,13 @@ import { routeRequest } from "../../planner/routing.js";
 import type { ChangeFeedStep, QueryParameter, WritePlan, WriteStep } from "../../planner/types.js";
 import type { Model } from "../../model/types.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
-import { entityNamed, relationshipOf, rewriteTemplate, shapeKey, type ItemTypeShapeData } from "./model-data.js";
+import {
+  entityNamed,
+  relationshipOf,
+  rewriteTemplate,
+  shapeKey,
+  type ItemTypeShapeData,
+} from "./model-data.js";
 
 interface ItemRef {
   readonly container: string;
@@ -115,7 +121,8 @@ function completeRef(shapes: ReadonlyMap<string, ItemTypeShapeData>, entity: str
 
 function shapeOrFail(shapes: ReadonlyMap<string, ItemTypeShapeData>, ref: ItemRef): ItemTypeShapeData {
   const shape = shapes.get(shapeKey(ref.container, ref.itemType));
-  if (shape === undefined) throw new RangeError(`the plan names ${ref.container}/${ref.itemType}, not in the model`);
+  if (shape === undefined)
+    throw new RangeError(`the plan names ${ref.container}/${ref.itemType}, not in the model`);
   return shape;
 }
 
@@ -176,7 +183,12 @@ export function writeTasksOf(
           ...(previousFrom === undefined ? {} : { previousFrom }),
         });
       } else if (!(step.operation === "delete" && rekeyed.has(key))) {
-        tasks.push({ kind: "item", container: step.container, itemType: step.itemType, operation: step.operation });
+        tasks.push({
+          kind: "item",
+          container: step.container,
+          itemType: step.itemType,
+          operation: step.operation,
+        });
       }
       continue;
     }

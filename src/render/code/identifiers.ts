@@ -55,7 +55,9 @@ export function uniqueNamer(reserved: Iterable<string> = []): (name: string) => 
 
 /** A string literal (JSON escaping, plus the line separators JSON leaves as they are). */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(text)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** Any JSON-like value as a TypeScript literal. */

@@ -122,8 +122,7 @@ function entityTypes(workload: Workload, typeName: (entity: string) => string): 
       const members = entity.attributes.map(
         (a) => `  readonly ${propertyKey(a.name)}: ${attributeTsType(a.type)};`,
       );
-      const body =
-        members.length === 0 ? "Readonly<Record<string, unknown>>" : `{\n${members.join("\n")}\n}`;
+      const body = members.length === 0 ? "Readonly<Record<string, unknown>>" : `{\n${members.join("\n")}\n}`;
       return `/** A ${commentText(entity.name)} record. */\nexport type ${typeName(entity.name)} = ${body};`;
     })
     .join("\n\n");
@@ -268,7 +267,9 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   });
   const handlerEntries = [...names.handlers].map(([key, name]) => `    ${stringLiteral(key)}: ${name},`);
   const sourceContainers = [...new Set(handlerSources.map((s) => s.container))];
-  const shapeEntries = [...shapes].map(([key, shape]) => `  ${stringLiteral(key)}: ${jsonBlock(shape, "  ")},`);
+  const shapeEntries = [...shapes].map(
+    ([key, shape]) => `  ${stringLiteral(key)}: ${jsonBlock(shape, "  ")},`,
+  );
   const copyEntries = [...copySources].map(
     ([key, sources]) => `  ${stringLiteral(key)}: ${jsonBlock(sources, "  ")},`,
   );
@@ -301,7 +302,7 @@ function createDataAccessSource(
   return [
     "/**",
     " * The access patterns of the model over a database whose containers exist.",
-    " * @example const access = createDataAccess(client.database(\"app\")); await access.applyChanges((await access.c1(record)).changes);",
+    ' * @example const access = createDataAccess(client.database("app")); await access.applyChanges((await access.c1(record)).changes);',
     " */",
     "export function createDataAccess(database: Database, options: DataAccessOptions = {}) {",
     "  const containers = new Map<string, Container>();",
