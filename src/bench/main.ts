@@ -10,6 +10,7 @@ import type { Bench } from "./bench.js";
 const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [
   () => import("./estimator-accuracy.js"),
   () => import("./case-study.js"),
+  () => import("./design-speed.js"),
 ];
 
 /** The package root: dist/bench/main.js (or src/bench/main.ts) is two folders below it. */

@@ -1,0 +1,48 @@
+/**
+ * Design speed: designs generated workloads of 20 and 200 entities (2.5 patterns per entity) and
+ * reports the time. Targets (issue 4): 200 entities in under 5 s on this machine, and 10x the
+ * workload at most 10x the time.
+ */
+import { designModel } from "../design/design-model.js";
+import { generateWorkload } from "../design/generate-workload.js";
+import type { Bench } from "./bench.js";
+
+const SMALL = 20;
+const LARGE = 200;
+const LIMIT_MS = 5_000;
+
+/** Median wall time of `runs` designs, in ms. */
+function timeDesign(entities: number, runs: number): { ms: number; containers: number; patterns: number } {
+  const workload = generateWorkload(entities);
+  const times: number[] = [];
+  let containers = 0;
+  for (let run = 0; run < runs; run++) {
+    const start = performance.now();
+    containers = designModel(workload).model.containers.length;
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    ms: times[Math.floor(times.length / 2)] ?? 0,
+    containers,
+    patterns: workload.accessPatterns.length,
+  };
+}
+
+export const bench: Bench = {
+  name: "design speed (generated workloads)",
+  async run() {
+    timeDesign(SMALL, 1); // warm-up (JIT)
+    const small = timeDesign(SMALL, 3);
+    const large = timeDesign(LARGE, 3);
+    const ratio = large.ms / Math.max(small.ms, 1e-9);
+    const passed = large.ms < LIMIT_MS && ratio <= LARGE / SMALL;
+    const report = [
+      `${SMALL} entities, ${small.patterns} patterns: ${small.ms.toFixed(0)} ms (median of 3), ${small.containers} containers`,
+      `${LARGE} entities, ${large.patterns} patterns: ${large.ms.toFixed(0)} ms (median of 3), ${large.containers} containers`,
+      `time ratio ${ratio.toFixed(1)}x for ${LARGE / SMALL}x the workload (target <= ${LARGE / SMALL}x); ${LARGE} entities ${large.ms < LIMIT_MS ? "under" : "OVER"} ${LIMIT_MS / 1000} s`,
+      passed ? "targets met" : "targets MISSED",
+    ].join("\n");
+    return { passed, ran: true, report };
+  },
+};

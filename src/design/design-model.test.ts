@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { evaluateModel } from "../cost/evaluate.js";
+import { loadModel } from "../model/load-model.js";
+import type { ItemType, Model } from "../model/types.js";
+import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
+import type { Workload } from "../workload/types.js";
+import { designModel, type DesignResult } from "./design-model.js";
+import { generateWorkload } from "./generate-workload.js";
+
+const NAMES = [
+  "blogging",
+  "accounts-sessions",
+  "ecommerce",
+  "iot-telemetry",
+  "multitenant-saas",
+  "social-reactions",
+] as const;
+type Name = (typeof NAMES)[number];
+
+const designs = new Map<
+  Name,
+  { workload: Workload; result: DesignResult; expertCost: number; expertPeak: number }
+>();
+
+beforeAll(() => {
+  for (const name of NAMES) {
+    const workload = readExampleWorkload(name);
+    const expert = loadModel(readExample(`${name}/expert-model.yaml`), { workload });
+    if (!expert.ok) throw new Error(`expert model of ${name} does not load`);
+    const evaluation = evaluateModel(workload, expert.value);
+    designs.set(name, {
+      workload,
+      result: designModel(workload),
+      expertCost: evaluation.totals.monthlyCostUSD,
+      expertPeak: evaluation.totals.rus.peak,
+    });
+  }
+}, 120_000);
+
+function design(name: Name) {
+  const found = designs.get(name);
+  if (found === undefined) throw new Error(`no design for ${name}`);
+  return found;
+}
+
+/** Every item type of the model with its container. */
+function items(model: Model): { container: string; paths: readonly string[]; item: ItemType }[] {
+  return model.containers.flatMap((c) =>
+    c.items.map((item) => ({ container: c.name, paths: c.partitionKey, item })),
+  );
+}
+
+function primary(model: Model, entity: string) {
+  const found = items(model).find((i) => i.item.entity === entity && i.item.source === undefined);
+  if (found === undefined) throw new Error(`${entity} is not stored`);
+  return found;
+}
+
+/**
+ * Where the design costs more than the expert model, the reason, in numbers (issue 4 allows it
+ * when the test documents it). Each entry is asserted to stay within its stated margin.
+ */
+const ABOVE_EXPERT: Partial<Record<Name, { readonly margin: number; readonly why: string }>> = {
+  "accounts-sessions": {
+    margin: 0.02,
+    why: "sessions and password-reset tokens get one container each; the expert shares one to avoid a second 1,000 RU/s autoscale minimum (about $9/month). No rule merges unrelated entities yet.",
+  },
+  "iot-telemetry": {
+    margin: 0.02,
+    why: "devices and alerts stay in containers keyed by their own ids instead of one container per site: with one physical partition each, their site queries cost no fan-out today, so the evaluation sees no gain in moving them.",
+  },
+  "social-reactions": {
+    margin: 0.06,
+    why: "the reactor list (Q3) and feed page follow-ups pay a few RU more than the README's hand estimate; the structure (20 shards by hash(userId), id postId-userId, counts and display names on posts) is the expert's.",
+  },
+};
+
+describe("designModel on the shared examples", () => {
+  it.each(NAMES)("%s: respects every hard limit and costs no more than the baseline", (name) => {
+    const { result } = design(name);
+    expect(result.evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);
+    expect(result.evaluation.totals.monthlyCostUSD).toBeLessThanOrEqual(result.baseline.monthlyCostUSD);
+    for (const container of result.evaluation.containers) {
+      expect(container.hottestLogicalPartition.rus).toBeLessThanOrEqual(10_000);
+      expect(container.hottestLogicalPartition.storageGB).toBeLessThanOrEqual(20);
+    }
+  });
+
+  it.each(NAMES)("%s: costs no more than the expert model, or the documented margin", (name) => {
+    const { result, expertCost } = design(name);
+    const allowed = ABOVE_EXPERT[name];
+    expect(result.evaluation.totals.monthlyCostUSD).toBeLessThanOrEqual(
+      expertCost * (1 + (allowed?.margin ?? 0)),
+    );
+  });
+
+  it.each(NAMES)("%s: every decision names what it chose and prices its alternatives", (name) => {
+    for (const decision of design(name).result.decisions) {
+      expect(decision.why.length).toBeGreaterThan(10);
+      for (const alternative of decision.alternatives) {
+        expect(Number.isFinite(alternative.monthlyCostUSD)).toBe(true);
+        expect(Number.isFinite(alternative.rusPeak)).toBe(true);
+      }
+      if (decision.alternatives.length > 0)
+        expect(decision.alternatives.map((a) => a.name)).toContain(decision.chosen);
+    }
+  });
+});
+
+describe("blogging acceptance (issue 4)", () => {
+  it("has at most the expert model's peak RU/s and no fan-out for Q2, Q3 and Q6", () => {
+    const { result, expertPeak } = design("blogging");
+    expect(result.evaluation.totals.rus.peak).toBeLessThanOrEqual(expertPeak);
+    for (const id of ["Q2", "Q3", "Q6"]) {
+      expect(result.evaluation.patterns.find((p) => p.id === id)?.fanOut).toBe(false);
+    }
+  });
+
+  it("makes the case study's moves", () => {
+    const { model } = design("blogging").result;
+    const comment = primary(model, "Comment");
+    const post = primary(model, "Post");
+    // Comments live in their post's logical partition; counters and usernames on the post.
+    expect(comment.container).toBe(post.container);
+    expect(comment.item.partitionKey).toEqual(["{postId}"]);
+    expect(post.item.counts.map((c) => c.of).sort()).toEqual(["Comment", "Like"]);
+    expect(post.item.copies.map((c) => `${c.from.entity}.${c.from.attribute}`)).toContain("User.username");
+    // A user's posts: a copy in the container keyed by userId (the users container, V3's move).
+    const copies = items(model).filter((i) => i.item.entity === "Post" && i.item.source !== undefined);
+    const byUser = copies.find((i) => i.paths.join() === "/userId");
+    expect(byUser?.container).toBe(primary(model, "User").container);
+    // The feed: a bounded set of the newest 100, replicated so no partition takes it all.
+    const feed = copies.find((i) => i.item.keepLatest !== undefined);
+    expect(feed?.item.keepLatest).toEqual({ count: 100, by: "creationDate" });
+    expect(feed?.item.replicas ?? 1).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("the README decisions of each example", () => {
+  it("accounts-sessions: email uniqueness by a lookup item, TTLs from the entities", () => {
+    const { model } = design("accounts-sessions").result;
+    const lookup = items(model).find((i) => i.item.entity === "Account" && i.item.id === "{email}");
+    expect(lookup?.item.partitionKey).toEqual(["{email}"]);
+    expect(lookup?.paths).toEqual(["/id"]);
+    expect(model.containers.every((c) => c.uniqueKeys.length === 0)).toBe(true);
+    expect(model.containers.find((c) => c.items.some((i) => i.entity === "Session"))?.defaultTtl).toBe(
+      86_400,
+    );
+    const reset = items(model).find((i) => i.item.entity === "PasswordResetToken");
+    const resetContainer = model.containers.find((c) => c.name === reset?.container);
+    expect(reset?.item.ttl ?? resetContainer?.defaultTtl).toBe(900);
+    // Q1 by email: the lookup item, then the account (two point reads).
+    const q1 = design("accounts-sessions").result.evaluation.patterns.find((p) => p.id === "Q1");
+    expect(q1?.plan.operations.map((s) => s.kind)).toEqual(["pointRead", "pointRead"]);
+  });
+
+  it("ecommerce: addresses and order lines embedded, reviews beside their product, orders by customer", () => {
+    const { model } = design("ecommerce").result;
+    const customer = primary(model, "Customer");
+    expect(customer.item.embeds.map((e) => e.entity)).toContain("Address");
+    const order = primary(model, "Order");
+    expect(order.item.embeds.map((e) => e.entity)).toContain("OrderLine");
+    expect(order.paths).toEqual(["/customerId"]);
+    expect(order.container).not.toBe(customer.container);
+    const review = primary(model, "Review");
+    const product = primary(model, "Product");
+    expect(review.container).toBe(product.container);
+    expect(product.item.copies.map((c) => `${c.from.entity}.${c.from.attribute}`)).toContain("Category.name");
+  });
+
+  it("iot-telemetry: readings binned per device per minute, partitioned by device, expiring after 30 days", () => {
+    const { model } = design("iot-telemetry").result;
+    const reading = primary(model, "Reading");
+    expect(reading.item.bucket).toEqual({ kind: "window", by: "timestamp", windowSeconds: 60 });
+    expect(reading.paths).toEqual(["/deviceId"]);
+    expect(model.containers.find((c) => c.name === reading.container)?.defaultTtl).toBe(2_592_000);
+  });
+
+  it("multitenant-saas: events under the hierarchical key [tenantId, userId, sessionId]", () => {
+    const { model } = design("multitenant-saas").result;
+    const events = primary(model, "SessionEvent");
+    expect(events.paths).toEqual(["/tenantId", "/userId", "/sessionId"]);
+    expect(model.containers.find((c) => c.name === events.container)?.defaultTtl).toBe(2_592_000);
+  });
+
+  it("social-reactions: reactions write-sharded by hash(userId), one per user and post by id, counts on posts", () => {
+    const { model, evaluation } = design("social-reactions").result;
+    const reaction = primary(model, "Reaction");
+    expect(reaction.item.shards ?? 0).toBeGreaterThanOrEqual(17);
+    expect(reaction.item.shardBy).toBe("userId");
+    expect(reaction.item.id).toBe("{postId}-{userId}");
+    const post = primary(model, "Post");
+    expect(post.item.counts.map((c) => c.of)).toContain("Reaction");
+    expect(post.item.copies.map((c) => `${c.from.entity}.${c.from.attribute}`)).toContain("User.displayName");
+    expect(evaluation.patterns.find((p) => p.id === "Q2")?.plan.kind).toBe("pointRead");
+  });
+});
+
+describe("baseline", () => {
+  it("is one container per entity keyed by its key", () => {
+    const workload = readExampleWorkload("blogging");
+    const { model, decisions } = designModel(workload, { baseline: true });
+    expect(decisions).toEqual([]);
+    expect(model.containers.map((c) => c.partitionKey)).toEqual(workload.entities.map((e) => [`/${e.key}`]));
+  });
+});
+
+describe("generated workloads", () => {
+  it("designs a workload with no relationship between its parts, part by part", () => {
+    const workload = generateWorkload(8);
+    const result = designModel(workload);
+    expect(result.model.containers.length).toBeGreaterThan(0);
+    expect(result.evaluation.totals.monthlyCostUSD).toBeLessThanOrEqual(result.baseline.monthlyCostUSD);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Synthetic workloads for the design speed bench and tests: `entities` entities in chains of four
+ * (a root, its child, grandchild and great-grandchild, each one-to-many), with 2.5 access patterns
+ * per entity on average (a point read, a list by parent, a create).
+ */
+import type { AccessPattern, Entity, Relationship, Workload } from "../workload/types.js";
+
+const CHAIN = 4;
+
+/** A deterministic workload of `count` entities (rounded up to a multiple of four). */
+export function generateWorkload(count: number): Workload {
+  const entities: Entity[] = [];
+  const relationships: Relationship[] = [];
+  const patterns: AccessPattern[] = [];
+  for (let index = 0; index < count; index++) {
+    const name = `Entity${index}`;
+    const key = `entity${index}Id`;
+    const depth = index % CHAIN;
+    const parent = depth === 0 ? undefined : `Entity${index - 1}`;
+    const via = parent === undefined ? undefined : `entity${index - 1}Id`;
+    const population = 10_000 * 10 ** depth;
+    entities.push({
+      name,
+      key,
+      count: population,
+      growthPerMonth: population / 100,
+      avgBytes: 600,
+      maxBytes: 2400,
+      attributes: [
+        { name: key, type: "string", skew: 0, unique: false, changes: "never" },
+        ...(via === undefined
+          ? []
+          : [{ name: via, type: "string" as const, skew: 0, unique: false, changes: "never" as const }]),
+        { name: "title", type: "string", skew: 0, unique: false, changes: "rare" },
+        { name: "createdAt", type: "datetime", skew: 0, unique: false, changes: "never" },
+      ],
+    });
+    if (parent !== undefined && via !== undefined) {
+      relationships.push({ parent, child: name, kind: "one-to-many", via, avg: 10, max: 100, owned: true });
+    }
+    const rate = 10 + (index % 7) * 15;
+    const base = { entity: name, standalone: false, truncate: [], with: [], orderBy: [] } as const;
+    // The deepest entity of a chain is only listed by its parent: 2.5 patterns per entity on average.
+    if (depth < CHAIN - 1) {
+      patterns.push({
+        ...base,
+        id: `Q${index}a`,
+        name: `get ${name}`,
+        type: "read",
+        where: [{ attribute: key, op: "eq" }],
+        rps: { avg: rate, peak: rate * 4 },
+      });
+    }
+    if (via !== undefined) {
+      patterns.push({
+        ...base,
+        id: `Q${index}b`,
+        name: `list ${name} of a parent`,
+        type: "read",
+        where: [{ attribute: via, op: "eq" }],
+        orderBy: [{ attribute: "createdAt", direction: "desc" }],
+        limit: 20,
+        rps: { avg: rate / 2, peak: rate * 2 },
+      });
+    }
+    patterns.push({
+      entity: name,
+      standalone: false,
+      id: `C${index}`,
+      name: `create ${name}`,
+      type: "write",
+      operation: "create",
+      batch: 1,
+      rps: { avg: rate / 10, peak: rate / 2 },
+    });
+  }
+  return {
+    version: 1,
+    name: `Generated workload of ${count} entities`,
+    scale: { regions: 1, multiRegionWrites: false, consistency: "session", horizonMonths: 12 },
+    entities,
+    relationships,
+    accessPatterns: patterns,
+  };
+}
