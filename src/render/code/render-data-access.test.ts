@@ -483,3 +483,74 @@ describe("the generated blogging module on the embedded endpoint", () => {
     expect(q4Renamed.items?.[0]).toMatchObject({ userUsername: "bea" });
   }, 60_000);
 });
+
+describe("the generated social-reactions module on the embedded endpoint", () => {
+  let endpoint: CosmosEndpoint | undefined;
+  let deployment: Deployment | undefined;
+  let access: Access;
+  beforeAll(async () => {
+    endpoint = await startEmbeddedEndpoint();
+    const example = loadExampleModel("social-reactions");
+    deployment = await deployModel(endpoint.client, example.model);
+    const module = await importGenerated(
+      "embedded-social",
+      renderDataAccessModule(example.workload, example.model, example.plans),
+    );
+    const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
+    access = create(deployment.database, { transactionalBatch: false });
+  }, 30_000);
+  afterAll(async () => {
+    await deployment?.remove();
+    await endpoint?.close();
+  });
+
+  const call = (name: string, input: unknown) => {
+    const fn = access[name];
+    if (fn === undefined) throw new Error(`no function ${name}`);
+    return fn(input);
+  };
+
+  it("keeps reactions in write shards, counts them from the change feed and reads them across shards", async () => {
+    await call("c1CreateAUserOrEditTheirProfile", {
+      userId: "u1",
+      displayName: "Ann",
+      avatarUrl: "a",
+      bio: "b",
+    });
+    await call("c2PublishAPost", {
+      postId: "p1",
+      authorId: "u1",
+      text: "hi",
+      mediaUrls: [],
+      createdAt: "2026-11-22T01:00:00Z",
+    });
+    const reaction = {
+      reactionId: "r1",
+      postId: "p1",
+      userId: "u1",
+      kind: "like",
+      createdAt: "2026-11-22T01:01:00Z",
+    };
+    const reacted = await call("c3ReactToAPostAddAReactionOrChangeItsKind", reaction);
+    const stored = reacted.changes?.[0] as { item: Record<string, unknown> } | undefined;
+    // The shard is FNV-1a of the userId mod 20, as the model's computeShard says.
+    expect(stored?.item["postShard"]).toBe(`p1-${computeShard("u1", 20)}`);
+    await call("applyChanges", reacted.changes);
+    const q1 = await call("q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName", { postId: "p1" });
+    expect(q1.item).toMatchObject({ authorDisplayName: "Ann", reactionCount: 1 });
+    const q2 = await call("q2GetTheSignedInUsersReactionToAPost", { postId: "p1", userId: "u1" });
+    expect(q2.item).toMatchObject({ kind: "like" });
+    const q3 = (await call("q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage", {
+      postId: "p1",
+    })) as {
+      items: Record<string, unknown>[];
+      followUps: { items: Record<string, unknown>[] }[];
+    };
+    expect(q3.items.map((item) => item["userId"])).toEqual(["u1"]);
+    expect(q3.followUps[0]?.items).toEqual([{ userId: "u1", displayName: "Ann" }]);
+    const removed = await call("c4RemoveAReaction", reaction);
+    await call("applyChanges", removed.changes);
+    const q1After = await call("q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName", { postId: "p1" });
+    expect(q1After.item).toMatchObject({ reactionCount: 0 });
+  }, 60_000);
+});
