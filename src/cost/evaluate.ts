@@ -22,6 +22,7 @@ import {
   type PlanOptions,
 } from "../planner/environment.js";
 import { planAccessPattern } from "../planner/plan-model.js";
+import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
@@ -118,17 +119,28 @@ export function evaluateModel(
       if (target <= current) continue;
       // Would one more partition add more fan-out RU/s than a partition can serve?
       const before = state.loads.get(container.name)?.peak ?? 0;
-      const after =
-        solve({ ...partitions, [container.name]: current + 1 }).loads.get(container.name)?.peak ?? 0;
+      const trial = solve({ ...partitions, [container.name]: current + 1 });
+      const after = trial.loads.get(container.name)?.peak ?? 0;
       if (after - before >= MAX_PHYSICAL_PARTITION_RUS) {
         diverging.add(container.name);
-        const load = state.loads.get(container.name);
-        for (const patternId of load?.fanOutPerPartition.keys() ?? []) {
+        // Blame the patterns whose own load grows by a partition's worth; if none does alone,
+        // every pattern whose load grows shares the blame.
+        const deltas = workload.accessPatterns.map((pattern, index) => ({
+          pattern,
+          index,
+          delta:
+            (patternLoadOn(trial.plans[index], container.name) -
+              patternLoadOn(state.plans[index], container.name)) *
+            pattern.rps.peak,
+        }));
+        const alone = deltas.filter((d) => d.delta >= MAX_PHYSICAL_PARTITION_RUS);
+        const blamed = alone.length > 0 ? alone : deltas.filter((d) => d.delta > 0);
+        for (const { pattern, index, delta } of blamed) {
           issues.push({
             code: "evaluate.fanOutCannotScale",
             severity: "error",
-            path: `accessPatterns.${patternId}`,
-            message: `${patternId} cannot scale: each physical partition added to ${container.name} adds ${Math.round(after - before).toLocaleString("en-US")} RU/s of fan-out at peak, more than the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s a partition serves (stopped at ${current} partitions, ${Math.round(before).toLocaleString("en-US")} RU/s)`,
+            path: `accessPatterns[${index}]`,
+            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${Math.round(delta).toLocaleString("en-US")} RU/s of its fan-out at peak (${Math.round(after - before).toLocaleString("en-US")} RU/s in all), more than the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s a partition serves (stopped at ${current} partitions, ${Math.round(before).toLocaleString("en-US")} RU/s)`,
             suggestion:
               "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
           });
@@ -141,21 +153,23 @@ export function evaluateModel(
     if (!changed) break;
     state = solve(partitions);
   }
-  // Plans may have moved away from a container whose fan-out made it grow: take the count the
-  // final plans need, if planning again with it still fits.
-  const shrunk: Record<string, number> = { ...partitions };
+  // Plans may have moved away from a container whose fan-out made it grow: per container, take
+  // the fewest partitions (from what the final plans need up to the count reached) at which
+  // planning again still fits.
   for (const container of model.containers) {
     if (diverging.has(container.name) || container.physicalPartitions !== undefined) continue;
-    shrunk[container.name] = needed(state.loads.get(container.name), container, 1);
-  }
-  if (model.containers.some((c) => shrunk[c.name] !== partitions[c.name])) {
-    const retry = solve(shrunk);
-    const fits = model.containers.every(
-      (c) => diverging.has(c.name) || needed(retry.loads.get(c.name), c, 1) <= (shrunk[c.name] ?? 1),
-    );
-    if (fits) {
-      Object.assign(partitions, shrunk);
-      state = retry;
+    const reached = partitions[container.name] ?? 1;
+    for (
+      let count = needed(state.loads.get(container.name), container, 1);
+      count < reached;
+      count = Math.max(count + 1, Math.ceil(count * 1.25))
+    ) {
+      const retry = solve({ ...partitions, [container.name]: count });
+      if (needed(retry.loads.get(container.name), container, 1) <= count) {
+        partitions[container.name] = count;
+        state = retry;
+        break;
+      }
     }
   }
   const { env, plans, loads } = state;
@@ -183,6 +197,19 @@ export function evaluateModel(
   return { patterns, containers, totals, issues, partitions: { ...partitions } };
 }
 
+/** RU per request that a plan puts on one container (synchronous and change-feed steps). */
+function patternLoadOn(plan: Plan | undefined, container: string): number {
+  if (plan === undefined) return 0;
+  const onContainer = (step: PlanStep): number =>
+    step.kind === "changeFeed"
+      ? step.steps.reduce((sum, inner) => sum + onContainer(inner) * step.times, 0)
+      : step.container === container
+        ? step.ru.estimate * step.times
+        : 0;
+  const steps = plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations;
+  return steps.reduce((sum, step) => sum + onContainer(step), 0);
+}
+
 function stepTotal(steps: readonly PlanStep[]) {
   return sumEstimates(steps.map((step) => scaleEstimate(step.ru, step.times)));
 }
@@ -208,14 +235,29 @@ function evaluatePatterns(
     }
     const fanOut = plan.type === "read" && plan.fanOut;
     if (fanOut) {
-      const step = plan.operations.find((s) => s.kind === "query" && s.scope === "fanOut");
-      const partitions = step?.kind === "query" ? step.partitions : 0;
+      const partitions = Math.max(
+        0,
+        ...plan.operations.map((s) =>
+          s.kind === "query" && (s.scope === "fanOut" || s.scope === "shards") ? s.partitions : 0,
+        ),
+      );
       issues.push({
         code: "evaluate.fanOut",
         severity: pattern.rps.peak >= 100 ? "warning" : "info",
         path: `accessPatterns[${index}]`,
         message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${Math.round(sync.estimate * pattern.rps.peak).toLocaleString("en-US")} RU/s at peak`,
       });
+    }
+    if (plan.type === "read") {
+      for (const note of plan.notes.filter((n) => n.startsWith(BOUNDED_SET_NOTE))) {
+        issues.push({
+          code: "evaluate.boundedSetTooSmall",
+          severity: plan.served ? "warning" : "error",
+          path: `accessPatterns[${index}]`,
+          message: `${note.slice(BOUNDED_SET_NOTE.length)}: the bounded set cannot serve it${plan.served ? `, so ${plan.patternId} is served by ${plan.container}/${plan.itemType} instead` : ""}`,
+          suggestion: "raise keepLatest.count to the pattern's limit, or lower the limit",
+        });
+      }
     }
     void env;
     return {

@@ -45,10 +45,20 @@ export function expectedReturned(env: PlanEnvironment, pattern: ReadPattern): nu
 interface Option {
   readonly plan: ReadPlan;
   readonly total: number;
+  /** A bounded set in the pattern's order that keeps fewer items than the pattern's limit. */
+  readonly tooSmall?: string;
 }
 
+/** Prefix of the plan note that names a bounded set too small for the pattern (evaluate reports it). */
+export const BOUNDED_SET_NOTE = "bounded set too small: ";
+
 /** Why `placement` cannot answer `pattern` (projection, truncation, bounded set), if it cannot. */
-function coverageProblems(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): string[] {
+function coverageProblems(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): { problems: string[]; limitTooHigh: boolean } {
+  let limitTooHigh = false;
   const { item } = placement;
   const entity = env.context.entity(pattern.entity);
   const problems: string[] = [];
@@ -80,6 +90,7 @@ function coverageProblems(env: PlanEnvironment, pattern: ReadPattern, placement:
       problems.push(
         `${pattern.id} asks for ${pattern.limit ?? "all"} items but ${placement.container.name}/${item.type} keeps only the newest ${item.keepLatest.count}`,
       );
+      limitTooHigh = true;
     }
     const others = pattern.where.filter((p) => p.op !== "eq" || !keyAttributes.has(p.attribute));
     if (others.length > 0) {
@@ -88,7 +99,7 @@ function coverageProblems(env: PlanEnvironment, pattern: ReadPattern, placement:
       );
     }
   }
-  return problems;
+  return { problems, limitTooHigh };
 }
 
 /** Bytes of one returned item: the pattern's projection and truncation applied to the item. */
@@ -155,7 +166,7 @@ function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Plac
 
 function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {
   const { container, item } = placement;
-  const problems = coverageProblems(env, pattern, placement);
+  const { problems, limitTooHigh } = coverageProblems(env, pattern, placement);
   const known = new Set(pattern.where.filter((p) => p.op === "eq" || p.op === "in").map((p) => p.attribute));
   const routing = routeRequest(item, known);
   const inAttributes = new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute));
@@ -312,8 +323,10 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     (step) =>
       step.kind === "query" && (step.scope === "fanOut" || step.scope === "shards") && step.partitions > 1,
   );
+  const tooSmall = limitTooHigh ? problems.find((p) => p.includes("keeps only the newest")) : undefined;
   return {
     total,
+    ...(tooSmall === undefined ? {} : { tooSmall }),
     plan: {
       patternId: pattern.id,
       type: "read",
