@@ -10,7 +10,7 @@
  */
 import { BUCKET_RECORDS_PROPERTY, effectiveItemType } from "../model/materialize-item.js";
 import type { ItemType, Model } from "../model/types.js";
-import type { Dataset } from "../synthetic/generate-records.js";
+import { recordAttributes, type Dataset } from "../synthetic/generate-records.js";
 import type { ReadPattern, WithItem, Workload } from "../workload/types.js";
 import {
   answerWithSortValues,
@@ -209,7 +209,7 @@ export interface ItemAnswer {
 
 /**
  * Reads the oracle's answer shape out of a stored item of `itemType`: the pattern's attributes
- * (its `select`, else every attribute of the entity the item holds), cut by the pattern's
+ * (its `select`, else every attribute of the entity's records that the item holds), cut by the pattern's
  * `truncate` as the application would, and each `with` entry from the item's copies (`as`),
  * counters and embeds; entries the item does not hold are listed as unresolved.
  */
@@ -222,8 +222,10 @@ export function answerFromItem(
 ): ItemAnswer {
   const shape = effectiveItemType(itemType, model);
   const entity = workload.entities.find((candidate) => candidate.name === pattern.entity);
-  const listed = entity?.attributes.map((attribute) => attribute.name) ?? [];
-  const names = pattern.select ?? (listed.length > 0 ? listed : entity === undefined ? [] : [entity.key]);
+  // The attributes of the entity's records (the key first when the workload does not list it).
+  const names =
+    pattern.select ??
+    (entity === undefined ? [] : recordAttributes(entity).map((attribute) => attribute.name));
   const answer: Record<string, unknown> = {};
   for (const name of names) {
     if (!(name in item)) continue;

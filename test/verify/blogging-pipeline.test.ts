@@ -113,6 +113,31 @@ for (const target of targets) {
       }
     });
 
+    it("answers Q4 (all attributes of a post's comments, with usernames) as the oracle", async () => {
+      const parameters = pickParameters(workload, dataset, pattern("Q4"), mulberry32(8)) ?? {};
+      const { resources } = await container("posts")
+        .items.query<Record<string, unknown>>({
+          query: "SELECT * FROM c WHERE c.postId = @postId AND c.type = @type",
+          parameters: [
+            { name: "@postId", value: parameters["postId"] as string },
+            { name: "@type", value: "comment" },
+          ],
+        })
+        .fetchAll();
+      const answers = resources.map((item) =>
+        answerFromItem(workload, model, itemType("posts", "comment"), pattern("Q4"), item),
+      );
+      const check = checkReadAnswer(
+        workload,
+        dataset,
+        pattern("Q4"),
+        parameters,
+        answers.map((a) => a.answer),
+      );
+      expect(check.differences).toEqual([]);
+      expect(check.actualCount).toBeGreaterThan(0);
+    });
+
     it("answers Q6 (the feed) in order from the feed container", async () => {
       const started = performance.now();
       const { resources } = await container("feed")
