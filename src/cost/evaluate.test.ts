@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  bench,
   CASE_STUDY_EXCLUSIONS,
   CASE_STUDY_VERSIONS,
   caseStudyFollowUps,
@@ -155,6 +156,20 @@ describe("the blogging case study (benchmarks/blogging-case-study.json)", () => 
     const c1 = pattern(evaluateModel(workload, model), "C1");
     expect(c1.ru.async * 10).toBeGreaterThan(1750 * 0.75);
     expect(c1.ru.async * 10).toBeLessThan(1750 * 1.25);
+  });
+
+  it("npm run bench: the case-study bench meets its targets and prints a table per version", async () => {
+    const benchmarksDir = fileURLToPath(new URL("../../../shared/benchmarks/", import.meta.url));
+    const result = await bench.run({ benchmarksDir });
+    expect(result).toMatchObject({ ran: true, passed: true });
+    expect(result.report).toContain("V3 < V2 < V1: yes");
+    for (const version of CASE_STUDY_VERSIONS)
+      expect(result.report).toMatch(new RegExp(`^${version} \\(follow-ups`, "m"));
+    expect(result.report).toMatch(
+      /^Q6\s+16\.97\s+\d+\.\d\d\s+\[\d+\.\d\d, \d+\.\d\d\]\s+\d\.\d\d\s+25%\s+yes$/m,
+    );
+    const missing = await bench.run({ benchmarksDir: "/nonexistent/benchmarks" });
+    expect(missing).toMatchObject({ ran: false, passed: true });
   });
 
   it("the targets are |ratio - 1| <= 25% and a factor of 2 for fan-out", () => {

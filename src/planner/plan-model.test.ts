@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
+import { SHARED_MODELS } from "../test-support/model-examples.js";
 import { planModel } from "./plan-model.js";
 import { routeRequest } from "./routing.js";
 import type { ChangeFeedStep, Plan, PlanStep, QueryStep, ReadPlan, WritePlan } from "./types.js";
@@ -296,5 +297,38 @@ describe("routeRequest", () => {
     });
     expect(routeRequest(reaction, new Set(["postId"]))).toMatchObject({ scope: "shards", shardCount: 20 });
     expect(routeRequest(reaction, new Set(["userId"])).scope).toBe("fanOut");
+  });
+});
+
+describe("plans of every shared model", () => {
+  /** Every step, including those inside batches and change-feed work. */
+  const allSteps = (steps: readonly PlanStep[]): PlanStep[] =>
+    steps.flatMap((step) =>
+      step.kind === "changeFeed"
+        ? [step, ...allSteps(step.steps)]
+        : step.kind === "batch"
+          ? [step, ...step.operations]
+          : [step],
+    );
+
+  it.each(SHARED_MODELS)("%s %s: plain serialisable data with ordered ranges", (name, path) => {
+    const { workload, model } = loadExample(name, path.slice(name.length + 1));
+    const plans = planModel(workload, model, {
+      partitions: Object.fromEntries(model.containers.map((c) => [c.name, 7])),
+    });
+    expect(plans.map((p) => p.patternId)).toEqual(workload.accessPatterns.map((p) => p.id));
+    expect(JSON.parse(JSON.stringify(plans))).toEqual(plans);
+    for (const plan of plans) {
+      const steps = allSteps(plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations);
+      expect(steps.length, plan.patternId).toBeGreaterThan(0);
+      for (const step of steps) {
+        expect(step.times, `${plan.patternId} ${step.note}`).toBeGreaterThan(0);
+        expect(step.ru.low).toBeLessThanOrEqual(step.ru.estimate);
+        expect(step.ru.estimate).toBeLessThanOrEqual(step.ru.high);
+        expect(step.ru.low).toBeGreaterThan(0);
+        expect(model.containers.map((c) => c.name)).toContain(step.container);
+        if (step.kind === "query") expect(step.partitions).toBeLessThanOrEqual(7);
+      }
+    }
   });
 });
