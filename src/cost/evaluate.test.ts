@@ -211,7 +211,7 @@ describe("evaluateModel on the shared examples", () => {
         if (c.physicalPartitions !== undefined) continue;
         const evaluated = container(evaluation, c.name);
         expect(evaluated.physicalPartitions, c.name).toBeGreaterThanOrEqual(needed(evaluated));
-        // No more than it needs, except blogging's users container (the defect below).
+        // No more than it needs, except blogging's users container (see the next test).
         if (name !== "blogging" || c.name !== "users") {
           expect(evaluated.physicalPartitions, c.name).toBe(needed(evaluated));
         }
@@ -219,18 +219,15 @@ describe("evaluateModel on the shared examples", () => {
     },
   );
 
-  // Defect: at 1 partition Q6 prefers a "fan-out" over the users container's post copies
-  // (18.07 RU) to the feed (18.19 RU); that puts about 41,800 RU/s on users, which grows to 5
-  // partitions; at 5, Q6 moves to the feed and users carries 5,638 RU/s, but the shrink step only
-  // retries 1 partition (where Q6 flips back) and keeps 5. The fewest partitions that fit are 2.
-  it.fails(
-    "blogging: reports the fewest partitions at which the final plans fit (users: at most 2, not 5)",
-    () => {
-      const { workload, model } = loadExample("blogging");
-      const users = container(evaluateModel(workload, model), "users");
-      expect(users.physicalPartitions).toBeLessThanOrEqual(2);
-    },
-  );
+  // At 1 partition Q6 prefers a "fan-out" over the users container's post copies (18.07 RU) to
+  // the feed (18.19 RU), which puts about 41,800 RU/s on users and grows it; at 2 or more, Q6
+  // reads the feed and users carries about 5,600 RU/s. The fewest partitions that fit are 2 (the
+  // evaluation reported 5 before commit 308f789).
+  it("blogging: reports the fewest partitions at which the final plans fit (users: at most 2, not 5)", () => {
+    const { workload, model } = loadExample("blogging");
+    const users = container(evaluateModel(workload, model), "users");
+    expect(users.physicalPartitions).toBeLessThanOrEqual(2);
+  });
 
   // Defect: the lines of a new order are embedded in it and written in the same checkout request
   // (C4 "same checkout request as C3", same rate, owned children of the order). The README: "Checkout
@@ -322,12 +319,10 @@ describe("fan-out findings", () => {
     }
   });
 
-  // Defect: the fan-out message takes the first step whose scope is "fanOut" and ignores "shards"
-  // steps. social-reactions Q3 queries the 20 write shards of the post (20 physical partitions
-  // at the evaluated 424), then reads the reactors' names from the 2-partition users container;
-  // the warning says "fans out over 2 physical partition(s)" (evaluate.ts, evaluatePatterns:
-  // `plan.operations.find((s) => s.kind === "query" && s.scope === "fanOut")`).
-  it.fails("states the widest fan-out of social-reactions Q3: its 20 write shards", () => {
+  // social-reactions Q3 queries the 20 write shards of the post (20 physical partitions at the
+  // evaluated 424), then reads the reactors' names from the 2-partition users container; the
+  // warning named only the users step before commit 308f789 ("over 2 physical partition(s)").
+  it("states the widest fan-out of social-reactions Q3: its 20 write shards", () => {
     const { workload, model } = loadExample("social-reactions");
     const evaluation = evaluateModel(workload, model);
     const q3 = issuesWith(evaluation, "evaluate.fanOut").find((i) => i.message.startsWith("Q3"));
@@ -391,21 +386,20 @@ describe("the partition fixed point", () => {
     expect(posts.rus.peak / MAX_PHYSICAL_PARTITION_RUS).toBeGreaterThan(posts.physicalPartitions * 10);
   });
 
-  // Defect: fanOutCannotScale is reported for every fan-out pattern of the diverging container,
-  // not for the ones that diverge. Q3 (400 requests/s at peak, about 2.7 RU per partition) adds
-  // about 1,100 RU/s per added partition and would scale; only Q6 (2,000/s, the TOP 100 from
-  // every partition) adds more than 10,000 RU/s.
-  it.fails("blames only the patterns whose fan-out diverges (Q6, not Q3)", () => {
+  // Q3 (400 requests/s at peak, about 2.7 RU per partition) adds about 1,100 RU/s per added
+  // partition and would scale; only Q6 (2,000/s, the TOP 100 from every partition) adds more
+  // than 10,000 RU/s. (Every fan-out of the container was blamed before commit 308f789.)
+  it("blames only the patterns whose fan-out diverges (Q6, not Q3)", () => {
     const { workload, model } = unpinned();
     const evaluation = evaluateModel(workload, model, { followUps: "perItem" });
     const blamed = issuesWith(evaluation, "evaluate.fanOutCannotScale").map((i) => i.message.split(" ")[0]);
     expect(blamed).toEqual(["Q6"]);
   });
 
-  // Defect: fanOutCannotScale names the pattern as `accessPatterns.Q6`, while every other issue
-  // about a pattern (evaluate.fanOut, evaluate.patternNotServed, the workload loader's) uses the
-  // document path `accessPatterns[9]`; `accessPatterns.Q6` is not a path in the workload file.
-  it.fails("gives fanOutCannotScale the same document path as the other issues of the pattern", () => {
+  // Every issue about a pattern (evaluate.fanOut, evaluate.patternNotServed, the workload
+  // loader's) uses the document path `accessPatterns[9]` (fanOutCannotScale used
+  // `accessPatterns.Q6`, not a path in the workload file, before commit 308f789).
+  it("gives fanOutCannotScale the same document path as the other issues of the pattern", () => {
     const { workload, model } = unpinned();
     const evaluation = evaluateModel(workload, model, { followUps: "perItem" });
     const q6 = issuesWith(evaluation, "evaluate.fanOutCannotScale").find((i) => i.message.startsWith("Q6"));
