@@ -350,7 +350,10 @@ describe("bounded sets", () => {
   // Defect: when another item type can serve the pattern (here a fan-out over the users
   // container's post copies), the planner silently drops the bounded set, and no issue says
   // that the feed keeps fewer items than Q6's limit (issue 3: "a model whose feed keeps fewer
-  // items than a pattern's limit is reported as unable to serve it").
+  // items than a pattern's limit is reported as unable to serve it"). Commit 308f789 added
+  // evaluate.boundedSetTooSmall for notes starting with BOUNDED_SET_NOTE, but planRead never
+  // puts such a note in the plan it returns: `tooSmall` (plan-read.ts, planOnPlacement) is
+  // computed on each option and not read by planRead.
   it.fails("names the too-small feed of the expert model with a 10-item feed in an issue on Q6", () => {
     const { workload, model } = loadFixtureModel("blogging", "blogging-feed-keeps-10.yaml");
     const evaluation = evaluateModel(workload, model);
