@@ -16,11 +16,13 @@ import { computeShard, materializeItem } from "../../model/materialize-item.js";
 import { renderKeyValue, renderTemplate } from "../../model/templates.js";
 import type { Model } from "../../model/types.js";
 import type { Plan, PlanStep } from "../../planner/types.js";
-import { generateDataset } from "../../synthetic/generate-records.js";
+import { entitiesParentsFirst, generateDataset } from "../../synthetic/generate-records.js";
+import { generateWriteRecord } from "../../synthetic/generate-writes.js";
+import { mulberry32 } from "../../synthetic/random.js";
 import { EXAMPLE_NAMES, readExample, readExampleWorkload } from "../../test-support/model-examples.js";
 import { deployModel, type Deployment } from "../../verify/deploy.js";
 import { startEmbeddedEndpoint, type CosmosEndpoint } from "../../verify/endpoint.js";
-import type { Workload } from "../../workload/types.js";
+import type { ReadPattern, Workload, WritePattern } from "../../workload/types.js";
 import { camelIdentifier, commentText } from "./identifiers.js";
 import { dataAccessNames, renderDataAccessModule } from "./render-data-access.js";
 
@@ -552,5 +554,118 @@ describe("the generated social-reactions module on the embedded endpoint", () =>
     await call("applyChanges", removed.changes);
     const q1After = await call("q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName", { postId: "p1" });
     expect(q1After.item).toMatchObject({ reactionCount: 0 });
+  }, 60_000);
+});
+
+/** A read input for `pattern` from a record of its entity (eq, in, range, prefix, contains). */
+function readInput(pattern: ReadPattern, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const predicate of pattern.where) {
+    const value = record[predicate.attribute];
+    switch (predicate.op) {
+      case "eq":
+        input[predicate.attribute] = value;
+        break;
+      case "in":
+        input[predicate.attribute] = [value];
+        break;
+      case "range":
+        input[predicate.attribute] =
+          typeof value === "number" ? { from: value, to: value + 1 } : { from: value, to: "9999" };
+        break;
+      case "prefix":
+        input[predicate.attribute] = typeof value === "string" ? value.slice(0, 2) : "";
+        break;
+      case "contains":
+        input[predicate.attribute] = Array.isArray(value) ? value[0] : value;
+        break;
+      default:
+        return predicate.op satisfies never;
+    }
+  }
+  return input;
+}
+
+describe.each(EXAMPLE_NAMES)("every function of the %s module on the embedded endpoint", (name) => {
+  let endpoint: CosmosEndpoint | undefined;
+  let deployment: Deployment | undefined;
+  afterAll(async () => {
+    await deployment?.remove();
+    await endpoint?.close();
+  });
+
+  it("writes records through the write patterns, applies the changes and answers every read pattern", async () => {
+    endpoint = await startEmbeddedEndpoint();
+    const example = loadExampleModel(name);
+    deployment = await deployModel(endpoint.client, example.model);
+    const module = await importGenerated(
+      `smoke-${name}`,
+      renderDataAccessModule(example.workload, example.model, example.plans),
+    );
+    const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
+    const access = create(deployment.database, { transactionalBatch: false });
+    const names = dataAccessNames(example.workload, []);
+    const full = generateDataset(example.workload, { seed: 3, maxItemsPerEntity: 20 });
+    // The parent records of a child record (for parent items keyed by what the child lacks).
+    const parentsOf = (entity: string, record: Readonly<Record<string, unknown>>) => {
+      const parents: Record<string, unknown> = {};
+      for (const relationship of example.workload.relationships) {
+        if (relationship.child !== entity || relationship.via === undefined) continue;
+        const key = example.workload.entities.find((e) => e.name === relationship.parent)?.key ?? "";
+        const parent = full.entities[relationship.parent]?.find(
+          (r) => r[key] === record[relationship.via ?? ""],
+        );
+        if (parent !== undefined) parents[relationship.parent] = parent;
+      }
+      return { parents };
+    };
+    const run = async (id: string, input: Readonly<Record<string, unknown>>) => {
+      const fn = access[names.patterns.get(id) ?? ""];
+      if (fn === undefined) throw new Error(`no function for ${id}`);
+      const pattern = example.workload.accessPatterns.find((p) => p.id === id);
+      const result = await fn(
+        input,
+        pattern?.type === "write" ? parentsOf(pattern.entity, input) : undefined,
+      );
+      if (result.changes !== undefined) await access["applyChanges"]?.(result.changes);
+      return result;
+    };
+    const written: Record<string, Readonly<Record<string, unknown>>[]> = {};
+    // Parents first, a few records each, through the entity's create (or upsert) pattern.
+    for (const entity of entitiesParentsFirst(example.workload)) {
+      const creator = example.workload.accessPatterns.find(
+        (p): p is WritePattern =>
+          p.type === "write" &&
+          p.entity === entity.name &&
+          (p.operation === "create" || p.operation === "upsert"),
+      );
+      if (creator === undefined) continue;
+      const records = (full.entities[entity.name] ?? []).slice(0, 3);
+      for (const record of records) await run(creator.id, record);
+      written[entity.name] = records;
+    }
+    const dataset = { seed: 3, entities: written };
+    const rng = mulberry32(11);
+    for (const pattern of example.workload.accessPatterns) {
+      if (pattern.type !== "write" || pattern.operation === "delete") continue;
+      const record = generateWriteRecord(example.workload, dataset, pattern, rng);
+      if (record !== undefined) await run(pattern.id, record);
+    }
+    let answered = 0;
+    for (const pattern of example.workload.accessPatterns) {
+      if (pattern.type !== "read") continue;
+      const plan = example.plans.find((p) => p.patternId === pattern.id);
+      const record = written[pattern.entity]?.[0];
+      if (record === undefined || plan?.served !== true) continue;
+      const result = await run(pattern.id, readInput(pattern, record));
+      expect(Array.isArray(result.items), pattern.id).toBe(true);
+      if ((result.items?.length ?? 0) > 0) answered++;
+    }
+    expect(answered).toBeGreaterThan(0);
+    for (const pattern of example.workload.accessPatterns) {
+      if (pattern.type !== "write" || pattern.operation !== "delete") continue;
+      const record = generateWriteRecord(example.workload, dataset, pattern, rng);
+      if (record !== undefined) await run(pattern.id, record);
+    }
   }, 60_000);
 });

@@ -430,6 +430,21 @@ export interface WriteResult {
 export interface WriteRelated extends RelatedData {
   /** The record before the write (for writes that move an item to a new id); read when absent. */
   readonly previous?: Readonly<Record<string, unknown>>;
+  /**
+   * Parent records by entity name, for parent items whose key the child record does not hold
+   * (an order line embedded in an order partitioned by customer: pass the Order record).
+   */
+  readonly parents?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** The attributes a parent item's templates render from: the parent record (if given), then the child. */
+function parentAttributes(
+  parentEntity: string,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Readonly<Record<string, unknown>> {
+  const parent = related.parents?.[parentEntity];
+  return parent === undefined ? record : { ...parent, ...record };
 }
 
 /** A query parameter value taken from the input, a constant, a result item or a key template. */
@@ -555,7 +570,8 @@ function readValues(
 ): TemplateValues {
   let values: TemplateValues = { attributes };
   if (shape.replicas !== undefined) values = { ...values, replica: Math.floor(runtime.random() * shape.replicas) };
-  if (shape.bucket?.kind === "window" && attributes[shape.bucket.by] !== undefined) {
+  const windowStart = shape.bucket?.kind === "window" ? attributes[shape.bucket.by] : undefined;
+  if (shape.bucket !== undefined && (typeof windowStart === "string" || typeof windowStart === "number")) {
     values = { ...values, bucket: bucketOf(shape.bucket, attributes) };
   }
   if (shape.shards !== undefined) {
@@ -838,9 +854,10 @@ async function writeEmbedded(
   task: Extract<WriteTask, { kind: "embed" }>,
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
 ): Promise<void> {
   const shape = runtime.shape(task.container, task.itemType);
-  const values = readValues(runtime, shape, record, task.id);
+  const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), task.id);
   const id = renderTemplate(task.id, values);
   const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
   const container = runtime.container(task.container);
@@ -878,7 +895,7 @@ async function writeBatch(
     await writeItem(runtime, charged, task, task.operation, context, record, related);
     for (const increment of task.increments) {
       const shape = runtime.shape(increment.container, increment.itemType);
-      const values = readValues(runtime, shape, record, increment.id);
+      const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), increment.id);
       const id = renderTemplate(increment.id, values);
       const keys = increment.partitionKey.map((template) => renderKeyValue(template, values));
       const patched = await patchItem(runtime.container(increment.container), id, keys, [
@@ -909,7 +926,12 @@ async function writeBatch(
   const holders: { ref: ItemRef; id: string; keys: KeyValue[] }[] = [];
   for (const increment of task.increments) {
     const holderShape = runtime.shape(increment.container, increment.itemType);
-    const values = readValues(runtime, holderShape, record, increment.id);
+    const values = readValues(
+      runtime,
+      holderShape,
+      parentAttributes(holderShape.entity, record, related),
+      increment.id,
+    );
     const holderId = renderTemplate(increment.id, values);
     const holderKeys = increment.partitionKey.map((template) => renderKeyValue(template, values));
     holders.push({ ref: increment, id: holderId, keys: holderKeys });
@@ -966,7 +988,7 @@ async function runWrite(
         await rekeyItem(runtime, charged, task, record, previous, related);
         break;
       case "embed":
-        await writeEmbedded(runtime, charged, task, context, record);
+        await writeEmbedded(runtime, charged, task, context, record, related);
         break;
       case "batch":
         await writeBatch(runtime, charged, task, context, record, related);
