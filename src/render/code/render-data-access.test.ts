@@ -538,10 +538,14 @@ describe("the generated social-reactions module on the embedded endpoint", () =>
     // The shard is FNV-1a of the userId mod 20, as the model's computeShard says.
     expect(stored?.item["postShard"]).toBe(`p1-${computeShard("u1", 20)}`);
     await call("applyChanges", reacted.changes);
+    // Changing the kind of the same reaction is an update (the upsert answers 200): not counted again.
+    const changed = await call("c3ReactToAPostAddAReactionOrChangeItsKind", { ...reaction, kind: "love" });
+    expect(changed.changes?.map((change) => (change as { kind: string }).kind)).toEqual(["update"]);
+    await call("applyChanges", changed.changes);
     const q1 = await call("q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName", { postId: "p1" });
     expect(q1.item).toMatchObject({ authorDisplayName: "Ann", reactionCount: 1 });
     const q2 = await call("q2GetTheSignedInUsersReactionToAPost", { postId: "p1", userId: "u1" });
-    expect(q2.item).toMatchObject({ kind: "like" });
+    expect(q2.item).toMatchObject({ kind: "love" });
     const q3 = (await call("q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage", {
       postId: "p1",
     })) as {

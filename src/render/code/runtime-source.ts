@@ -802,7 +802,9 @@ async function writeItem(
           ? await container.items.upsert<StoredItem>(item)
           : await container.item(id, toPartitionKey(keys)).replace<StoredItem>(item);
     charged.requestCharge += response.requestCharge;
-    charged.changes.push(changeOf(ref, context.change, response.resource ?? item, previous));
+    // An upsert answers 201 when it created the item and 200 when it replaced one.
+    const kind = operation === "upsert" ? (response.statusCode === 201 ? "create" : "update") : context.change;
+    charged.changes.push(changeOf(ref, kind, response.resource ?? item, previous));
   }
 }
 
@@ -951,10 +953,12 @@ async function writeBatch(
     }
   });
   const first = results[0]?.resourceBody;
+  const kind =
+    task.operation === "upsert" ? (results[0]?.statusCode === 201 ? "create" : "update") : context.change;
   charged.changes.push(
     task.operation === "delete"
       ? changeOf(task, "delete", deletedItem(shape, record, id, keys))
-      : changeOf(task, context.change, first === undefined ? { ...record, id } : (first as StoredItem)),
+      : changeOf(task, kind, first === undefined ? { ...record, id } : (first as StoredItem)),
   );
   for (const [index, holder] of holders.entries()) {
     let item = results[index + 1]?.resourceBody as StoredItem | undefined;
