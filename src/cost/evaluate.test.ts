@@ -297,6 +297,29 @@ describe("hot partitions", () => {
     expect(growth.map((i) => i.path)).toContain("containers.reactions");
   });
 
+  it("rejects multitenant-saas's tenant-only key: the largest tenant's partition is far over 20 GB, its load near the limit", () => {
+    const { workload, model } = loadFixtureModel(
+      "multitenant-saas",
+      "multitenant-saas-tenant-only-model.yaml",
+    );
+    const evaluation = evaluateModel(workload, model);
+    const activity = container(evaluation, "activity");
+    expect(
+      issuesWith(evaluation, "evaluate.logicalPartitionTooLarge").map((i) => [i.severity, i.path]),
+    ).toEqual([["error", "containers.activity"]]);
+    // README: "the largest tenant has 17% of everything", "12 times over" 20 GB.
+    expect(activity.hottestLogicalPartition.storageGB / activity.storageGB).toBeCloseTo(0.17, 2);
+    expect(activity.hottestLogicalPartition.storageGB).toBeGreaterThan(12 * 20 * 0.75);
+    // README: about 8,600 RU/s at peak on the tenant's partition, 86% of the limit.
+    expect(activity.hottestLogicalPartition.rus).toBeGreaterThan(8_600 * 0.75);
+    expect(activity.hottestLogicalPartition.rus).toBeLessThan(MAX_PHYSICAL_PARTITION_RUS);
+    expect(issuesWith(evaluation, "evaluate.hotPartition")).toEqual([]);
+    // The expert model's three-level key keeps every logical partition (one session) small.
+    const expert = loadExample("multitenant-saas");
+    const expertActivity = container(evaluateModel(expert.workload, expert.model), "activity");
+    expect(expertActivity.hottestLogicalPartition.storageGB).toBeLessThan(0.01);
+  });
+
   it("keeps each write shard of the expert social-reactions model under the limit (README: about 7,500 RU/s)", () => {
     const { workload, model } = loadExample("social-reactions");
     const evaluation = evaluateModel(workload, model);
