@@ -6,14 +6,20 @@
 import { resolve } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { formatDecisions } from "../cli/decisions-report.js";
 import { formatEvaluationReport } from "../cli/evaluation-report.js";
 import { readInputFile } from "../cli/io.js";
-import { readWorkloadAndModel } from "../cli/load-inputs.js";
+import { readWorkloadAndModel, readWorkloadFile } from "../cli/load-inputs.js";
 import { resolvePrices } from "../cli/prices-option.js";
 import { evaluateModel } from "../cost/evaluate.js";
+import { CosmosModelerError } from "../errors.js";
 import { formatIssue, hasErrors } from "../issues.js";
+import { designModel } from "../design/design-model.js";
 import { loadModel } from "../model/load-model.js";
-import { WORKLOAD_FILE } from "../session-store/session-files.js";
+import { modelToFile } from "../model/serialize-model.js";
+import { writeDataModel } from "../session-store/deliverables.js";
+import { openSession, WORKLOAD_FILE } from "../session-store/session-files.js";
+import type { Workload } from "../workload/types.js";
 import { failure, issueSchema, success } from "./results.js";
 import { sessionWorkload } from "./file-tools.js";
 
@@ -92,4 +98,131 @@ export async function evaluateModelTool(
     }),
   ) as Record<string, unknown>;
   return success(formatEvaluationReport(workload, evaluation, prices), data);
+}
+
+const decisionSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  chosen: z.string(),
+  alternatives: z.array(z.looseObject({ name: z.string(), rusPeak: z.number(), monthlyCostUSD: z.number() })),
+  why: z.string(),
+});
+
+export const designModelInput = {
+  workload: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "workload file relative to the session folder; default: the session's workload (it must be complete)",
+    ),
+  prices: z.string().min(1).optional().describe("price file overriding the built-in dated price table"),
+};
+
+export const designModelOutput = {
+  model: z.looseObject({ version: z.number(), containers: z.array(z.looseObject({ name: z.string() })) }),
+  evaluation: z.object(evaluateModelOutput),
+  decisions: z.array(decisionSchema),
+  baseline: z.object({ monthlyCostUSD: z.number(), rusPeak: z.number(), errors: z.number() }),
+};
+
+async function workloadFor(dir: string, path: string | undefined): Promise<Workload | CallToolResult> {
+  if (path !== undefined) {
+    const loaded = await readWorkloadFile(resolve(dir, path));
+    return loaded.ok
+      ? loaded.value
+      : failure(`${path} has errors:\n${loaded.issues.map(formatIssue).join("\n")}`, {
+          issues: loaded.issues,
+        });
+  }
+  const workload = await sessionWorkload(dir);
+  return (
+    workload ??
+    failure(
+      `The session's ${WORKLOAD_FILE} is not complete yet, so there is nothing to design: answer get-next-questions first, or pass a workload file.`,
+    )
+  );
+}
+
+/** `design-model`: the cheapest model that respects every limit, with its decisions and evaluation (writes nothing). */
+export async function designModelTool(
+  dir: string,
+  args: { workload?: string | undefined; prices?: string | undefined },
+): Promise<CallToolResult> {
+  const workload = await workloadFor(dir, args.workload);
+  if ("content" in workload) return workload;
+  const prices = await resolvePrices(args.prices === undefined ? undefined : resolve(dir, args.prices));
+  const result = designModel(workload, { prices });
+  const data = JSON.parse(
+    JSON.stringify({
+      model: modelToFile(result.model),
+      evaluation: {
+        patterns: result.evaluation.patterns,
+        containers: result.evaluation.containers,
+        totals: result.evaluation.totals,
+        issues: result.evaluation.issues,
+      },
+      decisions: result.decisions,
+      baseline: result.baseline,
+    }),
+  ) as Record<string, unknown>;
+  return success(formatDecisions(workload, result), data);
+}
+
+export const writeDataModelInput = {
+  force: z
+    .boolean()
+    .default(false)
+    .describe("overwrite deliverables the user edited by hand since they were written"),
+  prices: z.string().min(1).optional().describe("price file overriding the built-in dated price table"),
+};
+
+export const writeDataModelOutput = {
+  files: z.array(z.string()).describe("files written, relative to the session folder"),
+  unchanged: z.array(z.string()),
+  highlights: z.array(z.string()),
+  totals: z.object({ rus: rate, monthlyCostUSD: z.number() }),
+};
+
+/**
+ * `write-data-model`: designs the session's workload and writes cosmosdb_data_model.md, model.yaml,
+ * evaluation.json and the artifacts; refused until the user confirmed every access pattern and
+ * the checklist is complete.
+ */
+export async function writeDataModelTool(
+  dir: string,
+  args: { force: boolean; prices?: string | undefined },
+): Promise<CallToolResult> {
+  const opened = await openSession(dir, { keepEditedCopies: false });
+  const prices = await resolvePrices(args.prices === undefined ? undefined : resolve(dir, args.prices));
+  let outcome;
+  try {
+    outcome = await writeDataModel(dir, opened.state, { force: args.force, prices });
+  } catch (error) {
+    if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+    return failure(
+      `${error.message.replace(/run again with --force/, "call write-data-model with force: true")} Ask the user before overwriting.`,
+      { files: error.context.files },
+    );
+  }
+  if (!outcome.ok) {
+    return failure(
+      `The data model is not written yet. It is written only after the user confirms that every access pattern is captured and the checklist is complete. Open items:\n${outcome.reasons.map((r) => `- ${r}`).join("\n")}`,
+      { reasons: outcome.reasons },
+    );
+  }
+  const totals = outcome.design?.evaluation.totals ?? { rus: { avg: 0, peak: 0 }, monthlyCostUSD: 0 };
+  return success(
+    [
+      ...outcome.highlights,
+      "",
+      `Written in ${dir}: ${[...outcome.files, ...outcome.unchanged].join(", ")}`,
+    ].join("\n"),
+    {
+      files: [...outcome.files],
+      unchanged: [...outcome.unchanged],
+      highlights: [...outcome.highlights],
+      totals: JSON.parse(JSON.stringify(totals)) as unknown,
+    },
+  );
 }

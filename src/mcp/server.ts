@@ -24,7 +24,17 @@ import {
   renderArtifactsInput,
   renderArtifactsOutput,
 } from "./file-tools.js";
-import { evaluateModelInput, evaluateModelOutput, evaluateModelTool } from "./model-tools.js";
+import {
+  designModelInput,
+  designModelOutput,
+  designModelTool,
+  evaluateModelInput,
+  evaluateModelOutput,
+  evaluateModelTool,
+  writeDataModelInput,
+  writeDataModelOutput,
+  writeDataModelTool,
+} from "./model-tools.js";
 import { modelingPromptText } from "./prompt.js";
 import { failure } from "./results.js";
 import {
@@ -131,6 +141,35 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
       annotations: readOnly,
     },
     (args) => serialized(() => estimateRequestCharges(args)),
+  );
+  server.registerTool(
+    "design-model",
+    {
+      title: "Design a model",
+      description:
+        "Designs the cheapest model that respects every Cosmos DB limit for the session's workload (or a named file): containers, partition keys, embedding, denormalized copies and counters, indexing, throughput; each decision with its alternatives and their RU/s and monthly cost. Writes nothing: discuss the decisions with the user.",
+      inputSchema: designModelInput,
+      outputSchema: designModelOutput,
+      annotations: readOnly,
+    },
+    (args) => serialized(() => designModelTool(dir, args)),
+  );
+  server.registerTool(
+    "write-data-model",
+    {
+      title: "Write the data model",
+      description:
+        "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete.",
+      inputSchema: writeDataModelInput,
+      outputSchema: writeDataModelOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    (args) => serialized(() => writeDataModelTool(dir, args)),
   );
   server.registerTool(
     "evaluate-model",

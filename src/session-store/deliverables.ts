@@ -3,9 +3,15 @@
  * into the session folder only when the user confirmed every access pattern and every checklist
  * is complete (the expert prompt's rule). Before that it is refused with the reasons.
  */
-import { checkReadiness } from "../session/checklist.js";
+import { writeOutputs } from "../cli/write-outputs.js";
+import type { Prices } from "../cosmos/prices.js";
+import { renderDeliverables } from "../deliverables/render-deliverables.js";
+import { designModel, type DesignResult } from "../design/design-model.js";
+import { DATA_MODEL_FILE_NAME, renderDataModel } from "../render/data-model.js";
+import { checkReadiness, requirementsState } from "../session/checklist.js";
 import type { SessionState } from "../session/state.js";
-import { WORKLOAD_FILE } from "./session-files.js";
+import type { Workload } from "../workload/types.js";
+import { REQUIREMENTS_FILE, WORKLOAD_FILE } from "./session-files.js";
 
 export type DataModelOutcome =
   | { readonly ok: false; readonly reasons: readonly string[] }
@@ -13,22 +19,73 @@ export type DataModelOutcome =
       readonly ok: true;
       /** Files written (relative to the session folder); empty for a dry run. */
       readonly files: readonly string[];
+      /** Files that already had this content. */
+      readonly unchanged: readonly string[];
       /** Key figures of the design, one line each. */
       readonly highlights: readonly string[];
+      readonly design?: DesignResult;
     };
 
+export interface DataModelOptions {
+  /** Only check whether the data model may be written. */
+  readonly dryRun?: boolean;
+  /** Overwrite deliverables edited by hand since they were written. */
+  readonly force?: boolean;
+  readonly prices?: Prices;
+}
+
 /**
- * Designs the model and writes the deliverables, or says why it cannot yet.
- * `dryRun` only checks whether they may be written.
+ * Designs the model and writes `cosmosdb_data_model.md`, `model.yaml`, `evaluation.json` and the
+ * artifacts into `dir`, or says why it cannot yet. A deliverable edited by hand is not
+ * overwritten unless `force` (error `cli.handEdited`).
  */
 export async function writeDataModel(
   dir: string,
   state: SessionState,
-  options: { dryRun?: boolean } = {},
+  options: DataModelOptions = {},
 ): Promise<DataModelOutcome> {
   const readiness = checkReadiness(state, WORKLOAD_FILE);
   if (!readiness.ready || readiness.workload === undefined) return { ok: false, reasons: readiness.reasons };
-  if (options.dryRun === true) return { ok: true, files: [], highlights: [] };
-  void dir;
-  return { ok: false, reasons: ["the design engine (designModel) is not part of this build yet"] };
+  if (options.dryRun === true) return { ok: true, files: [], unchanged: [], highlights: [] };
+  const workload = readiness.workload;
+  const design = designModel(workload, options.prices === undefined ? {} : { prices: options.prices });
+  const rendered = renderDeliverables(workload, design.model, design.evaluation, {
+    decisions: design.decisions,
+    requirementsState: requirementsState(state),
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+  });
+  // The session keeps cosmosdb_requirements.md itself (with the interview's status).
+  const files = rendered.filter((file) => file.path !== REQUIREMENTS_FILE);
+  if (!files.some((file) => file.path === DATA_MODEL_FILE_NAME)) {
+    files.unshift({
+      path: DATA_MODEL_FILE_NAME,
+      content: renderDataModel(workload, design.model, design.evaluation, design.decisions, {
+        baseline: design.baseline,
+        ...(options.prices === undefined ? {} : { prices: options.prices }),
+      }),
+      executable: false,
+    });
+  }
+  const report = await writeOutputs(dir, files, options.force === true);
+  return {
+    ok: true,
+    files: report.written,
+    unchanged: report.unchanged,
+    highlights: highlights(workload, design),
+    design,
+  };
+}
+
+function highlights(workload: Workload, design: DesignResult): readonly string[] {
+  const usd = (value: number): string => `$${value.toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
+  const rus = (value: number): string => Math.round(value).toLocaleString("en-US");
+  const totals = design.evaluation.totals;
+  return [
+    `${workload.name}: ${design.model.containers.length} container(s), ${rus(totals.rus.peak)} RU/s at peak (${rus(totals.rus.avg)} on average), ${usd(totals.monthlyCostUSD)} per month.`,
+    ...design.evaluation.containers.map(
+      (container) =>
+        `  ${container.name}: ${container.physicalPartitions} physical partition(s), ${rus(container.rus.peak)} RU/s at peak, ${usd(container.monthlyCostUSD)} per month`,
+    ),
+    `Baseline (one container per entity): ${rus(design.baseline.rusPeak)} RU/s at peak, ${usd(design.baseline.monthlyCostUSD)} per month.`,
+  ];
 }

@@ -184,13 +184,22 @@ async function designStep(prompter: Prompter, dir: string, state: SessionState):
   ) {
     return false;
   }
-  const written = await writeDataModel(dir, state);
+  let written;
+  try {
+    written = await writeDataModel(dir, state);
+  } catch (error) {
+    if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+    prompter.print(error.message);
+    if (!(await prompter.yes("Overwrite those files?", false))) return false;
+    written = await writeDataModel(dir, state, { force: true });
+  }
   if (!written.ok) {
     for (const reason of written.reasons) prompter.print(`  - ${reason}`);
     return false;
   }
-  prompter.print(`Written:\n${written.files.map((file) => `  - ${file}`).join("\n")}`);
   for (const line of written.highlights) prompter.print(line);
+  const files = [...written.files, ...written.unchanged.map((file) => `${file} (unchanged)`)];
+  prompter.print(`Written in ${dir}:\n${files.map((file) => `  - ${file}`).join("\n")}`);
   return true;
 }
 
