@@ -47,7 +47,10 @@ describe("cosmos-modeler mcp", () => {
       "update-requirements",
       "get-next-questions",
       "estimate-request-charge",
+      "evaluate-model",
       "render-artifacts",
+      "design-model",
+      "write-data-model",
     ]) {
       expect(names).toContain(name);
     }
