@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { ChangeFeedStartFrom } from "@azure/cosmos";
 import fc from "fast-check";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -213,6 +214,9 @@ describe("renderDataAccessModule", () => {
       }
     }
     const blogging = generated.get("blogging")?.source ?? "";
+    expect(blogging).toContain(
+      '"Q3": { function: "q3ListAUsersPostsInShortForm", type: "read", entity: "Post", served: true },',
+    );
     expect(blogging).toContain("async q3ListAUsersPostsInShortForm(input: ");
     expect(blogging).toContain("const handlePostsPostChanges = async (changes: readonly ItemChange[])");
   });
@@ -484,6 +488,156 @@ describe("the generated blogging module on the embedded endpoint", () => {
     const q4Renamed = await call("q4ListAPostsCommentsWithTheirAuthorsUsernames", { postId: "p1" });
     expect(q4Renamed.items?.[0]).toMatchObject({ userUsername: "bea" });
   }, 60_000);
+});
+
+describe("transactional batches", () => {
+  interface BatchCall {
+    readonly container: string;
+    readonly operations: readonly Record<string, unknown>[];
+    readonly partitionKey: unknown;
+  }
+
+  /** A database stand-in: point reads answer from `items`, batches are recorded and answered. */
+  function stubDatabase(items: Record<string, Record<string, unknown>>, batchStatus: number) {
+    const batches: BatchCall[] = [];
+    const database = {
+      container: (name: string) => ({
+        item: (id: string) => ({
+          read: () =>
+            Promise.resolve({ resource: items[`${name}/${id}`], requestCharge: 1, statusCode: 200 }),
+        }),
+        items: {
+          batch: (operations: Record<string, unknown>[], partitionKey: unknown) => {
+            batches.push({ container: name, operations, partitionKey });
+            return Promise.resolve({
+              result: operations.map((operation, index) => ({
+                statusCode: index === 0 ? batchStatus : 200,
+                requestCharge: 5,
+                resourceBody:
+                  operation["operationType"] === "Patch"
+                    ? { id: operation["id"], type: "post", postId: operation["id"], commentCount: 1 }
+                    : operation["resourceBody"],
+              })),
+            });
+          },
+        },
+      }),
+    };
+    return { database, batches };
+  }
+
+  const comment = {
+    commentId: "c1",
+    postId: "p1",
+    userId: "u1",
+    content: "nice",
+    creationDate: "2026-11-22T01:05:00Z",
+  };
+
+  it("sends the comment and its post's counter as one batch in the post's partition", async () => {
+    const example = loadExampleModel("blogging");
+    const module = await importGenerated(
+      "batch-blogging",
+      renderDataAccessModule(example.workload, example.model, example.plans),
+    );
+    const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
+    const { database, batches } = stubDatabase(
+      { "users/u1": { id: "u1", userId: "u1", username: "ann" } },
+      201,
+    );
+    const access = create(database, { transactionalBatch: true });
+    const result = await access["c3CreateAComment"]?.(comment);
+    expect(batches).toEqual([
+      {
+        container: "posts",
+        partitionKey: "p1",
+        operations: [
+          {
+            operationType: "Create",
+            partitionKey: "p1",
+            resourceBody: {
+              id: "c1",
+              postId: "p1",
+              type: "comment",
+              commentId: "c1",
+              userId: "u1",
+              content: "nice",
+              creationDate: "2026-11-22T01:05:00Z",
+              userUsername: "ann",
+            },
+          },
+          {
+            operationType: "Patch",
+            id: "p1",
+            partitionKey: "p1",
+            resourceBody: { operations: [{ op: "incr", path: "/commentCount", value: 1 }] },
+          },
+        ],
+      },
+    ]);
+    // 1 RU for reading the author's username, 5 + 5 for the batch's two operations.
+    expect(result?.requestCharge).toBe(11);
+    expect(result?.changes).toMatchObject([
+      { container: "posts", itemType: "comment", kind: "create", item: { id: "c1" } },
+      { container: "posts", itemType: "post", kind: "update", item: { id: "p1", commentCount: 1 } },
+    ]);
+    const { database: failing } = stubDatabase(
+      { "users/u1": { id: "u1", userId: "u1", username: "ann" } },
+      409,
+    );
+    await expect(
+      create(failing, { transactionalBatch: true })["c3CreateAComment"]?.(comment),
+    ).rejects.toThrow("transactional batch failed: operation 0 answered 409");
+  });
+});
+
+describe("the change feed processors on the embedded endpoint", () => {
+  let endpoint: CosmosEndpoint | undefined;
+  let deployment: Deployment | undefined;
+  afterAll(async () => {
+    await deployment?.remove();
+    await endpoint?.close();
+  });
+
+  it("read the posts container's feed and keep the users and feed copies", async () => {
+    endpoint = await startEmbeddedEndpoint();
+    const example = loadExampleModel("blogging");
+    deployment = await deployModel(endpoint.client, example.model);
+    const module = await importGenerated(
+      "feed-blogging",
+      renderDataAccessModule(example.workload, example.model, example.plans),
+    );
+    const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
+    const start = module["startChangeFeedProcessors"] as (
+      database: unknown,
+      access: Access,
+      options: unknown,
+    ) => { stop(): Promise<void> };
+    const access = create(deployment.database, { transactionalBatch: false });
+    await access["c1CreateOrEditAUser"]?.({ userId: "u1", username: "ann" });
+    await access["c2CreateOrEditAPost"]?.({
+      postId: "p1",
+      userId: "u1",
+      title: "Hello",
+      content: "text",
+      creationDate: "2026-11-22T01:00:00Z",
+    });
+    const errors: unknown[] = [];
+    // The embedded feed returns everything on its first read (and nothing new afterwards).
+    const processors = start(deployment.database, access, {
+      startFrom: ChangeFeedStartFrom.Beginning(),
+      pollMs: 20,
+      onError: (error: unknown) => errors.push(error),
+    });
+    let copies: unknown[] = [];
+    for (let attempt = 0; attempt < 100 && copies.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      copies = (await access["q3ListAUsersPostsInShortForm"]?.({ userId: "u1" }))?.items ?? [];
+    }
+    await processors.stop();
+    expect(errors).toEqual([]);
+    expect(copies).toMatchObject([{ postId: "p1", userUsername: "ann" }]);
+  }, 30_000);
 });
 
 describe("the generated social-reactions module on the embedded endpoint", () => {

@@ -223,9 +223,13 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
 
   const inputTypes: string[] = [];
   const functions: string[] = [];
+  const catalog: string[] = [];
   for (const pattern of workload.accessPatterns) {
     const name = names.patterns.get(pattern.id) ?? camelIdentifier(pattern.id, "pattern");
     const plan = planOf.get(pattern.id);
+    catalog.push(
+      `  ${stringLiteral(pattern.id)}: { function: ${stringLiteral(name)}, type: ${stringLiteral(pattern.type)}, entity: ${stringLiteral(pattern.entity)}, served: ${String(plan?.served ?? false)} },`,
+    );
     if (pattern.type === "read") {
       const inputName = typeNamer(`${pascalIdentifier(name)}Input`);
       inputTypes.push(
@@ -284,6 +288,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
     "// ---- The model ----------------------------------------------------------------------------",
     `/** The stored shape of every item type, by "container/type". */\nexport const itemTypes: Readonly<Record<string, ItemTypeShape>> = {\n${shapeEntries.join("\n")}\n};`,
     `/** Where the records that items copy from are read, by "container/type" and entity. */\nconst copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {\n${copyEntries.join("\n")}\n};`,
+    `/**\n * Every access pattern by id: the name of its function in createDataAccess, read or write, its\n * entity, and whether the model serves it.\n */\nexport const accessPatterns = {\n${catalog.join("\n")}\n} as const;`,
     `/** Containers whose change feed drives maintenance. */\nconst SOURCE_CONTAINERS: readonly string[] = ${jsonBlock(sourceContainers, "")};`,
     "// ---- Data access --------------------------------------------------------------------------",
     createDataAccessSource(functions, handlers, [...names.handlers.values()], handlerEntries),
