@@ -3,12 +3,12 @@
  * answers a few turns, kills the process in the middle of a question, starts it again and
  * checks that the session resumed with nothing lost, then goes on.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CTRL_C, DOWN, ENTER, Terminal, ensureBuilt } from "./terminal.js";
+import { CTRL_C, DOWN, ENTER, Terminal, ensureBuilt, root } from "./terminal.js";
 
 beforeAll(() => ensureBuilt("cli/commands/interview.js"));
 
@@ -93,6 +93,32 @@ describe("cosmos-modeler interview", () => {
       },
       { id: "C1", name: "Place an order", type: "write", operation: "create", entity: "Order" },
     ]);
+  });
+
+  it("continues an existing workload file, asks only what is open, then writes the data model", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
+    const examples = existsSync(join(root, "examples")) ? join(root, "examples") : "/work/shared/examples";
+    copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
+    const run = new Terminal(["interview", "--dir", dir]);
+    await run.waitFor("Started from the existing workload.yaml.");
+    await run.waitFor("Which consistency level does the application need");
+    await run.answer("What next?", ENTER);
+    await run.answer("Which consistency level", ENTER); // session
+    await run.answer("In how many Azure regions", `1${ENTER}`);
+    await run.answer("Must every region accept writes", ENTER); // one write region
+    await run.waitFor("You confirmed consistency, regions and multi-region writes.");
+    await run.answer("What next?", ENTER);
+    await run.answer("Is every read and write the application makes captured", ENTER);
+    await run.waitFor("Everything is captured and confirmed: design the model");
+    await run.answer("What next?", ENTER); // the default is now the design
+    await run.answer("Design the model and write cosmosdb_data_model.md and its artifacts now?", ENTER);
+    await run.waitFor("Written in", 60_000);
+    expect(await run.exited).toBe(0);
+    expect(readFileSync(join(dir, "cosmosdb_data_model.md"), "utf8")).toContain(
+      "# Azure Cosmos DB NoSQL Data Model: Accounts and sessions",
+    );
+    expect(existsSync(join(dir, "model.yaml"))).toBe(true);
+    expect(existsSync(join(dir, "infra", "main.bicep"))).toBe(true);
   });
 
   it("stops with a clear message when workload.yaml was edited into an invalid file", async () => {
