@@ -8,19 +8,12 @@
  */
 import { MAX_ITEM_BYTES, MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
-import type { RuEstimate } from "../cost/operation.js";
+import type { Evaluation } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
 import type { Issue } from "../issues.js";
-import { effectiveItemType } from "../model/materialize-item.js";
-import { templateAttributes } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
-import { createPlanEnvironment, type PlanEnvironment } from "../planner/environment.js";
-import { AUTOMATIC_POLICY, countIndexedValues, effectiveIndexingPolicy } from "../planner/indexing.js";
-import type { PlanStep } from "../planner/types.js";
-import { sampleItems } from "../synthetic/sample-items.js";
-import { containerDefinitionOf } from "../verify/container-definition.js";
-import type { AccessPattern, Consistency, Workload } from "../workload/types.js";
+import { createPlanEnvironment } from "../planner/environment.js";
+import type { Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation } from "./analysis.js";
 import { renderDiagram } from "./diagram.js";
 import {
@@ -31,20 +24,34 @@ import {
   formatBytes,
   formatNumber,
   formatPercent,
-  formatRate,
-  inlineCode,
   table,
 } from "./markdown.js";
+import {
+  type Context,
+  type BaselineFigures,
+  ru,
+  ruRange,
+  rus,
+  usd,
+  gb,
+  code,
+  list,
+  patternOf,
+  CONSISTENCY_WHY,
+  renderDecision,
+} from "./data-model-context.js";
+import {
+  MAX_SAMPLE_ITEMS,
+  MIN_SAMPLE_ITEMS,
+  pickSamples,
+  renderContainers,
+} from "./data-model-containers.js";
+import { renderAccessPatternMapping, renderHotPartitions } from "./data-model-patterns.js";
 
 /** The file name the expert prompt gives the data model document. */
 export const DATA_MODEL_FILE_NAME = "cosmosdb_data_model.md";
 
-/** The naive model's figures (`designModel(...).baseline`), for comparison. */
-export interface BaselineFigures {
-  readonly monthlyCostUSD: number;
-  readonly rusPeak: number;
-  readonly errors: number;
-}
+export type { BaselineFigures };
 
 export interface DataModelOptions {
   /** The prices the evaluation used (shown with their date and sources). Default `DEFAULT_PRICES`. */
@@ -55,24 +62,7 @@ export interface DataModelOptions {
   readonly seed?: number;
 }
 
-/** Sample items shown per container: at least this many when the data has them, at most `MAX`. */
-export const MIN_SAMPLE_ITEMS = 5;
-export const MAX_SAMPLE_ITEMS = 10;
-/** Strings in sample items are shortened past this many characters, arrays past this many entries. */
-const SAMPLE_STRING_CHARS = 60;
-const SAMPLE_ARRAY_ENTRIES = 3;
-
-/** What every section needs, computed once. */
-interface Context {
-  readonly workload: Workload;
-  readonly model: Model;
-  readonly evaluation: Evaluation;
-  readonly decisions: readonly Decision[];
-  readonly prices: Prices;
-  readonly baseline?: BaselineFigures;
-  readonly env: PlanEnvironment;
-  readonly seed: number;
-}
+export { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples };
 
 /**
  * The data model document of a designed (or any evaluated) model.
@@ -114,69 +104,6 @@ export function renderDataModel(
     renderDiagramSection(model),
   ];
   return `${sections.join("\n\n")}\n`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Number formats
-
-/** An RU figure: 2 decimals under 10, 1 under 100, none above. */
-function ru(value: number): string {
-  return formatRate(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
-}
-
-function ruRange(estimate: RuEstimate): string {
-  return `${ru(estimate.estimate)} RU (${ru(estimate.low)}-${ru(estimate.high)})`;
-}
-
-function rus(value: number): string {
-  return `${formatRate(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
-}
-
-function usd(value: number): string {
-  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-}
-
-function gb(value: number): string {
-  return `${formatRate(value, value >= 10 ? 1 : value >= 0.01 ? 2 : 4)} GB`;
-}
-
-function code(text: string): string {
-  return inlineCode(text);
-}
-
-function list(values: readonly string[], empty = "none"): string {
-  return values.length === 0 ? empty : values.join(", ");
-}
-
-function unique<T>(values: readonly T[]): T[] {
-  return [...new Set(values)];
-}
-
-function patternOf(context: Context, id: string): AccessPattern | undefined {
-  return context.workload.accessPatterns.find((p) => p.id === id);
-}
-
-function containerEvaluation(context: Context, name: string): ContainerEvaluation | undefined {
-  return context.evaluation.containers.find((c) => c.name === name);
-}
-
-/** Every step of a plan, synchronous and change-feed, flattened. */
-function allSteps(steps: readonly PlanStep[]): PlanStep[] {
-  return steps.flatMap((step) =>
-    step.kind === "changeFeed"
-      ? [step, ...allSteps(step.steps)]
-      : step.kind === "batch"
-        ? [step, ...step.operations]
-        : [step],
-  );
-}
-
-function syncSteps(pattern: PatternEvaluation): PlanStep[] {
-  return allSteps(pattern.plan.operations);
-}
-
-function asyncSteps(pattern: PatternEvaluation): PlanStep[] {
-  return pattern.plan.type === "write" ? allSteps(pattern.plan.async) : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,534 +245,6 @@ function renderAggregateDecisions(context: Context): string {
     for (const decision of aggregate) lines.push("", renderDecision(decision));
   }
   return lines.join("\n");
-}
-
-function renderDecision(decision: Decision): string {
-  const out = [
-    `### ${e(decision.title)}`,
-    "",
-    `- **Chosen**: ${e(decision.chosen)}`,
-    `- **Why**: ${e(decision.why)}`,
-  ];
-  if (decision.alternatives.length > 0) {
-    out.push(
-      "",
-      table(
-        ["Alternative", "Peak RU/s", "Monthly cost", "Hard-limit errors"],
-        decision.alternatives.map((alt) => [
-          `${alt.name === decision.chosen ? "**chosen**: " : ""}${cell(alt.name)}`,
-          formatNumber(alt.rusPeak, 0),
-          usd(alt.monthlyCostUSD),
-          formatNumber(alt.errors, 0),
-        ]),
-      ),
-    );
-  }
-  return out.join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Containers
-
-function renderContainers(context: Context): string {
-  const samples = sampleItems(context.workload, context.model, {
-    seed: context.seed,
-    perItemType: MAX_SAMPLE_ITEMS,
-    abbreviateStrings: SAMPLE_STRING_CHARS,
-  });
-  const out = [
-    "## Container Designs",
-    `Sample items are built from synthetic data shaped like the workload, through the same materialization \`verify\` loads; strings longer than ${SAMPLE_STRING_CHARS} characters are shortened (…) and arrays show at most ${SAMPLE_ARRAY_ENTRIES} entries. System properties (\`_rid\`, \`_etag\`, \`_ts\`) are left out.`,
-  ];
-  for (const container of context.model.containers) {
-    const chosen = pickSamples(
-      container,
-      samples.filter((s) => s.container === container.name).map((s) => s.items.map((entry) => entry.item)),
-    );
-    out.push(renderContainer(context, container, chosen));
-  }
-  return out.join("\n\n");
-}
-
-/**
- * Sample items of one container: round-robin over its item types, so every type shows, up to
- * 5-10 items in all (fewer only when the data has fewer).
- */
-export function pickSamples(
-  container: Container,
-  byType: readonly (readonly Readonly<Record<string, unknown>>[])[],
-): Readonly<Record<string, unknown>>[] {
-  const target = Math.min(MAX_SAMPLE_ITEMS, Math.max(MIN_SAMPLE_ITEMS + 1, container.items.length));
-  const picked: Readonly<Record<string, unknown>>[] = [];
-  for (let round = 0; picked.length < target; round++) {
-    let added = false;
-    for (const items of byType) {
-      const item = items[round];
-      if (item !== undefined && picked.length < target) {
-        picked.push(item);
-        added = true;
-      }
-    }
-    if (!added) break;
-  }
-  return picked.map((item) => shortenArrays(item) as Readonly<Record<string, unknown>>);
-}
-
-function shortenArrays(value: unknown): unknown {
-  if (Array.isArray(value)) return value.slice(0, SAMPLE_ARRAY_ENTRIES).map(shortenArrays);
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, shortenArrays(entry)]));
-  }
-  return value;
-}
-
-function renderContainer(
-  context: Context,
-  container: Container,
-  samples: readonly Readonly<Record<string, unknown>>[],
-): string {
-  const evaluated = containerEvaluation(context, container.name);
-  const served = servedBy(context, container.name);
-  const out = [
-    `### ${e(container.name)} Container`,
-    "",
-    samples.length === 0
-      ? "No sample items: the synthetic data produced none for this container."
-      : codeFence(JSON.stringify(samples, null, 2), "json"),
-    "",
-    bulletList([
-      `**Purpose**: ${purposeOf(context, container)}`,
-      `**Aggregate Boundary**: ${boundaryOf(context, container)}`,
-      `**Partition Key**: ${partitionKeyOf(context, container, evaluated)}`,
-      `**Document Types**: ${container.items.map((item) => `${code(item.type)} (${e(item.entity)}${item.source === undefined ? "" : `, copy of ${code(item.source.container)}/${code(item.source.type)}`})`).join(", ")}`,
-      "**Attributes**: see the table below.",
-      `**Access Patterns Served**: ${list(served.sync.map(e))}${served.async.length === 0 ? "" : `; kept in step by the change feed for ${list(served.async.map(e))}`}`,
-      `**Throughput Planning**: ${throughputOf(evaluated)}`,
-      `**Consistency Level**: ${consistencyOf(context, served.sync)}`,
-    ]),
-    "",
-    table(["Item type", "Property", "Type", "Notes"], attributeRows(context, container)),
-    "",
-    renderIndexing(context, container, evaluated),
-  ];
-  return out.join("\n");
-}
-
-/** Patterns whose synchronous steps touch the container, and those whose change-feed work does. */
-function servedBy(context: Context, name: string): { sync: string[]; async: string[] } {
-  const sync: string[] = [];
-  const async: string[] = [];
-  for (const pattern of context.evaluation.patterns) {
-    if (syncSteps(pattern).some((s) => s.container === name)) sync.push(pattern.id);
-    else if (asyncSteps(pattern).some((s) => s.container === name)) async.push(pattern.id);
-  }
-  return { sync, async };
-}
-
-function purposeOf(context: Context, container: Container): string {
-  const entities = unique(container.items.map((i) => i.entity));
-  const own = container.items.filter((i) => i.source === undefined);
-  const copies = container.items.filter((i) => i.source !== undefined);
-  const parts = [`stores ${list(entities.map(e))} items`];
-  if (own.length > 0) parts.push(`the home of ${list(own.map((i) => code(i.type)))}`);
-  if (copies.length > 0) {
-    parts.push(
-      `holds change-feed copies (${list(copies.map((i) => `${code(i.type)} from ${code(i.source?.container ?? "")}`))}) partitioned for the reads that need another key`,
-    );
-  }
-  const keyDecision = context.decisions.find((d) => d.id === `key-${container.name}`);
-  if (keyDecision !== undefined) parts.push(`partition key chosen because ${e(keyDecision.why)}`);
-  return `${parts.join("; ")}.`;
-}
-
-function boundaryOf(context: Context, container: Container): string {
-  const groups = new Map<string, ItemType[]>();
-  for (const item of container.items) {
-    const key = item.partitionKey.join(" / ");
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  const parts = [...groups.entries()].map(([key, items]) => {
-    const shared = items.length > 1 ? "share" : "has";
-    return `${list(items.map((i) => code(i.type)))} ${shared} the key value ${code(key)}`;
-  });
-  const embeds = container.items.flatMap((i) =>
-    i.embeds.map(
-      (x) =>
-        `${code(i.type)} embeds ${e(x.entity)} as ${code(x.as)}${x.latest === undefined ? "" : ` (newest ${x.latest})`}`,
-    ),
-  );
-  const sharedGroups = [...groups.values()].filter((items) => items.length > 1);
-  const why =
-    sharedGroups.length > 0
-      ? "items with the same key value form one logical partition, read together by one single-partition query and written together by transactional batch"
-      : "one logical partition per key value";
-  return `${[...parts, ...embeds].join("; ")}: ${why}.`;
-}
-
-function partitionKeyOf(
-  context: Context,
-  container: Container,
-  evaluated: ContainerEvaluation | undefined,
-): string {
-  const { env, workload } = context;
-  const paths = container.partitionKey.map(code).join(", ");
-  const kind = container.partitionKey.length > 1 ? "hierarchical (MultiHash v2)" : "single path";
-  const perType = container.items.map((item) => {
-    const placement = env.context.placement(container.name, item.type);
-    const keys = placement === undefined ? 0 : env.logicalKeys(placement);
-    const count = placement === undefined ? 0 : env.itemCount(placement);
-    const identifying = workload.relationships.find(
-      (r) =>
-        r.child === item.entity &&
-        r.owned &&
-        r.via !== undefined &&
-        item.partitionKey.some((t) => templateAttributes(t).includes(r.via ?? "")),
-    );
-    return (
-      `${code(item.type)}: ${formatNumber(keys, 0)} distinct key values for ${formatNumber(count, 0)} items` +
-      (identifying === undefined
-        ? ""
-        : ` (identifying relationship: ${e(identifying.child)} cannot exist without its ${e(identifying.parent)}, so it is partitioned by ${code(identifying.via ?? "")})`)
-    );
-  });
-  const numbers =
-    evaluated === undefined
-      ? ""
-      : `; ${formatNumber(evaluated.physicalPartitions, 0)} physical partition(s) for ${gb(evaluated.storageGB)} at the horizon; ` +
-        `hottest logical partition ${code(evaluated.hottestLogicalPartition.key)} at ${rus(evaluated.hottestLogicalPartition.rus)} peak ` +
-        `(limit ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) and ${gb(evaluated.hottestLogicalPartition.storageGB)} (limit ${MAX_LOGICAL_PARTITION_GB} GB)`;
-  return `${paths}, ${kind}; ${perType.join("; ")}${numbers}.`;
-}
-
-function throughputOf(evaluated: ContainerEvaluation | undefined): string {
-  if (evaluated === undefined) return "not evaluated.";
-  const t = evaluated.throughput;
-  const amount =
-    t.mode === "manual"
-      ? `${formatNumber(t.provisionedRus, 0)} RU/s provisioned`
-      : t.mode === "autoscale"
-        ? `autoscale up to ${formatNumber(t.provisionedRus, 0)} RU/s (scales down to ${formatNumber(t.provisionedRus / 10, 0)})`
-        : t.mode === "serverless"
-          ? "serverless (billed per RU consumed)"
-          : "shares the database throughput";
-  return (
-    `${t.mode}: ${amount}; the load is ${rus(evaluated.rus.avg)} on average and ${rus(evaluated.rus.peak)} at peak; ` +
-    `${e(t.reason)}; ${usd(evaluated.monthlyCostUSD)} per month.`
-  );
-}
-
-const CONSISTENCY_WHY: Readonly<Record<Consistency, string>> = {
-  strong: "every read sees the latest committed write (reads cost twice the RU of session reads)",
-  bounded: "reads lag writes by at most the configured staleness (reads cost twice the RU of session reads)",
-  session: "a client reads its own writes; the cheapest level that gives read-your-writes",
-  "consistent-prefix": "reads never see writes out of order",
-  eventual: "the cheapest reads; no ordering guarantee",
-};
-
-function consistencyOf(context: Context, patternIds: readonly string[]): string {
-  const level = context.workload.scale.consistency;
-  const overrides = patternIds.flatMap((id) => {
-    const pattern = patternOf(context, id);
-    return pattern?.type === "read" && pattern.consistency !== undefined && pattern.consistency !== level
-      ? [`${e(id)} reads with ${pattern.consistency}`]
-      : [];
-  });
-  return `${level} (the account default): ${CONSISTENCY_WHY[level]}${overrides.length === 0 ? "" : `; per request: ${overrides.join(", ")}`}.`;
-}
-
-function attributeRows(context: Context, container: Container): string[][] {
-  const rows: string[][] = [];
-  for (const stored of container.items) {
-    const item = effectiveItemType(stored, context.model);
-    const entity = context.workload.entities.find((x) => x.name === item.entity);
-    const t = code(item.type);
-    rows.push([t, code("id"), "string", `template ${code(stored.id)}`]);
-    container.partitionKey.forEach((path, index) => {
-      rows.push([
-        t,
-        code(path.slice(1).replace(/\//g, ".")),
-        "string",
-        `partition key, template ${code(stored.partitionKey[index] ?? "")}`,
-      ]);
-    });
-    rows.push([t, code("type"), "string", `always ${code(item.type)}`]);
-    const attributes = (entity?.attributes ?? []).filter(
-      (a) => item.select === undefined || item.select.includes(a.name),
-    );
-    const keyProps = new Set(container.partitionKey.map((p) => p.slice(1)));
-    const prefix = stored.bucket === undefined ? "" : "records[].";
-    for (const attribute of attributes) {
-      if (stored.bucket === undefined && (attribute.name === "id" || keyProps.has(attribute.name))) continue;
-      const truncated = item.truncate.find((x) => x.attribute === attribute.name);
-      const notes = [
-        attribute.name === entity?.key ? "entity key" : "",
-        attribute.unique ? "unique" : "",
-        truncated === undefined ? "" : `truncated to ${formatNumber(truncated.bytes, 0)} bytes`,
-        attribute.changes === "never" ? "" : `changes ${attribute.changes}ly`,
-      ].filter((x) => x !== "");
-      rows.push([t, code(`${prefix}${attribute.name}`), attribute.type, notes.map(e).join("; ")]);
-    }
-    if (stored.bucket !== undefined) {
-      rows.push([
-        t,
-        code("records"),
-        "array",
-        `the bucket's ${e(item.entity)} records (${stored.bucket.kind === "records" ? `${formatNumber(stored.bucket.records, 0)} per item` : `window of ${formatNumber(stored.bucket.windowSeconds, 0)} s by ${code(stored.bucket.by)}`})`,
-      ]);
-    }
-    for (const copy of item.copies) {
-      const source = context.workload.entities
-        .find((x) => x.name === copy.from.entity)
-        ?.attributes.find((a) => a.name === copy.from.attribute);
-      rows.push([
-        t,
-        code(copy.as),
-        source?.type ?? "string",
-        `copy of ${e(copy.from.entity)}.${e(copy.from.attribute)}`,
-      ]);
-    }
-    for (const counter of item.counts)
-      rows.push([t, code(counter.as), "number", `count of ${e(counter.of)}`]);
-    for (const embed of item.embeds) {
-      const one = context.workload.relationships.some(
-        (r) => r.child === embed.entity && r.parent === item.entity && r.kind === "one-to-one",
-      );
-      rows.push([
-        t,
-        code(embed.as),
-        one ? "object" : "array",
-        `embedded ${e(embed.entity)}${embed.latest === undefined ? "" : ` (newest ${formatNumber(embed.latest, 0)})`}`,
-      ]);
-    }
-    if (item.ancestors !== undefined)
-      rows.push([t, code(item.ancestors.as), "array", "ancestor keys, root first"]);
-    if (stored.ttl !== undefined)
-      rows.push([t, code("ttl"), "number", `${formatNumber(stored.ttl, 0)} s after the last write`]);
-  }
-  return rows;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Indexing
-
-function renderIndexing(
-  context: Context,
-  container: Container,
-  evaluated: ContainerEvaluation | undefined,
-): string {
-  const { env } = context;
-  const policy = effectiveIndexingPolicy(env.context, container);
-  const definition = containerDefinitionOf(container, {
-    indexingMode: "consistent",
-    automatic: true,
-    includedPaths: policy.included.map((path) => ({ path })),
-    excludedPaths: policy.excluded.map((path) => ({ path })),
-    ...(policy.composite.length === 0
-      ? {}
-      : {
-          compositeIndexes: policy.composite.map((paths) =>
-            paths.map((p) => ({ path: p.path, order: p.order })),
-          ),
-        }),
-  });
-  const kind =
-    container.indexing.kind === "automatic"
-      ? "Automatic (every path indexed): simplest, costs the most per write"
-      : container.indexing.kind === "derived"
-        ? "Derived from the access patterns: only the paths the reads filter or sort on, everything else excluded"
-        : "Custom: only the listed paths, everything else excluded";
-  const queries = context.evaluation.patterns.filter((p) =>
-    syncSteps(p).some((s) => s.container === container.name && s.kind === "query"),
-  );
-  const impact = container.items.flatMap((item) => {
-    const placement = env.context.placement(container.name, item.type);
-    if (placement === undefined) return [];
-    const shape = env.shape(placement);
-    const indexed = countIndexedValues(policy, shape);
-    const all = countIndexedValues(AUTOMATIC_POLICY, shape);
-    const bytes = Math.round(shape.avgBytes);
-    const write = env.estimate({ op: "create", itemBytes: bytes, indexedValues: indexed });
-    const writeAll = env.estimate({ op: "create", itemBytes: bytes, indexedValues: all });
-    return [
-      `${code(item.type)} (${formatBytes(bytes)}): ${formatNumber(indexed, 0)} indexed values per item ` +
-        `(${formatNumber(all, 0)} with every path indexed); a create costs ${ruRange(write)}` +
-        (indexed === all ? "" : ` instead of ${ruRange(writeAll)}`),
-    ];
-  });
-  const lines = [
-    `#### Indexing Strategy of ${e(container.name)}`,
-    "",
-    bulletList([
-      `**Indexing Policy**: ${kind}.`,
-      `**Included Paths**: ${list(policy.included.map(code))}`,
-      `**Excluded Paths**: ${list(policy.excluded.map(code))}`,
-      `**Composite Indexes**: ${policy.composite.length === 0 ? "none" : policy.composite.map((paths) => paths.map((p) => `${code(p.path)} ${p.order}`).join(" + ")).join("; ")}`,
-      `**Access Patterns Served**: ${list(
-        queries.map((p) => e(p.id)),
-        "none (no queries: point reads and writes only)",
-      )}`,
-      `**RU Impact**: ${impact.length === 0 ? "no item types" : impact.join("; ")}.${evaluated === undefined ? "" : ""}`,
-    ]),
-    "",
-    "Indexing policy (Cosmos DB JSON):",
-    "",
-    codeFence(JSON.stringify(definition.indexingPolicy, null, 2), "json"),
-  ];
-  return lines.join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Access pattern mapping
-
-function describeStep(step: PlanStep): string {
-  const times =
-    step.times === 1
-      ? ""
-      : ` x ${formatRate(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
-  const where = `${code(step.itemType)} in ${code(step.container)}`;
-  switch (step.kind) {
-    case "pointRead":
-      return `point read ${where} by id ${code(step.id)}, key ${code(step.partitionKey.join(", "))}: ${ruRange(step.ru)}${times}`;
-    case "query": {
-      const scope =
-        step.scope === "single"
-          ? "single-partition query"
-          : step.scope === "prefix"
-            ? "key-prefix query"
-            : step.scope === "shards"
-              ? `query over the shards (${formatNumber(step.partitions, 0)} partitions)`
-              : `fan-out query over ${formatNumber(step.partitions, 0)} physical partitions`;
-      return `${scope} on ${where}, ~${formatRate(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
-    }
-    case "write":
-      return `${step.operation} ${where}${step.sets === undefined ? "" : ` (sets ${step.sets.map(code).join(", ")})`}${step.increments === undefined ? "" : ` (increments ${step.increments.map((i) => code(i.property)).join(", ")})`}: ${ruRange(step.ru)}${times}`;
-    case "batch":
-      return `transactional batch of ${step.operations.length} operations in ${code(step.container)}: ${ruRange(step.ru)}${times}`;
-    case "changeFeed":
-      return `change feed (${step.reason}) of ${code(step.from.container)}/${code(step.from.itemType)} -> ${where}: ${ruRange(step.ru)}${times}`;
-    default:
-      return step satisfies never;
-  }
-}
-
-function renderAccessPatternMapping(context: Context): string {
-  const rows = context.workload.accessPatterns.map((pattern) => {
-    const evaluated = context.evaluation.patterns.find((p) => p.id === pattern.id);
-    if (evaluated === undefined) {
-      return [code(pattern.id), cell(pattern.name), pattern.type, "-", "not evaluated", "-", "-", "-"];
-    }
-    const containers = unique([...syncSteps(evaluated), ...asyncSteps(evaluated)].map((s) => s.container));
-    const operations = evaluated.plan.operations.map(describeStep);
-    const asyncOps = evaluated.plan.type === "write" ? evaluated.plan.async.map(describeStep) : [];
-    const notes = [
-      evaluated.plan.served ? "" : "**not served**",
-      evaluated.fanOut ? "fan-out" : "",
-      ...evaluated.plan.notes.map(e),
-      ...evaluated.plan.operations.map((s) => e(s.note)),
-      ...(evaluated.plan.type === "write" ? evaluated.plan.async.map((s) => `async: ${e(s.note)}`) : []),
-    ].filter((x) => x !== "");
-    return [
-      code(pattern.id),
-      cell(pattern.name),
-      `${pattern.type}, ${formatRate(pattern.rps.avg, 2)}/s avg, ${formatRate(pattern.rps.peak, 2)}/s peak`,
-      containers.map(code).join(", "),
-      [`**${evaluated.plan.kind}**`, ...operations, ...asyncOps.map((x) => `async: ${x}`)].join("<br>"),
-      ruRange(evaluated.ru) + (evaluated.ru.async > 0 ? ` + ${ru(evaluated.ru.async)} RU async` : ""),
-      `${rus(evaluated.rus.avg)} avg, ${rus(evaluated.rus.peak)} peak`,
-      notes.join("<br>"),
-    ];
-  });
-  return [
-    "## Access Pattern Mapping",
-    "### Solved Patterns",
-    "Every read and write of the workload, as planned on this model. RU per request: the synchronous request(s) " +
-      "with the estimator's range, plus the change-feed work a write triggers (async); RU/s include both.",
-    "",
-    table(
-      [
-        "Pattern",
-        "Description",
-        "Type and rate",
-        "Containers",
-        "Cosmos DB Operations",
-        "RU per request",
-        "RU/s",
-        "Implementation Notes",
-      ],
-      rows,
-    ),
-  ].join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Hot partitions
-
-function mark(ok: boolean): string {
-  return ok ? "✅" : "❌";
-}
-
-function renderHotPartitions(context: Context): string {
-  const { env } = context;
-  const containerLines = context.evaluation.containers.map((c) => {
-    const hot = c.hottestLogicalPartition;
-    const rusOk = hot.rus <= MAX_PHYSICAL_PARTITION_RUS;
-    const sizeOk = hot.storageGB <= MAX_LOGICAL_PARTITION_GB;
-    const physicalOk = c.hottestPhysicalPartition.rus <= MAX_PHYSICAL_PARTITION_RUS;
-    return (
-      `**${e(c.name)}**: hottest logical partition ${code(hot.key)} at ${rus(hot.rus)} peak ` +
-      `(${formatPercent(hot.rus / MAX_PHYSICAL_PARTITION_RUS)} of ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) ${mark(rusOk)}, ` +
-      `${gb(hot.storageGB)} (${formatPercent(hot.storageGB / MAX_LOGICAL_PARTITION_GB)} of ${MAX_LOGICAL_PARTITION_GB} GB) ${mark(sizeOk)}; ` +
-      `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${rus(c.hottestPhysicalPartition.rus)} ${physicalOk ? "✅" : "⚠️"}` +
-      context.evaluation.issues
-        .filter((i) => i.path === `containers.${c.name}`)
-        .map(
-          (i) =>
-            `; **${i.severity}**: ${e(i.message)}${i.suggestion === undefined ? "" : ` - **Mitigation**: ${e(i.suggestion)}`}`,
-        )
-        .join("")
-    );
-  });
-  const rows = context.evaluation.patterns.flatMap((evaluated) => {
-    const pattern = patternOf(context, evaluated.id);
-    const first = evaluated.plan.operations[0];
-    if (pattern === undefined || first === undefined) return [];
-    const placement = env.context.placement(first.container, first.itemType);
-    if (placement === undefined) return [];
-    const keys = env.logicalKeys(placement);
-    const fanOut = first.kind === "query" && first.scope === "fanOut";
-    return [
-      [
-        code(pattern.id),
-        `${code(first.container)}/${code(first.itemType)}`,
-        formatRate(pattern.rps.peak, 2),
-        formatNumber(keys, 0),
-        fanOut
-          ? `every partition (fan-out over ${formatNumber(first.kind === "query" ? first.partitions : 0, 0)})`
-          : formatRate(pattern.rps.peak / keys, 4),
-        rus(evaluated.rus.peak),
-      ],
-    ];
-  });
-  return [
-    "## Hot Partition Analysis",
-    `A logical partition (one key value) lives on one physical partition, which serves at most ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s and a logical partition holds at most ${MAX_LOGICAL_PARTITION_GB} GB. The hottest key includes the skew of the workload's attributes.`,
-    "",
-    bulletList(containerLines),
-    "",
-    "Requests per key value if spread evenly over the distinct key values (peak requests/s divided by key values):",
-    "",
-    table(
-      [
-        "Pattern",
-        "Container / item type",
-        "Peak requests/s",
-        "Key values",
-        "Peak requests/s per key value",
-        "Pattern RU/s at peak",
-      ],
-      rows,
-    ),
-  ].join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------

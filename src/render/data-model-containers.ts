@@ -1,0 +1,394 @@
+/**
+ * The container sections of the data model document: 5-10 sample items per container (built by
+ * the same materialization verify loads), purpose, aggregate boundary, partition key with its
+ * numbers, item types, attributes, patterns served, throughput, consistency, and the indexing
+ * policy as Cosmos DB JSON with the patterns it serves and its RU impact.
+ */
+import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import type { ContainerEvaluation } from "../cost/evaluation-types.js";
+import { effectiveItemType } from "../model/materialize-item.js";
+import { templateAttributes } from "../model/templates.js";
+import type { Container, ItemType } from "../model/types.js";
+import { AUTOMATIC_POLICY, countIndexedValues, effectiveIndexingPolicy } from "../planner/indexing.js";
+import { sampleItems } from "../synthetic/sample-items.js";
+import { containerDefinitionOf } from "../verify/container-definition.js";
+import {
+  bulletList,
+  codeFence,
+  escapeMarkdownText as e,
+  formatBytes,
+  formatNumber,
+  table,
+} from "./markdown.js";
+import {
+  type Context,
+  ruRange,
+  rus,
+  usd,
+  gb,
+  code,
+  list,
+  unique,
+  patternOf,
+  containerEvaluation,
+  syncSteps,
+  asyncSteps,
+  CONSISTENCY_WHY,
+} from "./data-model-context.js";
+
+/** Sample items shown per container: at least this many when the data has them, at most `MAX`. */
+export const MIN_SAMPLE_ITEMS = 5;
+export const MAX_SAMPLE_ITEMS = 10;
+/** Strings in sample items are shortened past this many characters, arrays past this many entries. */
+const SAMPLE_STRING_CHARS = 60;
+const SAMPLE_ARRAY_ENTRIES = 3;
+
+// ---------------------------------------------------------------------------------------------
+// Containers
+
+export function renderContainers(context: Context): string {
+  const samples = sampleItems(context.workload, context.model, {
+    seed: context.seed,
+    perItemType: MAX_SAMPLE_ITEMS,
+    abbreviateStrings: SAMPLE_STRING_CHARS,
+  });
+  const out = [
+    "## Container Designs",
+    `Sample items are built from synthetic data shaped like the workload, through the same materialization \`verify\` loads; strings longer than ${SAMPLE_STRING_CHARS} characters are shortened (…) and arrays show at most ${SAMPLE_ARRAY_ENTRIES} entries. System properties (\`_rid\`, \`_etag\`, \`_ts\`) are left out.`,
+  ];
+  for (const container of context.model.containers) {
+    const chosen = pickSamples(
+      container,
+      samples.filter((s) => s.container === container.name).map((s) => s.items.map((entry) => entry.item)),
+    );
+    out.push(renderContainer(context, container, chosen));
+  }
+  return out.join("\n\n");
+}
+
+/**
+ * Sample items of one container: round-robin over its item types, so every type shows, up to
+ * 5-10 items in all (fewer only when the data has fewer).
+ */
+export function pickSamples(
+  container: Container,
+  byType: readonly (readonly Readonly<Record<string, unknown>>[])[],
+): Readonly<Record<string, unknown>>[] {
+  const target = Math.min(MAX_SAMPLE_ITEMS, Math.max(MIN_SAMPLE_ITEMS + 1, container.items.length));
+  const picked: Readonly<Record<string, unknown>>[] = [];
+  for (let round = 0; picked.length < target; round++) {
+    let added = false;
+    for (const items of byType) {
+      const item = items[round];
+      if (item !== undefined && picked.length < target) {
+        picked.push(item);
+        added = true;
+      }
+    }
+    if (!added) break;
+  }
+  return picked.map((item) => shortenArrays(item) as Readonly<Record<string, unknown>>);
+}
+
+function shortenArrays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, SAMPLE_ARRAY_ENTRIES).map(shortenArrays);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, shortenArrays(entry)]));
+  }
+  return value;
+}
+
+function renderContainer(
+  context: Context,
+  container: Container,
+  samples: readonly Readonly<Record<string, unknown>>[],
+): string {
+  const evaluated = containerEvaluation(context, container.name);
+  const served = servedBy(context, container.name);
+  const out = [
+    `### ${e(container.name)} Container`,
+    "",
+    samples.length === 0
+      ? "No sample items: the synthetic data produced none for this container."
+      : codeFence(JSON.stringify(samples, null, 2), "json"),
+    "",
+    bulletList([
+      `**Purpose**: ${purposeOf(context, container)}`,
+      `**Aggregate Boundary**: ${boundaryOf(context, container)}`,
+      `**Partition Key**: ${partitionKeyOf(context, container, evaluated)}`,
+      `**Document Types**: ${container.items.map((item) => `${code(item.type)} (${e(item.entity)}${item.source === undefined ? "" : `, copy of ${code(item.source.container)}/${code(item.source.type)}`})`).join(", ")}`,
+      "**Attributes**: see the table below.",
+      `**Access Patterns Served**: ${list(served.sync.map(e))}${served.async.length === 0 ? "" : `; kept in step by the change feed for ${list(served.async.map(e))}`}`,
+      `**Throughput Planning**: ${throughputOf(evaluated)}`,
+      `**Consistency Level**: ${consistencyOf(context, served.sync)}`,
+    ]),
+    "",
+    table(["Item type", "Property", "Type", "Notes"], attributeRows(context, container)),
+    "",
+    renderIndexing(context, container, evaluated),
+  ];
+  return out.join("\n");
+}
+
+/** Patterns whose synchronous steps touch the container, and those whose change-feed work does. */
+function servedBy(context: Context, name: string): { sync: string[]; async: string[] } {
+  const sync: string[] = [];
+  const async: string[] = [];
+  for (const pattern of context.evaluation.patterns) {
+    if (syncSteps(pattern).some((s) => s.container === name)) sync.push(pattern.id);
+    else if (asyncSteps(pattern).some((s) => s.container === name)) async.push(pattern.id);
+  }
+  return { sync, async };
+}
+
+function purposeOf(context: Context, container: Container): string {
+  const entities = unique(container.items.map((i) => i.entity));
+  const own = container.items.filter((i) => i.source === undefined);
+  const copies = container.items.filter((i) => i.source !== undefined);
+  const parts = [`stores ${list(entities.map(e))} items`];
+  if (own.length > 0) parts.push(`the home of ${list(own.map((i) => code(i.type)))}`);
+  if (copies.length > 0) {
+    parts.push(
+      `holds change-feed copies (${list(copies.map((i) => `${code(i.type)} from ${code(i.source?.container ?? "")}`))}) partitioned for the reads that need another key`,
+    );
+  }
+  const answers = context.evaluation.patterns.filter(
+    (p) => p.plan.type === "read" && p.plan.container === container.name,
+  );
+  if (answers.length > 0) {
+    parts.push(
+      `answers ${list(answers.map((p) => `${e(p.id)} (${e(patternOf(context, p.id)?.name ?? "")})`))}`,
+    );
+  }
+  return `${parts.join("; ")}.`;
+}
+
+function boundaryOf(context: Context, container: Container): string {
+  const groups = new Map<string, ItemType[]>();
+  for (const item of container.items) {
+    const key = item.partitionKey.join(" / ");
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  const parts = [...groups.entries()].map(([key, items]) => {
+    const shared = items.length > 1 ? "share" : "has";
+    return `${list(items.map((i) => code(i.type)))} ${shared} the key value ${code(key)}`;
+  });
+  const embeds = container.items.flatMap((i) =>
+    i.embeds.map(
+      (x) =>
+        `${code(i.type)} embeds ${e(x.entity)} as ${code(x.as)}${x.latest === undefined ? "" : ` (newest ${x.latest})`}`,
+    ),
+  );
+  const sharedGroups = [...groups.values()].filter((items) => items.length > 1);
+  const why =
+    sharedGroups.length > 0
+      ? "items with the same key value form one logical partition, read together by one single-partition query and written together by transactional batch"
+      : "one logical partition per key value";
+  return `${[...parts, ...embeds].join("; ")}: ${why}.`;
+}
+
+function partitionKeyOf(
+  context: Context,
+  container: Container,
+  evaluated: ContainerEvaluation | undefined,
+): string {
+  const { env, workload } = context;
+  const paths = container.partitionKey.map(code).join(", ");
+  const kind = container.partitionKey.length > 1 ? "hierarchical (MultiHash v2)" : "single path";
+  const perType = container.items.map((item) => {
+    const placement = env.context.placement(container.name, item.type);
+    const keys = placement === undefined ? 0 : env.logicalKeys(placement);
+    const count = placement === undefined ? 0 : env.itemCount(placement);
+    const identifying = workload.relationships.find(
+      (r) =>
+        r.child === item.entity &&
+        r.owned &&
+        r.via !== undefined &&
+        item.partitionKey.some((t) => templateAttributes(t).includes(r.via ?? "")),
+    );
+    return (
+      `${code(item.type)}: ${formatNumber(keys, 0)} distinct key values for ${formatNumber(count, 0)} items` +
+      (identifying === undefined
+        ? ""
+        : ` (identifying relationship: ${e(identifying.child)} cannot exist without its ${e(identifying.parent)}, so it is partitioned by ${code(identifying.via ?? "")})`)
+    );
+  });
+  const numbers =
+    evaluated === undefined
+      ? ""
+      : `; ${formatNumber(evaluated.physicalPartitions, 0)} physical partition(s) for ${gb(evaluated.storageGB)} at the horizon; ` +
+        `hottest logical partition ${code(evaluated.hottestLogicalPartition.key)} at ${rus(evaluated.hottestLogicalPartition.rus)} peak ` +
+        `(limit ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) and ${gb(evaluated.hottestLogicalPartition.storageGB)} (limit ${MAX_LOGICAL_PARTITION_GB} GB)`;
+  const decision = context.decisions.find((d) => d.id === `key-${container.name}`);
+  const why = decision === undefined ? "" : ` Decision: ${e(decision.chosen)}, because ${e(decision.why)}.`;
+  return `${paths}, ${kind}; ${perType.join("; ")}${numbers}.${why}`;
+}
+
+function throughputOf(evaluated: ContainerEvaluation | undefined): string {
+  if (evaluated === undefined) return "not evaluated.";
+  const t = evaluated.throughput;
+  const amount =
+    t.mode === "manual"
+      ? `${formatNumber(t.provisionedRus, 0)} RU/s provisioned`
+      : t.mode === "autoscale"
+        ? `autoscale up to ${formatNumber(t.provisionedRus, 0)} RU/s (scales down to ${formatNumber(t.provisionedRus / 10, 0)})`
+        : t.mode === "serverless"
+          ? "serverless (billed per RU consumed)"
+          : "shares the database throughput";
+  return (
+    `${t.mode}: ${amount}; the load is ${rus(evaluated.rus.avg)} on average and ${rus(evaluated.rus.peak)} at peak; ` +
+    `${e(t.reason)}; ${usd(evaluated.monthlyCostUSD)} per month.`
+  );
+}
+
+function consistencyOf(context: Context, patternIds: readonly string[]): string {
+  const level = context.workload.scale.consistency;
+  const overrides = patternIds.flatMap((id) => {
+    const pattern = patternOf(context, id);
+    return pattern?.type === "read" && pattern.consistency !== undefined && pattern.consistency !== level
+      ? [`${e(id)} reads with ${pattern.consistency}`]
+      : [];
+  });
+  return `${level} (the account default): ${CONSISTENCY_WHY[level]}${overrides.length === 0 ? "" : `; per request: ${overrides.join(", ")}`}.`;
+}
+
+function attributeRows(context: Context, container: Container): string[][] {
+  const rows: string[][] = [];
+  for (const stored of container.items) {
+    const item = effectiveItemType(stored, context.model);
+    const entity = context.workload.entities.find((x) => x.name === item.entity);
+    const t = code(item.type);
+    rows.push([t, code("id"), "string", `template ${code(stored.id)}`]);
+    container.partitionKey.forEach((path, index) => {
+      rows.push([
+        t,
+        code(path.slice(1).replace(/\//g, ".")),
+        "string",
+        `partition key, template ${code(stored.partitionKey[index] ?? "")}`,
+      ]);
+    });
+    rows.push([t, code("type"), "string", `always ${code(item.type)}`]);
+    const attributes = (entity?.attributes ?? []).filter(
+      (a) => item.select === undefined || item.select.includes(a.name),
+    );
+    const keyProps = new Set(container.partitionKey.map((p) => p.slice(1)));
+    const prefix = stored.bucket === undefined ? "" : "records[].";
+    for (const attribute of attributes) {
+      if (stored.bucket === undefined && (attribute.name === "id" || keyProps.has(attribute.name))) continue;
+      const truncated = item.truncate.find((x) => x.attribute === attribute.name);
+      const notes = [
+        attribute.name === entity?.key ? "entity key" : "",
+        attribute.unique ? "unique" : "",
+        truncated === undefined ? "" : `truncated to ${formatNumber(truncated.bytes, 0)} bytes`,
+        attribute.changes === "never" ? "" : `changes ${attribute.changes}ly`,
+      ].filter((x) => x !== "");
+      rows.push([t, code(`${prefix}${attribute.name}`), attribute.type, notes.map(e).join("; ")]);
+    }
+    if (stored.bucket !== undefined) {
+      rows.push([
+        t,
+        code("records"),
+        "array",
+        `the bucket's ${e(item.entity)} records (${stored.bucket.kind === "records" ? `${formatNumber(stored.bucket.records, 0)} per item` : `window of ${formatNumber(stored.bucket.windowSeconds, 0)} s by ${code(stored.bucket.by)}`})`,
+      ]);
+    }
+    for (const copy of item.copies) {
+      const source = context.workload.entities
+        .find((x) => x.name === copy.from.entity)
+        ?.attributes.find((a) => a.name === copy.from.attribute);
+      rows.push([
+        t,
+        code(copy.as),
+        source?.type ?? "string",
+        `copy of ${e(copy.from.entity)}.${e(copy.from.attribute)}`,
+      ]);
+    }
+    for (const counter of item.counts)
+      rows.push([t, code(counter.as), "number", `count of ${e(counter.of)}`]);
+    for (const embed of item.embeds) {
+      const one = context.workload.relationships.some(
+        (r) => r.child === embed.entity && r.parent === item.entity && r.kind === "one-to-one",
+      );
+      rows.push([
+        t,
+        code(embed.as),
+        one ? "object" : "array",
+        `embedded ${e(embed.entity)}${embed.latest === undefined ? "" : ` (newest ${formatNumber(embed.latest, 0)})`}`,
+      ]);
+    }
+    if (item.ancestors !== undefined)
+      rows.push([t, code(item.ancestors.as), "array", "ancestor keys, root first"]);
+    if (stored.ttl !== undefined)
+      rows.push([t, code("ttl"), "number", `${formatNumber(stored.ttl, 0)} s after the last write`]);
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing
+
+function renderIndexing(
+  context: Context,
+  container: Container,
+  evaluated: ContainerEvaluation | undefined,
+): string {
+  const { env } = context;
+  const policy = effectiveIndexingPolicy(env.context, container);
+  const definition = containerDefinitionOf(container, {
+    indexingMode: "consistent",
+    automatic: true,
+    includedPaths: policy.included.map((path) => ({ path })),
+    excludedPaths: policy.excluded.map((path) => ({ path })),
+    ...(policy.composite.length === 0
+      ? {}
+      : {
+          compositeIndexes: policy.composite.map((paths) =>
+            paths.map((p) => ({ path: p.path, order: p.order })),
+          ),
+        }),
+  });
+  const kind =
+    container.indexing.kind === "automatic"
+      ? "Automatic (every path indexed): simplest, costs the most per write"
+      : container.indexing.kind === "derived"
+        ? "Derived from the access patterns: only the paths the reads filter or sort on, everything else excluded"
+        : "Custom: only the listed paths, everything else excluded";
+  const queries = context.evaluation.patterns.filter((p) =>
+    syncSteps(p).some((s) => s.container === container.name && s.kind === "query"),
+  );
+  const impact = container.items.flatMap((item) => {
+    const placement = env.context.placement(container.name, item.type);
+    if (placement === undefined) return [];
+    const shape = env.shape(placement);
+    const indexed = countIndexedValues(policy, shape);
+    const all = countIndexedValues(AUTOMATIC_POLICY, shape);
+    const bytes = Math.round(shape.avgBytes);
+    const write = env.estimate({ op: "create", itemBytes: bytes, indexedValues: indexed });
+    const writeAll = env.estimate({ op: "create", itemBytes: bytes, indexedValues: all });
+    return [
+      `${code(item.type)} (${formatBytes(bytes)}): ${formatNumber(indexed, 0)} indexed values per item ` +
+        `(${formatNumber(all, 0)} with every path indexed); a create costs ${ruRange(write)}` +
+        (indexed === all ? "" : ` instead of ${ruRange(writeAll)}`),
+    ];
+  });
+  const lines = [
+    `#### Indexing Strategy of ${e(container.name)}`,
+    "",
+    bulletList([
+      `**Indexing Policy**: ${kind}.`,
+      `**Included Paths**: ${list(policy.included.map(code))}`,
+      `**Excluded Paths**: ${list(policy.excluded.map(code))}`,
+      `**Composite Indexes**: ${policy.composite.length === 0 ? "none" : policy.composite.map((paths) => paths.map((p) => `${code(p.path)} ${p.order}`).join(" + ")).join("; ")}`,
+      `**Access Patterns Served**: ${list(
+        queries.map((p) => e(p.id)),
+        "none (no queries: point reads and writes only)",
+      )}`,
+      `**RU Impact**: ${impact.length === 0 ? "no item types" : impact.join("; ")}.${evaluated === undefined ? "" : ""}`,
+    ]),
+    "",
+    "Indexing policy (Cosmos DB JSON):",
+    "",
+    codeFence(JSON.stringify(definition.indexingPolicy, null, 2), "json"),
+  ];
+  return lines.join("\n");
+}

@@ -1,0 +1,140 @@
+/**
+ * What the sections of the data model document share: the context computed once, number
+ * formats (thousands separators, RU with their range, USD) and plan step helpers.
+ */
+import type { Prices } from "../cosmos/prices.js";
+import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
+import type { RuEstimate } from "../cost/operation.js";
+import type { Decision } from "../design/search.js";
+import type { Model } from "../model/types.js";
+import type { PlanEnvironment } from "../planner/environment.js";
+import type { PlanStep } from "../planner/types.js";
+import type { AccessPattern, Consistency, Workload } from "../workload/types.js";
+import {
+  escapeMarkdownText as e,
+  escapeTableCell as cell,
+  formatNumber,
+  formatRate,
+  inlineCode,
+  table,
+} from "./markdown.js";
+
+/** The naive model's figures (`designModel(...).baseline`), for comparison. */
+export interface BaselineFigures {
+  readonly monthlyCostUSD: number;
+  readonly rusPeak: number;
+  readonly errors: number;
+}
+
+/** What every section needs, computed once. */
+export interface Context {
+  readonly workload: Workload;
+  readonly model: Model;
+  readonly evaluation: Evaluation;
+  readonly decisions: readonly Decision[];
+  readonly prices: Prices;
+  readonly baseline?: BaselineFigures;
+  readonly env: PlanEnvironment;
+  readonly seed: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Number formats
+
+/** An RU figure: 2 decimals under 10, 1 under 100, none above. */
+export function ru(value: number): string {
+  return formatRate(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
+}
+
+export function ruRange(estimate: RuEstimate): string {
+  return `${ru(estimate.estimate)} RU (${ru(estimate.low)}-${ru(estimate.high)})`;
+}
+
+export function rus(value: number): string {
+  return `${formatRate(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
+}
+
+export function usd(value: number): string {
+  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function gb(value: number): string {
+  return `${formatRate(value, value >= 10 ? 1 : value >= 0.01 ? 2 : 4)} GB`;
+}
+
+export function code(text: string): string {
+  return inlineCode(text);
+}
+
+export function list(values: readonly string[], empty = "none"): string {
+  return values.length === 0 ? empty : values.join(", ");
+}
+
+export function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+export function patternOf(context: Context, id: string): AccessPattern | undefined {
+  return context.workload.accessPatterns.find((p) => p.id === id);
+}
+
+export function containerEvaluation(context: Context, name: string): ContainerEvaluation | undefined {
+  return context.evaluation.containers.find((c) => c.name === name);
+}
+
+/** Every step of a plan, synchronous and change-feed, flattened. */
+export function allSteps(steps: readonly PlanStep[]): PlanStep[] {
+  return steps.flatMap((step) =>
+    step.kind === "changeFeed"
+      ? [step, ...allSteps(step.steps)]
+      : step.kind === "batch"
+        ? [step, ...step.operations]
+        : [step],
+  );
+}
+
+export function syncSteps(pattern: PatternEvaluation): PlanStep[] {
+  return allSteps(pattern.plan.operations);
+}
+
+export function asyncSteps(pattern: PatternEvaluation): PlanStep[] {
+  return pattern.plan.type === "write" ? allSteps(pattern.plan.async) : [];
+}
+
+/** Why each consistency level is chosen, in one clause. */
+export const CONSISTENCY_WHY: Readonly<Record<Consistency, string>> = {
+  strong: "every read sees the latest committed write (reads cost twice the RU of session reads)",
+  bounded: "reads lag writes by at most the configured staleness (reads cost twice the RU of session reads)",
+  session: "a client reads its own writes; the cheapest level that gives read-your-writes",
+  "consistent-prefix": "reads never see writes out of order",
+  eventual: "the cheapest reads; no ordering guarantee",
+};
+
+/** One decision: the choice, the reason, and every alternative with its numbers. */
+export function renderDecision(decision: Decision): string {
+  const out = [
+    `### ${e(decision.title)}`,
+    "",
+    `- **Chosen**: ${e(decision.chosen)}`,
+    `- **Why**: ${e(decision.why)}`,
+  ];
+  if (decision.alternatives.length > 0) {
+    out.push(
+      "",
+      table(
+        ["Alternative", "Peak RU/s", "Monthly cost", "Hard-limit errors"],
+        decision.alternatives.map((alt) => [
+          `${alt.name === decision.chosen ? "**chosen**: " : ""}${cell(alt.name)}`,
+          formatNumber(alt.rusPeak, 0),
+          usd(alt.monthlyCostUSD),
+          formatNumber(alt.errors, 0),
+        ]),
+      ),
+    );
+  }
+  return out.join("\n");
+}
+
+export function mark(ok: boolean): string {
+  return ok ? "✅" : "❌";
+}

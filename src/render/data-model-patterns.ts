@@ -1,0 +1,178 @@
+/**
+ * The access pattern mapping (every read and write: containers, operations, RU with range, notes)
+ * and the hot partition analysis of the data model document.
+ */
+import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import type { PlanStep } from "../planner/types.js";
+import {
+  bulletList,
+  escapeMarkdownText as e,
+  escapeTableCell as cell,
+  formatNumber,
+  formatPercent,
+  formatRate,
+  table,
+} from "./markdown.js";
+import {
+  type Context,
+  ru,
+  ruRange,
+  rus,
+  gb,
+  code,
+  unique,
+  patternOf,
+  syncSteps,
+  asyncSteps,
+  mark,
+} from "./data-model-context.js";
+
+// ---------------------------------------------------------------------------------------------
+// Access pattern mapping
+
+function describeStep(step: PlanStep): string {
+  const times =
+    step.times === 1
+      ? ""
+      : ` x ${formatRate(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
+  const where = `${code(step.itemType)} in ${code(step.container)}`;
+  switch (step.kind) {
+    case "pointRead":
+      return `point read ${where} by id ${code(step.id)}, key ${code(step.partitionKey.join(", "))}: ${ruRange(step.ru)}${times}`;
+    case "query": {
+      const scope =
+        step.scope === "single"
+          ? "single-partition query"
+          : step.scope === "prefix"
+            ? "key-prefix query"
+            : step.scope === "shards"
+              ? `query over the shards (${formatNumber(step.partitions, 0)} partitions)`
+              : `fan-out query over ${formatNumber(step.partitions, 0)} physical partitions`;
+      return `${scope} on ${where}, ~${formatRate(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
+    }
+    case "write":
+      return `${step.operation} ${where}${step.sets === undefined ? "" : ` (sets ${step.sets.map(code).join(", ")})`}${step.increments === undefined ? "" : ` (increments ${step.increments.map((i) => code(i.property)).join(", ")})`}: ${ruRange(step.ru)}${times}`;
+    case "batch":
+      return `transactional batch of ${step.operations.length} operations in ${code(step.container)}: ${ruRange(step.ru)}${times}`;
+    case "changeFeed":
+      return `change feed (${step.reason}) of ${code(step.from.container)}/${code(step.from.itemType)} -> ${where}: ${ruRange(step.ru)}${times}`;
+    default:
+      return step satisfies never;
+  }
+}
+
+export function renderAccessPatternMapping(context: Context): string {
+  const rows = context.workload.accessPatterns.map((pattern) => {
+    const evaluated = context.evaluation.patterns.find((p) => p.id === pattern.id);
+    if (evaluated === undefined) {
+      return [code(pattern.id), cell(pattern.name), pattern.type, "-", "not evaluated", "-", "-", "-"];
+    }
+    const containers = unique([...syncSteps(evaluated), ...asyncSteps(evaluated)].map((s) => s.container));
+    const operations = evaluated.plan.operations.map(describeStep);
+    const asyncOps = evaluated.plan.type === "write" ? evaluated.plan.async.map(describeStep) : [];
+    const notes = [
+      evaluated.plan.served ? "" : "**not served**",
+      evaluated.fanOut ? "fan-out" : "",
+      ...evaluated.plan.notes.map(e),
+      ...evaluated.plan.operations.map((s) => e(s.note)),
+      ...(evaluated.plan.type === "write" ? evaluated.plan.async.map((s) => `async: ${e(s.note)}`) : []),
+    ].filter((x) => x !== "");
+    return [
+      code(pattern.id),
+      cell(pattern.name),
+      `${pattern.type}, ${formatRate(pattern.rps.avg, 2)}/s avg, ${formatRate(pattern.rps.peak, 2)}/s peak`,
+      containers.map(code).join(", "),
+      [`**${evaluated.plan.kind}**`, ...operations, ...asyncOps.map((x) => `async: ${x}`)].join("<br>"),
+      ruRange(evaluated.ru) + (evaluated.ru.async > 0 ? ` + ${ru(evaluated.ru.async)} RU async` : ""),
+      `${rus(evaluated.rus.avg)} avg, ${rus(evaluated.rus.peak)} peak`,
+      notes.join("<br>"),
+    ];
+  });
+  return [
+    "## Access Pattern Mapping",
+    "### Solved Patterns",
+    "Every read and write of the workload, as planned on this model. RU per request: the synchronous request(s) " +
+      "with the estimator's range, plus the change-feed work a write triggers (async); RU/s include both.",
+    "",
+    table(
+      [
+        "Pattern",
+        "Description",
+        "Type and rate",
+        "Containers",
+        "Cosmos DB Operations",
+        "RU per request",
+        "RU/s",
+        "Implementation Notes",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hot partitions
+
+export function renderHotPartitions(context: Context): string {
+  const { env } = context;
+  const containerLines = context.evaluation.containers.map((c) => {
+    const hot = c.hottestLogicalPartition;
+    const rusOk = hot.rus <= MAX_PHYSICAL_PARTITION_RUS;
+    const sizeOk = hot.storageGB <= MAX_LOGICAL_PARTITION_GB;
+    const physicalOk = c.hottestPhysicalPartition.rus <= MAX_PHYSICAL_PARTITION_RUS;
+    return (
+      `**${e(c.name)}**: hottest logical partition ${code(hot.key)} at ${rus(hot.rus)} peak ` +
+      `(${formatPercent(hot.rus / MAX_PHYSICAL_PARTITION_RUS)} of ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) ${mark(rusOk)}, ` +
+      `${gb(hot.storageGB)} (${formatPercent(hot.storageGB / MAX_LOGICAL_PARTITION_GB)} of ${MAX_LOGICAL_PARTITION_GB} GB) ${mark(sizeOk)}; ` +
+      `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${rus(c.hottestPhysicalPartition.rus)} ${physicalOk ? "✅" : "⚠️"}` +
+      context.evaluation.issues
+        .filter((i) => i.path === `containers.${c.name}`)
+        .map(
+          (i) =>
+            `; **${i.severity}**: ${e(i.message)}${i.suggestion === undefined ? "" : ` - **Mitigation**: ${e(i.suggestion)}`}`,
+        )
+        .join("")
+    );
+  });
+  const rows = context.evaluation.patterns.flatMap((evaluated) => {
+    const pattern = patternOf(context, evaluated.id);
+    const first = evaluated.plan.operations[0];
+    if (pattern === undefined || first === undefined) return [];
+    const placement = env.context.placement(first.container, first.itemType);
+    if (placement === undefined) return [];
+    const keys = env.logicalKeys(placement);
+    const fanOut = first.kind === "query" && first.scope === "fanOut";
+    return [
+      [
+        code(pattern.id),
+        `${code(first.container)}/${code(first.itemType)}`,
+        formatRate(pattern.rps.peak, 2),
+        formatNumber(keys, 0),
+        fanOut
+          ? `every partition (fan-out over ${formatNumber(first.kind === "query" ? first.partitions : 0, 0)})`
+          : formatRate(pattern.rps.peak / keys, 4),
+        rus(evaluated.rus.peak),
+      ],
+    ];
+  });
+  return [
+    "## Hot Partition Analysis",
+    `A logical partition (one key value) lives on one physical partition, which serves at most ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s and a logical partition holds at most ${MAX_LOGICAL_PARTITION_GB} GB. The hottest key includes the skew of the workload's attributes.`,
+    "",
+    bulletList(containerLines),
+    "",
+    "Requests per key value if spread evenly over the distinct key values (peak requests/s divided by key values):",
+    "",
+    table(
+      [
+        "Pattern",
+        "Container / item type",
+        "Peak requests/s",
+        "Key values",
+        "Peak requests/s per key value",
+        "Pattern RU/s at peak",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
