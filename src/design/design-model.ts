@@ -17,6 +17,7 @@ import {
   correlations,
   idCandidates,
   lookupCandidates,
+  mergeCandidates,
   partitionKeyCandidates,
 } from "./rules-structure.js";
 import { compareWhy, decide, describeScore, scoreModel, type Decision, type Scored } from "./search.js";
@@ -248,6 +249,21 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
       (chosen, best, before) => compareWhy(chosen, best, before, issue.message),
     );
   }
+  // 8. Containers whose items are all read by id may share one (one minimum throughput).
+  current = decide(
+    workload,
+    options,
+    current,
+    {
+      id: "consolidate-containers",
+      title: "Containers read only by id",
+      keepName: "one container per aggregate",
+    },
+    mergeCandidates(current.model),
+    decisions,
+    (chosen, best, before) =>
+      compareWhy(chosen, best, before, "every container pays its own minimum throughput"),
+  );
   return current.model;
 }
 

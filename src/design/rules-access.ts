@@ -102,7 +102,10 @@ export function fanOutCandidates(
   pattern: ReadPattern,
 ): Candidate[] {
   const evaluated = evaluation.patterns.find((p) => p.id === pattern.id);
-  if (evaluated === undefined || !evaluated.fanOut) return [];
+  // Its own query visits every partition (even when the container has one today: the fan-out
+  // grows with the data, and a diverging fan-out keeps the partition count from growing).
+  const first = evaluated?.plan.operations[0];
+  if (evaluated === undefined || first?.kind !== "query" || first.scope !== "fanOut") return [];
   const home = findPrimary(model, pattern.entity);
   if (home === undefined) return [];
   const candidates: Candidate[] = [];
@@ -135,8 +138,8 @@ export function fanOutCandidates(
       }),
     });
   }
-  const first = pattern.orderBy[0];
-  if (pattern.where.length === 0 && first?.direction === "desc" && pattern.limit !== undefined) {
+  const newest = pattern.orderBy[0];
+  if (pattern.where.length === 0 && newest?.direction === "desc" && pattern.limit !== undefined) {
     const name = freshContainerName(model, `${home.container.name}-latest`);
     // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
     for (const replicas of REPLICA_CHOICES) {
@@ -147,7 +150,7 @@ export function fanOutCandidates(
           ...home.item,
           partitionKey: [key],
           source: { container: home.container.name, type: home.item.type },
-          keepLatest: { count: pattern.limit, by: first.attribute },
+          keepLatest: { count: pattern.limit, by: newest.attribute },
           ...(replicas > 1 ? { replicas } : {}),
           embeds: [],
           copies: [],

@@ -325,3 +325,43 @@ export function idCandidates(workload: Workload, model: Model, entityName: strin
   }
   return candidates;
 }
+
+/** True when every item of the container is addressed by its id alone (key template = id template). */
+function addressedById(container: Model["containers"][number]): boolean {
+  return container.items.every(
+    (i) =>
+      i.partitionKey.length === 1 &&
+      i.partitionKey[0] === i.id &&
+      i.source === undefined &&
+      i.shards === undefined,
+  );
+}
+
+/**
+ * Container consolidation: two containers whose items are all read by id can share one
+ * container keyed by /id, which saves a container's minimum throughput when one of them is small.
+ */
+export function mergeCandidates(model: Model): Candidate[] {
+  const candidates: Candidate[] = [];
+  const eligible = model.containers.filter(addressedById);
+  for (let i = 0; i < eligible.length; i++) {
+    for (let j = i + 1; j < eligible.length; j++) {
+      const a = eligible[i];
+      const b = eligible[j];
+      if (a === undefined || b === undefined) continue;
+      const types = new Set(a.items.map((item) => item.type));
+      if (b.items.some((item) => types.has(item.type))) continue;
+      const merged = { ...a, partitionKey: ["/id"], items: [...a.items, ...b.items] };
+      candidates.push({
+        name: `share one container keyed by /id for ${a.name} and ${b.name} (every item is read by its id)`,
+        model: {
+          ...model,
+          containers: model.containers
+            .filter((c) => c.name !== b.name)
+            .map((c) => (c.name === a.name ? merged : c)),
+        },
+      });
+    }
+  }
+  return candidates;
+}

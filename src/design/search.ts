@@ -78,7 +78,7 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
 
 /**
  * True when `a` is better than `b`: fewer hard-limit errors; then fewer frequent fan-outs if that
- * costs at most 25% more; then at least 0.5% cheaper (or at most 5% dearer when `preferred`).
+ * costs at most 25% more; then at least 0.1% cheaper (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
   if (a.errors !== b.errors) return a.errors < b.errors;
@@ -94,7 +94,7 @@ export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
     return false;
   return preferred
     ? a.monthlyCostUSD <= b.monthlyCostUSD * PREFERENCE_PREMIUM
-    : a.monthlyCostUSD < b.monthlyCostUSD * 0.995;
+    : a.monthlyCostUSD < b.monthlyCostUSD * 0.999;
 }
 
 const usd = (value: number): string => `$${value.toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
