@@ -47,13 +47,21 @@ const SAMPLE_ARRAY_ENTRIES = 3;
 // Containers
 
 export function renderContainers(context: Context): string {
-  const samples = sampleItems(context.workload, context.model, {
-    seed: context.seed,
-    perItemType: MAX_SAMPLE_ITEMS,
-    abbreviateStrings: SAMPLE_STRING_CHARS,
-  });
+  let samples: ReturnType<typeof sampleItems> = [];
+  let failure: string | undefined;
+  try {
+    samples = sampleItems(context.workload, context.model, {
+      seed: context.seed,
+      perItemType: MAX_SAMPLE_ITEMS,
+      abbreviateStrings: SAMPLE_STRING_CHARS,
+    });
+  } catch (error) {
+    // The rest of the document does not depend on the samples: say why they are missing.
+    failure = error instanceof Error ? error.message : String(error);
+  }
   const out = [
     "## Container Designs",
+    ...(failure === undefined ? [] : [`> Sample items could not be generated: ${e(failure)}`]),
     `Sample items are built from synthetic data shaped like the workload, through the same materialization \`verify\` loads; strings longer than ${SAMPLE_STRING_CHARS} characters are shortened (…) and arrays show at most ${SAMPLE_ARRAY_ENTRIES} entries. System properties (\`_rid\`, \`_etag\`, \`_ts\`) are left out.`,
   ];
   for (const container of context.model.containers) {

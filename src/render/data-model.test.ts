@@ -198,6 +198,23 @@ describe.each(EXAMPLE_NAMES)("the data model document of %s", (name) => {
     for (const row of rows) expect(cellsOf(row)).toHaveLength(8);
   });
 
+  it("shows each pattern's charge and RU/s as the evaluation computed them", () => {
+    const { design, doc } = designed(name);
+    const rows = section(doc, "## Access Pattern Mapping").filter((line) => line.startsWith("| `"));
+    const number = (value: number): string => value.toLocaleString("en-US", { maximumFractionDigits: 0 });
+    design.evaluation.patterns.forEach((pattern, index) => {
+      const cells = cellsOf(rows[index] ?? "");
+      // RU per request: estimate then (low-high); RU/s: average and peak, rounded when 100 or more.
+      const [estimate, low, high] = /^(\S+) RU \((\S+)-(\S+)\)/.exec(cells[5] ?? "")?.slice(1) ?? [];
+      const parse = (text: string | undefined): number =>
+        Number((text ?? "").replace(/,/g, "").replace("<", ""));
+      expect(parse(estimate)).toBeCloseTo(pattern.ru.estimate, pattern.ru.estimate >= 100 ? -1 : 0);
+      expect(parse(low)).toBeLessThanOrEqual(parse(estimate));
+      expect(parse(high)).toBeGreaterThanOrEqual(parse(estimate));
+      if (pattern.rus.peak >= 100) expect(cells[6]).toContain(`${number(pattern.rus.peak)} RU/s peak`);
+    });
+  });
+
   it("shows 5-10 sample items per container that validate against their item type", () => {
     const { workload, design, doc } = designed(name);
     const blocks = sampleBlocks(doc);
