@@ -82,3 +82,24 @@ export function commentText(text: string): string {
     .replace(/\*\//g, "*\\/")
     .trim();
 }
+
+/**
+ * A JSON-like value as a readable TypeScript literal: identifier keys unquoted, short arrays and
+ * objects on one line, longer ones one entry per line with trailing commas.
+ * @example codeLiteral({ kind: "copy", target: { container: "users" } }, "") // '{ kind: "copy", target: { container: "users" } }'
+ */
+export function codeLiteral(value: unknown, indent: string, width = 96): string {
+  if (value === null || typeof value !== "object") return valueLiteral(value);
+  const inner = `${indent}  `;
+  const entries: [string, string][] = Array.isArray(value)
+    ? value.map((entry) => ["", codeLiteral(entry, inner, width)])
+    : Object.entries(value as Record<string, unknown>)
+        .filter(([, entry]) => entry !== undefined)
+        .map(([key, entry]) => [`${propertyKey(key)}: `, codeLiteral(entry, inner, width)]);
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{ ", " }"];
+  if (entries.length === 0) return Array.isArray(value) ? "[]" : "{}";
+  const oneLine = `${open}${entries.map(([key, text]) => `${key}${text}`).join(", ")}${close}`;
+  if (!oneLine.includes("\n") && indent.length + oneLine.length <= width) return oneLine;
+  const lines = entries.map(([key, text]) => `${inner}${key}${text},`);
+  return `${open.trim()}\n${lines.join("\n")}\n${indent}${close.trim()}`;
+}

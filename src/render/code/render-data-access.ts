@@ -12,6 +12,7 @@ import { attributeTsType, emitReadBody, readInputType } from "./emit-read.js";
 import { changeKindOf, maintenanceTasksOf, writeTasksOf } from "./emit-write.js";
 import {
   camelIdentifier,
+  codeLiteral,
   commentText,
   pascalIdentifier,
   propertyKey,
@@ -78,11 +79,7 @@ export function dataAccessNames(
 }
 
 function jsonBlock(value: unknown, indent: string): string {
-  return (JSON.stringify(value, null, 2) ?? "undefined")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029")
-    .split("\n")
-    .join(`\n${indent}`);
+  return codeLiteral(value, indent);
 }
 
 function indentLines(lines: readonly string[], indent: string): string {
