@@ -592,6 +592,73 @@ describe("transactional batches", () => {
   });
 });
 
+describe("the generated accounts-sessions module on the embedded endpoint", () => {
+  let endpoint: CosmosEndpoint | undefined;
+  let deployment: Deployment | undefined;
+  afterAll(async () => {
+    await deployment?.remove();
+    await endpoint?.close();
+  });
+
+  it("finds an account through its email lookup item and moves the lookup when the email changes", async () => {
+    endpoint = await startEmbeddedEndpoint();
+    const example = loadExampleModel("accounts-sessions");
+    deployment = await deployModel(endpoint.client, example.model);
+    const module = await importGenerated(
+      "embedded-accounts",
+      renderDataAccessModule(example.workload, example.model, example.plans),
+    );
+    const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
+    const access = create(deployment.database, { transactionalBatch: false });
+    const call = (name: string, input: unknown) => {
+      const fn = access[name];
+      if (fn === undefined) throw new Error(`no function ${name}`);
+      return fn(input);
+    };
+    const account = {
+      accountId: "a1",
+      email: "ann@example.com",
+      passwordHash: "h1",
+      displayName: "Ann",
+      status: "active",
+      emailVerified: true,
+      mfaEnabled: false,
+      createdAt: "2026-11-22T01:00:00Z",
+    };
+    await call("c1SignUpCreateAnAccountWithAUniqueEmail", account);
+    const find = "q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequest";
+    const found = await call(find, { email: "ann@example.com" });
+    // The lookup item holds the email and the account id; the answer is the complete account.
+    expect(found.items).toMatchObject([{ id: "a1", type: "account", displayName: "Ann" }]);
+    const changed = await call("c2UpdateAnAccountProfilePasswordEmailChangeVerification", {
+      ...account,
+      email: "bea@example.com",
+    });
+    expect(changed.changes?.map((c) => (c as { kind: string; itemType: string }).itemType)).toEqual([
+      "emailLookup",
+      "emailLookup",
+      "account",
+    ]);
+    expect((await call(find, { email: "bea@example.com" })).items).toMatchObject([
+      { id: "a1", email: "bea@example.com" },
+    ]);
+    expect((await call(find, { email: "ann@example.com" })).items).toEqual([]);
+    // The lookup keeps emails unique: another account cannot take bea@example.com.
+    await call("c1SignUpCreateAnAccountWithAUniqueEmail", {
+      ...account,
+      accountId: "a2",
+      email: "cid@example.com",
+    });
+    await expect(
+      call("c2UpdateAnAccountProfilePasswordEmailChangeVerification", {
+        ...account,
+        accountId: "a2",
+        email: "bea@example.com",
+      }),
+    ).rejects.toMatchObject({ code: 409 });
+  }, 30_000);
+});
+
 describe("the change feed processors on the embedded endpoint", () => {
   let endpoint: CosmosEndpoint | undefined;
   let deployment: Deployment | undefined;

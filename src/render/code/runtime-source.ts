@@ -825,7 +825,11 @@ async function previousRecord(
   return read.item === undefined ? undefined : recordOf(shape, read.item);
 }
 
-/** Creates a projection item under its new id and deletes the old one when the id changes. */
+/**
+ * Creates a projection item under its new id and deletes the old one when the id changes (a
+ * create, so a lookup item keeps its value unique: 409 when another record holds it); refreshes
+ * it in place otherwise.
+ */
 async function rekeyItem(
   runtime: Runtime,
   charged: Charged,
@@ -837,14 +841,16 @@ async function rekeyItem(
   const shape = runtime.shape(task.container, task.itemType);
   const merged = { ...previous, ...record };
   const next = itemKeyOf(shape, merged);
+  const old = previous === undefined ? undefined : itemKeyOf(shape, previous);
+  const moved = old === undefined || old.id !== next.id || JSON.stringify(old.keys) !== JSON.stringify(next.keys);
   const container = runtime.container(task.container);
   const item = materializeItem(shape, merged, await withCopies(runtime, charged, shape, merged, related));
-  const response = await container.items.upsert<StoredItem>(item);
+  const response = moved
+    ? await container.items.create<StoredItem>(item)
+    : await container.items.upsert<StoredItem>(item);
   charged.requestCharge += response.requestCharge;
-  charged.changes.push(changeOf(task, "upsert", response.resource ?? item));
-  if (previous === undefined) return;
-  const old = itemKeyOf(shape, previous);
-  if (old.id === next.id && JSON.stringify(old.keys) === JSON.stringify(next.keys)) return;
+  charged.changes.push(changeOf(task, moved ? "create" : "update", response.resource ?? item));
+  if (old === undefined || previous === undefined || !moved) return;
   charged.requestCharge += await deleteItem(container, old.id, old.keys);
   charged.changes.push(changeOf(task, "delete", deletedItem(shape, previous, old.id, old.keys)));
 }
