@@ -94,7 +94,7 @@ async function importGenerated(name: string, source: string): Promise<Record<str
   const output = ts.transpileModule(source, {
     compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
   }).outputText;
-  const file = writeSource("runtime", `${name}-${Date.now()}`, output, "mjs");
+  const file = writeSource("runtime", name, output, "mjs");
   return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
