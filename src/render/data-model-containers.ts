@@ -4,7 +4,11 @@
  * numbers, item types, attributes, patterns served, throughput, consistency, and the indexing
  * policy as Cosmos DB JSON with the patterns it serves and its RU impact.
  */
-import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  AUTOSCALE_MIN_FRACTION_OF_MAX,
+  MAX_LOGICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+} from "../cosmos/limits.js";
 import type { ContainerEvaluation } from "../cost/evaluation-types.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
@@ -239,7 +243,7 @@ function throughputOf(evaluated: ContainerEvaluation | undefined): string {
     t.mode === "manual"
       ? `${formatNumber(t.provisionedRus, 0)} RU/s provisioned`
       : t.mode === "autoscale"
-        ? `autoscale up to ${formatNumber(t.provisionedRus, 0)} RU/s (scales down to ${formatNumber(t.provisionedRus / 10, 0)})`
+        ? `up to ${formatNumber(t.provisionedRus, 0)} RU/s, never billed below ${formatNumber(t.provisionedRus * AUTOSCALE_MIN_FRACTION_OF_MAX, 0)}`
         : t.mode === "serverless"
           ? "serverless (billed per RU consumed)"
           : "shares the database throughput";
@@ -323,6 +327,15 @@ function attributeRows(context: Context, container: Container): string[][] {
         one ? "object" : "array",
         `embedded ${e(embed.entity)}${embed.latest === undefined ? "" : ` (newest ${formatNumber(embed.latest, 0)})`}`,
       ]);
+      const child = context.workload.entities.find((x) => x.name === embed.entity);
+      for (const attribute of child?.attributes ?? []) {
+        rows.push([
+          t,
+          code(`${embed.as}${one ? "" : "[]"}.${attribute.name}`),
+          attribute.type,
+          `of the embedded ${e(embed.entity)}`,
+        ]);
+      }
     }
     if (item.ancestors !== undefined)
       rows.push([t, code(item.ancestors.as), "array", "ancestor keys, root first"]);

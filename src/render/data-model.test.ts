@@ -163,7 +163,16 @@ function itemProblems(
   for (const copy of shape.copies) if (!(copy.as in item)) problems.push(`copy ${copy.as} missing`);
   for (const counter of shape.counts)
     if (typeof item[counter.as] !== "number") problems.push(`counter ${counter.as} missing`);
-  for (const embed of shape.embeds) if (!(embed.as in item)) problems.push(`embed ${embed.as} missing`);
+  for (const embed of shape.embeds) {
+    const child = workload.entities.find((x) => x.name === embed.entity);
+    const value = item[embed.as];
+    const children = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+    if (!(embed.as in item)) problems.push(`embed ${embed.as} missing`);
+    for (const entry of children as Record<string, unknown>[]) {
+      if (child !== undefined && entry[child.key] === undefined)
+        problems.push(`${embed.as} entry without ${child.key}`);
+    }
+  }
   return problems;
 }
 

@@ -120,7 +120,7 @@ function renderPhilosophy(context: Context): string {
   const multi = model.containers.filter((c) => new Set(c.items.map((i) => i.entity)).size > 1);
   if (multi.length > 0) {
     techniques.push(
-      `**Multi-document containers (aggregates)**: ${list(multi.map((c) => code(c.name)))} hold several item types that are read together and share a partition key value.`,
+      `**Multi-document containers (aggregates)**: ${list(multi.map((c) => code(c.name)))} ${multi.length === 1 ? "holds" : "hold"} several item types that are read together and share a partition key value.`,
     );
   }
   const embedding = items.filter(({ item }) => item.embeds.length > 0);
