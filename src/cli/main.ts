@@ -18,6 +18,7 @@ const registrations: readonly (() => Promise<{ register: CommandRegistration }>)
   () => import("./commands/render.js"),
   () => import("./commands/interview.js"),
   () => import("./commands/mcp.js"),
+  () => import("./commands/verify.js"),
 ];
 
 async function main(argv: readonly string[]): Promise<number> {

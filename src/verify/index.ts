@@ -44,3 +44,35 @@ export {
   type LoadResult,
   type LoadFailure,
 } from "./load.js";
+export {
+  buildVerificationPlan,
+  parentRecordsOf,
+  DEFAULT_VERIFY_SEED,
+  DEFAULT_MAX_ITEMS_PER_CONTAINER,
+  VERIFY_FAULTS,
+  type VerificationPlan,
+  type VerificationOptions,
+  type PatternCheckPlan,
+  type PlannedRequest,
+  type PlannedWrite,
+  type EndpointLimitation,
+  type VerifyFault,
+} from "./verification-plan.js";
+export {
+  runVerification,
+  verifyOnEndpoint,
+  type VerificationReport,
+  type PatternOutcome,
+  type CheckStatus,
+  type RunOptions,
+  type VerifyProgress,
+} from "./run-verification.js";
+export { formatVerificationReport, RU_NOT_MEASURED_EMBEDDED } from "./format-report.js";
+export {
+  assembleReadAnswer,
+  isLookupPlan,
+  type ReadOutput,
+  type FollowUpOutput,
+  type AssembledAnswer,
+} from "./assemble-answer.js";
+export { loadDataAccess, type DataAccess } from "./load-data-access.js";

@@ -1,0 +1,162 @@
+/**
+ * `cosmos-modeler verify <workload> <model> [--connection-string S] [--scale N] [--seed N] [--keep]
+ * [--json]`: deploys the model to Cosmos DB (a real account when a connection string is given or
+ * COSMOS_CONNECTION_STRING / COSMOS_ENDPOINT + COSMOS_KEY are set, else the embedded endpoint),
+ * loads synthetic data shaped like the workload, runs the writes with their maintenance, checks
+ * every read pattern through the generated data-access functions, and prints a table per pattern.
+ * Exit status 1 when any check fails. The connection string is never printed.
+ */
+import { Option, type Command } from "commander";
+import { CosmosModelerError } from "../../errors.js";
+import type { CommandRegistration } from "../main.js";
+import { readWorkloadAndModel } from "../load-inputs.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, EXIT_USAGE, printJson, reportIssues } from "../output.js";
+
+interface VerifyFlags {
+  readonly connectionString?: string;
+  readonly scale?: string;
+  readonly seed?: string;
+  readonly keep?: boolean;
+  readonly json?: boolean;
+  readonly fault?: string;
+  readonly maxItems?: string;
+}
+
+function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new UsageError(`${flag} must be a positive ${integer ? "integer" : "number"}, got "${text}"`);
+  }
+  return value;
+}
+
+class UsageError extends Error {}
+
+/** A progress bar on stderr (only on a terminal). */
+function progressBar(enabled: boolean): {
+  update(label: string, done: number, total: number): void;
+  end(): void;
+} {
+  let shown = false;
+  return {
+    update(label, done, total) {
+      if (!enabled) return;
+      const width = 30;
+      const filled = total === 0 ? width : Math.round((done / total) * width);
+      process.stderr.write(
+        `\r${label.padEnd(8)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}   `,
+      );
+      shown = true;
+    },
+    end() {
+      if (shown) process.stderr.write("\n");
+      shown = false;
+    },
+  };
+}
+
+export const register: CommandRegistration = (program: Command) => {
+  program
+    .command("verify")
+    .description(
+      "deploy the model to Cosmos DB (embedded unless a connection is given), load synthetic data, run every access pattern and check the answers",
+    )
+    .argument("<workload>", "workload file (YAML or JSON)")
+    .argument("<model>", "model file (YAML or JSON)")
+    .option(
+      "--connection-string <s>",
+      "a real account or the emulator (else COSMOS_CONNECTION_STRING, else COSMOS_ENDPOINT + COSMOS_KEY, else the embedded endpoint); never printed",
+    )
+    .option(
+      "--scale <n>",
+      "multiply the workload's entity counts (the data is capped at a few thousand items per container)",
+    )
+    .option("--seed <n>", "seed of the synthetic data and requests (same seed, same run)")
+    .option("--keep", "keep the database afterwards")
+    .option("--json", "print one JSON document on stdout")
+    .addOption(new Option("--fault <kind>", "test only: drop-counter or drop-copy").hideHelp())
+    .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
+    .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
+      let scale: number | undefined;
+      let seed: number | undefined;
+      let maxItems: number | undefined;
+      try {
+        scale = positiveNumber(flags.scale, "--scale", false);
+        seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
+        maxItems = positiveNumber(flags.maxItems, "--max-items", true);
+        if (flags.fault !== undefined && flags.fault !== "drop-counter" && flags.fault !== "drop-copy") {
+          throw new UsageError(`--fault must be drop-counter or drop-copy, got "${flags.fault}"`);
+        }
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw error;
+        process.stderr.write(`error: ${error.message}\n`);
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      const inputs = await readWorkloadAndModel(workloadPath, modelPath);
+      if (!inputs.ok) {
+        process.exitCode = reportIssues(inputs.issues);
+        return;
+      }
+      const { workload, model } = inputs.value;
+      // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
+      const verify = await import("../../verify/index.js");
+      const real = verify.realEndpointOptionsFrom(flags.connectionString, process.env);
+      const secrets =
+        real === undefined
+          ? []
+          : "connectionString" in real
+            ? [
+                real.connectionString,
+                ...secretOf(() => verify.parseConnectionString(real.connectionString).key),
+              ]
+            : [real.key];
+      const bar = progressBar(process.stderr.isTTY && flags.json !== true);
+      let report;
+      try {
+        const endpoint =
+          real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
+        try {
+          report = await verify.verifyOnEndpoint(endpoint, workload, model, {
+            ...(seed === undefined ? {} : { seed }),
+            ...(scale === undefined ? {} : { scale }),
+            ...(maxItems === undefined ? {} : { maxItemsPerEntity: maxItems }),
+            ...(flags.keep === true ? { keep: true } : {}),
+            ...(flags.fault === "drop-counter" || flags.fault === "drop-copy" ? { fault: flags.fault } : {}),
+            secrets,
+            onProgress: (progress) => {
+              if (progress.kind === "deploy") bar.update("deploy", 0, 1);
+              else bar.update(progress.kind, progress.done, progress.total);
+            },
+          });
+        } finally {
+          bar.end();
+          await endpoint.close();
+        }
+      } catch (error) {
+        // Every message that leaves this command is redacted (the key never appears).
+        if (error instanceof CosmosModelerError) {
+          throw new CosmosModelerError(error.code, verify.redactSecrets(error.message, secrets));
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
+      }
+      if (flags.json === true) {
+        printJson({ ...report, issues: inputs.issues });
+      } else {
+        process.stdout.write(verify.formatVerificationReport(report, workload.name));
+        reportIssues(inputs.issues);
+      }
+      process.exitCode = report.ok ? EXIT_OK : EXIT_INPUT_ERROR;
+    });
+};
+
+/** A secret derived from the connection string, or none when it cannot be parsed. */
+function secretOf(get: () => string): string[] {
+  try {
+    return [get()];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The readable `verify` report: one row per access pattern (result, RU measured against the
+ * estimate, latency), then the first difference of each failure, the reason of each check that
+ * could not run on this endpoint, and what the endpoint could not check at all. Pure.
+ */
+import { formatColumns } from "../cli/evaluation-report.js";
+import type { PatternOutcome, VerificationReport } from "./run-verification.js";
+
+const n0 = (value: number): string => Math.round(value).toLocaleString("en-US");
+const n1 = (value: number): string =>
+  value >= 100
+    ? n0(value)
+    : value.toLocaleString("en-US", { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/** Text printed where a charge was not measured (the embedded endpoint answers 1 RU for everything). */
+export const RU_NOT_MEASURED_EMBEDDED = "n/a (embedded)";
+
+function statusText(outcome: PatternOutcome): string {
+  switch (outcome.status) {
+    case "passed":
+      return "passed";
+    case "failed":
+      return "FAILED";
+    case "notCheckable":
+      return "not checkable here";
+    default:
+      return outcome.status satisfies never;
+  }
+}
+
+function measuredText(report: VerificationReport, outcome: PatternOutcome): string {
+  if (outcome.measuredRu !== undefined) return n1(outcome.measuredRu);
+  if (outcome.status === "notCheckable" || outcome.requests === 0) return "-";
+  return report.endpoint.kind === "embedded" ? RU_NOT_MEASURED_EMBEDDED : "n/a";
+}
+
+/** Measured charge against the estimate's range: within, or how far off. */
+function comparisonText(outcome: PatternOutcome): string {
+  if (outcome.measuredRu === undefined) return "";
+  const { low, high, estimate } = outcome.estimatedRu;
+  if (outcome.measuredRu >= low && outcome.measuredRu <= high) return "within range";
+  const ratio = estimate === 0 ? 0 : outcome.measuredRu / estimate;
+  return `${outcome.measuredRu < low ? "below" : "above"} range (x${n1(ratio)})`;
+}
+
+/**
+ * The report as text for a terminal.
+ * @example formatVerificationReport(report, "blogging") // "verify blogging on the embedded endpoint ..."
+ */
+export function formatVerificationReport(report: VerificationReport, workloadName: string): string {
+  const lines: string[] = [];
+  const where =
+    report.endpoint.kind === "embedded"
+      ? "the embedded endpoint (@vercel/cosmosdb-server)"
+      : `${report.endpoint.url}`;
+  lines.push(
+    `verify ${workloadName} on ${where}, seed ${report.seed}${report.fault === undefined ? "" : `, fault injected: ${report.fault}`}`,
+  );
+  const containers = Object.entries(report.data.itemsPerContainer)
+    .map(([name, count]) => `${name} ${n0(count)}`)
+    .join(", ");
+  lines.push(
+    `data: ${n0(report.data.loaded)} items loaded in ${n1(report.data.loadMs / 1000)} s (${containers}); ${n0(report.data.writes)} writes with their maintenance`,
+  );
+  if (report.load.status === "failed") lines.push(`load FAILED: ${report.load.detail ?? ""}`);
+  lines.push("");
+  const rows: string[][] = [
+    ["pattern", "type", "result", "RU measured", "RU estimated", "latency p50 / max", ""],
+  ];
+  for (const outcome of report.patterns) {
+    rows.push([
+      outcome.patternId,
+      outcome.type,
+      statusText(outcome),
+      measuredText(report, outcome),
+      `${n1(outcome.estimatedRu.estimate)} (${n1(outcome.estimatedRu.low)}-${n1(outcome.estimatedRu.high)})`,
+      outcome.latencyMs === undefined
+        ? "-"
+        : `${n1(outcome.latencyMs.p50)} / ${n1(outcome.latencyMs.max)} ms`,
+      comparisonText(outcome),
+    ]);
+  }
+  lines.push(formatColumns(rows).replace(/ +$/gm, ""));
+  const failed = report.patterns.filter((outcome) => outcome.status === "failed");
+  if (failed.length > 0) {
+    lines.push("", "failures (first difference):");
+    for (const outcome of failed) lines.push(`  ${outcome.patternId}: ${outcome.detail ?? "failed"}`);
+  }
+  const skipped = report.patterns.filter((outcome) => outcome.status === "notCheckable");
+  if (skipped.length > 0) {
+    lines.push("", "not checkable here:");
+    for (const outcome of skipped) lines.push(`  ${outcome.patternId}: ${outcome.detail ?? ""}`);
+  }
+  if (report.limitations.length > 0) {
+    lines.push("", "not checked on this endpoint:");
+    for (const limitation of report.limitations) {
+      const extra =
+        limitation.capability === "changeFeed"
+          ? "; the model's change-feed handlers ran directly after each write instead"
+          : limitation.capability === "patchInBatch" || limitation.capability === "atomicBatch"
+            ? "; co-located writes ran one request at a time"
+            : "";
+      lines.push(`  - ${limitation.reason}${extra}`);
+    }
+  }
+  lines.push(
+    "",
+    `database ${report.databaseId} ${report.kept ? "kept (--keep)" : "removed"}`,
+    `result: ${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.notCheckable} not checkable here${report.load.status === "failed" ? ", load failed" : ""} (${n1(report.elapsedMs / 1000)} s)`,
+  );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,146 @@
+/**
+ * Loads the generated data-access module (render/code) so that verify calls the very functions
+ * an application would: the TypeScript is transpiled with the `typescript` package (loaded on
+ * demand; it is a development dependency), written to a temporary folder with its
+ * `@azure/cosmos` import pointed at this installation's copy, and imported.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Database } from "@azure/cosmos";
+import type TypeScript from "typescript";
+import { CosmosModelerError } from "../errors.js";
+import type { Model } from "../model/types.js";
+import type { Plan } from "../planner/types.js";
+import { dataAccessNames, renderDataAccessModule } from "../render/code/render-data-access.js";
+import type { Workload } from "../workload/types.js";
+
+/** A change of an item, as the generated module reports it (`ContainerChange`). */
+export interface GeneratedChange {
+  readonly container: string;
+  readonly itemType: string;
+  readonly kind: string;
+  readonly item: Readonly<Record<string, unknown>>;
+}
+
+/** What a generated write or handler returns (`WriteResult`). */
+export interface GeneratedWriteResult {
+  readonly requestCharge: number;
+  readonly changes: readonly GeneratedChange[];
+}
+
+type GeneratedFunction = (input: unknown, related?: unknown) => Promise<Record<string, unknown>>;
+
+/** The generated module, bound to a database. */
+export interface DataAccess {
+  /** The function of an access pattern (by id). */
+  readonly pattern: (id: string) => GeneratedFunction;
+  /** Runs the change-feed handlers for changes, and for the changes they make (cascade). */
+  readonly applyChanges: (
+    changes: readonly GeneratedChange[],
+    cascade?: boolean,
+  ) => Promise<GeneratedWriteResult>;
+  /** `startChangeFeedProcessors` of the module over the same database. */
+  readonly startChangeFeedProcessors: (options: {
+    readonly pollMs?: number;
+    readonly onError?: (error: unknown) => void;
+    readonly applyChanges?: (
+      changes: readonly GeneratedChange[],
+      cascade?: boolean,
+    ) => Promise<GeneratedWriteResult>;
+  }) => { stop(): Promise<void> };
+}
+
+/** The module's `@azure/cosmos` import, pointed at the file this installation resolves. */
+function cosmosModuleUrl(): string {
+  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+  if (typeof resolve === "function") {
+    try {
+      return resolve("@azure/cosmos");
+    } catch {
+      // Fall back to the package's ESM entry below.
+    }
+  }
+  const require = createRequire(import.meta.url);
+  const packageJson = require.resolve("@azure/cosmos/package.json");
+  return pathToFileURL(join(dirname(packageJson), "dist", "esm", "index.js")).href;
+}
+
+async function transpile(source: string): Promise<string> {
+  let ts: typeof TypeScript;
+  try {
+    ts = (await import("typescript")).default;
+  } catch (error) {
+    throw new CosmosModelerError(
+      "verify.typescriptMissing",
+      "verify compiles the generated data-access module with the typescript package, which is not installed: run `npm install typescript` next to cosmos-modeler",
+      { cause: error },
+    );
+  }
+  return ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+}
+
+/**
+ * Renders, compiles and imports the data-access module of a model and binds it to `database`
+ * with one request per operation when the endpoint lacks patch operations in batches.
+ * Returns the module and a `dispose()` that deletes the temporary files.
+ */
+export async function loadDataAccess(
+  workload: Workload,
+  model: Model,
+  plans: readonly Plan[],
+  database: Database,
+  options: { readonly transactionalBatch: boolean; readonly random: () => number },
+): Promise<{ access: DataAccess; source: string; dispose(): Promise<void> }> {
+  const source = renderDataAccessModule(workload, model, plans);
+  const javascript = (await transpile(source)).replace(
+    /from "@azure\/cosmos"/g,
+    `from ${JSON.stringify(cosmosModuleUrl())}`,
+  );
+  const folder = await mkdtemp(join(tmpdir(), "cosmos-modeler-verify-"));
+  const file = join(folder, "data-access.mjs");
+  await writeFile(file, javascript);
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw new CosmosModelerError(
+      "verify.generatedCodeFailed",
+      `the generated data-access module does not load: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  const create = module["createDataAccess"] as (db: unknown, options: unknown) => Record<string, unknown>;
+  const startProcessors = module["startChangeFeedProcessors"] as (
+    db: unknown,
+    access: unknown,
+    options: unknown,
+  ) => { stop(): Promise<void> };
+  const bound = create(database, options);
+  const names = dataAccessNames(workload, []);
+  const access: DataAccess = {
+    pattern: (id) => {
+      const fn = bound[names.patterns.get(id) ?? ""];
+      if (typeof fn !== "function") {
+        throw new CosmosModelerError(
+          "verify.generatedCodeFailed",
+          `the generated module has no function for ${id}`,
+        );
+      }
+      return fn as GeneratedFunction;
+    },
+    applyChanges: bound["applyChanges"] as DataAccess["applyChanges"],
+    startChangeFeedProcessors: ({ applyChanges, ...rest }) =>
+      startProcessors(database, applyChanges === undefined ? bound : { ...bound, applyChanges }, rest),
+  };
+  return {
+    access,
+    source,
+    dispose: () => rm(folder, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,398 @@
+/**
+ * The verification plan of a model: which synthetic data to load, which writes to run (with
+ * their maintenance) and in which order, which read requests to check afterwards with which
+ * parameters, and which checks the endpoint cannot run and why. Pure and deterministic from the
+ * seed (STYLE.md plan-then-execute): `runVerification` executes it, `formatVerificationReport`
+ * prints the outcome.
+ */
+import { evaluateModel } from "../cost/evaluate.js";
+import type { RuEstimate } from "../cost/operation.js";
+import type { Model } from "../model/types.js";
+import { withExplicitIndexing } from "../planner/explicit-indexing.js";
+import type { Plan, PlanStep, ReadPlan, WritePlan } from "../planner/types.js";
+import {
+  generateDataset,
+  linkingRelationships,
+  type Dataset,
+  type EntityRecord,
+} from "../synthetic/generate-records.js";
+import { generateWriteRecord } from "../synthetic/generate-writes.js";
+import {
+  findDuplicateItems,
+  materializeDataset,
+  type ContainerItems,
+  type DuplicateItems,
+} from "../synthetic/materialize-dataset.js";
+import { createRng } from "../synthetic/random.js";
+import { jsonEqual } from "../synthetic/record-order.js";
+import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
+import { applyWriteToDataset } from "./apply-write.js";
+import type { Capability, EndpointCapabilities } from "./endpoint.js";
+import { answerReadPattern, entityOf, recordsOf, type PatternParameters } from "./oracle.js";
+import { pickParameters } from "./pick-parameters.js";
+
+/** The seed used when none is given: the same data and requests on every run. */
+export const DEFAULT_VERIFY_SEED = 20261122;
+
+/**
+ * Items per container the plan aims at: the embedded endpoint scans the whole container for
+ * every query, about 120 ms per query at 5,000 items (shared/reference/embedded-endpoint.md,
+ * measured 2026-11-21), so a few thousand keep a verification within about a minute.
+ */
+export const DEFAULT_MAX_ITEMS_PER_CONTAINER = 3000;
+
+/** A fault injected into the maintenance, to prove that the checks catch it (tests). */
+export type VerifyFault = "drop-counter" | "drop-copy";
+export const VERIFY_FAULTS: readonly VerifyFault[] = ["drop-counter", "drop-copy"];
+
+export interface VerificationOptions {
+  /** Seed of the data, the writes and the read parameters. Default `DEFAULT_VERIFY_SEED`. */
+  readonly seed?: number;
+  /** Multiplies the workload's entity counts before the caps. Default 1. */
+  readonly scale?: number;
+  /** At most this many records per entity (before the per-container cap). Default 2,000. */
+  readonly maxItemsPerEntity?: number;
+  /** The data is scaled down until no container holds more items. Default 3,000. */
+  readonly maxItemsPerContainer?: number;
+  /** Requests checked per read pattern (different parameters). Default 3. */
+  readonly requestsPerPattern?: number;
+  /** Writes per write pattern. Default 2. */
+  readonly writesPerPattern?: number;
+}
+
+/** One write request: the record and the parent records it belongs to. */
+export interface PlannedWrite {
+  readonly patternId: string;
+  readonly record: EntityRecord;
+  /** Parent records by entity (for parent items whose key the record does not hold). */
+  readonly parents: Readonly<Record<string, EntityRecord>>;
+}
+
+/** One read request: its parameters, and whether they aim at data the writes changed. */
+export interface PlannedRequest {
+  readonly parameters: PatternParameters;
+  readonly focus: "changed" | "random";
+}
+
+/** The check of one access pattern. */
+export type PatternCheckPlan =
+  | {
+      readonly kind: "read";
+      readonly patternId: string;
+      readonly name: string;
+      readonly plan: ReadPlan;
+      readonly estimate: RuEstimate;
+      readonly requests: readonly PlannedRequest[];
+      /** Why this endpoint cannot check the pattern (absent = checkable). */
+      readonly notCheckable?: string;
+    }
+  | {
+      readonly kind: "write";
+      readonly patternId: string;
+      readonly name: string;
+      readonly plan: WritePlan;
+      /** Synchronous estimate plus the change-feed work, per request. */
+      readonly estimate: RuEstimate;
+      readonly writes: readonly PlannedWrite[];
+      readonly notCheckable?: string;
+    };
+
+/** A check the endpoint cannot run for the whole model. */
+export interface EndpointLimitation {
+  readonly capability: Capability;
+  readonly reason: string;
+}
+
+export interface VerificationPlan {
+  readonly workload: Workload;
+  readonly model: Model;
+  /** The model deployed: derived indexing policies written out (withExplicitIndexing). */
+  readonly deployedModel: Model;
+  readonly plans: readonly Plan[];
+  readonly seed: number;
+  /** Records per entity actually generated. */
+  readonly maxItemsPerEntity: number;
+  readonly dataset: Dataset;
+  /** The dataset after every planned write (what the reads are checked against). */
+  readonly finalDataset: Dataset;
+  readonly items: readonly ContainerItems[];
+  /** Ids the model gives to several items of one logical partition (a model flaw). */
+  readonly duplicates: readonly DuplicateItems[];
+  /** Writes in execution order (creates and updates, then deletes). */
+  readonly writes: readonly PlannedWrite[];
+  /** One entry per access pattern, in workload order. */
+  readonly patterns: readonly PatternCheckPlan[];
+  readonly limitations: readonly EndpointLimitation[];
+}
+
+/** SQL an endpoint may not parse, with the capability it needs. */
+const SQL_FEATURES: readonly { readonly capability: Capability; readonly pattern: RegExp }[] = [
+  { capability: "offsetLimit", pattern: /\bOFFSET\b/i },
+  { capability: "groupBy", pattern: /\bGROUP\s+BY\b/i },
+  { capability: "distinct", pattern: /\bDISTINCT\b/i },
+];
+
+function allSteps(steps: readonly PlanStep[]): PlanStep[] {
+  return steps.flatMap((step) =>
+    step.kind === "batch"
+      ? [step, ...step.operations]
+      : step.kind === "changeFeed"
+        ? [step, ...allSteps(step.steps)]
+        : [step],
+  );
+}
+
+/** The capability a plan needs that the endpoint lacks, with the reason to print. */
+function missingCapability(
+  steps: readonly PlanStep[],
+  capabilities: EndpointCapabilities,
+  reasons: Readonly<Record<Capability, string>>,
+): string | undefined {
+  for (const step of allSteps(steps)) {
+    if (step.kind !== "query") continue;
+    for (const feature of SQL_FEATURES) {
+      if (!capabilities[feature.capability] && feature.pattern.test(step.sql)) {
+        return reasons[feature.capability];
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The data, scaled down until every container holds at most `maxItemsPerContainer` items. */
+function scaledData(
+  workload: Workload,
+  model: Model,
+  seed: number,
+  options: VerificationOptions,
+): { dataset: Dataset; items: readonly ContainerItems[]; maxItemsPerEntity: number } {
+  const limit = options.maxItemsPerContainer ?? DEFAULT_MAX_ITEMS_PER_CONTAINER;
+  let cap = options.maxItemsPerEntity ?? 2000;
+  for (let attempt = 0; ; attempt++) {
+    const dataset = generateDataset(workload, {
+      seed,
+      maxItemsPerEntity: cap,
+      ...(options.scale === undefined ? {} : { scale: options.scale }),
+    });
+    const items = materializeDataset(workload, model, dataset);
+    const largest = Math.max(0, ...items.map((container) => container.items.length));
+    if (largest <= limit || cap <= 10 || attempt >= 5) return { dataset, items, maxItemsPerEntity: cap };
+    cap = Math.max(10, Math.floor((cap * limit) / largest));
+  }
+}
+
+/** The parent records of a record, by parent entity (from the relationships with `via`). */
+export function parentRecordsOf(
+  workload: Workload,
+  dataset: Dataset,
+  entity: string,
+  record: EntityRecord,
+): Readonly<Record<string, EntityRecord>> {
+  const parents: Record<string, EntityRecord> = {};
+  for (const relationship of linkingRelationships(workload)) {
+    if (relationship.child !== entity || relationship.parent === entity) continue;
+    const key = entityOf(workload, relationship.parent).key;
+    const parent = recordsOf(dataset, relationship.parent).find((candidate) =>
+      jsonEqual(candidate[key], record[relationship.via]),
+    );
+    if (parent !== undefined) parents[relationship.parent] = parent;
+  }
+  return parents;
+}
+
+function planWrites(
+  workload: Workload,
+  dataset: Dataset,
+  seed: number,
+  perPattern: number,
+): { writes: PlannedWrite[]; finalDataset: Dataset } {
+  const writePatterns = workload.accessPatterns.filter((p): p is WritePattern => p.type === "write");
+  // Deletes last: they prefer records without children, which the other writes may add.
+  const ordered = [
+    ...writePatterns.filter((p) => p.operation !== "delete"),
+    ...writePatterns.filter((p) => p.operation === "delete"),
+  ];
+  const writes: PlannedWrite[] = [];
+  let current = dataset;
+  for (const pattern of ordered) {
+    const rng = createRng(seed, "write", pattern.id);
+    for (let request = 0; request < perPattern; request++) {
+      const record = generateWriteRecord(workload, current, pattern, rng);
+      if (record === undefined) continue;
+      let next: Dataset;
+      try {
+        next = applyWriteToDataset(workload, current, pattern, record);
+      } catch {
+        // A generated write that would conflict or miss is not a request an application makes.
+        continue;
+      }
+      writes.push({
+        patternId: pattern.id,
+        record,
+        parents: parentRecordsOf(workload, current, pattern.entity, record),
+      });
+      current = next;
+    }
+  }
+  return { writes, finalDataset: current };
+}
+
+/** Every record of the pattern's entity shaped as the pattern answers it, by key. */
+function shapedByKey(workload: Workload, dataset: Dataset, pattern: ReadPattern): Map<string, string> {
+  const { limit: _limit, ...rest } = pattern;
+  const everything: ReadPattern = { ...rest, where: [], orderBy: [] };
+  const key = entityOf(workload, pattern.entity).key;
+  const records = recordsOf(dataset, pattern.entity);
+  const shaped = answerReadPattern(workload, dataset, everything, {});
+  const byKey = new Map<string, string>();
+  shaped.forEach((answer, index) => {
+    byKey.set(JSON.stringify(records[index]?.[key]), JSON.stringify(answer));
+  });
+  return byKey;
+}
+
+function planRequests(
+  workload: Workload,
+  before: Dataset,
+  after: Dataset,
+  pattern: ReadPattern,
+  seed: number,
+  count: number,
+): PlannedRequest[] {
+  if (pattern.where.length === 0) return [{ parameters: {}, focus: "random" }];
+  const requests: PlannedRequest[] = [];
+  const seen = new Set<string>();
+  const add = (parameters: PatternParameters | undefined, focus: PlannedRequest["focus"]): void => {
+    if (parameters === undefined) return;
+    const text = JSON.stringify(parameters);
+    if (seen.has(text)) return;
+    seen.add(text);
+    requests.push({ parameters, focus });
+  };
+  // First a request about data the writes changed (a new child, a renamed parent...), so that
+  // stale copies and counters show.
+  const previous = shapedByKey(workload, before, pattern);
+  const current = shapedByKey(workload, after, pattern);
+  const key = entityOf(workload, pattern.entity).key;
+  const changed = recordsOf(after, pattern.entity).filter((record) => {
+    const id = JSON.stringify(record[key]);
+    return previous.get(id) !== current.get(id);
+  });
+  if (changed.length > 0) {
+    const focused: Dataset = { ...after, entities: { ...after.entities, [pattern.entity]: changed } };
+    add(pickParameters(workload, focused, pattern, createRng(seed, "read-changed", pattern.id)), "changed");
+  }
+  const rng = createRng(seed, "read", pattern.id);
+  for (let attempt = 0; requests.length < count && attempt < count * 3; attempt++) {
+    add(pickParameters(workload, after, pattern, rng), "random");
+  }
+  return requests;
+}
+
+/**
+ * Plans the verification of a model on an endpoint with the given capabilities.
+ * @example buildVerificationPlan(workload, model, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, { seed: 1 })
+ */
+export function buildVerificationPlan(
+  workload: Workload,
+  model: Model,
+  capabilities: EndpointCapabilities,
+  reasons: Readonly<Record<Capability, string>>,
+  options: VerificationOptions = {},
+): VerificationPlan {
+  const seed = options.seed ?? DEFAULT_VERIFY_SEED;
+  const evaluation = evaluateModel(workload, model);
+  const plans = evaluation.patterns.map((pattern) => pattern.plan);
+  const { dataset, items, maxItemsPerEntity } = scaledData(workload, model, seed, options);
+  const { writes, finalDataset } = planWrites(workload, dataset, seed, options.writesPerPattern ?? 2);
+  const patterns: PatternCheckPlan[] = [];
+  for (const pattern of workload.accessPatterns) {
+    const evaluated = evaluation.patterns.find((entry) => entry.id === pattern.id);
+    if (evaluated === undefined) continue;
+    const plan = evaluated.plan;
+    if (pattern.type === "read" && plan.type === "read") {
+      const notCheckable = missingCapability(plan.operations, capabilities, reasons);
+      patterns.push({
+        kind: "read",
+        patternId: pattern.id,
+        name: pattern.name,
+        plan,
+        estimate: { estimate: evaluated.ru.estimate, low: evaluated.ru.low, high: evaluated.ru.high },
+        requests: planRequests(
+          workload,
+          dataset,
+          finalDataset,
+          pattern,
+          seed,
+          Math.max(1, options.requestsPerPattern ?? 3),
+        ),
+        ...(notCheckable === undefined ? {} : { notCheckable }),
+      });
+    } else if (pattern.type === "write" && plan.type === "write") {
+      const notCheckable = missingCapability([...plan.operations, ...plan.async], capabilities, reasons);
+      const async = evaluated.ru.async;
+      patterns.push({
+        kind: "write",
+        patternId: pattern.id,
+        name: pattern.name,
+        plan,
+        estimate: {
+          estimate: evaluated.ru.estimate + async,
+          low: evaluated.ru.low + async,
+          high: evaluated.ru.high + async,
+        },
+        writes: writes.filter((write) => write.patternId === pattern.id),
+        ...(notCheckable === undefined ? {} : { notCheckable }),
+      });
+    }
+  }
+  return {
+    workload,
+    model,
+    deployedModel: withExplicitIndexing(workload, model),
+    plans,
+    seed,
+    maxItemsPerEntity,
+    dataset,
+    finalDataset,
+    items,
+    duplicates: findDuplicateItems(items),
+    writes,
+    patterns,
+    limitations: endpointLimitations(model, plans, capabilities, reasons),
+  };
+}
+
+/** The model-wide checks this endpoint cannot run (only those the model would need). */
+function endpointLimitations(
+  model: Model,
+  plans: readonly Plan[],
+  capabilities: EndpointCapabilities,
+  reasons: Readonly<Record<Capability, string>>,
+): EndpointLimitation[] {
+  const steps = plans.flatMap((plan) =>
+    allSteps(plan.type === "read" ? plan.operations : [...plan.operations, ...plan.async]),
+  );
+  const needs: Record<Capability, boolean> = {
+    measuresRequestCharge: true,
+    changeFeed: steps.some((step) => step.kind === "changeFeed"),
+    hierarchicalKeysFull: model.containers.some((container) => container.partitionKey.length > 1),
+    ttl: model.containers.some(
+      (container) => container.defaultTtl !== undefined || container.items.some((i) => i.ttl !== undefined),
+    ),
+    atomicBatch: steps.some((step) => step.kind === "batch"),
+    patchInBatch: steps.some(
+      (step) =>
+        step.kind === "batch" &&
+        step.operations.some((write) => write.operation === "patch" || write.increments !== undefined),
+    ),
+    // Per pattern (reported as not checkable there), not model-wide.
+    offsetLimit: false,
+    groupBy: false,
+    distinct: false,
+    partitionScopedQuery: false,
+  };
+  return (Object.keys(needs) as Capability[])
+    .filter((capability) => needs[capability] && !capabilities[capability])
+    .map((capability) => ({ capability, reason: reasons[capability] }));
+}
