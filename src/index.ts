@@ -61,7 +61,11 @@ export { renderTerraform } from "./render/terraform.js";
 export { renderAzureCli } from "./render/azure-cli.js";
 export { renderDiagram } from "./render/diagram.js";
 export { renderModelArtifacts, type RenderedFile } from "./render/artifacts.js";
-export { renderDataAccessModule, dataAccessNames, type DataAccessNames } from "./render/code/render-data-access.js";
+export {
+  renderDataAccessModule,
+  dataAccessNames,
+  type DataAccessNames,
+} from "./render/code/render-data-access.js";
 export {
   generateDataset,
   datasetCounts,
