@@ -346,6 +346,34 @@ describe("renderDataModel validation results", () => {
 });
 
 describe("renderDataModel escaping", () => {
+  /** The lines outside fenced code blocks (a fence shows its content literally). */
+  const proseOf = (doc: string): string[] => {
+    let fence: string | undefined;
+    const prose: string[] = [];
+    for (const l of doc.split("\n")) {
+      const opening = /^(`{3,})/.exec(l);
+      if (fence === undefined && opening !== null) fence = opening[1];
+      else if (fence !== undefined && l === fence) fence = undefined;
+      else if (fence === undefined) prose.push(l);
+    }
+    return prose;
+  };
+  /** Code spans show their content literally (GFM): only the text around them can hold HTML. */
+  const withoutCodeSpans = (text: string): string => text.replace(/(?<!\\)(`+)([\s\S]*?[^`])\1(?!`)/g, "");
+  /** Every table keeps its column count on every row. */
+  const expectTablesIntact = (prose: readonly string[]): void => {
+    let tables = 0;
+    for (let i = 0; i < prose.length; i++) {
+      const row = prose[i] ?? "";
+      if (!row.startsWith("|") || (prose[i - 1] ?? "").startsWith("|")) continue;
+      tables += 1;
+      const width = cellsOf(row).length;
+      for (let j = i; j < prose.length && (prose[j] ?? "").startsWith("|"); j++) {
+        expect(cellsOf(prose[j] ?? ""), `row ${j}: ${prose[j]}`).toHaveLength(width);
+      }
+    }
+    expect(tables).toBeGreaterThanOrEqual(5);
+  };
   const HOSTILE = "Evil|Name `x` <script>alert(1)</script>\n# Injected heading";
   const hostile = (): Workload => {
     const base = readExampleWorkload("blogging");
@@ -369,36 +397,42 @@ describe("renderDataModel escaping", () => {
     const doc = renderDataModel(workload, design.model, design.evaluation, design.decisions, {
       baseline: design.baseline,
     });
-    // Outside fenced code, no user HTML and no heading started by user text.
-    const lines = doc.split("\n");
-    let fence: string | undefined;
-    const prose: string[] = [];
-    for (const l of lines) {
-      const opening = /^(`{3,})/.exec(l);
-      if (fence === undefined && opening !== null) fence = opening[1];
-      else if (fence !== undefined && l === fence) fence = undefined;
-      else if (fence === undefined) prose.push(l);
-    }
-    // Code spans show their content literally (GFM), so only the text around them can hold HTML.
-    const text = prose.join("\n").replace(/(?<!\\)(`+)([\s\S]*?[^`])\1(?!`)/g, "");
+    const prose = proseOf(doc);
+    const text = withoutCodeSpans(prose.join("\n"));
     expect(text).not.toMatch(/<script|<b>|<i>/i);
     expect(text).toContain("&lt;script&gt;");
     expect(prose.some((l) => l.startsWith("# Injected") || l.startsWith("## x"))).toBe(false);
     expect(prose.filter((l) => l.startsWith("# "))).toHaveLength(1);
-    // Every table keeps its column count on every row.
-    let tables = 0;
-    for (let i = 0; i < prose.length; i++) {
-      const row = prose[i] ?? "";
-      if (!row.startsWith("|") || (prose[i - 1] ?? "").startsWith("|")) continue;
-      tables += 1;
-      const width = cellsOf(row).length;
-      for (let j = i; j < prose.length && (prose[j] ?? "").startsWith("|"); j++) {
-        expect(cellsOf(prose[j] ?? ""), `row ${j}: ${prose[j]}`).toHaveLength(width);
-      }
-    }
-    expect(tables).toBeGreaterThanOrEqual(5);
+    expectTablesIntact(prose);
     // The hostile id is still mapped, escaped, in its row.
     const mapping = section(doc, "## Access Pattern Mapping").filter((l) => l.startsWith("| `"));
     expect(mapping).toHaveLength(workload.accessPatterns.length);
+  });
+
+  it("escapes entity, item type and container names that come from the user", () => {
+    const base = readExampleWorkload("blogging");
+    const evil = "User|<b>`x`\n# H";
+    const rename = (name: string): string => (name === "User" ? evil : name);
+    const workload: Workload = {
+      ...base,
+      entities: base.entities.map((entity) => ({ ...entity, name: rename(entity.name) })),
+      relationships: base.relationships.map((r) => ({
+        ...r,
+        parent: rename(r.parent),
+        child: rename(r.child),
+      })),
+      accessPatterns: base.accessPatterns.map((p) =>
+        p.type === "read"
+          ? { ...p, entity: rename(p.entity), with: p.with.map((w) => ({ ...w, entity: rename(w.entity) })) }
+          : { ...p, entity: rename(p.entity) },
+      ),
+    };
+    const design = designModel(workload);
+    expect(design.model.containers.flatMap((c) => c.items.map((i) => i.type))).toContain("user|<b>`x`\n# H");
+    const doc = renderDataModel(workload, design.model, design.evaluation, design.decisions);
+    const prose = proseOf(doc);
+    expect(withoutCodeSpans(prose.join("\n"))).not.toMatch(/<b>/);
+    expect(prose.some((l) => l.startsWith("# H"))).toBe(false);
+    expectTablesIntact(prose);
   });
 });
