@@ -121,6 +121,38 @@ describe("cosmos-modeler interview", () => {
     expect(existsSync(join(dir, "infra", "main.bicep"))).toBe(true);
   });
 
+  it("edits and removes through the menu at any point, and quits from it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
+    const examples = existsSync(join(root, "examples")) ? join(root, "examples") : "/work/shared/examples";
+    copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
+    const run = new Terminal(["interview", "--dir", dir]);
+    await run.answer("What next?", `${DOWN}${ENTER}`);
+    await run.answer("What do you want to change?", ENTER); // access patterns
+    await run.answer("Access patterns", `${DOWN}${DOWN}${ENTER}`); // remove
+    await run.answer("Which access pattern?", ENTER); // C1, the first
+    await run.answer("Remove C1?", `y${ENTER}`);
+    await run.waitFor("Removed access pattern C1.");
+    // without C1 nothing creates Account items: the engine asks about it
+    await run.waitFor("no write pattern that creates them");
+    await run.answer("What next?", `${DOWN}${ENTER}`);
+    await run.answer("What do you want to change?", `${DOWN}${ENTER}`); // entities
+    await run.answer("Entities", `${DOWN}${ENTER}`); // edit
+    await run.answer("Which entity?", ENTER); // Account
+    await run.answer("Change Account", ENTER); // item count
+    await run.answer("New value", `25M${ENTER}`);
+    await run.waitFor("Entity Account: 25,000,000 items.");
+    await run.answer("What next?", `${DOWN}${DOWN}${DOWN}${DOWN}${ENTER}`); // quit
+    await run.waitFor("Session saved");
+    expect(await run.exited).toBe(0);
+    const workload = parse(readFileSync(join(dir, "workload.yaml"), "utf8")) as {
+      entities: { Account: { count: number } };
+      accessPatterns: { id: string }[];
+    };
+    expect(workload.entities.Account.count).toBe(25_000_000);
+    expect(workload.accessPatterns.map((p) => p.id)).not.toContain("C1");
+    expect(workload.accessPatterns).toHaveLength(10);
+  });
+
   it("stops with a clear message when workload.yaml was edited into an invalid file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
     writeFileSync(

@@ -334,7 +334,8 @@ async function chooseAction(
   what: string,
   any: boolean,
 ): Promise<"add" | "edit" | "remove" | "back"> {
-  return prompter.choose(`${what[0]?.toUpperCase() ?? ""}${what.slice(1)}s`, [
+  const plural = what.endsWith("y") ? `${what.slice(0, -1)}ies` : `${what}s`;
+  return prompter.choose(`${plural[0]?.toUpperCase() ?? ""}${plural.slice(1)}`, [
     { value: "add", name: `Add an ${what}`.replace(/^Add an ([^aeiou])/, "Add a $1") },
     ...(any
       ? ([
