@@ -229,20 +229,13 @@ describe("evaluateModel on the shared examples", () => {
     expect(users.physicalPartitions).toBeLessThanOrEqual(2);
   });
 
-  // Defect: the lines of a new order are embedded in it and written in the same checkout request
-  // (C4 "same checkout request as C3", same rate, owned children of the order). The README: "Checkout
-  // (C3 + C4) is one create of about 8 RU". The planner costs C4 as a patch of the whole order per
-  // line (3 x 12.3 RU = 36.8 RU), so checkout costs about 44 RU: 3,545 RU/s at peak instead of
-  // about 640 (plan-write.ts, "Children embedded in a parent item: the parent is rewritten").
-  it.fails(
-    "ecommerce: checkout (C3 + C4) costs about one create of the order with its lines (README: 8 RU)",
-    () => {
-      const { workload, model } = loadExample("ecommerce");
-      const evaluation = evaluateModel(workload, model);
-      const checkoutPeak = pattern(evaluation, "C3").rus.peak + pattern(evaluation, "C4").rus.peak;
-      expect(checkoutPeak).toBeLessThan(8 * 80 * 1.25);
-    },
-  );
+  // The order lines are embedded and created with their order: C4 adds no write of its own.
+  it("ecommerce: checkout (C3 + C4) costs about one create of the order with its lines (README: 8 RU)", () => {
+    const { workload, model } = loadExample("ecommerce");
+    const evaluation = evaluateModel(workload, model);
+    const checkoutPeak = pattern(evaluation, "C3").rus.peak + pattern(evaluation, "C4").rus.peak;
+    expect(checkoutPeak).toBeLessThan(8 * 80 * 1.25);
+  });
 
   it("iot-telemetry: about 1,100 physical partitions for 56 TB of minute buckets (README)", () => {
     const { workload, model } = loadExample("iot-telemetry");
@@ -370,14 +363,8 @@ describe("bounded sets", () => {
     expect(errors(evaluation).filter((i) => i.message.includes("Q6")).length).toBeGreaterThan(0);
   });
 
-  // Defect: when another item type can serve the pattern (here a fan-out over the users
-  // container's post copies), the planner silently drops the bounded set, and no issue says
-  // that the feed keeps fewer items than Q6's limit (issue 3: "a model whose feed keeps fewer
-  // items than a pattern's limit is reported as unable to serve it"). Commit 308f789 added
-  // evaluate.boundedSetTooSmall for notes starting with BOUNDED_SET_NOTE, but planRead never
-  // puts such a note in the plan it returns: `tooSmall` (plan-read.ts, planOnPlacement) is
-  // computed on each option and not read by planRead.
-  it.fails("names the too-small feed of the expert model with a 10-item feed in an issue on Q6", () => {
+  // The planner answers Q6 from another item type; the too-small feed is still reported.
+  it("names the too-small feed of the expert model with a 10-item feed in an issue on Q6", () => {
     const { workload, model } = loadFixtureModel("blogging", "blogging-feed-keeps-10.yaml");
     const evaluation = evaluateModel(workload, model);
     const q6 = evaluation.issues.filter(

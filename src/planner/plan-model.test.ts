@@ -320,7 +320,10 @@ describe("plans of every shared model", () => {
     expect(JSON.parse(JSON.stringify(plans))).toEqual(plans);
     for (const plan of plans) {
       const steps = allSteps(plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations);
-      expect(steps.length, plan.patternId).toBeGreaterThan(0);
+      // A child embedded in its parent and created with it has no write of its own.
+      if (!plan.notes.some((note) => note.includes("written with its"))) {
+        expect(steps.length, plan.patternId).toBeGreaterThan(0);
+      }
       for (const step of steps) {
         expect(step.times, `${plan.patternId} ${step.note}`).toBeGreaterThan(0);
         expect(step.ru.low).toBeLessThanOrEqual(step.ru.estimate);

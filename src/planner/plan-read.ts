@@ -380,7 +380,15 @@ export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
     (a, b) => (a === undefined || b.total < a.total ? b : a),
     undefined,
   );
-  if (best !== undefined) return best.plan;
+  if (best !== undefined) {
+    // A bounded set in the pattern's order that is too small is reported even when another
+    // item type answers the pattern (the set is then maintained for nothing).
+    const tooSmall = options.flatMap((o) =>
+      o.tooSmall === undefined ? [] : [`${BOUNDED_SET_NOTE}${o.tooSmall}`],
+    );
+    const notes = [...best.plan.notes, ...tooSmall.filter((note) => !best.plan.notes.includes(note))];
+    return tooSmall.length === 0 ? best.plan : { ...best.plan, notes };
+  }
   return {
     patternId: pattern.id,
     type: "read",

@@ -254,21 +254,39 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     writes.set(placement, writeStep(env, placement, operation, times, note, pattern.changes));
   }
   // Children embedded in a parent item: the parent is rewritten (patched) with each write.
+  let writtenWithParent = false;
   for (const container of context.model.containers) {
     for (const item of container.items) {
       const embed = item.embeds.find((e) => e.entity === pattern.entity);
       if (embed === undefined || item.source !== undefined) continue;
       const parent: Placement = { container, item };
-      const step = writeStep(
-        env,
-        parent,
-        "patch",
-        pattern.batch,
-        `update the embedded ${embed.as} of the ${item.type}`,
-        [embed.as],
-      );
+      const relationship = context.relationship(item.entity, pattern.entity);
+      // Children created in the same request as their parent (the parent's creates times its
+      // children match this pattern's writes) are part of the parent's create: no extra write.
+      const parentCreates = context
+        .writesOf(item.entity)
+        .filter((p) => p.type === "write" && p.operation === "create")
+        .reduce((sum, p) => sum + p.rps.avg * (p.type === "write" ? p.batch : 1), 0);
+      const childWrites = pattern.rps.avg * pattern.batch;
+      const together =
+        kind === "create" &&
+        embed.latest === undefined &&
+        relationship !== undefined &&
+        parentCreates > 0 &&
+        Math.abs(parentCreates * relationship.avg - childWrites) <= 0.2 * childWrites;
+      if (together) {
+        writtenWithParent = true;
+        notes.push(
+          `${pattern.entity} is embedded in ${item.type}.${embed.as} and written with its ${item.entity} (${parentCreates}/s creates x ${relationship.avg} = ${childWrites}/s): no write of its own`,
+        );
+        continue;
+      }
+      // One patch per request adds (or changes) the request's children in the parent item.
+      const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
+        embed.as,
+      ]);
       operations.push(step);
-      async.push(...replayCopies(env, parent, "update", pattern.batch));
+      async.push(...replayCopies(env, parent, "update", 1));
     }
   }
   // Counters of the written entity kept on a parent item.
@@ -408,7 +426,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
       }
     }
   }
-  const served = primaries.length > 0 || operations.length > 0;
+  const served = primaries.length > 0 || operations.length > 0 || writtenWithParent;
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);
   return {
     patternId: pattern.id,
