@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
 import type { Issue } from "../issues.js";
@@ -16,7 +17,7 @@ import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
 import type { AttributeType, Workload } from "../workload/types.js";
-import { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, renderDataModel } from "./data-model.js";
+import { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples, renderDataModel } from "./data-model.js";
 
 const GOLDEN_DIR = fileURLToPath(new URL("./__golden__/", import.meta.url));
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -342,6 +343,63 @@ describe("renderDataModel validation results", () => {
       expect(fanOutLine).toMatch(/^- \[ \] ⚠️/);
       for (const id of fanOuts) expect(fanOutLine).toContain(id);
     }
+  });
+});
+
+describe("pickSamples", () => {
+  const container = (types: number): Container => ({
+    name: "c",
+    partitionKey: ["/pk"],
+    uniqueKeys: [],
+    indexing: { kind: "automatic" },
+    items: Array.from({ length: types }, (_, i) => ({
+      type: `t${i}`,
+      entity: `E${i}`,
+      id: "{id}",
+      partitionKey: ["{pk}"],
+      truncate: [],
+      embeds: [],
+      copies: [],
+      counts: [],
+    })),
+  });
+  const items = (type: string, count: number): Record<string, unknown>[] =>
+    Array.from({ length: count }, (_, i) => ({ id: `${type}-${i}`, type, list: [1, 2, 3, 4, 5] }));
+
+  it("alternates item types, shows every type, and keeps 5-10 items", () => {
+    const picked = pickSamples(container(2), [items("t0", 20), items("t1", 20)]);
+    expect(picked.map((i) => i["type"])).toEqual(["t0", "t1", "t0", "t1", "t0", "t1"]);
+    const many = pickSamples(
+      container(12),
+      Array.from({ length: 12 }, (_, i) => items(`t${i}`, 3)),
+    );
+    expect(many).toHaveLength(MAX_SAMPLE_ITEMS);
+  });
+
+  it("fills up from the types that have more items, and shortens arrays", () => {
+    const picked = pickSamples(container(2), [items("t0", 1), items("t1", 20)]);
+    expect(picked.map((i) => i["type"])).toEqual(["t0", "t1", "t1", "t1", "t1", "t1"]);
+    expect(picked[0]?.["list"]).toEqual([1, 2, 3]);
+    expect(pickSamples(container(1), [items("t0", 2)])).toHaveLength(2);
+  });
+});
+
+describe("renderDataModel prices", () => {
+  it("shows the date, region and rates of the prices it is given", () => {
+    const { workload, design } = designed("accounts-sessions");
+    const prices = {
+      ...DEFAULT_PRICES,
+      checked: "2027-01-31",
+      region: "West Europe",
+      storagePerGBMonth: 0.3,
+    };
+    const cost = section(
+      renderDataModel(workload, design.model, design.evaluation, design.decisions, { prices }),
+      "## Cost",
+    ).join("\n");
+    expect(cost).toContain("West Europe prices (USD, checked 2027-01-31)");
+    expect(cost).toContain("storage $0.30 per GB-month per region");
+    expect(cost).toContain("manual throughput $0.008 per 100 RU/s per hour");
   });
 });
 
