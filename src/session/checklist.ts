@@ -99,11 +99,19 @@ export function sessionChecklist(state: SessionState): readonly SessionChecklist
   add(
     "read-write-pairs",
     "A write creates every entity that is read, and every write is read (unless you declined)",
-    pairingGaps(state).map((gap) =>
-      gap.missing === "create"
-        ? `nothing creates ${gap.entity} (read by ${gap.patterns.join(", ")})`
-        : `nothing reads ${gap.entity} (written by ${gap.patterns.join(", ")})`,
-    ),
+    pairingGaps(state).map((gap) => {
+      switch (gap.missing) {
+        case "create":
+          return `nothing creates ${gap.entity} (read by ${gap.patterns.join(", ")})`;
+        case "read":
+          return `nothing reads ${gap.entity} (written by ${gap.patterns.join(", ")})`;
+        case "any":
+          return `no access pattern uses ${gap.entity}`;
+        default:
+          gap.missing satisfies never;
+          return "";
+      }
+    }),
     "every read has its write and every write its read",
   );
   add(

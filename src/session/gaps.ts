@@ -47,8 +47,11 @@ export function patternsWithoutRate(workload: DraftWorkload): readonly DraftAcce
 
 export interface PairingGap {
   readonly entity: string;
-  /** `create`: items are read but no write creates them; `read`: items are written but never read. */
-  readonly missing: "create" | "read";
+  /**
+   * `create`: items are read but no write creates them; `read`: items are written but never
+   * read; `any`: no access pattern uses the entity at all.
+   */
+  readonly missing: "create" | "read" | "any";
   readonly patterns: readonly string[];
   readonly questionId: string;
 }
@@ -71,6 +74,16 @@ export function pairingGaps(state: SessionState): readonly PairingGap[] {
   }
   const gaps: PairingGap[] = [];
   for (const entity of workload.entities) {
+    const used = workload.accessPatterns.some((p) => p.entity === entity.name) || read.has(entity.name);
+    if (!used && workload.accessPatterns.length > 0) {
+      gaps.push({
+        entity: entity.name,
+        missing: "any",
+        patterns: [],
+        questionId: `pairing:${entity.name}:any`,
+      });
+      continue;
+    }
     const patterns = workload.accessPatterns.filter((p) => p.entity === entity.name && p.standalone !== true);
     const reads = patterns.filter((p) => p.type === "read").map((p) => p.id);
     const writes = patterns.filter((p) => p.type === "write").map((p) => p.id);

@@ -280,6 +280,33 @@ function askRates(state: SessionState): readonly Question[] {
 function askReadWritePairs(state: SessionState): readonly Question[] {
   const gap = pairingGaps(state)[0];
   if (gap === undefined) return [];
+  if (gap.missing === "any") {
+    return [
+      {
+        id: gap.questionId,
+        topic: "read-write-pairs",
+        text: `No access pattern reads or writes ${gap.entity} items yet. How does the application use them?`,
+        why: "An entity without access patterns cannot be placed: the patterns decide its container and partition key.",
+        answer: {
+          kind: "choice",
+          choices: [
+            {
+              value: "add",
+              label: `Add an access pattern for ${gap.entity}`,
+              changes: [],
+              form: { form: "access-pattern", preset: { entity: gap.entity } },
+            },
+            {
+              value: "remove",
+              label: `${gap.entity} is not stored in this database: remove it`,
+              changes: [{ kind: "remove-entity", name: gap.entity }],
+            },
+          ],
+        },
+        optional: true,
+      },
+    ];
+  }
   const standalone: Change[] = gap.patterns.map((id) => ({
     kind: "update-access-pattern",
     id,

@@ -193,6 +193,14 @@ describe("the later topics of the interview", () => {
     expect(last?.text).toContain("3 read and 2 write access patterns (Q1, Q2, C1, C2, Q3)");
   });
 
+  it("asks about an entity no access pattern uses, and can remove it", () => {
+    const state = apply(base, [{ kind: "add-entity", name: "Tag", key: "tagId", count: 10, avgBytes: 100 }]);
+    const [question] = nextQuestions(state);
+    expect(question?.id).toBe("pairing:Tag:any");
+    const removed = apply(state, answer([question as Question], [{ kind: "choice", value: "remove" }]));
+    expect(removed.workload.entities.map((e) => e.name)).toEqual(["User", "Post"]);
+  });
+
   it("adding an access pattern after the confirmation asks for the confirmation again", () => {
     const confirmed = apply(base, [{ kind: "confirm", subject: "access-patterns-complete", value: true }]);
     expect(confirmed.confirmed.accessPatternsComplete).toBe(true);
