@@ -194,7 +194,7 @@ function boundaryOf(context: Context, container: Container): string {
   const sharedGroups = [...groups.values()].filter((items) => items.length > 1);
   const why =
     sharedGroups.length > 0
-      ? "items with the same key value form one logical partition, read together by one single-partition query and written together by transactional batch"
+      ? "items with the same key value form one logical partition, read together by one single-partition query and writable together in one transactional batch"
       : "one logical partition per key value";
   return `${[...parts, ...embeds].join("; ")}: ${why}.`;
 }

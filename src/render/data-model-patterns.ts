@@ -68,7 +68,10 @@ export function renderAccessPatternMapping(context: Context): string {
       return [code(pattern.id), cell(pattern.name), pattern.type, "-", "not evaluated", "-", "-", "-"];
     }
     const containers = unique([...syncSteps(evaluated), ...asyncSteps(evaluated)].map((s) => s.container));
-    const operations = evaluated.plan.operations.map(describeStep);
+    const operations =
+      evaluated.plan.operations.length === 0
+        ? ["no request of its own (see the notes)"]
+        : evaluated.plan.operations.map(describeStep);
     const asyncOps = evaluated.plan.type === "write" ? evaluated.plan.async.map(describeStep) : [];
     const notes = [
       evaluated.plan.served ? "" : "**not served**",

@@ -117,10 +117,23 @@ function renderPhilosophy(context: Context): string {
   const techniques: string[] = [];
   const where = (found: readonly { container: Container; item: ItemType }[]): string =>
     list(found.map(({ container, item }) => `${code(item.type)} in ${code(container.name)}`));
-  const multi = model.containers.filter((c) => new Set(c.items.map((i) => i.entity)).size > 1);
+  // An aggregate: item types of different entities that share their partition key value.
+  const sharesKey = (c: Container): boolean =>
+    c.items.some((a) =>
+      c.items.some((b) => a.entity !== b.entity && a.partitionKey.join("/") === b.partitionKey.join("/")),
+    );
+  const multi = model.containers.filter(sharesKey);
   if (multi.length > 0) {
     techniques.push(
-      `**Multi-document containers (aggregates)**: ${list(multi.map((c) => code(c.name)))} ${multi.length === 1 ? "holds" : "hold"} several item types that are read together and share a partition key value.`,
+      `**Multi-document containers (aggregates)**: ${list(multi.map((c) => code(c.name)))} ${multi.length === 1 ? "holds" : "hold"} item types of several entities that share a partition key value, read together by one single-partition query.`,
+    );
+  }
+  const shared = model.containers.filter(
+    (c) => !sharesKey(c) && new Set(c.items.map((i) => i.entity)).size > 1,
+  );
+  if (shared.length > 0) {
+    techniques.push(
+      `**Shared containers**: ${list(shared.map((c) => code(c.name)))} ${shared.length === 1 ? "holds" : "hold"} item types with their own keys in one container, sharing its throughput.`,
     );
   }
   const embedding = items.filter(({ item }) => item.embeds.length > 0);
