@@ -84,7 +84,12 @@ export function formatVerificationReport(report: VerificationReport, workloadNam
   const failed = report.patterns.filter((outcome) => outcome.status === "failed");
   if (failed.length > 0) {
     lines.push("", "failures (first difference):");
-    for (const outcome of failed) lines.push(`  ${outcome.patternId}: ${outcome.detail ?? "failed"}`);
+    for (const outcome of failed) {
+      const detail = outcome.detail ?? "failed";
+      lines.push(
+        `  ${detail.startsWith(`${outcome.patternId}: `) ? detail : `${outcome.patternId}: ${detail}`}`,
+      );
+    }
   }
   const skipped = report.patterns.filter((outcome) => outcome.status === "notCheckable");
   if (skipped.length > 0) {

@@ -384,6 +384,9 @@ export async function runVerification(
         }
         options.onProgress?.({ kind: "read", done: ++readsDone, total: totalReads });
       }
+      if (detail === undefined && check.designFailure !== undefined) {
+        detail = `${pattern.id}: ${check.designFailure}`;
+      }
       outcomes.set(check.patternId, {
         patternId: check.patternId,
         type: "read",

@@ -9,6 +9,7 @@ import { evaluateModel } from "../cost/evaluate.js";
 import type { RuEstimate } from "../cost/operation.js";
 import type { Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
+import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";
 import type { Plan, PlanStep, ReadPlan, WritePlan } from "../planner/types.js";
 import {
   generateDataset,
@@ -85,6 +86,11 @@ export type PatternCheckPlan =
       readonly requests: readonly PlannedRequest[];
       /** Why this endpoint cannot check the pattern (absent = checkable). */
       readonly notCheckable?: string;
+      /**
+       * A flaw of the model the answers may not show: a bounded set (keepLatest) the model keeps
+       * for this pattern holds fewer items than it asks for, so the plan reads elsewhere.
+       */
+      readonly designFailure?: string;
     }
   | {
       readonly kind: "write";
@@ -200,13 +206,28 @@ export function parentRecordsOf(
   return parents;
 }
 
+/**
+ * Why a write pattern is not run on its own: its plan writes nothing (the model stores the entity
+ * inside its parent, written with the parent in the same request), so a write of the pattern
+ * alone is not a request the application makes.
+ */
+export function writtenWithParent(plan: WritePlan): string | undefined {
+  if (plan.operations.length > 0 || plan.async.length > 0) return undefined;
+  return `${plan.notes.join("; ") || "the plan writes nothing"}; verify runs each write pattern on its own, so this write was not run`;
+}
+
 function planWrites(
   workload: Workload,
+  plans: readonly Plan[],
   dataset: Dataset,
   seed: number,
   perPattern: number,
 ): { writes: PlannedWrite[]; finalDataset: Dataset } {
-  const writePatterns = workload.accessPatterns.filter((p): p is WritePattern => p.type === "write");
+  const writePatterns = workload.accessPatterns.filter((p): p is WritePattern => {
+    if (p.type !== "write") return false;
+    const plan = plans.find((candidate) => candidate.patternId === p.id);
+    return plan?.type === "write" && writtenWithParent(plan) === undefined;
+  });
   // Deletes last: they prefer records without children, which the other writes may add.
   const ordered = [
     ...writePatterns.filter((p) => p.operation !== "delete"),
@@ -304,7 +325,7 @@ export function buildVerificationPlan(
   const evaluation = evaluateModel(workload, model);
   const plans = evaluation.patterns.map((pattern) => pattern.plan);
   const { dataset, items, maxItemsPerEntity } = scaledData(workload, model, seed, options);
-  const { writes, finalDataset } = planWrites(workload, dataset, seed, options.writesPerPattern ?? 2);
+  const { writes, finalDataset } = planWrites(workload, plans, dataset, seed, options.writesPerPattern ?? 2);
   const patterns: PatternCheckPlan[] = [];
   for (const pattern of workload.accessPatterns) {
     const evaluated = evaluation.patterns.find((entry) => entry.id === pattern.id);
@@ -312,6 +333,7 @@ export function buildVerificationPlan(
     const plan = evaluated.plan;
     if (pattern.type === "read" && plan.type === "read") {
       const notCheckable = missingCapability(plan.operations, capabilities, reasons);
+      const boundedSet = plan.notes.find((note) => note.startsWith(BOUNDED_SET_NOTE));
       patterns.push({
         kind: "read",
         patternId: pattern.id,
@@ -327,9 +349,16 @@ export function buildVerificationPlan(
           Math.max(1, options.requestsPerPattern ?? 3),
         ),
         ...(notCheckable === undefined ? {} : { notCheckable }),
+        ...(boundedSet === undefined
+          ? {}
+          : {
+              designFailure: `${boundedSet.slice(BOUNDED_SET_NOTE.length)}: the bounded set the model maintains for ${pattern.id} cannot answer it${plan.served ? ` (the plan reads ${plan.container}/${plan.itemType} instead)` : ""}`,
+            }),
       });
     } else if (pattern.type === "write" && plan.type === "write") {
-      const notCheckable = missingCapability([...plan.operations, ...plan.async], capabilities, reasons);
+      const notCheckable =
+        writtenWithParent(plan) ??
+        missingCapability([...plan.operations, ...plan.async], capabilities, reasons);
       const async = evaluated.ru.async;
       patterns.push({
         kind: "write",

@@ -1,0 +1,218 @@
+/**
+ * `verify` end to end on the embedded endpoint (and on a real account when COSMOS_ENDPOINT and
+ * COSMOS_KEY, or COSMOS_CONNECTION_STRING, are set): the designed blogging model and every shared
+ * example's expert model pass; a feed that keeps 10 posts while Q6 asks for 100 fails naming Q6;
+ * a counter increment or a copy update dropped on purpose fails naming the patterns that read it;
+ * the database is removed afterwards unless kept; charges are reported as measured only on a
+ * real endpoint.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { designModel } from "../../src/design/design-model.js";
+import { loadModel } from "../../src/model/load-model.js";
+import type { Model } from "../../src/model/types.js";
+import { EXAMPLE_NAMES, readExample, readExampleWorkload } from "../../src/test-support/model-examples.js";
+import {
+  connectRealEndpoint,
+  realEndpointOptionsFrom,
+  startEmbeddedEndpoint,
+  type CosmosEndpoint,
+} from "../../src/verify/endpoint.js";
+import { formatVerificationReport, RU_NOT_MEASURED_EMBEDDED } from "../../src/verify/format-report.js";
+import { verifyOnEndpoint, type VerificationReport } from "../../src/verify/run-verification.js";
+import type { VerificationOptions } from "../../src/verify/verification-plan.js";
+import type { Workload } from "../../src/workload/types.js";
+
+/** Small data: a few hundred records per entity, at most 1,500 items per container. */
+const SMALL: VerificationOptions = { maxItemsPerEntity: 300, maxItemsPerContainer: 1500 };
+const TIMEOUT = 90_000;
+
+function exampleModel(name: string, file = "expert-model.yaml", workload = readExampleWorkload(name)): Model {
+  const loaded = loadModel(readExample(`${name}/${file}`), { file, workload });
+  if (!loaded.ok) throw new Error(`${name}/${file}: ${JSON.stringify(loaded.issues)}`);
+  return loaded.value;
+}
+
+function fixtureModel(file: string, workload: Workload): Model {
+  const loaded = loadModel(readFileSync(new URL(`../fixtures/verify/${file}`, import.meta.url), "utf8"), {
+    file,
+    workload,
+  });
+  if (!loaded.ok) throw new Error(`${file}: ${JSON.stringify(loaded.issues)}`);
+  return loaded.value;
+}
+
+const byStatus = (report: VerificationReport, status: string): string[] =>
+  report.patterns.filter((p) => p.status === status).map((p) => p.patternId);
+
+const realOptions = (() => {
+  try {
+    return realEndpointOptionsFrom(undefined, process.env);
+  } catch {
+    return undefined;
+  }
+})();
+const targets: { name: string; skip?: string; open: () => Promise<CosmosEndpoint> }[] = [
+  { name: "embedded", open: () => startEmbeddedEndpoint() },
+  {
+    name: "real account",
+    ...(realOptions === undefined ? { skip: "COSMOS_ENDPOINT and COSMOS_KEY are not set" } : {}),
+    open: () => connectRealEndpoint(realOptions ?? { endpoint: "", key: "" }),
+  },
+];
+
+for (const target of targets) {
+  describe.skipIf(target.skip !== undefined)(`verify on the ${target.name} endpoint`, () => {
+    let endpoint: CosmosEndpoint;
+    beforeAll(async () => {
+      endpoint = await target.open();
+    });
+    afterAll(async () => {
+      await endpoint?.close();
+    });
+
+    it(
+      "passes for the designed blogging model, and removes its database",
+      async () => {
+        const workload = readExampleWorkload("blogging");
+        const report = await verifyOnEndpoint(endpoint, workload, designModel(workload).model, SMALL);
+        expect(report.patterns.filter((p) => p.status === "failed")).toEqual([]);
+        expect(report.ok).toBe(true);
+        expect(report.counts.passed).toBe(workload.accessPatterns.length);
+        const { resources } = await endpoint.client.databases.readAll().fetchAll();
+        expect(resources.map((database) => database.id)).not.toContain(report.databaseId);
+      },
+      TIMEOUT,
+    );
+
+    const passing = EXAMPLE_NAMES.filter((name) => name !== "iot-telemetry");
+    it.each(passing)(
+      "passes for the %s expert model",
+      async (name) => {
+        const workload = readExampleWorkload(name);
+        const report = await verifyOnEndpoint(endpoint, workload, exampleModel(name), SMALL);
+        expect(report.patterns.filter((p) => p.status === "failed")).toEqual([]);
+        expect(report.load.status).toBe("passed");
+        expect(report.ok).toBe(true);
+        // Every pattern is accounted for; those that cannot run here say why.
+        expect(report.patterns.map((p) => p.patternId)).toEqual(workload.accessPatterns.map((p) => p.id));
+        for (const outcome of report.patterns.filter((p) => p.status === "notCheckable")) {
+          expect(outcome.detail ?? "").not.toBe("");
+        }
+        expect(report.counts.passed).toBeGreaterThan(0);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "passes for the iot-telemetry expert model except the bucketed range reads Q1 and Q2",
+      async () => {
+        const workload = readExampleWorkload("iot-telemetry");
+        const report = await verifyOnEndpoint(endpoint, workload, exampleModel("iot-telemetry"), SMALL);
+        expect(byStatus(report, "failed").filter((id) => id !== "Q1" && id !== "Q2")).toEqual([]);
+        expect(report.counts.passed).toBeGreaterThanOrEqual(workload.accessPatterns.length - 2);
+      },
+      TIMEOUT,
+    );
+
+    // Defect (planner SQL for ranges on a bucketed attribute): Q1's query on readingBucket items
+    // filters `c.timestamp >= @timestampFrom`, but a bucket item's timestamp is the start of its
+    // minute, so the bucket holding the first readings of the range (it starts before `from`) is
+    // never returned: "Q1: expected 2 results, got 1". The lower bound must be the start of the
+    // bucket that contains `from` (or the query must cover one window earlier).
+    it.fails(
+      "passes Q1 and Q2 of iot-telemetry (ranges over bucketed readings)",
+      async () => {
+        const workload = readExampleWorkload("iot-telemetry");
+        const report = await verifyOnEndpoint(endpoint, workload, exampleModel("iot-telemetry"), SMALL);
+        expect(report.patterns.filter((p) => p.status === "failed")).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
+    it(
+      "fails naming Q6 when the feed keeps 10 posts while Q6 asks for the 100 most recent",
+      async () => {
+        const workload = readExampleWorkload("blogging");
+        const model = fixtureModel("blogging-feed-keeps-10.yaml", workload);
+        const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
+        expect(report.ok).toBe(false);
+        expect(byStatus(report, "failed")).toEqual(["Q6"]);
+        const q6 = report.patterns.find((p) => p.patternId === "Q6");
+        expect(q6?.detail).toMatch(/^Q6: Q6 asks for 100 items but feed\/post keeps only the newest 10: /);
+        expect(formatVerificationReport(report, workload.name)).toMatch(/Q6\s+read\s+FAILED/);
+      },
+      TIMEOUT,
+    );
+
+    describe("with a fault injected into the maintenance", () => {
+      const workload = readExampleWorkload("blogging");
+      const model = exampleModel("blogging");
+
+      it(
+        "fails naming the patterns that read counters when a counter increment is dropped",
+        async () => {
+          const report = await verifyOnEndpoint(endpoint, workload, model, {
+            ...SMALL,
+            fault: "drop-counter",
+          });
+          expect(report.ok).toBe(false);
+          const failed = report.patterns.filter((p) => p.status === "failed");
+          // Q2 returns the post with its comment and like counters.
+          expect(failed.map((p) => p.patternId)).toContain("Q2");
+          for (const outcome of failed) {
+            expect(outcome.detail).toMatch(new RegExp(`^${outcome.patternId}: .*count\\((Comment|Like)\\)`));
+          }
+          // The writes themselves ran; the reads caught the stale counters.
+          expect(report.patterns.filter((p) => p.type === "write").every((p) => p.status === "passed")).toBe(
+            true,
+          );
+        },
+        TIMEOUT,
+      );
+
+      it(
+        "fails naming the patterns that read copies when the copy updates are dropped",
+        async () => {
+          const report = await verifyOnEndpoint(endpoint, workload, model, { ...SMALL, fault: "drop-copy" });
+          expect(report.ok).toBe(false);
+          const failed = byStatus(report, "failed");
+          // Q6 reads the feed's copies of posts, kept only by the change-feed handlers.
+          expect(failed).toContain("Q6");
+          expect(failed.every((id) => id.startsWith("Q"))).toBe(true);
+        },
+        TIMEOUT,
+      );
+    });
+
+    it(
+      "keeps the database with keep, and reports charges as measured only on a real endpoint",
+      async () => {
+        const workload = readExampleWorkload("social-reactions");
+        const report = await verifyOnEndpoint(endpoint, workload, exampleModel("social-reactions"), {
+          ...SMALL,
+          keep: true,
+        });
+        try {
+          expect(report.kept).toBe(true);
+          const { resources } = await endpoint.client.databases.readAll().fetchAll();
+          expect(resources.map((database) => database.id)).toContain(report.databaseId);
+          const text = formatVerificationReport(report, workload.name);
+          const ran = report.patterns.filter((p) => p.requests > 0);
+          expect(ran.length).toBeGreaterThan(0);
+          if (endpoint.kind === "embedded") {
+            expect(ran.every((p) => p.measuredRu === undefined)).toBe(true);
+            expect(text).toContain(RU_NOT_MEASURED_EMBEDDED);
+            expect(report.limitations.map((l) => l.capability)).toContain("measuresRequestCharge");
+          } else {
+            expect(ran.every((p) => (p.measuredRu ?? 0) > 0)).toBe(true);
+            expect(text).not.toContain(RU_NOT_MEASURED_EMBEDDED);
+          }
+        } finally {
+          await endpoint.client.database(report.databaseId).delete();
+        }
+      },
+      TIMEOUT,
+    );
+  });
+}
