@@ -52,7 +52,12 @@ export type { PairAnalysis, IdentifyingCheck, ConsolidationRecommendation } from
 export { requirementsChecklist, requirementsComplete } from "./render/requirements-checklist.js";
 export type { RequirementsState, ChecklistItem, ChecklistId } from "./render/requirements-checklist.js";
 export { renderRequirements, REQUIREMENTS_FILE_NAME } from "./render/requirements.js";
-export { renderDataModel, DATA_MODEL_FILE_NAME, type DataModelOptions } from "./render/data-model.js";
+export {
+  renderDataModel,
+  DATA_MODEL_FILE_NAME,
+  type DataModelOptions,
+  type BaselineFigures,
+} from "./render/data-model.js";
 export { hotPartitionRisks, entityStorage, zipfTopShare } from "./render/design-considerations.js";
 export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
 export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
