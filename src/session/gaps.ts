@@ -73,10 +73,12 @@ export function pairingGaps(state: SessionState): readonly PairingGap[] {
     }
   }
   const gaps: PairingGap[] = [];
+  // Entities nothing uses come after the reads without writes and the writes without reads.
+  const unused: PairingGap[] = [];
   for (const entity of workload.entities) {
     const used = workload.accessPatterns.some((p) => p.entity === entity.name) || read.has(entity.name);
     if (!used && workload.accessPatterns.length > 0) {
-      gaps.push({
+      unused.push({
         entity: entity.name,
         missing: "any",
         patterns: [],
@@ -102,7 +104,7 @@ export function pairingGaps(state: SessionState): readonly PairingGap[] {
         questionId: `pairing:${entity.name}:read`,
       });
   }
-  return gaps.filter((gap) => !state.declined.includes(gap.questionId));
+  return [...gaps, ...unused].filter((gap) => !state.declined.includes(gap.questionId));
 }
 
 /** Attributes that patterns or relationships name but the entity (which lists attributes) does not declare. */
