@@ -1008,12 +1008,7 @@ async function runWrite(
   return charged;
 }
 
-function parameterValue(
-  source: ParameterSource,
-  shape: ItemTypeShape,
-  values: TemplateValues,
-  limit: number,
-): unknown {
+function parameterValue(source: ParameterSource, values: TemplateValues, limit: number): unknown {
   switch (source.kind) {
     case "literal":
       return source.value;
@@ -1024,7 +1019,6 @@ function parameterValue(
     case "limit":
       return limit;
   }
-  return shape.type;
 }
 
 /** Writes the copies of a changed source item (every replica), then trims bounded sets. */
@@ -1056,7 +1050,7 @@ async function maintainCopy(
     const bind = (limit: number) =>
       (task.trim?.parameters ?? []).map((parameter) => ({
         name: parameter.name,
-        value: parameterValue(parameter.source, shape, values, limit),
+        value: parameterValue(parameter.source, values, limit),
       }));
     const counted = await queryItems(container, task.trim.countSql, bind(1).filter((p) => p.name !== "@limit"), keys);
     charged.requestCharge += counted.requestCharge;
@@ -1090,7 +1084,7 @@ async function propagate(
   const found = await queryItems(
     container,
     task.sql,
-    task.parameters.map((parameter) => ({ name: parameter.name, value: parameterValue(parameter.source, shape, values, 1) })),
+    task.parameters.map((parameter) => ({ name: parameter.name, value: parameterValue(parameter.source, values, 1) })),
   );
   charged.requestCharge += found.requestCharge;
   for (const holder of asItems(found.items)) {
