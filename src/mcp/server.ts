@@ -13,6 +13,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CosmosModelerError } from "../errors.js";
+import { REQUIREMENTS_FILE, WORKLOAD_FILE } from "../session-store/session-files.js";
 import {
   checkWorkload,
   checkWorkloadInput,
@@ -216,8 +217,46 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
     }),
   );
 
+  registerSessionFiles(server, dir);
   await registerExamples(server, options.examplesDir ?? join(PACKAGE_ROOT, "examples"));
   return server;
+}
+
+/** The session's two working files as resources, read when asked (they change every turn). */
+function registerSessionFiles(server: McpServer, dir: string): void {
+  const files = [
+    {
+      name: REQUIREMENTS_FILE,
+      mimeType: "text/markdown",
+      description: "The requirements document, rewritten after every answer",
+    },
+    {
+      name: WORKLOAD_FILE,
+      mimeType: "application/yaml",
+      description: "The workload being built, in the workload file format",
+    },
+  ];
+  for (const file of files) {
+    const uri = `cosmos-modeler://session/${file.name}`;
+    server.registerResource(
+      `session-${file.name.replace(/\.[^.]+$/, "")}`,
+      uri,
+      { title: `Session: ${file.name}`, description: file.description, mimeType: file.mimeType },
+      async () => {
+        const text = await readFile(join(dir, file.name), "utf8").catch(() => undefined);
+        return {
+          contents: [
+            {
+              uri,
+              mimeType: file.mimeType,
+              text:
+                text ?? `${file.name} does not exist yet: answer the first questions (get-next-questions).`,
+            },
+          ],
+        };
+      },
+    );
+  }
 }
 
 /** Registers each example file as a resource `cosmos-modeler://examples/<name>/<file>`. */

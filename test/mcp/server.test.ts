@@ -269,6 +269,13 @@ describe("cosmos-modeler mcp", () => {
     const { resources } = await client.listResources();
     const blogging = resources.find((r) => r.uri === "cosmos-modeler://examples/blogging/workload.yaml");
     expect(blogging).toBeDefined();
+    const requirements = await client.readResource({
+      uri: "cosmos-modeler://session/cosmosdb_requirements.md",
+    });
+    const session = requirements.contents[0];
+    expect(session && "text" in session ? session.text : "").toContain(
+      "Azure Cosmos DB NoSQL Modeling Session: Shop",
+    );
     const read = await client.readResource({ uri: "cosmos-modeler://examples/blogging/workload.yaml" });
     const content = read.contents[0];
     expect(content && "text" in content ? content.text : "").toContain("name: Blogging platform");
