@@ -105,6 +105,14 @@ function errorText(error: unknown, secrets: readonly string[]): string {
   return `${status}${line.length > 300 ? `${line.slice(0, 300)}...` : line}`;
 }
 
+/** JSON with invisible characters escaped (a range bound ends in U+FFFF). */
+function printable(value: unknown): string {
+  return (JSON.stringify(value) ?? "undefined").replace(
+    /[\u007f-\u009f\u2028\u2029\ufff0-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 function latency(samples: readonly number[]): { p50: number; max: number } | undefined {
   if (samples.length === 0) return undefined;
   const sorted = [...samples].sort((a, b) => a - b);
@@ -292,7 +300,7 @@ export async function runVerification(
             }
           }
         } catch (error) {
-          detail ??= `${pattern.id}: the write of ${JSON.stringify(write.record).slice(0, 120)} failed: ${errorText(error, secrets)}`;
+          detail ??= `${pattern.id}: the write of ${printable(write.record).slice(0, 120)} failed: ${errorText(error, secrets)}`;
         }
         options.onProgress?.({ kind: "write", done: ++writesDone, total: plan.writes.length });
       }
@@ -366,7 +374,7 @@ export async function runVerification(
             output,
           );
           if (detail === undefined && assembled.unresolved.length > 0) {
-            detail = `${pattern.id}: ${assembled.unresolved.join(", ")} answered neither by the items nor by the follow-up reads (parameters ${JSON.stringify(request.parameters)})`;
+            detail = `${pattern.id}: ${assembled.unresolved.join(", ")} answered neither by the items nor by the follow-up reads (parameters ${printable(request.parameters)})`;
           }
           const result = checkReadAnswer(
             workload,
@@ -377,10 +385,10 @@ export async function runVerification(
           );
           const difference = result.differences[0];
           if (detail === undefined && difference !== undefined) {
-            detail = `${difference.message} (parameters ${JSON.stringify(request.parameters)}${plan.writes.length > 0 ? ", after the writes and their maintenance" : ""})`;
+            detail = `${difference.message} (parameters ${printable(request.parameters)}${plan.writes.length > 0 ? ", after the writes and their maintenance" : ""})`;
           }
         } catch (error) {
-          detail ??= `${pattern.id}: the read with parameters ${JSON.stringify(request.parameters)} failed: ${errorText(error, secrets)}`;
+          detail ??= `${pattern.id}: the read with parameters ${printable(request.parameters)} failed: ${errorText(error, secrets)}`;
         }
         options.onProgress?.({ kind: "read", done: ++readsDone, total: totalReads });
       }

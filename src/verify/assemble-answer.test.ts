@@ -1,0 +1,200 @@
+/**
+ * Assembling a generated read function's output into the oracle's answer shape: counters and
+ * copies from the item, parent attributes from batched and per-item follow-ups, child counts from
+ * per-result follow-ups, bucket records filtered, ordered and limited by the application, and
+ * entries nothing answered reported as unresolved.
+ */
+import { describe, expect, it } from "vitest";
+import { loadModel } from "../model/load-model.js";
+import type { Model } from "../model/types.js";
+import type { ReadPlan } from "../planner/types.js";
+import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
+import type { ReadPattern, Workload } from "../workload/types.js";
+import { assembleReadAnswer, isLookupPlan } from "./assemble-answer.js";
+
+const blogging = readExampleWorkload("blogging");
+
+function modelOf(workload: Workload, yaml: string): Model {
+  const loaded = loadModel(yaml, { workload });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+  return loaded.value;
+}
+
+const pattern = (workload: Workload, id: string): ReadPattern =>
+  workload.accessPatterns.find((p) => p.id === id) as ReadPattern;
+
+/** Posts without copies or counters: Q2's username and counts come from follow-ups. */
+const plainModel = modelOf(
+  blogging,
+  `version: 1
+containers:
+  - name: app
+    partitionKey: [/pk]
+    items:
+      - { type: user, entity: User, id: "{userId}", partitionKey: ["{userId}"] }
+      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"] }
+      - { type: comment, entity: Comment, id: "{commentId}", partitionKey: ["{postId}"] }
+      - { type: like, entity: Like, id: "{likeId}", partitionKey: ["{postId}"] }
+`,
+);
+
+const step = (itemType: string, perResult: boolean) => ({
+  kind: "query" as const,
+  container: "app",
+  itemType,
+  sql: "SELECT * FROM c",
+  parameters: [],
+  scope: "single" as const,
+  partitions: 1,
+  returned: 1,
+  orderServedByIndex: true,
+  ru: { estimate: 1, low: 1, high: 1 },
+  times: 1,
+  note: "test",
+  perResult,
+});
+
+const q2Plan: ReadPlan = {
+  patternId: "Q2",
+  type: "read",
+  kind: "pointRead",
+  container: "app",
+  itemType: "post",
+  operations: [step("post", false), step("user", false), step("comment", true), step("like", true)],
+  fanOut: false,
+  served: true,
+  notes: [],
+};
+
+const post = {
+  id: "p1",
+  type: "post",
+  postId: "p1",
+  userId: "u1",
+  title: "T",
+  content: "C",
+  creationDate: "2025-01-01T00:00:00Z",
+  _rid: "x",
+};
+
+describe("assembleReadAnswer", () => {
+  it("fills the parent's attribute from a batched follow-up and counts from per-result follow-ups", () => {
+    const assembled = assembleReadAnswer(
+      blogging,
+      plainModel,
+      pattern(blogging, "Q2"),
+      q2Plan,
+      { postId: "p1" },
+      {
+        items: [post],
+        followUps: [
+          {
+            container: "app",
+            itemType: "user",
+            perResult: false,
+            items: [
+              { userId: "u2", username: "bo" },
+              { userId: "u1", username: "ann" },
+            ],
+            byResult: [],
+          },
+          { container: "app", itemType: "comment", perResult: true, items: [4], byResult: [[4]] },
+          { container: "app", itemType: "like", perResult: true, items: [], byResult: [[]] },
+        ],
+        requestCharge: 3,
+      },
+    );
+    expect(assembled.unresolved).toEqual([]);
+    expect(assembled.answers).toEqual([
+      {
+        postId: "p1",
+        userId: "u1",
+        title: "T",
+        content: "C",
+        creationDate: "2025-01-01T00:00:00Z",
+        "User.username": "ann",
+        "count(Comment)": 4,
+        "count(Like)": 0,
+      },
+    ]);
+  });
+
+  it("reports the with entries neither the item nor a follow-up answers", () => {
+    const assembled = assembleReadAnswer(
+      blogging,
+      plainModel,
+      pattern(blogging, "Q2"),
+      q2Plan,
+      { postId: "p1" },
+      { items: [post], followUps: [], requestCharge: 1 },
+    );
+    expect(assembled.unresolved).toEqual(["User.username", "count(Comment)", "count(Like)"]);
+  });
+
+  it("unpacks bucket items and filters, orders and limits their records as the application must", () => {
+    const iot = readExampleWorkload("iot-telemetry");
+    const model = modelOf(iot, readExample("iot-telemetry/expert-model.yaml"));
+    const q1 = pattern(iot, "Q1");
+    const plan: ReadPlan = {
+      ...q2Plan,
+      patternId: "Q1",
+      container: "telemetry",
+      itemType: "readingBucket",
+      operations: [{ ...step("readingBucket", false), container: "telemetry" }],
+    };
+    const reading = (timestamp: string) => ({ deviceId: "d1", timestamp, value: 1 });
+    const assembled = assembleReadAnswer(
+      iot,
+      model,
+      q1,
+      plan,
+      { deviceId: "d1", timestamp: { from: "2025-01-01T00:00:30Z", to: "2025-01-01T00:01:30Z" } },
+      {
+        items: [
+          {
+            id: "b2",
+            type: "readingBucket",
+            records: [reading("2025-01-01T00:01:40Z"), reading("2025-01-01T00:01:10Z")],
+          },
+          {
+            id: "b1",
+            type: "readingBucket",
+            records: [reading("2025-01-01T00:00:50Z"), reading("2025-01-01T00:00:10Z")],
+          },
+        ],
+        followUps: [],
+        requestCharge: 1,
+      },
+    );
+    expect(assembled.answers.map((answer) => answer["timestamp"])).toEqual([
+      "2025-01-01T00:00:50Z",
+      "2025-01-01T00:01:10Z",
+    ]);
+  });
+});
+
+describe("isLookupPlan", () => {
+  it("is true for a projection holding the key followed by a read of the complete record", () => {
+    const accounts = readExampleWorkload("accounts-sessions");
+    const model = modelOf(accounts, readExample("accounts-sessions/expert-model.yaml"));
+    const lookup = model.containers.flatMap((c) =>
+      c.items.filter((i) => i.select !== undefined).map((i) => ({ container: c.name, item: i })),
+    )[0];
+    const complete = model.containers.flatMap((c) =>
+      c.items
+        .filter((i) => i.select === undefined && i.entity === lookup?.item.entity)
+        .map((i) => ({ container: c.name, item: i })),
+    )[0];
+    if (lookup === undefined || complete === undefined)
+      throw new Error("accounts-sessions has a lookup item");
+    const plan: ReadPlan = {
+      ...q2Plan,
+      operations: [
+        { ...step(lookup.item.type, false), container: lookup.container },
+        { ...step(complete.item.type, true), container: complete.container },
+      ],
+    };
+    expect(isLookupPlan(model, plan)).toBe(true);
+    expect(isLookupPlan(plainModel, q2Plan)).toBe(false);
+  });
+});
