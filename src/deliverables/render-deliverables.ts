@@ -9,6 +9,7 @@ import { serializeModel } from "../model/serialize-model.js";
 import type { Model, Throughput } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
+import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../render/requirements-checklist.js";
 import type { Workload } from "../workload/types.js";
@@ -16,6 +17,8 @@ import type { Workload } from "../workload/types.js";
 export interface DeliverableOptions {
   readonly prices?: Prices;
   readonly decisions?: readonly Decision[];
+  /** The naive model's figures, for the data model document's comparison. */
+  readonly baseline?: BaselineFigures;
   readonly requirementsState?: RequirementsState;
 }
 
@@ -59,6 +62,14 @@ export function renderDeliverables(
     {
       path: "cosmosdb_requirements.md",
       content: renderRequirements(workload, options.requirementsState ?? {}),
+      executable: false,
+    },
+    {
+      path: DATA_MODEL_FILE_NAME,
+      content: renderDataModel(workload, explicit, evaluation, options.decisions ?? [], {
+        ...(options.prices === undefined ? {} : { prices: options.prices }),
+        ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+      }),
       executable: false,
     },
     { path: "evaluation.json", content: `${JSON.stringify(evaluationJson, null, 2)}\n`, executable: false },

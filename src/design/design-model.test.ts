@@ -122,6 +122,7 @@ describe("blogging acceptance (issue 4)", () => {
     const post = primary(model, "Post");
     // Comments live in their post's logical partition; counters and usernames on the post.
     expect(comment.container).toBe(post.container);
+    expect(primary(model, "Like").container).toBe(post.container);
     expect(comment.item.partitionKey).toEqual(["{postId}"]);
     expect(post.item.counts.map((c) => c.of).sort()).toEqual(["Comment", "Like"]);
     expect(post.item.copies.map((c) => `${c.from.entity}.${c.from.attribute}`)).toContain("User.username");

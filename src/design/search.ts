@@ -139,8 +139,17 @@ export function decide(
       monthlyCostUSD: scored.monthlyCostUSD,
       errors: scored.errors,
     });
-    // A preferred candidate gets its tolerance only against a candidate no rule prefers.
-    if (isBetter(scored, best, candidate.preferred === true && !bestPreferred)) {
+    // A candidate a rule prefers wins within 5% of one no rule prefers, and keeps its place
+    // unless a challenger no rule prefers is more than 5% cheaper.
+    const preferred = candidate.preferred === true;
+    const wins =
+      preferred === bestPreferred
+        ? isBetter(scored, best)
+        : preferred
+          ? isBetter(scored, best, true)
+          : isBetter(scored, best) &&
+            (scored.errors < best.errors || scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD);
+    if (wins) {
       best = scored;
       bestName = candidate.name;
       bestPreferred = candidate.preferred === true;
