@@ -1,0 +1,112 @@
+/**
+ * The closing questions: consistency, regions and multi-region writes (confirmed together), and
+ * the user's confirmation that every access pattern is captured.
+ */
+import type { Change } from "./changes.js";
+import type { DraftWorkload } from "./draft.js";
+import type { Question } from "./questions.js";
+import type { SessionState } from "./state.js";
+
+/** Consistency, regions and multi-region writes, confirmed together. */
+export function askDistribution(state: SessionState): readonly Question[] {
+  if (state.confirmed.distribution) return [];
+  const scale = state.workload.scale;
+  const confirm: Change[] = [{ kind: "confirm", subject: "distribution", value: true }];
+  const consistencyChoice = (
+    value: "strong" | "bounded" | "session" | "consistent-prefix" | "eventual",
+    label: string,
+  ) => ({
+    value,
+    label,
+    changes: [{ kind: "set-scale", consistency: value } as const],
+  });
+  return [
+    {
+      id: "distribution:consistency",
+      topic: "distribution",
+      text: `Which consistency level does the application need${scale.consistency === undefined ? "" : ` (now ${scale.consistency})`}?`,
+      why: "Strong and bounded staleness reads cost twice the RU of session, consistent prefix or eventual reads.",
+      answer: {
+        kind: "choice",
+        choices: [
+          consistencyChoice("session", "session (read your own writes; the default)"),
+          consistencyChoice("eventual", "eventual"),
+          consistencyChoice("consistent-prefix", "consistent prefix"),
+          consistencyChoice("bounded", "bounded staleness (reads cost 2x)"),
+          consistencyChoice("strong", "strong (reads cost 2x; not with multi-region writes)"),
+        ],
+      },
+      alsoChanges: confirm,
+      optional: false,
+    },
+    {
+      id: "distribution:regions",
+      topic: "distribution",
+      text: `In how many Azure regions should the data live${scale.regions === undefined ? "" : ` (now ${scale.regions})`}?`,
+      why: "Every region adds a full copy of the storage and provisioned throughput to the bill.",
+      answer: { kind: "number", unit: "count", integer: true },
+      fills: { change: { kind: "set-scale" }, field: "regions" },
+      alsoChanges: confirm,
+      optional: false,
+    },
+    {
+      id: "distribution:multi-region-writes",
+      topic: "distribution",
+      text: "Must every region accept writes (multi-region writes), or is one write region enough?",
+      why: "Multi-region writes double the throughput price and rule out strong consistency.",
+      answer: {
+        kind: "choice",
+        choices: [
+          {
+            value: "single",
+            label: "One write region",
+            changes: [{ kind: "set-scale", multiRegionWrites: false }],
+          },
+          {
+            value: "multi",
+            label: "Multi-region writes",
+            changes: [{ kind: "set-scale", multiRegionWrites: true }],
+          },
+        ],
+      },
+      alsoChanges: confirm,
+      optional: false,
+    },
+  ];
+}
+
+/** Whether every read and write access pattern is captured. */
+export function askConfirmation(state: SessionState): readonly Question[] {
+  if (state.confirmed.accessPatternsComplete) return [];
+  return [
+    {
+      id: "confirmation:access-patterns",
+      topic: "confirmation",
+      text: `We have ${describePatterns(state.workload)}. Is every read and write the application makes captured, or are there other access patterns to discuss?`,
+      why: "The data model is written only when you confirm that every access pattern is captured.",
+      answer: {
+        kind: "choice",
+        choices: [
+          {
+            value: "complete",
+            label: "All access patterns are captured",
+            changes: [{ kind: "confirm", subject: "access-patterns-complete", value: true }],
+          },
+          {
+            value: "more",
+            label: "There are more: add an access pattern",
+            changes: [],
+            form: { form: "access-pattern", preset: {} },
+          },
+        ],
+      },
+      optional: false,
+    },
+  ];
+}
+
+function describePatterns(workload: DraftWorkload): string {
+  const reads = workload.accessPatterns.filter((p) => p.type === "read").length;
+  const writes = workload.accessPatterns.length - reads;
+  return `${reads} read and ${writes} write access pattern${writes === 1 ? "" : "s"} (${workload.accessPatterns.map((p) => p.id).join(", ")})`;
+}
