@@ -36,11 +36,11 @@ function measuredText(report: VerificationReport, outcome: PatternOutcome): stri
 
 /** Measured charge against the estimate's range: within, or how far off. */
 function comparisonText(outcome: PatternOutcome): string {
-  if (outcome.measuredRu === undefined) return "";
-  const { low, high, estimate } = outcome.estimatedRu;
-  if (outcome.measuredRu >= low && outcome.measuredRu <= high) return "within range";
-  const ratio = estimate === 0 ? 0 : outcome.measuredRu / estimate;
-  return `${outcome.measuredRu < low ? "below" : "above"} range (x${n1(ratio)})`;
+  if (outcome.measuredRu === undefined || outcome.ruVersusEstimate === undefined) return "";
+  if (outcome.ruVersusEstimate === "within") return "within the estimate's range";
+  const estimate = outcome.estimatedRu.estimate;
+  const ratio = estimate === 0 ? "" : ` (x${n1(outcome.measuredRu / estimate)} the estimate)`;
+  return `${outcome.ruVersusEstimate} the estimate's range${ratio}`;
 }
 
 /**

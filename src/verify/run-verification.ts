@@ -49,6 +49,8 @@ export interface PatternOutcome {
   /** Mean measured charge per request; absent where charges are not measured (embedded). */
   readonly measuredRu?: number;
   readonly estimatedRu: RuEstimate;
+  /** Where the measured charge falls against the estimate's range (real endpoints only). */
+  readonly ruVersusEstimate?: "within" | "below" | "above";
   /** Latency per request in milliseconds (writes: the write itself, without maintenance). */
   readonly latencyMs?: { readonly p50: number; readonly max: number };
 }
@@ -103,6 +105,18 @@ function errorText(error: unknown, secrets: readonly string[]): string {
   const message = error instanceof Error ? error.message : String(error);
   const line = redactSecrets(message, secrets).split("\n")[0] ?? "";
   return `${status}${line.length > 300 ? `${line.slice(0, 300)}...` : line}`;
+}
+
+/** A measured mean charge and where it falls against the estimate's range. */
+function measuredRu(
+  mean: number,
+  estimate: RuEstimate,
+): { measuredRu: number; ruVersusEstimate: "within" | "below" | "above" } {
+  const value = round(mean);
+  return {
+    measuredRu: value,
+    ruVersusEstimate: value < estimate.low ? "below" : value > estimate.high ? "above" : "within",
+  };
 }
 
 /** JSON with invisible characters escaped (a range bound ends in U+FFFF). */
@@ -319,7 +333,7 @@ export async function runVerification(
         ...(detail === undefined ? {} : { detail }),
         requests: check.writes.length,
         ...(capabilities.measuresRequestCharge && check.writes.length > 0
-          ? { measuredRu: round(charge / check.writes.length) }
+          ? measuredRu(charge / check.writes.length, check.estimate)
           : {}),
         estimatedRu: check.estimate,
         ...latencyOf(samples),
@@ -403,7 +417,7 @@ export async function runVerification(
         ...(detail === undefined ? {} : { detail }),
         requests: check.requests.length,
         ...(capabilities.measuresRequestCharge && check.requests.length > 0
-          ? { measuredRu: round(charge / check.requests.length) }
+          ? measuredRu(charge / check.requests.length, check.estimate)
           : {}),
         estimatedRu: check.estimate,
         ...latencyOf(samples),
