@@ -10,6 +10,7 @@ import type { Model, Throughput } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
 import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
+import { renderDataAccessModule } from "../render/code/render-data-access.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../render/requirements-checklist.js";
 import type { Workload } from "../workload/types.js";
@@ -73,6 +74,15 @@ export function renderDeliverables(
       executable: false,
     },
     { path: "evaluation.json", content: `${JSON.stringify(evaluationJson, null, 2)}\n`, executable: false },
+    {
+      path: "src/data-access.ts",
+      content: renderDataAccessModule(
+        workload,
+        explicit,
+        evaluation.patterns.map((pattern) => pattern.plan),
+      ),
+      executable: false,
+    },
     ...renderModelArtifacts(explicit, {
       throughputByContainer: throughputOf(evaluation),
       scale: workload.scale,
