@@ -42,7 +42,7 @@ export interface ChecklistItem {
 /**
  * Writes per second above which the expert prompt's massive scale warning applies
  * ("extremely high write volumes (>10k writes/sec)").
- * Source: /work/shared/reference/expert-prompt.en.md (2025-09-17).
+ * Source: shared/reference/expert-prompt.en.md (2025-09-17).
  */
 export const MASSIVE_SCALE_WRITES_PER_SECOND = 10_000;
 

@@ -4,9 +4,10 @@ import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { datasetCounts, generateDataset, type EntityRecord } from "./generate-records.js";
 import { distributeCounts, mulberry32, zipfSampler } from "./random.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
 function example(name: string): Workload {
-  const result = loadWorkload(readFileSync(`/work/shared/examples/${name}/workload.yaml`, "utf8"));
+  const result = loadWorkload(readFileSync(`${EXAMPLES_DIR}${name}/workload.yaml`, "utf8"));
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   return result.value;
 }

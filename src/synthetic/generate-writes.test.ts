@@ -5,9 +5,10 @@ import type { Workload, WritePattern } from "../workload/types.js";
 import { generateDataset } from "./generate-records.js";
 import { generateWriteRecord } from "./generate-writes.js";
 import { mulberry32 } from "./random.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
 function example(name: string): Workload {
-  const result = loadWorkload(readFileSync(`/work/shared/examples/${name}/workload.yaml`, "utf8"));
+  const result = loadWorkload(readFileSync(`${EXAMPLES_DIR}${name}/workload.yaml`, "utf8"));
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   return result.value;
 }

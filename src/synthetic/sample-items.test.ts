@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { loadModel } from "../model/load-model.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import { sampleItems } from "./sample-items.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
 describe("sampleItems", () => {
   it("gives a few items per item type, with non-empty counters first, deterministically", () => {
-    const workload = loadWorkload(readFileSync("/work/shared/examples/ecommerce/workload.yaml", "utf8"));
+    const workload = loadWorkload(readFileSync(`${EXAMPLES_DIR}ecommerce/workload.yaml`, "utf8"));
     if (!workload.ok) throw new Error("workload");
-    const model = loadModel(readFileSync("/work/shared/examples/ecommerce/expert-model.yaml", "utf8"), {
+    const model = loadModel(readFileSync(`${EXAMPLES_DIR}ecommerce/expert-model.yaml`, "utf8"), {
       workload: workload.value,
     });
     if (!model.ok) throw new Error(JSON.stringify(model.issues));

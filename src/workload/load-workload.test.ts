@@ -7,9 +7,10 @@ import { describe, expect, it } from "vitest";
 import { formatIssue, type Issue, type Result } from "../issues.js";
 import { loadWorkload } from "./load-workload.js";
 import type { Workload } from "./types.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const examplesDir = "/work/shared/examples";
+const examplesDir = EXAMPLES_DIR;
 const exampleNames = readdirSync(examplesDir).filter((name) => !name.startsWith("."));
 const readExample = (name: string): string => readFileSync(join(examplesDir, name, "workload.yaml"), "utf8");
 const base = readFileSync(join(here, "__fixtures__", "base-workload.yaml"), "utf8");

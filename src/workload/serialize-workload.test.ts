@@ -6,8 +6,9 @@ import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { loadWorkload } from "./load-workload.js";
 import { serializeWorkload } from "./serialize-workload.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Scale, Workload } from "./types.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
-const examplesDir = "/work/shared/examples";
+const examplesDir = EXAMPLES_DIR;
 const examples = readdirSync(examplesDir)
   .filter((name) => !name.startsWith("."))
   .map((name) => {

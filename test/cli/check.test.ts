@@ -11,7 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-const examples = "/work/shared/examples";
+// The shared folder sits beside the repository (CI clones it there too).
+const examples = resolve(root, "..", "shared", "examples");
 
 function newestSource(dir: string): number {
   let newest = 0;
