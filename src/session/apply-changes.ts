@@ -4,7 +4,6 @@
  * learned in words. Pure: the caller writes the files.
  */
 import type { Issue, Result } from "../issues.js";
-import { suggestName } from "../source/suggest.js";
 import type { Change } from "./changes.js";
 import {
   compact,
@@ -13,7 +12,23 @@ import {
   type DraftEntity,
   type DraftWorkload,
 } from "./draft.js";
-import { estimateRate, formatNumber } from "./estimate-rate.js";
+import { describeAttribute, describeEntity, describeRate, describeRelationship } from "./describe-changes.js";
+import {
+  ChangeRejected,
+  checkPattern,
+  ensureKeyAttribute,
+  findEntity,
+  forgetPatterns,
+  missingAttributes,
+  nextPatternId,
+  patternAttributes,
+  renameEntity,
+  replaceEntity,
+  requireAttribute,
+  requireEntity,
+  requirePattern,
+} from "./draft-edits.js";
+import { estimateRate } from "./estimate-rate.js";
 import type { SessionState } from "./state.js";
 
 export interface AppliedChanges {
@@ -22,16 +37,6 @@ export interface AppliedChanges {
   readonly learned: readonly string[];
   /** Things worth telling the user that do not stop the changes. */
   readonly warnings: readonly Issue[];
-}
-
-/** Thrown inside a handler to reject one change; turned into an issue with the change's path. */
-class ChangeRejected extends Error {
-  constructor(
-    message: string,
-    readonly suggestion?: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -412,201 +417,4 @@ function applyOne(state: SessionState, change: Change): Step {
       change satisfies never;
       throw new ChangeRejected("unknown change");
   }
-}
-
-function findEntity(workload: DraftWorkload, name: string): DraftEntity | undefined {
-  return workload.entities.find((entity) => entity.name === name);
-}
-
-function requireEntity(workload: DraftWorkload, name: string): DraftEntity {
-  const entity = findEntity(workload, name);
-  if (entity !== undefined) return entity;
-  const names = workload.entities.map((e) => e.name);
-  const suggestion = suggestName(name, names);
-  throw new ChangeRejected(
-    `there is no entity ${name} (entities: ${names.length === 0 ? "none yet" : names.join(", ")})`,
-    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
-  );
-}
-
-function requireAttribute(entity: DraftEntity, name: string): DraftAttribute {
-  const attribute = entity.attributes.find((a) => a.name === name);
-  if (attribute !== undefined) return attribute;
-  const suggestion = suggestName(
-    name,
-    entity.attributes.map((a) => a.name),
-  );
-  throw new ChangeRejected(
-    `entity ${entity.name} has no attribute ${name}`,
-    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
-  );
-}
-
-function requirePattern(workload: DraftWorkload, id: string): DraftAccessPattern {
-  const pattern = workload.accessPatterns.find((p) => p.id === id);
-  if (pattern !== undefined) return pattern;
-  const ids = workload.accessPatterns.map((p) => p.id);
-  const suggestion = suggestName(id, ids);
-  throw new ChangeRejected(
-    `there is no access pattern ${id} (patterns: ${ids.length === 0 ? "none yet" : ids.join(", ")})`,
-    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
-  );
-}
-
-function replaceEntity(workload: DraftWorkload, name: string, entity: DraftEntity): DraftWorkload {
-  return { ...workload, entities: workload.entities.map((e) => (e.name === name ? entity : e)) };
-}
-
-/** Renames an entity everywhere it is referenced: relationships, patterns and their `with` entries. */
-function renameEntity(workload: DraftWorkload, from: string, to: string): DraftWorkload {
-  const rename = (name: string): string => (name === from ? to : name);
-  const renameWith = (entry: string): string =>
-    entry.replace(new RegExp(`(^|\\()${from}(?=[.,)]|$)`), (_match, prefix: string) => `${prefix}${to}`);
-  return {
-    ...workload,
-    entities: workload.entities.map((e) => (e.name === from ? { ...e, name: to } : e)),
-    relationships: workload.relationships.map((r) => ({
-      ...r,
-      parent: rename(r.parent),
-      child: rename(r.child),
-    })),
-    accessPatterns: workload.accessPatterns.map((p) => ({
-      ...p,
-      entity: rename(p.entity),
-      ...(p.with === undefined ? {} : { with: p.with.map(renameWith) }),
-    })),
-  };
-}
-
-/** The key must be an attribute when attributes are listed; it is added as a string otherwise. */
-function ensureKeyAttribute(entity: DraftEntity, notes: string[]): { entity: DraftEntity } {
-  if (entity.key === undefined || entity.attributes.some((a) => a.name === entity.key)) return { entity };
-  notes.push(`Added attribute ${entity.name}.${entity.key} (string) as the key.`);
-  return { entity: { ...entity, attributes: [{ name: entity.key, type: "string" }, ...entity.attributes] } };
-}
-
-function checkPattern(pattern: DraftAccessPattern): DraftAccessPattern {
-  const { avg, peak } = pattern.rps ?? {};
-  if (avg !== undefined && peak !== undefined && peak < avg) {
-    throw new ChangeRejected(
-      `${pattern.id}: the peak rate (${formatNumber(peak)}/s) is below the average (${formatNumber(avg)}/s)`,
-    );
-  }
-  if (pattern.type === "write" && pattern.operation === undefined) {
-    throw new ChangeRejected(
-      `${pattern.id} is a write: give its operation (create, replace, upsert, patch or delete)`,
-    );
-  }
-  if (
-    pattern.type === "read" &&
-    (pattern.operation !== undefined || pattern.changes !== undefined || pattern.batch !== undefined)
-  ) {
-    throw new ChangeRejected(`${pattern.id} is a read: operation, changes and batch apply to writes only`);
-  }
-  if (
-    pattern.type === "write" &&
-    (pattern.where !== undefined || pattern.orderBy !== undefined || pattern.select !== undefined)
-  ) {
-    throw new ChangeRejected(`${pattern.id} is a write: where, orderBy and select apply to reads only`);
-  }
-  return pattern;
-}
-
-/** Attributes a pattern names (filters, sort, selection, changes). */
-export function patternAttributes(pattern: DraftAccessPattern): readonly string[] {
-  return [
-    ...Object.keys(pattern.where ?? {}),
-    ...Object.keys(pattern.orderBy ?? {}),
-    ...(pattern.select ?? []),
-    ...(pattern.changes ?? []),
-    ...Object.keys(pattern.truncate ?? {}),
-  ];
-}
-
-function missingAttributes(entity: DraftEntity, pattern: DraftAccessPattern): string[] {
-  if (entity.attributes.length === 0) return [];
-  const missing = [...new Set(patternAttributes(pattern))].filter(
-    (name) => !entity.attributes.some((a) => a.name === name),
-  );
-  return missing.length === 0
-    ? []
-    : [
-        `${pattern.id} uses ${missing.map((name) => `${entity.name}.${name}`).join(", ")}, not listed as attributes yet: their types will be asked`,
-      ];
-}
-
-/** Removes a pattern's pending estimate and unknown-rate mark (its rate was just given or it is gone). */
-function forgetPatterns(
-  state: SessionState,
-  ids: readonly string[],
-): Pick<SessionState, "estimates" | "unknownRates"> {
-  return {
-    estimates: state.estimates.filter((e) => !ids.includes(e.pattern)),
-    unknownRates: state.unknownRates.filter((id) => !ids.includes(id)),
-  };
-}
-
-function nextPatternId(workload: DraftWorkload, type: "read" | "write"): string {
-  const prefix = type === "read" ? "Q" : "C";
-  const used = new Set(workload.accessPatterns.map((p) => p.id));
-  let n = workload.accessPatterns.filter((p) => p.type === type).length + 1;
-  while (used.has(`${prefix}${n}`)) n++;
-  return `${prefix}${n}`;
-}
-
-function describeEntity(entity: Partial<DraftEntity>): string {
-  const parts = [
-    entity.key === undefined ? undefined : `key ${entity.key}`,
-    entity.count === undefined ? undefined : `${formatNumber(entity.count)} items`,
-    entity.growthPerMonth === undefined ? undefined : `+${formatNumber(entity.growthPerMonth)} per month`,
-    entity.avgBytes === undefined ? undefined : `${formatNumber(entity.avgBytes)} bytes on average`,
-    entity.maxBytes === undefined ? undefined : `at most ${formatNumber(entity.maxBytes)} bytes`,
-    entity.ttlSeconds === undefined
-      ? undefined
-      : `expires ${formatNumber(entity.ttlSeconds)} s after its last write`,
-  ].filter((part) => part !== undefined);
-  return parts.length === 0 ? "" : `: ${parts.join(", ")}`;
-}
-
-function describeAttribute(attribute: DraftAttribute): string {
-  const parts = [
-    attribute.type,
-    attribute.distinct === undefined ? undefined : `${formatNumber(attribute.distinct)} distinct values`,
-    attribute.unique === true ? "unique" : undefined,
-    attribute.changes === undefined ? undefined : `changes ${attribute.changes}`,
-    attribute.avgBytes === undefined ? undefined : `${formatNumber(attribute.avgBytes)} bytes`,
-  ].filter((part) => part !== undefined);
-  return parts.join(", ");
-}
-
-/** "User 1:N Post via userId (avg 27.5, max 50, owned)". */
-export function describeRelationship(relationship: {
-  parent: string;
-  child: string;
-  kind?: string;
-  via?: string;
-  avg?: number;
-  max?: number | null;
-  owned?: boolean;
-}): string {
-  const arrow =
-    relationship.kind === "many-to-many" ? "M:N" : relationship.kind === "one-to-one" ? "1:1" : "1:N";
-  const bounds = [
-    relationship.avg === undefined ? undefined : `avg ${formatNumber(relationship.avg)}`,
-    relationship.max === undefined
-      ? undefined
-      : relationship.max === null
-        ? "unbounded"
-        : `max ${formatNumber(relationship.max)}`,
-    relationship.owned === undefined ? undefined : relationship.owned ? "owned" : "independent",
-  ].filter((part) => part !== undefined);
-  return `${relationship.parent} ${arrow} ${relationship.child}${relationship.via === undefined ? "" : ` via ${relationship.via}`}${bounds.length === 0 ? "" : ` (${bounds.join(", ")})`}`;
-}
-
-function describeRate(pattern: DraftAccessPattern): string {
-  const { avg, peak } = pattern.rps ?? {};
-  if (avg === undefined && peak === undefined) return "";
-  const part = (value: number | undefined): string =>
-    value === undefined ? "unknown" : `${formatNumber(value)}/s`;
-  return `, rate avg ${part(avg)}, peak ${part(peak)}`;
 }

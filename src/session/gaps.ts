@@ -3,7 +3,7 @@
  * checklist reports. Each function looks at one kind of gap.
  */
 import { MASSIVE_BATCH_ITEMS, MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
-import { patternAttributes } from "./apply-changes.js";
+import { patternAttributes } from "./draft-edits.js";
 import type { DraftAccessPattern, DraftEntity, DraftRelationship, DraftWorkload } from "./draft.js";
 import { formatNumber } from "./estimate-rate.js";
 import type { SessionState } from "./state.js";

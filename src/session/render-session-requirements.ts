@@ -14,7 +14,7 @@ import {
   table,
 } from "../render/markdown.js";
 import { renderRequirements } from "../render/requirements.js";
-import { describeRelationship } from "./apply-changes.js";
+import { describeRelationship } from "./describe-changes.js";
 import { checkReadiness, requirementsState, type Readiness } from "./checklist.js";
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
 import { massiveScaleReason } from "./gaps.js";

@@ -4,7 +4,7 @@
  * becomes structured changes for the session engine.
  */
 import type { Change } from "../../session/changes.js";
-import { describeRelationship } from "../../session/apply-changes.js";
+import { describeRelationship } from "../../session/describe-changes.js";
 import {
   CHANGE_FREQUENCIES,
   CONSISTENCY_LEVELS,

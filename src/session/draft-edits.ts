@@ -1,0 +1,167 @@
+/**
+ * Editing the draft workload: finding and requiring entities, attributes and patterns (with
+ * "did you mean" suggestions), replacing and renaming entities, and the checks a pattern must
+ * pass. Used by `applyChanges`; a `ChangeRejected` becomes an issue on the change's path.
+ */
+import { suggestName } from "../source/suggest.js";
+import type { DraftAccessPattern, DraftAttribute, DraftEntity, DraftWorkload } from "./draft.js";
+import { formatNumber } from "./estimate-rate.js";
+import type { SessionState } from "./state.js";
+
+/** Thrown inside a handler to reject one change; turned into an issue with the change's path. */
+export class ChangeRejected extends Error {
+  constructor(
+    message: string,
+    readonly suggestion?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The entity named `name`, if any. */
+export function findEntity(workload: DraftWorkload, name: string): DraftEntity | undefined {
+  return workload.entities.find((entity) => entity.name === name);
+}
+
+/** The entity named `name`, or a rejection with the known names and a suggestion. */
+export function requireEntity(workload: DraftWorkload, name: string): DraftEntity {
+  const entity = findEntity(workload, name);
+  if (entity !== undefined) return entity;
+  const names = workload.entities.map((e) => e.name);
+  const suggestion = suggestName(name, names);
+  throw new ChangeRejected(
+    `there is no entity ${name} (entities: ${names.length === 0 ? "none yet" : names.join(", ")})`,
+    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
+  );
+}
+
+/** The attribute `name` of `entity`, or a rejection with a suggestion. */
+export function requireAttribute(entity: DraftEntity, name: string): DraftAttribute {
+  const attribute = entity.attributes.find((a) => a.name === name);
+  if (attribute !== undefined) return attribute;
+  const suggestion = suggestName(
+    name,
+    entity.attributes.map((a) => a.name),
+  );
+  throw new ChangeRejected(
+    `entity ${entity.name} has no attribute ${name}`,
+    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
+  );
+}
+
+/** The access pattern `id`, or a rejection with the known ids and a suggestion. */
+export function requirePattern(workload: DraftWorkload, id: string): DraftAccessPattern {
+  const pattern = workload.accessPatterns.find((p) => p.id === id);
+  if (pattern !== undefined) return pattern;
+  const ids = workload.accessPatterns.map((p) => p.id);
+  const suggestion = suggestName(id, ids);
+  throw new ChangeRejected(
+    `there is no access pattern ${id} (patterns: ${ids.length === 0 ? "none yet" : ids.join(", ")})`,
+    suggestion === undefined ? undefined : `did you mean ${suggestion}?`,
+  );
+}
+
+/** The workload with entity `name` replaced by `entity`. */
+export function replaceEntity(workload: DraftWorkload, name: string, entity: DraftEntity): DraftWorkload {
+  return { ...workload, entities: workload.entities.map((e) => (e.name === name ? entity : e)) };
+}
+
+/** Renames an entity everywhere it is referenced: relationships, patterns and their `with` entries. */
+export function renameEntity(workload: DraftWorkload, from: string, to: string): DraftWorkload {
+  const rename = (name: string): string => (name === from ? to : name);
+  const renameWith = (entry: string): string =>
+    entry.replace(new RegExp(`(^|\\()${from}(?=[.,)]|$)`), (_match, prefix: string) => `${prefix}${to}`);
+  return {
+    ...workload,
+    entities: workload.entities.map((e) => (e.name === from ? { ...e, name: to } : e)),
+    relationships: workload.relationships.map((r) => ({
+      ...r,
+      parent: rename(r.parent),
+      child: rename(r.child),
+    })),
+    accessPatterns: workload.accessPatterns.map((p) => ({
+      ...p,
+      entity: rename(p.entity),
+      ...(p.with === undefined ? {} : { with: p.with.map(renameWith) }),
+    })),
+  };
+}
+
+/** The key must be an attribute when attributes are listed; it is added as a string otherwise. */
+export function ensureKeyAttribute(entity: DraftEntity, notes: string[]): { entity: DraftEntity } {
+  if (entity.key === undefined || entity.attributes.some((a) => a.name === entity.key)) return { entity };
+  notes.push(`Added attribute ${entity.name}.${entity.key} (string) as the key.`);
+  return { entity: { ...entity, attributes: [{ name: entity.key, type: "string" }, ...entity.attributes] } };
+}
+
+/** Rejects a pattern whose peak is below its average, or whose fields do not fit its type. */
+export function checkPattern(pattern: DraftAccessPattern): DraftAccessPattern {
+  const { avg, peak } = pattern.rps ?? {};
+  if (avg !== undefined && peak !== undefined && peak < avg) {
+    throw new ChangeRejected(
+      `${pattern.id}: the peak rate (${formatNumber(peak)}/s) is below the average (${formatNumber(avg)}/s)`,
+    );
+  }
+  if (pattern.type === "write" && pattern.operation === undefined) {
+    throw new ChangeRejected(
+      `${pattern.id} is a write: give its operation (create, replace, upsert, patch or delete)`,
+    );
+  }
+  if (
+    pattern.type === "read" &&
+    (pattern.operation !== undefined || pattern.changes !== undefined || pattern.batch !== undefined)
+  ) {
+    throw new ChangeRejected(`${pattern.id} is a read: operation, changes and batch apply to writes only`);
+  }
+  if (
+    pattern.type === "write" &&
+    (pattern.where !== undefined || pattern.orderBy !== undefined || pattern.select !== undefined)
+  ) {
+    throw new ChangeRejected(`${pattern.id} is a write: where, orderBy and select apply to reads only`);
+  }
+  return pattern;
+}
+
+/** Attributes a pattern names (filters, sort, selection, changes). */
+export function patternAttributes(pattern: DraftAccessPattern): readonly string[] {
+  return [
+    ...Object.keys(pattern.where ?? {}),
+    ...Object.keys(pattern.orderBy ?? {}),
+    ...(pattern.select ?? []),
+    ...(pattern.changes ?? []),
+    ...Object.keys(pattern.truncate ?? {}),
+  ];
+}
+
+/** Warnings for attributes a pattern names that its entity does not list. */
+export function missingAttributes(entity: DraftEntity, pattern: DraftAccessPattern): string[] {
+  if (entity.attributes.length === 0) return [];
+  const missing = [...new Set(patternAttributes(pattern))].filter(
+    (name) => !entity.attributes.some((a) => a.name === name),
+  );
+  return missing.length === 0
+    ? []
+    : [
+        `${pattern.id} uses ${missing.map((name) => `${entity.name}.${name}`).join(", ")}, not listed as attributes yet: their types will be asked`,
+      ];
+}
+
+/** Removes a pattern's pending estimate and unknown-rate mark (its rate was just given or it is gone). */
+export function forgetPatterns(
+  state: SessionState,
+  ids: readonly string[],
+): Pick<SessionState, "estimates" | "unknownRates"> {
+  return {
+    estimates: state.estimates.filter((e) => !ids.includes(e.pattern)),
+    unknownRates: state.unknownRates.filter((id) => !ids.includes(id)),
+  };
+}
+
+/** The next free id: Q<n> for reads, C<n> for writes. */
+export function nextPatternId(workload: DraftWorkload, type: "read" | "write"): string {
+  const prefix = type === "read" ? "Q" : "C";
+  const used = new Set(workload.accessPatterns.map((p) => p.id));
+  let n = workload.accessPatterns.filter((p) => p.type === type).length + 1;
+  while (used.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
