@@ -8,7 +8,7 @@
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
-import type { Workload } from "../workload/types.js";
+import type { ReadPattern, Workload } from "../workload/types.js";
 import { baselineModel, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
 import {
@@ -67,6 +67,39 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
     relationships: workload.relationships.filter((r) => set.has(r.parent) && set.has(r.child)),
     accessPatterns: workload.accessPatterns.filter((p) => set.has(p.entity)),
   };
+}
+
+/** Copies, counters and embedded newest children for one read's `with` data, each tried in turn. */
+function denormalize(
+  workload: Workload,
+  options: EvaluateOptions,
+  start: Scored,
+  pattern: ReadPattern,
+  decisions: Decision[],
+): Scored {
+  let current = start;
+  for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
+    current = decide(
+      workload,
+      options,
+      current,
+      {
+        id: `denormalize-${pattern.id}-${decisions.length}`,
+        title: `${pattern.id}: ${candidate.name}?`,
+        keepName: "read it at query time",
+      },
+      [candidate],
+      decisions,
+      (chosen, best, before) =>
+        compareWhy(
+          chosen,
+          best,
+          before,
+          `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
+        ),
+    );
+  }
+  return current;
 }
 
 function designComponent(workload: Workload, options: EvaluateOptions, decisions: Decision[]): Model {
@@ -174,27 +207,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     .sort((a, b) => b.rps.peak - a.rps.peak);
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
-    for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
-      current = decide(
-        workload,
-        options,
-        current,
-        {
-          id: `denormalize-${pattern.id}-${decisions.length}`,
-          title: `${pattern.id}: ${candidate.name}?`,
-          keepName: "read it at query time",
-        },
-        [candidate],
-        decisions,
-        (chosen, best, before) =>
-          compareWhy(
-            chosen,
-            best,
-            before,
-            `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
-          ),
-      );
-    }
+    current = denormalize(workload, options, current, pattern, decisions);
   }
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
@@ -209,27 +222,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
         compareWhy(chosen, best, before, `${pattern.id} queries every physical partition as modeled`),
     );
     // The new copy may need denormalized data of its own source.
-    for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
-      current = decide(
-        workload,
-        options,
-        current,
-        {
-          id: `denormalize-${pattern.id}-${decisions.length}`,
-          title: `${pattern.id}: ${candidate.name}?`,
-          keepName: "read it at query time",
-        },
-        [candidate],
-        decisions,
-        (chosen, best, before) =>
-          compareWhy(
-            chosen,
-            best,
-            before,
-            `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
-          ),
-      );
-    }
+    current = denormalize(workload, options, current, pattern, decisions);
   }
   // 7. Hot write keys.
   for (const issue of current.evaluation.issues) {
