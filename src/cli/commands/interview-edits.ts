@@ -13,7 +13,8 @@ import {
   type DraftWorkload,
 } from "../../session/draft.js";
 import type { QuantityUnit } from "../../session/quantity.js";
-import { attributeList, runForm, type Prompter } from "./interview-forms.js";
+import { attributeList, runForm } from "./interview-forms.js";
+import type { Prompter } from "./interview-prompter.js";
 
 type EditTarget = "application" | "entity" | "relationship" | "access-pattern" | "back";
 

@@ -3,7 +3,6 @@
  * units, choices, lists, text) and the forms that add, edit and remove entities, relationships
  * and access patterns. Every answer becomes structured changes; nothing here decides what to ask.
  */
-import { confirm, input, select } from "@inquirer/prompts";
 import type { Change } from "../../session/changes.js";
 import {
   ATTRIBUTE_TYPES,
@@ -14,83 +13,8 @@ import {
   isValidName,
   type DraftWorkload,
 } from "../../session/draft.js";
-import { parseQuantity, type QuantityUnit } from "../../session/quantity.js";
 import { questionChoices, type Answer, type FormRequest, type Question } from "../../session/questions.js";
-
-/** Where prompts read keys and draw; the terminal by default, streams in tests. */
-export interface PromptContext {
-  readonly input?: NodeJS.ReadableStream;
-  readonly output?: NodeJS.WritableStream;
-}
-
-/** The few prompt shapes the interview needs. */
-export class Prompter {
-  constructor(private readonly context: PromptContext = {}) {}
-
-  print(text: string): void {
-    (this.context.output ?? process.stdout).write(`${text}\n`);
-  }
-
-  text(
-    message: string,
-    options: { default?: string; validate?: (value: string) => string | true } = {},
-  ): Promise<string> {
-    return input(
-      {
-        message,
-        ...(options.default === undefined ? {} : { default: options.default }),
-        ...(options.validate === undefined ? {} : { validate: options.validate }),
-      },
-      this.context as never,
-    );
-  }
-
-  choose<T extends string>(
-    message: string,
-    choices: readonly { value: T; name: string }[],
-    defaultValue?: T,
-  ): Promise<T> {
-    return select<T>(
-      {
-        message,
-        choices: [...choices],
-        ...(defaultValue === undefined ? {} : { default: defaultValue }),
-        pageSize: 12,
-      },
-      this.context as never,
-    );
-  }
-
-  yes(message: string, defaultValue: boolean): Promise<boolean> {
-    return confirm({ message, default: defaultValue }, this.context as never);
-  }
-
-  /** A quantity with its unit; `blank` is returned for an empty answer when allowed, words listed in `words` as themselves. */
-  async quantity(
-    message: string,
-    unit: QuantityUnit,
-    options: { integer?: boolean; allowBlank?: boolean; words?: readonly string[] } = {},
-  ): Promise<number | string | undefined> {
-    const words = (options.words ?? []).map((word) => word.toLowerCase());
-    const answer = await this.text(message, {
-      validate: (value) => {
-        const trimmed = value.trim().toLowerCase();
-        if (trimmed === "") return options.allowBlank === true ? true : "an answer is needed";
-        if (words.includes(trimmed)) return true;
-        const parsed = parseQuantity(value, unit);
-        if (!parsed.ok)
-          return `${parsed.message}${words.length === 0 ? "" : `, or ${words.map((w) => `"${w}"`).join(" or ")}`}`;
-        if (options.integer === true && !Number.isInteger(parsed.value)) return "expected a whole number";
-        return true;
-      },
-    });
-    const trimmed = answer.trim().toLowerCase();
-    if (trimmed === "") return undefined;
-    if (words.includes(trimmed)) return trimmed;
-    const parsed = parseQuantity(answer, unit);
-    return parsed.ok ? parsed.value : undefined;
-  }
-}
+import type { Prompter } from "./interview-prompter.js";
 
 /** An answer to a question, plus the changes of any form the answer opened. */
 export interface AskedAnswer {

@@ -21,7 +21,8 @@ import { writeDataModel } from "../../session-store/deliverables.js";
 import { openSession, saveSession } from "../../session-store/session-files.js";
 import type { CommandRegistration } from "../main.js";
 import { EXIT_OK } from "../output.js";
-import { askQuestion, Prompter, type PromptContext } from "./interview-forms.js";
+import { askQuestion } from "./interview-forms.js";
+import { Prompter, type PromptContext } from "./interview-prompter.js";
 import { runEditMenu } from "./interview-edits.js";
 
 export const register: CommandRegistration = (program) => {
