@@ -2,12 +2,12 @@
  * MCP tools over files and single operations: check a workload, estimate the request charge of
  * operations, and render a model's deployable artifacts into the session folder.
  */
-import { chmod } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { checkWorkloadText, summarize } from "../cli/commands/check.js";
-import { readInputFile, writeFileAtomic } from "../cli/io.js";
+import { readInputFile } from "../cli/io.js";
+import { writeOutputs } from "../cli/write-outputs.js";
 import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
 import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
 import { OPERATION_KINDS, validateOperation } from "../cost/validate-operation.js";
@@ -135,18 +135,23 @@ export const renderArtifactsInput = {
     .min(1)
     .default("artifacts")
     .describe("folder for the artifacts, inside the session folder"),
+  force: z
+    .boolean()
+    .default(false)
+    .describe("overwrite artifacts the user edited by hand since they were written"),
 };
 
 export const renderArtifactsOutput = {
   outDir: z.string(),
   files: z.array(z.string()).describe("files written, relative to outDir"),
+  unchanged: z.array(z.string()).describe("files that already had this content"),
   warnings: z.array(issueSchema),
 };
 
 /** `render-artifacts`: container definitions, Bicep, Terraform, Azure CLI script and diagram of a model. */
 export async function renderArtifacts(
   dir: string,
-  args: { model: string; outDir: string },
+  args: { model: string; outDir: string; force: boolean },
 ): Promise<CallToolResult> {
   let text: string;
   let outDir: string;
@@ -164,17 +169,26 @@ export async function renderArtifacts(
     });
   }
   const files = renderModelArtifacts(model.value, workload === undefined ? {} : { scale: workload.scale });
-  for (const file of files) {
-    const path = join(outDir, file.path);
-    await writeFileAtomic(path, file.content);
-    if (file.executable) await chmod(path, 0o755);
+  let report;
+  try {
+    report = await writeOutputs(outDir, files, args.force);
+  } catch (error) {
+    if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+    return failure(
+      `${error.message.replace(/run again with --force/, "call render-artifacts with force: true")} Ask the user before overwriting.`,
+      { files: error.context.files },
+    );
   }
-  const names = files.map((file) => file.path);
-  return success(`Wrote ${names.length} files in ${outDir}:\n${names.map((n) => `- ${n}`).join("\n")}`, {
-    outDir,
-    files: names,
-    warnings: model.issues.filter((issue) => issue.severity !== "error"),
-  });
+  const names = [...report.written, ...report.unchanged];
+  return success(
+    `Wrote ${report.written.length} files in ${outDir}:\n${names.map((n) => `- ${n}`).join("\n")}`,
+    {
+      outDir,
+      files: [...report.written],
+      unchanged: [...report.unchanged],
+      warnings: model.issues.filter((issue) => issue.severity !== "error"),
+    },
+  );
 }
 
 /** The session's workload when it loads (for scale and checks), else undefined. */

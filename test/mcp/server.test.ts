@@ -251,6 +251,26 @@ describe("cosmos-modeler mcp", () => {
     const files = (rendered.structuredContent as { files: string[] }).files;
     expect(files).toContain("infra/main.bicep");
     expect(readFileSync(join(dir, "artifacts", "infra", "main.bicep"), "utf8")).toContain("customers");
+    // an artifact edited by hand is not overwritten without force
+    writeFileSync(join(dir, "artifacts", "diagram.mmd"), "my diagram\n");
+    writeFileSync(
+      join(dir, "small-model.yaml"),
+      readFileSync(join(dir, "small-model.yaml"), "utf8").replace("customers", "clients"),
+    );
+    const protectedResult = await call("render-artifacts", {
+      model: "small-model.yaml",
+      outDir: "artifacts",
+    });
+    expect(protectedResult.isError).toBe(true);
+    expect(text(protectedResult)).toContain("diagram.mmd");
+    expect(text(protectedResult)).toContain("force: true");
+    expect(readFileSync(join(dir, "artifacts", "diagram.mmd"), "utf8")).toBe("my diagram\n");
+    const forced = await call("render-artifacts", {
+      model: "small-model.yaml",
+      outDir: "artifacts",
+      force: true,
+    });
+    expect(forced.isError).toBeFalsy();
     const outside = await call("render-artifacts", { model: "small-model.yaml", outDir: "../elsewhere" });
     expect(outside.isError).toBe(true);
   });
