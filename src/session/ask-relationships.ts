@@ -129,7 +129,7 @@ export function askRelationships(state: SessionState): readonly Question[] {
             {
               value: "one-to-one",
               label: `Each ${inferred.parent} has at most one ${inferred.child}`,
-              changes: [{ ...base, relationshipKind: "one-to-one", avg: 1, max: 1 }],
+              changes: [{ ...base, relationshipKind: "one-to-one", max: 1 }],
             },
             {
               value: "none",
