@@ -302,6 +302,7 @@ export async function runVerification(
           const begin = performance.now();
           const result = (await access.pattern(pattern.id)(write.record, {
             parents: write.parents,
+            ...(write.embeds === undefined ? {} : { embeds: write.embeds }),
           })) as unknown as GeneratedWriteResult;
           samples.push(performance.now() - begin);
           charge += result.requestCharge;
@@ -337,6 +338,24 @@ export async function runVerification(
           : {}),
         estimatedRu: check.estimate,
         ...latencyOf(samples),
+      });
+    }
+
+    // Child patterns written inside their parent's items share the parent's outcome.
+    for (const check of plan.patterns) {
+      if (check.kind !== "write" || check.writtenWith === undefined) continue;
+      const carrier = outcomes.get(check.writtenWith);
+      outcomes.set(check.patternId, {
+        patternId: check.patternId,
+        type: "write",
+        name: check.name,
+        status: carrier?.status ?? "failed",
+        detail:
+          carrier?.status === "failed"
+            ? `${check.patternId}: written with ${check.writtenWith}, which failed: ${carrier.detail ?? ""}`
+            : `written inside the items of ${check.writtenWith} (${check.companionWrites ?? 0} records, as the model embeds them); the reads check them`,
+        requests: check.companionWrites ?? 0,
+        estimatedRu: check.estimate,
       });
     }
 

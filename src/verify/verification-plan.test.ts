@@ -91,7 +91,7 @@ describe("buildVerificationPlan", () => {
     expect(real.limitations).toEqual([]);
   });
 
-  it("marks a write the model stores inside its parent (no write of its own) as not checkable", () => {
+  it("writes children the model embeds in their parent's item with the parent's create", () => {
     const ecommerce = readExampleWorkload("ecommerce");
     const expert = loadModel(readExample("ecommerce/expert-model.yaml"), { workload: ecommerce });
     if (!expert.ok) throw new Error("ecommerce model");
@@ -105,10 +105,26 @@ describe("buildVerificationPlan", () => {
       },
     );
     const c4 = planned.patterns.find((check) => check.patternId === "C4");
-    expect(c4?.kind).toBe("write");
-    if (c4?.kind !== "write") return;
+    if (c4?.kind !== "write") throw new Error("C4 is a write");
+    // C4 (order lines) writes nothing of its own: the lines are embedded in the order (C3).
     expect(writtenWithParent(c4.plan)).toBeDefined();
-    expect(c4.notCheckable).toMatch(/embedded in order\.lines/);
     expect(c4.writes).toEqual([]);
+    expect(c4.notCheckable).toBeUndefined();
+    expect(c4.writtenWith).toBe("C3");
+    const orders = planned.writes.filter((write) => write.patternId === "C3");
+    expect(orders.length).toBeGreaterThan(0);
+    for (const order of orders) {
+      const lines = order.embeds?.["OrderLine"] ?? [];
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.every((line) => line["orderId"] === order.record["orderId"])).toBe(true);
+      // The oracle's dataset holds the lines too.
+      const stored = planned.finalDataset.entities["OrderLine"]?.filter(
+        (line) => line["orderId"] === order.record["orderId"],
+      );
+      expect(stored).toEqual(lines);
+    }
+    expect(c4.companionWrites).toBe(
+      orders.reduce((sum, o) => sum + (o.embeds?.["OrderLine"]?.length ?? 0), 0),
+    );
   });
 });

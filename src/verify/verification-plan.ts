@@ -67,6 +67,10 @@ export interface PlannedWrite {
   readonly record: EntityRecord;
   /** Parent records by entity (for parent items whose key the record does not hold). */
   readonly parents: Readonly<Record<string, EntityRecord>>;
+  /** Child records written inside this record's item, by child entity (an order's lines). */
+  readonly embeds?: Readonly<Record<string, readonly EntityRecord[]>>;
+  /** The child write patterns these embedded children stand for, with their counts. */
+  readonly companions?: readonly { readonly patternId: string; readonly count: number }[];
 }
 
 /** One read request: its parameters, and whether they aim at data the writes changed. */
@@ -100,6 +104,10 @@ export type PatternCheckPlan =
       /** Synchronous estimate plus the change-feed work, per request. */
       readonly estimate: RuEstimate;
       readonly writes: readonly PlannedWrite[];
+      /** The parent create pattern whose requests carry this pattern's records (embedded children). */
+      readonly writtenWith?: string;
+      /** Records of this pattern written that way. */
+      readonly companionWrites?: number;
       readonly notCheckable?: string;
     };
 
@@ -216,8 +224,60 @@ export function writtenWithParent(plan: WritePlan): string | undefined {
   return `${plan.notes.join("; ") || "the plan writes nothing"}; verify runs each write pattern on its own, so this write was not run`;
 }
 
+/** A child write pattern whose records the model stores inside the parent's items. */
+interface EmbeddedChild {
+  readonly pattern: WritePattern;
+  /** The child's attribute holding the parent key. */
+  readonly via: string;
+  /** Children written with each parent (the relationship's average, 1 to 3). */
+  readonly perParent: number;
+}
+
+/**
+ * The child write patterns written with each parent create pattern: the pattern's plan writes
+ * nothing of its own because the model embeds the child in the parent's item (an order with its
+ * lines), so the application passes the children with the parent's create.
+ */
+export function embeddedChildWrites(
+  workload: Workload,
+  model: Model,
+  plans: readonly Plan[],
+): ReadonlyMap<string, readonly EmbeddedChild[]> {
+  const planOf = (id: string) => plans.find((plan) => plan.patternId === id);
+  const result = new Map<string, EmbeddedChild[]>();
+  for (const pattern of workload.accessPatterns) {
+    if (pattern.type !== "write" || pattern.operation !== "create") continue;
+    const plan = planOf(pattern.id);
+    if (plan?.type !== "write" || writtenWithParent(plan) === undefined) continue;
+    const holder = model.containers
+      .flatMap((container) => container.items)
+      .find((item) => item.embeds.some((embed) => embed.entity === pattern.entity));
+    if (holder === undefined) continue;
+    const link = linkingRelationships(workload).find(
+      (relationship) => relationship.parent === holder.entity && relationship.child === pattern.entity,
+    );
+    const parentCreate = workload.accessPatterns.find((candidate): candidate is WritePattern => {
+      if (candidate.type !== "write" || candidate.entity !== holder.entity) return false;
+      const candidatePlan = planOf(candidate.id);
+      return (
+        candidate.operation === "create" &&
+        candidatePlan?.type === "write" &&
+        writtenWithParent(candidatePlan) === undefined
+      );
+    });
+    if (link === undefined || parentCreate === undefined) continue;
+    const perParent = Math.max(1, Math.min(3, Math.round(link.avg)));
+    result.set(parentCreate.id, [
+      ...(result.get(parentCreate.id) ?? []),
+      { pattern, via: link.via, perParent },
+    ]);
+  }
+  return result;
+}
+
 function planWrites(
   workload: Workload,
+  model: Model,
   plans: readonly Plan[],
   dataset: Dataset,
   seed: number,
@@ -228,6 +288,7 @@ function planWrites(
     const plan = plans.find((candidate) => candidate.patternId === p.id);
     return plan?.type === "write" && writtenWithParent(plan) === undefined;
   });
+  const embedded = embeddedChildWrites(workload, model, plans);
   // Deletes last: they prefer records without children, which the other writes may add.
   const ordered = [
     ...writePatterns.filter((p) => p.operation !== "delete"),
@@ -247,10 +308,34 @@ function planWrites(
         // A generated write that would conflict or miss is not a request an application makes.
         continue;
       }
+      const parents = parentRecordsOf(workload, current, pattern.entity, record);
+      // Children the model embeds in this record's item are written with it.
+      const children: Record<string, EntityRecord[]> = {};
+      const companions: { patternId: string; count: number }[] = [];
+      const parentKey = record[entityOf(workload, pattern.entity).key];
+      for (const child of embedded.get(pattern.id) ?? []) {
+        const childRng = createRng(seed, "write", child.pattern.id, request);
+        const written: EntityRecord[] = [];
+        for (let index = 0; index < child.perParent; index++) {
+          const generated = generateWriteRecord(workload, next, child.pattern, childRng);
+          if (generated === undefined) continue;
+          const childRecord = { ...generated, [child.via]: parentKey };
+          try {
+            next = applyWriteToDataset(workload, next, child.pattern, childRecord);
+            written.push(childRecord);
+          } catch {
+            continue;
+          }
+        }
+        if (written.length === 0) continue;
+        children[child.pattern.entity] = written;
+        companions.push({ patternId: child.pattern.id, count: written.length });
+      }
       writes.push({
         patternId: pattern.id,
         record,
-        parents: parentRecordsOf(workload, current, pattern.entity, record),
+        parents,
+        ...(companions.length === 0 ? {} : { embeds: children, companions }),
       });
       current = next;
     }
@@ -325,7 +410,14 @@ export function buildVerificationPlan(
   const evaluation = evaluateModel(workload, model);
   const plans = evaluation.patterns.map((pattern) => pattern.plan);
   const { dataset, items, maxItemsPerEntity } = scaledData(workload, model, seed, options);
-  const { writes, finalDataset } = planWrites(workload, plans, dataset, seed, options.writesPerPattern ?? 2);
+  const { writes, finalDataset } = planWrites(
+    workload,
+    model,
+    plans,
+    dataset,
+    seed,
+    options.writesPerPattern ?? 2,
+  );
   const patterns: PatternCheckPlan[] = [];
   for (const pattern of workload.accessPatterns) {
     const evaluated = evaluation.patterns.find((entry) => entry.id === pattern.id);
@@ -356,9 +448,18 @@ export function buildVerificationPlan(
             }),
       });
     } else if (pattern.type === "write" && plan.type === "write") {
+      // Children the model embeds in their parent's item are written with the parent's create.
+      const carriers = writes.filter((write) => write.companions?.some((c) => c.patternId === pattern.id));
+      const writtenWith = carriers[0]?.patternId;
+      const companionWrites = carriers.reduce(
+        (sum, write) => sum + (write.companions?.find((c) => c.patternId === pattern.id)?.count ?? 0),
+        0,
+      );
       const notCheckable =
-        writtenWithParent(plan) ??
-        missingCapability([...plan.operations, ...plan.async], capabilities, reasons);
+        writtenWith === undefined
+          ? (writtenWithParent(plan) ??
+            missingCapability([...plan.operations, ...plan.async], capabilities, reasons))
+          : undefined;
       const async = evaluated.ru.async;
       patterns.push({
         kind: "write",
@@ -371,6 +472,7 @@ export function buildVerificationPlan(
           high: evaluated.ru.high + async,
         },
         writes: writes.filter((write) => write.patternId === pattern.id),
+        ...(writtenWith === undefined ? {} : { writtenWith, companionWrites }),
         ...(notCheckable === undefined ? {} : { notCheckable }),
       });
     }
