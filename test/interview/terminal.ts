@@ -82,7 +82,7 @@ export class Terminal {
       if (index >= 0) {
         this.cursor = index + wanted.length;
         // let the prompt finish drawing and start listening
-        await new Promise((r) => setTimeout(r, 60));
+        await new Promise((r) => setTimeout(r, 100));
         return;
       }
       if (Date.now() - started > timeoutMs || this.child.exitCode !== null) {
