@@ -6,6 +6,7 @@ import type { Change } from "./changes.js";
 import { serializeDraft } from "./checklist.js";
 import { parseDraftDocument } from "./draft.js";
 import { MAX_QUESTIONS_PER_TURN, nextQuestions } from "./next-questions.js";
+import { renderSessionRequirements } from "./render-session-requirements.js";
 import { createSession, sessionFromJson, sessionToJson } from "./state.js";
 
 const names = ["User", "Post", "Order", "Tag", "Item"] as const;
@@ -59,6 +60,7 @@ const change: fc.Arbitrary<Change> = fc.oneof(
     entity: fc.constantFrom(...names),
     operation: fc.constantFrom("create" as const, "upsert" as const, "delete" as const),
     batch: fc.integer({ min: 1, max: 10 }),
+    rps: fc.record({ avg: fc.nat(100), peak: fc.integer({ min: 100, max: 2_000 }) }),
   }),
   fc.record({
     kind: fc.constant("set-scale" as const),
@@ -83,6 +85,8 @@ describe("applyChanges over random change sequences", () => {
           }
           state = result.value.state;
         }
+        // the requirements document renders for any state (complete or not), with the checklist
+        expect(renderSessionRequirements(state)).toContain("### Session Checklist");
         const questions = nextQuestions(state);
         expect(questions.length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
         expect(new Set(questions.map((q) => q.topic)).size).toBeLessThanOrEqual(1);
