@@ -24,7 +24,7 @@ import {
   type ContainerItems,
   type DuplicateItems,
 } from "../synthetic/materialize-dataset.js";
-import { createRng } from "../synthetic/random.js";
+import { createRng, type Rng } from "../synthetic/random.js";
 import { jsonEqual } from "../synthetic/record-order.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { applyWriteToDataset } from "./apply-write.js";
@@ -224,6 +224,67 @@ export function writtenWithParent(plan: WritePlan): string | undefined {
   return `${plan.notes.join("; ") || "the plan writes nothing"}; verify runs each write pattern on its own, so this write was not run`;
 }
 
+/**
+ * True when some record holds this record's key in a relationship whose child entity the model
+ * copies this entity's attributes into (any relationship when the model copies nothing from it):
+ * updating such a record exercises the propagation of copies.
+ */
+function hasDependents(
+  workload: Workload,
+  model: Model,
+  dataset: Dataset,
+  entity: string,
+  record: EntityRecord,
+): boolean {
+  const key = record[entityOf(workload, entity).key];
+  const copiers = new Set(
+    model.containers
+      .flatMap((container) => container.items)
+      .filter((item) => item.copies.some((copy) => copy.from.entity === entity))
+      .map((item) => item.entity),
+  );
+  return linkingRelationships(workload).some(
+    (relationship) =>
+      relationship.parent === entity &&
+      (copiers.size === 0 || copiers.has(relationship.child)) &&
+      recordsOf(dataset, relationship.child).some((child) => jsonEqual(child[relationship.via], key)),
+  );
+}
+
+/**
+ * The record of one write request: for updates of existing records, preferably one whose
+ * children hold copies of it, so that the propagation of copied attributes is exercised.
+ */
+function pickWriteRecord(
+  workload: Workload,
+  model: Model,
+  dataset: Dataset,
+  pattern: WritePattern,
+  rng: Rng,
+): EntityRecord | undefined {
+  const isUpdate =
+    pattern.operation === "replace" ||
+    pattern.operation === "patch" ||
+    (pattern.operation === "upsert" && pattern.changes !== undefined);
+  if (!isUpdate) return generateWriteRecord(workload, dataset, pattern, rng);
+  const key = entityOf(workload, pattern.entity).key;
+  const records = recordsOf(dataset, pattern.entity);
+  const useful = records.filter((record) => hasDependents(workload, model, dataset, pattern.entity, record));
+  if (useful.length > 0 && useful.length < records.length) {
+    // Changed values are taken from other records: keep them all as donors, but the target
+    // among the useful ones (the generator picks the target first, then donors).
+    const candidate = generateWriteRecord(
+      workload,
+      { ...dataset, entities: { ...dataset.entities, [pattern.entity]: useful } },
+      pattern,
+      rng,
+    );
+    const original = records.find((record) => jsonEqual(record[key], candidate?.[key]));
+    if (candidate !== undefined && JSON.stringify(candidate) !== JSON.stringify(original)) return candidate;
+  }
+  return generateWriteRecord(workload, dataset, pattern, rng);
+}
+
 /** A child write pattern whose records the model stores inside the parent's items. */
 interface EmbeddedChild {
   readonly pattern: WritePattern;
@@ -299,7 +360,7 @@ function planWrites(
   for (const pattern of ordered) {
     const rng = createRng(seed, "write", pattern.id);
     for (let request = 0; request < perPattern; request++) {
-      const record = generateWriteRecord(workload, current, pattern, rng);
+      const record = pickWriteRecord(workload, model, current, pattern, rng);
       if (record === undefined) continue;
       let next: Dataset;
       try {
@@ -344,18 +405,56 @@ function planWrites(
 }
 
 /** Every record of the pattern's entity shaped as the pattern answers it, by key. */
-function shapedByKey(workload: Workload, dataset: Dataset, pattern: ReadPattern): Map<string, string> {
+function shapedByKey(
+  workload: Workload,
+  dataset: Dataset,
+  pattern: ReadPattern,
+): Map<string, Readonly<Record<string, unknown>>> {
   const { limit: _limit, ...rest } = pattern;
   const everything: ReadPattern = { ...rest, where: [], orderBy: [] };
   const key = entityOf(workload, pattern.entity).key;
   const records = recordsOf(dataset, pattern.entity);
   const shaped = answerReadPattern(workload, dataset, everything, {});
-  const byKey = new Map<string, string>();
-  shaped.forEach((answer, index) => {
-    byKey.set(JSON.stringify(records[index]?.[key]), JSON.stringify(answer));
-  });
+  const byKey = new Map<string, Readonly<Record<string, unknown>>>();
+  shaped.forEach((answer, index) => byKey.set(JSON.stringify(records[index]?.[key]), answer));
   return byKey;
 }
+
+/**
+ * The records of the pattern's entity whose answer the writes changed, grouped by what changed
+ * (`new`, or the properties that differ: a renamed parent's copy, a counter, an edited
+ * attribute), each kind of change in key order.
+ */
+function changedRecordsByKind(
+  workload: Workload,
+  before: Dataset,
+  after: Dataset,
+  pattern: ReadPattern,
+): Map<string, EntityRecord[]> {
+  const previous = shapedByKey(workload, before, pattern);
+  const current = shapedByKey(workload, after, pattern);
+  const key = entityOf(workload, pattern.entity).key;
+  const groups = new Map<string, EntityRecord[]>();
+  for (const record of recordsOf(after, pattern.entity)) {
+    const id = JSON.stringify(record[key]);
+    const old = previous.get(id);
+    const now = current.get(id) ?? {};
+    let kind: string;
+    if (old === undefined) kind = "new";
+    else {
+      const differing = [...new Set([...Object.keys(old), ...Object.keys(now)])]
+        .filter((property) => JSON.stringify(old[property]) !== JSON.stringify(now[property]))
+        .sort();
+      if (differing.length === 0) continue;
+      kind = differing.join(",");
+    }
+    groups.set(kind, [...(groups.get(kind) ?? []), record]);
+  }
+  return new Map([...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Requests aimed at changed data: at most this many per read pattern (one per kind of change). */
+const MAX_CHANGED_REQUESTS = 6;
 
 function planRequests(
   workload: Workload,
@@ -375,21 +474,19 @@ function planRequests(
     seen.add(text);
     requests.push({ parameters, focus });
   };
-  // First a request about data the writes changed (a new child, a renamed parent...), so that
-  // stale copies and counters show.
-  const previous = shapedByKey(workload, before, pattern);
-  const current = shapedByKey(workload, after, pattern);
-  const key = entityOf(workload, pattern.entity).key;
-  const changed = recordsOf(after, pattern.entity).filter((record) => {
-    const id = JSON.stringify(record[key]);
-    return previous.get(id) !== current.get(id);
-  });
-  if (changed.length > 0) {
-    const focused: Dataset = { ...after, entities: { ...after.entities, [pattern.entity]: changed } };
-    add(pickParameters(workload, focused, pattern, createRng(seed, "read-changed", pattern.id)), "changed");
+  // First one request per kind of change the writes made (a new child, a renamed parent, a
+  // counter...), so that stale copies and counters show; then random requests.
+  const changedRng = createRng(seed, "read-changed", pattern.id);
+  for (const records of [...changedRecordsByKind(workload, before, after, pattern).values()].slice(
+    0,
+    MAX_CHANGED_REQUESTS,
+  )) {
+    const focused: Dataset = { ...after, entities: { ...after.entities, [pattern.entity]: records } };
+    add(pickParameters(workload, focused, pattern, changedRng), "changed");
   }
   const rng = createRng(seed, "read", pattern.id);
-  for (let attempt = 0; requests.length < count && attempt < count * 3; attempt++) {
+  const wanted = requests.length + count;
+  for (let attempt = 0; requests.length < wanted && attempt < count * 3; attempt++) {
     add(pickParameters(workload, after, pattern, rng), "random");
   }
   return requests;

@@ -185,6 +185,31 @@ for (const target of targets) {
       );
     });
 
+    // Every expert model whose items keep counters (copies) must notice a dropped increment
+    // (copy update): each example's writes reach data that its reads return.
+    const maintained = EXAMPLE_NAMES.flatMap((name) => {
+      const items = exampleModel(name).containers.flatMap((container) => container.items);
+      return [
+        ...(items.some((item) => item.counts.length > 0) ? [[name, "drop-counter"] as const] : []),
+        ...(items.some((item) => item.copies.length > 0) ? [[name, "drop-copy"] as const] : []),
+      ];
+    });
+    it.each(maintained)(
+      "fails the %s expert model naming read patterns when the maintenance is sabotaged (%s)",
+      async (name, fault) => {
+        const workload = readExampleWorkload(name);
+        const report = await verifyOnEndpoint(endpoint, workload, exampleModel(name), { ...SMALL, fault });
+        const failed = report.patterns.filter((p) => p.status === "failed");
+        expect(failed.length).toBeGreaterThan(0);
+        // Only reads notice (the writes themselves succeed); each failure names its pattern.
+        for (const outcome of failed) {
+          expect(outcome.type).toBe("read");
+          expect(outcome.detail?.startsWith(`${outcome.patternId}: `)).toBe(true);
+        }
+      },
+      TIMEOUT,
+    );
+
     it(
       "keeps the database with keep, and reports charges as measured only on a real endpoint",
       async () => {
