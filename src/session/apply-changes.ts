@@ -76,7 +76,7 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
   if (issues.length > 0) return { ok: false, issues };
   return {
     ok: true,
-    value: { state: { ...current, turn: state.turn + 1 }, learned, warnings },
+    value: { state: { ...current, turn: state.turn + 1 }, learned: lastPerRelationship(learned), warnings },
     issues: warnings,
   };
 }
@@ -417,4 +417,14 @@ function applyOne(state: SessionState, change: Change): Step {
       change satisfies never;
       throw new ChangeRejected("unknown change");
   }
+}
+
+/** Several changes to one relationship in a turn are said once, in their final form. */
+function lastPerRelationship(learned: readonly string[]): readonly string[] {
+  const pair = (line: string): string | undefined =>
+    /^Relationship (\S+) \S+ (\S+)/.exec(line)?.slice(1).join(" ");
+  return learned.filter((line, index) => {
+    const key = pair(line);
+    return key === undefined || !learned.slice(index + 1).some((later) => pair(later) === key);
+  });
 }

@@ -166,6 +166,18 @@ describe("the later topics of the interview", () => {
       ]),
     );
     expect(bounded.workload.relationships[0]).toMatchObject({ avg: 20, max: null, owned: true });
+    const said = applyChanges(
+      withRelationship,
+      answer(bounds, [
+        { kind: "value", value: 20 },
+        { kind: "choice", value: "unbounded" },
+        { kind: "choice", value: "owned" },
+      ]),
+    );
+    // three changes to one relationship are said once, in their final form
+    expect(said.ok && said.value.learned).toEqual([
+      "Relationship User 1:N Post via userId (avg 20, unbounded, owned).",
+    ]);
     // then the cardinality of the lone status filter (the userId filter follows the relationship)
     const [cardinality] = nextQuestions(bounded);
     expect(cardinality?.id).toBe("cardinality:Post:status");
