@@ -3,7 +3,9 @@
  * out of the main entry point so that designing does not load the SDK. Meant as the `./verify`
  * subpath export.
  *
- * The flow a verify run follows with these pieces (the plan executor binds them together):
+ * `buildVerificationPlan` (pure) plans a run, `runVerification` executes it through the generated
+ * data-access module (`loadDataAccess`), `formatVerificationReport` prints it; `verifyOnEndpoint`
+ * does all three. The flow a verify run follows with these pieces:
  * 1. `realEndpointOptionsFrom(flag, env)` -> `connectRealEndpoint(...)`, or `startEmbeddedEndpoint()`;
  *    `endpoint.capabilities` says which checks the endpoint can support (`EMBEDDED_LIMITATIONS`
  *    gives the reason to print for each one skipped).

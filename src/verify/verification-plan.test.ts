@@ -80,6 +80,42 @@ describe("buildVerificationPlan", () => {
     expect(q2.requests.length).toBeGreaterThan(1);
   });
 
+  it("aims one request at each kind of change (a new child's counter, a renamed author's copy)", () => {
+    const q3 = plan.patterns.find((check) => check.patternId === "Q3");
+    if (q3?.kind !== "read") throw new Error("Q3 is a read");
+    const changed = q3.requests.filter((request) => request.focus === "changed");
+    expect(changed.length).toBeGreaterThan(1);
+    expect(new Set(changed.map((request) => JSON.stringify(request.parameters))).size).toBe(changed.length);
+    expect(q3.requests[0]?.focus).toBe("changed");
+  });
+
+  it("renames records whose children hold copies of them (a category with products)", () => {
+    const ecommerce = readExampleWorkload("ecommerce");
+    const expert = loadModel(readExample("ecommerce/expert-model.yaml"), { workload: ecommerce });
+    if (!expert.ok) throw new Error("ecommerce model");
+    const planned = buildVerificationPlan(
+      ecommerce,
+      expert.value,
+      EMBEDDED_CAPABILITIES,
+      EMBEDDED_LIMITATIONS,
+      {
+        maxItemsPerEntity: 300,
+      },
+    );
+    const renamed = planned.writes.filter((write) => write.patternId === "C9");
+    // Only 2 of the 300 categories have products in this data: a random pick would miss them.
+    const withProducts = new Set(
+      planned.dataset.entities["Product"]?.map((product) => product["categoryId"]),
+    );
+    expect(withProducts.size).toBeLessThan(10);
+    const first = renamed[0];
+    expect(withProducts.has(first?.record["categoryId"])).toBe(true);
+    const before = planned.dataset.entities["Category"]?.find(
+      (category) => category["categoryId"] === first?.record["categoryId"],
+    );
+    expect(first?.record["name"]).not.toBe(before?.["name"]);
+  });
+
   it("names the checks the embedded endpoint cannot run, and none on a real endpoint", () => {
     expect(plan.limitations.map((l) => l.capability).sort()).toEqual(
       ["atomicBatch", "changeFeed", "measuresRequestCharge", "patchInBatch"].sort(),
