@@ -379,10 +379,24 @@ function applyOne(state: SessionState, change: Change): Step {
         );
       }
       const scale = { ...workload.scale, ...set, ...regions };
-      const said = Object.entries(set).map(
-        ([field, value]) => `${field}: ${Array.isArray(value) ? value.join(", ") : String(value)}`,
-      );
-      return withWorkload({ ...workload, scale }, [`Scale ${said.join("; ")}.`]);
+      const labels: Readonly<Record<string, string>> = {
+        regions: "Regions",
+        regionNames: "Region names",
+        multiRegionWrites: "Multi-region writes",
+        consistency: "Consistency",
+        horizonMonths: "Planning horizon (months)",
+      };
+      const said = Object.entries(set).map(([field, value]) => {
+        const shown = Array.isArray(value)
+          ? value.join(", ")
+          : typeof value === "boolean"
+            ? value
+              ? "yes"
+              : "no"
+            : String(value);
+        return `${labels[field] ?? field}: ${shown}.`;
+      });
+      return withWorkload({ ...workload, scale }, said);
     }
     case "answer-massive-scale": {
       const { kind: _kind, ...answers } = change;
