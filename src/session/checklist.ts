@@ -70,7 +70,7 @@ export function sessionChecklist(state: SessionState): readonly SessionChecklist
       withoutKey.length > 0 ? `no key: ${names(withoutKey)}` : "",
       withoutSize.length > 0 ? `count or size unknown: ${names(withoutSize)}` : "",
     ].filter((s) => s !== ""),
-    `${workload.entities.length} entities`,
+    count(workload.entities.length, "entity", "entities"),
   );
   const inferred = inferredRelationships(state);
   const unbounded = relationshipsWithoutBounds(workload);
@@ -81,7 +81,7 @@ export function sessionChecklist(state: SessionState): readonly SessionChecklist
       ...inferred.map((r) => `is ${r.child}.${r.via} a relationship to ${r.parent}?`),
       ...unbounded.map((r) => `${r.parent} -> ${r.child}: bounds or ownership unknown`),
     ],
-    `${workload.relationships.length} relationships`,
+    count(workload.relationships.length, "relationship", "relationships"),
   );
   const withoutRate = patternsWithoutRate(workload);
   add(
@@ -94,7 +94,7 @@ export function sessionChecklist(state: SessionState): readonly SessionChecklist
         ? `estimates awaiting your answer: ${state.estimates.map((e) => e.pattern).join(", ")}`
         : "",
     ].filter((s) => s !== ""),
-    `${workload.accessPatterns.length} access patterns with rates`,
+    `${count(workload.accessPatterns.length, "access pattern", "access patterns")} with rates`,
   );
   add(
     "read-write-pairs",
@@ -190,4 +190,8 @@ export function checkReadiness(state: SessionState, file = "workload.yaml"): Rea
     requirements,
     reasons,
   };
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
