@@ -319,7 +319,8 @@ export async function runVerification(
         }
         options.onProgress?.({ kind: "write", done: ++writesDone, total: plan.writes.length });
       }
-      if (feed !== undefined) {
+      // Wait for the change feed only when the pattern triggers change-feed work.
+      if (feed !== undefined && check.plan.async.length > 0 && check.writes.length > 0) {
         try {
           charge += await feed.settle();
         } catch (error) {
