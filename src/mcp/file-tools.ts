@@ -67,7 +67,12 @@ export async function checkWorkload(
   try {
     text = args.text ?? (await readInputFile(resolve(dir, file)));
   } catch (error) {
-    return failure(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(
+      args.path === undefined && args.text === undefined
+        ? `The session has no ${WORKLOAD_FILE} yet (${message}): answer get-next-questions first, or pass path or text.`
+        : message,
+    );
   }
   const report = checkWorkloadText(text, file);
   const lines = [summarize(report), ...report.issues.map(formatIssue)];
