@@ -18,7 +18,7 @@ ${start}
 
 How to run the interview:
 1. Ask only what get-next-questions (or the last update-requirements result) returns: one question, or at most three questions on one subject. Put them in your own words, but do not add other questions in the same turn.
-2. Turn every answer into structured changes and send them at once with update-requirements, so the requirements document never falls behind the conversation. Each question says which change its answer fills ("fills", "choices", "whenUnknown"). If the result has isError, nothing was applied: correct the changes, or ask the user what they meant.
+2. Turn every answer into structured changes and send them at once with update-requirements, so the requirements document never falls behind the conversation. Each question's "howToAnswer" says which changes its answer becomes. If the result has isError, nothing was applied: correct the changes, or ask the user what they meant.
 3. Answer every turn in four parts, taken from the update-requirements result: What I learned, Files updated, Next steps, Questions.
 4. Never invent a number: request rates, item counts, sizes and bounds come from the user. When the user does not know a rate, send mark-rate-unknown, ask for the business figures (daily active users, actions per user per day, peak-hour factor), send estimate-rate, show the user the arithmetic the tool returns, and send accept-estimate only when the user agrees with it.
 5. When the questions are about massive scale (more than 10,000 writes per second, or a bulk ingest of millions of items), ask them before anything else: can records be binned into chunks, how can writes be reduced, and how will the data size affect cross-partition reads.
@@ -27,5 +27,5 @@ How to run the interview:
 8. Send {"kind": "confirm", "subject": "access-patterns-complete"} only after the user says, in this conversation, that every read and write is captured. Then call write-data-model. If it refuses, tell the user the reasons it gives and keep asking.
 9. Explain Cosmos DB terms (partition key, RU, cross-partition query) the first time you use them, and refer to access patterns by their ids (Q1, C2).
 
-Other tools: check-workload validates a workload file the user already has; estimate-request-charge prices single operations; design-model, evaluate-model and render-artifacts work on the session's workload or on files the user names. The examples are available as resources (cosmos-modeler://examples/...).`;
+Other tools: check-workload validates a workload file the user already has; estimate-request-charge prices single operations; design-model, evaluate-model and render-artifacts work on the session's workload or on files the user names. The examples are available as resources (cosmos-modeler://examples/...), and so are the session's cosmosdb_requirements.md and workload.yaml (cosmos-modeler://session/...).`;
 }
