@@ -56,6 +56,14 @@ export interface PairingGap {
   readonly questionId: string;
 }
 
+/** The entities a read's `with` entries name (`User.username`, `count(Comment)`, ...). */
+function withEntities(pattern: DraftAccessPattern): readonly string[] {
+  return (pattern.with ?? []).flatMap((entry) => {
+    const entity = /^(?:[a-z]+\()?([A-Za-z_][A-Za-z0-9_]*)/.exec(entry)?.[1];
+    return entity === undefined ? [] : [entity];
+  });
+}
+
 /** Read patterns without a write that creates the items, and writes whose items nobody reads (the loader's rule). */
 export function pairingGaps(state: SessionState): readonly PairingGap[] {
   const workload = state.workload;
@@ -66,10 +74,7 @@ export function pairingGaps(state: SessionState): readonly PairingGap[] {
       if (pattern.operation === "create" || pattern.operation === "upsert") created.add(pattern.entity);
     } else {
       read.add(pattern.entity);
-      for (const entry of pattern.with ?? []) {
-        const entity = /^(?:[a-z]+\()?([A-Za-z_][A-Za-z0-9_]*)/.exec(entry)?.[1];
-        if (entity !== undefined) read.add(entity);
-      }
+      for (const entity of withEntities(pattern)) read.add(entity);
     }
   }
   const gaps: PairingGap[] = [];
@@ -87,7 +92,15 @@ export function pairingGaps(state: SessionState): readonly PairingGap[] {
       continue;
     }
     const patterns = workload.accessPatterns.filter((p) => p.entity === entity.name && p.standalone !== true);
-    const reads = patterns.filter((p) => p.type === "read").map((p) => p.id);
+    // a read needs the items it returns and the related items it returns them with
+    const reads = workload.accessPatterns
+      .filter(
+        (p) =>
+          p.type === "read" &&
+          p.standalone !== true &&
+          (p.entity === entity.name || withEntities(p).includes(entity.name)),
+      )
+      .map((p) => p.id);
     const writes = patterns.filter((p) => p.type === "write").map((p) => p.id);
     if (reads.length > 0 && !created.has(entity.name))
       gaps.push({

@@ -213,6 +213,16 @@ describe("the later topics of the interview", () => {
     expect(removed.workload.entities.map((e) => e.name)).toEqual(["User", "Post"]);
   });
 
+  it("a read that returns related items needs a write creating them too", () => {
+    const state = apply(base, [
+      { kind: "add-entity", name: "Comment", key: "commentId", count: 10, avgBytes: 100 },
+      { kind: "update-access-pattern", id: "Q1", with: ["count(Comment)"] },
+    ]);
+    const [question] = nextQuestions(state);
+    expect(question?.id).toBe("pairing:Comment:create");
+    expect(question?.text).toContain("I see Q1 reading Comment items");
+  });
+
   it("adding an access pattern after the confirmation asks for the confirmation again", () => {
     const confirmed = apply(base, [{ kind: "confirm", subject: "access-patterns-complete", value: true }]);
     expect(confirmed.confirmed.accessPatternsComplete).toBe(true);

@@ -8,6 +8,7 @@ import { applyChanges } from "./apply-changes.js";
 import type { Change } from "./changes.js";
 import { checkReadiness, serializeDraft } from "./checklist.js";
 import { parseDraftDocument, type DraftWorkload } from "./draft.js";
+import { pairingGaps } from "./gaps.js";
 import { MAX_QUESTIONS_PER_TURN, nextQuestions } from "./next-questions.js";
 import { answersToChanges, type Answer, type Question } from "./questions.js";
 import { renderSessionRequirements } from "./render-session-requirements.js";
@@ -556,3 +557,23 @@ function scriptedAnswers(state: SessionState, questions: readonly Question[]): r
   if (!changes.ok) throw new Error(`${state.turn}: ${JSON.stringify(changes.issues)}`);
   return changes.value;
 }
+
+describe("agreement with the requirements checklist", () => {
+  it.each(exampleNames)(
+    "example %s: the interview asks about reads and writes exactly when the document's checklist flags them",
+    (name) => {
+      const draft = exampleDraft(name);
+      for (const variant of [
+        draft,
+        { ...draft, accessPatterns: draft.accessPatterns.filter((p) => p.type === "read") },
+      ]) {
+        const state = createSession(variant);
+        const readiness = checkReadiness(state);
+        const item = readiness.requirements.find((i) => i.id === "reads-and-writes-paired");
+        const gaps = pairingGaps(state).filter((gap) => gap.missing !== "any");
+        expect(item).toBeDefined();
+        expect(gaps.length === 0).toBe(item?.done);
+      }
+    },
+  );
+});
