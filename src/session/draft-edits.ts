@@ -102,6 +102,12 @@ export function checkPattern(pattern: DraftAccessPattern): DraftAccessPattern {
       `${pattern.id}: the peak rate (${formatNumber(peak)}/s) is below the average (${formatNumber(avg)}/s)`,
     );
   }
+  if (peak === 0) {
+    // The requirements checklist counts a zero peak as a missing rate: a pattern that never runs.
+    throw new ChangeRejected(
+      `${pattern.id}: a peak rate of 0/s means the pattern never runs; give its busiest rate (it can be small, e.g. 0.01/s) or remove it`,
+    );
+  }
   if (pattern.type === "write" && pattern.operation === undefined) {
     throw new ChangeRejected(
       `${pattern.id} is a write: give its operation (create, replace, upsert, patch or delete)`,

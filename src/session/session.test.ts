@@ -337,6 +337,21 @@ describe("applyChanges", () => {
     expect(state.workload.entities.map((e) => e.name)).toEqual(["User"]);
   });
 
+  it("rejects a zero peak, which the requirements checklist counts as a missing rate", () => {
+    const state = apply(createSession(), [{ kind: "add-entity", name: "User", key: "userId" }]);
+    const result = applyChanges(state, [
+      {
+        kind: "add-access-pattern",
+        id: "Q1",
+        type: "read",
+        name: "Get",
+        entity: "User",
+        rps: { avg: 0, peak: 0 },
+      },
+    ]);
+    expect(result.issues[0]?.message).toContain("a peak rate of 0/s means the pattern never runs");
+  });
+
   it("rejects a peak below the average and a write without an operation", () => {
     const state = apply(createSession(), [{ kind: "add-entity", name: "User", key: "userId" }]);
     const result = applyChanges(state, [
