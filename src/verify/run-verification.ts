@@ -284,6 +284,17 @@ export async function runVerification(
     }
 
     const outcomes = new Map<string, PatternOutcome>();
+    // Containers whose items an endpoint keyed by the first level only may refuse (409).
+    const hierarchical = new Set(
+      capabilities.hierarchicalKeysFull
+        ? []
+        : model.containers.filter((c) => c.partitionKey.length > 1).map((c) => c.name),
+    );
+    const hierarchicalReason =
+      plan.limitations.find((l) => l.capability === "hierarchicalKeysFull")?.reason ??
+      "the endpoint keys items by the first partition key level only";
+    const entityKey = (entity: string): string =>
+      workload.entities.find((candidate) => candidate.name === entity)?.key ?? "";
     // Writes, pattern by pattern, each followed by its maintenance.
     let writesDone = 0;
     for (const check of plan.patterns) {
@@ -297,6 +308,7 @@ export async function runVerification(
       const samples: number[] = [];
       let charge = 0;
       let detail: string | undefined;
+      let artifact: string | undefined;
       for (const write of check.writes) {
         try {
           const begin = performance.now();
@@ -315,7 +327,15 @@ export async function runVerification(
             }
           }
         } catch (error) {
-          detail ??= `${pattern.id}: the write of ${printable(write.record).slice(0, 120)} failed: ${errorText(error, secrets)}`;
+          const touched = [...containersOf(check)].find((name) => hierarchical.has(name));
+          if (cosmosFailureOf(error).statusCode === 409 && touched !== undefined) {
+            // Ids unique within the full hierarchical key collide on an endpoint keyed by the first level.
+            unreliable.add(touched);
+            artifact ??= `container ${touched} refused an item as a duplicate (409) although its full partition key differs: ${hierarchicalReason}`;
+          } else {
+            const key = write.record[entityKey(pattern.entity)];
+            detail ??= `${pattern.id}: the ${pattern.operation} of ${pattern.entity} ${printable(key)} failed: ${errorText(error, secrets)}`;
+          }
         }
         options.onProgress?.({ kind: "write", done: ++writesDone, total: plan.writes.length });
       }
@@ -326,6 +346,10 @@ export async function runVerification(
         } catch (error) {
           detail ??= `${pattern.id}: change-feed maintenance failed: ${errorText(error, secrets)}`;
         }
+      }
+      if (detail === undefined && artifact !== undefined) {
+        outcomes.set(check.patternId, notCheckable(check, artifact));
+        continue;
       }
       outcomes.set(check.patternId, {
         patternId: check.patternId,
@@ -366,12 +390,12 @@ export async function runVerification(
     let readsDone = 0;
     for (const check of reads) {
       const pattern = workload.accessPatterns.find((p) => p.id === check.patternId) as ReadPattern;
-      const hierarchical = [...containersOf(check)].find((name) => unreliable.has(name));
+      const collided = [...containersOf(check)].find((name) => unreliable.has(name));
       const reason =
         check.notCheckable ??
-        (hierarchical === undefined
+        (collided === undefined
           ? undefined
-          : `container ${hierarchical} could not hold all its items (409 for ids that differ only in a lower partition key level): ${plan.limitations.find((l) => l.capability === "hierarchicalKeysFull")?.reason ?? "the endpoint keys items by the first partition key level only"}`);
+          : `container ${collided} could not hold all its items (409 for ids that differ only in a lower partition key level): ${hierarchicalReason}`);
       if (reason !== undefined) {
         outcomes.set(check.patternId, notCheckable(check, reason));
         readsDone += check.requests.length;

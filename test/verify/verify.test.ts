@@ -145,6 +145,31 @@ for (const target of targets) {
       TIMEOUT,
     );
 
+    it(
+      "says which checks the endpoint could not run when ids are unique only within the full hierarchical key",
+      async () => {
+        const workload = readExampleWorkload("multitenant-saas");
+        const model = fixtureModel("multitenant-session-id-per-user.yaml", workload);
+        const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
+        expect(byStatus(report, "failed")).toEqual([]);
+        expect(report.load.status).toBe("passed");
+        if (endpoint.capabilities.hierarchicalKeysFull) {
+          expect(byStatus(report, "notCheckable")).toEqual([]);
+          return;
+        }
+        // The activity container (sessions and events) could not hold every session: its reads,
+        // and the session create that collided, are not checkable here; the directory's are.
+        const skipped = report.patterns.filter((p) => p.status === "notCheckable");
+        expect(skipped.map((p) => p.patternId).sort()).toEqual(["C3", "Q4", "Q5", "Q6"]);
+        for (const outcome of skipped) {
+          expect(outcome.detail).toMatch(/^container activity .*first partition key level/);
+        }
+        expect(byStatus(report, "passed")).toEqual(expect.arrayContaining(["Q1", "Q2", "Q3"]));
+        expect(formatVerificationReport(report, workload.name)).toMatch(/^Q4\s+read\s+not checkable here/m);
+      },
+      TIMEOUT,
+    );
+
     describe("with a fault injected into the maintenance", () => {
       const workload = readExampleWorkload("blogging");
       const model = exampleModel("blogging");
