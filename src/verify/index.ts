@@ -48,6 +48,9 @@ export {
 } from "./load.js";
 export {
   buildVerificationPlan,
+  missingCapability,
+  writtenWithParent,
+  embeddedChildWrites,
   parentRecordsOf,
   DEFAULT_VERIFY_SEED,
   DEFAULT_MAX_ITEMS_PER_CONTAINER,

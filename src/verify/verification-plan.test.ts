@@ -9,7 +9,8 @@ import type { Model } from "../model/types.js";
 import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import { EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, REAL_CAPABILITIES } from "./endpoint.js";
 import { answerReadPattern } from "./oracle.js";
-import { buildVerificationPlan, writtenWithParent } from "./verification-plan.js";
+import { buildVerificationPlan, missingCapability, writtenWithParent } from "./verification-plan.js";
+import type { QueryStep } from "../planner/types.js";
 import type { ReadPattern } from "../workload/types.js";
 
 const workload = readExampleWorkload("blogging");
@@ -162,5 +163,44 @@ describe("buildVerificationPlan", () => {
     expect(c4.companionWrites).toBe(
       orders.reduce((sum, o) => sum + (o.embeds?.["OrderLine"]?.length ?? 0), 0),
     );
+  });
+});
+
+describe("missingCapability", () => {
+  const query = (sql: string): QueryStep => ({
+    kind: "query",
+    container: "c",
+    itemType: "t",
+    sql,
+    parameters: [],
+    scope: "single",
+    partitions: 1,
+    returned: 1,
+    orderServedByIndex: true,
+    ru: { estimate: 1, low: 1, high: 1 },
+    times: 1,
+    note: "test",
+  });
+
+  it("names the SQL the embedded endpoint cannot parse, with its reason", () => {
+    const offset = [query("SELECT * FROM c WHERE c.type = @type ORDER BY c.at DESC OFFSET 10 LIMIT 10")];
+    expect(missingCapability(offset, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS)).toBe(
+      EMBEDDED_LIMITATIONS.offsetLimit,
+    );
+    const grouped = [query("SELECT c.kind, COUNT(1) AS n FROM c GROUP BY c.kind")];
+    expect(missingCapability(grouped, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS)).toBe(
+      EMBEDDED_LIMITATIONS.groupBy,
+    );
+    const distinct = [query("SELECT DISTINCT VALUE c.userId FROM c")];
+    expect(missingCapability(distinct, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS)).toBe(
+      EMBEDDED_LIMITATIONS.distinct,
+    );
+  });
+
+  it("has nothing to say about plain queries, or on a real endpoint", () => {
+    const plain = [query("SELECT TOP @limit * FROM c WHERE c.type = @type ORDER BY c.at DESC")];
+    expect(missingCapability(plain, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS)).toBeUndefined();
+    const offset = [query("SELECT * FROM c OFFSET 0 LIMIT 5")];
+    expect(missingCapability(offset, REAL_CAPABILITIES, EMBEDDED_LIMITATIONS)).toBeUndefined();
   });
 });

@@ -156,8 +156,11 @@ function allSteps(steps: readonly PlanStep[]): PlanStep[] {
   );
 }
 
-/** The capability a plan needs that the endpoint lacks, with the reason to print. */
-function missingCapability(
+/**
+ * The reason an endpoint cannot run a plan's queries (SQL it cannot parse), or undefined.
+ * @example missingCapability(plan.operations, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS) // "the embedded endpoint cannot parse OFFSET LIMIT"
+ */
+export function missingCapability(
   steps: readonly PlanStep[],
   capabilities: EndpointCapabilities,
   reasons: Readonly<Record<Capability, string>>,
