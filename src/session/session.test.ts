@@ -14,8 +14,9 @@ import { answersToChanges, type Answer, type Question } from "./questions.js";
 import { renderSessionRequirements } from "./render-session-requirements.js";
 import { createSession, sessionFromJson, sessionToJson, type SessionState } from "./state.js";
 import { formatTurnSummary, summarizeTurn } from "./summarize-turn.js";
+import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
-const examplesDir = existsSync("examples") ? "examples" : "/work/shared/examples";
+const examplesDir = existsSync("examples") ? "examples" : EXAMPLES_DIR;
 const exampleNames = readdirSync(examplesDir).filter((name) =>
   existsSync(join(examplesDir, name, "workload.yaml")),
 );

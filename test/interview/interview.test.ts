@@ -97,7 +97,9 @@ describe("cosmos-modeler interview", () => {
 
   it("continues an existing workload file, asks only what is open, then writes the data model", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
-    const examples = existsSync(join(root, "examples")) ? join(root, "examples") : "/work/shared/examples";
+    const examples = existsSync(join(root, "examples"))
+      ? join(root, "examples")
+      : join(root, "..", "shared", "examples");
     copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
     const run = new Terminal(["interview", "--dir", dir]);
     await run.waitFor("Started from the existing workload.yaml.");
@@ -123,7 +125,9 @@ describe("cosmos-modeler interview", () => {
 
   it("edits and removes through the menu at any point, and quits from it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
-    const examples = existsSync(join(root, "examples")) ? join(root, "examples") : "/work/shared/examples";
+    const examples = existsSync(join(root, "examples"))
+      ? join(root, "examples")
+      : join(root, "..", "shared", "examples");
     copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
     const run = new Terminal(["interview", "--dir", dir]);
     await run.answer("What next?", `${DOWN}${ENTER}`);

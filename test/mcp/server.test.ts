@@ -14,7 +14,7 @@ import { cli, ensureBuilt, root } from "../interview/terminal.js";
 
 const examplesDir = existsSync(join(root, "examples", "blogging"))
   ? join(root, "examples")
-  : "/work/shared/examples";
+  : join(root, "..", "shared", "examples");
 const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-mcp-"));
 let client: Client;
 
