@@ -110,7 +110,7 @@ export function formatVerificationReport(report: VerificationReport, workloadNam
   }
   lines.push(
     "",
-    `database ${report.databaseId} ${report.kept ? "kept (--keep)" : "removed"}`,
+    `database ${report.databaseId} ${report.kept ? `kept (--keep)${report.endpoint.kind === "embedded" ? "; the embedded endpoint's data ends with this process" : ""}` : "removed"}`,
     `result: ${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.notCheckable} not checkable here${report.load.status === "failed" ? ", load failed" : ""} (${n1(report.elapsedMs / 1000)} s)`,
   );
   return `${lines.join("\n")}\n`;

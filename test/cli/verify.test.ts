@@ -141,6 +141,18 @@ describe("cosmos-modeler verify", () => {
     expect(outcome.stdout).toContain("fault injected: drop-counter");
   }, 60_000);
 
+  it("scales the data with --scale and reports the records it generated", async () => {
+    const outcome = await runCli(["verify", workload, expert, "--json", "--scale", "0.0001"]);
+    expect(outcome.code).toBe(0);
+    const report = JSON.parse(outcome.stdout) as ReportJson & {
+      data: { recordsPerEntity: Record<string, number> };
+    };
+    // blogging: 100,000 users x 0.0001 = 10 records; 2,750,000 posts x 0.0001 = 275.
+    expect(report.data.recordsPerEntity["User"]).toBe(10);
+    expect(report.data.recordsPerEntity["Post"]).toBe(275);
+    expect(report.ok).toBe(true);
+  }, 60_000);
+
   it("rejects a wrong --scale, --seed or --fault as usage (exit 2)", async () => {
     for (const args of [
       ["--scale", "abc"],
