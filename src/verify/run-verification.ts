@@ -46,6 +46,8 @@ export interface PatternOutcome {
   readonly detail?: string;
   /** Requests run. */
   readonly requests: number;
+  /** Reads: results the oracle expected over all requests (0 would make a pass vacuous). */
+  readonly results?: number;
   /** Mean measured charge per request; absent where charges are not measured (embedded). */
   readonly measuredRu?: number;
   readonly estimatedRu: RuEstimate;
@@ -417,6 +419,7 @@ export async function runVerification(
       const samples: number[] = [];
       let charge = 0;
       let detail: string | undefined;
+      let results = 0;
       for (const request of check.requests) {
         try {
           const begin = performance.now();
@@ -441,6 +444,7 @@ export async function runVerification(
             request.parameters,
             assembled.answers,
           );
+          results += result.expectedCount;
           const difference = result.differences[0];
           if (detail === undefined && difference !== undefined) {
             detail = `${difference.message} (parameters ${printable(request.parameters)}${plan.writes.length > 0 ? ", after the writes and their maintenance" : ""})`;
@@ -460,6 +464,7 @@ export async function runVerification(
         status: detail === undefined ? "passed" : "failed",
         ...(detail === undefined ? {} : { detail }),
         requests: check.requests.length,
+        results,
         ...(capabilities.measuresRequestCharge && check.requests.length > 0
           ? measuredRu(charge / check.requests.length, check.estimate)
           : {}),

@@ -99,6 +99,10 @@ for (const target of targets) {
         for (const outcome of report.patterns.filter((p) => p.status === "notCheckable")) {
           expect(outcome.detail ?? "").not.toBe("");
         }
+        // No read passed vacuously: each compared results the oracle expected.
+        for (const outcome of report.patterns.filter((p) => p.type === "read" && p.status === "passed")) {
+          expect(outcome.results, outcome.patternId).toBeGreaterThan(0);
+        }
         expect(report.counts.passed).toBeGreaterThan(0);
       },
       TIMEOUT,
