@@ -53,6 +53,7 @@ const embedded: VerificationReport = {
     },
   ],
   limitations: [{ capability: "measuresRequestCharge", reason: "1 RU for everything" }],
+  outOfScope: ["expiry of items with a ttl"],
   counts: { passed: 1, failed: 1, notCheckable: 1 },
   ok: false,
   elapsedMs: 2500,
@@ -74,6 +75,7 @@ describe("formatVerificationReport", () => {
     expect(text).toContain("failures (first difference):\n  Q1: expected 100 results, got 10\n");
     expect(text).toContain("not checkable here:\n  Q2: the embedded endpoint cannot parse GROUP BY\n");
     expect(text).toContain("not checked on this endpoint:\n  - 1 RU for everything\n");
+    expect(text).toContain("never checked by verify:\n  - expiry of items with a ttl\n");
     expect(text).toContain("data: 1,244 items loaded in 1.5 s (users 10, posts 1,234); 4 writes");
     expect(text).toContain("database cosmos-modeler-verify-x removed");
     expect(text).toContain("result: 1 passed, 1 failed, 1 not checkable here (2.5 s)");

@@ -108,6 +108,10 @@ export function formatVerificationReport(report: VerificationReport, workloadNam
       lines.push(`  - ${limitation.reason}${extra}`);
     }
   }
+  if (report.outOfScope.length > 0) {
+    lines.push("", "never checked by verify:");
+    for (const check of report.outOfScope) lines.push(`  - ${check}`);
+  }
   lines.push(
     "",
     `database ${report.databaseId} ${report.kept ? `kept (--keep)${report.endpoint.kind === "embedded" ? "; the embedded endpoint's data ends with this process" : ""}` : "removed"}`,

@@ -75,6 +75,8 @@ export interface VerificationReport {
   readonly patterns: readonly PatternOutcome[];
   /** Checks this endpoint could not run for the whole model, and why. */
   readonly limitations: readonly EndpointLimitation[];
+  /** What no verify run checks, whatever the endpoint. */
+  readonly outOfScope: readonly string[];
   readonly counts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
   readonly ok: boolean;
   readonly elapsedMs: number;
@@ -497,6 +499,7 @@ export async function runVerification(
       load,
       patterns,
       limitations: plan.limitations,
+      outOfScope: plan.outOfScope,
       counts,
       ok: counts.failed === 0 && load.status !== "failed",
       elapsedMs: round(performance.now() - started),

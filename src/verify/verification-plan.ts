@@ -137,6 +137,8 @@ export interface VerificationPlan {
   /** One entry per access pattern, in workload order. */
   readonly patterns: readonly PatternCheckPlan[];
   readonly limitations: readonly EndpointLimitation[];
+  /** What no verify run checks, whatever the endpoint (the data is scaled down, time is short). */
+  readonly outOfScope: readonly string[];
 }
 
 /** SQL an endpoint may not parse, with the capability it needs. */
@@ -591,7 +593,19 @@ export function buildVerificationPlan(
     writes,
     patterns,
     limitations: endpointLimitations(model, plans, capabilities, reasons),
+    outOfScope: outOfScopeChecks(model),
   };
+}
+
+/** What verify never checks for this model, on any endpoint. */
+function outOfScopeChecks(model: Model): string[] {
+  const checks = [
+    "throughput, throttling (429) and partition limits at the workload's full scale: the data is scaled down to a few thousand items per container (evaluate computes them)",
+  ];
+  if (model.containers.some((c) => c.defaultTtl !== undefined || c.items.some((i) => i.ttl !== undefined))) {
+    checks.push("expiry of items with a ttl: a run does not last that long");
+  }
+  return checks;
 }
 
 /** The model-wide checks this endpoint cannot run (only those the model would need). */
