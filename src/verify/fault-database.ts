@@ -2,7 +2,8 @@
  * A view of a database through which the generated module's maintenance can be sabotaged on
  * purpose (`--fault`), to prove that verify notices: `drop-counter` drops every counter
  * increment (patch `incr`, alone or inside a transactional batch); `drop-copy` drops the copy
- * upserts and copied-attribute updates (patch `set`) the change-feed handlers make. Dropped
+ * upserts and copied-attribute updates (patch `set`) the change-feed handlers make; `drop-trim`
+ * drops the deletes they make (trimming bounded sets, removing copies of deleted items). Dropped
  * requests answer as if they had succeeded, with the item unchanged.
  */
 import type { Container, Database, Item, Items, OperationInput, PatchOperation } from "@azure/cosmos";
@@ -37,6 +38,12 @@ function faultyItem(item: Item, fault: VerifyFault, state: MaintenanceState): It
     return { resource: read.resource, requestCharge: 0, headers: read.headers, statusCode: 200 };
   };
   return bindAll(item, {
+    delete: (options?: unknown) => {
+      if (fault === "drop-trim" && state.depth > 0) {
+        return Promise.resolve({ resource: undefined, requestCharge: 0, statusCode: 204 });
+      }
+      return item.delete(options as never);
+    },
     patch: (body: PatchOperation[] | { operations: PatchOperation[] }, options?: unknown) => {
       const operations = Array.isArray(body) ? body : body.operations;
       if (fault === "drop-counter" && isIncrementOnly(operations)) return dropped();

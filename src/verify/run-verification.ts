@@ -12,7 +12,13 @@ import type { ReadPattern, WritePattern } from "../workload/types.js";
 import { assembleReadAnswer, type ReadOutput } from "./assemble-answer.js";
 import { checkReadAnswer } from "./compare-answers.js";
 import { deployModel, type Deployment } from "./deploy.js";
-import { cosmosFailureOf, EMBEDDED_LIMITATIONS, redactSecrets, type CosmosEndpoint } from "./endpoint.js";
+import {
+  cosmosFailureOf,
+  EMBEDDED_LIMITATIONS,
+  redactSecrets,
+  wrapCosmosError,
+  type CosmosEndpoint,
+} from "./endpoint.js";
 import { databaseWithFault, type MaintenanceState } from "./fault-database.js";
 import { loadItems } from "./load.js";
 import {
@@ -370,6 +376,24 @@ export async function runVerification(
       });
     }
 
+    // Trimming: after the writes, every bounded set (keepLatest) holds at most its count per
+    // logical partition; an overfull set fails the write patterns whose change feed trims it.
+    for (const violation of await overfullSets(deployment, model)) {
+      for (const check of plan.patterns) {
+        if (check.kind !== "write" || check.writes.length === 0) continue;
+        const trims = check.plan.async.some(
+          (step) => step.container === violation.container && step.itemType === violation.itemType,
+        );
+        const outcome = outcomes.get(check.patternId);
+        if (!trims || outcome === undefined || outcome.status !== "passed") continue;
+        outcomes.set(check.patternId, {
+          ...outcome,
+          status: "failed",
+          detail: `${check.patternId}: ${violation.container}/${violation.itemType} holds ${violation.size} items in logical partition ${printable(violation.partitionKey)} after the writes, more than its keepLatest ${violation.count} (the set was not trimmed)`,
+        });
+      }
+    }
+
     // Child patterns written inside their parent's items share the parent's outcome.
     for (const check of plan.patterns) {
       if (check.kind !== "write" || check.writtenWith === undefined) continue;
@@ -509,6 +533,68 @@ export async function runVerification(
     await dispose?.();
     await deployment.remove();
   }
+}
+
+/** A bounded set (keepLatest) holding more items than its count in one logical partition. */
+interface OverfullSet {
+  readonly container: string;
+  readonly itemType: string;
+  readonly partitionKey: readonly unknown[];
+  readonly size: number;
+  readonly count: number;
+}
+
+/** The fullest logical partition of every bounded set that holds more than its count. */
+async function overfullSets(deployment: Deployment, model: Model): Promise<OverfullSet[]> {
+  const found: OverfullSet[] = [];
+  for (const container of model.containers) {
+    const cosmos = deployment.containers.get(container.name);
+    if (cosmos === undefined) continue;
+    const paths = container.partitionKey.map((path) => path.split("/").filter((part) => part !== ""));
+    for (const itemType of container.items) {
+      if (itemType.keepLatest === undefined) continue;
+      let items: Record<string, unknown>[];
+      try {
+        ({ resources: items } = await cosmos.items
+          .query<Record<string, unknown>>({
+            query: "SELECT * FROM c WHERE c.type = @type",
+            parameters: [{ name: "@type", value: itemType.type }],
+          })
+          .fetchAll());
+      } catch (error) {
+        throw wrapCosmosError(error, {
+          code: "verify.requestFailed",
+          action: `read the ${itemType.type} items of container ${container.name}`,
+        });
+      }
+      const sizes = new Map<string, { key: unknown[]; size: number }>();
+      for (const item of items) {
+        const key = paths.map((segments) =>
+          segments.reduce<unknown>(
+            (value, segment) =>
+              typeof value === "object" && value !== null
+                ? (value as Record<string, unknown>)[segment]
+                : undefined,
+            item,
+          ),
+        );
+        const text = JSON.stringify(key);
+        const entry = sizes.get(text) ?? { key, size: 0 };
+        sizes.set(text, { key, size: entry.size + 1 });
+      }
+      const fullest = [...sizes.values()].sort((a, b) => b.size - a.size)[0];
+      if (fullest !== undefined && fullest.size > itemType.keepLatest.count) {
+        found.push({
+          container: container.name,
+          itemType: itemType.type,
+          partitionKey: fullest.key,
+          size: fullest.size,
+          count: itemType.keepLatest.count,
+        });
+      }
+    }
+  }
+  return found;
 }
 
 function notCheckable(check: PatternCheckPlan, reason: string): PatternOutcome {

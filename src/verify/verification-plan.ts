@@ -43,8 +43,8 @@ export const DEFAULT_VERIFY_SEED = 20261122;
 export const DEFAULT_MAX_ITEMS_PER_CONTAINER = 3000;
 
 /** A fault injected into the maintenance, to prove that the checks catch it (tests). */
-export type VerifyFault = "drop-counter" | "drop-copy";
-export const VERIFY_FAULTS: readonly VerifyFault[] = ["drop-counter", "drop-copy"];
+export type VerifyFault = "drop-counter" | "drop-copy" | "drop-trim";
+export const VERIFY_FAULTS: readonly VerifyFault[] = ["drop-counter", "drop-copy", "drop-trim"];
 
 export interface VerificationOptions {
   /** Seed of the data, the writes and the read parameters. Default `DEFAULT_VERIFY_SEED`. */

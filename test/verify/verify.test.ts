@@ -231,6 +231,21 @@ for (const target of targets) {
         },
         TIMEOUT,
       );
+
+      it(
+        "fails naming the write whose change feed trims the feed when the trimming deletes are dropped",
+        async () => {
+          const report = await verifyOnEndpoint(endpoint, workload, model, { ...SMALL, fault: "drop-trim" });
+          expect(report.ok).toBe(false);
+          // C2 (a new post) copies the post into the feed, which keeps the newest 100 per replica.
+          const c2 = report.patterns.find((p) => p.patternId === "C2");
+          expect(c2?.status).toBe("failed");
+          expect(c2?.detail).toMatch(
+            /^C2: feed\/post holds 10\d items in logical partition \["post-\d"\] after the writes, more than its keepLatest 100/,
+          );
+        },
+        TIMEOUT,
+      );
     });
 
     // Every expert model whose items keep counters (copies) must notice a dropped increment
