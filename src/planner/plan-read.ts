@@ -249,6 +249,9 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     const query = buildQuery({
       keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
       predicates: pattern.where,
+      ...(item.bucket?.kind === "window"
+        ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
+        : {}),
       valuesFrom: "input",
       orderBy: pattern.orderBy,
       ...(pattern.limit === undefined ? {} : { top: pattern.limit }),

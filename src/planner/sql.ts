@@ -53,6 +53,8 @@ export interface QuerySpec {
   readonly predicates: readonly Predicate[];
   /** Where predicate values come from: the caller's input or the previous step's items. */
   readonly valuesFrom: "input" | "result";
+  /** A window bucket's time attribute: the lower bound of a range on it is aligned to the window. */
+  readonly window?: { readonly attribute: string; readonly seconds: number };
   /** With `valuesFrom: "result"`: the result property holding each predicate's value, when named differently. */
   readonly resultNames?: Readonly<Record<string, string>>;
   readonly orderBy: readonly SortKey[];
@@ -90,12 +92,16 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         : `${propertyRef(key.property)} = ${parameter}`,
     );
   }
-  const valueOf = (attribute: string, bound?: "from" | "to"): ValueSource =>
-    spec.valuesFrom === "input"
-      ? bound === undefined
-        ? { kind: "input", attribute }
-        : { kind: "input", attribute, bound }
-      : { kind: "fromResult", attribute: spec.resultNames?.[attribute] ?? attribute };
+  const valueOf = (attribute: string, bound?: "from" | "to"): ValueSource => {
+    if (spec.valuesFrom === "result")
+      return { kind: "fromResult", attribute: spec.resultNames?.[attribute] ?? attribute };
+    if (bound === undefined) return { kind: "input", attribute };
+    const align =
+      bound === "from" && spec.window?.attribute === attribute
+        ? { alignToWindowSeconds: spec.window.seconds }
+        : {};
+    return { kind: "input", attribute, bound, ...align };
+  };
   for (const predicate of spec.predicates) {
     const ref = propertyRef(predicate.attribute);
     switch (predicate.op) {

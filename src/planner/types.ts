@@ -14,6 +14,11 @@ export type ValueSource =
       readonly attribute: string;
       /** For `range` predicates: the lower (inclusive) or upper (exclusive) bound. */
       readonly bound?: "from" | "to";
+      /**
+       * Round the value down to the start of its window of this many seconds before binding it:
+       * a bucket item holds its window's start, so the bucket holding `from` starts before it.
+       */
+      readonly alignToWindowSeconds?: number;
     }
   /** A constant, e.g. the item type or a literal partition key. */
   | { readonly kind: "literal"; readonly value: string | number | boolean }

@@ -108,24 +108,10 @@ for (const target of targets) {
       TIMEOUT,
     );
 
+    // Ranges over bucketed readings: the lower bound is aligned to the start of the bucket that
+    // holds it (a bucket item's timestamp is its window's start).
     it(
-      "passes for the iot-telemetry expert model except the bucketed range reads Q1 and Q2",
-      async () => {
-        const workload = readExampleWorkload("iot-telemetry");
-        const report = await verifyOnEndpoint(endpoint, workload, exampleModel("iot-telemetry"), SMALL);
-        expect(byStatus(report, "failed").filter((id) => id !== "Q1" && id !== "Q2")).toEqual([]);
-        expect(report.counts.passed).toBeGreaterThanOrEqual(workload.accessPatterns.length - 2);
-      },
-      TIMEOUT,
-    );
-
-    // Defect (planner SQL for ranges on a bucketed attribute): Q1's query on readingBucket items
-    // filters `c.timestamp >= @timestampFrom`, but a bucket item's timestamp is the start of its
-    // minute, so the bucket holding the first readings of the range (it starts before `from`) is
-    // never returned: "Q1: expected 2 results, got 1". The lower bound must be the start of the
-    // bucket that contains `from` (or the query must cover one window earlier).
-    it.fails(
-      "passes Q1 and Q2 of iot-telemetry (ranges over bucketed readings)",
+      "passes for the iot-telemetry expert model, ranges over bucketed readings included",
       async () => {
         const workload = readExampleWorkload("iot-telemetry");
         const report = await verifyOnEndpoint(endpoint, workload, exampleModel("iot-telemetry"), SMALL);
@@ -136,15 +122,14 @@ for (const target of targets) {
 
     // The designed and the naive (baseline) model of every example: the naive ones answer with
     // follow-up reads and fan-outs, exercising the answer assembly. iot-telemetry's designed
-    // model buckets readings like the expert one and shares its Q1/Q2 defect (see above).
+    // model buckets readings like the expert one.
     it.each(EXAMPLE_NAMES.flatMap((name) => [[name, "designed"] as const, [name, "baseline"] as const]))(
       "passes for the %s %s model",
       async (name, kind) => {
         const workload = readExampleWorkload(name);
         const model = designModel(workload, { baseline: kind === "baseline" }).model;
         const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
-        const allowed = name === "iot-telemetry" && kind === "designed" ? ["Q1", "Q2"] : [];
-        expect(byStatus(report, "failed").filter((id) => !allowed.includes(id))).toEqual([]);
+        expect(byStatus(report, "failed")).toEqual([]);
         expect(report.load.status).toBe("passed");
         for (const outcome of report.patterns.filter((p) => p.type === "read" && p.status === "passed")) {
           expect(outcome.results, outcome.patternId).toBeGreaterThan(0);

@@ -63,7 +63,12 @@ function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: 
   switch (source.kind) {
     case "input": {
       const value = propertyAccess(scope.attributes, source.attribute);
-      return source.bound === undefined ? value : `${value}.${source.bound}`;
+      if (source.bound === undefined) return value;
+      // A bucket holds its window's start: the bucket holding `from` starts before it.
+      if (source.alignToWindowSeconds !== undefined) {
+        return `bucketOf({ kind: "window", by: "value", windowSeconds: ${source.alignToWindowSeconds} }, { value: ${value}.${source.bound} })`;
+      }
+      return `${value}.${source.bound}`;
     }
     case "literal":
       return valueLiteral(source.value);
