@@ -12,6 +12,7 @@ import { keyConditions } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
+import { formatWithItem } from "../workload/with-items.js";
 
 export interface FollowUps {
   readonly steps: readonly PlanStep[];
@@ -22,23 +23,6 @@ export interface FollowUps {
 /** Replaces `{key}` by `{via}` so a parent's templates read the value from the child result. */
 function rewriteTemplate(template: string, key: string, via: string): string {
   return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
-}
-
-function describeWith(entry: WithItem): string {
-  switch (entry.kind) {
-    case "attribute":
-      return `${entry.entity}.${entry.attribute}`;
-    case "count":
-      return `count(${entry.entity})`;
-    case "aggregate":
-      return `${entry.fn}(${entry.entity}.${entry.attribute})`;
-    case "latest":
-      return `latest(${entry.entity}, ${entry.n})`;
-    case "all":
-      return `all(${entry.entity})`;
-    default:
-      return entry satisfies never;
-  }
 }
 
 /** Placements that hold complete records of `entity` (no projection, bound or bucket). */
@@ -233,7 +217,7 @@ function childQuery(
         consistency,
       }),
       times,
-      note: `one query per returned item for ${describeWith(entry)} (${routing.scope === "fanOut" ? `fan-out over ${partitions} partitions` : "single partition"})`,
+      note: `one query per returned item for ${formatWithItem(entry)} (${routing.scope === "fanOut" ? `fan-out over ${partitions} partitions` : "single partition"})`,
       perResult: true,
     };
     if (best === undefined || step.ru.estimate < best.ru.estimate) best = step;
@@ -269,7 +253,7 @@ export function planFollowUps(
   const notes: string[] = [];
   const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
   for (const entry of pattern.with) {
-    const label = describeWith(entry);
+    const label = formatWithItem(entry);
     if (entry.kind === "attribute") {
       if (entry.entity === pattern.entity) continue;
       const copy = item.copies.find(

@@ -33,9 +33,11 @@ export function changeProbability(env: PlanEnvironment, pattern: WritePattern, a
   }
 }
 
-type ChangeKind = "create" | "update" | "delete";
+/** The kind of change a write makes to its items (an upsert counts as a create). */
+export type ChangeKind = "create" | "update" | "delete";
 
-function changeKind(pattern: WritePattern): ChangeKind {
+/** The kind of change a write pattern makes (an upsert counts as a create). */
+export function changeKind(pattern: WritePattern): ChangeKind {
   switch (pattern.operation) {
     case "create":
     case "upsert":

@@ -11,11 +11,11 @@ import type {
   Rate,
   ReadPattern,
   Relationship,
-  WithItem,
   Workload,
   WritePattern,
 } from "../workload/types.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { formatWithItem } from "../workload/with-items.js";
 
 /**
  * Consolidation thresholds of the expert prompt's "Consolidation Rules": consolidate above 50%
@@ -207,22 +207,7 @@ function classifyPattern(
 }
 
 /** Describes a `with` entry the way the workload file writes it: `count(Comment)`. */
-export function describeWith(item: WithItem): string {
-  switch (item.kind) {
-    case "attribute":
-      return `${item.entity}.${item.attribute}`;
-    case "count":
-      return `count(${item.entity})`;
-    case "aggregate":
-      return `${item.fn}(${item.entity}.${item.attribute})`;
-    case "latest":
-      return `latest(${item.entity}, ${item.n})`;
-    case "all":
-      return `all(${item.entity})`;
-    default:
-      return item satisfies never;
-  }
-}
+export const describeWith = formatWithItem;
 
 /**
  * The id of a read pattern on `readerEntity` whose `with` shows data that `write` changes, if

@@ -17,6 +17,7 @@ import {
   shapeKey,
   type ItemTypeShapeData,
 } from "./model-data.js";
+import { changeKind } from "../../planner/plan-write.js";
 
 interface ItemRef {
   readonly container: string;
@@ -80,21 +81,8 @@ export type MaintenanceTaskData =
       readonly property: string;
     };
 
-/** The kind of change a write pattern makes (upsert counts as a create, as the planner does). */
-export function changeKindOf(pattern: WritePattern): "create" | "update" | "delete" {
-  switch (pattern.operation) {
-    case "create":
-    case "upsert":
-      return "create";
-    case "delete":
-      return "delete";
-    case "replace":
-    case "patch":
-      return "update";
-    default:
-      return pattern.operation satisfies never;
-  }
-}
+/** The kind of change a write pattern makes: the planner's own rule. */
+export const changeKindOf = changeKind;
 
 /** Templates of a parent item type rewritten to render from a child record (`{postId}` of a comment). */
 function parentTemplates(
