@@ -18,6 +18,7 @@ import {
   idCandidates,
   lookupCandidates,
   mergeCandidates,
+  sameKeyMergeCandidates,
   partitionKeyCandidates,
 } from "./rules-structure.js";
 import { compareWhy, decide, describeScore, scoreModel, type Decision, type Scored } from "./search.js";
@@ -249,10 +250,10 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     current,
     {
       id: "consolidate-containers",
-      title: "Containers read only by id",
+      title: "Containers that can share one",
       keepName: "one container per aggregate",
     },
-    mergeCandidates(current.model),
+    [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
     decisions,
     (chosen, best, before) =>
       compareWhy(chosen, best, before, "every container pays its own minimum throughput"),

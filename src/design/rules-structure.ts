@@ -326,6 +326,73 @@ export function idCandidates(workload: Workload, model: Model, entityName: strin
   return candidates;
 }
 
+/** The indexing of two merged containers: derived stays derived, otherwise every path is indexed. */
+function mergedIndexing(
+  a: Model["containers"][number],
+  b: Model["containers"][number],
+): Model["containers"][number]["indexing"] {
+  return a.indexing.kind === "derived" && b.indexing.kind === "derived" ? a.indexing : { kind: "automatic" };
+}
+
+/** The attribute a single-path container is keyed by, when every item uses `{attribute}` for it. */
+function keyAttributeOf(container: Model["containers"][number]): string | undefined {
+  if (container.partitionKey.length !== 1) return undefined;
+  const path = container.partitionKey[0];
+  const ok = container.items.every(
+    (i) =>
+      i.partitionKey[0] === `{${path?.slice(1) ?? ""}}` &&
+      i.source === undefined &&
+      i.shards === undefined &&
+      i.replicas === undefined,
+  );
+  return ok ? path?.slice(1) : undefined;
+}
+
+/**
+ * Multi-document containers: containers keyed by the same attribute hold items that share
+ * logical partitions (a site's devices and alerts); one container saves a minimum throughput.
+ */
+export function sameKeyMergeCandidates(
+  model: Model,
+  workload: Workload,
+  correlation: ReadonlyMap<string, number>,
+): Candidate[] {
+  const candidates: Candidate[] = [];
+  // Under 30% correlation the prompt keeps a related pair in separate containers.
+  const separated = (a: Model["containers"][number], b: Model["containers"][number]): boolean =>
+    workload.relationships.some(
+      (r) =>
+        ((a.items.some((i) => i.entity === r.parent) && b.items.some((i) => i.entity === r.child)) ||
+          (b.items.some((i) => i.entity === r.parent) && a.items.some((i) => i.entity === r.child))) &&
+        (correlation.get(`${r.parent}>${r.child}`) ?? 0) < SEPARATE_BELOW,
+    );
+  for (let i = 0; i < model.containers.length; i++) {
+    for (let j = i + 1; j < model.containers.length; j++) {
+      const a = model.containers[i];
+      const b = model.containers[j];
+      if (a === undefined || b === undefined) continue;
+      const key = keyAttributeOf(a);
+      if (key === undefined || key === "id" || keyAttributeOf(b) !== key) continue;
+      if (b.items.some((item) => a.items.some((other) => other.type === item.type)) || separated(a, b))
+        continue;
+      candidates.push({
+        name: `share one container keyed by /${key} for ${a.name} and ${b.name} (their items share logical partitions)`,
+        model: {
+          ...model,
+          containers: model.containers
+            .filter((c) => c.name !== b.name)
+            .map((c) =>
+              c.name === a.name
+                ? { ...a, items: [...a.items, ...b.items], indexing: mergedIndexing(a, b) }
+                : c,
+            ),
+        },
+      });
+    }
+  }
+  return candidates;
+}
+
 /** True when every item of the container is addressed by its id alone (key template = id template). */
 function addressedById(container: Model["containers"][number]): boolean {
   return container.items.every(
@@ -351,7 +418,12 @@ export function mergeCandidates(model: Model): Candidate[] {
       if (a === undefined || b === undefined) continue;
       const types = new Set(a.items.map((item) => item.type));
       if (b.items.some((item) => types.has(item.type))) continue;
-      const merged = { ...a, partitionKey: ["/id"], items: [...a.items, ...b.items] };
+      const merged = {
+        ...a,
+        partitionKey: ["/id"],
+        items: [...a.items, ...b.items],
+        indexing: mergedIndexing(a, b),
+      };
       candidates.push({
         name: `share one container keyed by /id for ${a.name} and ${b.name} (every item is read by its id)`,
         model: {

@@ -11,6 +11,8 @@ export interface Scored {
   readonly model: Model;
   /** Frequent reads that still query every physical partition (see FREQUENT_FAN_OUT_RPS). */
   readonly frequentFanOuts: number;
+  /** Reads whose own query visits every partition, however few partitions there are today. */
+  readonly fanOutReads: number;
   readonly evaluation: DetailedEvaluation;
   /** Error issues (hard limits broken, patterns not served). */
   readonly errors: number;
@@ -49,6 +51,11 @@ export interface Candidate {
 export const FREQUENT_FAN_OUT_RPS = 50;
 /** How much more a model without such fan-outs may cost and still be preferred. */
 export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
+/** Costs within this share of each other are a tie (the estimates are not that precise). */
+export const TIE_SHARE = 0.01;
+/** A change must save this share of the monthly cost, or this many dollars, whichever is less. */
+export const MIN_SAVING_SHARE = 0.001;
+export const MIN_SAVING_USD = 1;
 /** How much more a candidate a rule prefers (e.g. consolidation over 50% correlation) may cost. */
 export const PREFERENCE_PREMIUM = 1.05;
 
@@ -66,9 +73,13 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
       p.plan.operations[0].partitions > 1
     );
   }).length;
+  const fanOutReads = evaluation.patterns.filter(
+    (p) => p.plan.operations[0]?.kind === "query" && p.plan.operations[0].scope === "fanOut",
+  ).length;
   return {
     model,
     frequentFanOuts,
+    fanOutReads,
     evaluation,
     errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
@@ -78,7 +89,8 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
 
 /**
  * True when `a` is better than `b`: fewer hard-limit errors; then fewer frequent fan-outs if that
- * costs at most 25% more; then at least 0.1% cheaper (or at most 5% dearer when `preferred`).
+ * costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
+ * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
   if (a.errors !== b.errors) return a.errors < b.errors;
@@ -92,9 +104,12 @@ export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
     b.monthlyCostUSD <= a.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM
   )
     return false;
-  return preferred
-    ? a.monthlyCostUSD <= b.monthlyCostUSD * PREFERENCE_PREMIUM
-    : a.monthlyCostUSD < b.monthlyCostUSD * 0.999;
+  if (preferred) return a.monthlyCostUSD <= b.monthlyCostUSD * PREFERENCE_PREMIUM;
+  // At (nearly) the same cost, a key aligned with more of the filters wins: its queries stay in
+  // one partition as the data grows.
+  const tie = Math.abs(a.monthlyCostUSD - b.monthlyCostUSD) <= b.monthlyCostUSD * TIE_SHARE;
+  if (tie && a.fanOutReads !== b.fanOutReads) return a.fanOutReads < b.fanOutReads;
+  return a.monthlyCostUSD < b.monthlyCostUSD - Math.min(b.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD);
 }
 
 const usd = (value: number): string => `$${value.toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
