@@ -131,7 +131,8 @@ function batchedParentLookup(
       itemType: placement.item.type,
       sql: query.sql,
       parameters: query.parameters,
-      scope: keyed && partitions < physical ? "prefix" : partitions > 1 ? "fanOut" : "single",
+      // A list of keys: the query goes to each partition holding one (all of them when unkeyed).
+      scope: partitions > 1 ? "fanOut" : "single",
       partitions,
       returned: distinctParents,
       orderServedByIndex: true,

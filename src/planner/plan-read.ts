@@ -33,7 +33,7 @@ export function expectedMatches(env: PlanEnvironment, pattern: ReadPattern): num
       matches *= 0.01;
     }
   }
-  return Math.max(matches, pattern.where.length === 0 ? matches : Math.min(1, matches));
+  return matches;
 }
 
 /** Returned records: matches capped by `limit`. */
