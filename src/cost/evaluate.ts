@@ -51,12 +51,37 @@ function planAll(env: PlanEnvironment, workload: Workload): Plan[] {
 
 /** RU/s the container must be provisioned with: its peak, or its busiest partition times the partition count. */
 function requiredRus(load: ContainerLoad, partitions: number): { required: number; hottest: number } {
+  const hottest = hottestAt(load, partitions);
+  // Cosmos DB divides the provisioned RU/s evenly among physical partitions: the busiest one
+  // gets its share only when the container has that share on every partition.
+  return { required: Math.max(load.peak, hottest * partitions), hottest };
+}
+
+/** Load of the busiest physical partition when the container has `partitions` of them. */
+function hottestAt(load: ContainerLoad, partitions: number): number {
   const heavy = [...load.keys].map(([key, value]) => ({ key, load: value.peak }));
-  const hottest = hottestPhysicalLoad(heavy, load.spreadPeak, partitions);
-  // The provisioned RU/s must cover the peak. Cosmos DB divides it evenly among physical
-  // partitions unless throughput is redistributed, so a busy partition is reported separately
-  // (hotPhysicalPartition) rather than multiplied into the bill.
-  return { required: load.peak, hottest };
+  return hottestPhysicalLoad(heavy, load.spreadPeak, partitions);
+}
+
+/** Most partitions tried beyond what storage and the peak need, to separate colliding hot keys. */
+const MAX_SPLIT_FACTOR = 4;
+
+/**
+ * Physical partitions a container needs: enough for its storage and its peak, and then, while
+ * hot keys collide on a partition that would need more than 10,000 RU/s, more (a split
+ * separates keys), up to four times that.
+ */
+function partitionsFor(load: ContainerLoad, storageGB: number): number {
+  const base = Math.max(
+    1,
+    Math.ceil(storageGB / MAX_PHYSICAL_PARTITION_GB),
+    Math.ceil(load.peak / MAX_PHYSICAL_PARTITION_RUS),
+  );
+  if (load.keys.size === 0) return base;
+  for (let count = base; count <= base * MAX_SPLIT_FACTOR; count++) {
+    if (hottestAt(load, count) <= MAX_PHYSICAL_PARTITION_RUS) return count;
+  }
+  return base;
 }
 
 /**
@@ -97,14 +122,7 @@ export function evaluateModel(
   };
   const needed = (load: ContainerLoad | undefined, container: Container, current: number): number => {
     if (container.physicalPartitions !== undefined || load === undefined) return current;
-    const gb = storage.get(container.name)?.totalGB ?? 0;
-    // Splits follow the total throughput; uneven load (hot keys colliding) is paid for in the
-    // provisioned RU/s (see requiredRus), not by more partitions.
-    return Math.max(
-      1,
-      Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB),
-      Math.ceil(load.peak / MAX_PHYSICAL_PARTITION_RUS),
-    );
+    return partitionsFor(load, storage.get(container.name)?.totalGB ?? 0);
   };
   let state = solve(partitions);
   const diverging = new Set<string>();
@@ -342,6 +360,7 @@ function evaluateContainer(
   const choice = chooseThroughput(
     {
       requiredPeak: required,
+      peak: load.peak,
       avg: load.avg,
       storageGB,
       physicalPartitions: partitions,

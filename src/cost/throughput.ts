@@ -16,6 +16,8 @@ import type { Throughput, ThroughputMode } from "../model/types.js";
 export interface ThroughputInput {
   /** RU/s the container must be able to serve at peak (incl. uneven spread over partitions). */
   readonly requiredPeak: number;
+  /** RU/s the container consumes at peak (the sum of its requests). */
+  readonly peak: number;
   /** RU/s consumed on average. */
   readonly avg: number;
   readonly storageGB: number;
@@ -131,10 +133,15 @@ export function chooseThroughput(input: ThroughputInput, prices: Prices): Throug
     .map((o) => `${o.mode} ${o.allowed ? usd(o.monthlyThroughputUSD) : `not possible (${o.why})`}`)
     .join(", ");
   const ratio = input.avg > 0 ? input.requiredPeak / input.avg : Infinity;
+  const uneven =
+    input.requiredPeak > input.peak * 1.01
+      ? `; the busiest of its ${num(input.physicalPartitions)} physical partitions needs ${num(input.hottestPhysical)} RU/s at peak and provisioned throughput is split evenly among them, so ${num(input.requiredPeak)} RU/s are needed for a ${num(input.peak)} RU/s peak (throughput redistribution across partitions, or spreading the hot keys, would lower it)`
+      : "";
   const reason =
-    pinnedMode !== undefined
+    (pinnedMode !== undefined
       ? `${input.pinned?.mode} as the model sets it (${usd(chosen.monthlyThroughputUSD)}/month; ${others})`
-      : `${chosen.mode} is the cheapest: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? ratio.toFixed(1) : "n/a"}x; ${chosen.why}`;
+      : `${chosen.mode} is the cheapest: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? ratio.toFixed(1) : "n/a"}x; ${chosen.why}`) +
+    uneven;
   const throughput: Throughput =
     input.pinned?.mode === "shared"
       ? { mode: "shared" }

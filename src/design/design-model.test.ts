@@ -69,10 +69,6 @@ const ABOVE_EXPERT: Partial<Record<Name, { readonly margin: number; readonly why
     margin: 0.01,
     why: "devices and alerts are keyed by site like the expert's, but in two containers: their autoscale floors add up to the same as one shared container, so the evaluation sees no saving in merging them; the rest is a few RU/s of indexing on the device items.",
   },
-  "social-reactions": {
-    margin: 0.06,
-    why: "the reactor list (Q3) and feed page follow-ups pay a few RU more than the README's hand estimate; the structure (20 shards by hash(userId), id postId-userId, counts and display names on posts) is the expert's.",
-  },
 };
 
 describe("designModel on the shared examples", () => {
