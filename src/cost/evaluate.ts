@@ -30,6 +30,7 @@ import { hottestPhysicalLoad } from "./hash-partitions.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
 import { storageOf } from "./storage.js";
 import { chooseThroughput } from "./throughput.js";
+import { formatInteger } from "../format-number.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
@@ -158,7 +159,7 @@ export function evaluateModel(
             code: "evaluate.fanOutCannotScale",
             severity: "error",
             path: `accessPatterns[${index}]`,
-            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${Math.round(delta).toLocaleString("en-US")} RU/s of its fan-out at peak (${Math.round(after - before).toLocaleString("en-US")} RU/s in all), more than the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s a partition serves (stopped at ${current} partitions, ${Math.round(before).toLocaleString("en-US")} RU/s)`,
+            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(after - before)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
             suggestion:
               "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
           });
@@ -263,7 +264,7 @@ function evaluatePatterns(
         code: "evaluate.fanOut",
         severity: pattern.rps.peak >= 100 ? "warning" : "info",
         path: `accessPatterns[${index}]`,
-        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${Math.round(sync.estimate * pattern.rps.peak).toLocaleString("en-US")} RU/s at peak`,
+        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
       });
     }
     if (plan.type === "read") {
@@ -318,7 +319,7 @@ function evaluateContainer(
       code: "evaluate.hotPartition",
       severity: "error",
       path,
-      message: `the hottest logical partition of ${container.name} needs ${Math.round(hot.peak).toLocaleString("en-US")} RU/s at peak, over the ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s one partition can serve`,
+      message: `the hottest logical partition of ${container.name} needs ${formatInteger(hot.peak)} RU/s at peak, over the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s one partition can serve`,
       suggestion:
         "spread it: replicas for a hot read set, write shards for a hot write key, or a key with more distinct values",
     });
@@ -327,7 +328,7 @@ function evaluateContainer(
       code: "evaluate.hotPhysicalPartition",
       severity: "warning",
       path,
-      message: `hot logical keys of ${container.name} collide on one of its ${partitions} physical partitions: ${Math.round(hottest).toLocaleString("en-US")} RU/s at peak there`,
+      message: `hot logical keys of ${container.name} collide on one of its ${partitions} physical partitions: ${formatInteger(hottest)} RU/s at peak there`,
     });
   }
   if (container.physicalPartitions !== undefined && required > partitions * MAX_PHYSICAL_PARTITION_RUS) {
@@ -335,7 +336,7 @@ function evaluateContainer(
       code: "evaluate.pinnedPartitionsOverloaded",
       severity: "warning",
       path: `${path}.physicalPartitions`,
-      message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${Math.round(required).toLocaleString("en-US")} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
+      message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${formatInteger(required)} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
     });
   }
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
@@ -400,7 +401,7 @@ function checkItemSizes(env: PlanEnvironment, model: Model, issues: Issue[]): vo
           code: "evaluate.itemTooLarge",
           severity: "error",
           path: `containers.${container.name}.items.${item.type}`,
-          message: `the largest ${item.type} item is about ${Math.round(shape.maxBytes).toLocaleString("en-US")} bytes, over the 2 MB item limit`,
+          message: `the largest ${item.type} item is about ${formatInteger(shape.maxBytes)} bytes, over the 2 MB item limit`,
           suggestion: "embed only the newest N children, bucket them, or reference them",
         });
       }

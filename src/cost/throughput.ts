@@ -12,6 +12,7 @@ import {
 } from "../cosmos/limits.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
+import { formatInteger } from "../format-number.js";
 
 export interface ThroughputInput {
   /** RU/s the container must be able to serve at peak (incl. uneven spread over partitions). */
@@ -51,7 +52,7 @@ const roundUp = (value: number, step: number): number => Math.ceil(value / step)
 const usd = (value: number): string => `$${value.toFixed(2)}`;
 /** Rates such as $0.012 per 100 RU/s-hour keep their digits. */
 const rate = (value: number): string => `$${value}`;
-const num = (value: number): string => Math.round(value).toLocaleString("en-US");
+const num = (value: number): string => formatInteger(value);
 
 /** Prices every throughput mode for a container. */
 export function priceThroughputOptions(input: ThroughputInput, prices: Prices): ThroughputOption[] {

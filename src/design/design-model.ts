@@ -22,6 +22,7 @@ import {
   partitionKeyCandidates,
 } from "./rules-structure.js";
 import { compareWhy, decide, describeScore, scoreModel, type Decision, type Scored } from "./search.js";
+import { formatDecimal, formatInteger } from "../format-number.js";
 
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
@@ -96,7 +97,7 @@ function denormalize(
           chosen,
           best,
           before,
-          `${pattern.id} runs ${pattern.rps.peak.toLocaleString("en-US")} times/s at peak`,
+          `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
         ),
     );
   }
@@ -394,7 +395,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     chosen: final.evaluation.containers
       .map(
         (c) =>
-          `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${c.throughput.provisionedRus.toLocaleString("en-US")} RU/s` : ""}`,
+          `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${formatInteger(c.throughput.provisionedRus)} RU/s` : ""}`,
       )
       .join("; "),
     alternatives: [],

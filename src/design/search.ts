@@ -6,6 +6,7 @@
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
+import { formatInteger, formatUsd } from "../format-number.js";
 
 export interface Scored {
   readonly model: Model;
@@ -112,8 +113,8 @@ export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
   return a.monthlyCostUSD < b.monthlyCostUSD - Math.min(b.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD);
 }
 
-const usd = (value: number): string => `$${value.toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
-const rus = (value: number): string => `${Math.round(value).toLocaleString("en-US")} RU/s`;
+const usd = (value: number): string => formatUsd(value);
+const rus = (value: number): string => `${formatInteger(value)} RU/s`;
 
 /** Describes a scored model in one phrase: cost, peak and errors. */
 export function describeScore(scored: Scored): string {

@@ -36,6 +36,14 @@ export interface PlanningContext {
   skewOf(entity: string, attribute: string): number;
   /** Write patterns on an entity. */
   writesOf(entity: string): readonly AccessPattern[];
+  /** Read patterns on an entity or asking for it in `with`, in the workload's order. */
+  readsTouching(entity: string): readonly AccessPattern[];
+  /** Item types (as stored, not inherited) that are copies of `container`/`type`. */
+  copiesOf(container: string, type: string): readonly Placement[];
+  /** Item types without `source` that embed, count, or copy an attribute of `entity`. */
+  embeddersOf(entity: string): readonly Placement[];
+  counterHoldersOf(entity: string): readonly Placement[];
+  copyHoldersOf(entity: string): readonly Placement[];
 }
 
 /** Builds the look-ups once for a workload and a model. */
@@ -66,8 +74,41 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     if (found.ttlSeconds !== undefined) return found.count;
     return found.count + found.growthPerMonth * workload.scale.horizonMonths;
   };
-  const parentsOf = (name: string): readonly Relationship[] =>
-    workload.relationships.filter((r) => r.child === name && r.via !== undefined);
+  // Relationships and write patterns by entity, so look-ups stay constant-time on large workloads.
+  const parents = new Map<string, Relationship[]>();
+  const children = new Map<string, Relationship[]>();
+  const pairs = new Map<string, Relationship>();
+  for (const r of workload.relationships) {
+    if (r.via !== undefined) parents.set(r.child, [...(parents.get(r.child) ?? []), r]);
+    if (r.kind === "many-to-many") continue;
+    children.set(r.parent, [...(children.get(r.parent) ?? []), r]);
+    if (!pairs.has(`${r.parent}>${r.child}`)) pairs.set(`${r.parent}>${r.child}`, r);
+  }
+  const writes = new Map<string, AccessPattern[]>();
+  for (const p of workload.accessPatterns) {
+    if (p.type === "write") writes.set(p.entity, [...(writes.get(p.entity) ?? []), p]);
+  }
+  const parentsOf = (name: string): readonly Relationship[] => parents.get(name) ?? [];
+  const touching = new Map<string, AccessPattern[]>();
+  for (const p of workload.accessPatterns) {
+    if (p.type !== "read") continue;
+    for (const name of new Set([p.entity, ...p.with.map((w) => w.entity)])) {
+      touching.set(name, [...(touching.get(name) ?? []), p]);
+    }
+  }
+  const index = (pick: (item: ItemType) => readonly string[]): Map<string, Placement[]> => {
+    const out = new Map<string, Placement[]>();
+    for (const container of model.containers) {
+      for (const item of container.items) {
+        for (const key of new Set(pick(item))) out.set(key, [...(out.get(key) ?? []), { container, item }]);
+      }
+    }
+    return out;
+  };
+  const copies = index((i) => (i.source === undefined ? [] : [`${i.source.container}/${i.source.type}`]));
+  const embedders = index((i) => (i.source === undefined ? i.embeds.map((e) => e.entity) : []));
+  const counters = index((i) => (i.source === undefined ? i.counts.map((c) => c.of) : []));
+  const copyHolders = index((i) => (i.source === undefined ? i.copies.map((c) => c.from.entity) : []));
   return {
     workload,
     model,
@@ -76,13 +117,9 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     placementsOf: (name) => placements.get(name) ?? [],
     placement: (container, type) => byKey.get(`${container}/${type}`),
     container: (name) => containers.get(name),
-    relationship: (parent, child) =>
-      workload.relationships.find(
-        (r) => r.parent === parent && r.child === child && r.kind !== "many-to-many",
-      ),
+    relationship: (parent, child) => pairs.get(`${parent}>${child}`),
     parentsOf,
-    childrenOf: (name) =>
-      workload.relationships.filter((r) => r.parent === name && r.kind !== "many-to-many"),
+    childrenOf: (name) => children.get(name) ?? [],
     countAtHorizon,
     distinctValues(entityName, name) {
       const found = entity(entityName);
@@ -96,6 +133,11 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
       return Math.max(1, countAtHorizon(entityName));
     },
     skewOf: (entityName, name) => entity(entityName).attributes.find((a) => a.name === name)?.skew ?? 0,
-    writesOf: (name) => workload.accessPatterns.filter((p) => p.type === "write" && p.entity === name),
+    writesOf: (name) => writes.get(name) ?? [],
+    readsTouching: (name) => touching.get(name) ?? [],
+    copiesOf: (container, type) => copies.get(`${container}/${type}`) ?? [],
+    embeddersOf: (name) => embedders.get(name) ?? [],
+    counterHoldersOf: (name) => counters.get(name) ?? [],
+    copyHoldersOf: (name) => copyHolders.get(name) ?? [],
   };
 }

@@ -84,12 +84,9 @@ export function createPlanEnvironment(
       const key = `${placement.container.name}/${placement.item.type}`;
       let shape = shapes.get(key);
       if (shape === undefined) {
-        shape = describeItemShape(
-          context,
-          placement.container,
-          placement.item,
-          recordsPerBucket(placement.item),
-        );
+        // Always the item as stored with what it inherits from its source (the context's view).
+        const item = context.placement(placement.container.name, placement.item.type)?.item ?? placement.item;
+        shape = describeItemShape(context, placement.container, item, recordsPerBucket(item));
         shapes.set(key, shape);
       }
       return shape;

@@ -43,7 +43,11 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
   const paths = new Set<string>(["/type/?"]);
   const composites = new Map<string, CompositePath[]>();
   const entities = new Set(container.items.map((item) => item.entity));
-  for (const pattern of context.workload.accessPatterns) {
+  const order = new Map(context.workload.accessPatterns.map((p, i) => [p.id, i]));
+  const reads = [...new Set([...entities].flatMap((entity) => context.readsTouching(entity)))].sort(
+    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
+  );
+  for (const pattern of reads) {
     if (pattern.type !== "read") continue;
     if (entities.has(pattern.entity)) {
       for (const predicate of pattern.where) paths.add(`/${predicate.attribute}/?`);

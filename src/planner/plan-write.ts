@@ -99,9 +99,8 @@ function replayCopies(
   // Work below a thousandth of a request unit per request is left out of the plan.
   if (depth > 4 || times < 1e-4) return [];
   const steps: ChangeFeedStep[] = [];
-  for (const container of env.context.model.containers) {
-    for (const item of container.items) {
-      if (item.source?.container !== source.container.name || item.source.type !== source.item.type) continue;
+  for (const { container, item } of env.context.copiesOf(source.container.name, source.item.type)) {
+    {
       const copy: Placement = { container, item };
       const replicas = item.replicas ?? 1;
       // An update only reaches a bounded set when the item is among the newest kept there.
@@ -257,10 +256,10 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   }
   // Children embedded in a parent item: the parent is rewritten (patched) with each write.
   let writtenWithParent = false;
-  for (const container of context.model.containers) {
-    for (const item of container.items) {
+  for (const { container, item } of context.embeddersOf(pattern.entity)) {
+    {
       const embed = item.embeds.find((e) => e.entity === pattern.entity);
-      if (embed === undefined || item.source !== undefined) continue;
+      if (embed === undefined) continue;
       const parent: Placement = { container, item };
       const relationship = context.relationship(item.entity, pattern.entity);
       // Children created in the same request as their parent (the parent's creates times its
@@ -294,10 +293,10 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   // Counters of the written entity kept on a parent item.
   const batched = new Map<Placement, WriteStep[]>();
   if (kind !== "update") {
-    for (const container of context.model.containers) {
-      for (const item of container.items) {
+    for (const { container, item } of context.counterHoldersOf(pattern.entity)) {
+      {
         const counter = item.counts.find((c) => c.of === pattern.entity);
-        if (counter === undefined || item.source !== undefined) continue;
+        if (counter === undefined) continue;
         const holder: Placement = { container, item };
         const by = kind === "delete" ? -1 : 1;
         const increment = writeStep(
@@ -354,9 +353,8 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     async.push(...replayCopies(env, placement, kind, step.times));
   }
   // Propagation of changed attributes to the items that hold copies of them.
-  for (const container of context.model.containers) {
-    for (const item of container.items) {
-      if (item.source !== undefined) continue;
+  for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
+    {
       for (const copy of item.copies) {
         if (copy.from.entity !== pattern.entity) continue;
         const probability = changeProbability(env, pattern, copy.from.attribute);
