@@ -80,7 +80,15 @@ function denormalize(
   decisions: Decision[],
 ): Scored {
   let current = start;
-  for (const candidate of denormalizationCandidates(workload, current.model, current.evaluation, pattern)) {
+  // Each candidate is built on the model as it is when its turn comes, so an accepted one is
+  // never undone by the next (candidates built up front would each start from the same model).
+  const tried = new Set<string>();
+  for (;;) {
+    const candidate = denormalizationCandidates(workload, current.model, current.evaluation, pattern).find(
+      (c) => !tried.has(c.name),
+    );
+    if (candidate === undefined) break;
+    tried.add(candidate.name);
     current = decide(
       workload,
       options,
