@@ -27,6 +27,28 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
+/** Hashes of what the interview wrote in `root` (its `.cosmos-modeler/session.json`), per file. */
+async function interviewHashes(root: string): Promise<Map<string, readonly string[]>> {
+  const text = await readText(join(root, ".cosmos-modeler", "session.json"));
+  const out = new Map<string, readonly string[]>();
+  if (text === undefined) return out;
+  try {
+    const written = (JSON.parse(text) as { written?: unknown }).written;
+    if (written !== null && typeof written === "object") {
+      for (const [name, hashes] of Object.entries(written)) {
+        if (Array.isArray(hashes))
+          out.set(
+            name,
+            hashes.filter((h): h is string => typeof h === "string"),
+          );
+      }
+    }
+  } catch {
+    // An unreadable session file vouches for nothing.
+  }
+  return out;
+}
+
 export interface WriteReport {
   readonly written: readonly string[];
   readonly unchanged: readonly string[];
@@ -54,6 +76,8 @@ export async function writeOutputs(
       // An unreadable manifest protects nothing: every existing file counts as hand-edited.
     }
   }
+  // The interview records what it wrote in its session file: those files are not hand edits.
+  const interviewWrote = await interviewHashes(root);
   const conflicts: string[] = [];
   const pending: { file: RenderedFile; path: string }[] = [];
   const unchanged: string[] = [];
@@ -66,7 +90,12 @@ export async function writeOutputs(
       unchanged.push(file.path);
       continue;
     }
-    if (existing !== undefined && manifest.files[file.path] !== sha256(existing)) conflicts.push(file.path);
+    if (existing !== undefined) {
+      const hash = sha256(existing);
+      if (manifest.files[file.path] !== hash && !(interviewWrote.get(file.path) ?? []).includes(hash)) {
+        conflicts.push(file.path);
+      }
+    }
     pending.push({ file, path });
   }
   if (conflicts.length > 0 && !force) {

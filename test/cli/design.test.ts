@@ -3,7 +3,8 @@
  * contract of DESIGN.md, and the protection of files edited by hand.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -109,6 +110,24 @@ describe("cosmos-modeler design", () => {
     expect(readFileSync(join(out, "model.yaml"), "utf8")).toBe(edited);
     expect(run(["design", blogging, "--out", out, "--force"]).status).toBe(0);
     expect(readFileSync(join(out, "model.yaml"), "utf8")).not.toContain("# my note");
+  });
+
+  it("overwrites a file the interview wrote (its session records the hash), not one edited by hand", () => {
+    const out = mkdtempSync(join(tmpdir(), "design-test-"));
+    const byInterview = "# written by the interview\n";
+    writeFileSync(join(out, "cosmosdb_requirements.md"), byInterview);
+    mkdirSync(join(out, ".cosmos-modeler"));
+    const hash = createHash("sha256").update(byInterview).digest("hex");
+    writeFileSync(
+      join(out, ".cosmos-modeler", "session.json"),
+      JSON.stringify({
+        format: "cosmos-modeler-session",
+        state: {},
+        written: { "cosmosdb_requirements.md": [hash] },
+      }),
+    );
+    expect(run(["design", blogging, "--out", out]).status).toBe(0);
+    expect(readFileSync(join(out, "cosmosdb_requirements.md"), "utf8")).not.toBe(byInterview);
   });
 
   it("--baseline emits one container per entity", () => {
