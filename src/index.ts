@@ -58,7 +58,8 @@ export {
   type DataModelOptions,
   type BaselineFigures,
 } from "./render/data-model.js";
-export { hotPartitionRisks, entityStorage, zipfTopShare } from "./render/design-considerations.js";
+export { hotPartitionRisks, entityStorage } from "./render/design-considerations.js";
+export { zipfShare, harmonic } from "./cost/zipf.js";
 export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
 export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
 export { renderBicep } from "./render/bicep.js";

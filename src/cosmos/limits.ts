@@ -77,6 +77,18 @@ export const AUTOSCALE_MAX_RUS_PER_GB = 10;
 export const MANUAL_MIN_RUS = 400;
 /** RU/s that each GB stored adds to the manual minimum (see {@link MANUAL_MIN_RUS}). */
 export const MANUAL_MIN_RUS_PER_GB = 1;
+/**
+ * Manual throughput is set in steps of 100 RU/s; an autoscale maximum in steps of 1,000 RU/s.
+ * Source: concepts-limits and https://learn.microsoft.com/azure/cosmos-db/provision-throughput-autoscale,
+ * checked 2026-11-22.
+ */
+export const MANUAL_RUS_STEP = 100;
+/** See {@link MANUAL_RUS_STEP}. */
+export const AUTOSCALE_MAX_RUS_STEP = 1_000;
+
+/** Bytes in the GB that storage limits and prices count (binary: 1024^3). */
+export const BYTES_PER_GB = 1024 ** 3;
+
 /** The manual minimum is at least the highest RU/s ever provisioned divided by this. */
 export const MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER = 100;
 

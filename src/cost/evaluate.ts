@@ -192,10 +192,9 @@ export function evaluateModel(
     }
   }
   const { env, plans, loads } = state;
-  const patterns = evaluatePatterns(env, workload, plans, issues);
+  const patterns = evaluatePatterns(workload, plans, issues);
   const containers = model.containers.map((container) =>
     evaluateContainer(
-      env,
       workload,
       container,
       loads,
@@ -233,12 +232,7 @@ function stepTotal(steps: readonly PlanStep[]) {
   return sumEstimates(steps.map((step) => scaleEstimate(step.ru, step.times)));
 }
 
-function evaluatePatterns(
-  env: PlanEnvironment,
-  workload: Workload,
-  plans: readonly Plan[],
-  issues: Issue[],
-): PatternEvaluation[] {
+function evaluatePatterns(workload: Workload, plans: readonly Plan[], issues: Issue[]): PatternEvaluation[] {
   return plans.map((plan, index) => {
     const pattern = workload.accessPatterns[index];
     if (pattern === undefined) throw new Error("internal: plans and patterns differ");
@@ -278,7 +272,6 @@ function evaluatePatterns(
         });
       }
     }
-    void env;
     return {
       id: plan.patternId,
       plan,
@@ -293,7 +286,6 @@ function evaluatePatterns(
 }
 
 function evaluateContainer(
-  env: PlanEnvironment,
   workload: Workload,
   container: Container,
   loads: Map<string, ContainerLoad>,
@@ -372,7 +364,6 @@ function evaluateContainer(
     },
     prices,
   );
-  void env;
   return {
     name: container.name,
     physicalPartitions: partitions,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fnv1a, hottestPhysicalLoad, keyHash, physicalPartitionOf } from "./hash-partitions.js";
+import { fnv1a32 as fnv1a } from "../model/materialize-item.js";
+import { hottestPhysicalLoad, keyHash, physicalPartitionOf } from "./hash-partitions.js";
 
 function counts(keys: readonly string[], partitions: number): number[] {
   const result = new Array<number>(partitions).fill(0);

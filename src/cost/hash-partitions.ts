@@ -5,23 +5,14 @@
  * MurmurHash3 of the binary-encoded key, so individual placements differ; what matters, and what
  * it reproduces, is how often a few keys collide).
  */
-
-/** 32-bit FNV-1a hash of a string's UTF-16 code units. */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
+import { fnv1a32 } from "../model/materialize-item.js";
 
 /**
- * FNV-1a followed by MurmurHash3's 32-bit finalizer, so that keys differing only in their last
+ * FNV-1a (the one the write shards use) followed by MurmurHash3's 32-bit finalizer, so that keys differing only in their last
  * characters (`post-0`, `post-1`) spread over the whole hash space as they do under Murmur.
  */
 export function keyHash(text: string): number {
-  let hash = fnv1a(text);
+  let hash = fnv1a32(text);
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b) >>> 0;
   hash ^= hash >>> 13;

@@ -4,14 +4,11 @@
  * system properties, relationship maxima for keys that group children under a parent, and the
  * growth rate of a skewed key at the peak write rate.
  */
-import { MAX_LOGICAL_PARTITION_GB, SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
+import { BYTES_PER_GB, MAX_LOGICAL_PARTITION_GB, SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
 import type { Container } from "../model/types.js";
 import type { PlanEnvironment } from "../planner/environment.js";
 import { partitionKeyAttributes } from "../planner/routing.js";
 import { zipfShare } from "./zipf.js";
-
-/** Bytes in a GB as Azure bills storage (GiB). */
-export const BYTES_PER_GB = 1024 ** 3;
 
 export interface ContainerStorage {
   readonly totalGB: number;

@@ -54,6 +54,22 @@ const usd = (value: number): string => `$${value.toFixed(2)}`;
 const rate = (value: number): string => `$${value}`;
 const num = (value: number): string => formatInteger(value);
 
+/** The model's throughput setting of an evaluated container (without the figures and reason). */
+export function modelThroughputOf(evaluated: ThroughputChoice["throughput"]): Throughput {
+  switch (evaluated.mode) {
+    case "manual":
+      return { mode: "manual", rus: evaluated.rus ?? evaluated.provisionedRus };
+    case "autoscale":
+      return { mode: "autoscale", maxRus: evaluated.maxRus ?? evaluated.provisionedRus };
+    case "serverless":
+      return { mode: "serverless" };
+    case "shared":
+      return { mode: "shared" };
+    default:
+      return evaluated satisfies never;
+  }
+}
+
 /** Prices every throughput mode for a container. */
 export function priceThroughputOptions(input: ThroughputInput, prices: Prices): ThroughputOption[] {
   const hours = prices.hoursPerMonth;

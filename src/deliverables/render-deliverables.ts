@@ -14,6 +14,7 @@ import { renderDataAccessModule } from "../render/code/render-data-access.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../render/requirements-checklist.js";
 import type { Workload } from "../workload/types.js";
+import { modelThroughputOf } from "../cost/throughput.js";
 
 export interface DeliverableOptions {
   readonly prices?: Prices;
@@ -25,19 +26,7 @@ export interface DeliverableOptions {
 
 /** The throughput the evaluation recommends (or the model sets) per container. */
 function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
-  const out: Record<string, Throughput> = {};
-  for (const container of evaluation.containers) {
-    const t = container.throughput;
-    out[container.name] =
-      t.mode === "manual"
-        ? { mode: "manual", rus: t.provisionedRus }
-        : t.mode === "autoscale"
-          ? { mode: "autoscale", maxRus: t.provisionedRus }
-          : t.mode === "serverless"
-            ? { mode: "serverless" }
-            : { mode: "shared" };
-  }
-  return out;
+  return Object.fromEntries(evaluation.containers.map((c) => [c.name, modelThroughputOf(c.throughput)]));
 }
 
 /**

@@ -209,7 +209,7 @@ describe("baseline", () => {
 });
 
 describe("generated workloads", () => {
-  it("designs a workload with no relationship between its parts, part by part", () => {
+  it("designs a generated workload (independent chains of related entities) part by part", () => {
     const workload = generateWorkload(8);
     const result = designModel(workload);
     expect(result.model.containers.length).toBeGreaterThan(0);

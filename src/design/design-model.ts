@@ -21,8 +21,16 @@ import {
   sameKeyMergeCandidates,
   partitionKeyCandidates,
 } from "./rules-structure.js";
-import { compareWhy, decide, describeScore, scoreModel, type Decision, type Scored } from "./search.js";
+import {
+  decide,
+  describeScore,
+  scoreModel,
+  type Decision,
+  type Scored,
+  type SearchContext,
+} from "./search.js";
 import { formatDecimal, formatInteger } from "../format-number.js";
+import { modelThroughputOf } from "../cost/throughput.js";
 
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
@@ -72,13 +80,8 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
 }
 
 /** Copies, counters and embedded newest children for one read's `with` data, each tried in turn. */
-function denormalize(
-  workload: Workload,
-  options: EvaluateOptions,
-  start: Scored,
-  pattern: ReadPattern,
-  decisions: Decision[],
-): Scored {
+function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
+  const { workload, decisions } = search;
   let current = start;
   // Each candidate is built on the model as it is when its turn comes, so an accepted one is
   // never undone by the next (candidates built up front would each start from the same model).
@@ -90,29 +93,22 @@ function denormalize(
     if (candidate === undefined) break;
     tried.add(candidate.name);
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `denormalize-${pattern.id}-${decisions.length}`,
         title: `${pattern.id}: ${candidate.name}?`,
         keepName: "read it at query time",
+        context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
       },
       [candidate],
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(
-          chosen,
-          best,
-          before,
-          `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
-        ),
     );
   }
   return current;
 }
 
 function designComponent(workload: Workload, options: EvaluateOptions, decisions: Decision[]): Model {
+  const search: SearchContext = { workload, options, decisions };
   let current: Scored = scoreModel(workload, baselineModel(workload), options);
   const correlation = correlations(workload);
   // 1. Aggregates, most correlated pairs first.
@@ -123,92 +119,72 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
   for (const relationship of pairs) {
     const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `aggregate-${relationship.parent}-${relationship.child}`,
         title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
         keepName: `keep ${relationship.child} where it is`,
+        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
       },
       aggregateCandidates(workload, current.model, relationship, share),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(
-          chosen,
-          best,
-          before,
-          `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
-        ),
     );
   }
   // 2. Uniqueness through lookup items.
   for (const entity of workload.entities) {
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `unique-${entity.name}`,
         title: `Unique ${entity.name} attributes`,
         keepName: "query by the attribute",
+        context:
+          "a unique key policy only holds within one logical partition; a lookup item keyed by the value holds across all",
       },
       lookupCandidates(workload, current.model, entity.name),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(
-          chosen,
-          best,
-          before,
-          "a unique key policy only holds within one logical partition; a lookup item keyed by the value holds across all",
-        ),
     );
   }
   // 3. Partition keys.
   for (const container of current.model.containers) {
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `key-${container.name}`,
         title: `Partition key of ${container.name}`,
         keepName: `${container.name} by ${container.partitionKey.join(", ")}`,
+        context: "a key with many distinct values that the frequent filters give",
       },
       partitionKeyCandidates(workload, current.model, container.name),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(chosen, best, before, "a key with many distinct values that the frequent filters give"),
     );
   }
   // Ids that turn single-item reads into point reads.
   for (const entity of workload.entities) {
     current = decide(
-      workload,
-      options,
+      search,
       current,
-      { id: `id-${entity.name}`, title: `Id of ${entity.name} items`, keepName: `id = {${entity.key}}` },
+      {
+        id: `id-${entity.name}`,
+        title: `Id of ${entity.name} items`,
+        keepName: `id = {${entity.key}}`,
+        context: "a read that identifies one item by other attributes",
+      },
       idCandidates(workload, current.model, entity.name),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(chosen, best, before, "a read that identifies one item by other attributes"),
     );
   }
   // 4. Binning of small records written often per key.
   for (const entity of workload.entities) {
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `bucket-${entity.name}`,
         title: `Binning ${entity.name} records`,
         keepName: "one item per record",
+        context: "many small records written per key and read in time order",
       },
       binningCandidates(workload, current.model, entity.name),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(chosen, best, before, "many small records written per key and read in time order"),
     );
   }
   // 5. Denormalization, then 6. fan-out removal, busiest patterns first.
@@ -217,55 +193,51 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     .sort((a, b) => b.rps.peak - a.rps.peak);
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
-    current = denormalize(workload, options, current, pattern, decisions);
+    current = denormalize(search, current, pattern);
   }
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
     current = decide(
-      workload,
-      options,
+      search,
       current,
-      { id: `fan-out-${pattern.id}`, title: `${pattern.id} without fan-out`, keepName: "accept the fan-out" },
+      {
+        id: `fan-out-${pattern.id}`,
+        title: `${pattern.id} without fan-out`,
+        keepName: "accept the fan-out",
+        context: `${pattern.id} queries every physical partition as modeled`,
+      },
       fanOutCandidates(workload, current.model, current.evaluation, pattern),
-      decisions,
-      (chosen, best, before) =>
-        compareWhy(chosen, best, before, `${pattern.id} queries every physical partition as modeled`),
     );
     // The new copy may need denormalized data of its own source.
-    current = denormalize(workload, options, current, pattern, decisions);
+    current = denormalize(search, current, pattern);
   }
   // 7. Hot write keys.
   for (const issue of current.evaluation.issues) {
     if (issue.code !== "evaluate.hotPartition") continue;
     const name = issue.path.replace(/^containers\./, "");
     current = decide(
-      workload,
-      options,
+      search,
       current,
       {
         id: `shard-${name}`,
         title: `Hot logical partition in ${name}`,
         keepName: "one logical partition per key",
+        context: issue.message,
       },
       shardingCandidates(workload, current.model, current.evaluation, name),
-      decisions,
-      (chosen, best, before) => compareWhy(chosen, best, before, issue.message),
     );
   }
   // 8. Containers whose items are all read by id may share one (one minimum throughput).
   current = decide(
-    workload,
-    options,
+    search,
     current,
     {
       id: "consolidate-containers",
       title: "Containers that can share one",
       keepName: "one container per aggregate",
+      context: "every container pays its own minimum throughput",
     },
     [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
-    decisions,
-    (chosen, best, before) =>
-      compareWhy(chosen, best, before, "every container pays its own minimum throughput"),
   );
   return current.model;
 }
@@ -312,22 +284,12 @@ function finalize(workload: Workload, model: Model, evaluation: DetailedEvaluati
   return {
     ...model,
     containers: withExplicitIndexing(workload, model).containers.map((container) => {
-      const evaluated = evaluation.containers.find((c) => c.name === container.name);
-      const throughput = evaluated?.throughput;
+      const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       return {
         ...container,
-        ...(throughput === undefined || container.throughput !== undefined
+        ...(evaluated === undefined || container.throughput !== undefined
           ? {}
-          : {
-              throughput:
-                throughput.mode === "manual"
-                  ? { mode: "manual" as const, rus: throughput.provisionedRus }
-                  : throughput.mode === "autoscale"
-                    ? { mode: "autoscale" as const, maxRus: throughput.provisionedRus }
-                    : throughput.mode === "serverless"
-                      ? { mode: "serverless" as const }
-                      : { mode: "shared" as const },
-            }),
+          : { throughput: modelThroughputOf(evaluated) }),
       };
     }),
   };

@@ -10,11 +10,12 @@ import { analyzeAccessCorrelation, CONSOLIDATE_ABOVE, SEPARATE_BELOW } from "../
 import type { Relationship, Workload } from "../workload/types.js";
 import { addItem, editItem, findPrimary, freshItemType, propertyNameOf, removeItem } from "./model-edits.js";
 import type { Candidate } from "./search.js";
+import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
-/** A filter attribute with fewer distinct values cannot spread a container (hot keys). */
-const MIN_KEY_CARDINALITY = 1_000;
+/** A filter attribute with fewer distinct values cannot spread a container ("aim for 100+"). */
+const MIN_KEY_CARDINALITY = LOW_CARDINALITY;
 
 /** Correlation of each related pair (share of requests needing both), by "parent>child". */
 export function correlations(workload: Workload): Map<string, number> {

@@ -37,6 +37,13 @@ export interface Decision {
   readonly why: string;
 }
 
+/** What every step of one design search shares: the workload, the options, the decisions so far. */
+export interface SearchContext {
+  readonly workload: Workload;
+  readonly options: EvaluateOptions;
+  readonly decisions: Decision[];
+}
+
 export interface Candidate {
   readonly name: string;
   readonly model: Model;
@@ -124,18 +131,22 @@ export function describeScore(scored: Scored): string {
 }
 
 /**
- * Evaluates the candidates against the current model and keeps the best; records the decision.
- * `why` receives the winner and the current model's score.
+ * Evaluates the candidates against the current model and keeps the best; records the decision
+ * with its alternatives and why (`compareWhy` with the decision's context).
  */
 export function decide(
-  workload: Workload,
-  options: EvaluateOptions,
+  search: SearchContext,
   current: Scored,
-  decision: { readonly id: string; readonly title: string; readonly keepName: string },
+  decision: {
+    readonly id: string;
+    readonly title: string;
+    readonly keepName: string;
+    /** The rule and its numbers, the start of the decision's "why". */
+    readonly context: string;
+  },
   candidates: readonly Candidate[],
-  decisions: Decision[],
-  why: (chosen: string, best: Scored, current: Scored) => string,
 ): Scored {
+  const { workload, options, decisions } = search;
   let best = current;
   let bestName = decision.keepName;
   let bestPreferred = false;
@@ -177,7 +188,7 @@ export function decide(
       title: decision.title,
       chosen: bestName,
       alternatives,
-      why: why(bestName, best, current),
+      why: compareWhy(bestName, best, current, decision.context),
     });
   }
   return best;

@@ -186,10 +186,12 @@ export function computeShard(value: string, shards: number): number {
   return fnv1a32(value) % shards;
 }
 
+const UTF8 = new TextEncoder();
+
 /** FNV-1a 32-bit hash of the UTF-8 bytes of `value`, as an unsigned integer. */
 export function fnv1a32(value: string): number {
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(value)) {
+  for (const byte of UTF8.encode(value)) {
     hash ^= byte;
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }

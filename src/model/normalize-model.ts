@@ -7,17 +7,16 @@
 import type { Bucket, CompositePath, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
 import type { ContainerFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
 import { describeValue, type IssueCollector, type SourcePath } from "./model-issues.js";
+import {
+  AUTOSCALE_MAX_RUS_STEP,
+  AUTOSCALE_MIN_MAX_RUS,
+  MANUAL_MIN_RUS,
+  MANUAL_RUS_STEP,
+} from "../cosmos/limits.js";
 
-/**
- * Manual throughput of a container: at least 400 RU/s, in steps of 100 RU/s. Autoscale: a
- * maximum of at least 1,000 RU/s, in steps of 1,000 RU/s.
- * Source: https://learn.microsoft.com/en-us/azure/cosmos-db/concepts-limits and
- * https://learn.microsoft.com/en-us/azure/cosmos-db/provision-throughput-autoscale (checked 2026-11-22).
- */
-export const MIN_MANUAL_RUS = 400;
-export const MANUAL_RUS_STEP = 100;
-export const MIN_AUTOSCALE_MAX_RUS = 1000;
-export const AUTOSCALE_MAX_RUS_STEP = 1000;
+// Throughput settings follow the limits of src/cosmos/limits.ts (one place for Cosmos DB facts).
+const MIN_MANUAL_RUS = MANUAL_MIN_RUS;
+const MIN_AUTOSCALE_MAX_RUS = AUTOSCALE_MIN_MAX_RUS;
 
 /**
  * Time to live in seconds: -1 (never expires by default) or 1 to 2,147,483,647; 0 is invalid.

@@ -6,6 +6,7 @@
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Workload } from "../workload/types.js";
+import { itemsAtHorizon } from "../workload/horizon.js";
 
 /** One item type together with the container that holds it. */
 export interface Placement {
@@ -28,7 +29,7 @@ export interface PlanningContext {
   parentsOf(entity: string): readonly Relationship[];
   /** Relationships where `entity` is the parent. */
   childrenOf(entity: string): readonly Relationship[];
-  /** Entity count at the end of the planning horizon (without TTL: start count + growth). */
+  /** Entity count at the end of the planning horizon (`itemsAtHorizon`: growth, or the TTL steady state). */
   countAtHorizon(entity: string): number;
   /** Distinct values of an attribute: its `distinct`, the parent count for a `via`, the count for the key. */
   distinctValues(entity: string, attribute: string): number;
@@ -36,6 +37,8 @@ export interface PlanningContext {
   skewOf(entity: string, attribute: string): number;
   /** Write patterns on an entity. */
   writesOf(entity: string): readonly AccessPattern[];
+  /** Position of an access pattern in the workload (for ordering merged lists). */
+  patternIndex(id: string): number;
   /** Read patterns on an entity or asking for it in `with`, in the workload's order. */
   readsTouching(entity: string): readonly AccessPattern[];
   /** Item types (as stored, not inherited) that are copies of `container`/`type`. */
@@ -68,12 +71,8 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
       throw new Error(`internal: unknown entity ${name} (the loader checks references)`);
     return found;
   };
-  const countAtHorizon = (name: string): number => {
-    const found = entity(name);
-    // With a TTL the count is the steady state: items expire as fast as new ones arrive.
-    if (found.ttlSeconds !== undefined) return found.count;
-    return found.count + found.growthPerMonth * workload.scale.horizonMonths;
-  };
+  const countAtHorizon = (name: string): number =>
+    itemsAtHorizon(entity(name), workload.scale.horizonMonths).items;
   // Relationships and write patterns by entity, so look-ups stay constant-time on large workloads.
   const parents = new Map<string, Relationship[]>();
   const children = new Map<string, Relationship[]>();
@@ -89,6 +88,7 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     if (p.type === "write") writes.set(p.entity, [...(writes.get(p.entity) ?? []), p]);
   }
   const parentsOf = (name: string): readonly Relationship[] => parents.get(name) ?? [];
+  const order = new Map(workload.accessPatterns.map((p, i) => [p.id, i]));
   const touching = new Map<string, AccessPattern[]>();
   for (const p of workload.accessPatterns) {
     if (p.type !== "read") continue;
@@ -135,6 +135,7 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     skewOf: (entityName, name) => entity(entityName).attributes.find((a) => a.name === name)?.skew ?? 0,
     writesOf: (name) => writes.get(name) ?? [],
     readsTouching: (name) => touching.get(name) ?? [],
+    patternIndex: (id) => order.get(id) ?? 0,
     copiesOf: (container, type) => copies.get(`${container}/${type}`) ?? [],
     embeddersOf: (name) => embedders.get(name) ?? [],
     counterHoldersOf: (name) => counters.get(name) ?? [],

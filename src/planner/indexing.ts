@@ -43,10 +43,13 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
   const paths = new Set<string>(["/type/?"]);
   const composites = new Map<string, CompositePath[]>();
   const entities = new Set(container.items.map((item) => item.entity));
-  const order = new Map(context.workload.accessPatterns.map((p, i) => [p.id, i]));
-  const reads = [...new Set([...entities].flatMap((entity) => context.readsTouching(entity)))].sort(
-    (a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
-  );
+  // Each entity's reads come in workload order; one entity (the usual case) needs no merging.
+  const reads =
+    entities.size === 1
+      ? context.readsTouching([...entities][0] ?? "")
+      : [...new Set([...entities].flatMap((entity) => context.readsTouching(entity)))].sort(
+          (a, b) => context.patternIndex(a.id) - context.patternIndex(b.id),
+        );
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
     if (entities.has(pattern.entity)) {

@@ -161,22 +161,40 @@ function replayCopies(
           ),
         );
       }
-      steps.push({
-        kind: "changeFeed",
-        reason:
+      steps.push(
+        feedStep(
           item.keepLatest !== undefined && kind === "create" ? "trim" : replicas > 1 ? "replica" : "copy",
-        from: { container: source.container.name, itemType: source.item.type },
-        container: container.name,
-        itemType: item.type,
-        steps: inner,
-        ru: sumOf(inner),
-        times: 1,
-        note: `change feed of ${source.container.name} keeps ${container.name}/${item.type} in step`,
-      });
+          source,
+          copy,
+          inner,
+          `change feed of ${source.container.name} keeps ${container.name}/${item.type} in step`,
+        ),
+      );
       steps.push(...replayCopies(env, copy, kind, times * replicas * share, depth + 1));
     }
   }
   return steps;
+}
+
+/** Change-feed work on `target` fed by the changes of `from`: its steps once per request. */
+function feedStep(
+  reason: ChangeFeedStep["reason"],
+  from: Placement,
+  target: Placement,
+  steps: readonly PlanStep[],
+  note: string,
+): ChangeFeedStep {
+  return {
+    kind: "changeFeed",
+    reason,
+    from: { container: from.container.name, itemType: from.item.type },
+    container: target.container.name,
+    itemType: target.item.type,
+    steps,
+    ru: sumOf(steps),
+    times: 1,
+    note,
+  };
 }
 
 /** Sum of the steps' charges per request (each step's charge times its executions). */
@@ -209,6 +227,8 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const kind = changeKind(pattern);
   const notes: string[] = [];
   const primaries = context.placementsOf(pattern.entity).filter((p) => p.item.source === undefined);
+  // The change feed that carries this pattern's changes: its primary item type's container.
+  const feedSource = primaries[0];
   const operations: PlanStep[] = [];
   const async: ChangeFeedStep[] = [];
   const writes = new Map<Placement, WriteStep>();
@@ -314,20 +334,15 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
         if (partner !== undefined) {
           batched.set(partner, [...(batched.get(partner) ?? []), increment]);
         } else {
-          async.push({
-            kind: "changeFeed",
-            reason: "counter",
-            from: {
-              container: primaries[0]?.container.name ?? container.name,
-              itemType: primaries[0]?.item.type ?? item.type,
-            },
-            container: container.name,
-            itemType: item.type,
-            steps: [increment],
-            ru: increment.ru,
-            times: 1,
-            note: `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
-          });
+          async.push(
+            feedStep(
+              "counter",
+              feedSource ?? holder,
+              holder,
+              [increment],
+              `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
+            ),
+          );
         }
         async.push(...replayCopies(env, holder, "update", pattern.batch));
       }
@@ -408,20 +423,15 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
             sets: [copy.as],
           },
         );
-        async.push({
-          kind: "changeFeed",
-          reason: "propagate",
-          from: {
-            container: primaries[0]?.container.name ?? container.name,
-            itemType: primaries[0]?.item.type ?? item.type,
-          },
-          container: container.name,
-          itemType: item.type,
-          steps: [find, update],
-          ru: sumOf([find, update]),
-          times: 1,
-          note: `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
-        });
+        async.push(
+          feedStep(
+            "propagate",
+            feedSource ?? holder,
+            holder,
+            [find, update],
+            `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
+          ),
+        );
         async.push(...replayCopies(env, holder, "update", probability * pattern.batch * holders));
       }
     }

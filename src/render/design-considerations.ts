@@ -5,11 +5,11 @@
  * whatever the key, which paths need indexes, and which related data could be copied.
  * Pure data, derived only from the workload.
  */
-import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { BYTES_PER_GB, MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { zipfShare } from "../cost/zipf.js";
+import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import type { Entity, ReadPattern, SortKey, Workload, WritePattern } from "../workload/types.js";
-
-/** Bytes in a GB as the storage figures below count them (binary GB). */
-export const BYTES_PER_GB = 1024 ** 3;
+import { itemsAtHorizon } from "../workload/horizon.js";
 
 /**
  * RU of the cheapest point read (1 KB item) and of a 1 KB create: the least a request costs.
@@ -21,26 +21,7 @@ export const MIN_READ_RU = 1;
 export const MIN_WRITE_RU = 5;
 
 /** Distinct values under which a partition key is low-cardinality ("Aim for 100+ distinct values"). */
-export const MIN_KEY_CARDINALITY = 100;
-
-/**
- * Share of requests that go to the most used of `n` values when use follows a Zipf law with
- * exponent `s` (0 = uniform): 1 / H(n, s). Exact sum up to 10,000 terms, integral beyond.
- * @example zipfTopShare(500_000_000, 1.5) // ~0.383
- */
-export function zipfTopShare(n: number, s: number): number {
-  if (!(n >= 1)) return 1;
-  if (s <= 0) return 1 / n;
-  const exact = Math.min(Math.floor(n), 10_000);
-  let h = 0;
-  for (let k = 1; k <= exact; k += 1) h += k ** -s;
-  if (n > exact) {
-    const a = exact + 0.5;
-    const b = n + 0.5;
-    h += s === 1 ? Math.log(b / a) : (b ** (1 - s) - a ** (1 - s)) / (1 - s);
-  }
-  return 1 / h;
-}
+export const MIN_KEY_CARDINALITY = LOW_CARDINALITY;
 
 export interface EntityStorage {
   readonly entity: string;
@@ -58,16 +39,7 @@ export interface EntityStorage {
  * TTL the larger of count and growthPerMonth x TTL in months (what the TTL lets accumulate).
  */
 export function entityStorage(workload: Workload, entity: Entity): EntityStorage {
-  const months = workload.scale.horizonMonths;
-  const ttlMonths = entity.ttlSeconds === undefined ? undefined : entity.ttlSeconds / (30 * 86_400);
-  const items =
-    ttlMonths === undefined
-      ? entity.count + entity.growthPerMonth * months
-      : Math.max(entity.count, entity.growthPerMonth * ttlMonths);
-  const formula =
-    ttlMonths === undefined
-      ? `count + growthPerMonth x ${months} months`
-      : `max(count, growthPerMonth x ${ttlMonths.toFixed(1)} months of TTL)`;
+  const { items, formula } = itemsAtHorizon(entity, workload.scale.horizonMonths);
   const bytes = items * entity.avgBytes;
   return {
     entity: entity.name,
@@ -133,7 +105,7 @@ export function hotPartitionRisks(workload: Workload): readonly HotValueRisk[] {
       const distinct = distinctOf(workload, entity, attribute);
       if (distinct === undefined) continue;
       const skew = entity.attributes.find((a) => a.name === attribute)?.skew ?? 0;
-      const topShare = zipfTopShare(distinct, skew);
+      const topShare = zipfShare(distinct, skew);
       const filtering = reads.filter((r) => r.where.some((w) => w.attribute === attribute && w.op === "eq"));
       const topReadsPeak = filtering.reduce((s, r) => s + finite(r.rps.peak), 0) * topShare;
       const topWritesPeak =

@@ -6,6 +6,7 @@
  */
 import type { AccessPattern, ReadPattern, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation } from "./analysis.js";
+import { MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
 
 /** What the session knows beyond the workload file. */
 export interface RequirementsState {
@@ -41,10 +42,9 @@ export interface ChecklistItem {
 
 /**
  * Writes per second above which the expert prompt's massive scale warning applies
- * ("extremely high write volumes (>10k writes/sec)").
- * Source: shared/reference/expert-prompt.en.md (2025-09-17).
+ * ("extremely high write volumes (>10k writes/sec)"): the loader's threshold.
  */
-export const MASSIVE_SCALE_WRITES_PER_SECOND = 10_000;
+export const MASSIVE_SCALE_WRITES_PER_SECOND = MASSIVE_WRITES_PER_SECOND;
 
 /** True when a rate is a finite, non-negative number. */
 function isRate(value: unknown): value is number {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AccessPattern, Rate, ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { renderRequirements } from "./requirements.js";
 import { requirementsChecklist, requirementsComplete, type ChecklistId } from "./requirements-checklist.js";
-import { zipfTopShare } from "./design-considerations.js";
+import { zipfShare } from "../cost/zipf.js";
 
 const HOSTILE = "Evil|Name `x` <script>alert(1)</script>\nsecond line";
 
@@ -284,13 +284,13 @@ describe("requirementsChecklist", () => {
   });
 });
 
-describe("zipfTopShare", () => {
+describe("zipfShare (hot partition figures of the requirements)", () => {
   it("matches 1/zeta(1.5) for many values and 1/n without skew", () => {
     // zeta(1.5) = 2.6123753... (Abramowitz & Stegun 23.3).
-    expect(zipfTopShare(500_000_000, 1.5)).toBeCloseTo(1 / 2.6123753, 3);
-    expect(zipfTopShare(200, 0)).toBe(1 / 200);
+    expect(zipfShare(500_000_000, 1.5)).toBeCloseTo(1 / 2.6123753, 3);
+    expect(zipfShare(200, 0)).toBe(1 / 200);
     // H(n, 1) ~ ln n + 0.5772156649 (Euler-Mascheroni) for large n.
-    expect(1 / zipfTopShare(1e8, 1)).toBeCloseTo(Math.log(1e8) + 0.5772156649, 4);
-    expect(zipfTopShare(3, 1)).toBeCloseTo(1 / (1 + 1 / 2 + 1 / 3), 12);
+    expect(1 / zipfShare(1e8, 1)).toBeCloseTo(Math.log(1e8) + 0.5772156649, 4);
+    expect(zipfShare(3, 1)).toBeCloseTo(1 / (1 + 1 / 2 + 1 / 3), 12);
   });
 });
