@@ -2,18 +2,19 @@
  * The public API of cosmos-modeler: pure functions over plain data. Heavy parts (the Cosmos DB
  * adapter, the MCP server) live behind subpath exports.
  */
-export type { Issue, Result, Severity } from "./issues.js";
-export { formatIssue, hasErrors } from "./issues.js";
-export { CosmosModelerError } from "./errors.js";
+export type { Issue, Result, Severity } from "./common/issues.js";
+export { formatIssue, hasErrors } from "./common/issues.js";
+export { CosmosModelerError } from "./common/errors.js";
 export type * from "./workload/types.js";
 export type * from "./model/types.js";
 export type * from "./planner/types.js";
-export type * from "./cost/operation.js";
+export type * from "./estimator/operation.js";
 export type * from "./cost/evaluation-types.js";
-export { estimateRequestCharge } from "./cost/estimate-request-charge.js";
-export { validateOperation, OPERATION_KINDS } from "./cost/validate-operation.js";
-export { DEFAULT_RU_COEFFICIENTS, type RuCoefficients, type Band } from "./cost/coefficients.js";
-export { DEFAULT_PRICES, loadPrices, type Prices } from "./cosmos/prices.js";
+export { estimateRequestCharge } from "./estimator/estimate-request-charge.js";
+export { validateOperation, OPERATION_KINDS } from "./estimator/validate-operation.js";
+export { DEFAULT_RU_COEFFICIENTS, type RuCoefficients, type Band } from "./estimator/coefficients.js";
+export { DEFAULT_PRICES, type Prices } from "./cosmos/prices.js";
+export { loadPrices } from "./cost/load-prices.js";
 export { consistencyReadMultiplier } from "./cosmos/consistency.js";
 export * from "./cosmos/limits.js";
 export { loadModel, type LoadModelOptions } from "./model/load-model.js";
@@ -47,10 +48,14 @@ export {
 export { loadWorkload, type LoadWorkloadOptions } from "./workload/load-workload.js";
 export { serializeWorkload } from "./workload/serialize-workload.js";
 export { escapeMarkdownText, escapeTableCell, escapeHtml, table, codeFence } from "./render/markdown.js";
-export { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./render/analysis.js";
-export type { PairAnalysis, IdentifyingCheck, ConsolidationRecommendation } from "./render/analysis.js";
-export { requirementsChecklist, requirementsComplete } from "./render/requirements-checklist.js";
-export type { RequirementsState, ChecklistItem, ChecklistId } from "./render/requirements-checklist.js";
+export { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./analysis/aggregate-analysis.js";
+export type {
+  PairAnalysis,
+  IdentifyingCheck,
+  ConsolidationRecommendation,
+} from "./analysis/aggregate-analysis.js";
+export { requirementsChecklist, requirementsComplete } from "./analysis/requirements-checklist.js";
+export type { RequirementsState, ChecklistItem, ChecklistId } from "./analysis/requirements-checklist.js";
 export { renderRequirements, REQUIREMENTS_FILE_NAME } from "./render/requirements.js";
 export {
   renderDataModel,
@@ -58,7 +63,7 @@ export {
   type DataModelOptions,
   type BaselineFigures,
 } from "./render/data-model.js";
-export { hotPartitionRisks, entityStorage } from "./render/design-considerations.js";
+export { hotPartitionRisks, entityStorage } from "./analysis/design-considerations.js";
 export { zipfShare, harmonic } from "./cost/zipf.js";
 export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
 export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
@@ -93,7 +98,7 @@ export { answerReadPattern, type PatternParameters } from "./verify/oracle.js";
 export { pickParameters } from "./verify/pick-parameters.js";
 export { applyWriteToDataset } from "./verify/apply-write.js";
 export { checkReadAnswer, answerFromItem, type AnswerCheck } from "./verify/compare-answers.js";
-export { containerDefinitionOf, indexingPolicyOf } from "./verify/container-definition.js";
+export { containerDefinitionOf, indexingPolicyOf } from "./planner/container-definition.js";
 export {
   createSession,
   sessionToJson,

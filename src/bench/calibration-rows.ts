@@ -2,9 +2,9 @@
  * The calibration set of the RU model: measured charges of single operations from
  * shared/benchmarks, as estimator inputs plus the measured charge. Pure: callers read the files.
  */
-import type { Operation } from "../cost/operation.js";
-import { validateOperation } from "../cost/validate-operation.js";
-import { formatIssue } from "../issues.js";
+import type { Operation } from "../estimator/operation.js";
+import { validateOperation } from "../estimator/validate-operation.js";
+import { formatIssue } from "../common/issues.js";
 
 /** One measured operation. */
 export interface CalibrationRow {

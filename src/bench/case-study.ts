@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { evaluateModel } from "../cost/evaluate.js";
-import { formatIssue } from "../issues.js";
+import { formatIssue } from "../common/issues.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { loadWorkload } from "../workload/load-workload.js";

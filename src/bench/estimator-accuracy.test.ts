@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RU_COEFFICIENTS } from "../cost/coefficients.js";
+import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
 import { caseStudyFanOutCheck } from "./calibration-rows.js";
-import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
+import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import { ACCURACY_TARGETS, loadCalibrationRows, measureAccuracy } from "./estimator-accuracy.js";
 import { crossValidateLeaveOneOut, fitCoefficients } from "./fit-coefficients.js";
 

@@ -6,8 +6,8 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../cost/coefficients.js";
-import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
+import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../estimator/coefficients.js";
+import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import type { Bench } from "./bench.js";
 import {
   CASE_STUDY_FILE,

@@ -2,8 +2,8 @@
  * Fits the RU model's coefficients to measured rows, and cross-validates the fit. Used by the
  * bench to show where DEFAULT_RU_COEFFICIENTS come from and how well they generalise.
  */
-import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../cost/coefficients.js";
-import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
+import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../estimator/coefficients.js";
+import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
 import type { CalibrationRow } from "./calibration-rows.js";
 

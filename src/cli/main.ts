@@ -4,7 +4,7 @@
  * Each command lives in `commands/`; this file wires them and turns failures into exit codes.
  */
 import { Command, CommanderError } from "commander";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_USAGE } from "./output.js";
 
 /** Registers one command; each `commands/*.ts` exports one of these. */

@@ -3,7 +3,7 @@
  * issues on stderr, and the exit status of DESIGN.md (0 ok, 1 input/model errors or failed
  * verification, 2 wrong usage).
  */
-import { formatIssue, hasErrors, type Issue } from "../issues.js";
+import { formatIssue, hasErrors, type Issue } from "../common/issues.js";
 
 export const EXIT_OK = 0;
 export const EXIT_INPUT_ERROR = 1;

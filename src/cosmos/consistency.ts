@@ -1,7 +1,13 @@
 /**
  * How the account's consistency level changes request charges.
  */
-import type { Consistency } from "../workload/types.js";
+
+/**
+ * The consistency levels an Azure Cosmos DB account can be set to (strong, bounded staleness,
+ * session, consistent prefix, eventual). Source: optimize-cost-reads-writes (below), checked
+ * 2026-11-22.
+ */
+export type Consistency = "strong" | "bounded" | "session" | "consistent-prefix" | "eventual";
 
 /**
  * The factor a read operation (point read or query) is charged at: strong and bounded staleness

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRICES, loadPrices } from "./prices.js";
+import { DEFAULT_PRICES } from "./prices.js";
 import { HOURS_PER_MONTH } from "./limits.js";
 
 describe("DEFAULT_PRICES", () => {
@@ -19,54 +19,5 @@ describe("DEFAULT_PRICES", () => {
   it("cites its sources", () => {
     expect(DEFAULT_PRICES.sources.length).toBeGreaterThan(0);
     for (const source of DEFAULT_PRICES.sources) expect(source).toMatch(/^https:\/\/learn\.microsoft\.com\//);
-  });
-});
-
-describe("loadPrices", () => {
-  it("merges a YAML subset over the defaults", () => {
-    const result = loadPrices(
-      "region: West Europe\nstoragePerGBMonth: 0.3\nmanualPer100RusHour: 0.0096\n",
-      "p.yaml",
-    );
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
-    expect(result.value.region).toBe("West Europe");
-    expect(result.value.storagePerGBMonth).toBe(0.3);
-    expect(result.value.manualPer100RusHour).toBe(0.0096);
-    expect(result.value.serverlessPerMillionRu).toBe(DEFAULT_PRICES.serverlessPerMillionRu);
-  });
-  it("accepts JSON and an empty file", () => {
-    const json = loadPrices('{"serverlessPerMillionRu": 0.28}');
-    expect(json.ok && json.value.serverlessPerMillionRu).toBe(0.28);
-    const empty = loadPrices("");
-    expect(empty.ok && empty.value).toEqual(DEFAULT_PRICES);
-  });
-  it("rejects an unknown field with its line and a suggestion", () => {
-    const result = loadPrices("region: X\nstoragePerGbMonth: 0.3\n", "p.yaml");
-    expect(result.ok).toBe(false);
-    expect(result.issues).toEqual([
-      expect.objectContaining({
-        code: "prices.unknownField",
-        path: "storagePerGbMonth",
-        file: "p.yaml",
-        line: 2,
-        suggestion: 'did you mean "storagePerGBMonth"?',
-      }),
-    ]);
-  });
-  it("reports every bad value with its path and line", () => {
-    const result = loadPrices("currency: EUR\nmanualPer100RusHour: -1\nsources: [1]\n", "p.yaml");
-    expect(result.ok).toBe(false);
-    const byPath = Object.fromEntries(result.issues.map((issue) => [issue.path, issue]));
-    expect(byPath["currency"]).toMatchObject({ code: "prices.invalidValue", line: 1 });
-    expect(byPath["manualPer100RusHour"]).toMatchObject({
-      line: 2,
-      message: "must be a non-negative number",
-    });
-    expect(byPath["sources[0]"]).toMatchObject({ line: 3, message: "must be a string" });
-  });
-  it("rejects a document that is not a mapping, and syntax errors", () => {
-    expect(loadPrices("- 1\n", "p.yaml").issues[0]?.code).toBe("prices.notAnObject");
-    expect(loadPrices("a: [", "p.yaml").issues[0]?.code).toBe("source.syntax");
   });
 });

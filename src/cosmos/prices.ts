@@ -1,12 +1,8 @@
 /**
- * Azure Cosmos DB prices, in one dated table with its sources, and the loader of a user's
- * override file (YAML or JSON, any subset of the fields). Prices vary by region and change over
- * time: the Azure Retail Prices API is the machine-readable source to re-check them.
+ * Azure Cosmos DB prices, in one dated table with its sources. Prices vary by region and change
+ * over time: the Azure Retail Prices API is the machine-readable source to re-check them. A user's
+ * override file is read by `cost/load-prices.ts`.
  */
-import { z } from "zod";
-import type { Issue, Result } from "../issues.js";
-import { formatPath, parseSourceDocument } from "../source/parse-document.js";
-import { didYouMean } from "../source/suggest.js";
 import { HOURS_PER_MONTH } from "./limits.js";
 
 /** The prices the monthly bill is computed with. Throughput rates are per 100 RU/s per hour. */
@@ -60,106 +56,3 @@ export const DEFAULT_PRICES: Prices = {
   serverlessPerMillionRu: 0.25,
   storagePerGBMonth: 0.25,
 };
-
-const rate = z.number().nonnegative().finite();
-
-/** Schema of a price override file: any subset of {@link Prices}, nothing else. */
-const priceOverrideSchema = z
-  .strictObject({
-    region: z.string().min(1),
-    currency: z.literal("USD"),
-    checked: z.string().min(1),
-    sources: z.array(z.string().min(1)),
-    hoursPerMonth: z.number().positive().max(744),
-    manualPer100RusHour: rate,
-    manualMultiRegionWritePer100RusHour: rate,
-    autoscalePer100RusHour: rate,
-    autoscaleMultiRegionWritePer100RusHour: rate,
-    serverlessPerMillionRu: rate,
-    storagePerGBMonth: rate,
-  })
-  .partial();
-
-/** The fields a price file may set. */
-export const PRICE_FIELDS: readonly string[] = Object.keys(DEFAULT_PRICES);
-
-/**
- * Reads a price override document (YAML or JSON) and merges it over {@link DEFAULT_PRICES}.
- * Every problem is reported with the file, line and field; unknown fields get a suggestion.
- * @example loadPrices("storagePerGBMonth: 0.3\n", "prices.yaml")
- */
-export function loadPrices(text: string, file?: string): Result<Prices> {
-  const parsed = parseSourceDocument(text, file);
-  if (!parsed.ok) return { ok: false, issues: parsed.issues };
-  const where = file === undefined ? {} : { file };
-  const raw = parsed.document.value ?? {};
-  if (typeof raw !== "object" || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "prices.notAnObject",
-          severity: "error",
-          path: "",
-          message: `a price file is a mapping of fields (${PRICE_FIELDS.join(", ")})`,
-          ...where,
-          line: parsed.document.lineOf([]) ?? 1,
-        },
-      ],
-    };
-  }
-  const result = priceOverrideSchema.safeParse(raw);
-  if (result.success) {
-    const override = Object.fromEntries(
-      Object.entries(result.data).filter(([, value]) => value !== undefined),
-    ) as Partial<Prices>;
-    return { ok: true, value: { ...DEFAULT_PRICES, ...override }, issues: [] };
-  }
-  const issues: Issue[] = [];
-  for (const zodIssue of result.error.issues) {
-    const path = zodIssue.path.filter((segment) => typeof segment !== "symbol");
-    if (zodIssue.code === "unrecognized_keys") {
-      for (const key of zodIssue.keys) {
-        const keyPath = [...path, key];
-        const line = parsed.document.lineOf(keyPath);
-        issues.push({
-          code: "prices.unknownField",
-          severity: "error",
-          path: formatPath(keyPath),
-          message: `unknown price field "${key}"`,
-          suggestion: didYouMean(key, PRICE_FIELDS),
-          ...where,
-          ...(line === undefined ? {} : { line }),
-        });
-      }
-      continue;
-    }
-    const line = parsed.document.lineOf(path);
-    issues.push({
-      code: "prices.invalidValue",
-      severity: "error",
-      path: formatPath(path),
-      message: describeIssue(zodIssue),
-      ...where,
-      ...(line === undefined ? {} : { line }),
-    });
-  }
-  return { ok: false, issues };
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return `must be a ${issue.expected}`;
-    case "too_small":
-      return issue.minimum === 0 && issue.inclusive === true
-        ? "must be a non-negative number"
-        : `must be at least ${String(issue.minimum)}${issue.inclusive === true ? "" : " (exclusive)"}`;
-    case "too_big":
-      return `must be at most ${String(issue.maximum)}`;
-    case "invalid_value":
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
-    default:
-      return issue.message;
-  }
-}

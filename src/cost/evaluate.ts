@@ -11,7 +11,7 @@ import {
   SYSTEM_PROPERTIES_BYTES,
 } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Container, Model } from "../model/types.js";
 import type { Placement } from "../planner/context.js";
 import {
@@ -30,7 +30,7 @@ import { hottestPhysicalLoad } from "./hash-partitions.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
 import { storageOf } from "./storage.js";
 import { chooseThroughput } from "./throughput.js";
-import { formatInteger } from "../format-number.js";
+import { formatInteger } from "../common/format-number.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;

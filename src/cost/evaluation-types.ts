@@ -2,10 +2,10 @@
  * The evaluation of a model against a workload: per pattern, per container and in total.
  * `evaluate --json` prints this shape (DESIGN.md); documents and design read it.
  */
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Throughput } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
-import type { RuEstimate } from "./operation.js";
+import type { RuEstimate } from "../estimator/operation.js";
 
 export interface RatePair {
   readonly avg: number;

@@ -12,7 +12,7 @@ import {
 } from "../cosmos/limits.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
-import { formatInteger } from "../format-number.js";
+import { formatInteger } from "../common/format-number.js";
 
 export interface ThroughputInput {
   /** RU/s the container must be able to serve at peak (incl. uneven spread over partitions). */

@@ -12,7 +12,7 @@ import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js"
 import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
 import { renderDataAccessModule } from "../render/code/render-data-access.js";
 import { renderRequirements } from "../render/requirements.js";
-import type { RequirementsState } from "../render/requirements-checklist.js";
+import type { RequirementsState } from "../analysis/requirements-checklist.js";
 import type { Workload } from "../workload/types.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 

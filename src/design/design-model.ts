@@ -29,7 +29,7 @@ import {
   type Scored,
   type SearchContext,
 } from "./search.js";
-import { formatDecimal, formatInteger } from "../format-number.js";
+import { formatDecimal, formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
 export interface DesignOptions extends EvaluateOptions {

@@ -6,7 +6,11 @@
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { Model } from "../model/types.js";
-import { analyzeAccessCorrelation, CONSOLIDATE_ABOVE, SEPARATE_BELOW } from "../render/analysis.js";
+import {
+  analyzeAccessCorrelation,
+  CONSOLIDATE_ABOVE,
+  SEPARATE_BELOW,
+} from "../analysis/aggregate-analysis.js";
 import type { Relationship, Workload } from "../workload/types.js";
 import { addItem, editItem, findPrimary, freshItemType, propertyNameOf, removeItem } from "./model-edits.js";
 import type { Candidate } from "./search.js";

@@ -6,7 +6,7 @@
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
-import { formatInteger, formatUsd } from "../format-number.js";
+import { formatInteger, formatUsd } from "../common/format-number.js";
 
 export interface Scored {
   readonly model: Model;

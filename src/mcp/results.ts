@@ -6,7 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
-/** An `Issue` (src/issues.ts) in output schemas. */
+/** An `Issue` (src/common/issues.ts) in output schemas. */
 export const issueSchema = z.object({
   code: z.string(),
   severity: z.enum(["error", "warning", "info"]),

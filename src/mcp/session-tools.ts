@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import { applyChanges } from "../session/apply-changes.js";
 import { changesSchema } from "../session/changes.js";
 import { checkReadiness, type Readiness } from "../session/checklist.js";

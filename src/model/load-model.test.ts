@@ -3,7 +3,7 @@ import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
 import { readExample, readExampleWorkload, SHARED_MODELS } from "../test-support/model-examples.js";
 import type { Model } from "./types.js";
-import { formatIssue } from "../issues.js";
+import { formatIssue } from "../common/issues.js";
 
 function load(text: string, example?: string) {
   return loadModel(text, {

@@ -4,7 +4,7 @@
  * Every problem is reported at once, with its field path, file, line and a suggestion.
  */
 import type { z } from "zod";
-import { hasErrors, type Issue, type Result } from "../issues.js";
+import { hasErrors, type Issue, type Result } from "../common/issues.js";
 import type { Workload } from "../workload/types.js";
 import type { Model } from "./types.js";
 import { parseSourceDocument } from "../source/parse-document.js";

@@ -10,7 +10,7 @@
  * of the same name. A bucketed item holds the attributes its templates use, the window start
  * under the bucket's `by` attribute (time windows), and the bucket's records under `records`.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { Bucket, Container, Embed, ItemType, Model } from "./types.js";
 import {
   parseTemplate,

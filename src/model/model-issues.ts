@@ -2,7 +2,7 @@
  * Issues found while reading a model, kept with their path as segments until the loader turns
  * them into `Issue`s with a formatted path, the file and the line.
  */
-import type { Issue, Severity } from "../issues.js";
+import type { Issue, Severity } from "../common/issues.js";
 import { formatPath } from "../source/parse-document.js";
 
 export type PathSegment = string | number;

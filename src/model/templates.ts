@@ -4,7 +4,7 @@
  * is an attribute of the entity, except the three reserved names `shard`, `replica` and `bucket`,
  * which stand for the write shard, the read replica and the bucket of the item.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 
 export type TemplatePart =
   | { readonly kind: "literal"; readonly text: string }

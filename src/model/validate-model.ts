@@ -2,7 +2,7 @@
  * Checks of a model against its workload: every entity and attribute a model names exists, and
  * every copy, counter and embed follows a relationship of the workload.
  */
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
 import type { Container, ItemType, Model } from "./types.js";
 import { IssueCollector, toIssues, type SourcePath } from "./model-issues.js";

@@ -3,8 +3,8 @@
  * partition count of each container (solved by the evaluation as a fixed point), and cached
  * item shapes and indexing policies.
  */
-import { estimateRequestCharge } from "../cost/estimate-request-charge.js";
-import type { Operation, RuEstimate } from "../cost/operation.js";
+import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
+import type { Operation, RuEstimate } from "../estimator/operation.js";
 import type { Container, ItemType } from "../model/types.js";
 import type { Rate } from "../workload/types.js";
 import { createPlanningContext, type Placement, type PlanningContext } from "./context.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evaluateModel } from "../cost/evaluate.js";
+import { planModel } from "./plan-model.js";
 import { SHARED_MODELS } from "../test-support/model-examples.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { buildQuery, propertyRef } from "./sql.js";
@@ -83,9 +83,8 @@ describe("buildQuery", () => {
 describe("generated queries of the example models", () => {
   it.each(SHARED_MODELS)("%s %s: SQL carries no values, only declared parameters", (name, path) => {
     const { workload, model } = loadExample(name, path.slice(name.length + 1));
-    const evaluation = evaluateModel(workload, model);
-    const queries = evaluation.patterns.flatMap((p) =>
-      queriesOf(p.plan.type === "write" ? [...p.plan.operations, ...p.plan.async] : p.plan.operations),
+    const queries = planModel(workload, model).flatMap((plan) =>
+      queriesOf(plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations),
     );
     expect(queries.length).toBeGreaterThan(0);
     for (const query of queries) {

@@ -3,7 +3,7 @@
  * The same plan is costed by `evaluate`, rendered in the documents, turned into `@azure/cosmos`
  * code by `render`, and executed by `verify`, so they cannot disagree.
  */
-import type { RuEstimate } from "../cost/operation.js";
+import type { RuEstimate } from "../estimator/operation.js";
 import type { WriteOperation } from "../workload/types.js";
 
 /** Where a value in a query parameter, id or partition key comes from at run time. */

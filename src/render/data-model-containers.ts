@@ -15,7 +15,7 @@ import { templateAttributes } from "../model/templates.js";
 import type { Container, ItemType } from "../model/types.js";
 import { AUTOMATIC_POLICY, countIndexedValues, effectiveIndexingPolicy } from "../planner/indexing.js";
 import { sampleItems } from "../synthetic/sample-items.js";
-import { containerDefinitionOf } from "../verify/container-definition.js";
+import { containerDefinitionOf } from "../planner/container-definition.js";
 import {
   bulletList,
   codeFence,

@@ -4,7 +4,7 @@
  */
 import type { Prices } from "../cosmos/prices.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
-import type { RuEstimate } from "../cost/operation.js";
+import type { RuEstimate } from "../estimator/operation.js";
 import type { Decision } from "../design/search.js";
 import type { Model } from "../model/types.js";
 import type { PlanEnvironment } from "../planner/environment.js";

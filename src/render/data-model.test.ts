@@ -12,7 +12,7 @@ import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";

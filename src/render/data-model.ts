@@ -10,11 +10,11 @@ import { MAX_ITEM_BYTES, MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } 
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { createPlanEnvironment } from "../planner/environment.js";
 import type { Workload } from "../workload/types.js";
-import { analyzeAccessCorrelation } from "./analysis.js";
+import { analyzeAccessCorrelation } from "../analysis/aggregate-analysis.js";
 import { renderDiagram } from "./diagram.js";
 import {
   bulletList,

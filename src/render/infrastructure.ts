@@ -10,7 +10,7 @@ import {
   containerDefinitionOf,
   type ContainerDefinitionData,
   type IndexingPolicyDefinition,
-} from "../verify/container-definition.js";
+} from "../planner/container-definition.js";
 import type { Consistency, Scale } from "../workload/types.js";
 
 export type { ContainerDefinitionData, IndexingPolicyDefinition };

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AccessPattern, Rate, ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { renderRequirements } from "./requirements.js";
-import { requirementsChecklist, requirementsComplete, type ChecklistId } from "./requirements-checklist.js";
+import {
+  requirementsChecklist,
+  requirementsComplete,
+  type ChecklistId,
+} from "../analysis/requirements-checklist.js";
 import { zipfShare } from "../cost/zipf.js";
 
 const HOSTILE = "Evil|Name `x` <script>alert(1)</script>\nsecond line";

@@ -14,7 +14,7 @@ import type {
   RelationshipKind,
   Workload,
 } from "../workload/types.js";
-import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "./analysis.js";
+import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import {
   MIN_KEY_CARDINALITY,
   MIN_READ_RU,
@@ -24,7 +24,7 @@ import {
   hotPartitionRisks,
   indexingNeeds,
   unroutableReads,
-} from "./design-considerations.js";
+} from "../analysis/design-considerations.js";
 import {
   bulletList,
   escapeMarkdownText as e,
@@ -43,7 +43,7 @@ import {
   requirementsChecklist,
   writesWithoutReads,
   type RequirementsState,
-} from "./requirements-checklist.js";
+} from "../analysis/requirements-checklist.js";
 
 /** The file name the expert prompt gives the requirements document. */
 export const REQUIREMENTS_FILE_NAME = "cosmosdb_requirements.md";

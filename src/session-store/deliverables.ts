@@ -3,7 +3,7 @@
  * into the session folder only when the user confirmed every access pattern and every checklist
  * is complete (the expert prompt's rule). Before that it is refused with the reasons.
  */
-import { writeOutputs } from "../cli/write-outputs.js";
+import { writeOutputs } from "../files/write-outputs.js";
 import type { Prices } from "../cosmos/prices.js";
 import { renderDeliverables } from "../deliverables/render-deliverables.js";
 import { designModel, type DesignResult } from "../design/design-model.js";

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import { applyChanges } from "../session/apply-changes.js";
 import type { Change } from "../session/changes.js";
 import { createSession, type SessionState } from "../session/state.js";

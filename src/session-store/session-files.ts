@@ -12,9 +12,9 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic, MAX_INPUT_BYTES } from "../cli/io.js";
-import { CosmosModelerError } from "../errors.js";
-import { formatIssue, type Issue } from "../issues.js";
+import { writeFileAtomic, MAX_INPUT_BYTES } from "../files/io.js";
+import { CosmosModelerError } from "../common/errors.js";
+import { formatIssue, type Issue } from "../common/issues.js";
 import { checkReadiness, serializeDraft, type Readiness } from "../session/checklist.js";
 import { parseDraftDocument } from "../session/draft.js";
 import { renderSessionRequirements } from "../session/render-session-requirements.js";

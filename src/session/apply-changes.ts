@@ -3,7 +3,7 @@
  * problem is reported at once). Returns the new state and, for the turn summary, what was
  * learned in words. Pure: the caller writes the files.
  */
-import type { Issue, Result } from "../issues.js";
+import type { Issue, Result } from "../common/issues.js";
 import type { Change } from "./changes.js";
 import {
   compact,

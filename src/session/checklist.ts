@@ -5,13 +5,13 @@
  * when all three agree, as the expert prompt requires.
  */
 import { stringify } from "yaml";
-import { hasErrors, type Issue } from "../issues.js";
+import { hasErrors, type Issue } from "../common/issues.js";
 import {
   requirementsChecklist,
   requirementsComplete,
   type ChecklistItem,
   type RequirementsState,
-} from "../render/requirements-checklist.js";
+} from "../analysis/requirements-checklist.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { draftToDocument, type DraftWorkload } from "./draft.js";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ATTRIBUTE_NAME, ENTITY_NAME } from "../workload/raw-schema.js";
-import type { Issue, Result } from "../issues.js";
+import type { Issue, Result } from "../common/issues.js";
 import type {
   AttributeType,
   ChangeFrequency,

@@ -4,7 +4,7 @@
  * structured change the answer becomes. The terminal interview renders them as prompts; an
  * assistant over MCP reads them and sends the changes itself.
  */
-import type { Issue, Result } from "../issues.js";
+import type { Issue, Result } from "../common/issues.js";
 import { changeSchema, type Change } from "./changes.js";
 import type { QuantityUnit } from "./quantity.js";
 

@@ -12,7 +12,7 @@ import {
   parseDraftDocument,
   type DraftWorkload,
 } from "./draft.js";
-import type { Result } from "../issues.js";
+import type { Result } from "../common/issues.js";
 
 /**
  * A request rate estimated from business figures. It stays out of the workload until the user

@@ -3,7 +3,7 @@
  * so that every issue can name its line. Refuses oversized input and YAML alias bombs.
  */
 import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node } from "yaml";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 
 /** Inputs larger than this are refused before parsing. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;

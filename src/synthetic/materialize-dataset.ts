@@ -6,7 +6,7 @@
  * first), ancestor keys, one item per replica, buckets, and `keepLatest` trimming per logical
  * partition. Pure.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import {
   bucketOf,
   effectiveItemType,

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatIssue } from "../issues.js";
+import { formatIssue } from "../common/issues.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";

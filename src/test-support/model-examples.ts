@@ -3,7 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { formatIssue } from "../issues.js";
+import { formatIssue } from "../common/issues.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 

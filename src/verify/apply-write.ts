@@ -2,7 +2,7 @@
  * Writes of write patterns applied to the in-memory dataset, as Cosmos DB would apply them to the
  * entity records; the oracle then answers reads from the changed dataset. Pure.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
 import { jsonEqual } from "../synthetic/record-order.js";
 import type { Workload, WritePattern } from "../workload/types.js";

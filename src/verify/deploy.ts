@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Container as CosmosContainer, ContainerRequest, CosmosClient, Database } from "@azure/cosmos";
 import type { Model } from "../model/types.js";
-import { containerDefinitionOf, type IndexingPolicyDefinition } from "./container-definition.js";
+import { containerDefinitionOf, type IndexingPolicyDefinition } from "../planner/container-definition.js";
 import { wrapCosmosError } from "./endpoint.js";
 
 export interface DeployOptions {

@@ -1,6 +1,6 @@
 import type { Container as CosmosContainer } from "@azure/cosmos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { Container } from "../model/types.js";
 import { deployModel, type Deployment } from "./deploy.js";
 import {

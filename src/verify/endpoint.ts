@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { CosmosClient } from "@azure/cosmos";
 import { createHttpServer } from "@vercel/cosmosdb-server";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 
 export type EndpointKind = "embedded" | "real";
 

@@ -3,7 +3,7 @@
  * estimate, latency), then the first difference of each failure, the reason of each check that
  * could not run on this endpoint, and what the endpoint could not check at all. Pure.
  */
-import { formatColumns } from "../cli/evaluation-report.js";
+import { formatColumns } from "../render/evaluation-report.js";
 import type { PatternOutcome, VerificationReport } from "./run-verification.js";
 
 const n0 = (value: number): string => Math.round(value).toLocaleString("en-US");

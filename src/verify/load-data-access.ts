@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Database } from "@azure/cosmos";
 import type TypeScript from "typescript";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { Model } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
 import { dataAccessNames, renderDataAccessModule } from "../render/code/render-data-access.js";

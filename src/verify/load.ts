@@ -10,7 +10,7 @@
  * (an artifact of that endpoint: a conflict `findDuplicateItems` does not list).
  */
 import type { Container as CosmosContainer, JSONObject, OperationInput, PartitionKey } from "@azure/cosmos";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { KeyValue } from "../model/templates.js";
 import { wrapCosmosError } from "./endpoint.js";
 import type { ContainerItems, ItemChanges, ItemToLoad } from "../synthetic/materialize-dataset.js";

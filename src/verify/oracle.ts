@@ -16,7 +16,7 @@
  *   attribute, the newest N children (newest first, by the child's first datetime attribute) and
  *   all children, following the relationships' `via` attributes.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
 import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";

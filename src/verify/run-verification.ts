@@ -7,7 +7,7 @@
  * charges (real endpoints only) and latencies per pattern. The database is removed afterwards
  * unless `keep`.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { ReadPattern, WritePattern } from "../workload/types.js";
 import { assembleReadAnswer, type ReadOutput } from "./assemble-answer.js";
 import { checkReadAnswer } from "./compare-answers.js";
@@ -38,7 +38,7 @@ import {
 } from "./verification-plan.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
-import type { RuEstimate } from "../cost/operation.js";
+import type { RuEstimate } from "../estimator/operation.js";
 
 export type CheckStatus = "passed" | "failed" | "notCheckable";
 

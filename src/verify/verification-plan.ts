@@ -6,7 +6,7 @@
  * prints the outcome.
  */
 import { evaluateModel } from "../cost/evaluate.js";
-import type { RuEstimate } from "../cost/operation.js";
+import type { RuEstimate } from "../estimator/operation.js";
 import type { Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";

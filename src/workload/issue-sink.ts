@@ -2,7 +2,7 @@
  * Collects the issues of one load, each with its file, line and field path, so that every
  * check can report with one call and the loader can return all of them at once.
  */
-import type { Issue, Severity } from "../issues.js";
+import type { Issue, Severity } from "../common/issues.js";
 import { formatPath } from "../source/parse-document.js";
 
 export type FieldPath = readonly (string | number)[];

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { formatIssue, type Issue, type Result } from "../issues.js";
+import { formatIssue, type Issue, type Result } from "../common/issues.js";
 import { loadWorkload } from "./load-workload.js";
 import type { Workload } from "./types.js";
 import { EXAMPLES_DIR } from "../test-support/model-examples.js";

@@ -3,7 +3,7 @@
  * structure piece by piece, applies every default, checks every reference between the pieces,
  * and reports every problem at once with its file, line and field path.
  */
-import { hasErrors, type Result } from "../issues.js";
+import { hasErrors, type Result } from "../common/issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { checkReferences } from "./check-references.js";
 import { checkWarnings } from "./check-warnings.js";

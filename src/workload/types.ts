@@ -3,13 +3,14 @@
  * `spec/workload-format.md` with every default applied and every reference resolved.
  * Plain immutable data; the loader (`load-workload.ts`) is the only way to build one from a file.
  */
+import type { Consistency } from "../cosmos/consistency.js";
+
+export type { Consistency };
 
 export type AttributeType = "string" | "number" | "boolean" | "datetime" | "object" | "array";
 
 /** How often writes change an attribute: rare = about 1 write in 100, frequent = about 1 in 2. */
 export type ChangeFrequency = "never" | "rare" | "frequent";
-
-export type Consistency = "strong" | "bounded" | "session" | "consistent-prefix" | "eventual";
 
 export interface Attribute {
   readonly name: string;

@@ -6,14 +6,15 @@
 import type { Command } from "commander";
 import { designModel } from "../../design/design-model.js";
 import { renderDeliverables } from "../../deliverables/render-deliverables.js";
-import { hasErrors } from "../../issues.js";
+import { hasErrors } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import type { CommandRegistration } from "../main.js";
-import { readWorkloadFile } from "../load-inputs.js";
+import { readWorkloadFile } from "../../files/load-inputs.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
-import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
-import { writeOutputs } from "../write-outputs.js";
-import { formatDecisions } from "../decisions-report.js";
+import { resolvePrices } from "../../files/read-prices.js";
+import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { writeOutputs } from "../../files/write-outputs.js";
+import { formatDecisions } from "../../render/decisions-report.js";
 
 interface DesignFlags {
   readonly out?: string;

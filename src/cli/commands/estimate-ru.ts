@@ -3,11 +3,11 @@
  * operation per line (DESIGN.md). Extra fields are ignored, so the benchmark file can be fed in.
  */
 import type { Command } from "commander";
-import { estimateRequestCharge } from "../../cost/estimate-request-charge.js";
-import type { Operation, RuEstimate } from "../../cost/operation.js";
-import { validateOperation } from "../../cost/validate-operation.js";
-import { hasErrors, type Issue } from "../../issues.js";
-import { readInputFile } from "../io.js";
+import { estimateRequestCharge } from "../../estimator/estimate-request-charge.js";
+import type { Operation, RuEstimate } from "../../estimator/operation.js";
+import { validateOperation } from "../../estimator/validate-operation.js";
+import { hasErrors, type Issue } from "../../common/issues.js";
+import { readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
 

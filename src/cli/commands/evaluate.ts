@@ -5,12 +5,13 @@
  */
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
-import { hasErrors } from "../../issues.js";
+import { hasErrors } from "../../common/issues.js";
 import type { CommandRegistration } from "../main.js";
-import { readWorkloadAndModel } from "../load-inputs.js";
+import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
-import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
-import { formatEvaluationReport } from "../evaluation-report.js";
+import { resolvePrices } from "../../files/read-prices.js";
+import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { formatEvaluationReport } from "../../render/evaluation-report.js";
 
 interface EvaluateFlags {
   readonly json?: boolean;

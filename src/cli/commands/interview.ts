@@ -6,8 +6,8 @@
  * written only after the user confirms and the checklist is complete.
  */
 import { resolve } from "node:path";
-import { CosmosModelerError } from "../../errors.js";
-import { formatIssue } from "../../issues.js";
+import { CosmosModelerError } from "../../common/errors.js";
+import { formatIssue } from "../../common/issues.js";
 import { applyChanges } from "../../session/apply-changes.js";
 import type { Change } from "../../session/changes.js";
 import type { Readiness } from "../../session/checklist.js";

@@ -7,10 +7,11 @@ import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
 import { renderDeliverables } from "../../deliverables/render-deliverables.js";
 import type { CommandRegistration } from "../main.js";
-import { readWorkloadAndModel, readWorkloadFile } from "../load-inputs.js";
+import { readWorkloadAndModel, readWorkloadFile } from "../../files/load-inputs.js";
 import { EXIT_OK, printJson, reportIssues } from "../output.js";
-import { PRICES_OPTION_DESCRIPTION, resolvePrices } from "../prices-option.js";
-import { writeOutputs } from "../write-outputs.js";
+import { resolvePrices } from "../../files/read-prices.js";
+import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { writeOutputs } from "../../files/write-outputs.js";
 
 interface RenderFlags {
   readonly out: string;

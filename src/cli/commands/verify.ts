@@ -7,9 +7,9 @@
  * Exit status 1 when any check fails. The connection string is never printed.
  */
 import { Option, type Command } from "commander";
-import { CosmosModelerError } from "../../errors.js";
+import { CosmosModelerError } from "../../common/errors.js";
 import type { CommandRegistration } from "../main.js";
-import { readWorkloadAndModel } from "../load-inputs.js";
+import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, EXIT_USAGE, printJson, reportIssues } from "../output.js";
 
 interface VerifyFlags {

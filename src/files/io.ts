@@ -1,10 +1,11 @@
 /**
- * File-system edge of the CLI: bounded reads and atomic writes. The core never touches `node:fs`.
+ * The file-system edge shared by the CLI and the MCP server: bounded reads and atomic writes.
+ * The pure core never touches `node:fs`; everything that reads or writes files lives in `files/`.
  */
 import { randomBytes } from "node:crypto";
 import { readFile, rename, stat, writeFile, mkdir, unlink } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 
 /** Inputs larger than this are refused before parsing (workloads, models, price files). */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;

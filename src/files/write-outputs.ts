@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { chmod, readFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { RenderedFile } from "../render/artifacts.js";
 import { writeFileAtomic } from "./io.js";
 

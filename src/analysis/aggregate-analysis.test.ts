@@ -7,7 +7,7 @@ import type {
   Workload,
   WritePattern,
 } from "../workload/types.js";
-import { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./analysis.js";
+import { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./aggregate-analysis.js";
 
 function entity(name: string, key: string, avgBytes: number, maxBytes: number): Entity {
   return { name, key, count: 1000, growthPerMonth: 0, avgBytes, maxBytes, attributes: [] };

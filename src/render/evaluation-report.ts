@@ -1,6 +1,6 @@
 /**
- * The readable `evaluate` report for a terminal: per pattern, per container, totals.
- * (Documents are rendered by `render/`; this is the command's own plain-text view.)
+ * The readable `evaluate` report for a terminal (the CLI) or an assistant (the MCP server): per
+ * pattern, per container, totals, in plain text.
  */
 import type { Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";

@@ -2,7 +2,7 @@
  * Reads the workload and model files a command is given, and reports every issue of both
  * (warnings allowed); stops with exit status 1 when either has errors.
  */
-import { hasErrors, type Issue } from "../issues.js";
+import { hasErrors, type Issue } from "../common/issues.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { loadWorkload } from "../workload/load-workload.js";

@@ -5,7 +5,7 @@
  * after user confirms all patterns captured AND validation checklist complete").
  */
 import type { AccessPattern, ReadPattern, Workload } from "../workload/types.js";
-import { analyzeAccessCorrelation } from "./analysis.js";
+import { analyzeAccessCorrelation } from "./aggregate-analysis.js";
 import { MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
 
 /** What the session knows beyond the workload file. */

@@ -6,7 +6,7 @@
  */
 import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { Issue, Result } from "../issues.js";
+import type { Issue, Result } from "../common/issues.js";
 import { didYouMean, suggestName } from "../source/suggest.js";
 import type { Consistency } from "../workload/types.js";
 import type { Operation, OperationKind } from "./operation.js";

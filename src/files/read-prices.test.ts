@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
-import { CosmosModelerError } from "../errors.js";
-import { resolvePrices } from "./prices-option.js";
+import { CosmosModelerError } from "../common/errors.js";
+import { resolvePrices } from "./read-prices.js";
 
 async function priceFile(content: string): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), "prices-")), "prices.yaml");
