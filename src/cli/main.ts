@@ -17,6 +17,7 @@ const registrations: readonly (() => Promise<{ register: CommandRegistration }>)
   () => import("./commands/design.js"),
   () => import("./commands/render.js"),
   () => import("./commands/interview.js"),
+  () => import("./commands/import.js"),
   () => import("./commands/mcp.js"),
   () => import("./commands/verify.js"),
 ];

@@ -19,6 +19,7 @@ import { checkReadiness, requirementsState, type Readiness } from "./checklist.j
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
 import { massiveScaleReason } from "./gaps.js";
 import { nextQuestions } from "./next-questions.js";
+import { currentValue, formatFieldPath } from "./import-record.js";
 import type { SessionState } from "./state.js";
 
 /** The requirements document for the session's current state. */
@@ -140,6 +141,7 @@ function renderInterviewStatus(state: SessionState, readiness: Readiness): strin
     );
   }
   if (state.notes.length > 0) sections.push("### Business Context Notes", bulletList(state.notes.map(e)));
+  if (state.imported !== undefined) sections.push(...renderImported(state));
   sections.push(
     "### Session Checklist",
     readiness.session
@@ -167,4 +169,31 @@ function renderInterviewStatus(state: SessionState, readiness: Readiness): strin
       : questions.map((question, index) => `${index + 1}. ${e(question.text)}`).join("\n"),
   );
   return sections.join("\n\n");
+}
+
+/** Where the imported values came from (and which the user changed since), and what was not imported. */
+function renderImported(state: SessionState): string[] {
+  const imported = state.imported;
+  if (imported === undefined) return [];
+  const rows = imported.facts.map((fact) => {
+    const now = currentValue(state.workload, fact.path);
+    const status = now === undefined ? "removed" : JSON.stringify(now) === JSON.stringify(fact.value) ? "as imported" : `changed to ${String(typeof now === "object" ? JSON.stringify(now) : now)}`;
+    return [cell(formatFieldPath(fact.path)), cell(String(fact.value)), cell(fact.source), cell(status)];
+  });
+  const sections = [
+    `### Imported From ${e(imported.source)}`,
+    bulletList(imported.notes.map(e)),
+    rows.length === 0 ? "No values were imported." : table(["Value", "Imported", "Source", "Now"], rows),
+  ];
+  if (imported.unmapped.length > 0) {
+    sections.push(
+      "### Not Imported: For You To Review",
+      "The import could not express these in the workload; decide what each becomes (an access pattern, application logic, a change feed handler) and add it in the interview.",
+      table(
+        ["Kind", "Name", "What", "Why"],
+        imported.unmapped.map((item) => [cell(item.kind), cell(item.name), cell(item.detail), cell(item.reason)]),
+      ),
+    );
+  }
+  return sections;
 }

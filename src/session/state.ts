@@ -13,6 +13,7 @@ import {
   type DraftWorkload,
 } from "./draft.js";
 import type { Result } from "../common/issues.js";
+import { importRecordSchema, type ImportRecord } from "./import-record.js";
 
 /**
  * A request rate estimated from business figures. It stays out of the workload until the user
@@ -57,6 +58,8 @@ export interface SessionState {
   };
   /** Answers applied so far (turns of the conversation). */
   readonly turn: number;
+  /** Where the imported values came from, when the session started from `cosmos-modeler import`. */
+  readonly imported?: ImportRecord;
 }
 
 /** A new session, optionally starting from an existing (possibly incomplete) workload. */
@@ -98,6 +101,7 @@ const sessionFileSchema = z.object({
   notes: z.array(z.string()),
   confirmed: z.object({ accessPatternsComplete: z.boolean(), distribution: z.boolean() }),
   turn: z.number().int().nonnegative(),
+  imported: importRecordSchema.optional(),
 });
 
 /** The session as JSON-compatible data (the workload in the workload file's structure). */
@@ -135,6 +139,7 @@ export function sessionFromJson(value: unknown, file?: string): Result<SessionSt
     notes: data.notes,
     confirmed: data.confirmed,
     turn: data.turn,
+    ...(data.imported === undefined ? {} : { imported: data.imported }),
   };
   return { ok: true, value: state, issues: [] };
 }

@@ -29,7 +29,8 @@ import { jsonEqual } from "../synthetic/record-order.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { applyWriteToDataset } from "./apply-write.js";
 import type { Capability, EndpointCapabilities } from "./endpoint.js";
-import { answerReadPattern, entityOf, recordsOf, type PatternParameters } from "./oracle.js";
+import { answerReadPattern, entityOf, linkBetween, recordsOf, type PatternParameters } from "./oracle.js";
+import { formatWithItem } from "../workload/with-items.js";
 import { pickParameters } from "./pick-parameters.js";
 
 /** The seed used when none is given: the same data and requests on every run. */
@@ -526,7 +527,18 @@ export function buildVerificationPlan(
     if (evaluated === undefined) continue;
     const plan = evaluated.plan;
     if (pattern.type === "read" && plan.type === "read") {
-      const notCheckable = missingCapability(plan.operations, capabilities, reasons);
+      // the synthetic data links records through `via` attributes only: a `with` entry over a
+      // many-to-many relationship (e.g. imported from a link table) has no independent answer
+      const unlinked = pattern.with.find(
+        (item) =>
+          item.entity !== pattern.entity &&
+          linkBetween(workload, pattern.entity, item.entity) === undefined &&
+          linkBetween(workload, item.entity, pattern.entity) === undefined,
+      );
+      const notCheckable =
+        unlinked === undefined
+          ? missingCapability(plan.operations, capabilities, reasons)
+          : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, which the synthetic data does not link`;
       const boundedSet = plan.notes.find((note) => note.startsWith(BOUNDED_SET_NOTE));
       patterns.push({
         kind: "read",
@@ -534,14 +546,10 @@ export function buildVerificationPlan(
         name: pattern.name,
         plan,
         estimate: { estimate: evaluated.ru.estimate, low: evaluated.ru.low, high: evaluated.ru.high },
-        requests: planRequests(
-          workload,
-          dataset,
-          finalDataset,
-          pattern,
-          seed,
-          Math.max(1, options.requestsPerPattern ?? 3),
-        ),
+        requests:
+          unlinked === undefined
+            ? planRequests(workload, dataset, finalDataset, pattern, seed, Math.max(1, options.requestsPerPattern ?? 3))
+            : [],
         ...(notCheckable === undefined ? {} : { notCheckable }),
         ...(boundedSet === undefined
           ? {}

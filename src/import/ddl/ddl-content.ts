@@ -1,0 +1,118 @@
+/**
+ * What a DDL script declares, collected statement by statement in the order the script runs
+ * (a constraint added by ALTER TABLE after its CREATE TABLE), for every dialect.
+ */
+import type { AttributeType } from "../../workload/types.js";
+import type { ColumnInfo, DatabaseObject, ForeignKey, TableInfo, UnreadStatement } from "../snapshot.js";
+
+export interface DdlContent {
+  readonly tables: readonly TableInfo[];
+  readonly foreignKeys: readonly ForeignKey[];
+  readonly objects: readonly DatabaseObject[];
+  readonly unread: readonly UnreadStatement[];
+  /** Statements the parser read (for choosing the dialect). */
+  readonly parsedStatements: number;
+}
+
+interface MutableTable {
+  schema: string;
+  name: string;
+  columns: ColumnInfo[];
+  primaryKey: string[];
+  uniques: string[][];
+  notNull: Set<string>;
+}
+
+type TableName = { readonly schema: string; readonly name: string };
+
+/** Longest statement text kept in the list of statements that could not be read. */
+const UNREAD_TEXT = 300;
+
+export class DdlCollector {
+  private readonly tables = new Map<string, MutableTable>();
+  private readonly foreignKeys: ForeignKey[] = [];
+  private readonly objects: DatabaseObject[] = [];
+  private readonly unreadStatements: UnreadStatement[] = [];
+  private parsedCount = 0;
+
+  private find(table: TableName): MutableTable {
+    const key = `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
+    let found = this.tables.get(key);
+    if (found === undefined) {
+      found = { schema: table.schema, name: table.name, columns: [], primaryKey: [], uniques: [], notNull: new Set() };
+      this.tables.set(key, found);
+    }
+    return found;
+  }
+
+  parsed(): void {
+    this.parsedCount++;
+  }
+
+  table(table: TableName): void {
+    this.find(table);
+  }
+
+  column(table: TableName, column: { name: string; sqlType: string; type: AttributeType; notNull?: boolean }): void {
+    const found = this.find(table);
+    if (found.columns.some((c) => c.name === column.name)) return;
+    found.columns.push({ name: column.name, sqlType: column.sqlType, type: column.type, notNull: column.notNull === true, defaultsToNow: false });
+  }
+
+  notNull(table: TableName, column: string): void {
+    this.find(table).notNull.add(column);
+  }
+
+  primaryKey(table: TableName, columns: readonly string[]): void {
+    const found = this.find(table);
+    found.primaryKey = [...columns];
+    for (const column of columns) found.notNull.add(column);
+  }
+
+  unique(table: TableName, columns: readonly string[]): void {
+    const found = this.find(table);
+    if (!found.uniques.some((u) => u.join(",") === columns.join(","))) found.uniques.push([...columns]);
+  }
+
+  foreignKey(foreignKey: ForeignKey): void {
+    this.foreignKeys.push(foreignKey);
+  }
+
+  object(object: DatabaseObject): void {
+    this.objects.push(object);
+  }
+
+  unread(line: number, text: string, reason: string): void {
+    const flat = text.replace(/\s+/g, " ").trim();
+    this.unreadStatements.push({ line, text: flat.length > UNREAD_TEXT ? `${flat.slice(0, UNREAD_TEXT - 1)}…` : flat, reason });
+  }
+
+  content(): DdlContent {
+    const tables: TableInfo[] = [...this.tables.values()].map((t) => ({
+      schema: t.schema,
+      name: t.name,
+      columns: t.columns.map((c) => ({ ...c, notNull: c.notNull || t.notNull.has(c.name) })),
+      primaryKey: t.primaryKey,
+      uniques: t.uniques,
+    }));
+    const known = (schema: string, name: string) => this.tables.has(`${schema.toLowerCase()}.${name.toLowerCase()}`);
+    const canonical = (schema: string, name: string) => this.tables.get(`${schema.toLowerCase()}.${name.toLowerCase()}`);
+    // a foreign key names a table before or after its CREATE TABLE, in any letter case
+    const foreignKeys = this.foreignKeys
+      .filter((fk) => known(fk.schema, fk.table) && known(fk.referencedSchema, fk.referencedTable))
+      .map((fk) => {
+        const child = canonical(fk.schema, fk.table);
+        const parent = canonical(fk.referencedSchema, fk.referencedTable);
+        return {
+          ...fk,
+          schema: child?.schema ?? fk.schema,
+          table: child?.name ?? fk.table,
+          referencedSchema: parent?.schema ?? fk.referencedSchema,
+          referencedTable: parent?.name ?? fk.referencedTable,
+          // REFERENCES t without columns means t's primary key
+          referencedColumns: fk.referencedColumns.length > 0 ? fk.referencedColumns : (parent?.primaryKey ?? []),
+        };
+      });
+    return { tables, foreignKeys, objects: this.objects, unread: this.unreadStatements, parsedStatements: this.parsedCount };
+  }
+}

@@ -1,0 +1,510 @@
+/**
+ * pg_stat_statements -> access patterns. Each normalized statement becomes a read or a write
+ * pattern on the entity of its table: filters with eq / range / in / prefix, ORDER BY, joins
+ * along foreign keys as `with` entries (`Parent.attribute`, `all(Child)`), aggregates as
+ * `count(Child)` / `sum(Child.attribute)`; its average rate is its calls over the statistics
+ * window. Peaks are never derived: the interview asks them. Statements that touch tables no
+ * foreign key joins, use subqueries, OR, CTEs or set operations are listed, not dropped.
+ */
+import { compact, type DraftAccessPattern } from "../session/draft.js";
+import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
+import { formatDecimal, formatInteger } from "../format-number.js";
+import type { PredicateOperator } from "../workload/types.js";
+import { significant, tableKey, type MappedStructure, type MappedTable } from "./map-structure.js";
+import type { StatementStatistics } from "./snapshot.js";
+import type {
+  ColumnReference,
+  Filter,
+  SelectShape,
+  StatementShape,
+  TableReference,
+} from "./sql/statement-shape.js";
+
+/** Parses one normalized statement into its shape (the PostgreSQL parser, injected). */
+export type AnalyzeSql = (sql: string) => StatementShape | { readonly error: string };
+
+export interface StatementWindow {
+  readonly seconds: number;
+  readonly since: string;
+}
+
+export interface MappedStatements {
+  readonly patterns: readonly DraftAccessPattern[];
+  readonly facts: readonly ImportedFact[];
+  readonly unmapped: readonly UnmappedItem[];
+  /** Statements that are not data access (transaction control, SET, catalog reads), counted. */
+  readonly ignored: number;
+}
+
+/** A pattern before it gets an id, with the statements it came from. */
+interface Candidate {
+  readonly pattern: Omit<DraftAccessPattern, "id" | "rps">;
+  readonly statements: StatementStatistics[];
+  /** Per-call rows mean items returned (plain reads) or items written (batch). */
+  readonly rowsMeaning: "returned" | "written" | "none";
+  readonly notes: readonly string[];
+}
+
+class Unmappable extends Error {}
+
+const SHORT_SQL = 300;
+
+function shortSql(sql: string): string {
+  const flat = sql.replace(/\s+/g, " ").trim();
+  return flat.length > SHORT_SQL ? `${flat.slice(0, SHORT_SQL - 1)}…` : flat;
+}
+
+export function mapStatements(
+  structure: MappedStructure,
+  statements: readonly StatementStatistics[],
+  window: StatementWindow | undefined,
+  analyze: AnalyzeSql,
+): MappedStatements {
+  const candidates = new Map<string, Candidate>();
+  const unmapped: UnmappedItem[] = [];
+  let ignored = 0;
+  for (const statement of statements) {
+    if (statement.calls <= 0) continue;
+    const shape = analyze(statement.query);
+    const describe = `${formatInteger(statement.calls)} calls: ${shortSql(statement.query)}`;
+    if ("error" in shape) {
+      unmapped.push({ kind: "statement", name: `queryid ${statement.queryId}`, detail: describe, reason: `the PostgreSQL parser cannot read it (${shape.error})` });
+      continue;
+    }
+    if (shape.kind === "utility") {
+      ignored++;
+      continue;
+    }
+    const tables = tablesOf(shape);
+    const known = tables.filter((t) => resolveTable(structure, t) !== undefined);
+    if (known.length === 0 && !(shape.kind === "unsupported" && tables.length === 0)) {
+      // catalog queries, other databases' objects: not the application's data
+      ignored++;
+      continue;
+    }
+    try {
+      if (shape.kind === "unsupported") throw new Unmappable(shape.reason);
+      if (known.length < tables.length)
+        throw new Unmappable(`it reads ${tables.filter((t) => !known.includes(t)).map((t) => t.table).join(", ")}, which is not an imported table`);
+      const candidate = mapShape(structure, shape, statement);
+      const key = JSON.stringify(candidate.pattern);
+      const existing = candidates.get(key);
+      if (existing === undefined) candidates.set(key, candidate);
+      else existing.statements.push(statement);
+    } catch (error) {
+      if (!(error instanceof Unmappable)) throw error;
+      unmapped.push({ kind: "statement", name: `queryid ${statement.queryId}`, detail: describe, reason: error.message });
+    }
+  }
+  const facts: ImportedFact[] = [];
+  const counters = { read: 0, write: 0 };
+  const ordered = [...candidates.values()].sort(
+    (a, b) => calls(b) - calls(a) || (a.pattern.name < b.pattern.name ? -1 : 1),
+  );
+  const patterns = ordered.map((candidate) => {
+    const type = candidate.pattern.type;
+    counters[type]++;
+    const id = `${type === "read" ? "Q" : "C"}${counters[type]}`;
+    const total = calls(candidate);
+    const rows = candidate.statements.reduce((sum, s) => sum + s.rows, 0);
+    const ids = candidate.statements.map((s) => s.queryId).join(", ");
+    const sql = candidate.statements.map((s) => shortSql(s.query)).join(" | ");
+    facts.push({ path: ["accessPatterns", id, "entity"], value: candidate.pattern.entity, source: `pg_stat_statements queryid ${ids}: ${sql}` });
+    for (const note of candidate.notes) facts.push({ path: ["accessPatterns", id, "name"], value: candidate.pattern.name, source: note });
+    let avg: number | undefined;
+    if (window !== undefined) {
+      avg = significant(total / window.seconds, 4);
+      facts.push({
+        path: ["accessPatterns", id, "rps", "avg"],
+        value: avg,
+        source: `pg_stat_statements: ${formatInteger(total)} calls / ${formatDecimal(window.seconds)} s since ${window.since}; the peak is asked in the interview`,
+      });
+    }
+    const perCall = rows / total;
+    let extra: Partial<DraftAccessPattern> = {};
+    if (candidate.rowsMeaning === "returned") {
+      const returned = significant(perCall);
+      extra = { returns: { avg: returned } };
+      facts.push({ path: ["accessPatterns", id, "returns", "avg"], value: returned, source: `pg_stat_statements: ${formatInteger(rows)} rows returned / ${formatInteger(total)} calls` });
+    } else if (candidate.rowsMeaning === "written" && perCall >= 1.5) {
+      const batch = Math.round(perCall);
+      extra = { batch };
+      facts.push({ path: ["accessPatterns", id, "batch"], value: batch, source: `pg_stat_statements: ${formatInteger(rows)} rows written / ${formatInteger(total)} calls` });
+    }
+    return compact({
+      id,
+      ...candidate.pattern,
+      ...extra,
+      rps: avg === undefined ? undefined : { avg },
+    }) as DraftAccessPattern;
+  });
+  return { patterns, facts, unmapped, ignored };
+}
+
+function calls(candidate: Candidate): number {
+  return candidate.statements.reduce((sum, s) => sum + s.calls, 0);
+}
+
+function tablesOf(shape: StatementShape): readonly TableReference[] {
+  switch (shape.kind) {
+    case "select":
+    case "unsupported":
+      return shape.tables;
+    case "insert":
+      return [shape.table];
+    case "update":
+    case "delete":
+      return [shape.table, ...shape.otherTables];
+    case "utility":
+      return [];
+    default:
+      return shape satisfies never;
+  }
+}
+
+/** The imported table a reference names (unqualified names: the only table of that name, `public` first). */
+function resolveTable(structure: MappedStructure, reference: TableReference): MappedTable | undefined {
+  if (reference.schema !== undefined) return structure.tables.get(tableKey(reference.schema, reference.table));
+  return (
+    structure.tables.get(tableKey("public", reference.table)) ??
+    structure.tables.get(tableKey("dbo", reference.table)) ??
+    [...structure.tables.values()].find((t) => t.table.name === reference.table)
+  );
+}
+
+function mapShape(structure: MappedStructure, shape: StatementShape, statement: StatementStatistics): Candidate {
+  switch (shape.kind) {
+    case "select":
+      return mapSelect(structure, shape, statement);
+    case "insert": {
+      const table = entityTable(structure, shape.table);
+      if (shape.fromQuery) throw new Unmappable("INSERT ... SELECT copies rows from a query");
+      return {
+        pattern: compact({
+          name: `${shape.onConflict === "update" ? "Upsert" : "Create"} ${table.entity ?? ""}`,
+          type: "write" as const,
+          entity: table.entity ?? "",
+          operation: shape.onConflict === "update" ? ("upsert" as const) : ("create" as const),
+        }),
+        statements: [statement],
+        rowsMeaning: "written",
+        notes: shape.onConflict === "nothing" ? ["ON CONFLICT DO NOTHING: a create that skips existing rows"] : [],
+      };
+    }
+    case "update":
+    case "delete": {
+      if (shape.otherTables.length > 0)
+        throw new Unmappable(`it ${shape.kind === "update" ? "updates" : "deletes from"} ${shape.table.table} using ${shape.otherTables.map((t) => t.table).join(", ")} (several tables)`);
+      const table = entityTable(structure, shape.table);
+      const attribute = (column: string) => attributeOf(table, column);
+      const changes = shape.kind === "update" ? [...new Set(shape.set.map(attribute))] : [];
+      const keyed = shape.filters.some((f) => f.operator === "eq" && attribute(f.column.column) === keyOf(structure, table));
+      const by = filterWords(table, shape.filters);
+      return {
+        pattern: compact({
+          name: shape.kind === "update"
+            ? `Update ${changes.join(", ")} of ${table.entity ?? ""}${by}`
+            : `Delete ${table.entity ?? ""}${by}`,
+          type: "write" as const,
+          entity: table.entity ?? "",
+          operation: shape.kind === "update" ? ("patch" as const) : ("delete" as const),
+          changes: shape.kind === "update" ? changes : undefined,
+        }),
+        statements: [statement],
+        rowsMeaning: "written",
+        notes: keyed ? [] : [`${shape.kind === "update" ? "updates" : "deletes"} every row that matches${by}: the batch is the rows per call`],
+      };
+    }
+    case "utility":
+    case "unsupported":
+      throw new Unmappable(shape.kind === "unsupported" ? shape.reason : shape.what);
+    default:
+      return shape satisfies never;
+  }
+}
+
+function entityTable(structure: MappedStructure, reference: TableReference): MappedTable {
+  const table = resolveTable(structure, reference);
+  if (table === undefined) throw new Unmappable(`${reference.table} is not an imported table`);
+  if (table.entity === undefined) {
+    const link = table.linkOf;
+    throw new Unmappable(
+      `it writes ${reference.table}, the link table of the many-to-many relationship ${link?.parent ?? ""} - ${link?.child ?? ""}: in the model this is a write of ${link?.parent ?? ""} or ${link?.child ?? ""}`,
+    );
+  }
+  return table;
+}
+
+function attributeOf(table: MappedTable, column: string): string {
+  const attribute = table.attributes.get(column);
+  if (attribute === undefined) throw new Unmappable(`${table.table.name} has no column ${column}`);
+  return attribute;
+}
+
+function keyOf(structure: MappedStructure, table: MappedTable): string | undefined {
+  return structure.entities.find((e) => e.name === table.entity)?.key;
+}
+
+function filterWords(table: MappedTable, filters: readonly Filter[]): string {
+  if (filters.length === 0) return "";
+  return ` by ${filters.map((f) => `${table.attributes.get(f.column.column) ?? f.column.column}${f.operator === "eq" ? "" : ` (${f.operator})`}`).join(", ")}`;
+}
+
+interface Bound {
+  readonly alias: string;
+  readonly table: MappedTable;
+}
+
+function mapSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics): Candidate {
+  const bound: Bound[] = shape.tables.map((reference) => {
+    const table = resolveTable(structure, reference);
+    if (table === undefined) throw new Unmappable(`${reference.table} is not an imported table`);
+    return { alias: reference.alias, table };
+  });
+  const aliasOf = (column: ColumnReference): Bound => {
+    if (column.alias !== undefined) {
+      const found = bound.find((b) => b.alias === column.alias);
+      if (found === undefined) throw new Unmappable(`it names an unknown table alias ${column.alias}`);
+      return found;
+    }
+    const owners = bound.filter((b) => b.table.table.columns.some((c) => c.name === column.column));
+    if (owners.length !== 1 || owners[0] === undefined)
+      throw new Unmappable(owners.length === 0 ? `no imported table has a column ${column.column}` : `the column ${column.column} is ambiguous`);
+    return owners[0];
+  };
+  const notes: string[] = [];
+  if (shape.residual.length > 0)
+    notes.push(`conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`);
+  if (shape.limited) notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
+
+  // a link table in the join is the many-to-many relationship it stands for
+  const links = bound.filter((b) => b.table.linkOf !== undefined);
+  const entities = bound.filter((b) => b.table.entity !== undefined);
+  if (links.length > 1 || entities.length === 0)
+    throw new Unmappable(`it joins ${bound.map((b) => b.table.table.name).join(", ")}`);
+  if (entities.length > 2 || (entities.length === 2 && links.length > 0))
+    throw new Unmappable(`it touches ${bound.length} tables (${bound.map((b) => b.table.table.name).join(", ")})`);
+
+  if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
+  if (entities.length === 1) return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
+  return mapJoinSelect(structure, shape, statement, entities as [Bound, Bound], aliasOf, notes);
+}
+
+type AliasOf = (column: ColumnReference) => Bound;
+
+function where(filters: readonly Filter[], table: MappedTable): Record<string, PredicateOperator> | undefined {
+  if (filters.length === 0) return undefined;
+  const result: Record<string, PredicateOperator> = {};
+  for (const filter of filters) {
+    const attribute = attributeOf(table, filter.column.column);
+    const previous = result[attribute];
+    // a <= x and x < b on one column is one range
+    result[attribute] = previous === undefined || previous === filter.operator ? filter.operator : previous === "eq" || filter.operator === "eq" ? "eq" : "range";
+  }
+  return result;
+}
+
+function orderBy(shape: SelectShape, owner: Bound, aliasOf: AliasOf, notes: string[]): Record<string, "asc" | "desc"> | undefined {
+  const entries = shape.orderBy.filter((o) => aliasOf(o.column) === owner);
+  if (entries.length < shape.orderBy.length)
+    notes.push("the order of the joined table's rows is not part of the pattern (related items keep their own order)");
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map((o) => [attributeOf(owner.table, o.column.column), o.direction]));
+}
+
+function select(shape: SelectShape, owner: Bound, aliasOf: AliasOf): string[] | undefined {
+  if (shape.all.includes(owner.alias)) return undefined;
+  const own = shape.selected.filter((c) => aliasOf(c) === owner).map((c) => attributeOf(owner.table, c.column));
+  return own.length === 0 ? undefined : [...new Set(own)];
+}
+
+function readName(entity: string, whereClause: Record<string, PredicateOperator> | undefined, order: Record<string, "asc" | "desc"> | undefined, withEntries: readonly string[]): string {
+  const by = whereClause === undefined ? " (all items)" : ` by ${Object.entries(whereClause).map(([a, op]) => (op === "eq" ? a : `${a} (${op})`)).join(", ")}`;
+  const sorted = order === undefined ? "" : `, ordered by ${Object.entries(order).map(([a, d]) => `${a} ${d}`).join(", ")}`;
+  const related = withEntries.length === 0 ? "" : `, with ${withEntries.join(", ")}`;
+  return `Read ${entity}${by}${sorted}${related}`;
+}
+
+function mapSingleSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, owner: Bound, aliasOf: AliasOf, notes: string[]): Candidate {
+  const entity = owner.table.entity ?? "";
+  const filters = shape.filters.map((f) => ({ ...f, column: { column: f.column.column } }));
+  // count / sum of the rows of one parent: the parent's pattern with count(Child) / sum(Child.x)
+  const parentFilter = shape.aggregates.length > 0 && shape.selected.length === 0 ? aggregateParent(structure, owner, filters) : undefined;
+  if (parentFilter !== undefined) {
+    const withEntries = shape.aggregates.map((a) => aggregateEntry(a.fn, entity, a.column === undefined ? undefined : attributeOf(owner.table, a.column.column)));
+    const key = parentFilter.key;
+    return {
+      pattern: compact({
+        name: readName(parentFilter.parent, { [key]: "eq" }, undefined, withEntries),
+        type: "read" as const,
+        entity: parentFilter.parent,
+        where: { [key]: "eq" as const },
+        select: [key],
+        with: withEntries,
+      }),
+      statements: [statement],
+      rowsMeaning: "none",
+      notes: [...notes, `aggregates the ${entity} rows of one ${parentFilter.parent}, as ${withEntries.join(", ")} on ${parentFilter.parent}`],
+    };
+  }
+  if (shape.aggregates.length > 0) notes.push(`aggregates (${shape.aggregates.map((a) => a.fn).join(", ")}) are computed over the items read`);
+  const whereClause = where(filters, owner.table);
+  const order = orderBy(shape, owner, aliasOf, notes);
+  return {
+    pattern: compact({
+      name: readName(entity, whereClause, order, []),
+      type: "read" as const,
+      entity,
+      where: whereClause,
+      orderBy: order,
+      select: shape.aggregates.length > 0 ? undefined : select(shape, owner, aliasOf),
+    }),
+    statements: [statement],
+    rowsMeaning: shape.aggregates.length > 0 ? "none" : "returned",
+    notes,
+  };
+}
+
+/** When every filter is `foreignKey = value` to one parent: that parent and its key. */
+function aggregateParent(structure: MappedStructure, owner: Bound, filters: readonly Filter[]): { parent: string; key: string } | undefined {
+  if (filters.length !== 1 || filters[0]?.operator !== "eq") return undefined;
+  const column = filters[0].column.column;
+  const fk = structure.foreignKeys.find(
+    (f) => f.schema === owner.table.table.schema && f.table === owner.table.table.name && f.columns.length === 1 && f.columns[0] === column,
+  );
+  if (fk === undefined) return undefined;
+  const parent = structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable));
+  const entity = structure.entities.find((e) => e.name === parent?.entity);
+  if (entity?.key === undefined) return undefined;
+  return { parent: entity.name, key: entity.key };
+}
+
+function aggregateEntry(fn: "count" | "sum" | "min" | "max" | "avg", entity: string, attribute: string | undefined): string {
+  if (fn === "count" || attribute === undefined) return `count(${entity})`;
+  // an average is a sum and a count
+  return `${fn === "avg" ? "sum" : fn}(${entity}.${attribute})`;
+}
+
+/** `child JOIN parent ON child.fk = parent.key`: which side is which, or undefined. */
+function joinDirection(structure: MappedStructure, shape: SelectShape, a: Bound, b: Bound, aliasOf: AliasOf): { parent: Bound; child: Bound; via: string } | undefined {
+  for (const join of shape.joins) {
+    const left = aliasOf(join.left);
+    const right = aliasOf(join.right);
+    for (const [child, childColumn, parent, parentColumn] of [
+      [left, join.left.column, right, join.right.column],
+      [right, join.right.column, left, join.left.column],
+    ] as const) {
+      if (child === parent || ![a, b].includes(child) || ![a, b].includes(parent)) continue;
+      const fk = structure.foreignKeys.find(
+        (f) =>
+          f.schema === child.table.table.schema && f.table === child.table.table.name &&
+          f.referencedSchema === parent.table.table.schema && f.referencedTable === parent.table.table.name &&
+          f.columns.includes(childColumn) && f.referencedColumns[f.columns.indexOf(childColumn)] === parentColumn,
+      );
+      if (fk !== undefined) return { parent, child, via: attributeOf(child.table, childColumn) };
+    }
+  }
+  return undefined;
+}
+
+function mapJoinSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, [a, b]: [Bound, Bound], aliasOf: AliasOf, notes: string[]): Candidate {
+  const direction = joinDirection(structure, shape, a, b, aliasOf);
+  if (direction === undefined) throw new Unmappable(`it joins ${a.table.table.name} and ${b.table.table.name} on columns that are not a foreign key`);
+  const { parent, child } = direction;
+  const parentEntity = parent.table.entity ?? "";
+  const childEntity = child.table.entity ?? "";
+  const onParent = shape.filters.filter((f) => aliasOf(f.column) === parent);
+  const onChild = shape.filters.filter((f) => aliasOf(f.column) === child);
+  const childAggregates = shape.aggregates.filter((agg) => agg.column === undefined || aliasOf(agg.column) === child);
+  if (onChild.length > 0 && onParent.length > 0) throw new Unmappable(`it filters both ${a.table.table.name} and ${b.table.table.name}`);
+  if (onChild.length > 0 || (onParent.length === 0 && childAggregates.length === 0)) {
+    // the child is read, with attributes of its parent
+    const parentColumns = shape.all.includes(parent.alias)
+      ? parent.table.table.columns.map((c) => c.name)
+      : shape.selected.filter((c) => aliasOf(c) === parent).map((c) => c.column);
+    const parentKey = keyOf(structure, parent.table);
+    const withEntries = [...new Set(parentColumns.map((c) => attributeOf(parent.table, c)).filter((attr) => attr !== parentKey))].map((attr) => `${parentEntity}.${attr}`);
+    const whereClause = where(onChild.map((f) => ({ ...f, column: { column: f.column.column } })), child.table);
+    const order = orderBy(shape, child, aliasOf, notes);
+    if (shape.aggregates.length > 0) throw new Unmappable("it aggregates rows of a joined parent");
+    return {
+      pattern: compact({
+        name: readName(childEntity, whereClause, order, withEntries),
+        type: "read" as const,
+        entity: childEntity,
+        where: whereClause,
+        orderBy: order,
+        select: select(shape, child, aliasOf),
+        with: withEntries.length === 0 ? undefined : withEntries,
+      }),
+      statements: [statement],
+      rowsMeaning: "returned",
+      notes,
+    };
+  }
+  // the parent is read, with all its children or an aggregate of them
+  const withEntries =
+    childAggregates.length > 0
+      ? childAggregates.map((agg) => aggregateEntry(agg.fn, childEntity, agg.column === undefined ? undefined : attributeOf(child.table, agg.column.column)))
+      : [`all(${childEntity})`];
+  const whereClause = where(onParent.map((f) => ({ ...f, column: { column: f.column.column } })), parent.table);
+  const order = orderBy(shape, parent, aliasOf, notes);
+  return {
+    pattern: compact({
+      name: readName(parentEntity, whereClause, order, withEntries),
+      type: "read" as const,
+      entity: parentEntity,
+      where: whereClause,
+      orderBy: order,
+      select: select(shape, parent, aliasOf),
+      with: withEntries,
+    }),
+    statements: [statement],
+    rowsMeaning: "none",
+    notes,
+  };
+}
+
+/** `A JOIN link JOIN B`: A read with all(B), the many-to-many relationship's children. */
+function mapLinkSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, bound: readonly Bound[], aliasOf: AliasOf, notes: string[]): Candidate {
+  const link = bound.find((b) => b.table.linkOf !== undefined);
+  const linkOf = link?.table.linkOf;
+  if (link === undefined || linkOf === undefined) throw new Unmappable("no link table");
+  const others = bound.filter((b) => b !== link);
+  const linkFks = structure.foreignKeys.filter((f) => f.schema === link.table.table.schema && f.table === link.table.table.name);
+  const entityOfFk = (fk: (typeof linkFks)[number]) => structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable))?.entity;
+  const returned = others.find((o) => o.table.entity === linkOf.child) ?? others[0];
+  if (returned === undefined || others.length !== 1) throw new Unmappable(`it touches ${bound.length} tables`);
+  // the filter names the other side: on the link table's column to it, or on its own key
+  const filters = shape.filters.map((f) => ({ filter: f, owner: aliasOf(f.column) }));
+  if (filters.some((f) => f.owner === returned))
+    throw new Unmappable(`it filters ${returned.table.table.name} through the link table ${link.table.table.name}`);
+  const fromFk = linkFks.find((fk) => entityOfFk(fk) !== returned.table.entity || linkOf.parent === linkOf.child);
+  const fromEntity = fromFk === undefined ? undefined : entityOfFk(fromFk);
+  if (fromEntity !== linkOf.parent || returned.table.entity !== linkOf.child)
+    throw new Unmappable(`it reads the many-to-many relationship ${linkOf.parent} - ${linkOf.child} from the ${returned.table.entity ?? ""} side`);
+  const parent = structure.entities.find((e) => e.name === fromEntity);
+  if (parent?.key === undefined || filters.length !== 1 || filters[0]?.filter.operator !== "eq")
+    throw new Unmappable(`it reads ${returned.table.table.name} through ${link.table.table.name} without one ${fromEntity ?? ""} to start from`);
+  // the returned side's columns travel with the item (tag labels in the product): `Tag.label`
+  const childKey = keyOf(structure, returned.table);
+  const columns = shape.all.includes(returned.alias)
+    ? returned.table.table.columns.map((c) => c.name)
+    : shape.selected.filter((c) => aliasOf(c) === returned).map((c) => c.column);
+  const attributes = [...new Set(columns.map((c) => attributeOf(returned.table, c)))];
+  const shown = attributes.filter((a) => a !== childKey);
+  const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [childKey ?? ""]).map((a) => `${linkOf.child}.${a}`);
+  return {
+    pattern: compact({
+      name: readName(parent.name, { [parent.key]: "eq" }, undefined, withEntries),
+      type: "read" as const,
+      entity: parent.name,
+      where: { [parent.key]: "eq" as const },
+      select: [parent.key],
+      with: withEntries,
+    }),
+    statements: [statement],
+    rowsMeaning: "none",
+    notes,
+  };
+}

@@ -1,0 +1,295 @@
+/**
+ * Tables -> entities and foreign keys -> relationships, with the numbers the statistics give
+ * (rows, JSON size, distinct values, skew, growth, children per parent), each recorded with its
+ * source. Pure: works on a `DatabaseSnapshot`.
+ */
+import { compact, type DraftAttribute, type DraftEntity, type DraftRelationship } from "../session/draft.js";
+import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
+import { formatDecimal, formatInteger } from "../format-number.js";
+import { attributeNameOf, entityNames, uniqueNames } from "./names.js";
+import {
+  averageItemBytes,
+  distinctValues,
+  growthPerMonth,
+  zipfExponent,
+  type Derived,
+} from "./statistics.js";
+import { tableLabel, type DatabaseSnapshot, type ForeignKey, type TableInfo } from "./snapshot.js";
+
+/** An imported table: its entity (or the many-to-many relationship it links) and its names. */
+export interface MappedTable {
+  readonly table: TableInfo;
+  /** The entity name; for a pure link table, the relationship it became instead. */
+  readonly entity?: string;
+  readonly linkOf?: { readonly parent: string; readonly child: string };
+  /** Attribute name of each column, by column name. */
+  readonly attributes: ReadonlyMap<string, string>;
+}
+
+export interface MappedStructure {
+  readonly entities: readonly DraftEntity[];
+  readonly relationships: readonly DraftRelationship[];
+  /** Every table by `schema.name`. */
+  readonly tables: ReadonlyMap<string, MappedTable>;
+  readonly foreignKeys: readonly ForeignKey[];
+  readonly facts: readonly ImportedFact[];
+  readonly unmapped: readonly UnmappedItem[];
+}
+
+/** Skew below this is reported as uniform (not written). */
+const MIN_SKEW = 0.1;
+
+export function tableKey(schema: string, name: string): string {
+  return `${schema}.${name}`;
+}
+
+/** Rounds to `digits` significant digits (statistics are estimates; more digits would mislead). */
+export function significant(value: number, digits = 3): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  return Number(value.toPrecision(digits));
+}
+
+/**
+ * A pure link table: its primary key (or a unique constraint) is exactly two foreign keys'
+ * columns and it has no other column, so it only says which rows of two tables belong together.
+ */
+function linkForeignKeys(table: TableInfo, foreignKeys: readonly ForeignKey[]): readonly [ForeignKey, ForeignKey] | undefined {
+  const own = foreignKeys.filter((fk) => fk.schema === table.schema && fk.table === table.name);
+  if (own.length !== 2) return undefined;
+  const [first, second] = own as [ForeignKey, ForeignKey];
+  const keyColumns = new Set([...first.columns, ...second.columns]);
+  if (table.columns.length !== keyColumns.size || !table.columns.every((c) => keyColumns.has(c.name))) return undefined;
+  const covered = [table.primaryKey, ...table.uniques].some(
+    (key) => key.length === keyColumns.size && key.every((column) => keyColumns.has(column)),
+  );
+  if (!covered) return undefined;
+  // the first key column's table is the parent, as the key reads (product_id, tag_id): products -> tags
+  const firstColumn = table.primaryKey[0] ?? table.uniques[0]?.[0];
+  return second.columns.includes(firstColumn ?? "") ? [second, first] : [first, second];
+}
+
+/** The column that identifies a row, when one does. */
+function keyColumn(table: TableInfo, foreignKeys: readonly ForeignKey[]): { column: string; note?: string } | undefined {
+  if (table.primaryKey.length === 1) return { column: table.primaryKey[0] ?? "" };
+  if (table.primaryKey.length > 1) {
+    const inForeignKey = new Set(
+      foreignKeys.filter((fk) => fk.schema === table.schema && fk.table === table.name).flatMap((fk) => fk.columns),
+    );
+    const own = table.primaryKey.filter((column) => !inForeignKey.has(column));
+    const column = own[own.length - 1] ?? table.primaryKey[table.primaryKey.length - 1] ?? "";
+    return {
+      column,
+      note: `composite primary key (${table.primaryKey.join(", ")}): ${column} identifies a row only together with the other key columns`,
+    };
+  }
+  const unique = table.uniques.find(
+    (key) => key.length === 1 && table.columns.some((c) => c.name === key[0] && c.notNull),
+  );
+  return unique === undefined ? undefined : { column: unique[0] ?? "", note: `no primary key: the unique column ${unique[0] ?? ""}` };
+}
+
+/** The column the database fills with the time of the insert (for growth), when there is one. */
+function creationColumn(table: TableInfo) {
+  const candidates = table.columns.filter(
+    (c) => c.type === "datetime" && c.defaultsToNow && (c.statistics?.timeBounds?.length ?? 0) >= 3,
+  );
+  // an update-time column also defaults to now(); the creation time is the one that starts earliest
+  return [...candidates].sort(
+    (a, b) => (a.statistics?.timeBounds?.[0] ?? 0) - (b.statistics?.timeBounds?.[0] ?? 0),
+  )[0];
+}
+
+export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
+  const facts: ImportedFact[] = [];
+  const unmapped: UnmappedItem[] = [];
+  const fact = (path: readonly string[], value: number | string | boolean, source: string): void => {
+    facts.push({ path, value, source });
+  };
+  const links = new Map<string, readonly [ForeignKey, ForeignKey]>();
+  for (const table of snapshot.tables) {
+    const link = linkForeignKeys(table, snapshot.foreignKeys);
+    if (link !== undefined) links.set(tableKey(table.schema, table.name), link);
+  }
+  const entityTables = snapshot.tables.filter((t) => !links.has(tableKey(t.schema, t.name)));
+  const names = entityNames(entityTables.map((t) => (t.schema === "public" || t.schema === "dbo" ? t.name : `${t.schema}_${t.name}`)));
+  const tables = new Map<string, MappedTable>();
+  const capturedAt =
+    snapshot.source.kind === "postgresql" ? Date.parse(snapshot.source.capturedAt) : Number.NaN;
+
+  const entities: DraftEntity[] = entityTables.map((table, index) => {
+    const name = names[index] ?? table.name;
+    const label = tableLabel(table);
+    const attributeNames = uniqueNames(table.columns.map((c) => c.name), attributeNameOf);
+    const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
+    tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
+    const key = keyColumn(table, snapshot.foreignKeys);
+    const rows = table.rows?.value;
+    const at = (...field: string[]) => ["entities", name, ...field];
+    if (key !== undefined) fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
+    let count: number | undefined;
+    if (rows !== undefined && rows >= 1 && table.rows !== undefined) {
+      count = Math.round(rows);
+      fact(at("count"), count, table.rows.source);
+    } else if (rows !== undefined) {
+      unmapped.push({ kind: "table", name: label, detail: "no rows", reason: "the table is empty (or was never analyzed): its item count is asked in the interview" });
+    }
+    const size = averageItemBytes(table.columns, attributeNames, rows ?? 0);
+    if (size !== undefined) fact(at("avgBytes"), size.value, `${size.how} (${label})`);
+    const created = creationColumn(table);
+    const growth =
+      created?.statistics !== undefined && rows !== undefined && Number.isFinite(capturedAt)
+        ? growthPerMonth(created.statistics, rows, capturedAt)
+        : undefined;
+    const growthValue = growth === undefined ? undefined : significant(growth.value);
+    if (growth !== undefined && growthValue !== undefined && created !== undefined)
+      fact(at("growthPerMonth"), growthValue, `${growth.how}: ${label}.${created.name} (filled with the current time on insert)`);
+    const draftAttributes: DraftAttribute[] = table.columns.map((column) => {
+      const attribute = attributes.get(column.name) ?? column.name;
+      const stats = column.statistics;
+      const singleUnique = table.uniques.some((u) => u.length === 1 && u[0] === column.name);
+      const isKey = key?.column === column.name;
+      let distinct: Derived | undefined;
+      let skew: Derived | undefined;
+      if (stats !== undefined && rows !== undefined && !isKey && !singleUnique) {
+        const value = distinctValues(stats, rows);
+        if (value !== undefined && value >= 1) {
+          distinct = {
+            value: Math.max(1, Math.round(value)),
+            how: `pg_stats.n_distinct of ${label}.${column.name} (${stats.distinct < 0 ? `${formatDecimal(-stats.distinct * 100)}% of ${formatInteger(rows)} rows` : "an estimate"})`,
+          };
+          const top = stats.mostCommonFrequencies[0];
+          if (top !== undefined && distinct.value > 1) {
+            const exponent = Math.round(zipfExponent(top / (1 - stats.nullFraction || 1), distinct.value) * 100) / 100;
+            if (exponent >= MIN_SKEW)
+              skew = {
+                value: exponent,
+                how: `Zipf exponent whose top value has the share of ${label}.${column.name}'s most common value (${formatDecimal(top * 100)}% in pg_stats.most_common_freqs) among ${formatInteger(distinct.value)} values`,
+              };
+          }
+        }
+      }
+      const attrPath = (field: string) => at("attributes", attribute, field);
+      fact(attrPath("type"), column.type, `${label}.${column.name} ${column.sqlType}`);
+      if (distinct !== undefined) fact(attrPath("distinct"), distinct.value, distinct.how);
+      if (skew !== undefined) fact(attrPath("skew"), skew.value, skew.how);
+      if (singleUnique) fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
+      return compact({
+        name: attribute,
+        type: column.type,
+        distinct: distinct?.value,
+        skew: skew?.value,
+        unique: singleUnique ? true : undefined,
+      });
+    });
+    return compact({
+      name,
+      key: key === undefined ? undefined : attributes.get(key.column),
+      count,
+      growthPerMonth: growthValue,
+      avgBytes: size?.value,
+      attributes: draftAttributes,
+    });
+  });
+
+  const entityOf = (schema: string, table: string) => tables.get(tableKey(schema, table));
+  const rowsOf = (schema: string, table: string) =>
+    snapshot.tables.find((t) => t.schema === schema && t.name === table)?.rows?.value;
+
+  const relationships: DraftRelationship[] = [];
+  for (const fk of snapshot.foreignKeys) {
+    const childTable = entityOf(fk.schema, fk.table);
+    const parentTable = entityOf(fk.referencedSchema, fk.referencedTable);
+    if (childTable?.entity === undefined || parentTable?.entity === undefined) continue;
+    const parentKey = keyColumn(parentTable.table, snapshot.foreignKeys)?.column;
+    const position = Math.max(0, fk.referencedColumns.indexOf(parentKey ?? ""));
+    const viaColumn = fk.columns[position] ?? fk.columns[0] ?? "";
+    const via = childTable.attributes.get(viaColumn) ?? viaColumn;
+    const path = (field: string) => ["relationships", parentTable.entity ?? "", childTable.entity ?? "", via, field];
+    const column = childTable.table.columns.find((c) => c.name === viaColumn);
+    const counts = childrenPerParent(
+      column?.statistics,
+      rowsOf(fk.schema, fk.table),
+      rowsOf(fk.referencedSchema, fk.referencedTable),
+      `${tableLabel(childTable.table)}.${viaColumn}`,
+      tableLabel(parentTable.table),
+    );
+    const oneToOne = childTable.table.uniques.some((u) => u.length === 1 && u[0] === viaColumn) ||
+      (childTable.table.primaryKey.length === 1 && childTable.table.primaryKey[0] === viaColumn);
+    if (oneToOne) fact(path("kind"), "one-to-one", `unique foreign key ${fk.name} on ${tableLabel(childTable.table)}.${viaColumn}`);
+    if (counts.avg !== undefined) fact(path("avg"), counts.avg.value, counts.avg.how);
+    if (counts.max !== undefined) fact(path("max"), counts.max.value, counts.max.how);
+    if (fk.cascadeDelete) fact(path("owned"), true, `foreign key ${fk.name} is ON DELETE CASCADE`);
+    relationships.push(
+      compact({
+        parent: parentTable.entity,
+        child: childTable.entity,
+        kind: oneToOne ? ("one-to-one" as const) : undefined,
+        via,
+        avg: counts.avg === undefined ? undefined : oneToOne ? Math.min(1, counts.avg.value) : counts.avg.value,
+        max: oneToOne ? 1 : counts.max?.value,
+        owned: fk.cascadeDelete ? true : undefined,
+      }),
+    );
+  }
+  for (const [key, [toParent, toChild]] of links) {
+    const table = snapshot.tables.find((t) => tableKey(t.schema, t.name) === key);
+    const parent = entityOf(toParent.referencedSchema, toParent.referencedTable);
+    const child = entityOf(toChild.referencedSchema, toChild.referencedTable);
+    if (table === undefined || parent?.entity === undefined || child?.entity === undefined) continue;
+    tables.set(key, { table, linkOf: { parent: parent.entity, child: child.entity }, attributes: new Map() });
+    const column = table.columns.find((c) => c.name === toParent.columns[0]);
+    const counts = childrenPerParent(
+      column?.statistics,
+      table.rows?.value,
+      rowsOf(toParent.referencedSchema, toParent.referencedTable),
+      `${tableLabel(table)}.${toParent.columns[0] ?? ""}`,
+      tableLabel(parent.table),
+    );
+    const path = (field: string) => ["relationships", parent.entity ?? "", child.entity ?? "", "", field];
+    fact(path("kind"), "many-to-many", `${tableLabel(table)} holds only the foreign keys ${toParent.name} and ${toChild.name}`);
+    if (counts.avg !== undefined) fact(path("avg"), counts.avg.value, counts.avg.how);
+    if (counts.max !== undefined) fact(path("max"), counts.max.value, counts.max.how);
+    relationships.push(
+      compact({
+        parent: parent.entity,
+        child: child.entity,
+        kind: "many-to-many" as const,
+        avg: counts.avg?.value,
+        max: counts.max?.value,
+      }),
+    );
+  }
+  return { entities, relationships, tables, foreignKeys: snapshot.foreignKeys, facts, unmapped };
+}
+
+/**
+ * Children per parent from the statistics of the child's foreign-key column: the average is the
+ * child rows that have a parent over the parent rows; the maximum is the share of the most
+ * common value (pg_stats.most_common_freqs, the most frequent parent) times the child rows.
+ * Without a most-common list no parent stands out, and the maximum is left to the interview.
+ */
+function childrenPerParent(
+  statistics: import("./snapshot.js").ColumnStatistics | undefined,
+  childRows: number | undefined,
+  parentRows: number | undefined,
+  column: string,
+  parentLabel: string,
+): { avg?: Derived; max?: Derived } {
+  if (statistics === undefined || childRows === undefined || parentRows === undefined || parentRows < 1) return {};
+  const withParent = childRows * (1 - statistics.nullFraction);
+  if (withParent <= 0) return {};
+  const avg = {
+    value: significant(withParent / parentRows),
+    how: `${formatInteger(withParent)} rows of ${column} with a parent (pg_class.reltuples${statistics.nullFraction > 0 ? `, ${formatDecimal(statistics.nullFraction * 100)}% null in pg_stats` : ""}) / ${formatInteger(parentRows)} rows of ${parentLabel}`,
+  };
+  const top = statistics.mostCommonFrequencies[0];
+  if (top === undefined) return { avg };
+  const max = Math.max(1, Math.round(top * childRows));
+  return {
+    avg,
+    max: {
+      value: Math.max(max, Math.ceil(avg.value)),
+      how: `the most frequent parent in ${column} holds ${formatDecimal(top * 100)}% of ${formatInteger(childRows)} rows (pg_stats.most_common_freqs)`,
+    },
+  };
+}

@@ -1,0 +1,348 @@
+/**
+ * Reads the shape of a statement from the tree of PostgreSQL's own parser (libpg-query, the
+ * parser of the server compiled to WebAssembly), so that every statement pg_stat_statements
+ * records, `$1` parameters included, is read exactly as the server read it.
+ */
+import type { PredicateOperator } from "../../workload/types.js";
+import type {
+  Aggregate,
+  ColumnEquality,
+  ColumnReference,
+  Filter,
+  StatementShape,
+  TableReference,
+} from "./statement-shape.js";
+
+type Tree = Readonly<Record<string, unknown>>;
+
+/** The one key of a parser node (`{ SelectStmt: {...} }` -> ["SelectStmt", {...}]). */
+function unwrap(value: unknown): [string, Tree] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const entries = Object.entries(value);
+  const entry = entries[0];
+  if (entries.length !== 1 || entry === undefined) return undefined;
+  const [tag, body] = entry;
+  return typeof body === "object" && body !== null ? [tag, body as Tree] : undefined;
+}
+
+function list(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function str(value: unknown): string | undefined {
+  const node = unwrap(value);
+  return node?.[0] === "String" && typeof node[1].sval === "string" ? node[1].sval : undefined;
+}
+
+function names(value: unknown): string[] {
+  return list(value).flatMap((item) => {
+    const s = str(item);
+    return s === undefined ? [] : [s];
+  });
+}
+
+/** A column reference, or undefined for anything else (`*`, expressions). */
+function columnOf(value: unknown): ColumnReference | undefined {
+  const node = unwrap(value);
+  if (node === undefined) return undefined;
+  const [tag, body] = node;
+  if (tag === "TypeCast") return columnOf(body.arg);
+  if (tag !== "ColumnRef") return undefined;
+  const fields = list(body.fields);
+  const parts = names(fields);
+  if (parts.length !== fields.length || parts.length === 0) return undefined;
+  const column = parts[parts.length - 1] ?? "";
+  const alias = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  return alias === undefined ? { column } : { alias, column };
+}
+
+/** True when the expression names no column: a parameter, a constant or a function of them. */
+function isValue(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (Array.isArray(value)) return value.every(isValue);
+  if (typeof value !== "object") return true;
+  const node = unwrap(value);
+  if (node !== undefined && (node[0] === "ColumnRef" || node[0] === "SubLink")) return false;
+  return Object.values(value).every((child) => typeof child !== "object" || child === null || isValue(child));
+}
+
+const RANGE_OPERATORS = new Set(["<", ">", "<=", ">="]);
+
+interface WhereParts {
+  filters: Filter[];
+  joins: ColumnEquality[];
+  residual: string[];
+  problem?: string;
+}
+
+/** Splits a WHERE (or JOIN ... ON) tree into filters, join conditions and the rest. */
+function readWhere(value: unknown, parts: WhereParts): void {
+  const node = unwrap(value);
+  if (node === undefined) return;
+  const [tag, body] = node;
+  const filter = (column: ColumnReference | undefined, operator: PredicateOperator, written: string) => {
+    if (column === undefined) parts.residual.push(`${written} on an expression`);
+    else parts.filters.push({ column, operator, written });
+  };
+  switch (tag) {
+    case "BoolExpr": {
+      if (body.boolop === "AND_EXPR") for (const arg of list(body.args)) readWhere(arg, parts);
+      else if (body.boolop === "OR_EXPR") parts.problem ??= "its WHERE combines conditions with OR";
+      else parts.residual.push("a NOT condition");
+      return;
+    }
+    case "A_Expr": {
+      const operator = names(body.name).join(" ");
+      const left = columnOf(body.lexpr);
+      const right = columnOf(body.rexpr);
+      switch (body.kind) {
+        case "AEXPR_OP":
+          if (left !== undefined && right !== undefined) {
+            if (operator === "=") parts.joins.push({ left, right });
+            else parts.residual.push(`a comparison ${operator} between two columns`);
+            return;
+          }
+          if (operator === "=" || RANGE_OPERATORS.has(operator)) {
+            const column = left ?? right;
+            const other = left === undefined ? body.lexpr : body.rexpr;
+            if (column === undefined || !isValue(other)) {
+              parts.residual.push(`a ${operator} condition on an expression`);
+              return;
+            }
+            filter(column, operator === "=" ? "eq" : "range", operator);
+            return;
+          }
+          parts.residual.push(`a ${operator} condition`);
+          return;
+        case "AEXPR_OP_ANY":
+          if (operator === "=" && isValue(body.rexpr)) filter(left, "in", "= ANY");
+          else parts.residual.push(`a ${operator} ANY condition`);
+          return;
+        case "AEXPR_IN":
+          if (operator === "=" && isValue(body.rexpr)) filter(left, "in", "IN");
+          else parts.residual.push("a NOT IN condition");
+          return;
+        case "AEXPR_BETWEEN":
+        case "AEXPR_BETWEEN_SYM":
+          filter(left, "range", "BETWEEN");
+          return;
+        case "AEXPR_LIKE":
+        case "AEXPR_ILIKE":
+          // pg_stat_statements hides the pattern ($1): a prefix search is the indexable reading
+          if (operator.startsWith("!")) parts.residual.push("a NOT LIKE condition");
+          else filter(left, "prefix", body.kind === "AEXPR_LIKE" ? "LIKE" : "ILIKE");
+          return;
+        default:
+          parts.residual.push(`a ${String(body.kind).replace(/^AEXPR_/, "").toLowerCase()} condition`);
+          return;
+      }
+    }
+    case "ColumnRef": {
+      // WHERE is_active: a boolean column compared with true
+      filter(columnOf(value), "eq", "boolean column");
+      return;
+    }
+    case "NullTest":
+      parts.residual.push(`${columnOf(body.arg)?.column ?? "an expression"} IS ${body.nulltesttype === "IS_NULL" ? "" : "NOT "}NULL`);
+      return;
+    case "SubLink":
+      parts.problem ??= "its WHERE has a subquery";
+      return;
+    default:
+      parts.residual.push(`a ${tag} condition`);
+  }
+}
+
+interface FromParts {
+  tables: TableReference[];
+  problem?: string;
+}
+
+function readFrom(value: unknown, parts: FromParts, where: WhereParts): void {
+  const node = unwrap(value);
+  if (node === undefined) return;
+  const [tag, body] = node;
+  switch (tag) {
+    case "RangeVar":
+      parts.tables.push(tableOf(body));
+      return;
+    case "JoinExpr":
+      readFrom(body.larg, parts, where);
+      readFrom(body.rarg, parts, where);
+      if (list(body.usingClause).length > 0) {
+        parts.problem ??= "it joins with USING";
+        return;
+      }
+      readWhere(body.quals, where);
+      return;
+    case "RangeSubselect":
+      parts.problem ??= "it reads from a subquery";
+      return;
+    case "RangeFunction":
+      parts.problem ??= "it reads from a function";
+      return;
+    default:
+      parts.problem ??= `it reads from a ${tag}`;
+  }
+}
+
+function tableOf(body: Tree): TableReference {
+  const table = typeof body.relname === "string" ? body.relname : "";
+  const schema = typeof body.schemaname === "string" ? body.schemaname : undefined;
+  const aliasNode = body.alias as Tree | undefined;
+  const alias = typeof aliasNode?.aliasname === "string" ? aliasNode.aliasname : table;
+  return schema === undefined ? { table, alias } : { schema, table, alias };
+}
+
+const AGGREGATES = new Set(["count", "sum", "min", "max", "avg"]);
+
+function readSelect(body: Tree): StatementShape {
+  if (body.op !== undefined && body.op !== "SETOP_NONE")
+    return { kind: "unsupported", reason: `it combines queries with ${String(body.op).replace("SETOP_", "")}`, tables: tablesIn(body) };
+  if (body.withClause !== undefined)
+    return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+  const where: WhereParts = { filters: [], joins: [], residual: [] };
+  const from: FromParts = { tables: [] };
+  for (const item of list(body.fromClause)) readFrom(item, from, where);
+  readWhere(body.whereClause, where);
+  if (from.tables.length === 0)
+    return { kind: "utility", what: "a SELECT without a table (a function call or a constant)" };
+  const problem = from.problem ?? where.problem;
+  if (problem !== undefined) return { kind: "unsupported", reason: problem, tables: tablesIn(body) };
+  const selected: ColumnReference[] = [];
+  const all: string[] = [];
+  const aggregates: Aggregate[] = [];
+  for (const target of list(body.targetList)) {
+    const resTarget = unwrap(target);
+    const val = resTarget?.[1].val;
+    const valNode = unwrap(val);
+    if (valNode === undefined) continue;
+    const [tag, expr] = valNode;
+    if (tag === "ColumnRef") {
+      const fields = list(expr.fields);
+      const last = unwrap(fields[fields.length - 1]);
+      if (last?.[0] === "A_Star") {
+        const alias = fields.length >= 2 ? str(fields[fields.length - 2]) : undefined;
+        all.push(...(alias === undefined ? from.tables.map((t) => t.alias) : [alias]));
+      } else {
+        const column = columnOf(val);
+        if (column !== undefined) selected.push(column);
+      }
+      continue;
+    }
+    if (tag === "FuncCall") {
+      const fn = names(expr.funcname).pop()?.toLowerCase() ?? "";
+      if (AGGREGATES.has(fn)) {
+        const args = list(expr.args);
+        const column = args.length === 1 ? columnOf(args[0]) : undefined;
+        aggregates.push({ fn: fn as Aggregate["fn"], ...(column === undefined ? {} : { column }) });
+        continue;
+      }
+    }
+    // any other expression returns the columns it reads
+    selected.push(...columnsIn(val));
+  }
+  const orderBy = list(body.sortClause).flatMap((item) => {
+    const sort = unwrap(item);
+    if (sort === undefined) return [];
+    const column = columnOf(sort[1].node);
+    return column === undefined
+      ? []
+      : [{ column, direction: sort[1].sortby_dir === "SORTBY_DESC" ? ("desc" as const) : ("asc" as const) }];
+  });
+  return {
+    kind: "select",
+    tables: from.tables,
+    joins: where.joins,
+    filters: where.filters,
+    orderBy,
+    limited: body.limitCount !== undefined,
+    aggregates,
+    selected,
+    all,
+    residual: where.residual,
+  };
+}
+
+/** Every table a statement names anywhere (FROM, JOIN, subqueries, WITH), for statements it cannot map. */
+function tablesIn(value: unknown): TableReference[] {
+  if (typeof value !== "object" || value === null) return [];
+  const node = unwrap(value);
+  if (node?.[0] === "RangeVar") return [tableOf(node[1])];
+  return Object.values(value).flatMap((child) => tablesIn(child));
+}
+
+/** Every column an expression reads. */
+function columnsIn(value: unknown): ColumnReference[] {
+  if (typeof value !== "object" || value === null) return [];
+  const column = columnOf(value);
+  if (column !== undefined) return [column];
+  return Object.values(value).flatMap((child) => columnsIn(child));
+}
+
+function readInsert(body: Tree): StatementShape {
+  const table = tableOf((unwrap({ RangeVar: body.relation })?.[1] ?? {}) as Tree);
+  const columns = list(body.cols).flatMap((col) => {
+    const name = unwrap(col)?.[1].name;
+    return typeof name === "string" ? [name] : [];
+  });
+  const select = unwrap(body.selectStmt);
+  const fromQuery = select !== undefined && list(select[1].valuesLists).length === 0;
+  const conflict = body.onConflictClause as Tree | undefined;
+  const onConflict =
+    conflict === undefined ? undefined : conflict.action === "ONCONFLICT_UPDATE" ? "update" : "nothing";
+  return {
+    kind: "insert",
+    table,
+    columns,
+    fromQuery,
+    ...(onConflict === undefined ? {} : { onConflict: onConflict as "update" | "nothing" }),
+  };
+}
+
+function readUpdateOrDelete(tag: "UpdateStmt" | "DeleteStmt", body: Tree): StatementShape {
+  const table = tableOf(body.relation as Tree);
+  if (body.withClause !== undefined)
+    return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+  const where: WhereParts = { filters: [], joins: [], residual: [] };
+  const from: FromParts = { tables: [] };
+  for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause)) readFrom(item, from, where);
+  readWhere(body.whereClause, where);
+  if (where.problem !== undefined || from.problem !== undefined)
+    return { kind: "unsupported", reason: where.problem ?? from.problem ?? "", tables: tablesIn(body) };
+  if (tag === "DeleteStmt") return { kind: "delete", table, filters: where.filters, otherTables: from.tables };
+  const set = list(body.targetList).flatMap((target) => {
+    const name = unwrap(target)?.[1].name;
+    return typeof name === "string" ? [name] : [];
+  });
+  return { kind: "update", table, set, filters: where.filters, otherTables: from.tables };
+}
+
+/**
+ * The shape of one parsed statement (a `stmt` of libpg-query's parse result).
+ * @example analyzeStatement(parseSync("SELECT * FROM orders WHERE customer_id = $1").stmts[0].stmt)
+ */
+export function analyzeStatement(statement: unknown): StatementShape {
+  const node = unwrap(statement);
+  if (node === undefined) return { kind: "utility", what: "an empty statement" };
+  const [tag, body] = node;
+  switch (tag) {
+    case "SelectStmt":
+      return readSelect(body);
+    case "InsertStmt":
+      if (body.withClause !== undefined)
+        return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+      return readInsert(body);
+    case "UpdateStmt":
+    case "DeleteStmt":
+      return readUpdateOrDelete(tag, body);
+    case "MergeStmt":
+      return { kind: "unsupported", reason: "MERGE reads one table to write another", tables: tablesIn(body) };
+    case "CallStmt":
+      return { kind: "unsupported", reason: "it calls a stored procedure", tables: [] };
+    case "CopyStmt":
+      return { kind: "unsupported", reason: "COPY is a bulk load or export", tables: [] };
+    default:
+      return { kind: "utility", what: tag.replace(/Stmt$/, "") };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The shape of one SQL statement as far as an access pattern needs it: which tables it reads or
+ * writes (by alias), how they are joined, which columns it filters with which operator, its
+ * ORDER BY, LIMIT and aggregates, or the columns a write sets. Produced from the PostgreSQL
+ * parser's tree by `analyze-statement.ts`; `map-statements.ts` maps it onto entities.
+ */
+import type { PredicateOperator } from "../../workload/types.js";
+
+/** A column as the statement names it: `alias.column`, or only `column` (alias resolved later). */
+export interface ColumnReference {
+  readonly alias?: string;
+  readonly column: string;
+}
+
+export interface TableReference {
+  readonly schema?: string;
+  readonly table: string;
+  /** The alias, or the table's name when it has none. */
+  readonly alias: string;
+}
+
+export interface Filter {
+  readonly column: ColumnReference;
+  readonly operator: PredicateOperator;
+  /** What the filter was written as (`=`, `IN`, `= ANY`, `BETWEEN`, `LIKE`, ...). */
+  readonly written: string;
+}
+
+/** `left = right` between columns of two tables (a join condition). */
+export interface ColumnEquality {
+  readonly left: ColumnReference;
+  readonly right: ColumnReference;
+}
+
+export interface Aggregate {
+  readonly fn: "count" | "sum" | "min" | "max" | "avg";
+  /** The aggregated column; absent for count(*). */
+  readonly column?: ColumnReference;
+}
+
+/** A read: SELECT ... FROM ... WHERE ... ORDER BY ... LIMIT. */
+export interface SelectShape {
+  readonly kind: "select";
+  readonly tables: readonly TableReference[];
+  readonly joins: readonly ColumnEquality[];
+  readonly filters: readonly Filter[];
+  readonly orderBy: readonly { readonly column: ColumnReference; readonly direction: "asc" | "desc" }[];
+  readonly limited: boolean;
+  readonly aggregates: readonly Aggregate[];
+  /** Columns returned; `all` lists the aliases whose every column is returned (`*`, `t.*`). */
+  readonly selected: readonly ColumnReference[];
+  readonly all: readonly string[];
+  /** Filters that cannot be a workload predicate (`<>`, `IS NULL`, expressions), in words. */
+  readonly residual: readonly string[];
+}
+
+export interface InsertShape {
+  readonly kind: "insert";
+  readonly table: TableReference;
+  readonly columns: readonly string[];
+  /** ON CONFLICT DO UPDATE makes an upsert; DO NOTHING stays a create. */
+  readonly onConflict?: "update" | "nothing";
+  /** INSERT ... SELECT copies rows from a query rather than the application's values. */
+  readonly fromQuery: boolean;
+}
+
+export interface UpdateShape {
+  readonly kind: "update";
+  readonly table: TableReference;
+  readonly set: readonly string[];
+  readonly filters: readonly Filter[];
+  /** Tables of UPDATE ... FROM (the statement then touches several tables). */
+  readonly otherTables: readonly TableReference[];
+}
+
+export interface DeleteShape {
+  readonly kind: "delete";
+  readonly table: TableReference;
+  readonly filters: readonly Filter[];
+  /** Tables of DELETE ... USING. */
+  readonly otherTables: readonly TableReference[];
+}
+
+/** Transaction control, SET, SHOW, DDL, maintenance: not an access pattern. */
+export interface UtilityShape {
+  readonly kind: "utility";
+  readonly what: string;
+}
+
+/** A statement that is read or written data but has no access-pattern shape (why, in words). */
+export interface UnsupportedShape {
+  readonly kind: "unsupported";
+  readonly reason: string;
+  readonly tables: readonly TableReference[];
+}
+
+export type StatementShape =
+  | SelectShape
+  | InsertShape
+  | UpdateShape
+  | DeleteShape
+  | UtilityShape
+  | UnsupportedShape;
