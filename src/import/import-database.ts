@@ -27,7 +27,10 @@ export async function importDatabase(source: string, options: ImportOptions): Pr
   await loadPostgresParser();
   if (isConnectionUrl(source)) {
     if (options.dialect !== undefined && options.dialect !== "postgresql")
-      throw new CosmosModelerError("import.dialectMismatch", `--dialect ${options.dialect} applies to DDL files; a connection URL is always PostgreSQL`);
+      throw new CosmosModelerError(
+        "import.dialectMismatch",
+        `--dialect ${options.dialect} applies to DDL files; a connection URL is always PostgreSQL`,
+      );
     const { readPostgres } = await import("./postgres/read-postgres.js");
     return mapSnapshot(await readPostgres(source), analyzePostgresStatement);
   }

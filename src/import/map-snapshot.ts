@@ -56,12 +56,16 @@ export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): Im
       `Read ${formatInteger(snapshot.tables.length)} tables of PostgreSQL ${source.serverVersion} database ${source.database} at ${source.capturedAt}: row counts, sizes, distinct values and skew are ANALYZE statistics (a sample of the rows), rates are pg_stat_statements counts.`,
     );
     if (source.statementsUnavailable !== undefined)
-      notes.push(`No access patterns were imported: ${source.statementsUnavailable}. Describe them in the interview.`);
+      notes.push(
+        `No access patterns were imported: ${source.statementsUnavailable}. Describe them in the interview.`,
+      );
     else if (window !== undefined)
       notes.push(
         `Average rates are calls / ${formatDecimal(window.seconds)} s (pg_stat_statements counting since ${window.since}); ${formatInteger(snapshot.statements.length)} statements read, ${formatInteger(statements.ignored)} were not data access (transaction control, settings, catalog queries). Peaks are not in the statistics: the interview asks for each.`,
       );
-    const unanalyzed = snapshot.tables.filter((t) => t.columns.length > 0 && t.columns.every((c) => c.statistics === undefined));
+    const unanalyzed = snapshot.tables.filter(
+      (t) => t.columns.length > 0 && t.columns.every((c) => c.statistics === undefined),
+    );
     if (unanalyzed.length > 0)
       notes.push(
         `No pg_stats rows for ${unanalyzed.map((t) => t.name).join(", ")} (never analyzed, or the role may not SELECT from them): their sizes and distinct values are asked in the interview. Run ANALYZE, or import with a role that has SELECT on them.`,
@@ -73,7 +77,10 @@ export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): Im
   }
   const draft: DraftWorkload = {
     version: 1,
-    name: source.kind === "postgresql" ? source.database : source.file.replace(/^.*[\\/]/, "").replace(/\.[^.]+$/, ""),
+    name:
+      source.kind === "postgresql"
+        ? source.database
+        : source.file.replace(/^.*[\\/]/, "").replace(/\.[^.]+$/, ""),
     description: `Imported from ${source.kind === "postgresql" ? `the PostgreSQL database ${source.database}` : `${source.file} (${source.dialect})`}.`,
     scale: {},
     entities: structure.entities,
@@ -83,7 +90,10 @@ export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): Im
   return {
     draft,
     record: {
-      source: source.kind === "postgresql" ? `PostgreSQL ${source.connection}` : `${source.dialect} DDL ${source.file}`,
+      source:
+        source.kind === "postgresql"
+          ? `PostgreSQL ${source.connection}`
+          : `${source.dialect} DDL ${source.file}`,
       importedAt: source.kind === "postgresql" ? source.capturedAt : source.readAt,
       facts: [...structure.facts, ...statements.facts],
       unmapped: [...objects, ...unread, ...structure.unmapped, ...statements.unmapped],

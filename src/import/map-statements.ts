@@ -68,7 +68,12 @@ export function mapStatements(
     const shape = analyze(statement.query);
     const describe = `${formatInteger(statement.calls)} calls: ${shortSql(statement.query)}`;
     if ("error" in shape) {
-      unmapped.push({ kind: "statement", name: `queryid ${statement.queryId}`, detail: describe, reason: `the PostgreSQL parser cannot read it (${shape.error})` });
+      unmapped.push({
+        kind: "statement",
+        name: `queryid ${statement.queryId}`,
+        detail: describe,
+        reason: `the PostgreSQL parser cannot read it (${shape.error})`,
+      });
       continue;
     }
     if (shape.kind === "utility") {
@@ -85,7 +90,12 @@ export function mapStatements(
     try {
       if (shape.kind === "unsupported") throw new Unmappable(shape.reason);
       if (known.length < tables.length)
-        throw new Unmappable(`it reads ${tables.filter((t) => !known.includes(t)).map((t) => t.table).join(", ")}, which is not an imported table`);
+        throw new Unmappable(
+          `it reads ${tables
+            .filter((t) => !known.includes(t))
+            .map((t) => t.table)
+            .join(", ")}, which is not an imported table`,
+        );
       const candidate = mapShape(structure, shape, statement);
       const key = JSON.stringify(candidate.pattern);
       const existing = candidates.get(key);
@@ -93,7 +103,12 @@ export function mapStatements(
       else existing.statements.push(statement);
     } catch (error) {
       if (!(error instanceof Unmappable)) throw error;
-      unmapped.push({ kind: "statement", name: `queryid ${statement.queryId}`, detail: describe, reason: error.message });
+      unmapped.push({
+        kind: "statement",
+        name: `queryid ${statement.queryId}`,
+        detail: describe,
+        reason: error.message,
+      });
     }
   }
   const facts: ImportedFact[] = [];
@@ -109,8 +124,13 @@ export function mapStatements(
     const rows = candidate.statements.reduce((sum, s) => sum + s.rows, 0);
     const ids = candidate.statements.map((s) => s.queryId).join(", ");
     const sql = candidate.statements.map((s) => shortSql(s.query)).join(" | ");
-    facts.push({ path: ["accessPatterns", id, "entity"], value: candidate.pattern.entity, source: `pg_stat_statements queryid ${ids}: ${sql}` });
-    for (const note of candidate.notes) facts.push({ path: ["accessPatterns", id, "name"], value: candidate.pattern.name, source: note });
+    facts.push({
+      path: ["accessPatterns", id, "entity"],
+      value: candidate.pattern.entity,
+      source: `pg_stat_statements queryid ${ids}: ${sql}`,
+    });
+    for (const note of candidate.notes)
+      facts.push({ path: ["accessPatterns", id, "name"], value: candidate.pattern.name, source: note });
     let avg: number | undefined;
     if (window !== undefined) {
       avg = significant(total / window.seconds, 4);
@@ -125,11 +145,19 @@ export function mapStatements(
     if (candidate.rowsMeaning === "returned") {
       const returned = significant(perCall);
       extra = { returns: { avg: returned } };
-      facts.push({ path: ["accessPatterns", id, "returns", "avg"], value: returned, source: `pg_stat_statements: ${formatInteger(rows)} rows returned / ${formatInteger(total)} calls` });
+      facts.push({
+        path: ["accessPatterns", id, "returns", "avg"],
+        value: returned,
+        source: `pg_stat_statements: ${formatInteger(rows)} rows returned / ${formatInteger(total)} calls`,
+      });
     } else if (candidate.rowsMeaning === "written" && perCall >= 1.5) {
       const batch = Math.round(perCall);
       extra = { batch };
-      facts.push({ path: ["accessPatterns", id, "batch"], value: batch, source: `pg_stat_statements: ${formatInteger(rows)} rows written / ${formatInteger(total)} calls` });
+      facts.push({
+        path: ["accessPatterns", id, "batch"],
+        value: batch,
+        source: `pg_stat_statements: ${formatInteger(rows)} rows written / ${formatInteger(total)} calls`,
+      });
     }
     return compact({
       id,
@@ -164,7 +192,8 @@ function tablesOf(shape: StatementShape): readonly TableReference[] {
 
 /** The imported table a reference names (unqualified names: the only table of that name, `public` first). */
 function resolveTable(structure: MappedStructure, reference: TableReference): MappedTable | undefined {
-  if (reference.schema !== undefined) return structure.tables.get(tableKey(reference.schema, reference.table));
+  if (reference.schema !== undefined)
+    return structure.tables.get(tableKey(reference.schema, reference.table));
   return (
     structure.tables.get(tableKey("public", reference.table)) ??
     structure.tables.get(tableKey("dbo", reference.table)) ??
@@ -172,7 +201,11 @@ function resolveTable(structure: MappedStructure, reference: TableReference): Ma
   );
 }
 
-function mapShape(structure: MappedStructure, shape: StatementShape, statement: StatementStatistics): Candidate {
+function mapShape(
+  structure: MappedStructure,
+  shape: StatementShape,
+  statement: StatementStatistics,
+): Candidate {
   switch (shape.kind) {
     case "select":
       return mapSelect(structure, shape, statement);
@@ -188,23 +221,29 @@ function mapShape(structure: MappedStructure, shape: StatementShape, statement: 
         }),
         statements: [statement],
         rowsMeaning: "written",
-        notes: shape.onConflict === "nothing" ? ["ON CONFLICT DO NOTHING: a create that skips existing rows"] : [],
+        notes:
+          shape.onConflict === "nothing" ? ["ON CONFLICT DO NOTHING: a create that skips existing rows"] : [],
       };
     }
     case "update":
     case "delete": {
       if (shape.otherTables.length > 0)
-        throw new Unmappable(`it ${shape.kind === "update" ? "updates" : "deletes from"} ${shape.table.table} using ${shape.otherTables.map((t) => t.table).join(", ")} (several tables)`);
+        throw new Unmappable(
+          `it ${shape.kind === "update" ? "updates" : "deletes from"} ${shape.table.table} using ${shape.otherTables.map((t) => t.table).join(", ")} (several tables)`,
+        );
       const table = entityTable(structure, shape.table);
       const attribute = (column: string) => attributeOf(table, column);
       const changes = shape.kind === "update" ? [...new Set(shape.set.map(attribute))] : [];
-      const keyed = shape.filters.some((f) => f.operator === "eq" && attribute(f.column.column) === keyOf(structure, table));
+      const keyed = shape.filters.some(
+        (f) => f.operator === "eq" && attribute(f.column.column) === keyOf(structure, table),
+      );
       const by = filterWords(table, shape.filters);
       return {
         pattern: compact({
-          name: shape.kind === "update"
-            ? `Update ${changes.join(", ")} of ${table.entity ?? ""}${by}`
-            : `Delete ${table.entity ?? ""}${by}`,
+          name:
+            shape.kind === "update"
+              ? `Update ${changes.join(", ")} of ${table.entity ?? ""}${by}`
+              : `Delete ${table.entity ?? ""}${by}`,
           type: "write" as const,
           entity: table.entity ?? "",
           operation: shape.kind === "update" ? ("patch" as const) : ("delete" as const),
@@ -212,7 +251,11 @@ function mapShape(structure: MappedStructure, shape: StatementShape, statement: 
         }),
         statements: [statement],
         rowsMeaning: "written",
-        notes: keyed ? [] : [`${shape.kind === "update" ? "updates" : "deletes"} every row that matches${by}: the batch is the rows per call`],
+        notes: keyed
+          ? []
+          : [
+              `${shape.kind === "update" ? "updates" : "deletes"} every row that matches${by}: the batch is the rows per call`,
+            ],
       };
     }
     case "utility":
@@ -255,7 +298,11 @@ interface Bound {
   readonly table: MappedTable;
 }
 
-function mapSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics): Candidate {
+function mapSelect(
+  structure: MappedStructure,
+  shape: SelectShape,
+  statement: StatementStatistics,
+): Candidate {
   const bound: Bound[] = shape.tables.map((reference) => {
     const table = resolveTable(structure, reference);
     if (table === undefined) throw new Unmappable(`${reference.table} is not an imported table`);
@@ -269,13 +316,20 @@ function mapSelect(structure: MappedStructure, shape: SelectShape, statement: St
     }
     const owners = bound.filter((b) => b.table.table.columns.some((c) => c.name === column.column));
     if (owners.length !== 1 || owners[0] === undefined)
-      throw new Unmappable(owners.length === 0 ? `no imported table has a column ${column.column}` : `the column ${column.column} is ambiguous`);
+      throw new Unmappable(
+        owners.length === 0
+          ? `no imported table has a column ${column.column}`
+          : `the column ${column.column} is ambiguous`,
+      );
     return owners[0];
   };
   const notes: string[] = [];
   if (shape.residual.length > 0)
-    notes.push(`conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`);
-  if (shape.limited) notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
+    notes.push(
+      `conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`,
+    );
+  if (shape.limited)
+    notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
 
   // a link table in the join is the many-to-many relationship it stands for
   const links = bound.filter((b) => b.table.linkOf !== undefined);
@@ -283,55 +337,106 @@ function mapSelect(structure: MappedStructure, shape: SelectShape, statement: St
   if (links.length > 1 || entities.length === 0)
     throw new Unmappable(`it joins ${bound.map((b) => b.table.table.name).join(", ")}`);
   if (entities.length > 2 || (entities.length === 2 && links.length > 0))
-    throw new Unmappable(`it touches ${bound.length} tables (${bound.map((b) => b.table.table.name).join(", ")})`);
+    throw new Unmappable(
+      `it touches ${bound.length} tables (${bound.map((b) => b.table.table.name).join(", ")})`,
+    );
 
   if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
-  if (entities.length === 1) return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
+  if (entities.length === 1)
+    return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
   return mapJoinSelect(structure, shape, statement, entities as [Bound, Bound], aliasOf, notes);
 }
 
 type AliasOf = (column: ColumnReference) => Bound;
 
-function where(filters: readonly Filter[], table: MappedTable): Record<string, PredicateOperator> | undefined {
+function where(
+  filters: readonly Filter[],
+  table: MappedTable,
+): Record<string, PredicateOperator> | undefined {
   if (filters.length === 0) return undefined;
   const result: Record<string, PredicateOperator> = {};
   for (const filter of filters) {
     const attribute = attributeOf(table, filter.column.column);
     const previous = result[attribute];
     // a <= x and x < b on one column is one range
-    result[attribute] = previous === undefined || previous === filter.operator ? filter.operator : previous === "eq" || filter.operator === "eq" ? "eq" : "range";
+    result[attribute] =
+      previous === undefined || previous === filter.operator
+        ? filter.operator
+        : previous === "eq" || filter.operator === "eq"
+          ? "eq"
+          : "range";
   }
   return result;
 }
 
-function orderBy(shape: SelectShape, owner: Bound, aliasOf: AliasOf, notes: string[]): Record<string, "asc" | "desc"> | undefined {
+function orderBy(
+  shape: SelectShape,
+  owner: Bound,
+  aliasOf: AliasOf,
+  notes: string[],
+): Record<string, "asc" | "desc"> | undefined {
   const entries = shape.orderBy.filter((o) => aliasOf(o.column) === owner);
   if (entries.length < shape.orderBy.length)
-    notes.push("the order of the joined table's rows is not part of the pattern (related items keep their own order)");
+    notes.push(
+      "the order of the joined table's rows is not part of the pattern (related items keep their own order)",
+    );
   if (entries.length === 0) return undefined;
   return Object.fromEntries(entries.map((o) => [attributeOf(owner.table, o.column.column), o.direction]));
 }
 
 function select(shape: SelectShape, owner: Bound, aliasOf: AliasOf): string[] | undefined {
   if (shape.all.includes(owner.alias)) return undefined;
-  const own = shape.selected.filter((c) => aliasOf(c) === owner).map((c) => attributeOf(owner.table, c.column));
+  const own = shape.selected
+    .filter((c) => aliasOf(c) === owner)
+    .map((c) => attributeOf(owner.table, c.column));
   return own.length === 0 ? undefined : [...new Set(own)];
 }
 
-function readName(entity: string, whereClause: Record<string, PredicateOperator> | undefined, order: Record<string, "asc" | "desc"> | undefined, withEntries: readonly string[]): string {
-  const by = whereClause === undefined ? " (all items)" : ` by ${Object.entries(whereClause).map(([a, op]) => (op === "eq" ? a : `${a} (${op})`)).join(", ")}`;
-  const sorted = order === undefined ? "" : `, ordered by ${Object.entries(order).map(([a, d]) => `${a} ${d}`).join(", ")}`;
+function readName(
+  entity: string,
+  whereClause: Record<string, PredicateOperator> | undefined,
+  order: Record<string, "asc" | "desc"> | undefined,
+  withEntries: readonly string[],
+): string {
+  const by =
+    whereClause === undefined
+      ? " (all items)"
+      : ` by ${Object.entries(whereClause)
+          .map(([a, op]) => (op === "eq" ? a : `${a} (${op})`))
+          .join(", ")}`;
+  const sorted =
+    order === undefined
+      ? ""
+      : `, ordered by ${Object.entries(order)
+          .map(([a, d]) => `${a} ${d}`)
+          .join(", ")}`;
   const related = withEntries.length === 0 ? "" : `, with ${withEntries.join(", ")}`;
   return `Read ${entity}${by}${sorted}${related}`;
 }
 
-function mapSingleSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, owner: Bound, aliasOf: AliasOf, notes: string[]): Candidate {
+function mapSingleSelect(
+  structure: MappedStructure,
+  shape: SelectShape,
+  statement: StatementStatistics,
+  owner: Bound,
+  aliasOf: AliasOf,
+  notes: string[],
+): Candidate {
   const entity = owner.table.entity ?? "";
   const filters = shape.filters.map((f) => ({ ...f, column: { column: f.column.column } }));
   // count / sum of the rows of one parent: the parent's pattern with count(Child) / sum(Child.x)
-  const parentFilter = shape.aggregates.length > 0 && shape.selected.length === 0 ? aggregateParent(structure, owner, filters) : undefined;
+  const parentFilter =
+    shape.aggregates.length > 0 && shape.selected.length === 0
+      ? aggregateParent(structure, owner, filters)
+      : undefined;
   if (parentFilter !== undefined) {
-    const withEntries = shape.aggregates.map((a) => aggregateEntry(a.fn, entity, a.column === undefined ? undefined : attributeOf(owner.table, a.column.column)));
+    const withEntries = shape.aggregates.map((a) =>
+      aggregateEntry(
+        a.fn,
+        entity,
+        a.column === undefined ? undefined : attributeOf(owner.table, a.column.column),
+      ),
+    );
     const key = parentFilter.key;
     return {
       pattern: compact({
@@ -344,10 +449,16 @@ function mapSingleSelect(structure: MappedStructure, shape: SelectShape, stateme
       }),
       statements: [statement],
       rowsMeaning: "none",
-      notes: [...notes, `aggregates the ${entity} rows of one ${parentFilter.parent}, as ${withEntries.join(", ")} on ${parentFilter.parent}`],
+      notes: [
+        ...notes,
+        `aggregates the ${entity} rows of one ${parentFilter.parent}, as ${withEntries.join(", ")} on ${parentFilter.parent}`,
+      ],
     };
   }
-  if (shape.aggregates.length > 0) notes.push(`aggregates (${shape.aggregates.map((a) => a.fn).join(", ")}) are computed over the items read`);
+  if (shape.aggregates.length > 0)
+    notes.push(
+      `aggregates (${shape.aggregates.map((a) => a.fn).join(", ")}) are computed over the items read`,
+    );
   const whereClause = where(filters, owner.table);
   const order = orderBy(shape, owner, aliasOf, notes);
   return {
@@ -366,11 +477,19 @@ function mapSingleSelect(structure: MappedStructure, shape: SelectShape, stateme
 }
 
 /** When every filter is `foreignKey = value` to one parent: that parent and its key. */
-function aggregateParent(structure: MappedStructure, owner: Bound, filters: readonly Filter[]): { parent: string; key: string } | undefined {
+function aggregateParent(
+  structure: MappedStructure,
+  owner: Bound,
+  filters: readonly Filter[],
+): { parent: string; key: string } | undefined {
   if (filters.length !== 1 || filters[0]?.operator !== "eq") return undefined;
   const column = filters[0].column.column;
   const fk = structure.foreignKeys.find(
-    (f) => f.schema === owner.table.table.schema && f.table === owner.table.table.name && f.columns.length === 1 && f.columns[0] === column,
+    (f) =>
+      f.schema === owner.table.table.schema &&
+      f.table === owner.table.table.name &&
+      f.columns.length === 1 &&
+      f.columns[0] === column,
   );
   if (fk === undefined) return undefined;
   const parent = structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable));
@@ -379,14 +498,24 @@ function aggregateParent(structure: MappedStructure, owner: Bound, filters: read
   return { parent: entity.name, key: entity.key };
 }
 
-function aggregateEntry(fn: "count" | "sum" | "min" | "max" | "avg", entity: string, attribute: string | undefined): string {
+function aggregateEntry(
+  fn: "count" | "sum" | "min" | "max" | "avg",
+  entity: string,
+  attribute: string | undefined,
+): string {
   if (fn === "count" || attribute === undefined) return `count(${entity})`;
   // an average is a sum and a count
   return `${fn === "avg" ? "sum" : fn}(${entity}.${attribute})`;
 }
 
 /** `child JOIN parent ON child.fk = parent.key`: which side is which, or undefined. */
-function joinDirection(structure: MappedStructure, shape: SelectShape, a: Bound, b: Bound, aliasOf: AliasOf): { parent: Bound; child: Bound; via: string } | undefined {
+function joinDirection(
+  structure: MappedStructure,
+  shape: SelectShape,
+  a: Bound,
+  b: Bound,
+  aliasOf: AliasOf,
+): { parent: Bound; child: Bound; via: string } | undefined {
   for (const join of shape.joins) {
     const left = aliasOf(join.left);
     const right = aliasOf(join.right);
@@ -397,9 +526,12 @@ function joinDirection(structure: MappedStructure, shape: SelectShape, a: Bound,
       if (child === parent || ![a, b].includes(child) || ![a, b].includes(parent)) continue;
       const fk = structure.foreignKeys.find(
         (f) =>
-          f.schema === child.table.table.schema && f.table === child.table.table.name &&
-          f.referencedSchema === parent.table.table.schema && f.referencedTable === parent.table.table.name &&
-          f.columns.includes(childColumn) && f.referencedColumns[f.columns.indexOf(childColumn)] === parentColumn,
+          f.schema === child.table.table.schema &&
+          f.table === child.table.table.name &&
+          f.referencedSchema === parent.table.table.schema &&
+          f.referencedTable === parent.table.table.name &&
+          f.columns.includes(childColumn) &&
+          f.referencedColumns[f.columns.indexOf(childColumn)] === parentColumn,
       );
       if (fk !== undefined) return { parent, child, via: attributeOf(child.table, childColumn) };
     }
@@ -407,24 +539,42 @@ function joinDirection(structure: MappedStructure, shape: SelectShape, a: Bound,
   return undefined;
 }
 
-function mapJoinSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, [a, b]: [Bound, Bound], aliasOf: AliasOf, notes: string[]): Candidate {
+function mapJoinSelect(
+  structure: MappedStructure,
+  shape: SelectShape,
+  statement: StatementStatistics,
+  [a, b]: [Bound, Bound],
+  aliasOf: AliasOf,
+  notes: string[],
+): Candidate {
   const direction = joinDirection(structure, shape, a, b, aliasOf);
-  if (direction === undefined) throw new Unmappable(`it joins ${a.table.table.name} and ${b.table.table.name} on columns that are not a foreign key`);
+  if (direction === undefined)
+    throw new Unmappable(
+      `it joins ${a.table.table.name} and ${b.table.table.name} on columns that are not a foreign key`,
+    );
   const { parent, child } = direction;
   const parentEntity = parent.table.entity ?? "";
   const childEntity = child.table.entity ?? "";
   const onParent = shape.filters.filter((f) => aliasOf(f.column) === parent);
   const onChild = shape.filters.filter((f) => aliasOf(f.column) === child);
-  const childAggregates = shape.aggregates.filter((agg) => agg.column === undefined || aliasOf(agg.column) === child);
-  if (onChild.length > 0 && onParent.length > 0) throw new Unmappable(`it filters both ${a.table.table.name} and ${b.table.table.name}`);
+  const childAggregates = shape.aggregates.filter(
+    (agg) => agg.column === undefined || aliasOf(agg.column) === child,
+  );
+  if (onChild.length > 0 && onParent.length > 0)
+    throw new Unmappable(`it filters both ${a.table.table.name} and ${b.table.table.name}`);
   if (onChild.length > 0 || (onParent.length === 0 && childAggregates.length === 0)) {
     // the child is read, with attributes of its parent
     const parentColumns = shape.all.includes(parent.alias)
       ? parent.table.table.columns.map((c) => c.name)
       : shape.selected.filter((c) => aliasOf(c) === parent).map((c) => c.column);
     const parentKey = keyOf(structure, parent.table);
-    const withEntries = [...new Set(parentColumns.map((c) => attributeOf(parent.table, c)).filter((attr) => attr !== parentKey))].map((attr) => `${parentEntity}.${attr}`);
-    const whereClause = where(onChild.map((f) => ({ ...f, column: { column: f.column.column } })), child.table);
+    const withEntries = [
+      ...new Set(parentColumns.map((c) => attributeOf(parent.table, c)).filter((attr) => attr !== parentKey)),
+    ].map((attr) => `${parentEntity}.${attr}`);
+    const whereClause = where(
+      onChild.map((f) => ({ ...f, column: { column: f.column.column } })),
+      child.table,
+    );
     const order = orderBy(shape, child, aliasOf, notes);
     if (shape.aggregates.length > 0) throw new Unmappable("it aggregates rows of a joined parent");
     return {
@@ -445,9 +595,18 @@ function mapJoinSelect(structure: MappedStructure, shape: SelectShape, statement
   // the parent is read, with all its children or an aggregate of them
   const withEntries =
     childAggregates.length > 0
-      ? childAggregates.map((agg) => aggregateEntry(agg.fn, childEntity, agg.column === undefined ? undefined : attributeOf(child.table, agg.column.column)))
+      ? childAggregates.map((agg) =>
+          aggregateEntry(
+            agg.fn,
+            childEntity,
+            agg.column === undefined ? undefined : attributeOf(child.table, agg.column.column),
+          ),
+        )
       : [`all(${childEntity})`];
-  const whereClause = where(onParent.map((f) => ({ ...f, column: { column: f.column.column } })), parent.table);
+  const whereClause = where(
+    onParent.map((f) => ({ ...f, column: { column: f.column.column } })),
+    parent.table,
+  );
   const order = orderBy(shape, parent, aliasOf, notes);
   return {
     pattern: compact({
@@ -466,26 +625,45 @@ function mapJoinSelect(structure: MappedStructure, shape: SelectShape, statement
 }
 
 /** `A JOIN link JOIN B`: A read with all(B), the many-to-many relationship's children. */
-function mapLinkSelect(structure: MappedStructure, shape: SelectShape, statement: StatementStatistics, bound: readonly Bound[], aliasOf: AliasOf, notes: string[]): Candidate {
+function mapLinkSelect(
+  structure: MappedStructure,
+  shape: SelectShape,
+  statement: StatementStatistics,
+  bound: readonly Bound[],
+  aliasOf: AliasOf,
+  notes: string[],
+): Candidate {
   const link = bound.find((b) => b.table.linkOf !== undefined);
   const linkOf = link?.table.linkOf;
   if (link === undefined || linkOf === undefined) throw new Unmappable("no link table");
   const others = bound.filter((b) => b !== link);
-  const linkFks = structure.foreignKeys.filter((f) => f.schema === link.table.table.schema && f.table === link.table.table.name);
-  const entityOfFk = (fk: (typeof linkFks)[number]) => structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable))?.entity;
+  const linkFks = structure.foreignKeys.filter(
+    (f) => f.schema === link.table.table.schema && f.table === link.table.table.name,
+  );
+  const entityOfFk = (fk: (typeof linkFks)[number]) =>
+    structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable))?.entity;
   const returned = others.find((o) => o.table.entity === linkOf.child) ?? others[0];
-  if (returned === undefined || others.length !== 1) throw new Unmappable(`it touches ${bound.length} tables`);
+  if (returned === undefined || others.length !== 1)
+    throw new Unmappable(`it touches ${bound.length} tables`);
   // the filter names the other side: on the link table's column to it, or on its own key
   const filters = shape.filters.map((f) => ({ filter: f, owner: aliasOf(f.column) }));
   if (filters.some((f) => f.owner === returned))
-    throw new Unmappable(`it filters ${returned.table.table.name} through the link table ${link.table.table.name}`);
-  const fromFk = linkFks.find((fk) => entityOfFk(fk) !== returned.table.entity || linkOf.parent === linkOf.child);
+    throw new Unmappable(
+      `it filters ${returned.table.table.name} through the link table ${link.table.table.name}`,
+    );
+  const fromFk = linkFks.find(
+    (fk) => entityOfFk(fk) !== returned.table.entity || linkOf.parent === linkOf.child,
+  );
   const fromEntity = fromFk === undefined ? undefined : entityOfFk(fromFk);
   if (fromEntity !== linkOf.parent || returned.table.entity !== linkOf.child)
-    throw new Unmappable(`it reads the many-to-many relationship ${linkOf.parent} - ${linkOf.child} from the ${returned.table.entity ?? ""} side`);
+    throw new Unmappable(
+      `it reads the many-to-many relationship ${linkOf.parent} - ${linkOf.child} from the ${returned.table.entity ?? ""} side`,
+    );
   const parent = structure.entities.find((e) => e.name === fromEntity);
   if (parent?.key === undefined || filters.length !== 1 || filters[0]?.filter.operator !== "eq")
-    throw new Unmappable(`it reads ${returned.table.table.name} through ${link.table.table.name} without one ${fromEntity ?? ""} to start from`);
+    throw new Unmappable(
+      `it reads ${returned.table.table.name} through ${link.table.table.name} without one ${fromEntity ?? ""} to start from`,
+    );
   // the returned side's columns travel with the item (tag labels in the product): `Tag.label`
   const childKey = keyOf(structure, returned.table);
   const columns = shape.all.includes(returned.alias)
@@ -493,7 +671,9 @@ function mapLinkSelect(structure: MappedStructure, shape: SelectShape, statement
     : shape.selected.filter((c) => aliasOf(c) === returned).map((c) => c.column);
   const attributes = [...new Set(columns.map((c) => attributeOf(returned.table, c)))];
   const shown = attributes.filter((a) => a !== childKey);
-  const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [childKey ?? ""]).map((a) => `${linkOf.child}.${a}`);
+  const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [childKey ?? ""]).map(
+    (a) => `${linkOf.child}.${a}`,
+  );
   return {
     pattern: compact({
       name: readName(parent.name, { [parent.key]: "eq" }, undefined, withEntries),

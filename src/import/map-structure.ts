@@ -14,7 +14,13 @@ import {
   zipfExponent,
   type Derived,
 } from "./statistics.js";
-import { tableLabel, type DatabaseSnapshot, type ForeignKey, type TableInfo } from "./snapshot.js";
+import {
+  tableLabel,
+  type ColumnStatistics,
+  type DatabaseSnapshot,
+  type ForeignKey,
+  type TableInfo,
+} from "./snapshot.js";
 
 /** An imported table: its entity (or the many-to-many relationship it links) and its names. */
 export interface MappedTable {
@@ -53,12 +59,16 @@ export function significant(value: number, digits = 3): number {
  * A pure link table: its primary key (or a unique constraint) is exactly two foreign keys'
  * columns and it has no other column, so it only says which rows of two tables belong together.
  */
-function linkForeignKeys(table: TableInfo, foreignKeys: readonly ForeignKey[]): readonly [ForeignKey, ForeignKey] | undefined {
+function linkForeignKeys(
+  table: TableInfo,
+  foreignKeys: readonly ForeignKey[],
+): readonly [ForeignKey, ForeignKey] | undefined {
   const own = foreignKeys.filter((fk) => fk.schema === table.schema && fk.table === table.name);
   if (own.length !== 2) return undefined;
   const [first, second] = own as [ForeignKey, ForeignKey];
   const keyColumns = new Set([...first.columns, ...second.columns]);
-  if (table.columns.length !== keyColumns.size || !table.columns.every((c) => keyColumns.has(c.name))) return undefined;
+  if (table.columns.length !== keyColumns.size || !table.columns.every((c) => keyColumns.has(c.name)))
+    return undefined;
   const covered = [table.primaryKey, ...table.uniques].some(
     (key) => key.length === keyColumns.size && key.every((column) => keyColumns.has(column)),
   );
@@ -69,11 +79,16 @@ function linkForeignKeys(table: TableInfo, foreignKeys: readonly ForeignKey[]): 
 }
 
 /** The column that identifies a row, when one does. */
-function keyColumn(table: TableInfo, foreignKeys: readonly ForeignKey[]): { column: string; note?: string } | undefined {
+function keyColumn(
+  table: TableInfo,
+  foreignKeys: readonly ForeignKey[],
+): { column: string; note?: string } | undefined {
   if (table.primaryKey.length === 1) return { column: table.primaryKey[0] ?? "" };
   if (table.primaryKey.length > 1) {
     const inForeignKey = new Set(
-      foreignKeys.filter((fk) => fk.schema === table.schema && fk.table === table.name).flatMap((fk) => fk.columns),
+      foreignKeys
+        .filter((fk) => fk.schema === table.schema && fk.table === table.name)
+        .flatMap((fk) => fk.columns),
     );
     const own = table.primaryKey.filter((column) => !inForeignKey.has(column));
     const column = own[own.length - 1] ?? table.primaryKey[table.primaryKey.length - 1] ?? "";
@@ -85,7 +100,9 @@ function keyColumn(table: TableInfo, foreignKeys: readonly ForeignKey[]): { colu
   const unique = table.uniques.find(
     (key) => key.length === 1 && table.columns.some((c) => c.name === key[0] && c.notNull),
   );
-  return unique === undefined ? undefined : { column: unique[0] ?? "", note: `no primary key: the unique column ${unique[0] ?? ""}` };
+  return unique === undefined
+    ? undefined
+    : { column: unique[0] ?? "", note: `no primary key: the unique column ${unique[0] ?? ""}` };
 }
 
 /** The column the database fills with the time of the insert (for growth), when there is one. */
@@ -111,7 +128,9 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
     if (link !== undefined) links.set(tableKey(table.schema, table.name), link);
   }
   const entityTables = snapshot.tables.filter((t) => !links.has(tableKey(t.schema, t.name)));
-  const names = entityNames(entityTables.map((t) => (t.schema === "public" || t.schema === "dbo" ? t.name : `${t.schema}_${t.name}`)));
+  const names = entityNames(
+    entityTables.map((t) => (t.schema === "public" || t.schema === "dbo" ? t.name : `${t.schema}_${t.name}`)),
+  );
   const tables = new Map<string, MappedTable>();
   const capturedAt =
     snapshot.source.kind === "postgresql" ? Date.parse(snapshot.source.capturedAt) : Number.NaN;
@@ -119,19 +138,28 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
   const entities: DraftEntity[] = entityTables.map((table, index) => {
     const name = names[index] ?? table.name;
     const label = tableLabel(table);
-    const attributeNames = uniqueNames(table.columns.map((c) => c.name), attributeNameOf);
+    const attributeNames = uniqueNames(
+      table.columns.map((c) => c.name),
+      attributeNameOf,
+    );
     const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
     tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
     const key = keyColumn(table, snapshot.foreignKeys);
     const rows = table.rows?.value;
     const at = (...field: string[]) => ["entities", name, ...field];
-    if (key !== undefined) fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
+    if (key !== undefined)
+      fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
     let count: number | undefined;
     if (rows !== undefined && rows >= 1 && table.rows !== undefined) {
       count = Math.round(rows);
       fact(at("count"), count, table.rows.source);
     } else if (rows !== undefined) {
-      unmapped.push({ kind: "table", name: label, detail: "no rows", reason: "the table is empty (or was never analyzed): its item count is asked in the interview" });
+      unmapped.push({
+        kind: "table",
+        name: label,
+        detail: "no rows",
+        reason: "the table is empty (or was never analyzed): its item count is asked in the interview",
+      });
     }
     const size = averageItemBytes(table.columns, attributeNames, rows ?? 0);
     if (size !== undefined) fact(at("avgBytes"), size.value, `${size.how} (${label})`);
@@ -142,7 +170,11 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
         : undefined;
     const growthValue = growth === undefined ? undefined : significant(growth.value);
     if (growth !== undefined && growthValue !== undefined && created !== undefined)
-      fact(at("growthPerMonth"), growthValue, `${growth.how}: ${label}.${created.name} (filled with the current time on insert)`);
+      fact(
+        at("growthPerMonth"),
+        growthValue,
+        `${growth.how}: ${label}.${created.name} (filled with the current time on insert)`,
+      );
     const draftAttributes: DraftAttribute[] = table.columns.map((column) => {
       const attribute = attributes.get(column.name) ?? column.name;
       const stats = column.statistics;
@@ -159,7 +191,8 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
           };
           const top = stats.mostCommonFrequencies[0];
           if (top !== undefined && distinct.value > 1) {
-            const exponent = Math.round(zipfExponent(top / (1 - stats.nullFraction || 1), distinct.value) * 100) / 100;
+            const exponent =
+              Math.round(zipfExponent(top / (1 - stats.nullFraction || 1), distinct.value) * 100) / 100;
             if (exponent >= MIN_SKEW)
               skew = {
                 value: exponent,
@@ -172,7 +205,8 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       fact(attrPath("type"), column.type, `${label}.${column.name} ${column.sqlType}`);
       if (distinct !== undefined) fact(attrPath("distinct"), distinct.value, distinct.how);
       if (skew !== undefined) fact(attrPath("skew"), skew.value, skew.how);
-      if (singleUnique) fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
+      if (singleUnique)
+        fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
       return compact({
         name: attribute,
         type: column.type,
@@ -204,7 +238,13 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
     const position = Math.max(0, fk.referencedColumns.indexOf(parentKey ?? ""));
     const viaColumn = fk.columns[position] ?? fk.columns[0] ?? "";
     const via = childTable.attributes.get(viaColumn) ?? viaColumn;
-    const path = (field: string) => ["relationships", parentTable.entity ?? "", childTable.entity ?? "", via, field];
+    const path = (field: string) => [
+      "relationships",
+      parentTable.entity ?? "",
+      childTable.entity ?? "",
+      via,
+      field,
+    ];
     const column = childTable.table.columns.find((c) => c.name === viaColumn);
     const counts = childrenPerParent(
       column?.statistics,
@@ -213,9 +253,15 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       `${tableLabel(childTable.table)}.${viaColumn}`,
       tableLabel(parentTable.table),
     );
-    const oneToOne = childTable.table.uniques.some((u) => u.length === 1 && u[0] === viaColumn) ||
+    const oneToOne =
+      childTable.table.uniques.some((u) => u.length === 1 && u[0] === viaColumn) ||
       (childTable.table.primaryKey.length === 1 && childTable.table.primaryKey[0] === viaColumn);
-    if (oneToOne) fact(path("kind"), "one-to-one", `unique foreign key ${fk.name} on ${tableLabel(childTable.table)}.${viaColumn}`);
+    if (oneToOne)
+      fact(
+        path("kind"),
+        "one-to-one",
+        `unique foreign key ${fk.name} on ${tableLabel(childTable.table)}.${viaColumn}`,
+      );
     if (counts.avg !== undefined) fact(path("avg"), counts.avg.value, counts.avg.how);
     if (counts.max !== undefined) fact(path("max"), counts.max.value, counts.max.how);
     if (fk.cascadeDelete) fact(path("owned"), true, `foreign key ${fk.name} is ON DELETE CASCADE`);
@@ -225,7 +271,8 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
         child: childTable.entity,
         kind: oneToOne ? ("one-to-one" as const) : undefined,
         via,
-        avg: counts.avg === undefined ? undefined : oneToOne ? Math.min(1, counts.avg.value) : counts.avg.value,
+        avg:
+          counts.avg === undefined ? undefined : oneToOne ? Math.min(1, counts.avg.value) : counts.avg.value,
         max: oneToOne ? 1 : counts.max?.value,
         owned: fk.cascadeDelete ? true : undefined,
       }),
@@ -246,7 +293,11 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       tableLabel(parent.table),
     );
     const path = (field: string) => ["relationships", parent.entity ?? "", child.entity ?? "", "", field];
-    fact(path("kind"), "many-to-many", `${tableLabel(table)} holds only the foreign keys ${toParent.name} and ${toChild.name}`);
+    fact(
+      path("kind"),
+      "many-to-many",
+      `${tableLabel(table)} holds only the foreign keys ${toParent.name} and ${toChild.name}`,
+    );
     if (counts.avg !== undefined) fact(path("avg"), counts.avg.value, counts.avg.how);
     if (counts.max !== undefined) fact(path("max"), counts.max.value, counts.max.how);
     relationships.push(
@@ -269,13 +320,14 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
  * Without a most-common list no parent stands out, and the maximum is left to the interview.
  */
 function childrenPerParent(
-  statistics: import("./snapshot.js").ColumnStatistics | undefined,
+  statistics: ColumnStatistics | undefined,
   childRows: number | undefined,
   parentRows: number | undefined,
   column: string,
   parentLabel: string,
 ): { avg?: Derived; max?: Derived } {
-  if (statistics === undefined || childRows === undefined || parentRows === undefined || parentRows < 1) return {};
+  if (statistics === undefined || childRows === undefined || parentRows === undefined || parentRows < 1)
+    return {};
   const withParent = childRows * (1 - statistics.nullFraction);
   if (withParent <= 0) return {};
   const avg = {

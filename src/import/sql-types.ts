@@ -7,8 +7,7 @@ import type { AttributeType } from "../workload/types.js";
 const NUMBER =
   /^(small|big|tiny|medium)?int(eger)?\d*\b|^(int[248]|serial\d*|smallserial|bigserial|decimal|numeric|number|real|float\d*|double|money|smallmoney|dec|fixed|oid)\b/;
 const BOOLEAN = /^(bool(ean)?|bit)\b/;
-const DATETIME =
-  /^(timestamp|timestamptz|datetime\d*|datetimeoffset|smalldatetime|date|time|timetz|year)\b/;
+const DATETIME = /^(timestamp|timestamptz|datetime\d*|datetimeoffset|smalldatetime|date|time|timetz|year)\b/;
 const OBJECT = /^(jsonb?|hstore|xml)\b/;
 
 /**
@@ -22,7 +21,8 @@ export function attributeTypeOf(sqlType: string): AttributeType {
   if (/^bit\s*\(\s*([2-9]|\d{2,})/.test(type) || /^bit varying/.test(type)) return "string";
   if (BOOLEAN.test(type)) return "boolean";
   if (/^unsigned|^signed/.test(type) || NUMBER.test(type)) return "number";
-  if (DATETIME.test(type)) return type.startsWith("time") && !type.startsWith("timestamp") ? "string" : "datetime";
+  if (DATETIME.test(type))
+    return type.startsWith("time") && !type.startsWith("timestamp") ? "string" : "datetime";
   if (OBJECT.test(type)) return "object";
   return "string";
 }

@@ -106,7 +106,9 @@ export function averageItemBytes(
   let bytes = 2;
   columns.forEach((column, index) => {
     if (column.statistics === undefined) return;
-    bytes += propertyOverhead(attributeNames[index] ?? column.name) + jsonValueBytes(column, column.statistics, rows);
+    bytes +=
+      propertyOverhead(attributeNames[index] ?? column.name) +
+      jsonValueBytes(column, column.statistics, rows);
   });
   const stored = columns.reduce((sum, column) => sum + (column.statistics?.averageWidth ?? 0), 0);
   return {

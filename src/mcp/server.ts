@@ -36,6 +36,7 @@ import {
   writeDataModelOutput,
   writeDataModelTool,
 } from "./model-tools.js";
+import { importDatabaseInput, importDatabaseOutput, importDatabaseTool } from "./import-database.js";
 import { modelingPromptText } from "./prompt.js";
 import { failure } from "./results.js";
 import {
@@ -200,6 +201,19 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
       },
     },
     (args) => serialized(() => renderArtifacts(dir, args)),
+  );
+
+  server.registerTool(
+    "import-database",
+    {
+      title: "Import an existing database",
+      description:
+        "Starts the session from an existing relational database: a PostgreSQL connection URL (catalog, statistics and pg_stat_statements, read-only) or a DDL file in the session folder (PostgreSQL, MySQL, SQL Server). Writes workload.yaml and cosmosdb_requirements.md with the source of every imported number; peaks are never imported, get-next-questions asks them.",
+      inputSchema: importDatabaseInput,
+      outputSchema: importDatabaseOutput,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    },
+    (args) => serialized(() => importDatabaseTool(dir, args)),
   );
 
   server.registerPrompt(

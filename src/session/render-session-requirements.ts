@@ -177,7 +177,12 @@ function renderImported(state: SessionState): string[] {
   if (imported === undefined) return [];
   const rows = imported.facts.map((fact) => {
     const now = currentValue(state.workload, fact.path);
-    const status = now === undefined ? "removed" : JSON.stringify(now) === JSON.stringify(fact.value) ? "as imported" : `changed to ${String(typeof now === "object" ? JSON.stringify(now) : now)}`;
+    const status =
+      now === undefined
+        ? "removed"
+        : JSON.stringify(now) === JSON.stringify(fact.value)
+          ? "as imported"
+          : `changed to ${String(typeof now === "object" ? JSON.stringify(now) : now)}`;
     return [cell(formatFieldPath(fact.path)), cell(String(fact.value)), cell(fact.source), cell(status)];
   });
   const sections = [
@@ -191,7 +196,12 @@ function renderImported(state: SessionState): string[] {
       "The import could not express these in the workload; decide what each becomes (an access pattern, application logic, a change feed handler) and add it in the interview.",
       table(
         ["Kind", "Name", "What", "Why"],
-        imported.unmapped.map((item) => [cell(item.kind), cell(item.name), cell(item.detail), cell(item.reason)]),
+        imported.unmapped.map((item) => [
+          cell(item.kind),
+          cell(item.name),
+          cell(item.detail),
+          cell(item.reason),
+        ]),
       ),
     );
   }

@@ -548,7 +548,14 @@ export function buildVerificationPlan(
         estimate: { estimate: evaluated.ru.estimate, low: evaluated.ru.low, high: evaluated.ru.high },
         requests:
           unlinked === undefined
-            ? planRequests(workload, dataset, finalDataset, pattern, seed, Math.max(1, options.requestsPerPattern ?? 3))
+            ? planRequests(
+                workload,
+                dataset,
+                finalDataset,
+                pattern,
+                seed,
+                Math.max(1, options.requestsPerPattern ?? 3),
+              )
             : [],
         ...(notCheckable === undefined ? {} : { notCheckable }),
         ...(boundedSet === undefined

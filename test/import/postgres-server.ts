@@ -30,7 +30,11 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -48,7 +52,11 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-pg-"));
   const password = `pw-${Math.random().toString(36).slice(2)}`;
   const asRoot = userInfo().uid === 0;
-  const runAs = asRoot ? (spawnSync("id", ["-u", "postgres"]).status === 0 ? "postgres" : "nobody") : undefined;
+  const runAs = asRoot
+    ? spawnSync("id", ["-u", "postgres"]).status === 0
+      ? "postgres"
+      : "nobody"
+    : undefined;
   if (runAs !== undefined) {
     const uid = Number(execFileSync("id", ["-u", runAs], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", runAs], { encoding: "utf8" }).trim());
@@ -57,24 +65,48 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
   chmodSync(dir, 0o700);
   const pwfile = join(dir, "pwfile");
   writeFileSync(pwfile, `${password}\n`);
-  if (runAs !== undefined) chownSync(pwfile, Number(execFileSync("id", ["-u", runAs], { encoding: "utf8" }).trim()), 0);
+  if (runAs !== undefined)
+    chownSync(pwfile, Number(execFileSync("id", ["-u", runAs], { encoding: "utf8" }).trim()), 0);
   const run = (program: string, args: readonly string[]) => {
-    const [command, all] = runAs === undefined ? [join(bin, program), args] : ["runuser", ["-u", runAs, "--", join(bin, program), ...args]];
+    const [command, all] =
+      runAs === undefined
+        ? [join(bin, program), args]
+        : ["runuser", ["-u", runAs, "--", join(bin, program), ...args]];
     const result = spawnSync(command, [...all], { encoding: "utf8", timeout: 120_000 });
-    if (result.status !== 0) throw new Error(`${program} failed (${result.status}): ${result.stderr}${result.stdout}`);
+    if (result.status !== 0)
+      throw new Error(`${program} failed (${result.status}): ${result.stderr}${result.stdout}`);
   };
   const data = join(dir, "data");
-  run("initdb", ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`, "-E", "UTF8", "--locale=C"]);
+  run("initdb", [
+    "-D",
+    data,
+    "-U",
+    "postgres",
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
+    `--pwfile=${pwfile}`,
+    "-E",
+    "UTF8",
+    "--locale=C",
+  ]);
   const port = await freePort();
   run("pg_ctl", [
-    "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60",
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c fsync=off -c max_connections=20`,
+    "-D",
+    data,
+    "-l",
+    join(dir, "server.log"),
+    "-w",
+    "-t",
+    "60",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_preload_libraries=pg_stat_statements -c fsync=off -c max_connections=20`,
     "start",
   ]);
   return {
     port,
     password,
-    adminUrl: (database) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    adminUrl: (database) =>
+      `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     stop: () => {
       try {
         run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);

@@ -18,58 +18,79 @@ import { EXIT_OK, printJson } from "../output.js";
 export const register: CommandRegistration = (program) => {
   program
     .command("import")
-    .description("draft the workload from an existing database (PostgreSQL URL) or a DDL file, for the interview to continue")
-    .argument("<source>", "postgres://user@host:port/database (password in PGPASSWORD or ~/.pgpass), or a schema .sql file")
-    .option("--out <dir>", "session folder to write (workload.yaml, cosmosdb_requirements.md, .cosmos-modeler/)", ".")
-    .addOption(new Option("--dialect <dialect>", "SQL dialect of a DDL file (default: recognised)").choices([...SQL_DIALECTS]))
+    .description(
+      "draft the workload from an existing database (PostgreSQL URL) or a DDL file, for the interview to continue",
+    )
+    .argument(
+      "<source>",
+      "postgres://user@host:port/database (password in PGPASSWORD or ~/.pgpass), or a schema .sql file",
+    )
+    .option(
+      "--out <dir>",
+      "session folder to write (workload.yaml, cosmosdb_requirements.md, .cosmos-modeler/)",
+      ".",
+    )
+    .addOption(
+      new Option("--dialect <dialect>", "SQL dialect of a DDL file (default: recognised)").choices([
+        ...SQL_DIALECTS,
+      ]),
+    )
     .option("--force", "replace a session that already exists in the folder")
     .option("--json", "print one JSON document on stdout")
     .addHelpText(
       "after",
       `\nA live import runs only catalog and statistics queries, in a read-only transaction. It needs:\n${REQUIRED_PRIVILEGES.map((p) => `  - ${p}`).join("\n")}`,
     )
-    .action(async (source: string, options: { out: string; dialect?: SqlDialect; force?: boolean; json?: boolean }) => {
-      const dir = resolve(options.out);
-      const result = await importDatabase(source, {
-        ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
-        readFile: readInputFile,
-        now: new Date().toISOString(),
-      });
-      const saved = await startImportedSession(dir, result.draft, result.record, {
-        replace: options.force === true,
-        replaceHint: "Pass --force to replace it",
-      });
-      const shown = isConnectionUrl(source) ? redactConnectionUrl(source) : source;
-      if (options.json === true) {
-        printJson({
-          ok: true,
-          source: shown,
-          dir,
-          summary: result.summary,
-          filesUpdated: saved.filesUpdated,
-          notes: result.record.notes,
-          unmapped: result.record.unmapped,
-          facts: result.record.facts.map((fact) => ({ ...fact, field: formatFieldPath(fact.path) })),
-          openItems: saved.readiness.reasons,
+    .action(
+      async (
+        source: string,
+        options: { out: string; dialect?: SqlDialect; force?: boolean; json?: boolean },
+      ) => {
+        const dir = resolve(options.out);
+        const result = await importDatabase(source, {
+          ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
+          readFile: readInputFile,
+          now: new Date().toISOString(),
         });
-      } else {
-        const s = result.summary;
-        const lines = [
-          `Imported ${result.record.source}: ${s.entities} entities, ${s.relationships} relationships, ${s.accessPatterns} access patterns` +
-            (s.statementsRead > 0 ? ` (from ${s.statementsRead} statements, ${s.statementsIgnored} of them not data access)` : "") +
-            ".",
-          ...result.record.notes.map((note) => `  ${note}`),
-          `Wrote ${saved.filesUpdated.map((f) => resolve(dir, f)).join(", ")} (the session is kept in ${resolve(dir, ".cosmos-modeler")}).`,
-        ];
-        if (result.record.unmapped.length > 0) {
-          lines.push(`Not imported, for you to review (also listed in cosmosdb_requirements.md):`);
-          for (const item of result.record.unmapped) lines.push(`  - ${item.kind} ${item.name}: ${item.reason}`);
+        const saved = await startImportedSession(dir, result.draft, result.record, {
+          replace: options.force === true,
+          replaceHint: "Pass --force to replace it",
+        });
+        const shown = isConnectionUrl(source) ? redactConnectionUrl(source) : source;
+        if (options.json === true) {
+          printJson({
+            ok: true,
+            source: shown,
+            dir,
+            summary: result.summary,
+            filesUpdated: saved.filesUpdated,
+            notes: result.record.notes,
+            unmapped: result.record.unmapped,
+            facts: result.record.facts.map((fact) => ({ ...fact, field: formatFieldPath(fact.path) })),
+            openItems: saved.readiness.reasons,
+          });
+        } else {
+          const s = result.summary;
+          const lines = [
+            `Imported ${result.record.source}: ${s.entities} entities, ${s.relationships} relationships, ${s.accessPatterns} access patterns` +
+              (s.statementsRead > 0
+                ? ` (from ${s.statementsRead} statements, ${s.statementsIgnored} of them not data access)`
+                : "") +
+              ".",
+            ...result.record.notes.map((note) => `  ${note}`),
+            `Wrote ${saved.filesUpdated.map((f) => resolve(dir, f)).join(", ")} (the session is kept in ${resolve(dir, ".cosmos-modeler")}).`,
+          ];
+          if (result.record.unmapped.length > 0) {
+            lines.push(`Not imported, for you to review (also listed in cosmosdb_requirements.md):`);
+            for (const item of result.record.unmapped)
+              lines.push(`  - ${item.kind} ${item.name}: ${item.reason}`);
+          }
+          lines.push(
+            `Next: cosmos-modeler interview --dir ${options.out} (asks the peak rates and what the database cannot tell), or point the MCP server at the folder.`,
+          );
+          process.stdout.write(`${lines.join("\n")}\n`);
         }
-        lines.push(
-          `Next: cosmos-modeler interview --dir ${options.out} (asks the peak rates and what the database cannot tell), or point the MCP server at the folder.`,
-        );
-        process.stdout.write(`${lines.join("\n")}\n`);
-      }
-      process.exitCode = EXIT_OK;
-    });
+        process.exitCode = EXIT_OK;
+      },
+    );
 };

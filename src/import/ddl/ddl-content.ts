@@ -39,7 +39,14 @@ export class DdlCollector {
     const key = `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
     let found = this.tables.get(key);
     if (found === undefined) {
-      found = { schema: table.schema, name: table.name, columns: [], primaryKey: [], uniques: [], notNull: new Set() };
+      found = {
+        schema: table.schema,
+        name: table.name,
+        columns: [],
+        primaryKey: [],
+        uniques: [],
+        notNull: new Set(),
+      };
       this.tables.set(key, found);
     }
     return found;
@@ -53,10 +60,19 @@ export class DdlCollector {
     this.find(table);
   }
 
-  column(table: TableName, column: { name: string; sqlType: string; type: AttributeType; notNull?: boolean }): void {
+  column(
+    table: TableName,
+    column: { name: string; sqlType: string; type: AttributeType; notNull?: boolean },
+  ): void {
     const found = this.find(table);
     if (found.columns.some((c) => c.name === column.name)) return;
-    found.columns.push({ name: column.name, sqlType: column.sqlType, type: column.type, notNull: column.notNull === true, defaultsToNow: false });
+    found.columns.push({
+      name: column.name,
+      sqlType: column.sqlType,
+      type: column.type,
+      notNull: column.notNull === true,
+      defaultsToNow: false,
+    });
   }
 
   notNull(table: TableName, column: string): void {
@@ -84,7 +100,11 @@ export class DdlCollector {
 
   unread(line: number, text: string, reason: string): void {
     const flat = text.replace(/\s+/g, " ").trim();
-    this.unreadStatements.push({ line, text: flat.length > UNREAD_TEXT ? `${flat.slice(0, UNREAD_TEXT - 1)}…` : flat, reason });
+    this.unreadStatements.push({
+      line,
+      text: flat.length > UNREAD_TEXT ? `${flat.slice(0, UNREAD_TEXT - 1)}…` : flat,
+      reason,
+    });
   }
 
   content(): DdlContent {
@@ -95,8 +115,10 @@ export class DdlCollector {
       primaryKey: t.primaryKey,
       uniques: t.uniques,
     }));
-    const known = (schema: string, name: string) => this.tables.has(`${schema.toLowerCase()}.${name.toLowerCase()}`);
-    const canonical = (schema: string, name: string) => this.tables.get(`${schema.toLowerCase()}.${name.toLowerCase()}`);
+    const known = (schema: string, name: string) =>
+      this.tables.has(`${schema.toLowerCase()}.${name.toLowerCase()}`);
+    const canonical = (schema: string, name: string) =>
+      this.tables.get(`${schema.toLowerCase()}.${name.toLowerCase()}`);
     // a foreign key names a table before or after its CREATE TABLE, in any letter case
     const foreignKeys = this.foreignKeys
       .filter((fk) => known(fk.schema, fk.table) && known(fk.referencedSchema, fk.referencedTable))
@@ -110,9 +132,16 @@ export class DdlCollector {
           referencedSchema: parent?.schema ?? fk.referencedSchema,
           referencedTable: parent?.name ?? fk.referencedTable,
           // REFERENCES t without columns means t's primary key
-          referencedColumns: fk.referencedColumns.length > 0 ? fk.referencedColumns : (parent?.primaryKey ?? []),
+          referencedColumns:
+            fk.referencedColumns.length > 0 ? fk.referencedColumns : (parent?.primaryKey ?? []),
         };
       });
-    return { tables, foreignKeys, objects: this.objects, unread: this.unreadStatements, parsedStatements: this.parsedCount };
+    return {
+      tables,
+      foreignKeys,
+      objects: this.objects,
+      unread: this.unreadStatements,
+      parsedStatements: this.parsedCount,
+    };
   }
 }

@@ -14,7 +14,9 @@ type Tree = Readonly<Record<string, unknown>>;
 function unwrap(value: unknown): [string, Tree] | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const entry = Object.entries(value)[0];
-  return entry !== undefined && typeof entry[1] === "object" && entry[1] !== null ? [entry[0], entry[1] as Tree] : undefined;
+  return entry !== undefined && typeof entry[1] === "object" && entry[1] !== null
+    ? [entry[0], entry[1] as Tree]
+    : undefined;
 }
 
 const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
@@ -122,7 +124,12 @@ function relationOf(value: unknown): { schema: string; name: string } {
   };
 }
 
-function readConstraint(collector: DdlCollector, table: { schema: string; name: string }, constraint: Tree, column?: string): void {
+function readConstraint(
+  collector: DdlCollector,
+  table: { schema: string; name: string },
+  constraint: Tree,
+  column?: string,
+): void {
   const keys = column === undefined ? strings(constraint.keys) : [column];
   switch (constraint.contype) {
     case "CONSTR_PRIMARY":
@@ -137,7 +144,10 @@ function readConstraint(collector: DdlCollector, table: { schema: string; name: 
     case "CONSTR_FOREIGN": {
       const referenced = relationOf(constraint.pktable);
       collector.foreignKey({
-        name: typeof constraint.conname === "string" ? constraint.conname : `${table.name}_${keys.join("_")}_fkey`,
+        name:
+          typeof constraint.conname === "string"
+            ? constraint.conname
+            : `${table.name}_${keys.join("_")}_fkey`,
         schema: table.schema,
         table: table.name,
         columns: column === undefined ? strings(constraint.fk_attrs) : [column],
@@ -190,8 +200,13 @@ export function readPostgresDdl(source: string): DdlContent {
         for (const command of list(body.cmds)) {
           const cmd = unwrap(command)?.[1];
           const def = unwrap(cmd?.def);
-          if (cmd?.subtype === "AT_AddConstraint" && def?.[0] === "Constraint") readConstraint(collector, table, def[1]);
-          if (cmd?.subtype === "AT_AddColumn" && def?.[0] === "ColumnDef" && typeof def[1].colname === "string") {
+          if (cmd?.subtype === "AT_AddConstraint" && def?.[0] === "Constraint")
+            readConstraint(collector, table, def[1]);
+          if (
+            cmd?.subtype === "AT_AddColumn" &&
+            def?.[0] === "ColumnDef" &&
+            typeof def[1].colname === "string"
+          ) {
             const sqlType = typeOf(def[1].typeName as Tree | undefined);
             collector.column(table, { name: def[1].colname, sqlType, type: attributeTypeOf(sqlType) });
           }
@@ -200,13 +215,21 @@ export function readPostgresDdl(source: string): DdlContent {
       }
       case "IndexStmt": {
         const columns = list(body.indexParams).map((p) => unwrap(p)?.[1].name);
-        if (body.unique === true && body.whereClause === undefined && columns.every((c): c is string => typeof c === "string"))
+        if (
+          body.unique === true &&
+          body.whereClause === undefined &&
+          columns.every((c): c is string => typeof c === "string")
+        )
           collector.unique(relationOf(body.relation), columns);
         break;
       }
       case "CreateTrigStmt": {
         const table = relationOf(body.relation);
-        collector.object({ kind: "trigger", name: String(body.trigname ?? ""), detail: `on ${table.name}: ${piece.sql.trim().replace(/\s+/g, " ").slice(0, 200)}` });
+        collector.object({
+          kind: "trigger",
+          name: String(body.trigname ?? ""),
+          detail: `on ${table.name}: ${piece.sql.trim().replace(/\s+/g, " ").slice(0, 200)}`,
+        });
         break;
       }
       case "CreateFunctionStmt":
@@ -217,7 +240,11 @@ export function readPostgresDdl(source: string): DdlContent {
         });
         break;
       case "ViewStmt":
-        collector.object({ kind: "view", name: relationOf(body.view).name, detail: piece.sql.trim().replace(/\s+/g, " ").slice(0, 200) });
+        collector.object({
+          kind: "view",
+          name: relationOf(body.view).name,
+          detail: piece.sql.trim().replace(/\s+/g, " ").slice(0, 200),
+        });
         break;
       case "CreateTableAsStmt":
         collector.object({

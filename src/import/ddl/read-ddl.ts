@@ -13,7 +13,12 @@ function readAs(text: string, dialect: SqlDialect): DdlContent {
 }
 
 /** Reads `text` (the content of `file`) as DDL; call after `loadPostgresParser`. */
-export function readDdl(text: string, file: string, dialect: SqlDialect | undefined, readAt: string): DatabaseSnapshot {
+export function readDdl(
+  text: string,
+  file: string,
+  dialect: SqlDialect | undefined,
+  readAt: string,
+): DatabaseSnapshot {
   let chosen: SqlDialect;
   let content: DdlContent;
   let reason: string;
@@ -22,7 +27,10 @@ export function readDdl(text: string, file: string, dialect: SqlDialect | undefi
     content = readAs(text, dialect);
     reason = "as given";
   } else {
-    const tries = (["postgresql", "mysql", "sqlserver"] as const).map((d) => ({ dialect: d, content: readAs(text, d) }));
+    const tries = (["postgresql", "mysql", "sqlserver"] as const).map((d) => ({
+      dialect: d,
+      content: readAs(text, d),
+    }));
     const best = tries.reduce((a, b) => (score(b.content) > score(a.content) ? b : a));
     chosen = best.dialect;
     content = best.content;

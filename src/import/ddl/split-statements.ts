@@ -20,7 +20,10 @@ export interface SplitStatement {
 
 /** The statement's text, comments and layout kept. */
 export function statementText(statement: SplitStatement): string {
-  return statement.tokens.map((t) => t.text).join("").trim();
+  return statement.tokens
+    .map((t) => t.text)
+    .join("")
+    .trim();
 }
 
 /** The statement's words in upper case, without quoting, for classifying it. */
@@ -56,7 +59,9 @@ export function splitStatements(text: string, dialect: "mysql" | "sqlserver"): S
     // a line of its own: DELIMITER x (MySQL clients) or GO [n] (SQL Server tools)
     if (atLineStart()) {
       const directive =
-        dialect === "mysql" ? /^[ \t]*delimiter[ \t]+(\S+)[ \t]*(\r?\n|$)/i.exec(rest) : /^[ \t]*go([ \t]+\d+)?[ \t]*(\r?\n|$)/i.exec(rest);
+        dialect === "mysql"
+          ? /^[ \t]*delimiter[ \t]+(\S+)[ \t]*(\r?\n|$)/i.exec(rest)
+          : /^[ \t]*go([ \t]+\d+)?[ \t]*(\r?\n|$)/i.exec(rest);
       if (directive !== null) {
         flush();
         if (dialect === "mysql") delimiter = directive[1] ?? ";";
@@ -114,8 +119,15 @@ export function splitStatements(text: string, dialect: "mysql" | "sqlserver"): S
     const word = /^[A-Za-z_@#$\u0080-\uffff][\w@#$\u0080-\uffff]*/.exec(rest)?.[0];
     if (word !== undefined) {
       const upper = word.toUpperCase();
-      const following = /^\s*(\w+|;)?/.exec(text.slice(i + word.length, i + word.length + 40))?.[1]?.toUpperCase();
-      if ((upper === "BEGIN" && !["TRAN", "TRANSACTION", "WORK", "DISTRIBUTED", ";", undefined].includes(following)) || upper === "CASE") depth++;
+      const following = /^\s*(\w+|;)?/
+        .exec(text.slice(i + word.length, i + word.length + 40))?.[1]
+        ?.toUpperCase();
+      if (
+        (upper === "BEGIN" &&
+          !["TRAN", "TRANSACTION", "WORK", "DISTRIBUTED", ";", undefined].includes(following)) ||
+        upper === "CASE"
+      )
+        depth++;
       else if (upper === "END" && depth > 0) depth--;
       push("word", word);
       i += word.length;

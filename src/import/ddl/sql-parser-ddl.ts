@@ -8,7 +8,13 @@
 import { createRequire } from "node:module";
 import { attributeTypeOf } from "../sql-types.js";
 import { DdlCollector, type DdlContent } from "./ddl-content.js";
-import { leadingWords, splitStatements, statementText, type SplitStatement, type Token } from "./split-statements.js";
+import {
+  leadingWords,
+  splitStatements,
+  statementText,
+  type SplitStatement,
+  type Token,
+} from "./split-statements.js";
 
 type Tree = Readonly<Record<string, unknown>>;
 
@@ -22,7 +28,9 @@ const parsers = new Map<string, SqlParser>();
 function parserFor(dialect: "mysql" | "sqlserver"): SqlParser {
   let parser = parsers.get(dialect);
   if (parser === undefined) {
-    const build = require(dialect === "mysql" ? "node-sql-parser/build/mysql.js" : "node-sql-parser/build/transactsql.js") as {
+    const build = require(
+      dialect === "mysql" ? "node-sql-parser/build/mysql.js" : "node-sql-parser/build/transactsql.js",
+    ) as {
       Parser: new () => SqlParser;
     };
     parser = new build.Parser();
@@ -31,7 +39,8 @@ function parserFor(dialect: "mysql" | "sqlserver"): SqlParser {
   return parser;
 }
 
-const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]);
+const list = (value: unknown): readonly unknown[] =>
+  Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
 const tree = (value: unknown): Tree => (typeof value === "object" && value !== null ? (value as Tree) : {});
 
 /** A column name from node-sql-parser's column_ref (a string, or `{ expr: { value } }`). */
@@ -46,13 +55,21 @@ function columnName(value: unknown): string {
 function tableName(value: unknown, defaultSchema: string): { schema: string; name: string } {
   const ref = tree(list(value)[0]);
   const name = typeof ref.table === "string" ? ref.table : "";
-  const schema = typeof ref.schema === "string" && ref.schema !== "" ? ref.schema : typeof ref.db === "string" && ref.db !== "" ? ref.db : defaultSchema;
+  const schema =
+    typeof ref.schema === "string" && ref.schema !== ""
+      ? ref.schema
+      : typeof ref.db === "string" && ref.db !== ""
+        ? ref.db
+        : defaultSchema;
   return { schema, name };
 }
 
 function dataType(definition: Tree): string {
   const type = typeof definition.dataType === "string" ? definition.dataType.toLowerCase() : "";
-  const length = typeof definition.length === "number" ? `(${definition.length}${typeof definition.scale === "number" ? `,${definition.scale}` : ""})` : "";
+  const length =
+    typeof definition.length === "number"
+      ? `(${definition.length}${typeof definition.scale === "number" ? `,${definition.scale}` : ""})`
+      : "";
   return `${type}${length}`;
 }
 
@@ -75,7 +92,13 @@ function withReferenceOrder(tokens: readonly Token[]): string {
       pendingColumn = !(upper === "ASC" || upper === "DESC");
     } else if (state === "name" && token.kind === "symbol" && token.text === "(") {
       state = "columns";
-    } else if (state === "name" && token.kind !== "space" && !(token.kind === "symbol" && token.text === ".") && token.kind !== "word" && token.kind !== "quoted") {
+    } else if (
+      state === "name" &&
+      token.kind !== "space" &&
+      !(token.kind === "symbol" && token.text === ".") &&
+      token.kind !== "word" &&
+      token.kind !== "quoted"
+    ) {
       state = "none";
     } else if (state === "name" && token.kind === "word" && ["ON", "MATCH", "NOT"].includes(upper)) {
       state = "none";
@@ -95,7 +118,9 @@ const OBJECT_KINDS: Readonly<Record<string, "trigger" | "procedure" | "function"
 };
 
 /** A CREATE [OR REPLACE | OR ALTER] [DEFINER = x] TRIGGER/PROCEDURE/FUNCTION/VIEW, by its first words. */
-function objectOf(statement: SplitStatement): { kind: "trigger" | "procedure" | "function" | "view"; name: string } | undefined {
+function objectOf(
+  statement: SplitStatement,
+): { kind: "trigger" | "procedure" | "function" | "view"; name: string } | undefined {
   const words = leadingWords(statement, 12);
   if (words[0] !== "CREATE" && !(words[0] === "ALTER" && words.length > 1)) return undefined;
   const index = words.findIndex((w) => OBJECT_KINDS[w] !== undefined);
@@ -103,7 +128,10 @@ function objectOf(statement: SplitStatement): { kind: "trigger" | "procedure" | 
   const kind = OBJECT_KINDS[words[index] ?? ""];
   if (kind === undefined) return undefined;
   const text = statementText(statement);
-  const name = new RegExp(`\\b${words[index] ?? ""}\\s+((?:[\\w$\`"\\[\\]]+\\.)*[\\w$\`"\\[\\]]+)`, "i").exec(text)?.[1] ?? "";
+  const name =
+    new RegExp(`\\b${words[index] ?? ""}\\s+((?:[\\w$\`"\\[\\]]+\\.)*[\\w$\`"\\[\\]]+)`, "i").exec(
+      text,
+    )?.[1] ?? "";
   return { kind, name: name.replace(/[`"[\]]/g, "") };
 }
 
@@ -117,25 +145,48 @@ function readCreateTable(collector: DdlCollector, ast: Tree, defaultSchema: stri
       const sqlType = dataType(tree(definition.definition));
       const notNull = tree(definition.nullable).type === "not null";
       collector.column(table, { name, sqlType, type: attributeTypeOf(sqlType), notNull });
-      if (definition.primary_key !== undefined && definition.primary_key !== null) collector.primaryKey(table, [name]);
+      if (definition.primary_key !== undefined && definition.primary_key !== null)
+        collector.primaryKey(table, [name]);
       if (definition.unique !== undefined && definition.unique !== null) collector.unique(table, [name]);
       if (definition.reference_definition !== undefined && definition.reference_definition !== null)
-        readReference(collector, table, [name], tree(definition.reference_definition), undefined, defaultSchema);
+        readReference(
+          collector,
+          table,
+          [name],
+          tree(definition.reference_definition),
+          undefined,
+          defaultSchema,
+        );
     } else if (definition.resource === "constraint") {
       readConstraint(collector, table, definition, defaultSchema);
-    } else if (definition.resource === "index" && /unique/i.test(String(definition.index_type ?? definition.keyword ?? ""))) {
+    } else if (
+      definition.resource === "index" &&
+      /unique/i.test(String(definition.index_type ?? definition.keyword ?? ""))
+    ) {
       collector.unique(table, list(definition.definition).map(columnName));
     }
   }
 }
 
-function readConstraint(collector: DdlCollector, table: { schema: string; name: string }, definition: Tree, defaultSchema: string): void {
+function readConstraint(
+  collector: DdlCollector,
+  table: { schema: string; name: string },
+  definition: Tree,
+  defaultSchema: string,
+): void {
   const type = String(definition.constraint_type ?? "").toLowerCase();
   const columns = list(definition.definition).map(columnName);
   if (type === "primary key") collector.primaryKey(table, columns);
   else if (type.startsWith("unique")) collector.unique(table, columns);
   else if (type === "foreign key")
-    readReference(collector, table, columns, tree(definition.reference_definition), typeof definition.constraint === "string" ? definition.constraint : undefined, defaultSchema);
+    readReference(
+      collector,
+      table,
+      columns,
+      tree(definition.reference_definition),
+      typeof definition.constraint === "string" ? definition.constraint : undefined,
+      defaultSchema,
+    );
 }
 
 function readReference(
@@ -201,7 +252,11 @@ export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): 
       ast = parser.astify(sql, { database: dialect === "mysql" ? "MySQL" : "TransactSQL" });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      collector.unread(statement.line, statementText(statement), `the ${dialect === "mysql" ? "MySQL" : "SQL Server"} parser cannot read it: ${message.slice(0, 200)}`);
+      collector.unread(
+        statement.line,
+        statementText(statement),
+        `the ${dialect === "mysql" ? "MySQL" : "SQL Server"} parser cannot read it: ${message.slice(0, 200)}`,
+      );
       continue;
     }
     collector.parsed();

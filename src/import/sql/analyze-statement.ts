@@ -133,7 +133,11 @@ function readWhere(value: unknown, parts: WhereParts): void {
           else filter(left, "prefix", body.kind === "AEXPR_LIKE" ? "LIKE" : "ILIKE");
           return;
         default:
-          parts.residual.push(`a ${String(body.kind).replace(/^AEXPR_/, "").toLowerCase()} condition`);
+          parts.residual.push(
+            `a ${String(body.kind)
+              .replace(/^AEXPR_/, "")
+              .toLowerCase()} condition`,
+          );
           return;
       }
     }
@@ -143,7 +147,9 @@ function readWhere(value: unknown, parts: WhereParts): void {
       return;
     }
     case "NullTest":
-      parts.residual.push(`${columnOf(body.arg)?.column ?? "an expression"} IS ${body.nulltesttype === "IS_NULL" ? "" : "NOT "}NULL`);
+      parts.residual.push(
+        `${columnOf(body.arg)?.column ?? "an expression"} IS ${body.nulltesttype === "IS_NULL" ? "" : "NOT "}NULL`,
+      );
       return;
     case "SubLink":
       parts.problem ??= "its WHERE has a subquery";
@@ -198,9 +204,17 @@ const AGGREGATES = new Set(["count", "sum", "min", "max", "avg"]);
 
 function readSelect(body: Tree): StatementShape {
   if (body.op !== undefined && body.op !== "SETOP_NONE")
-    return { kind: "unsupported", reason: `it combines queries with ${String(body.op).replace("SETOP_", "")}`, tables: tablesIn(body) };
+    return {
+      kind: "unsupported",
+      reason: `it combines queries with ${String(body.op).replace("SETOP_", "")}`,
+      tables: tablesIn(body),
+    };
   if (body.withClause !== undefined)
-    return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+    return {
+      kind: "unsupported",
+      reason: "it has a WITH clause (common table expression)",
+      tables: tablesIn(body),
+    };
   const where: WhereParts = { filters: [], joins: [], residual: [] };
   const from: FromParts = { tables: [] };
   for (const item of list(body.fromClause)) readFrom(item, from, where);
@@ -303,14 +317,20 @@ function readInsert(body: Tree): StatementShape {
 function readUpdateOrDelete(tag: "UpdateStmt" | "DeleteStmt", body: Tree): StatementShape {
   const table = tableOf(body.relation as Tree);
   if (body.withClause !== undefined)
-    return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+    return {
+      kind: "unsupported",
+      reason: "it has a WITH clause (common table expression)",
+      tables: tablesIn(body),
+    };
   const where: WhereParts = { filters: [], joins: [], residual: [] };
   const from: FromParts = { tables: [] };
-  for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause)) readFrom(item, from, where);
+  for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause))
+    readFrom(item, from, where);
   readWhere(body.whereClause, where);
   if (where.problem !== undefined || from.problem !== undefined)
     return { kind: "unsupported", reason: where.problem ?? from.problem ?? "", tables: tablesIn(body) };
-  if (tag === "DeleteStmt") return { kind: "delete", table, filters: where.filters, otherTables: from.tables };
+  if (tag === "DeleteStmt")
+    return { kind: "delete", table, filters: where.filters, otherTables: from.tables };
   const set = list(body.targetList).flatMap((target) => {
     const name = unwrap(target)?.[1].name;
     return typeof name === "string" ? [name] : [];
@@ -331,13 +351,21 @@ export function analyzeStatement(statement: unknown): StatementShape {
       return readSelect(body);
     case "InsertStmt":
       if (body.withClause !== undefined)
-        return { kind: "unsupported", reason: "it has a WITH clause (common table expression)", tables: tablesIn(body) };
+        return {
+          kind: "unsupported",
+          reason: "it has a WITH clause (common table expression)",
+          tables: tablesIn(body),
+        };
       return readInsert(body);
     case "UpdateStmt":
     case "DeleteStmt":
       return readUpdateOrDelete(tag, body);
     case "MergeStmt":
-      return { kind: "unsupported", reason: "MERGE reads one table to write another", tables: tablesIn(body) };
+      return {
+        kind: "unsupported",
+        reason: "MERGE reads one table to write another",
+        tables: tablesIn(body),
+      };
     case "CallStmt":
       return { kind: "unsupported", reason: "it calls a stored procedure", tables: [] };
     case "CopyStmt":

@@ -95,9 +95,4 @@ export interface UnsupportedShape {
 }
 
 export type StatementShape =
-  | SelectShape
-  | InsertShape
-  | UpdateShape
-  | DeleteShape
-  | UtilityShape
-  | UnsupportedShape;
+  SelectShape | InsertShape | UpdateShape | DeleteShape | UtilityShape | UnsupportedShape;
