@@ -29,6 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["verify"], // running a model against a Cosmos DB endpoint
   ["deliverables"], // every file a design writes, rendered together
   ["session"], // the modeling interview, pure
+  ["import"], // a relational database (catalog, statistics, statements) or DDL -> a draft workload
   ["files"], // the file system: bounded reads, atomic writes, the manifest of written files
   ["session-store"], // a session's folder on disk
   ["cli", "mcp", "bench", "test-support"], // the edges

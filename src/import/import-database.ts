@@ -3,7 +3,7 @@
  * The edge that reads (the database through `read-postgres.ts`, a file through the caller) and
  * then hands plain data to the pure mapping.
  */
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import { mapSnapshot, type ImportResult } from "./map-snapshot.js";
 import { isConnectionUrl } from "./postgres/connection-url.js";
 import { readDdl } from "./ddl/read-ddl.js";

@@ -5,7 +5,7 @@
  */
 import type { DraftWorkload } from "../session/draft.js";
 import type { ImportRecord, UnmappedItem } from "../session/import-record.js";
-import { formatDecimal, formatInteger } from "../format-number.js";
+import { formatDecimal, formatInteger } from "../common/format-number.js";
 import { mapStatements, type AnalyzeSql } from "./map-statements.js";
 import { mapStructure } from "./map-structure.js";
 import type { DatabaseSnapshot } from "./snapshot.js";

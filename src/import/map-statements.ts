@@ -8,7 +8,7 @@
  */
 import { compact, type DraftAccessPattern } from "../session/draft.js";
 import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
-import { formatDecimal, formatInteger } from "../format-number.js";
+import { formatDecimal, formatInteger } from "../common/format-number.js";
 import type { PredicateOperator } from "../workload/types.js";
 import { significant, tableKey, type MappedStructure, type MappedTable } from "./map-structure.js";
 import type { StatementStatistics } from "./snapshot.js";

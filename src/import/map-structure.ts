@@ -5,7 +5,7 @@
  */
 import { compact, type DraftAttribute, type DraftEntity, type DraftRelationship } from "../session/draft.js";
 import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
-import { formatDecimal, formatInteger } from "../format-number.js";
+import { formatDecimal, formatInteger } from "../common/format-number.js";
 import { attributeNameOf, entityNames, uniqueNames } from "./names.js";
 import {
   averageItemBytes,

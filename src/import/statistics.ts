@@ -5,7 +5,7 @@
  * that produced it, so the import can say where every number came from.
  */
 import { zipfShare } from "../cost/zipf.js";
-import { formatDecimal as formatNumber } from "../format-number.js";
+import { formatDecimal as formatNumber } from "../common/format-number.js";
 import type { ColumnInfo, ColumnStatistics } from "./snapshot.js";
 
 /** A number and how it was obtained. */

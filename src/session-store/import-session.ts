@@ -4,7 +4,7 @@
  * `cosmosdb_requirements.md`), which `interview --dir` and the MCP tools continue.
  */
 import { stat } from "node:fs/promises";
-import { CosmosModelerError } from "../errors.js";
+import { CosmosModelerError } from "../common/errors.js";
 import type { DraftWorkload } from "../session/draft.js";
 import type { ImportRecord } from "../session/import-record.js";
 import { createSession } from "../session/state.js";

@@ -12,7 +12,7 @@ import { isConnectionUrl, redactConnectionUrl } from "../../import/postgres/conn
 import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { startImportedSession } from "../../session-store/import-session.js";
-import { readInputFile } from "../io.js";
+import { readInputFile } from "../../files/io.js";
 import { EXIT_OK, printJson } from "../output.js";
 
 export const register: CommandRegistration = (program) => {

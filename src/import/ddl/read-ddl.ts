@@ -2,7 +2,7 @@
  * A DDL file -> a snapshot with structure only. The dialect is the one given, or else the one
  * whose parser reads the most statements of the file (PostgreSQL first on a tie).
  */
-import { CosmosModelerError } from "../../errors.js";
+import { CosmosModelerError } from "../../common/errors.js";
 import type { DatabaseSnapshot, SqlDialect } from "../snapshot.js";
 import type { DdlContent } from "./ddl-content.js";
 import { readPostgresDdl } from "./postgres-ddl.js";

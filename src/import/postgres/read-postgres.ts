@@ -5,7 +5,7 @@
  * password (errors and the snapshot carry the URL without it).
  */
 import pg from "pg";
-import { CosmosModelerError } from "../../errors.js";
+import { CosmosModelerError } from "../../common/errors.js";
 import type { AttributeType } from "../../workload/types.js";
 import { attributeTypeOf } from "../sql-types.js";
 import type {
