@@ -216,7 +216,7 @@ export function evaluateModel(
 }
 
 /** RU per request that a plan puts on one container (synchronous and change-feed steps). */
-function patternLoadOn(plan: Plan | undefined, container: string): number {
+export function patternLoadOn(plan: Plan | undefined, container: string): number {
   if (plan === undefined) return 0;
   const onContainer = (step: PlanStep): number =>
     step.kind === "changeFeed"

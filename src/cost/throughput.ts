@@ -4,7 +4,14 @@
  * reason in numbers.
  */
 import {
+  AUTOSCALE_MAX_RUS_PER_GB,
+  AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_FRACTION_OF_MAX,
+  AUTOSCALE_MIN_MAX_RUS,
+  LIMIT_SOURCES,
+  MANUAL_MIN_RUS,
+  MANUAL_MIN_RUS_PER_GB,
+  MANUAL_RUS_STEP,
   SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   SERVERLESS_MAX_REGIONS,
   minimumAutoscaleMaxRus,
@@ -82,11 +89,12 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
     : prices.autoscalePer100RusHour;
   const pinnedManual = input.pinned?.mode === "manual" ? input.pinned.rus : undefined;
   const manualRus =
-    pinnedManual ?? roundUp(Math.max(input.requiredPeak, minimumManualRus(input.storageGB)), 100);
+    pinnedManual ?? roundUp(Math.max(input.requiredPeak, minimumManualRus(input.storageGB)), MANUAL_RUS_STEP);
   const manualCost = (manualRus / 100) * manualRate * hours * regions;
   const pinnedMax = input.pinned?.mode === "autoscale" ? input.pinned.maxRus : undefined;
   const maxRus =
-    pinnedMax ?? roundUp(Math.max(input.requiredPeak, minimumAutoscaleMaxRus(input.storageGB)), 1000);
+    pinnedMax ??
+    roundUp(Math.max(input.requiredPeak, minimumAutoscaleMaxRus(input.storageGB)), AUTOSCALE_MAX_RUS_STEP);
   // Each hour is billed on its highest RU/s, at least 10% of the maximum. The hourly highest of
   // an average hour is taken as the average RU/s (the workload gives no hourly profile).
   const billedAutoscale = Math.min(maxRus, Math.max(maxRus * AUTOSCALE_MIN_FRACTION_OF_MAX, input.avg));
@@ -174,4 +182,53 @@ export function chooseThroughput(input: ThroughputInput, prices: Prices): Throug
     formula: `throughput: ${chosen.formula}; storage: ${storageFormula}`,
     options,
   };
+}
+
+/** One billing rule the cost model applies, with where it comes from (for documents to list). */
+export interface BillingRule {
+  readonly subject: "manual" | "autoscale" | "serverless" | "storage" | "trafficProfile" | "month";
+  readonly rule: string;
+  readonly source: string;
+}
+
+/**
+ * The rules `priceThroughputOptions` and `chooseThroughput` bill with, in words and with the
+ * prices given: what a document lists as its assumptions. Kept beside the code that applies them
+ * so that a change of billing changes both.
+ * @example billingRules(DEFAULT_PRICES).map((r) => r.rule)
+ */
+export function billingRules(prices: Prices): readonly BillingRule[] {
+  const floor = `${Math.round(AUTOSCALE_MIN_FRACTION_OF_MAX * 100)}%`;
+  return [
+    {
+      subject: "month",
+      rule: `a month is ${num(prices.hoursPerMonth)} hours`,
+      source: LIMIT_SOURCES.understandYourBill,
+    },
+    {
+      subject: "manual",
+      rule: `manual throughput is provisioned for the peak (in steps of ${num(MANUAL_RUS_STEP)} RU/s, at least ${num(MANUAL_MIN_RUS)} RU/s or ${MANUAL_MIN_RUS_PER_GB} RU/s per GB stored) and billed every hour at ${rate(prices.manualPer100RusHour)} per 100 RU/s (${rate(prices.manualMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
+      source: LIMIT_SOURCES.understandYourBill,
+    },
+    {
+      subject: "autoscale",
+      rule: `autoscale sets a maximum (steps of ${num(AUTOSCALE_MAX_RUS_STEP)} RU/s, at least ${num(AUTOSCALE_MIN_MAX_RUS)} RU/s or ${AUTOSCALE_MAX_RUS_PER_GB} RU/s per GB stored) and bills each hour's highest RU/s, at least ${floor} of the maximum, at ${rate(prices.autoscalePer100RusHour)} per 100 RU/s (${rate(prices.autoscaleMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
+      source: LIMIT_SOURCES.autoscaleFaq,
+    },
+    {
+      subject: "trafficProfile",
+      rule: "the workload gives average and peak request rates, no hourly profile: each hour of autoscale is billed at the average RU/s (at least the floor), the peak sizes manual throughput and the autoscale maximum",
+      source: LIMIT_SOURCES.autoscaleFaq,
+    },
+    {
+      subject: "serverless",
+      rule: `serverless bills the RU consumed, ${rate(prices.serverlessPerMillionRu)} per million, and is possible only in ${SERVERLESS_MAX_REGIONS} region with at most ${num(SERVERLESS_MAX_PHYSICAL_PARTITION_RUS)} RU/s per physical partition`,
+      source: LIMIT_SOURCES.serverless,
+    },
+    {
+      subject: "storage",
+      rule: `storage is billed at ${rate(prices.storagePerGBMonth)} per GB-month per region, at least 1 GB per container`,
+      source: LIMIT_SOURCES.howPricingWorks,
+    },
+  ];
 }
