@@ -19,7 +19,7 @@
  */
 import type { Prices } from "../cosmos/prices.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
-import type { Issue } from "../issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Model, ThroughputMode } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";

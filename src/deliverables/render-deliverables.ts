@@ -13,6 +13,13 @@ import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../
 import { renderDataAccessModule } from "../render/code/render-data-access.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../analysis/requirements-checklist.js";
+import {
+  buildReportData,
+  REPORT_FILE_NAME,
+  type ComparedModel,
+  type VerificationSummary,
+} from "../render/report/report-data.js";
+import { renderReportHtml } from "../render/report/report-html.js";
 import type { Workload } from "../workload/types.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
@@ -22,6 +29,12 @@ export interface DeliverableOptions {
   /** The naive model's figures, for the data model document's comparison. */
   readonly baseline?: BaselineFigures;
   readonly requirementsState?: RequirementsState;
+  /** What the report calls the model (default "designed model" with decisions, else "model"). */
+  readonly label?: string;
+  /** A verify run to show in `report.html`. */
+  readonly verification?: VerificationSummary;
+  /** A second model to show side by side in `report.html`. */
+  readonly compare?: ComparedModel;
 }
 
 /** The throughput the evaluation recommends (or the model sets) per container. */
@@ -30,15 +43,15 @@ function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
 }
 
 /**
- * The files of a design, paths relative to the output folder.
- * @example renderDeliverables(workload, model, evaluateModel(workload, model)).map((f) => f.path)
+ * The files of a design, paths relative to the output folder (`report.html` among them).
+ * @example (await renderDeliverables(workload, model, evaluateModel(workload, model))).map((f) => f.path)
  */
-export function renderDeliverables(
+export async function renderDeliverables(
   workload: Workload,
   model: Model,
   evaluation: Evaluation,
   options: DeliverableOptions = {},
-): readonly RenderedFile[] {
+): Promise<readonly RenderedFile[]> {
   const explicit = withExplicitIndexing(workload, model);
   const evaluationJson = {
     patterns: evaluation.patterns,
@@ -69,6 +82,23 @@ export function renderDeliverables(
         workload,
         explicit,
         evaluation.patterns.map((pattern) => pattern.plan),
+      ),
+      executable: false,
+    },
+    {
+      path: REPORT_FILE_NAME,
+      content: await renderReportHtml(
+        buildReportData({
+          workload,
+          model,
+          evaluation,
+          label: options.label ?? (options.decisions === undefined ? "model" : "designed model"),
+          ...(options.prices === undefined ? {} : { prices: options.prices }),
+          ...(options.decisions === undefined ? {} : { decisions: options.decisions }),
+          ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+          ...(options.verification === undefined ? {} : { verification: options.verification }),
+          ...(options.compare === undefined ? {} : { compare: options.compare }),
+        }),
       ),
       executable: false,
     },

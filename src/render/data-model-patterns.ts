@@ -11,6 +11,7 @@ import {
   formatNumber,
   formatPercent,
   formatRate,
+  inlineCode,
   table,
 } from "./markdown.js";
 import {
@@ -30,7 +31,11 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Access pattern mapping
 
-function describeStep(step: PlanStep): string {
+/**
+ * One plan step in words, with its RU and range; `code` formats identifiers and SQL (Markdown
+ * backticks here, escaped `<code>` in the HTML report).
+ */
+export function describeStep(step: PlanStep, code: (text: string) => string = inlineCode): string {
   const times =
     step.times === 1
       ? ""
@@ -71,8 +76,9 @@ export function renderAccessPatternMapping(context: Context): string {
     const operations =
       evaluated.plan.operations.length === 0
         ? ["no request of its own (see the notes)"]
-        : evaluated.plan.operations.map(describeStep);
-    const asyncOps = evaluated.plan.type === "write" ? evaluated.plan.async.map(describeStep) : [];
+        : evaluated.plan.operations.map((step) => describeStep(step));
+    const asyncOps =
+      evaluated.plan.type === "write" ? evaluated.plan.async.map((step) => describeStep(step)) : [];
     const notes = [
       evaluated.plan.served ? "" : "**not served**",
       evaluated.fanOut ? "fan-out" : "",

@@ -49,8 +49,9 @@ export async function writeDataModel(
   if (options.dryRun === true) return { ok: true, files: [], unchanged: [], highlights: [] };
   const workload = readiness.workload;
   const design = designModel(workload, options.prices === undefined ? {} : { prices: options.prices });
-  const rendered = renderDeliverables(workload, design.model, design.evaluation, {
+  const rendered = await renderDeliverables(workload, design.model, design.evaluation, {
     decisions: design.decisions,
+    baseline: design.baseline,
     requirementsState: requirementsState(state),
     ...(options.prices === undefined ? {} : { prices: options.prices }),
   });

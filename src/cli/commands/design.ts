@@ -15,6 +15,11 @@ import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import { formatDecisions } from "../../render/decisions-report.js";
+import {
+  COMPARE_OPTION_DESCRIPTION,
+  readReportExtras,
+  VERIFICATION_OPTION_DESCRIPTION,
+} from "../report-inputs.js";
 
 interface DesignFlags {
   readonly out?: string;
@@ -22,6 +27,8 @@ interface DesignFlags {
   readonly baseline?: boolean;
   readonly prices?: string;
   readonly force?: boolean;
+  readonly compare?: string;
+  readonly verification?: string;
 }
 
 export const register: CommandRegistration = (program: Command) => {
@@ -36,6 +43,8 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--json", "print one JSON document on stdout: {model, evaluation, decisions}")
     .option("--baseline", "emit the naive model (one container per entity, keyed by its key) for comparison")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
+    .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files in --out that were edited by hand")
     .action(async (workloadPath: string, flags: DesignFlags) => {
       const prices = await resolvePrices(flags.prices);
@@ -45,16 +54,28 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const workload = loaded.value;
+      const extras = await readReportExtras(workload, flags, prices);
+      if (!extras.ok) {
+        process.exitCode = reportIssues(extras.issues);
+        return;
+      }
       const result = designModel(workload, {
         prices,
         ...(flags.baseline === true ? { baseline: true } : {}),
       });
-      const files = renderDeliverables(workload, result.model, result.evaluation, {
-        prices,
-        decisions: result.decisions,
-      });
       const written =
-        flags.out === undefined ? undefined : await writeOutputs(flags.out, files, flags.force === true);
+        flags.out === undefined
+          ? undefined
+          : await writeOutputs(
+              flags.out,
+              await renderDeliverables(workload, result.model, result.evaluation, {
+                prices,
+                decisions: result.decisions,
+                baseline: result.baseline,
+                ...extras.value,
+              }),
+              flags.force === true,
+            );
       if (flags.json === true) {
         printJson({
           model: modelToFile(result.model),

@@ -12,11 +12,23 @@ import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
+import { basename } from "node:path";
+import { buildReportData } from "../../render/report/report-data.js";
+import { renderReportHtml } from "../../render/report/report-html.js";
+import { writeFileAtomic } from "../../files/io.js";
+import {
+  COMPARE_OPTION_DESCRIPTION,
+  readReportExtras,
+  VERIFICATION_OPTION_DESCRIPTION,
+} from "../report-inputs.js";
 
 interface EvaluateFlags {
   readonly json?: boolean;
   readonly prices?: string;
   readonly followUps?: string;
+  readonly html?: string;
+  readonly compare?: string;
+  readonly verification?: string;
 }
 
 export const register: CommandRegistration = (program: Command) => {
@@ -28,6 +40,9 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--json", "print one JSON document on stdout")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
     .option("--follow-ups <mode>", "how related data is fetched: cheapest (default) or per-item", "cheapest")
+    .option("--html <file>", "also write the self-contained HTML report (report.html) to this file")
+    .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
+    .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .action(async (workloadPath: string, modelPath: string, flags: EvaluateFlags) => {
       if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
         program.error(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`, {
@@ -46,6 +61,23 @@ export const register: CommandRegistration = (program: Command) => {
         followUps: flags.followUps === "per-item" ? "perItem" : "cheapest",
       });
       const issues = [...inputs.issues, ...evaluation.issues];
+      if (flags.html !== undefined) {
+        const extras = await readReportExtras(workload, flags, prices);
+        if (!extras.ok) {
+          process.exitCode = reportIssues(extras.issues);
+          return;
+        }
+        const data = buildReportData({
+          workload,
+          model,
+          evaluation,
+          label: basename(modelPath),
+          prices,
+          ...extras.value,
+        });
+        await writeFileAtomic(flags.html, await renderReportHtml(data));
+        issues.push(...extras.issues);
+      }
       if (flags.json === true) {
         printJson({ ...evaluation, issues });
       } else {

@@ -2,6 +2,7 @@
  * `cosmos-modeler render <workload> [<model>] --out DIR [--prices FILE] [--force]`: writes the
  * documents and artifacts for a given (or hand-edited) model, or for the designed one.
  */
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
@@ -12,12 +13,19 @@ import { EXIT_OK, printJson, reportIssues } from "../output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
+import {
+  COMPARE_OPTION_DESCRIPTION,
+  readReportExtras,
+  VERIFICATION_OPTION_DESCRIPTION,
+} from "../report-inputs.js";
 
 interface RenderFlags {
   readonly out: string;
   readonly json?: boolean;
   readonly prices?: string;
   readonly force?: boolean;
+  readonly compare?: string;
+  readonly verification?: string;
 }
 
 export const register: CommandRegistration = (program: Command) => {
@@ -29,6 +37,8 @@ export const register: CommandRegistration = (program: Command) => {
     .requiredOption("--out <dir>", "output folder")
     .option("--json", "print the list of files written as JSON")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
+    .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files that were edited by hand")
     .action(async (workloadPath: string, modelPath: string | undefined, flags: RenderFlags) => {
       const prices = await resolvePrices(flags.prices);
@@ -39,10 +49,17 @@ export const register: CommandRegistration = (program: Command) => {
           process.exitCode = reportIssues(loaded.issues);
           return;
         }
+        const extras = await readReportExtras(loaded.value, flags, prices);
+        if (!extras.ok) {
+          process.exitCode = reportIssues(extras.issues);
+          return;
+        }
         const result = designModel(loaded.value, { prices });
-        files = renderDeliverables(loaded.value, result.model, result.evaluation, {
+        files = await renderDeliverables(loaded.value, result.model, result.evaluation, {
           prices,
           decisions: result.decisions,
+          baseline: result.baseline,
+          ...extras.value,
         });
         reportIssues(loaded.issues);
       } else {
@@ -52,8 +69,17 @@ export const register: CommandRegistration = (program: Command) => {
           return;
         }
         const { workload, model } = inputs.value;
+        const extras = await readReportExtras(workload, flags, prices);
+        if (!extras.ok) {
+          process.exitCode = reportIssues(extras.issues);
+          return;
+        }
         const evaluation = evaluateModel(workload, model, { prices });
-        files = renderDeliverables(workload, model, evaluation, { prices });
+        files = await renderDeliverables(workload, model, evaluation, {
+          prices,
+          label: basename(modelPath),
+          ...extras.value,
+        });
         reportIssues([...inputs.issues, ...evaluation.issues]);
       }
       const written = await writeOutputs(flags.out, files, flags.force === true);

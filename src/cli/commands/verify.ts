@@ -6,8 +6,10 @@
  * every read pattern through the generated data-access functions, and prints a table per pattern.
  * Exit status 1 when any check fails. The connection string is never printed.
  */
+import { basename } from "node:path";
 import { Option, type Command } from "commander";
 import { CosmosModelerError } from "../../common/errors.js";
+import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, EXIT_USAGE, printJson, reportIssues } from "../output.js";
@@ -20,6 +22,7 @@ interface VerifyFlags {
   readonly json?: boolean;
   readonly fault?: string;
   readonly maxItems?: string;
+  readonly html?: string;
 }
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -82,6 +85,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--seed <n>", "seed of the synthetic data and requests (same seed, same run)")
     .option("--keep", "keep the database afterwards")
     .option("--json", "print one JSON document on stdout")
+    .option("--html <file>", "also write the HTML report of the model with this run's results")
     .addOption(new Option("--fault <kind>", "test only: drop-counter, drop-copy or drop-trim").hideHelp())
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
@@ -150,6 +154,19 @@ export const register: CommandRegistration = (program: Command) => {
         }
         const message = error instanceof Error ? error.message : String(error);
         throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
+      }
+      if (flags.html !== undefined) {
+        const { evaluateModel } = await import("../../cost/evaluate.js");
+        const { buildReportData } = await import("../../render/report/report-data.js");
+        const { renderReportHtml } = await import("../../render/report/report-html.js");
+        const data = buildReportData({
+          workload,
+          model,
+          evaluation: evaluateModel(workload, model),
+          label: basename(modelPath),
+          verification: report,
+        });
+        await writeFileAtomic(flags.html, await renderReportHtml(data));
       }
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues });

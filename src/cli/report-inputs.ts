@@ -1,0 +1,60 @@
+/**
+ * The report options of `design`, `render` and `evaluate`: `--compare other-model.yaml` (a
+ * second model, evaluated with the same workload and prices) and `--verification FILE` (a
+ * `verify --json` document). Both are read and checked here; problems are reported like any
+ * input's, with exit status 1.
+ */
+import { basename } from "node:path";
+import { evaluateModel } from "../cost/evaluate.js";
+import type { Prices } from "../cosmos/prices.js";
+import { hasErrors, type Issue } from "../common/issues.js";
+import { loadModel } from "../model/load-model.js";
+import { loadVerification } from "../render/report/load-verification.js";
+import type { ComparedModel, VerificationSummary } from "../render/report/report-data.js";
+import type { Workload } from "../workload/types.js";
+import { readInputFile } from "../files/io.js";
+import type { Inputs } from "../files/load-inputs.js";
+
+export const COMPARE_OPTION_DESCRIPTION = "a second model file to show side by side in report.html";
+export const VERIFICATION_OPTION_DESCRIPTION = "a `verify --json` output to show in report.html";
+
+export interface ReportExtras {
+  readonly compare?: ComparedModel;
+  readonly verification?: VerificationSummary;
+}
+
+/** Reads `--compare` and `--verification` when given. */
+export async function readReportExtras(
+  workload: Workload,
+  flags: { readonly compare?: string | undefined; readonly verification?: string | undefined },
+  prices: Prices,
+): Promise<Inputs<ReportExtras>> {
+  const issues: Issue[] = [];
+  let compare: ComparedModel | undefined;
+  let verification: VerificationSummary | undefined;
+  if (flags.compare !== undefined) {
+    const loaded = loadModel(await readInputFile(flags.compare), { file: flags.compare, workload });
+    issues.push(...loaded.issues);
+    if (loaded.ok && !hasErrors(loaded.issues)) {
+      compare = {
+        label: basename(flags.compare),
+        model: loaded.value,
+        evaluation: evaluateModel(workload, loaded.value, { prices }),
+      };
+    }
+  }
+  if (flags.verification !== undefined) {
+    const loaded = loadVerification(await readInputFile(flags.verification), flags.verification);
+    issues.push(...loaded.issues);
+    if (loaded.ok) verification = loaded.value;
+  }
+  if (hasErrors(issues)) return { ok: false, issues };
+  return {
+    ok: true,
+    value: {
+      ...(compare === undefined ? {} : { compare }),
+      ...(verification === undefined ? {} : { verification }),
+    },
+    issues,
+  };
+}
