@@ -26,6 +26,26 @@ const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00
 
 let loaded: Promise<ChartRenderer> | undefined;
 
+/**
+ * zrender numbers its instances, classes, patterns and clip paths with counters that run for the
+ * whole process: renumbered per chart in order of appearance, under the chart's own id, the same
+ * chart is the same text every time.
+ */
+function stableIds(svg: string, id: string): string {
+  const seen = new Map<string, string>();
+  const perKind = new Map<string, number>();
+  return svg.replace(/\bzr\d+-([a-z]+-?)(\d+)/g, (whole, kind: string) => {
+    let stable = seen.get(whole);
+    if (stable === undefined) {
+      const next = perKind.get(kind) ?? 0;
+      perKind.set(kind, next + 1);
+      stable = `${id}-${kind}${next}`;
+      seen.set(whole, stable);
+    }
+    return stable;
+  });
+}
+
 /** Loads ECharts (core, bar and line charts, the SVG renderer) once and returns a renderer. */
 export function loadChartRenderer(): Promise<ChartRenderer> {
   loaded ??= (async () => {
@@ -45,8 +65,7 @@ export function loadChartRenderer(): Promise<ChartRenderer> {
       const chart = echarts.init(null, null, { renderer: "svg", ssr: true, ...size });
       try {
         chart.setOption(option);
-        // zrender numbers its instances per process; the chart's own id keeps the output stable.
-        return chart.renderToSVGString().replace(/\bzr\d+-/g, `${id}-`);
+        return stableIds(chart.renderToSVGString(), id);
       } finally {
         chart.dispose();
       }

@@ -1,0 +1,63 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { evaluateModel } from "../../cost/evaluate.js";
+import { projectCost } from "../../cost/projection.js";
+import { formatUsd } from "../../format-number.js";
+import { loadExample } from "../../test-support/evaluate-fixtures.js";
+import type { Workload } from "../../workload/types.js";
+import { escapeHtml } from "../markdown.js";
+import { loadVerification } from "./load-verification.js";
+import { buildReportData } from "./report-data.js";
+import { renderReportHtml } from "./report-html.js";
+
+const { workload, model } = loadExample("blogging");
+const evaluation = evaluateModel(workload, model);
+const projection = projectCost(workload, model);
+
+describe("renderReportHtml", () => {
+  it("shows the evaluation's own figures, and renders the same bytes twice", async () => {
+    const data = buildReportData({ workload, model, evaluation, projection });
+    const html = await renderReportHtml(data);
+    expect(html).toContain(formatUsd(evaluation.totals.monthlyCostUSD));
+    // Every pattern row sorts by the evaluation's RU/s at peak.
+    for (const pattern of evaluation.patterns) {
+      const row = html.split("<tr>").find((r) => r.includes(`<strong>${escapeHtml(pattern.id)}</strong>`));
+      expect(row, pattern.id).toContain(`data-sort="${pattern.rus.peak}"`);
+    }
+    expect(html.match(/<script/g)?.length).toBe(1);
+    expect(html).toContain("Content-Security-Policy");
+    expect(await renderReportHtml(data)).toBe(html);
+  });
+
+  it("escapes every piece of user text", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), async (text) => {
+        const hostile = `<script>alert(1)</script>${text}"'&`;
+        const named: Workload = {
+          ...workload,
+          name: hostile,
+          description: hostile,
+          accessPatterns: workload.accessPatterns.map((p) => ({ ...p, name: hostile })),
+        };
+        const html = await renderReportHtml(
+          buildReportData({ workload: named, model, evaluation, projection, label: hostile }),
+        );
+        expect(html.match(/<script/g)?.length).toBe(1);
+        expect(html).toContain(escapeHtml(hostile));
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe("loadVerification", () => {
+  it("names the field of a document that is not a verify run", () => {
+    const result = loadVerification('{"endpoint": {"kind": "embedded"}, "seed": "x"}', "v.json");
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues.map((i) => i.path)).toContain("seed");
+    expect(result.issues.every((i) => i.code === "report.invalidVerification" && i.file === "v.json")).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The HTML report in a real browser: the built CLI writes the blogging example's report
+ * (`design --out`) and a side-by-side one (`evaluate --html --compare`); headless Chromium opens
+ * them from file: URLs. Any JavaScript error or console error fails; the diagram, the charts and
+ * the tables must be drawn (element sizes and non-blank pixels of their screenshots); the tables
+ * sort; print media hides the navigation; and with the network disabled the page loads exactly
+ * one resource, itself, from a file: URL.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, ROOT, runCli } from "../support/built-cli.js";
+import { CHROMIUM_MISSING, launchChromium } from "../support/chromium.js";
+
+if (CHROMIUM_MISSING !== undefined) console.warn(`report browser tests skipped: ${CHROMIUM_MISSING}`);
+
+/** Share of pixels that differ from the most common (background) colour of a PNG screenshot. */
+function inkShare(png: Buffer): number {
+  const image = PNG.sync.read(png);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < image.data.length; i += 4) {
+    const key = (image.data[i] ?? 0) * 65536 + (image.data[i + 1] ?? 0) * 256 + (image.data[i + 2] ?? 0);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const total = image.width * image.height;
+  const background = Math.max(...counts.values());
+  return (total - background) / total;
+}
+
+/** Opens a report, failing on any page error or console error. */
+async function open(page: Page, file: string): Promise<string[]> {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  return problems;
+}
+
+describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromium", () => {
+  let dir: string;
+  let browser: Browser;
+  let report: string;
+  let compared: string;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), "cosmos-report-"));
+    const workload = join(ROOT, "examples", "blogging", "workload.yaml");
+    runCli(["design", workload, "--out", join(dir, "design")]);
+    report = join(dir, "design", "report.html");
+    compared = join(dir, "compared.html");
+    // The designed model against the baseline model (which breaks hard limits: exit 1), side by side.
+    runCli(["design", workload, "--baseline", "--out", join(dir, "baseline")], 1);
+    runCli(
+      [
+        "evaluate",
+        workload,
+        join(dir, "design", "model.yaml"),
+        "--html",
+        compared,
+        "--compare",
+        join(dir, "baseline", "model.yaml"),
+      ],
+      0,
+    );
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("draws the diagram, the charts and the tables without a script or console error", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = await open(page, report);
+    expect(await page.title()).toContain("Blogging platform");
+    const sizes = await page.evaluate(`(() => {
+      const box = (selector) => {
+        const element = document.querySelector(selector);
+        if (!element) return null;
+        const r = element.getBoundingClientRect();
+        return { width: r.width, height: r.height };
+      };
+      return {
+        diagram: box("#diagram svg.diagram"),
+        costChart: box("#cost figure svg"),
+        patternChart: box("#patterns figure svg"),
+        patternsTable: box("#patterns-table"),
+        containerCards: document.querySelectorAll(".container-card").length,
+        heatBars: document.querySelectorAll(".container-card .heat").length,
+        patternRows: document.querySelectorAll("#patterns-table tbody tr").length,
+        itemBoxes: document.querySelectorAll("#diagram .dg-item").length,
+        bars: document.querySelectorAll("#cost figure svg path").length,
+      };
+    })()`);
+    const s = sizes as Record<string, { width: number; height: number } | number | null>;
+    for (const key of ["diagram", "costChart", "patternChart", "patternsTable"]) {
+      const size = s[key] as { width: number; height: number } | null;
+      expect(size, key).not.toBeNull();
+      expect(size?.width ?? 0, key).toBeGreaterThan(400);
+      expect(size?.height ?? 0, key).toBeGreaterThan(100);
+    }
+    const workload = readFileSync(join(ROOT, "examples", "blogging", "workload.yaml"), "utf8");
+    const patterns = (workload.match(/^\s+- id: /gm) ?? []).length;
+    expect(s["patternRows"]).toBe(patterns);
+    expect(s["containerCards"]).toBeGreaterThan(0);
+    expect(s["heatBars"]).toBe((s["containerCards"] as number) * 4);
+    expect(s["itemBoxes"]).toBeGreaterThan(0);
+    expect(s["bars"] as number).toBeGreaterThan(12);
+    // Pixels: each drawn element has real content, not a blank box.
+    for (const selector of [
+      "#diagram svg.diagram",
+      "#cost figure svg",
+      "#patterns figure svg",
+      "#patterns-table",
+    ]) {
+      const shot = await page.locator(selector).screenshot();
+      expect(inkShare(shot), selector).toBeGreaterThan(0.02);
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("sorts a table by a column's header button", async () => {
+    const page = await browser.newPage();
+    const problems = await open(page, report);
+    const header = page.locator("#patterns-table thead th", { hasText: "RU/s peak" });
+    await header.locator("button").click();
+    expect(await header.getAttribute("aria-sort")).toBe("ascending");
+    await header.locator("button").click();
+    expect(await header.getAttribute("aria-sort")).toBe("descending");
+    const column = await page.evaluate(`(() => {
+      const headers = [...document.querySelectorAll("#patterns-table thead th")];
+      const index = headers.findIndex((h) => h.textContent.includes("RU/s peak"));
+      return [...document.querySelectorAll("#patterns-table tbody tr")].map((row) =>
+        Number(row.children[index].getAttribute("data-sort")));
+    })()`);
+    const values = column as number[];
+    expect(values.length).toBeGreaterThan(1);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("loads with the network disabled and requests nothing but the file itself", async () => {
+    const context = await browser.newContext({ offline: true });
+    const routed: string[] = [];
+    const requested: string[] = [];
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      routed.push(url);
+      return url.startsWith("file:") ? route.continue() : route.abort();
+    });
+    const page = await context.newPage();
+    page.on("request", (request) => requested.push(request.url()));
+    const problems = await open(page, compared);
+    expect(requested).toEqual([pathToFileURL(compared).href]);
+    expect(routed.filter((url) => !url.startsWith("file:"))).toEqual([]);
+    expect(await page.locator("#compare svg").count()).toBe(2);
+    expect(await page.locator("#compare-table tbody tr").count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("prints without the navigation", async () => {
+    const page = await browser.newPage();
+    await open(page, report);
+    await page.emulateMedia({ media: "print" });
+    expect(await page.locator("nav.toc").isVisible()).toBe(false);
+    expect(await page.locator("#diagram svg.diagram").isVisible()).toBe(true);
+    await page.close();
+  });
+});
