@@ -161,7 +161,7 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
     {
       title: "Write the data model",
       description:
-        "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete.",
+        "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json, report.html (the visual report) and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete.",
       inputSchema: writeDataModelInput,
       outputSchema: writeDataModelOutput,
       annotations: {
