@@ -43,7 +43,7 @@ try {
     await page.goto(pathToFileURL(join(out, "report.html")).href);
     const target = join(root, "docs", "report.png");
     await page.screenshot({ path: target, clip: { x: 0, y: 0, width: 1280, height: 1500 } });
-    console.log(`wrote ${target}`);
+    process.stdout.write(`wrote ${target}\n`);
   } finally {
     await browser.close();
   }

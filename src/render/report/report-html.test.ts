@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { projectCost } from "../../cost/projection.js";
-import { formatUsd } from "../../format-number.js";
+import { formatUsd } from "../../common/format-number.js";
 import { loadExample } from "../../test-support/evaluate-fixtures.js";
 import type { Workload } from "../../workload/types.js";
 import { escapeHtml } from "../markdown.js";
