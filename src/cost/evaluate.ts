@@ -26,7 +26,7 @@ import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
-import { hottestPhysicalLoad } from "./hash-partitions.js";
+import { hashPosition, hottestPlacedLoad, type PlacedKey } from "./hash-partitions.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
 import { storageOf } from "./storage.js";
 import { chooseThroughput } from "./throughput.js";
@@ -60,17 +60,44 @@ function requiredRus(load: ContainerLoad, partitions: number): { required: numbe
 
 /** Load of the busiest physical partition when the container has `partitions` of them. */
 function hottestAt(load: ContainerLoad, partitions: number): number {
-  const heavy = [...load.keys].map(([key, value]) => ({ key, load: value.peak }));
-  return hottestPhysicalLoad(heavy, load.spreadPeak, partitions);
+  return hottestPlacedLoad(placedKeys(load), load.spreadPeak, partitions);
+}
+
+function placedKeys(load: ContainerLoad): PlacedKey[] {
+  return [...load.keys].map(([key, value]) => ({ position: hashPosition(key), load: value.peak }));
 }
 
 /** Most partitions tried beyond what storage and the peak need, to separate colliding hot keys. */
 const MAX_SPLIT_FACTOR = 4;
+/**
+ * Key placements the search for a partition count that separates colliding hot keys may make
+ * trying counts one by one (a split adds a partition); past it, the counts tried up to
+ * {@link MAX_SPLIT_FACTOR} times the base follow a geometric sequence of
+ * {@link SPLIT_TRIALS_GEOMETRIC} steps. So the search costs the same for 10 partitions or 10
+ * million, and is exact (every count tried) for the partition counts real containers have.
+ */
+const SPLIT_PLACEMENTS = 200_000;
+const SPLIT_TRIALS_GEOMETRIC = 64;
+
+/** The partition counts {@link partitionsFor} tries, in increasing order, starting at `base`. */
+export function* splitTrials(base: number, heavyKeys: number): Generator<number> {
+  const last = base * MAX_SPLIT_FACTOR;
+  const oneByOne = Math.max(SPLIT_TRIALS_GEOMETRIC, Math.floor(SPLIT_PLACEMENTS / Math.max(1, heavyKeys)));
+  let count = base;
+  yield count;
+  // Counts past 2^53 have no next integer: the geometric steps take over.
+  for (let tried = 1; tried < oneByOne && count < last && count + 1 > count; tried++) yield ++count;
+  const ratio = MAX_SPLIT_FACTOR ** (1 / SPLIT_TRIALS_GEOMETRIC);
+  while (count < last) {
+    count = Math.min(last, Math.max(count + 1, Math.ceil(count * ratio)));
+    yield count;
+  }
+}
 
 /**
  * Physical partitions a container needs: enough for its storage and its peak, and then, while
  * hot keys collide on a partition that would need more than 10,000 RU/s, more (a split
- * separates keys), up to four times that.
+ * separates keys), up to four times that (see {@link splitTrials} for the counts tried).
  */
 function partitionsFor(load: ContainerLoad, storageGB: number): number {
   const base = Math.max(
@@ -78,9 +105,12 @@ function partitionsFor(load: ContainerLoad, storageGB: number): number {
     Math.ceil(storageGB / MAX_PHYSICAL_PARTITION_GB),
     Math.ceil(load.peak / MAX_PHYSICAL_PARTITION_RUS),
   );
-  if (load.keys.size === 0) return base;
-  for (let count = base; count <= base * MAX_SPLIT_FACTOR; count++) {
-    if (hottestAt(load, count) <= MAX_PHYSICAL_PARTITION_RUS) return count;
+  // No split separates a key from itself: when the hottest key alone is over the limit, more
+  // partitions do not help.
+  if (load.keys.size === 0 || hottestKey(load).peak > MAX_PHYSICAL_PARTITION_RUS) return base;
+  const placed = placedKeys(load);
+  for (const count of splitTrials(base, placed.length)) {
+    if (hottestPlacedLoad(placed, load.spreadPeak, count) <= MAX_PHYSICAL_PARTITION_RUS) return count;
   }
   return base;
 }

@@ -1,6 +1,13 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fnv1a32 as fnv1a } from "../model/materialize-item.js";
-import { hottestPhysicalLoad, keyHash, physicalPartitionOf } from "./hash-partitions.js";
+import {
+  hottestPhysicalLoad,
+  hottestPlacedLoad,
+  keyHash,
+  physicalPartitionOf,
+  type PlacedKey,
+} from "./hash-partitions.js";
 
 function counts(keys: readonly string[], partitions: number): number[] {
   const result = new Array<number>(partitions).fill(0);
@@ -82,5 +89,49 @@ describe("hottestPhysicalLoad", () => {
     expect(hottestPhysicalLoad(heavy, 400, 4)).toBeCloseTo(3000 + 2000 + 100, 10);
     // One partition holds everything.
     expect(hottestPhysicalLoad(heavy, 400, 1)).toBeCloseTo(9400, 10);
+  });
+});
+
+describe("hottestPlacedLoad", () => {
+  /** The busiest partition by filling one array entry per partition (what the sparse version replaces). */
+  function bruteForce(placed: readonly PlacedKey[], spread: number, partitions: number): number {
+    const loads = new Array<number>(partitions).fill(spread / partitions);
+    for (const key of placed) {
+      const index = Math.min(partitions - 1, Math.floor(key.position * partitions));
+      loads[index] = (loads[index] ?? 0) + key.load;
+    }
+    return Math.max(...loads);
+  }
+
+  it("equals the busiest entry of a per-partition array", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            position: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+            load: fc.double({ min: 0, max: 1e6, noNaN: true }),
+          }),
+          { maxLength: 40 },
+        ),
+        fc.double({ min: 0, max: 1e7, noNaN: true }),
+        fc.integer({ min: 1, max: 2_000 }),
+        (placed, spread, partitions) => {
+          const expected = bruteForce(placed, spread, partitions);
+          expect(hottestPlacedLoad(placed, spread, partitions)).toBeCloseTo(expected, 6);
+        },
+      ),
+      { seed: 14, numRuns: 200 },
+    );
+  });
+
+  it("takes no memory or time per partition: a trillion partitions answer at once", () => {
+    const placed = [
+      { position: 0.5, load: 3000 },
+      { position: 0.25, load: 2000 },
+    ];
+    const start = performance.now();
+    expect(hottestPlacedLoad(placed, 1e12, 1e12)).toBeCloseTo(3001, 6);
+    expect(hottestPhysicalLoad([{ key: "a", load: 5 }], 0, 1e15)).toBe(5);
+    expect(performance.now() - start).toBeLessThan(100);
   });
 });

@@ -21,9 +21,24 @@ export function keyHash(text: string): number {
   return hash >>> 0;
 }
 
+/** Where a key's hash falls in the hash space, as a share 0 <= position < 1. */
+export function hashPosition(key: string): number {
+  return keyHash(key) / 2 ** 32;
+}
+
 /** Physical partition (0..partitions-1) of a key when the hash space is split in equal ranges. */
 export function physicalPartitionOf(key: string, partitions: number): number {
-  return Math.min(partitions - 1, Math.floor((keyHash(key) / 2 ** 32) * partitions));
+  return partitionAt(hashPosition(key), partitions);
+}
+
+function partitionAt(position: number, partitions: number): number {
+  return Math.min(partitions - 1, Math.floor(position * partitions));
+}
+
+/** A heavy key by where it falls in the hash space ({@link hashPosition}), with its load. */
+export interface PlacedKey {
+  readonly position: number;
+  readonly load: number;
 }
 
 /**
@@ -35,10 +50,28 @@ export function hottestPhysicalLoad(
   spreadLoad: number,
   partitions: number,
 ): number {
-  const loads = new Array<number>(partitions).fill(spreadLoad / partitions);
-  for (const heavy of heavyKeys) {
-    const index = physicalPartitionOf(heavy.key, partitions);
-    loads[index] = (loads[index] ?? 0) + heavy.load;
+  return hottestPlacedLoad(
+    heavyKeys.map((heavy) => ({ position: hashPosition(heavy.key), load: heavy.load })),
+    spreadLoad,
+    partitions,
+  );
+}
+
+/**
+ * {@link hottestPhysicalLoad} of keys already placed: work and memory grow with the heavy keys
+ * only, never with the partition count (a container may have millions of partitions).
+ */
+export function hottestPlacedLoad(
+  placed: readonly PlacedKey[],
+  spreadLoad: number,
+  partitions: number,
+): number {
+  const heavyOn = new Map<number, number>();
+  for (const key of placed) {
+    const index = partitionAt(key.position, partitions);
+    heavyOn.set(index, (heavyOn.get(index) ?? 0) + key.load);
   }
-  return loads.reduce((max, value) => Math.max(max, value), 0);
+  let hottest = 0;
+  for (const load of heavyOn.values()) hottest = Math.max(hottest, load);
+  return spreadLoad / partitions + hottest;
 }

@@ -79,16 +79,21 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
         }),
       )
       .join("|");
+  // Every copy (replica x shard) of a value is its own logical key with an equal share. Beyond
+  // MAX_NAMED_KEYS copies only an evenly spaced sample of them is named and placed by hash; the
+  // other copies' load is counted as spread (that many keys fill every partition about evenly).
+  const named = Math.min(copies, MAX_NAMED_KEYS);
   const split = (rank: number, share: number): { name: string; share: number }[] => {
     const out: { name: string; share: number }[] = [];
-    for (let replica = 0; replica < (item.replicas ?? 1); replica++) {
-      for (let shard = 0; shard < (item.shards ?? 1); shard++) {
-        out.push({ name: render(rank, replica, shard), share: share / copies });
-      }
+    const shards = item.shards ?? 1;
+    for (let sample = 0; sample < named; sample++) {
+      const copy = Math.floor((sample * copies) / named);
+      out.push({ name: render(rank, Math.floor(copy / shards), copy % shards), share: share / copies });
     }
     return out;
   };
-  if (attributes.length === 0) return { keys: split(1, 1), rest: 0 };
+  const unnamedCopies = 1 - named / copies;
+  if (attributes.length === 0) return { keys: split(1, 1), rest: unnamedCopies };
   // A key is at most as hot as the hottest value of its least concentrated attribute.
   let hottest = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
   for (const attribute of attributes) {
@@ -103,13 +108,13 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
     Math.min(TRACKED_VALUES, Math.floor(MAX_NAMED_KEYS / copies), Math.floor(hottest.n)),
   );
   const keys: { name: string; share: number }[] = [];
-  let named = 0;
+  let namedShare = 0;
   for (let k = 1; k <= tracked; k++) {
     const share = zipfShare(hottest.n, hottest.s, k);
-    named += share;
+    namedShare += share * (1 - unnamedCopies);
     keys.push(...split(k, share));
   }
-  return { keys, rest: Math.max(0, 1 - named) };
+  return { keys, rest: Math.max(0, 1 - namedShare) };
 }
 
 export interface LoadOptions {

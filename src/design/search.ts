@@ -70,8 +70,9 @@ export const PREFERENCE_PREMIUM = 1.05;
 /** Evaluates a model and summarizes it for comparison. */
 export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
   const evaluation = evaluateModel(workload, model, options);
-  const frequentFanOuts = evaluation.patterns.filter((p) => {
-    const pattern = workload.accessPatterns.find((a) => a.id === p.id);
+  // Evaluated patterns are in the workload's order.
+  const frequentFanOuts = evaluation.patterns.filter((p, index) => {
+    const pattern = workload.accessPatterns[index];
     return (
       pattern !== undefined &&
       pattern.rps.peak >= FREQUENT_FAN_OUT_RPS &&

@@ -2,6 +2,7 @@
  * What the sections of the data model document share: the context computed once, number
  * formats (thousands separators, RU with their range, USD) and plan step helpers.
  */
+import { formatUsd } from "../common/format-number.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
 import type { RuEstimate } from "../estimator/operation.js";
@@ -55,7 +56,7 @@ export function rus(value: number): string {
 }
 
 export function usd(value: number): string {
-  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  return formatUsd(value, true);
 }
 
 export function gb(value: number): string {
@@ -93,12 +94,23 @@ export function allSteps(steps: readonly PlanStep[]): PlanStep[] {
   );
 }
 
-export function syncSteps(pattern: PatternEvaluation): PlanStep[] {
-  return allSteps(pattern.plan.operations);
+/** Flattened steps per plan step list: every container section asks for every pattern's. */
+const FLATTENED = new WeakMap<readonly PlanStep[], readonly PlanStep[]>();
+function flattened(steps: readonly PlanStep[]): readonly PlanStep[] {
+  let flat = FLATTENED.get(steps);
+  if (flat === undefined) {
+    flat = allSteps(steps);
+    FLATTENED.set(steps, flat);
+  }
+  return flat;
 }
 
-export function asyncSteps(pattern: PatternEvaluation): PlanStep[] {
-  return pattern.plan.type === "write" ? allSteps(pattern.plan.async) : [];
+export function syncSteps(pattern: PatternEvaluation): readonly PlanStep[] {
+  return flattened(pattern.plan.operations);
+}
+
+export function asyncSteps(pattern: PatternEvaluation): readonly PlanStep[] {
+  return pattern.plan.type === "write" ? flattened(pattern.plan.async) : [];
 }
 
 /** Why each consistency level is chosen, in one clause. */

@@ -91,7 +91,18 @@ export function bulletList(items: readonly string[]): string {
 /** Formats a number with thousands separators and at most `digits` decimals: 12345.6 -> 12,345.6. */
 export function formatNumber(value: number, digits = 1): string {
   if (!Number.isFinite(value)) return String(value);
-  return value.toLocaleString("en-US", { maximumFractionDigits: digits });
+  return numberFormat(digits).format(value);
+}
+
+/** `toLocaleString` builds a formatter per call; documents format thousands of numbers. */
+const NUMBER_FORMATS = new Map<number, Intl.NumberFormat>();
+function numberFormat(digits: number): Intl.NumberFormat {
+  let format = NUMBER_FORMATS.get(digits);
+  if (format === undefined) {
+    format = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits });
+    NUMBER_FORMATS.set(digits, format);
+  }
+  return format;
 }
 
 /** Formats a share 0..1 as a percentage: 0.456 -> 45.6%; a tiny non-zero share -> `<0.1%`. */

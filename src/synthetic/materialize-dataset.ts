@@ -178,12 +178,23 @@ export function materializeDataset(
   workload: Workload,
   model: Model,
   dataset: Dataset,
+  options: MaterializeOptions = {},
 ): readonly ContainerItems[] {
   const index = indexDataset(workload, dataset);
   return model.containers.map((container) => ({
     container: container.name,
-    items: container.items.flatMap((itemType) => materializeItemType(index, model, container, itemType)),
+    items: container.items.flatMap((itemType) =>
+      materializeItemType(index, model, container, itemType, options),
+    ),
   }));
+}
+
+export interface MaterializeOptions {
+  /**
+   * Emit only the first N replicas of each record (replicas 0..N-1): enough for samples, where a
+   * model with 100,000 replicas would otherwise build 100,000 items per record. Default: all.
+   */
+  readonly maxReplicas?: number;
 }
 
 /** The items of one item type (all its records, replicas, buckets; trimmed by keepLatest). */
@@ -192,10 +203,11 @@ export function materializeItemType(
   model: Model,
   container: Container,
   itemType: ItemType,
+  options: MaterializeOptions = {},
 ): readonly ItemToLoad[] {
   const entity = entityOf(index.workload, itemType.entity);
   let records = index.dataset.entities[entity.name] ?? [];
-  const replicas = itemType.replicas ?? 1;
+  const replicas = Math.min(itemType.replicas ?? 1, options.maxReplicas ?? Number.POSITIVE_INFINITY);
   const keyOf = (record: EntityRecord, extra: Partial<RelatedData> = {}): string =>
     JSON.stringify(
       itemPartitionKeyValue(itemType, record, {

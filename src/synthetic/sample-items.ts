@@ -44,7 +44,8 @@ export function sampleItems(
     maxItemsPerEntity: options.maxItemsPerEntity ?? 200,
   });
   const perItemType = options.perItemType ?? 5;
-  const byContainer = materializeDataset(workload, model, dataset);
+  // Replicas are identical but for their key: a sample never needs more than it shows.
+  const byContainer = materializeDataset(workload, model, dataset, { maxReplicas: perItemType });
   const samples: SampleItems[] = [];
   for (const container of model.containers) {
     const items = byContainer.find((entry) => entry.container === container.name)?.items ?? [];
