@@ -35,7 +35,15 @@ import { modelThroughputOf } from "../cost/throughput.js";
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
   readonly baseline?: boolean;
+  /**
+   * Called as the search advances: `done` of `total` steps (each group of related entities
+   * passes through the same steps), with what is being decided. For progress reports only.
+   */
+  readonly onProgress?: (done: number, total: number, step: string) => void;
 }
+
+/** The steps of the search per group of related entities (the numbered steps of designComponent). */
+const STEPS_PER_COMPONENT = 8;
 
 export interface DesignResult {
   readonly model: Model;
@@ -107,11 +115,17 @@ function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern)
   return current;
 }
 
-function designComponent(workload: Workload, options: EvaluateOptions, decisions: Decision[]): Model {
+function designComponent(
+  workload: Workload,
+  options: EvaluateOptions,
+  decisions: Decision[],
+  step: (label: string) => void = () => undefined,
+): Model {
   const search: SearchContext = { workload, options, decisions };
   let current: Scored = scoreModel(workload, baselineModel(workload), options);
   const correlation = correlations(workload);
   // 1. Aggregates, most correlated pairs first.
+  step("aggregates");
   const pairs = [...workload.relationships].sort(
     (a, b) =>
       (correlation.get(`${b.parent}>${b.child}`) ?? 0) - (correlation.get(`${a.parent}>${a.child}`) ?? 0),
@@ -131,6 +145,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     );
   }
   // 2. Uniqueness through lookup items.
+  step("unique attributes");
   for (const entity of workload.entities) {
     current = decide(
       search,
@@ -146,6 +161,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     );
   }
   // 3. Partition keys.
+  step("partition keys");
   for (const container of current.model.containers) {
     current = decide(
       search,
@@ -174,6 +190,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     );
   }
   // 4. Binning of small records written often per key.
+  step("binning");
   for (const entity of workload.entities) {
     current = decide(
       search,
@@ -188,6 +205,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     );
   }
   // 5. Denormalization, then 6. fan-out removal, busiest patterns first.
+  step("denormalization");
   const reads = workload.accessPatterns
     .filter((p) => p.type === "read")
     .sort((a, b) => b.rps.peak - a.rps.peak);
@@ -195,6 +213,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     if (pattern.type !== "read") continue;
     current = denormalize(search, current, pattern);
   }
+  step("fan-out removal");
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
     current = decide(
@@ -212,6 +231,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     current = denormalize(search, current, pattern);
   }
   // 7. Hot write keys.
+  step("hot partitions");
   for (const issue of current.evaluation.issues) {
     if (issue.code !== "evaluate.hotPartition") continue;
     const name = issue.path.replace(/^containers\./, "");
@@ -228,6 +248,7 @@ function designComponent(workload: Workload, options: EvaluateOptions, decisions
     );
   }
   // 8. Containers whose items are all read by id may share one (one minimum throughput).
+  step("containers that can share one");
   current = decide(
     search,
     current,
@@ -316,8 +337,14 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   }
   const decisions: Decision[] = [];
   let containers: Container[] = [];
-  for (const entities of connectedComponents(workload)) {
-    const part = designComponent(subWorkload(workload, entities), options, decisions);
+  const components = connectedComponents(workload);
+  let steps = 0;
+  const total = components.length * STEPS_PER_COMPONENT;
+  for (const entities of components) {
+    const part = designComponent(subWorkload(workload, entities), options, decisions, (label) => {
+      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
+      steps++;
+    });
     // Names are unique per component; rename clashes across components (and their sources).
     const renames = new Map<string, string>();
     let taken: Model = { version: 1, containers };
@@ -328,6 +355,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     }
     containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
   }
+  options.onProgress?.(total, total, "final evaluation");
   let model: Model = applyTtl(workload, { version: 1, containers }, decisions);
   let designed = scoreModel(workload, model, options);
   if (!(

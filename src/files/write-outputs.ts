@@ -8,6 +8,7 @@ import { chmod, readFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 import type { RenderedFile } from "../render/artifacts.js";
+import { confinePath } from "./confine.js";
 import { writeFileAtomic } from "./io.js";
 
 const MANIFEST = join(".cosmos-modeler", "manifest.json");
@@ -54,6 +55,15 @@ export interface WriteReport {
   readonly unchanged: readonly string[];
 }
 
+export interface WriteOutputsOptions {
+  /**
+   * Refuse (`files.outsideFolder`) any file whose real location, after following links in `dir`
+   * (e.g. an `infra` folder that is a link), is outside `dir`: the MCP server writes only inside
+   * its session folder.
+   */
+  readonly confine?: boolean;
+}
+
 /**
  * Writes `files` under `dir`. Throws `cli.handEdited` listing every file that differs from what
  * the tool last wrote there (or that the tool never wrote) when its content would change,
@@ -63,9 +73,13 @@ export async function writeOutputs(
   dir: string,
   files: readonly RenderedFile[],
   force = false,
+  options: WriteOutputsOptions = {},
 ): Promise<WriteReport> {
   const root = resolve(dir);
-  const manifestText = await readText(join(root, MANIFEST));
+  const located = (path: string): Promise<string> =>
+    options.confine === true ? confinePath(root, path, "write", path) : Promise.resolve(resolve(root, path));
+  const manifestPath = await located(MANIFEST);
+  const manifestText = await readText(manifestPath);
   let manifest: Manifest = { version: 1, files: {} };
   if (manifestText !== undefined) {
     try {
@@ -82,9 +96,9 @@ export async function writeOutputs(
   const pending: { file: RenderedFile; path: string }[] = [];
   const unchanged: string[] = [];
   for (const file of files) {
-    const path = resolve(root, file.path);
-    if (!path.startsWith(root + sep))
+    if (!resolve(root, file.path).startsWith(root + sep))
       throw new CosmosModelerError("cli.badOutputPath", `refusing to write outside ${root}: ${file.path}`);
+    const path = await located(file.path);
     const existing = await readText(path);
     if (existing === file.content) {
       unchanged.push(file.path);
@@ -115,6 +129,6 @@ export async function writeOutputs(
     const file = files.find((f) => f.path === path);
     if (file !== undefined) files2[path] = sha256(file.content);
   }
-  await writeFileAtomic(join(root, MANIFEST), `${JSON.stringify({ version: 1, files: files2 }, null, 2)}\n`);
+  await writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, files: files2 }, null, 2)}\n`);
   return { written: pending.map((p) => p.file.path), unchanged };
 }

@@ -4,48 +4,34 @@
  * `cosmos-data-modeling` prompt that tells an assistant how to run the interview with them, and
  * the bundled examples as resources. Tools return text plus structured content; domain failures
  * are `isError` results the assistant can read and act on.
+ *
+ * An assistant's tool calls cannot be turned against the user: every path argument (and the
+ * session's own files) must resolve inside the session folder after following links, messages
+ * are size-limited and malformed ones answered (`stdio-transport.ts`), and long tools run in a
+ * worker thread, so `ping` and cancellations are answered while they work (`run-in-worker.ts`).
  */
 import { readdir, readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CosmosModelerError } from "../common/errors.js";
-import { REQUIREMENTS_FILE, WORKLOAD_FILE } from "../session-store/session-files.js";
+import { confinePath, realLocation } from "../files/confine.js";
 import {
-  checkWorkload,
-  checkWorkloadInput,
-  checkWorkloadOutput,
-  estimateRequestChargeInput,
-  estimateRequestChargeOutput,
-  estimateRequestCharges,
-  renderArtifacts,
-  renderArtifactsInput,
-  renderArtifactsOutput,
-} from "./file-tools.js";
-import {
-  designModelInput,
-  designModelOutput,
-  designModelTool,
-  evaluateModelInput,
-  evaluateModelOutput,
-  evaluateModelTool,
-  writeDataModelInput,
-  writeDataModelOutput,
-  writeDataModelTool,
-} from "./model-tools.js";
-import { importDatabaseInput, importDatabaseOutput, importDatabaseTool } from "./import-database.js";
+  DATA_MODEL_FILE,
+  REQUIREMENTS_FILE,
+  SESSION_DIR,
+  SESSION_FILE,
+  WORKLOAD_FILE,
+} from "../session-store/session-files.js";
 import { modelingPromptText } from "./prompt.js";
 import { failure } from "./results.js";
-import {
-  getNextQuestions,
-  getNextQuestionsOutput,
-  updateRequirements,
-  updateRequirementsInput,
-  updateRequirementsOutput,
-} from "./session-tools.js";
+import { runInWorker } from "./run-in-worker.js";
+import { BoundedStdioTransport } from "./stdio-transport.js";
+import type { ReportProgress, ToolDefinition } from "./tool-definition.js";
+import { TOOLS } from "./tools/index.js";
 
 export interface ServerOptions {
   /** The session folder: workload.yaml, cosmosdb_requirements.md, .cosmos-modeler/. */
@@ -59,9 +45,20 @@ const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."
 /** Server name and version as announced to clients. */
 export const SERVER_INFO = { name: "cosmos-modeler", version: "0.1.0" } as const;
 
+/** The session's own files: none of them may be a link that leads out of the session folder. */
+const SESSION_FILES = [
+  WORKLOAD_FILE,
+  REQUIREMENTS_FILE,
+  DATA_MODEL_FILE,
+  SESSION_DIR,
+  join(SESSION_DIR, SESSION_FILE),
+] as const;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
 /**
  * Builds the MCP server for the session in `options.dir` (not yet connected to a transport).
- * @example await createCosmosModelerServer({ dir: process.cwd() }).connect(new StdioServerTransport())
+ * @example await createCosmosModelerServer({ dir: process.cwd() }).connect(new BoundedStdioTransport())
  */
 export async function createCosmosModelerServer(options: ServerOptions): Promise<McpServer> {
   const dir = resolve(options.dir);
@@ -70,151 +67,32 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
       "Designs Azure Cosmos DB for NoSQL data models. Use the cosmos-data-modeling prompt for the interview workflow: " +
       "get-next-questions, then update-requirements after every answer; never invent request rates.",
   });
-  // One tool call at a time touches the session files.
+  // Tools that write run one at a time (they read and write the session files).
   let queue: Promise<unknown> = Promise.resolve();
-  const serialized = (run: () => Promise<CallToolResult> | CallToolResult): Promise<CallToolResult> => {
-    const next = queue.then(async () => {
-      try {
-        return await run();
-      } catch (error) {
-        if (error instanceof CosmosModelerError) return failure(`${error.code}: ${error.message}`);
-        throw error;
-      }
+  const serialized = (signal: AbortSignal, run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+    const next = queue.then(() => {
+      if (signal.aborted) throw new CosmosModelerError("mcp.cancelled", "cancelled before it started");
+      return run();
     });
     queue = next.catch(() => undefined);
     return next;
   };
-  const readOnly = {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  } as const;
-
-  server.registerTool(
-    "check-workload",
-    {
-      title: "Check a workload",
-      description:
-        "Validates a workload file (spec/workload-format.md): every error and warning with file, line and field path. Default: the session's workload.yaml.",
-      inputSchema: checkWorkloadInput,
-      outputSchema: checkWorkloadOutput,
-      annotations: readOnly,
-    },
-    (args) => serialized(() => checkWorkload(dir, args)),
-  );
-  server.registerTool(
-    "get-next-questions",
-    {
-      title: "Get the next interview questions",
-      description:
-        "The next questions of the modeling interview (one, or at most three on one subject, most important first), how to answer each with update-requirements, and the checklist that gates the data model.",
-      inputSchema: {},
-      outputSchema: getNextQuestionsOutput,
-      annotations: readOnly,
-    },
-    () => serialized(() => getNextQuestions(dir)),
-  );
-  server.registerTool(
-    "update-requirements",
-    {
-      title: "Update the requirements",
-      description:
-        "Applies structured changes from the user's answers (entities, attributes, relationships, access patterns, rates, scale, estimates, confirmations) to the session, all or none; rewrites workload.yaml and cosmosdb_requirements.md; returns the four-part turn summary, warnings and the next questions.",
-      inputSchema: updateRequirementsInput,
-      outputSchema: updateRequirementsOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
       },
-    },
-    (args) => serialized(() => updateRequirements(dir, args)),
-  );
-  server.registerTool(
-    "estimate-request-charge",
-    {
-      title: "Estimate request charges",
-      description:
-        "Request units (RU) of single Cosmos DB operations (point read, create, replace, upsert, patch, delete, query) from item size, indexed values and query shape, each with its range.",
-      inputSchema: estimateRequestChargeInput,
-      outputSchema: estimateRequestChargeOutput,
-      annotations: readOnly,
-    },
-    (args) => serialized(() => estimateRequestCharges(args)),
-  );
-  server.registerTool(
-    "design-model",
-    {
-      title: "Design a model",
-      description:
-        "Designs the cheapest model that respects every Cosmos DB limit for the session's workload (or a named file): containers, partition keys, embedding, denormalized copies and counters, indexing, throughput; each decision with its alternatives and their RU/s and monthly cost. Writes nothing: discuss the decisions with the user.",
-      inputSchema: designModelInput,
-      outputSchema: designModelOutput,
-      annotations: readOnly,
-    },
-    (args) => serialized(() => designModelTool(dir, args)),
-  );
-  server.registerTool(
-    "write-data-model",
-    {
-      title: "Write the data model",
-      description:
-        "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json, report.html (the visual report) and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete.",
-      inputSchema: writeDataModelInput,
-      outputSchema: writeDataModelOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
+      (args: Record<string, unknown>, extra: Extra) => {
+        const run = (): Promise<CallToolResult> => callTool(dir, tool, args, extra);
+        return tool.annotations.readOnlyHint ? run() : serialized(extra.signal, run);
       },
-    },
-    (args) => serialized(() => writeDataModelTool(dir, args)),
-  );
-  server.registerTool(
-    "evaluate-model",
-    {
-      title: "Evaluate a model",
-      description:
-        "How each access pattern executes on a model (point read, single-partition or fan-out query, writes and change feed), its RU with range and RU/s at average and peak, and per container the physical partitions, storage, hottest partitions, throughput and monthly cost.",
-      inputSchema: evaluateModelInput,
-      outputSchema: evaluateModelOutput,
-      annotations: readOnly,
-    },
-    (args) => serialized(() => evaluateModelTool(dir, args)),
-  );
-  server.registerTool(
-    "render-artifacts",
-    {
-      title: "Render deployable artifacts",
-      description:
-        "Writes a model's container definitions (JSON), Bicep, Terraform, Azure CLI script and Mermaid diagram into a folder inside the session folder.",
-      inputSchema: renderArtifactsInput,
-      outputSchema: renderArtifactsOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-    },
-    (args) => serialized(() => renderArtifacts(dir, args)),
-  );
-
-  server.registerTool(
-    "import-database",
-    {
-      title: "Import an existing database",
-      description:
-        "Starts the session from an existing relational database: a PostgreSQL connection URL (catalog, statistics and pg_stat_statements, read-only) or a DDL file in the session folder (PostgreSQL, MySQL, SQL Server). Writes workload.yaml and cosmosdb_requirements.md with the source of every imported number; peaks are never imported, get-next-questions asks them.",
-      inputSchema: importDatabaseInput,
-      outputSchema: importDatabaseOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    },
-    (args) => serialized(() => importDatabaseTool(dir, args)),
-  );
+    );
+  }
 
   server.registerPrompt(
     "cosmos-data-modeling",
@@ -234,6 +112,70 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
   registerSessionFiles(server, dir);
   await registerExamples(server, options.examplesDir ?? join(PACKAGE_ROOT, "examples"));
   return server;
+}
+
+/**
+ * Runs one tool call: the session's files and every path argument are confined to the session
+ * folder first (a refusal names the path, never the content of a file), then the tool runs,
+ * in a worker thread when it is long, with its progress sent when the client asked for it.
+ */
+async function callTool(
+  dir: string,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  extra: Extra,
+): Promise<CallToolResult> {
+  const confined: Record<string, unknown> = { ...args };
+  const displayed: Record<string, string> = {};
+  try {
+    for (const name of SESSION_FILES) await confinePath(dir, name, "write", name);
+    for (const [name, access] of Object.entries(tool.paths ?? {})) {
+      const given = args[name];
+      if (typeof given !== "string" || access === undefined) continue;
+      const real = await confinePath(dir, given, access, name);
+      confined[name] = real;
+      displayed[real] = given;
+    }
+  } catch (error) {
+    if (error instanceof CosmosModelerError) return failure(`${error.code}: ${error.message}`);
+    throw error;
+  }
+  const realDir = await realLocation(dir);
+  const display = (path: string): string => displayed[path] ?? relative(realDir, path);
+  const progress = progressReporter(extra);
+  try {
+    if (tool.worker === true) {
+      return await runInWorker(
+        { tool: tool.name, dir, args: confined, displayed },
+        { signal: extra.signal, onProgress: progress },
+      );
+    }
+    return await tool.run({ dir, display, progress }, confined as never);
+  } catch (error) {
+    if (error instanceof CosmosModelerError && error.code !== "mcp.cancelled")
+      return failure(`${error.code}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Progress notifications for a request whose client sent a progress token (MCP: progress only
+ * ever increases); a no-op otherwise.
+ */
+function progressReporter(extra: Extra): ReportProgress {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return () => undefined;
+  let last = -1;
+  return (done, total, message) => {
+    if (done <= last || extra.signal.aborted) return;
+    last = done;
+    void extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), message },
+      })
+      .catch(() => undefined);
+  };
 }
 
 /** The session's two working files as resources, read when asked (they change every turn). */
@@ -257,7 +199,9 @@ function registerSessionFiles(server: McpServer, dir: string): void {
       uri,
       { title: `Session: ${file.name}`, description: file.description, mimeType: file.mimeType },
       async () => {
-        const text = await readFile(join(dir, file.name), "utf8").catch(() => undefined);
+        const text = await confinePath(dir, file.name, "read", file.name)
+          .then((path) => readFile(path, "utf8"))
+          .catch(() => undefined);
         return {
           contents: [
             {
@@ -302,5 +246,5 @@ async function registerExamples(server: McpServer, examplesDir: string): Promise
 /** Runs the server on standard input and output until the client disconnects. */
 export async function runStdioServer(options: ServerOptions): Promise<void> {
   const server = await createCosmosModelerServer(options);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new BoundedStdioTransport());
 }

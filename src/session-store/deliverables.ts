@@ -32,6 +32,10 @@ export interface DataModelOptions {
   /** Overwrite deliverables edited by hand since they were written. */
   readonly force?: boolean;
   readonly prices?: Prices;
+  /** Write only inside `dir` after following links (the MCP server's rule). */
+  readonly confine?: boolean;
+  /** Progress of the design (and of the verification, when it runs): done of total steps. */
+  readonly onProgress?: (done: number, total: number | undefined, step: string) => void;
 }
 
 /**
@@ -48,7 +52,10 @@ export async function writeDataModel(
   if (!readiness.ready || readiness.workload === undefined) return { ok: false, reasons: readiness.reasons };
   if (options.dryRun === true) return { ok: true, files: [], unchanged: [], highlights: [] };
   const workload = readiness.workload;
-  const design = designModel(workload, options.prices === undefined ? {} : { prices: options.prices });
+  const design = designModel(workload, {
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
   const rendered = await renderDeliverables(workload, design.model, design.evaluation, {
     decisions: design.decisions,
     baseline: design.baseline,
@@ -67,7 +74,9 @@ export async function writeDataModel(
       executable: false,
     });
   }
-  const report = await writeOutputs(dir, files, options.force === true);
+  const report = await writeOutputs(dir, files, options.force === true, {
+    confine: options.confine === true,
+  });
   return {
     ok: true,
     files: report.written,

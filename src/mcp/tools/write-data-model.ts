@@ -1,0 +1,80 @@
+/**
+ * `write-data-model`: designs the session's workload and writes cosmosdb_data_model.md,
+ * model.yaml, evaluation.json and the artifacts into the session folder; refused until the user
+ * confirmed every access pattern and the checklist is complete.
+ */
+import { z } from "zod";
+import { CosmosModelerError } from "../../common/errors.js";
+import { resolvePrices } from "../../files/read-prices.js";
+import { writeDataModel } from "../../session-store/deliverables.js";
+import { openSession } from "../../session-store/session-files.js";
+import { failure, success } from "../results.js";
+import { defineTool, sessionPath } from "../tool-definition.js";
+import { totalsSchema } from "./evaluation-schema.js";
+
+export const writeDataModelTool = defineTool({
+  name: "write-data-model",
+  title: "Write the data model",
+  description:
+    "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json, report.html (the visual report) and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete. Reports progress; can be cancelled.",
+  inputSchema: {
+    force: z
+      .boolean()
+      .default(false)
+      .describe("overwrite deliverables the user edited by hand since they were written"),
+    prices: sessionPath("price file overriding the built-in dated price table").optional(),
+  },
+  outputSchema: {
+    files: z.array(z.string()).describe("files written, relative to the session folder"),
+    unchanged: z.array(z.string()),
+    highlights: z.array(z.string()),
+    totals: totalsSchema,
+  },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  paths: { prices: "read" },
+  worker: true,
+  async run({ dir, progress }, args) {
+    const opened = await openSession(dir, { keepEditedCopies: false });
+    const prices = await resolvePrices(args.prices);
+    let outcome;
+    try {
+      outcome = await writeDataModel(dir, opened.state, {
+        force: args.force,
+        prices,
+        confine: true,
+        onProgress: progress,
+      });
+    } catch (error) {
+      if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+      return failure(
+        `${error.message.replace(/run again with --force/, "call write-data-model with force: true")} Ask the user before overwriting.`,
+        { files: error.context.files },
+      );
+    }
+    if (!outcome.ok) {
+      return failure(
+        `The data model is not written yet. It is written only after the user confirms that every access pattern is captured and the checklist is complete. Open items:\n${outcome.reasons.map((r) => `- ${r}`).join("\n")}`,
+        { reasons: outcome.reasons },
+      );
+    }
+    const totals = outcome.design?.evaluation.totals ?? { rus: { avg: 0, peak: 0 }, monthlyCostUSD: 0 };
+    return success(
+      [
+        ...outcome.highlights,
+        "",
+        `Written in ${dir}: ${[...outcome.files, ...outcome.unchanged].join(", ")}`,
+      ].join("\n"),
+      {
+        files: [...outcome.files],
+        unchanged: [...outcome.unchanged],
+        highlights: [...outcome.highlights],
+        totals: JSON.parse(JSON.stringify(totals)) as unknown,
+      },
+    );
+  },
+});
