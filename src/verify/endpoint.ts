@@ -102,6 +102,10 @@ const EMBEDDED_KEY = "embedded-endpoint-accepts-any-key";
 export async function startEmbeddedEndpoint(): Promise<CosmosEndpoint & { readonly kind: "embedded" }> {
   // Without keep-alive the server closes every connection (about 6x slower): embedded-endpoint.md.
   const server = createHttpServer({ keepAlive: true });
+  // Node closes a keep-alive connection after 5 s idle; the SDK may reuse it just then (read
+  // ECONNRESET) when a long step between requests keeps the process busy. The connections live
+  // as long as the endpoint: close() ends them all.
+  server.keepAliveTimeout = 0;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
