@@ -21,7 +21,7 @@ import { formatWithItem } from "../workload/with-items.js";
  * Consolidation thresholds of the expert prompt's "Consolidation Rules": consolidate above 50%
  * access overlap, keep separate below 30%, compare costs in between; single-document aggregate
  * from 90% ("Aggregate Boundaries Based on Access Patterns", step 1).
- * Source: shared/reference/expert-prompt.en.md (cosmosdb-datamodeling skill, 2025-09-17).
+ * Source: the expert prompt, the cosmosdb-datamodeling skill of github/awesome-copilot (2025-09-17).
  */
 export const CONSOLIDATE_ABOVE = 0.5;
 export const SEPARATE_BELOW = 0.3;

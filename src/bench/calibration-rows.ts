@@ -1,6 +1,6 @@
 /**
  * The calibration set of the RU model: measured charges of single operations from
- * shared/benchmarks, as estimator inputs plus the measured charge. Pure: callers read the files.
+ * bench/data, as estimator inputs plus the measured charge. Pure: callers read the files.
  */
 import type { Operation } from "../estimator/operation.js";
 import { validateOperation } from "../estimator/validate-operation.js";
@@ -14,7 +14,7 @@ export interface CalibrationRow {
   readonly source: string;
 }
 
-/** The files the calibration set is read from, relative to shared/benchmarks. */
+/** The files the calibration set is read from, in bench/data. */
 export const MEASUREMENTS_FILE = "ru-measurements.jsonl";
 export const CASE_STUDY_FILE = "blogging-case-study.json";
 
@@ -53,7 +53,8 @@ const CASE_STUDY_SOURCE = "https://learn.microsoft.com/azure/cosmos-db/nosql/mod
 
 /**
  * Inputs of the case study's V3 single-partition queries, derived from
- * shared/examples/blogging/workload.yaml and model-v3.yaml (the article gives only the charge):
+ * examples/blogging/workload.yaml and test/fixtures/examples/blogging/model-v3.yaml (the article
+ * gives only the charge):
  * - a post is 3,000 bytes of which `content` is 2,600; the short form truncates `content` to 200
  *   characters: 600 bytes, plus the copied username and the comment and like counters (~50
  *   bytes): 650 bytes per short post;

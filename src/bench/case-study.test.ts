@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluateModel, type DetailedEvaluation } from "../cost/evaluate.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
+import { BENCH_DATA_DIR, REPO_ROOT } from "../test-support/model-examples.js";
+import { repositoryBenchContext } from "./bench.js";
 import {
   bench,
   CASE_STUDY_EXCLUSIONS,
@@ -15,12 +17,7 @@ import {
   type ComparedVersion,
 } from "./case-study.js";
 
-const CASE_STUDY = parseCaseStudy(
-  readFileSync(
-    fileURLToPath(new URL("../../../shared/benchmarks/blogging-case-study.json", import.meta.url)),
-    "utf8",
-  ),
-);
+const CASE_STUDY = parseCaseStudy(readFileSync(join(BENCH_DATA_DIR, "blogging-case-study.json"), "utf8"));
 
 function pattern(evaluation: DetailedEvaluation, id: string) {
   const found = evaluation.patterns.find((p) => p.id === id);
@@ -140,8 +137,7 @@ describe("the blogging case study (benchmarks/blogging-case-study.json)", () => 
   });
 
   it("npm run bench: the case-study bench meets its targets and prints a table per version", async () => {
-    const benchmarksDir = fileURLToPath(new URL("../../../shared/benchmarks/", import.meta.url));
-    const result = await bench.run({ benchmarksDir });
+    const result = await bench.run(repositoryBenchContext(REPO_ROOT));
     expect(result).toMatchObject({ ran: true, passed: true });
     expect(result.report).toContain("V3 < V2 < V1: yes");
     for (const version of CASE_STUDY_VERSIONS)
@@ -149,7 +145,7 @@ describe("the blogging case study (benchmarks/blogging-case-study.json)", () => 
     expect(result.report).toMatch(
       /^Q6\s+16\.97\s+\d+\.\d\d\s+\[\d+\.\d\d, \d+\.\d\d\]\s+\d\.\d\d\s+25%\s+yes$/m,
     );
-    const missing = await bench.run({ benchmarksDir: "/nonexistent/benchmarks" });
+    const missing = await bench.run(repositoryBenchContext("/nonexistent"));
     expect(missing).toMatchObject({ ran: false, passed: true });
   });
 

@@ -1,7 +1,7 @@
 /**
- * Bench: the three models of the blogging case study (shared/examples/blogging/model-v1.yaml ...
- * model-v3.yaml) evaluated and compared, request by request, with the charges the article
- * measured (shared/benchmarks/blogging-case-study.json). Targets (issue 3): single-partition
+ * Bench: the three models of the blogging case study (test/fixtures/examples/blogging/model-v1.yaml
+ * ... model-v3.yaml) evaluated and compared, request by request, with the charges the article
+ * measured (bench/data/blogging-case-study.json). Targets (issue 3): single-partition
  * requests within 25% of the article, fan-out requests within a factor of 2, and total RU/s at
  * peak V3 < V2 < V1. V1 follow-ups are costed one request per returned item, as the article ran
  * them; the default (`cheapest`) figures are printed too.
@@ -205,12 +205,8 @@ function formatVersion(compared: ComparedVersion): string {
   return lines.join("\n");
 }
 
-async function loadVersion(
-  examplesDir: string,
-  workload: Workload,
-  version: CaseStudyVersion,
-): Promise<Model> {
-  const file = join(examplesDir, "blogging", `model-${version}.yaml`);
+async function loadVersion(modelsDir: string, workload: Workload, version: CaseStudyVersion): Promise<Model> {
+  const file = join(modelsDir, "blogging", `model-${version}.yaml`);
   const result = loadModel(await readFile(file, "utf8"), { file, workload });
   if (!result.ok) throw new Error(result.issues.map((i) => formatIssue(i)).join("\n"));
   return result.value;
@@ -218,11 +214,13 @@ async function loadVersion(
 
 export const bench: Bench = {
   name: "Blogging case study: evaluate V1-V3 vs the article's measured charges",
-  async run({ benchmarksDir }) {
-    const examplesDir = join(benchmarksDir, "..", "examples");
+  async run({ dataDir, examplesDir, modelsDir }) {
     const workloadFile = join(examplesDir, "blogging", "workload.yaml");
-    const caseStudyFile = join(benchmarksDir, CASE_STUDY_FILE);
-    const missing = [workloadFile, caseStudyFile].filter((file) => !existsSync(file));
+    const caseStudyFile = join(dataDir, CASE_STUDY_FILE);
+    const modelFiles = CASE_STUDY_VERSIONS.map((version) =>
+      join(modelsDir, "blogging", `model-${version}.yaml`),
+    );
+    const missing = [workloadFile, caseStudyFile, ...modelFiles].filter((file) => !existsSync(file));
     if (missing.length > 0)
       return { ran: false, passed: true, report: `skipped: ${missing.join(", ")} not found` };
     const loaded = loadWorkload(await readFile(workloadFile, "utf8"), { file: workloadFile });
@@ -232,7 +230,7 @@ export const bench: Bench = {
     const versions: ComparedVersion[] = [];
     const lines: string[] = [];
     for (const version of CASE_STUDY_VERSIONS) {
-      const model = await loadVersion(examplesDir, workload, version);
+      const model = await loadVersion(modelsDir, workload, version);
       const compared = compareCaseStudyVersion(
         version,
         workload,

@@ -6,9 +6,9 @@ import { caseStudyFanOutCheck } from "./calibration-rows.js";
 import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import { ACCURACY_TARGETS, loadCalibrationRows, measureAccuracy } from "./estimator-accuracy.js";
 import { crossValidateLeaveOneOut, fitCoefficients } from "./fit-coefficients.js";
+import { BENCH_DATA_DIR } from "../test-support/model-examples.js";
 
-// The repository is always cloned with shared/ beside it.
-const benchmarksDir = resolve(process.cwd(), "../shared/benchmarks");
+const benchmarksDir = BENCH_DATA_DIR;
 
 describe("estimator accuracy on the benchmark files", () => {
   it("uses every jsonl row plus the four V3 single-partition queries", async () => {

@@ -73,27 +73,25 @@ export function measureAccuracy(
   };
 }
 
-/** Loads the calibration set from shared/benchmarks. */
-export async function loadCalibrationRows(benchmarksDir: string): Promise<CalibrationRow[]> {
-  const measurements = await readFile(join(benchmarksDir, MEASUREMENTS_FILE), "utf8");
-  const caseStudy = await readFile(join(benchmarksDir, CASE_STUDY_FILE), "utf8");
+/** Loads the calibration set from the bench data folder (bench/data). */
+export async function loadCalibrationRows(dataDir: string): Promise<CalibrationRow[]> {
+  const measurements = await readFile(join(dataDir, MEASUREMENTS_FILE), "utf8");
+  const caseStudy = await readFile(join(dataDir, CASE_STUDY_FILE), "utf8");
   return [...parseMeasurementRows(measurements), ...caseStudyCalibrationRows(caseStudy)];
 }
 
 export const bench: Bench = {
   name: "RU estimator accuracy (calibration set: ru-measurements.jsonl + blogging case study)",
-  async run({ benchmarksDir }) {
-    const missing = [MEASUREMENTS_FILE, CASE_STUDY_FILE].filter(
-      (file) => !existsSync(join(benchmarksDir, file)),
-    );
+  async run({ dataDir }) {
+    const missing = [MEASUREMENTS_FILE, CASE_STUDY_FILE].filter((file) => !existsSync(join(dataDir, file)));
     if (missing.length > 0) {
       return {
         ran: false,
         passed: true,
-        report: `skipped: ${missing.join(", ")} not found in ${benchmarksDir}`,
+        report: `skipped: ${missing.join(", ")} not found in ${dataDir}`,
       };
     }
-    const rows = await loadCalibrationRows(benchmarksDir);
+    const rows = await loadCalibrationRows(dataDir);
     const summary = measureAccuracy(rows);
     const lines: string[] = [];
     lines.push(formatRowTable(summary.rows));
@@ -157,7 +155,7 @@ export const bench: Bench = {
       );
     }
 
-    const caseStudy = await readFile(join(benchmarksDir, CASE_STUDY_FILE), "utf8");
+    const caseStudy = await readFile(join(dataDir, CASE_STUDY_FILE), "utf8");
     const fanOut = caseStudyFanOutCheck(caseStudy);
     if (fanOut !== undefined) {
       const charge = estimateRequestCharge(fanOut.operation);

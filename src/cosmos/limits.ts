@@ -1,7 +1,7 @@
 /**
  * Azure Cosmos DB for NoSQL limits used by the planner, the cost model and the design checks.
  * Every constant names the Microsoft page it comes from and the date it was checked
- * (the facts collected in shared/reference/cosmos-facts.md, re-read on {@link LIMITS_CHECKED}).
+ * ({@link LIMITS_CHECKED}).
  */
 
 /** Date on which the limits below were checked against their sources. */
@@ -123,7 +123,7 @@ export const INITIAL_RUS_PER_PARTITION_AUTOSCALE = 10_000;
  * stored item, besides the user's `id`. Estimated, not documented: the lengths of their usual
  * values (`_rid` 24 chars, `_self` ~58, `_etag` a quoted GUID ~40, `_attachments`
  * "attachments/", `_ts` 10 digits) plus the property names, quotes and commas come to about
- * 200 bytes, and the benchmark file (shared/benchmarks/ru-measurements.jsonl) lists the
+ * 200 bytes, and the benchmark file (bench/data/ru-measurements.jsonl) lists the
  * documentation's "1 KB", "4 KB", "64 KB" and "100 KB" items as 819, 3891, 65331 and 102195
  * bytes of user JSON, i.e. nominal size minus 205 bytes.
  * Source: resource-model (the property list), checked 2026-11-22.

@@ -29,7 +29,7 @@ function pattern(evaluation: DetailedEvaluation, id: string) {
 
 const blogging = (file: string) => loadExample("blogging", file);
 
-describe("evaluateModel on the shared examples", () => {
+describe("evaluateModel on the examples", () => {
   it.each(EXAMPLE_NAMES)("%s: the expert model evaluates without errors", (name) => {
     const { workload, model } = loadExample(name);
     const evaluation = evaluateModel(workload, model);

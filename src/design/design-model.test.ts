@@ -71,7 +71,7 @@ const ABOVE_EXPERT: Partial<Record<Name, { readonly margin: number; readonly why
   },
 };
 
-describe("designModel on the shared examples", () => {
+describe("designModel on the examples", () => {
   it.each(NAMES)("%s: respects every hard limit and costs no more than the baseline", (name) => {
     const { result } = design(name);
     expect(result.evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);

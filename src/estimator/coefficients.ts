@@ -2,10 +2,10 @@
  * The coefficients of the request-charge model (see estimate-request-charge.ts for the formula).
  *
  * Calibration set (38 rows, `npm run bench` reproduces the fit and its accuracy):
- * - every row of shared/benchmarks/ru-measurements.jsonl (34 rows: Microsoft documentation tables,
+ * - every row of bench/data/ru-measurements.jsonl (34 rows: Microsoft documentation tables,
  *   the troubleshoot-query-performance and optimize-cost pages, the DP-420 labs, the "monitor and
  *   scale" training module and the blogging case study's V1 C1..C4, Q1 and V2 Q2);
- * - the single-operation rows of shared/benchmarks/blogging-case-study.json that the jsonl file
+ * - the single-operation rows of bench/data/blogging-case-study.json that the jsonl file
  *   does not already hold: the V3 single-partition queries Q3, Q4, Q5, Q6 (inputs derived from
  *   examples/blogging/workload.yaml in src/bench/calibration-rows.ts). C1..C4, Q1, Q2 repeat the
  *   jsonl rows; V2/V3 C3/C4 are stored procedures (several operations) and are not used.

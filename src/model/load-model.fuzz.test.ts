@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { loadModel } from "./load-model.js";
-import { readExample, readExampleWorkload, SHARED_MODELS } from "../test-support/model-examples.js";
+import { readExample, readExampleWorkload, EXAMPLE_MODELS } from "../test-support/model-examples.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -67,7 +67,7 @@ const oddValue = fc.oneof(
 );
 
 describe("loadModel never throws", () => {
-  it.each(SHARED_MODELS)("%s: %s with random changes gives a result, not an exception", (example, path) => {
+  it.each(EXAMPLE_MODELS)("%s: %s with random changes gives a result, not an exception", (example, path) => {
     const original = parse(readExample(path)) as Json;
     const paths = pathsOf(original);
     const workload = readExampleWorkload(example);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
-import { readExample, readExampleWorkload, SHARED_MODELS } from "../test-support/model-examples.js";
+import { readExample, readExampleWorkload, EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import type { Model } from "./types.js";
 import { formatIssue } from "../common/issues.js";
 
@@ -28,8 +28,8 @@ function withItem(item: string, container = "    partitionKey: [/postId]"): stri
   return `version: 1\ncontainers:\n  - name: posts\n${container}\n    items:\n${item}\n`;
 }
 
-describe("loadModel on the shared models", () => {
-  it.each(SHARED_MODELS)("%s: %s loads with no error against its workload", (example, path) => {
+describe("loadModel on the example models", () => {
+  it.each(EXAMPLE_MODELS)("%s: %s loads with no error against its workload", (example, path) => {
     const result = load(readExample(path), example);
     expect(result.issues.filter((issue) => issue.severity === "error")).toEqual([]);
     expect(result.ok).toBe(true);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadModel } from "./load-model.js";
 import { serializeModel } from "./serialize-model.js";
-import { readExample, SHARED_MODELS } from "../test-support/model-examples.js";
+import { readExample, EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import type { Container, ItemType, Model } from "./types.js";
 
 function loaded(text: string): Model {
@@ -12,7 +12,7 @@ function loaded(text: string): Model {
 }
 
 describe("serializeModel", () => {
-  it.each(SHARED_MODELS)("%s: %s round-trips through serializeModel and loadModel", (_example, path) => {
+  it.each(EXAMPLE_MODELS)("%s: %s round-trips through serializeModel and loadModel", (_example, path) => {
     const model = loaded(readExample(path));
     expect(loaded(serializeModel(model))).toEqual(model);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
-import { SHARED_MODELS } from "../test-support/model-examples.js";
+import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { planModel } from "./plan-model.js";
 import { routeRequest } from "./routing.js";
 import type { ChangeFeedStep, Plan, PlanStep, QueryStep, ReadPlan, WritePlan } from "./types.js";
@@ -300,7 +300,7 @@ describe("routeRequest", () => {
   });
 });
 
-describe("plans of every shared model", () => {
+describe("plans of every example model", () => {
   /** Every step, including those inside batches and change-feed work. */
   const allSteps = (steps: readonly PlanStep[]): PlanStep[] =>
     steps.flatMap((step) =>
@@ -311,7 +311,7 @@ describe("plans of every shared model", () => {
           : [step],
     );
 
-  it.each(SHARED_MODELS)("%s %s: plain serialisable data with ordered ranges", (name, path) => {
+  it.each(EXAMPLE_MODELS)("%s %s: plain serialisable data with ordered ranges", (name, path) => {
     const { workload, model } = loadExample(name, path.slice(name.length + 1));
     const plans = planModel(workload, model, {
       partitions: Object.fromEntries(model.containers.map((c) => [c.name, 7])),

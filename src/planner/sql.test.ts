@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planModel } from "./plan-model.js";
-import { SHARED_MODELS } from "../test-support/model-examples.js";
+import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { buildQuery, propertyRef } from "./sql.js";
 import type { PlanStep, QueryStep } from "./types.js";
@@ -81,7 +81,7 @@ describe("buildQuery", () => {
 });
 
 describe("generated queries of the example models", () => {
-  it.each(SHARED_MODELS)("%s %s: SQL carries no values, only declared parameters", (name, path) => {
+  it.each(EXAMPLE_MODELS)("%s %s: SQL carries no values, only declared parameters", (name, path) => {
     const { workload, model } = loadExample(name, path.slice(name.length + 1));
     const queries = planModel(workload, model).flatMap((plan) =>
       queriesOf(plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations),

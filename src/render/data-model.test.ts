@@ -1,5 +1,5 @@
 /**
- * The data model document: golden files of every shared example (designed with `designModel`),
+ * The data model document: golden files of every example (designed with `designModel`),
  * every access pattern in the mapping, sample items that validate against their item type,
  * validation marks that follow the evaluation, and user text that cannot break the Markdown.
  * `UPDATE_GOLDEN=1 npx vitest run src/render/data-model.test.ts` rewrites the golden files.

@@ -1,5 +1,5 @@
 /**
- * Golden files: every shared example's requirements document and infrastructure artifacts
+ * Golden files: every example's requirements document and infrastructure artifacts
  * (rendered from its expert model) are compared with the files checked in under
  * `src/render/__golden__/<example>/`. `UPDATE_GOLDEN=1 npx vitest run src/render` rewrites them,
  * so a change of output shows up as a reviewable diff.

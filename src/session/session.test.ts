@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse } from "yaml";
@@ -14,12 +14,10 @@ import { answersToChanges, type Answer, type Question } from "./questions.js";
 import { renderSessionRequirements } from "./render-session-requirements.js";
 import { createSession, sessionFromJson, sessionToJson, type SessionState } from "./state.js";
 import { formatTurnSummary, summarizeTurn } from "./summarize-turn.js";
-import { EXAMPLES_DIR } from "../test-support/model-examples.js";
+import { EXAMPLE_WORKLOAD_NAMES, EXAMPLES_DIR } from "../test-support/model-examples.js";
 
-const examplesDir = existsSync("examples") ? "examples" : EXAMPLES_DIR;
-const exampleNames = readdirSync(examplesDir).filter((name) =>
-  existsSync(join(examplesDir, name, "workload.yaml")),
-);
+const examplesDir = EXAMPLES_DIR;
+const exampleNames = EXAMPLE_WORKLOAD_NAMES;
 
 function apply(state: SessionState, changes: readonly Change[]): SessionState {
   const result = applyChanges(state, changes);

@@ -1,5 +1,5 @@
 /**
- * Test support for the planner and evaluation tests: loads shared example models and the model
+ * Test support for the planner and evaluation tests: loads the example models and the model
  * fixtures of test/fixtures/evaluate against an example workload.
  */
 import { readFileSync } from "node:fs";
@@ -20,7 +20,7 @@ export function parseModel(text: string, workload: Workload, file = "model.yaml"
   return result.value;
 }
 
-/** An example's workload and one of its shared models (`expert-model.yaml`, `model-v3.yaml`). */
+/** An example's workload and one of its models (`expert-model.yaml`, `model-v3.yaml`). */
 export function loadExample(
   name: string,
   modelFile = "expert-model.yaml",

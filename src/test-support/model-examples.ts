@@ -1,14 +1,33 @@
 /**
- * Test support for the model tests: reads the shared example workloads and models.
+ * Test support: where the tests find the examples, resolved from the repository root (never the
+ * working directory, never a folder beside the repository).
+ * - `examples/<name>/workload.yaml`: the example workloads the package ships;
+ * - `test/fixtures/examples/<name>/`: the expert model of each example (`expert-model.yaml`, with
+ *   the expert's notes in `README.md`) and the case study's `model-v1.yaml` ... `model-v3.yaml`;
+ * - `bench/data/`: the published RU measurements and the case study's measured charges.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { formatIssue } from "../common/issues.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 
-/** The shared examples directory. */
-export const EXAMPLES_DIR = fileURLToPath(new URL("../../../shared/examples/", import.meta.url));
+/** The repository root, with a trailing slash (this file is src/test-support/model-examples.ts). */
+export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The shipped example workloads: `examples/<name>/workload.yaml`. */
+export const EXAMPLES_DIR = `${REPO_ROOT}examples/`;
+
+/** The examples' expert and case-study models: `test/fixtures/examples/<name>/<model>.yaml`. */
+export const EXAMPLE_MODELS_DIR = `${REPO_ROOT}test/fixtures/examples/`;
+
+/** The bench's measurements: `bench/data/ru-measurements.jsonl`, `bench/data/blogging-case-study.json`. */
+export const BENCH_DATA_DIR = `${REPO_ROOT}bench/data/`;
+
+/** Every example folder under examples/ that holds a workload.yaml. */
+export const EXAMPLE_WORKLOAD_NAMES: readonly string[] = readdirSync(EXAMPLES_DIR).filter((name) =>
+  existsSync(`${EXAMPLES_DIR}${name}/workload.yaml`),
+);
 
 /** The example workloads that have an expert model. */
 export const EXAMPLE_NAMES = [
@@ -20,9 +39,18 @@ export const EXAMPLE_NAMES = [
   "social-reactions",
 ] as const;
 
-/** Text of a file under the shared examples directory. */
+/**
+ * Absolute path of an example file given as `<name>/<file>`: `<name>/workload.yaml` is the
+ * shipped workload under examples/, any other file (a model) is under test/fixtures/examples/.
+ */
+export function examplePath(relativePath: string): string {
+  const dir = relativePath.endsWith("/workload.yaml") ? EXAMPLES_DIR : EXAMPLE_MODELS_DIR;
+  return `${dir}${relativePath}`;
+}
+
+/** Text of an example file given as `<name>/<file>` (see {@link examplePath}). */
 export function readExample(relativePath: string): string {
-  return readFileSync(`${EXAMPLES_DIR}${relativePath}`, "utf8");
+  return readFileSync(examplePath(relativePath), "utf8");
 }
 
 /** Loads an example workload (`blogging`) with the workload loader; throws if it has errors. */
@@ -33,8 +61,8 @@ export function readExampleWorkload(name: string): Workload {
   return result.value;
 }
 
-/** Every shared model file: [label, example, path under the examples directory]. */
-export const SHARED_MODELS: readonly (readonly [string, string])[] = [
+/** Every model of the examples: [example, path given as `<name>/<file>`]. */
+export const EXAMPLE_MODELS: readonly (readonly [string, string])[] = [
   ...EXAMPLE_NAMES.map((name) => [name, `${name}/expert-model.yaml`] as const),
   ["blogging", "blogging/model-v1.yaml"],
   ["blogging", "blogging/model-v2.yaml"],

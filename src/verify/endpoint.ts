@@ -2,7 +2,7 @@
  * The Cosmos DB adapter edge of `verify`: an embedded endpoint (`@vercel/cosmosdb-server`
  * in-process on loopback) or a real account / the official emulator, what each can and cannot
  * check, and the wrapping of SDK errors into `CosmosModelerError` with every secret redacted.
- * Facts about the embedded server: shared/reference/embedded-endpoint.md (measured 2026-11-21).
+ * Facts about the embedded server: measured 2026-11-21 (what it lacks is listed in README.md, Verify).
  */
 import type { AddressInfo } from "node:net";
 import { CosmosClient } from "@azure/cosmos";
@@ -36,7 +36,7 @@ export type Capability = keyof EndpointCapabilities;
 
 /**
  * The embedded server's capabilities, as measured with @vercel/cosmosdb-server 1.0.1 and
- * @azure/cosmos 4.9.3 (shared/reference/embedded-endpoint.md, checked 2026-11-21).
+ * @azure/cosmos 4.9.3 (checked 2026-11-21).
  */
 export const EMBEDDED_CAPABILITIES: EndpointCapabilities = {
   measuresRequestCharge: false,

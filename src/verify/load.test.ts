@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { generateDataset, type Dataset } from "../synthetic/generate-records.js";
 import { mulberry32 } from "../synthetic/random.js";
-import { loadWorkload } from "../workload/load-workload.js";
+import { loadExample } from "../test-support/evaluate-fixtures.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { deployModel, type Deployment } from "./deploy.js";
 import { connectRealEndpoint, startEmbeddedEndpoint, type CosmosEndpoint } from "./endpoint.js";
@@ -13,17 +11,8 @@ import { materializeDataset, type ContainerItems } from "../synthetic/materializ
 import { answerReadPattern } from "./oracle.js";
 import { pickParameters } from "./pick-parameters.js";
 
-const examples = "/work/shared/examples";
-
-function blogging(modelFile: string): { workload: Workload; model: Model } {
-  const workload = loadWorkload(readFileSync(`${examples}/blogging/workload.yaml`, "utf8"));
-  if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
-  const model = loadModel(readFileSync(`${examples}/blogging/${modelFile}`, "utf8"), {
-    workload: workload.value,
-  });
-  if (!model.ok) throw new Error(JSON.stringify(model.issues));
-  return { workload: workload.value, model: model.value };
-}
+const blogging = (modelFile: string): { workload: Workload; model: Model } =>
+  loadExample("blogging", modelFile);
 
 describe("materializeDataset", () => {
   const { workload, model } = blogging("model-v3.yaml");

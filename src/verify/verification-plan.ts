@@ -38,8 +38,8 @@ export const DEFAULT_VERIFY_SEED = 20261122;
 
 /**
  * Items per container the plan aims at: the embedded endpoint scans the whole container for
- * every query, about 120 ms per query at 5,000 items (shared/reference/embedded-endpoint.md,
- * measured 2026-11-21), so a few thousand keep a verification within about a minute.
+ * every query, about 120 ms per query at 5,000 items (@vercel/cosmosdb-server 1.0.1, measured
+ * 2026-11-21), so a few thousand keep a verification within about a minute.
  */
 export const DEFAULT_MAX_ITEMS_PER_CONTAINER = 3000;
 

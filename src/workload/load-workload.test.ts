@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -7,12 +7,11 @@ import { describe, expect, it } from "vitest";
 import { formatIssue, type Issue, type Result } from "../common/issues.js";
 import { loadWorkload } from "./load-workload.js";
 import type { Workload } from "./types.js";
-import { EXAMPLES_DIR } from "../test-support/model-examples.js";
+import { EXAMPLE_WORKLOAD_NAMES, EXAMPLES_DIR } from "../test-support/model-examples.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const examplesDir = EXAMPLES_DIR;
-const exampleNames = readdirSync(examplesDir).filter((name) => !name.startsWith("."));
-const readExample = (name: string): string => readFileSync(join(examplesDir, name, "workload.yaml"), "utf8");
+const exampleNames = EXAMPLE_WORKLOAD_NAMES;
+const readExample = (name: string): string => readFileSync(join(EXAMPLES_DIR, name, "workload.yaml"), "utf8");
 const base = readFileSync(join(here, "__fixtures__", "base-workload.yaml"), "utf8");
 
 /** The base workload with `from` (which must occur exactly once) replaced by `to`. */
@@ -29,7 +28,7 @@ function loaded(result: Result<Workload>): Workload {
 
 const errors = (issues: readonly Issue[]) => issues.filter((issue) => issue.severity === "error");
 
-describe("loadWorkload: the shared examples", () => {
+describe("loadWorkload: the examples", () => {
   it.each(exampleNames)("%s loads without errors", (name) => {
     const result = loadWorkload(readExample(name), { file: `${name}/workload.yaml` });
     expect(errors(result.issues)).toEqual([]);

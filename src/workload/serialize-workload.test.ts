@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -6,16 +6,13 @@ import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { loadWorkload } from "./load-workload.js";
 import { serializeWorkload } from "./serialize-workload.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Scale, Workload } from "./types.js";
-import { EXAMPLES_DIR } from "../test-support/model-examples.js";
+import { EXAMPLE_WORKLOAD_NAMES, EXAMPLES_DIR } from "../test-support/model-examples.js";
 
-const examplesDir = EXAMPLES_DIR;
-const examples = readdirSync(examplesDir)
-  .filter((name) => !name.startsWith("."))
-  .map((name) => {
-    const result = loadWorkload(readFileSync(join(examplesDir, name, "workload.yaml"), "utf8"));
-    if (!result.ok) throw new Error(`${name} does not load`);
-    return result.value;
-  });
+const examples = EXAMPLE_WORKLOAD_NAMES.map((name) => {
+  const result = loadWorkload(readFileSync(join(EXAMPLES_DIR, name, "workload.yaml"), "utf8"));
+  if (!result.ok) throw new Error(`${name} does not load`);
+  return result.value;
+});
 
 function roundTrip(workload: Workload): Workload {
   const text = serializeWorkload(workload);

@@ -11,8 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-// The shared folder sits beside the repository (CI clones it there too).
-const examples = resolve(root, "..", "shared", "examples");
+const examples = join(root, "examples");
 
 function newestSource(dir: string): number {
   let newest = 0;

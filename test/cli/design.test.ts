@@ -12,8 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-const examples = resolve(root, "..", "shared", "examples");
-const blogging = join(examples, "blogging", "workload.yaml");
+const blogging = join(root, "examples", "blogging", "workload.yaml");
 
 beforeAll(() => {
   // `npm test` builds first; when run alone, build once.
@@ -145,7 +144,7 @@ describe("cosmos-modeler design", () => {
 describe("cosmos-modeler render", () => {
   it("renders a given model", () => {
     const out = mkdtempSync(join(tmpdir(), "render-test-"));
-    const model = join(examples, "blogging", "expert-model.yaml");
+    const model = join(root, "test", "fixtures", "examples", "blogging", "expert-model.yaml");
     const { status } = run(["render", blogging, model, "--out", out, "--json"]);
     expect(status).toBe(0);
     expect(readFileSync(join(out, "model.yaml"), "utf8")).toContain("replicas: 8");

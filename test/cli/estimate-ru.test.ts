@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BENCH_DATA_DIR, REPO_ROOT } from "../../src/test-support/model-examples.js";
 
 const run = promisify(execFile);
-const repo = process.cwd();
+const repo = REPO_ROOT;
 const cli = resolve(repo, "dist/cli/main.js");
-const measurements = resolve(repo, "../shared/benchmarks/ru-measurements.jsonl");
+const measurements = resolve(BENCH_DATA_DIR, "ru-measurements.jsonl");
 
 interface Outcome {
   readonly code: number;

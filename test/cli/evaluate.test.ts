@@ -1,18 +1,20 @@
 /**
  * End-to-end tests of `cosmos-modeler evaluate`: the built CLI run as a user would, with the
- * shared blogging example and the model fixtures of test/fixtures/evaluate.
+ * blogging example, its models in test/fixtures/examples and the model fixtures of
+ * test/fixtures/evaluate.
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_MODELS_DIR, examplePath, REPO_ROOT } from "../../src/test-support/model-examples.js";
 
 const run = promisify(execFile);
-const repo = process.cwd();
+const repo = REPO_ROOT;
 const cli = resolve(repo, "dist/cli/main.js");
-const blogging = resolve(repo, "../shared/examples/blogging");
-const workload = `${blogging}/workload.yaml`;
+const workload = examplePath("blogging/workload.yaml");
+const blogging = resolve(EXAMPLE_MODELS_DIR, "blogging");
 const fixtures = "test/fixtures/evaluate";
 
 interface Outcome {

@@ -1,6 +1,6 @@
 /**
  * End-to-end tests of `cosmos-modeler verify`: the built CLI on the embedded endpoint with the
- * shared blogging example (small data through the test-only --max-items), the feed fixture of
+ * blogging example (small data through the test-only --max-items), the feed fixture of
  * test/fixtures/verify, a fault injected into the maintenance, wrong usage, and a connection
  * string that is never printed.
  */
@@ -9,13 +9,13 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { examplePath, REPO_ROOT } from "../../src/test-support/model-examples.js";
 
 const run = promisify(execFile);
-const repo = process.cwd();
+const repo = REPO_ROOT;
 const cli = resolve(repo, "dist/cli/main.js");
-const blogging = resolve(repo, "../shared/examples/blogging");
-const workload = `${blogging}/workload.yaml`;
-const expert = `${blogging}/expert-model.yaml`;
+const workload = examplePath("blogging/workload.yaml");
+const expert = examplePath("blogging/expert-model.yaml");
 const SMALL = ["--max-items", "200"];
 
 interface Outcome {

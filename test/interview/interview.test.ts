@@ -97,10 +97,7 @@ describe("cosmos-modeler interview", () => {
 
   it("continues an existing workload file, asks only what is open, then writes the data model", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
-    const examples = existsSync(join(root, "examples"))
-      ? join(root, "examples")
-      : join(root, "..", "shared", "examples");
-    copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
+    copyFileSync(join(root, "examples", "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
     const run = new Terminal(["interview", "--dir", dir]);
     await run.waitFor("Started from the existing workload.yaml.");
     await run.waitFor("Which consistency level does the application need");
@@ -125,10 +122,7 @@ describe("cosmos-modeler interview", () => {
 
   it("edits and removes through the menu at any point, and quits from it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interview-"));
-    const examples = existsSync(join(root, "examples"))
-      ? join(root, "examples")
-      : join(root, "..", "shared", "examples");
-    copyFileSync(join(examples, "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
+    copyFileSync(join(root, "examples", "accounts-sessions", "workload.yaml"), join(dir, "workload.yaml"));
     const run = new Terminal(["interview", "--dir", dir]);
     await run.answer("What next?", `${DOWN}${ENTER}`);
     await run.answer("What do you want to change?", ENTER); // access patterns

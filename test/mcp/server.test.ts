@@ -2,7 +2,7 @@
  * End-to-end tests of the MCP server: the built CLI (`node dist/cli/main.js mcp --dir <tmp>`)
  * driven by the SDK's own client over stdio.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,9 +12,7 @@ import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli, ensureBuilt, root } from "../interview/terminal.js";
 
-const examplesDir = existsSync(join(root, "examples", "blogging"))
-  ? join(root, "examples")
-  : join(root, "..", "shared", "examples");
+const examplesDir = join(root, "examples");
 const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-mcp-"));
 let client: Client;
 
@@ -67,7 +65,7 @@ describe("cosmos-modeler mcp", () => {
     expect(JSON.stringify(update?.inputSchema)).toContain("estimate-rate");
   });
 
-  it("check-workload loads a shared example with its counts and issues", async () => {
+  it("check-workload loads an example with its counts and issues", async () => {
     const text = readFileSync(join(examplesDir, "blogging", "workload.yaml"), "utf8");
     writeFileSync(join(dir, "blogging.yaml"), text);
     const result = await call("check-workload", { path: "blogging.yaml" });

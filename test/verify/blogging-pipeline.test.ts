@@ -5,9 +5,7 @@
  * then change a username (C1), emulate the change-feed copies by diffing materializations, and
  * check that Q3 shows the new username.
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadModel } from "../../src/model/load-model.js";
 import type { ItemType, Model } from "../../src/model/types.js";
 import { generateDataset, type Dataset } from "../../src/synthetic/generate-records.js";
 import { generateWriteRecord } from "../../src/synthetic/generate-writes.js";
@@ -24,16 +22,10 @@ import { applyItemChanges, loadItems } from "../../src/verify/load.js";
 import { applyWriteToDataset } from "../../src/verify/apply-write.js";
 import type { PatternParameters } from "../../src/verify/oracle.js";
 import { pickParameters } from "../../src/verify/pick-parameters.js";
-import { loadWorkload } from "../../src/workload/load-workload.js";
+import { loadExample } from "../../src/test-support/evaluate-fixtures.js";
 import type { ReadPattern, Workload, WritePattern } from "../../src/workload/types.js";
 
-const folder = "/work/shared/examples/blogging";
-const workloadResult = loadWorkload(readFileSync(`${folder}/workload.yaml`, "utf8"));
-if (!workloadResult.ok) throw new Error(JSON.stringify(workloadResult.issues));
-const workload: Workload = workloadResult.value;
-const modelResult = loadModel(readFileSync(`${folder}/model-v3.yaml`, "utf8"), { workload });
-if (!modelResult.ok) throw new Error(JSON.stringify(modelResult.issues));
-const model: Model = modelResult.value;
+const { workload, model }: { workload: Workload; model: Model } = loadExample("blogging", "model-v3.yaml");
 
 const pattern = (id: string): ReadPattern => workload.accessPatterns.find((p) => p.id === id) as ReadPattern;
 const itemType = (container: string, type: string): ItemType => {

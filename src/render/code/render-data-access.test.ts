@@ -138,7 +138,7 @@ describe("renderDataAccessModule", () => {
     });
   });
 
-  it("compiles for every shared model under strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext", () => {
+  it("compiles for every example model under strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext", () => {
     const files = new Map(
       [...generated].map(([label, { source }]) => [label, writeSource("compile", label, source)]),
     );
