@@ -4,6 +4,7 @@
  */
 import type { Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
+import type { DesignResult } from "../design/design-model.js";
 import type { Decision } from "../design/search.js";
 import { serializeModel } from "../model/serialize-model.js";
 import type { Model, Throughput } from "../model/types.js";
@@ -23,11 +24,9 @@ import { renderReportHtml } from "../render/report/report-html.js";
 import type { Workload } from "../workload/types.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
-export interface DeliverableOptions {
+/** Options of a design's deliverables: its decisions and baseline come from the design itself. */
+export interface DesignDeliverableOptions {
   readonly prices?: Prices;
-  readonly decisions?: readonly Decision[];
-  /** The naive model's figures, for the data model document's comparison. */
-  readonly baseline?: BaselineFigures;
   readonly requirementsState?: RequirementsState;
   /** What the report calls the model (default "designed model" with decisions, else "model"). */
   readonly label?: string;
@@ -37,13 +36,37 @@ export interface DeliverableOptions {
   readonly compare?: ComparedModel;
 }
 
+export interface DeliverableOptions extends DesignDeliverableOptions {
+  readonly decisions?: readonly Decision[];
+  /** The naive model's figures, for the data model document's comparison. */
+  readonly baseline?: BaselineFigures;
+}
+
 /** The throughput the evaluation recommends (or the model sets) per container. */
 function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
   return Object.fromEntries(evaluation.containers.map((c) => [c.name, modelThroughputOf(c.throughput)]));
 }
 
 /**
- * The files of a design, paths relative to the output folder (`report.html` among them).
+ * Everything `design --out` writes (and `render` without a model, and the interview's last step):
+ * the designed model's files with its decisions and the comparison with the baseline. The golden
+ * files are produced by this function too, so they are what a user gets.
+ * @example (await renderDesignDeliverables(workload, designModel(workload))).map((f) => f.path)
+ */
+export function renderDesignDeliverables(
+  workload: Workload,
+  design: DesignResult,
+  options: DesignDeliverableOptions = {},
+): Promise<readonly RenderedFile[]> {
+  return renderDeliverables(workload, design.model, design.evaluation, {
+    ...options,
+    decisions: design.decisions,
+    baseline: design.baseline,
+  });
+}
+
+/**
+ * The files of a model, paths relative to the output folder (`report.html` among them).
  * @example (await renderDeliverables(workload, model, evaluateModel(workload, model))).map((f) => f.path)
  */
 export async function renderDeliverables(

@@ -5,9 +5,8 @@
  */
 import { writeOutputs } from "../files/write-outputs.js";
 import type { Prices } from "../cosmos/prices.js";
-import { renderDeliverables } from "../deliverables/render-deliverables.js";
+import { renderDesignDeliverables } from "../deliverables/render-deliverables.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
-import { DATA_MODEL_FILE_NAME, renderDataModel } from "../render/data-model.js";
 import { checkReadiness, requirementsState } from "../session/checklist.js";
 import type { SessionState } from "../session/state.js";
 import type { Workload } from "../workload/types.js";
@@ -56,24 +55,12 @@ export async function writeDataModel(
     ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
-  const rendered = await renderDeliverables(workload, design.model, design.evaluation, {
-    decisions: design.decisions,
-    baseline: design.baseline,
+  const rendered = await renderDesignDeliverables(workload, design, {
     requirementsState: requirementsState(state),
     ...(options.prices === undefined ? {} : { prices: options.prices }),
   });
   // The session keeps cosmosdb_requirements.md itself (with the interview's status).
   const files = rendered.filter((file) => file.path !== REQUIREMENTS_FILE);
-  if (!files.some((file) => file.path === DATA_MODEL_FILE_NAME)) {
-    files.unshift({
-      path: DATA_MODEL_FILE_NAME,
-      content: renderDataModel(workload, design.model, design.evaluation, design.decisions, {
-        baseline: design.baseline,
-        ...(options.prices === undefined ? {} : { prices: options.prices }),
-      }),
-      executable: false,
-    });
-  }
   const report = await writeOutputs(dir, files, options.force === true, {
     confine: options.confine === true,
   });

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { filesUnder } from "../../src/test-support/files.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -85,6 +86,12 @@ describe("cosmos-modeler design", () => {
     ]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
+    // Exactly the golden files (src/deliverables/golden.test.ts), the manifest aside.
+    const golden = join(root, "src", "deliverables", "__golden__", "blogging", "design");
+    const written = filesUnder(out).filter((file) => !file.startsWith(".cosmos-modeler"));
+    expect(written).toEqual(filesUnder(golden));
+    for (const file of written)
+      expect(readFileSync(join(out, file), "utf8"), file).toBe(readFileSync(join(golden, file), "utf8"));
     expect(statSync(join(out, "infra/create-containers.sh")).mode & 0o111).not.toBe(0);
     const evaluated = run(["evaluate", blogging, join(out, "model.yaml"), "--json"]);
     expect(evaluated.status).toBe(0);

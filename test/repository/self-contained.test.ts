@@ -5,9 +5,10 @@
  * nothing beside it.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { filesUnder } from "../../src/test-support/files.js";
 import { REPO_ROOT } from "../../src/test-support/model-examples.js";
 
 /** The folders whose files must not look outside the repository. */
@@ -20,22 +21,6 @@ const OUTSIDE_REFERENCES: readonly RegExp[] = [
   /["'`]\/work\//,
 ];
 
-/** Every file under `folder`, as paths relative to the repository root. */
-function walk(folder: string): string[] {
-  const absolute = join(REPO_ROOT, folder);
-  let entries;
-  try {
-    entries = readdirSync(absolute, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : walk(path);
-    return entry.isFile() ? [path] : [];
-  });
-}
-
 /** The tracked files of the checked folders (every file when this is not a git checkout). */
 function checkedFiles(): string[] {
   try {
@@ -46,7 +31,9 @@ function checkedFiles(): string[] {
     });
     return listed.split("\0").filter((path) => path !== "");
   } catch {
-    return CHECKED_FOLDERS.flatMap(walk);
+    return CHECKED_FOLDERS.flatMap((folder) =>
+      filesUnder(join(REPO_ROOT, folder)).map((path) => join(folder, path)),
+    );
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { designModel } from "../../design/design-model.js";
-import { renderDeliverables } from "../../deliverables/render-deliverables.js";
+import { renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
 import { hasErrors } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import type { CommandRegistration } from "../main.js";
@@ -68,12 +68,7 @@ export const register: CommandRegistration = (program: Command) => {
           ? undefined
           : await writeOutputs(
               flags.out,
-              await renderDeliverables(workload, result.model, result.evaluation, {
-                prices,
-                decisions: result.decisions,
-                baseline: result.baseline,
-                ...extras.value,
-              }),
+              await renderDesignDeliverables(workload, result, { prices, ...extras.value }),
               flags.force === true,
             );
       if (flags.json === true) {

@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
-import { renderDeliverables } from "../../deliverables/render-deliverables.js";
+import { renderDeliverables, renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel, readWorkloadFile } from "../../files/load-inputs.js";
 import { EXIT_OK, printJson, reportIssues } from "../output.js";
@@ -55,12 +55,7 @@ export const register: CommandRegistration = (program: Command) => {
           return;
         }
         const result = designModel(loaded.value, { prices });
-        files = await renderDeliverables(loaded.value, result.model, result.evaluation, {
-          prices,
-          decisions: result.decisions,
-          baseline: result.baseline,
-          ...extras.value,
-        });
+        files = await renderDesignDeliverables(loaded.value, result, { prices, ...extras.value });
         reportIssues(loaded.issues);
       } else {
         const inputs = await readWorkloadAndModel(workloadPath, modelPath);
