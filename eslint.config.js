@@ -3,7 +3,17 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "out/**", "**/*.generated.ts", "test-output/**", "**/__golden__/**"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "coverage/**",
+      "out/**",
+      "**/*.generated.ts",
+      "test-output/**",
+      "**/__golden__/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

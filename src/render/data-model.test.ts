@@ -159,7 +159,6 @@ function itemProblems(
 }
 
 describe.each(EXAMPLE_NAMES)("the data model document of %s", (name) => {
-
   it("has every section of the expert template, in order", () => {
     const headings = designed(name)
       .doc.split("\n")

@@ -24,7 +24,6 @@ import type { Workload } from "../../workload/types.js";
 import { camelIdentifier, commentText } from "./identifiers.js";
 import { dataAccessNames, renderDataAccessModule } from "./render-data-access.js";
 
-
 const STRICT_OPTIONS: ts.CompilerOptions = {
   noEmit: true,
   strict: true,
