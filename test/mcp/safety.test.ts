@@ -73,9 +73,9 @@ beforeAll(async () => {
   });
   await client.connect(transport);
   const deliver = transport.onmessage;
-  transport.onmessage = (message, extra) => {
+  transport.onmessage = (message) => {
     received.push(message);
-    deliver?.(message, extra);
+    deliver?.(message);
   };
 });
 
@@ -308,7 +308,7 @@ describe("MCP requests that could stop or freeze the server", () => {
 describe("long tools run off the request loop", () => {
   it("design-model reports progress, ping is answered while it runs, and a cancellation stops it", async () => {
     const controller = new AbortController();
-    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const progress: { progress: number; total?: number | undefined; message?: string | undefined }[] = [];
     let firstProgress: () => void = () => undefined;
     const started = new Promise<void>((r) => {
       firstProgress = r;

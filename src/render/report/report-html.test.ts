@@ -8,13 +8,22 @@ import type { Workload } from "../../workload/types.js";
 import { escapeHtml } from "../markdown.js";
 import { loadVerification } from "./load-verification.js";
 import { buildReportData } from "./report-data.js";
-import { renderReportHtml } from "./report-html.js";
+import { renderReportHtml, reportScript } from "./report-html.js";
 
 const { workload, model } = loadExample("blogging");
 const evaluation = evaluateModel(workload, model);
 const projection = projectCost(workload, model);
 
 describe("renderReportHtml", () => {
+  it("inlines the sorting script as its tokens: valid JavaScript, allowed by the page's hash", async () => {
+    const script = await reportScript();
+    expect(() => new Function(script.source)).not.toThrow();
+    expect(script.source).not.toMatch(/\n|\t| {2}/);
+    const html = await renderReportHtml(buildReportData({ workload, model, evaluation, projection }));
+    expect(html).toContain(`<script>${script.source}</script>`);
+    expect(html).toContain(`script-src 'sha256-${script.hash}'`);
+  });
+
   it("shows the evaluation's own figures, and renders the same bytes twice", async () => {
     const data = buildReportData({ workload, model, evaluation, projection });
     const html = await renderReportHtml(data);
