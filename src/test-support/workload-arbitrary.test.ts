@@ -1,0 +1,103 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import type { Workload } from "../workload/types.js";
+import { toWorkload, workloadDocumentArbitrary } from "./workload-arbitrary.js";
+
+const SAMPLE = 300;
+
+describe("workloadDocumentArbitrary", () => {
+  const workloads: Workload[] = fc
+    .sample(workloadDocumentArbitrary(), { numRuns: SAMPLE, seed: 11 })
+    .map((document) => toWorkload(document));
+  const reads = workloads.flatMap((w) => w.accessPatterns.flatMap((p) => (p.type === "read" ? [p] : [])));
+  const writes = workloads.flatMap((w) => w.accessPatterns.flatMap((p) => (p.type === "write" ? [p] : [])));
+  const entities = workloads.flatMap((w) => w.entities);
+  const attributes = entities.flatMap((e) => e.attributes);
+
+  it("generates documents the loader accepts without an error", () => {
+    // toWorkload throws with the loader's issues otherwise; every sample got here.
+    expect(workloads).toHaveLength(SAMPLE);
+  });
+
+  it("uses every filter kind, every `with` entry and every write operation", () => {
+    const ops = new Set(reads.flatMap((p) => p.where.map((w) => w.op)));
+    expect([...ops].sort()).toEqual(["contains", "eq", "in", "prefix", "range"]);
+    const withKinds = new Set(
+      reads.flatMap((p) => p.with.map((w) => (w.kind === "aggregate" ? `aggregate:${w.fn}` : w.kind))),
+    );
+    expect([...withKinds].sort()).toEqual([
+      "aggregate:max",
+      "aggregate:min",
+      "aggregate:sum",
+      "all",
+      "attribute",
+      "count",
+      "latest",
+    ]);
+    expect(new Set(writes.map((p) => p.operation))).toEqual(
+      new Set(["create", "upsert", "replace", "patch", "delete"]),
+    );
+    expect(reads.some((p) => p.where.length === 0)).toBe(true);
+    expect(reads.some((p) => p.select !== undefined)).toBe(true);
+    expect(reads.some((p) => p.truncate.length > 0)).toBe(true);
+    expect(reads.some((p) => p.orderBy.length > 0 && p.limit !== undefined)).toBe(true);
+    expect(reads.some((p) => p.consistency !== undefined)).toBe(true);
+    expect(writes.some((p) => p.batch > 1)).toBe(true);
+    expect(writes.some((p) => p.changes !== undefined)).toBe(true);
+  });
+
+  it("builds forests with every relationship kind, TTL, skew, uniqueness and change frequencies", () => {
+    const kinds = new Set(workloads.flatMap((w) => w.relationships.map((r) => r.kind)));
+    expect(kinds).toEqual(new Set(["one-to-many", "one-to-one", "many-to-many"]));
+    expect(workloads.some((w) => w.relationships.some((r) => r.owned))).toBe(true);
+    expect(workloads.some((w) => w.relationships.some((r) => r.max === undefined))).toBe(true);
+    expect(workloads.some((w) => w.entities.length >= 5)).toBe(true);
+    expect(workloads.some((w) => w.entities.length === 1)).toBe(true);
+    // A forest: every entity has at most one parent through a `via`.
+    for (const workload of workloads) {
+      for (const entity of workload.entities) {
+        const parents = workload.relationships.filter((r) => r.child === entity.name && r.via !== undefined);
+        expect(parents.length).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(entities.some((e) => e.ttlSeconds !== undefined)).toBe(true);
+    expect(attributes.some((a) => a.skew > 0)).toBe(true);
+    expect(attributes.some((a) => a.unique)).toBe(true);
+    expect(new Set(attributes.map((a) => a.changes))).toEqual(new Set(["never", "rare", "frequent"]));
+    expect(new Set(attributes.map((a) => a.type))).toEqual(
+      new Set(["string", "number", "boolean", "datetime", "object", "array"]),
+    );
+  });
+
+  it("spans sizes from 100 B to 2 MB and rates from 0.01 to 50,000 requests/s", () => {
+    const sizes = entities.map((e) => e.avgBytes);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(100);
+    expect(Math.min(...sizes)).toBeLessThan(200);
+    expect(Math.max(...sizes)).toBe(MAX_ITEM_BYTES);
+    expect(sizes.filter((s) => s > 1000 && s < 100_000).length).toBeGreaterThan(sizes.length / 10);
+    const rates = workloads.flatMap((w) => w.accessPatterns.map((p) => p.rps));
+    expect(Math.min(...rates.map((r) => r.avg))).toBeLessThan(0.02);
+    expect(Math.max(...rates.map((r) => r.peak))).toBe(50_000);
+    expect(rates.every((r) => r.peak >= r.avg && r.peak <= 50_000 && r.avg >= 0.01)).toBe(true);
+    expect(rates.filter((r) => r.avg > 1 && r.avg < 1000).length).toBeGreaterThan(rates.length / 5);
+  });
+
+  it("narrows its ranges on request", () => {
+    const small = fc
+      .sample(
+        workloadDocumentArbitrary({ maxEntities: 2, rates: [1, 10], sizes: [500, 600], counts: [10, 100] }),
+        { numRuns: 50, seed: 3 },
+      )
+      .map((document) => toWorkload(document));
+    for (const workload of small) {
+      expect(workload.entities.length).toBeLessThanOrEqual(2);
+      for (const entity of workload.entities) {
+        expect(entity.avgBytes).toBeGreaterThanOrEqual(500);
+        expect(entity.avgBytes).toBeLessThanOrEqual(600);
+        expect(entity.count).toBeLessThanOrEqual(100);
+      }
+      for (const pattern of workload.accessPatterns) expect(pattern.rps.peak).toBeLessThanOrEqual(10);
+    }
+  });
+});

@@ -1,0 +1,598 @@
+/**
+ * Random valid workloads for property tests (fast-check), in the workload file format: forests
+ * of entities (one-to-many, one-to-one and many-to-many relationships, owned or not, bounded or
+ * not), attributes of every type with cardinality, skew, uniqueness and change frequency, TTL,
+ * sizes from 100 B to 2 MB, rates from 0.01 to 50,000 requests/s, and access patterns with every
+ * filter kind, every `with` entry, ordering, limits, projections, truncation, per-pattern
+ * consistency, every write operation, `changes` and batches.
+ *
+ * `workloadDocumentArbitrary` gives the document (what a user would write); `toWorkload` loads
+ * one through the real loader, so a generated document that does not load is a failure of the
+ * generator, reported with the loader's issues. Options narrow or widen the ranges (issue 14's
+ * bounds tests reuse it with extreme ones).
+ * @example fc.assert(fc.property(workloadDocumentArbitrary(), (doc) => { designModel(toWorkload(doc)); }))
+ */
+import fc from "fast-check";
+import { stringify } from "yaml";
+import { formatIssue } from "../common/issues.js";
+import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { loadWorkload } from "../workload/load-workload.js";
+import type { Workload } from "../workload/types.js";
+
+export interface WorkloadArbitraryOptions {
+  /** Most entities (default 6); at least 1. */
+  readonly maxEntities?: number;
+  /** Most extra attributes per entity besides its key and parent keys (default 6). */
+  readonly maxAttributes?: number;
+  /** Most read patterns per entity (default 3). */
+  readonly maxReadsPerEntity?: number;
+  /** Most write patterns per entity besides its create (default 2). */
+  readonly maxWritesPerEntity?: number;
+  /** Requests per second of a pattern at average: [min, max], log-uniform (default 0.01-50,000). */
+  readonly rates?: readonly [number, number];
+  /** Average item size in bytes: [min, max], log-uniform (default 100 B - 2 MB). */
+  readonly sizes?: readonly [number, number];
+  /** Items of an entity at the start of the horizon: [min, max], log-uniform (default 1 - 100 M). */
+  readonly counts?: readonly [number, number];
+}
+
+/** A workload document as written in a file (YAML/JSON): plain data. */
+export type WorkloadDocument = Record<string, unknown>;
+
+const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
+type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+interface AttributeDraft {
+  readonly name: string;
+  readonly type: AttributeType;
+  readonly distinct?: number;
+  readonly skew?: number;
+  readonly unique?: boolean;
+  readonly changes?: "never" | "rare" | "frequent";
+  readonly avgBytes?: number;
+}
+
+interface EntityDraft {
+  readonly name: string;
+  readonly key: string;
+  readonly count: number;
+  readonly growthPerMonth?: number;
+  readonly avgBytes: number;
+  readonly maxBytes?: number;
+  readonly ttlSeconds?: number;
+  readonly attributes: readonly AttributeDraft[];
+  /** The parent in the forest: its index, the kind and bounds of the relationship. */
+  readonly parent?: {
+    readonly index: number;
+    readonly kind: "one-to-many" | "one-to-one";
+    readonly avg: number;
+    readonly max?: number;
+    readonly owned: boolean;
+  };
+}
+
+interface RelationshipDraft {
+  readonly parent: string;
+  readonly child: string;
+  readonly kind: "one-to-many" | "one-to-one" | "many-to-many";
+  readonly via?: string;
+  readonly avg: number;
+  readonly max?: number;
+  readonly owned?: boolean;
+}
+
+/** Rounds to 3 significant digits, so documents stay readable. */
+function round3(value: number): number {
+  if (value === 0) return 0;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return Number(value.toFixed(Math.min(digits, 6)));
+}
+
+/** A number spread evenly over the orders of magnitude between min and max. */
+export function logUniform(min: number, max: number, integer = false): fc.Arbitrary<number> {
+  // fc.double is spread over the bit patterns of doubles (most near 0): draw a step instead.
+  const steps = 1_000_000;
+  const low = Math.log10(min);
+  const high = Math.log10(max);
+  const exponent = fc.integer({ min: 0, max: steps }).map((step) => low + ((high - low) * step) / steps);
+  // fast-check favours the ends of a range; keep that for one draw in five (the extremes are
+  // where designs break), spread the rest evenly over the orders of magnitude.
+  return fc
+    .oneof({ arbitrary: fc.noBias(exponent), weight: 4 }, { arbitrary: exponent, weight: 1 })
+    .map((e) => {
+      const value = Math.min(max, Math.max(min, round3(10 ** e)));
+      return integer ? Math.max(Math.ceil(min), Math.round(value)) : value;
+    });
+}
+
+const ENTITY_NAMES = [
+  "Account",
+  "Order",
+  "Item",
+  "Event",
+  "Device",
+  "Reading",
+  "Comment",
+  "Tenant",
+  "Ticket",
+  "Message",
+  "Product",
+  "Review",
+  "Session",
+  "Payment",
+  "Vehicle",
+  "Ping",
+] as const;
+
+const ATTRIBUTE_NAMES = [
+  "status",
+  "title",
+  "email",
+  "amount",
+  "createdAt",
+  "updatedAt",
+  "region",
+  "tags",
+  "score",
+  "category",
+  "ownerName",
+  "payload",
+  "active",
+  "priority",
+  "assignedTo",
+  "body",
+] as const;
+
+/** `Order` -> `orderId`. */
+const keyName = (entity: string): string => `${entity.charAt(0).toLowerCase()}${entity.slice(1)}Id`;
+
+function attributeArbitrary(name: string): fc.Arbitrary<AttributeDraft> {
+  return fc
+    .record(
+      {
+        type: fc.constantFrom(...ATTRIBUTE_TYPES),
+        distinct: logUniform(1, 10_000_000, true),
+        skew: fc.constantFrom(0, 0.3, 0.8, 1, 1.3),
+        unique: fc.boolean(),
+        changes: fc.constantFrom("never", "rare", "frequent"),
+        avgBytes: logUniform(4, 20_000, true),
+      },
+      { requiredKeys: ["type"] },
+    )
+    .map((draft) => {
+      // Booleans have two values; uniqueness only on strings and numbers.
+      const distinct = draft.type === "boolean" ? 2 : draft.distinct;
+      const unique = draft.unique === true && (draft.type === "string" || draft.type === "number");
+      return {
+        name,
+        type: draft.type,
+        ...(distinct === undefined || unique ? {} : { distinct }),
+        ...(draft.skew === undefined ? {} : { skew: draft.skew }),
+        ...(unique ? { unique: true } : {}),
+        ...(draft.changes === undefined ? {} : { changes: draft.changes }),
+        ...(draft.avgBytes === undefined ? {} : { avgBytes: draft.avgBytes }),
+      };
+    });
+}
+
+function entityArbitrary(
+  index: number,
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<EntityDraft> {
+  const base = ENTITY_NAMES[index % ENTITY_NAMES.length] ?? "Entity";
+  const name = index < ENTITY_NAMES.length ? base : `${base}${Math.floor(index / ENTITY_NAMES.length) + 1}`;
+  const [minSize, maxSize] = options.sizes;
+  return fc
+    .record({
+      count: logUniform(options.counts[0], options.counts[1], true),
+      growth: fc.option(logUniform(1, 10_000_000, true), { nil: undefined }),
+      avgBytes: logUniform(minSize, maxSize, true),
+      maxFactor: fc.option(fc.constantFrom(1, 1.5, 4, 20), { nil: undefined }),
+      ttlSeconds: fc.option(logUniform(60, 31_536_000, true), { nil: undefined, freq: 4 }),
+      attributes: fc.uniqueArray(fc.constantFrom(...ATTRIBUTE_NAMES), { maxLength: options.maxAttributes }),
+      parent:
+        index === 0
+          ? fc.constant(undefined)
+          : fc.option(
+              fc.record(
+                {
+                  index: fc.integer({ min: 0, max: index - 1 }),
+                  kind: fc.constantFrom("one-to-many", "one-to-many", "one-to-many", "one-to-one"),
+                  avg: logUniform(0.01, 2000),
+                  maxFactor: fc.constantFrom(1, 2, 10),
+                  owned: fc.boolean(),
+                },
+                { requiredKeys: ["index", "kind", "avg", "owned"] },
+              ),
+              { nil: undefined, freq: 4 },
+            ),
+    })
+    .chain((draft) =>
+      fc
+        .tuple(...draft.attributes.map((attribute) => attributeArbitrary(attribute)))
+        .map((attributes): EntityDraft => {
+          const maxBytes =
+            draft.maxFactor === undefined
+              ? undefined
+              : Math.min(MAX_ITEM_BYTES, Math.round(draft.avgBytes * draft.maxFactor));
+          const parent =
+            draft.parent === undefined
+              ? undefined
+              : draft.parent.kind === "one-to-one"
+                ? {
+                    index: draft.parent.index,
+                    kind: "one-to-one" as const,
+                    avg: Math.min(1, draft.parent.avg),
+                    max: 1,
+                    owned: draft.parent.owned,
+                  }
+                : {
+                    index: draft.parent.index,
+                    kind: "one-to-many" as const,
+                    avg: draft.parent.avg,
+                    ...(draft.parent.maxFactor === undefined
+                      ? {}
+                      : { max: Math.ceil(draft.parent.avg * draft.parent.maxFactor) }),
+                    owned: draft.parent.owned,
+                  };
+          return {
+            name,
+            key: keyName(name),
+            count: draft.count,
+            ...(draft.growth === undefined ? {} : { growthPerMonth: draft.growth }),
+            avgBytes: draft.avgBytes,
+            ...(maxBytes === undefined ? {} : { maxBytes }),
+            ...(draft.ttlSeconds === undefined ? {} : { ttlSeconds: draft.ttlSeconds }),
+            attributes,
+            ...(parent === undefined ? {} : { parent }),
+          };
+        }),
+    );
+}
+
+/** What the patterns of one entity can use: its attributes by type and its relatives. */
+interface EntityView {
+  readonly entity: EntityDraft;
+  /** Every attribute of the item: key, parent key, the others. */
+  readonly attributes: readonly AttributeDraft[];
+  readonly parents: readonly { readonly entity: EntityDraft; readonly via: string }[];
+  readonly children: readonly { readonly entity: EntityDraft; readonly via?: string }[];
+}
+
+function rateArbitrary(
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<{ avg: number; peak: number }> {
+  return fc
+    .tuple(logUniform(options.rates[0], options.rates[1]), fc.constantFrom(1, 1.5, 3, 10))
+    .map(([avg, factor]) => ({ avg, peak: Math.max(avg, Math.min(options.rates[1], round3(avg * factor))) }));
+}
+
+/** `with` entries a read of `view.entity` can ask for. */
+function withEntries(view: EntityView): string[] {
+  const entries: string[] = [];
+  for (const { entity } of view.parents) {
+    for (const attribute of entity.attributes) entries.push(`${entity.name}.${attribute.name}`);
+  }
+  for (const { entity, via } of view.children) {
+    entries.push(`count(${entity.name})`, `all(${entity.name})`, `latest(${entity.name}, 3)`);
+    if (via === undefined) continue;
+    for (const attribute of entity.attributes) {
+      if (attribute.type === "number") {
+        entries.push(`sum(${entity.name}.${attribute.name})`, `max(${entity.name}.${attribute.name})`);
+      }
+      if (attribute.type === "datetime") entries.push(`min(${entity.name}.${attribute.name})`);
+    }
+  }
+  return entries;
+}
+
+/** A predicate on an attribute, with an operator its type supports. */
+function predicateArbitrary(attribute: AttributeDraft): fc.Arbitrary<[string, string]> {
+  const ops: string[] = ["eq"];
+  if (attribute.type === "number" || attribute.type === "datetime") ops.push("range");
+  if (attribute.type === "string") ops.push("in", "prefix");
+  if (attribute.type === "array") ops.splice(0, 1, "contains");
+  return fc.constantFrom(...ops).map((op) => [attribute.name, op]);
+}
+
+function readArbitrary(
+  view: EntityView,
+  id: string,
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<Record<string, unknown>> {
+  const { entity, attributes } = view;
+  const filterable = attributes.filter((a) => a.type !== "object" && a.type !== "boolean");
+  const sortable = attributes.filter((a) => a.type === "datetime" || a.type === "number");
+  const truncatable = attributes.filter((a) => a.type === "string" && a.name !== entity.key);
+  const entries = withEntries(view);
+  const byKey = fc.constant([[entity.key, "eq"]] as [string, string][]);
+  const byParent =
+    view.parents.length === 0
+      ? byKey
+      : fc.constantFrom(...view.parents).map(({ via }) => [[via, "eq"]] as [string, string][]);
+  const byOthers =
+    filterable.length === 0
+      ? byKey
+      : fc
+          .uniqueArray(fc.constantFrom(...filterable), {
+            minLength: 1,
+            maxLength: 2,
+            selector: (a) => a.name,
+          })
+          .chain((picked) => fc.tuple(...picked.map(predicateArbitrary)));
+  return fc
+    .record(
+      {
+        where: fc.oneof(byKey, byParent, byOthers, fc.constant([] as [string, string][])),
+        order: sortable.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...sortable)),
+        direction: fc.constantFrom("asc", "desc"),
+        limit: fc.option(fc.constantFrom(1, 10, 20, 100)),
+        returns: fc.option(logUniform(0.1, 5000)),
+        select: fc.option(
+          fc.uniqueArray(fc.constantFrom(...attributes.map((a) => a.name)), { minLength: 1, maxLength: 3 }),
+        ),
+        truncate:
+          truncatable.length === 0
+            ? fc.constant(undefined)
+            : fc.option(fc.tuple(fc.constantFrom(...truncatable), fc.constantFrom(50, 200))),
+        with:
+          entries.length === 0
+            ? fc.constant([])
+            : fc.uniqueArray(fc.constantFrom(...entries), { maxLength: 3 }),
+        consistency: fc.option(fc.constantFrom("strong", "eventual", "session"), { freq: 8 }),
+        latencyMs: fc.option(fc.constantFrom(10, 50)),
+        rps: rateArbitrary(options),
+      },
+      { requiredKeys: ["where", "direction", "rps", "with"] },
+    )
+    .map((draft) => {
+      const where = Object.fromEntries(draft.where);
+      const limit = draft.limit ?? undefined;
+      const returns =
+        draft.returns === undefined || draft.returns === null
+          ? undefined
+          : round3(limit === undefined ? draft.returns : Math.min(limit, draft.returns));
+      return {
+        id,
+        name: `read ${entity.name} by ${Object.keys(where).join(" and ") || "nothing"}`,
+        type: "read",
+        entity: entity.name,
+        ...(Object.keys(where).length === 0 ? {} : { where }),
+        ...(draft.order === undefined || draft.order === null
+          ? {}
+          : { orderBy: { [draft.order.name]: draft.direction } }),
+        ...(limit === undefined || limit === null ? {} : { limit }),
+        ...(returns === undefined ? {} : { returns: { avg: returns } }),
+        ...(draft.select === undefined || draft.select === null ? {} : { select: draft.select }),
+        ...(draft.truncate === undefined || draft.truncate === null
+          ? {}
+          : { truncate: { [draft.truncate[0].name]: draft.truncate[1] } }),
+        ...(draft.with.length === 0 ? {} : { with: draft.with }),
+        ...(draft.consistency === undefined || draft.consistency === null
+          ? {}
+          : { consistency: draft.consistency }),
+        ...(draft.latencyMs === undefined || draft.latencyMs === null ? {} : { latencyMs: draft.latencyMs }),
+        rps: draft.rps,
+      };
+    });
+}
+
+function writeArbitrary(
+  view: EntityView,
+  id: string,
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<Record<string, unknown>> {
+  const { entity, attributes } = view;
+  const changeable = attributes.filter((a) => a.name !== entity.key).map((a) => a.name);
+  return fc
+    .record({
+      operation: fc.constantFrom("replace", "upsert", "patch", "patch", "delete"),
+      changes:
+        changeable.length === 0
+          ? fc.constant(undefined)
+          : fc.option(fc.uniqueArray(fc.constantFrom(...changeable), { minLength: 1, maxLength: 3 })),
+      batch: fc.option(fc.constantFrom(1, 10, 500), { freq: 4 }),
+      rps: rateArbitrary(options),
+    })
+    .map((draft) => ({
+      id,
+      name: `${draft.operation} ${entity.name}`,
+      type: "write",
+      operation: draft.operation,
+      entity: entity.name,
+      ...(draft.changes === undefined ||
+      draft.changes === null ||
+      draft.operation === "delete" ||
+      draft.operation === "upsert"
+        ? {}
+        : { changes: draft.changes }),
+      ...(draft.batch === undefined || draft.batch === null || draft.batch === 1
+        ? {}
+        : { batch: draft.batch }),
+      rps: draft.rps,
+    }));
+}
+
+function createArbitrary(
+  view: EntityView,
+  id: string,
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .record({
+      operation: fc.constantFrom("create", "create", "upsert"),
+      batch: fc.option(fc.constantFrom(1, 10, 100), { freq: 5 }),
+      rps: rateArbitrary(options),
+    })
+    .map((draft) => ({
+      id,
+      name: `${draft.operation} ${view.entity.name}`,
+      type: "write",
+      operation: draft.operation,
+      entity: view.entity.name,
+      ...(draft.batch === undefined || draft.batch === null || draft.batch === 1
+        ? {}
+        : { batch: draft.batch }),
+      rps: draft.rps,
+    }));
+}
+
+function attributeField(attribute: AttributeDraft): unknown {
+  const { name: _name, type, ...rest } = attribute;
+  return Object.keys(rest).length === 0 ? type : { type, ...rest };
+}
+
+function withDefaults(options: WorkloadArbitraryOptions): Required<WorkloadArbitraryOptions> {
+  return {
+    maxEntities: Math.max(1, options.maxEntities ?? 6),
+    maxAttributes: options.maxAttributes ?? 6,
+    maxReadsPerEntity: options.maxReadsPerEntity ?? 3,
+    maxWritesPerEntity: options.maxWritesPerEntity ?? 2,
+    rates: options.rates ?? [0.01, 50_000],
+    sizes: options.sizes ?? [100, MAX_ITEM_BYTES],
+    counts: options.counts ?? [1, 100_000_000],
+  };
+}
+
+/**
+ * Random valid workload documents.
+ * @example fc.sample(workloadDocumentArbitrary({ maxEntities: 3 }), 5)
+ */
+export function workloadDocumentArbitrary(
+  options: WorkloadArbitraryOptions = {},
+): fc.Arbitrary<WorkloadDocument> {
+  const settings = withDefaults(options);
+  return fc
+    .integer({ min: 1, max: settings.maxEntities })
+    .chain((size) =>
+      fc.tuple(...Array.from({ length: size }, (_, index) => entityArbitrary(index, settings))),
+    )
+    .chain((entities) => {
+      // Many-to-many pairs (no `via`): a few, between entities with no parent link.
+      const pairs = entities.flatMap((a, i) =>
+        entities.slice(i + 1).flatMap((b) => (b.parent?.index === i ? [] : [[a, b] as const])),
+      );
+      return fc.tuple(
+        fc.constant(entities),
+        pairs.length === 0
+          ? fc.constant([])
+          : fc.uniqueArray(fc.constantFrom(...pairs), {
+              maxLength: 1,
+              selector: ([a, b]) => `${a.name}>${b.name}`,
+            }),
+        fc.record({
+          consistency: fc.option(fc.constantFrom("strong", "bounded", "session", "eventual"), { freq: 3 }),
+          regions: fc.option(fc.constantFrom(1, 2, 3), { freq: 3 }),
+          horizonMonths: fc.option(fc.constantFrom(1, 12, 36), { freq: 3 }),
+        }),
+      );
+    })
+    .chain(([entities, manyToMany, scale]) => {
+      const relationships: RelationshipDraft[] = [];
+      const viewAttributes = new Map<string, AttributeDraft[]>();
+      for (const entity of entities) {
+        const parent = entity.parent === undefined ? undefined : entities[entity.parent.index];
+        const keys: AttributeDraft[] = [{ name: entity.key, type: "string" }];
+        if (parent !== undefined) keys.push({ name: parent.key, type: "string" });
+        const names = new Set(keys.map((k) => k.name));
+        viewAttributes.set(entity.name, [...keys, ...entity.attributes.filter((a) => !names.has(a.name))]);
+        if (parent !== undefined && entity.parent !== undefined) {
+          relationships.push({
+            parent: parent.name,
+            child: entity.name,
+            kind: entity.parent.kind,
+            via: parent.key,
+            avg: entity.parent.avg,
+            ...(entity.parent.max === undefined ? {} : { max: entity.parent.max }),
+            owned: entity.parent.owned,
+          });
+        }
+      }
+      for (const [a, b] of manyToMany) {
+        relationships.push({ parent: a.name, child: b.name, kind: "many-to-many", avg: 5, max: 50 });
+      }
+      const views: EntityView[] = entities.map((entity) => ({
+        entity,
+        attributes: viewAttributes.get(entity.name) ?? [],
+        parents: relationships
+          .filter((r) => r.child === entity.name && r.via !== undefined)
+          .flatMap((r) => {
+            const found = entities.find((e) => e.name === r.parent);
+            return found === undefined || r.via === undefined ? [] : [{ entity: found, via: r.via }];
+          }),
+        children: relationships
+          .filter((r) => r.parent === entity.name)
+          .flatMap((r) => {
+            const found = entities.find((e) => e.name === r.child);
+            return found === undefined
+              ? []
+              : [{ entity: found, ...(r.via === undefined ? {} : { via: r.via }) }];
+          }),
+      }));
+      // Ids are numbered once the patterns exist (C1, Q2, W3, ... in document order).
+      const patternArbitraries = views.flatMap((view) => [
+        createArbitrary(view, "C", settings).map((p) => [p]),
+        fc
+          .integer({ min: 0, max: settings.maxReadsPerEntity })
+          .chain((n) => fc.tuple(...Array.from({ length: n }, () => readArbitrary(view, "Q", settings)))),
+        fc
+          .integer({ min: 0, max: settings.maxWritesPerEntity })
+          .chain((n) => fc.tuple(...Array.from({ length: n }, () => writeArbitrary(view, "W", settings)))),
+      ]);
+      return fc.tuple(
+        fc.constant({ entities, relationships, views, scale }),
+        fc.tuple(...patternArbitraries),
+      );
+    })
+    .map(([{ entities, relationships, views, scale }, patternGroups]) => {
+      const patterns = patternGroups.flat().map((p, index) => ({ ...p, id: `${String(p.id)}${index + 1}` }));
+      const document: WorkloadDocument = {
+        version: 1,
+        name: `Generated workload of ${entities.length} entities`,
+        ...(Object.values(scale).some((v) => v !== undefined && v !== null)
+          ? {
+              scale: Object.fromEntries(
+                Object.entries(scale).filter(([, value]) => value !== undefined && value !== null),
+              ),
+            }
+          : {}),
+        entities: Object.fromEntries(
+          views.map(({ entity, attributes }) => [
+            entity.name,
+            {
+              key: entity.key,
+              count: entity.count,
+              ...(entity.growthPerMonth === undefined ? {} : { growthPerMonth: entity.growthPerMonth }),
+              avgBytes: entity.avgBytes,
+              ...(entity.maxBytes === undefined ? {} : { maxBytes: entity.maxBytes }),
+              ...(entity.ttlSeconds === undefined ? {} : { ttlSeconds: entity.ttlSeconds }),
+              attributes: Object.fromEntries(attributes.map((a) => [a.name, attributeField(a)])),
+            },
+          ]),
+        ),
+        ...(relationships.length === 0 ? {} : { relationships }),
+        accessPatterns: patterns,
+      };
+      return document;
+    });
+}
+
+/** The YAML text of a generated document (what a user would save as workload.yaml). */
+export function workloadText(document: WorkloadDocument): string {
+  return stringify(document);
+}
+
+/**
+ * Loads a generated document through the workload loader; throws with the loader's issues when
+ * it does not load (a defect of the generator, not of the code under test).
+ */
+export function toWorkload(document: WorkloadDocument): Workload {
+  const text = workloadText(document);
+  const loaded = loadWorkload(text, { file: "generated.yaml" });
+  if (!loaded.ok) {
+    throw new Error(
+      `generated workload does not load:\n${loaded.issues.map(formatIssue).join("\n")}\n---\n${text}`,
+    );
+  }
+  return loaded.value;
+}
