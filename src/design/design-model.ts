@@ -399,6 +399,16 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     alternatives: [],
     why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
   });
+  const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
+  if (unmet.length > 0) {
+    decisions.push({
+      id: "unmet-limits",
+      title: "Hard limits the design does not meet",
+      chosen: `${unmet.length} hard-limit error(s) remain`,
+      alternatives: [],
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${issue.path}: ${issue.message}`).join(" | ")}`,
+    });
+  }
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
 }
 

@@ -102,6 +102,75 @@ export function editItem(
   };
 }
 
+/** The item types that are copies (`source`) of `container`/`type`. */
+export function copiesOf(
+  model: Model,
+  container: string,
+  type: string,
+): { container: Container; item: ItemType }[] {
+  return model.containers.flatMap((c) =>
+    c.items
+      .filter((i) => i.source?.container === container && i.source.type === type)
+      .map((item) => ({ container: c, item })),
+  );
+}
+
+/**
+ * Points every copy of the item types named in `moves` (`container/type` -> new place) at their
+ * new place, so a move or a merge never leaves a copy whose source is gone.
+ */
+export function retargetSources(
+  model: Model,
+  moves: ReadonlyMap<string, { readonly container: string; readonly type: string }>,
+): Model {
+  if (moves.size === 0) return model;
+  return {
+    ...model,
+    containers: model.containers.map((c) => ({
+      ...c,
+      items: c.items.map((i) => {
+        const moved =
+          i.source === undefined ? undefined : moves.get(`${i.source.container}/${i.source.type}`);
+        return moved === undefined ? i : { ...i, source: { container: moved.container, type: moved.type } };
+      }),
+    })),
+  };
+}
+
+/**
+ * Moves an item type to another container (created when it does not exist), possibly changed
+ * (`item`: a new type name, key or options), and points its copies at the new place.
+ */
+export function moveItem(
+  model: Model,
+  from: { readonly container: string; readonly type: string },
+  target: Container,
+  item: ItemType,
+): Model {
+  const without = removeItem(model, from.container, from.type);
+  const existing = without.containers.find((c) => c.name === target.name) ?? target;
+  return retargetSources(
+    addItem(without, existing, item),
+    new Map([[`${from.container}/${from.type}`, { container: target.name, type: item.type }]]),
+  );
+}
+
+/** Moves every item type of container `from` into container `into` (`merged`), copies following. */
+export function mergeContainers(model: Model, from: Container, merged: Container): Model {
+  const moves = new Map(
+    from.items.map((i) => [`${from.name}/${i.type}`, { container: merged.name, type: i.type }] as const),
+  );
+  return retargetSources(
+    {
+      ...model,
+      containers: model.containers
+        .filter((c) => c.name !== from.name)
+        .map((c) => (c.name === merged.name ? merged : c)),
+    },
+    moves,
+  );
+}
+
 /** Removes an item type from its container (and the container when it is left empty). */
 export function removeItem(model: Model, container: string, type: string): Model {
   const found = model.containers.find((c) => c.name === container);

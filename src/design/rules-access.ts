@@ -16,8 +16,8 @@ import {
   findPrimary,
   freshContainerName,
   freshItemType,
+  moveItem,
   propertyNameOf,
-  removeItem,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
@@ -209,8 +209,7 @@ export function shardingCandidates(
     const shardBy = companions[0] ?? entity.key;
     const path = `/${keyAttribute}Shard`;
     const alone = container.items.length === 1;
-    const base = alone ? model : removeItem(model, container.name, item.type);
-    const target = alone ? container.name : freshContainerName(base, containerNameOf(item.entity));
+    const target = alone ? container.name : freshContainerName(model, containerNameOf(item.entity));
     for (const shards of SHARD_CHOICES) {
       const sharded = { ...item, partitionKey: [`{${keyAttribute}}-{shard}`], shards, shardBy };
       candidates.push({
@@ -222,7 +221,12 @@ export function shardingCandidates(
                 c.name === containerName ? { ...c, partitionKey: [path], items: [sharded] } : c,
               ),
             }
-          : addItem(base, containerFor(target, sharded, [path]), sharded),
+          : moveItem(
+              model,
+              { container: container.name, type: item.type },
+              containerFor(target, sharded, [path]),
+              sharded,
+            ),
       });
     }
   }

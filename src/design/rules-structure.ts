@@ -12,7 +12,17 @@ import {
   SEPARATE_BELOW,
 } from "../analysis/aggregate-analysis.js";
 import type { Relationship, Workload } from "../workload/types.js";
-import { addItem, editItem, findPrimary, freshItemType, propertyNameOf, removeItem } from "./model-edits.js";
+import {
+  addItem,
+  copiesOf,
+  editItem,
+  findPrimary,
+  freshItemType,
+  mergeContainers,
+  moveItem,
+  propertyNameOf,
+  removeItem,
+} from "./model-edits.js";
 import type { Candidate } from "./search.js";
 import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 
@@ -61,6 +71,7 @@ export function aggregateCandidates(
     maxAggregate <= MAX_ITEM_BYTES * EMBED_MAX_FRACTION_OF_ITEM_LIMIT &&
     childReads.length === 0 &&
     !childIsParent &&
+    copiesOf(model, childHome.container.name, childHome.item.type).length === 0 &&
     onlyChildOfContainer
   ) {
     const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
@@ -82,14 +93,12 @@ export function aggregateCandidates(
     parentHome.item.partitionKey[0] === `{${parentEntity.key}}`;
   // Under 30% correlation the prompt keeps the pair in separate containers.
   if (identifying && parentKeyed && onlyChildOfContainer && correlation >= SEPARATE_BELOW) {
-    const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
-    const target =
-      withoutChild.containers.find((c) => c.name === parentHome.container.name) ?? parentHome.container;
+    const target = parentHome.container;
     candidates.push({
       // Over 50% of the pair's requests need both: the prompt consolidates them.
       preferred: correlation > CONSOLIDATE_ABOVE,
       name: `store ${child} items in the ${parent} container, in their ${parent}'s logical partition`,
-      model: addItem(withoutChild, target, {
+      model: moveItem(model, { container: childHome.container.name, type: childHome.item.type }, target, {
         ...childHome.item,
         type: freshItemType(target, childHome.item.type),
         partitionKey: [`{${via}}`],
@@ -382,16 +391,11 @@ export function sameKeyMergeCandidates(
         continue;
       candidates.push({
         name: `share one container keyed by /${key} for ${a.name} and ${b.name} (their items share logical partitions)`,
-        model: {
-          ...model,
-          containers: model.containers
-            .filter((c) => c.name !== b.name)
-            .map((c) =>
-              c.name === a.name
-                ? { ...a, items: [...a.items, ...b.items], indexing: mergedIndexing(a, b) }
-                : c,
-            ),
-        },
+        model: mergeContainers(model, b, {
+          ...a,
+          items: [...a.items, ...b.items],
+          indexing: mergedIndexing(a, b),
+        }),
       });
     }
   }
@@ -431,12 +435,7 @@ export function mergeCandidates(model: Model): Candidate[] {
       };
       candidates.push({
         name: `share one container keyed by /id for ${a.name} and ${b.name} (every item is read by its id)`,
-        model: {
-          ...model,
-          containers: model.containers
-            .filter((c) => c.name !== b.name)
-            .map((c) => (c.name === a.name ? merged : c)),
-        },
+        model: mergeContainers(model, b, merged),
       });
     }
   }

@@ -198,8 +198,12 @@ export function decide(
 /** The standard explanation: what was chosen and how it compares with the alternatives. */
 export function compareWhy(chosen: string, best: Scored, current: Scored, context: string): string {
   const base = context === "" ? "" : `${context}. `;
-  if (best === current)
-    return `${base}kept: ${chosen} (${describeScore(current)}) is the cheapest that respects every limit`;
+  if (best === current) {
+    // Never "respects every limit" when a hard limit is broken: say which remain.
+    return current.errors === 0
+      ? `${base}kept: ${chosen} (${describeScore(current)}) is the cheapest that respects every limit`
+      : `${base}kept: ${chosen} (${describeScore(current)}); no alternative here has fewer hard-limit errors (${remainingErrors(current)})`;
+  }
   const saving = current.monthlyCostUSD - best.monthlyCostUSD;
   const limits =
     best.errors < current.errors ? `; removes ${current.errors - best.errors} hard-limit error(s)` : "";
@@ -208,5 +212,13 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
       ? `; no longer fans out a frequent read over every partition (the prompt's rule; worth up to ${Math.round((FAN_OUT_AVOIDANCE_PREMIUM - 1) * 100)}% more)`
       : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
-  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${fanOuts})`;
+  const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${fanOuts}${remaining})`;
+}
+
+/** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */
+export function remainingErrors(scored: Scored): string {
+  const errors = scored.evaluation.issues.filter((issue) => issue.severity === "error");
+  const shown = errors.slice(0, 3).map((issue) => `${issue.code} at ${issue.path}`);
+  return errors.length > 3 ? `${shown.join(", ")} and ${errors.length - 3} more` : shown.join(", ");
 }
