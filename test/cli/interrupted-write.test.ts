@@ -67,13 +67,11 @@ function writeAndKill(workload: string, out: string, hook: "beforeRename" | "aft
     import { readFileSync } from "node:fs";
     const { loadWorkload } = await import(${JSON.stringify(dist("workload/load-workload.js"))});
     const { designModel } = await import(${JSON.stringify(dist("design/design-model.js"))});
-    const { renderDeliverables } = await import(${JSON.stringify(dist("deliverables/render-deliverables.js"))});
+    const { renderDesignDeliverables } = await import(${JSON.stringify(dist("deliverables/render-deliverables.js"))});
     const { writeOutputs } = await import(${JSON.stringify(dist("files/write-outputs.js"))});
     const loaded = loadWorkload(readFileSync(${JSON.stringify(workload)}, "utf8"), {});
     const result = designModel(loaded.value);
-    const files = await renderDeliverables(loaded.value, result.model, result.evaluation, {
-      decisions: result.decisions, baseline: result.baseline,
-    });
+    const files = await renderDesignDeliverables(loaded.value, result);
     let calls = 0;
     await writeOutputs(${JSON.stringify(out)}, files, false, {
       hooks: { ${hook}: () => { calls++; if (calls === ${killAt}) process.kill(process.pid, "SIGKILL"); } },
