@@ -4,8 +4,9 @@
  * Each command lives in `commands/`; this file wires them and turns failures into exit codes.
  */
 import { Command, CommanderError } from "commander";
-import { CosmosModelerError } from "../common/errors.js";
-import { EXIT_INPUT_ERROR, EXIT_USAGE } from "./output.js";
+import { escapeTerminalText } from "../common/safe-text.js";
+import { EXIT_USAGE } from "./output.js";
+import { reportFailure } from "./report-failure.js";
 
 /** Registers one command; each `commands/*.ts` exports one of these. */
 export type CommandRegistration = (program: Command) => void;
@@ -30,6 +31,11 @@ async function main(argv: readonly string[]): Promise<number> {
     )
     .option("--debug", "print stack traces of unexpected failures")
     .showHelpAfterError()
+    // Commander echoes what it rejects (an unknown option, a bad argument): escaped like the rest.
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(escapeTerminalText(text)),
+      writeErr: (text) => process.stderr.write(escapeTerminalText(text)),
+    })
     .exitOverride();
   for (const load of registrations) (await load()).register(program);
   try {
@@ -40,18 +46,7 @@ async function main(argv: readonly string[]): Promise<number> {
       // --help and --version exit 0 through here; everything else commander rejects is usage.
       return error.exitCode === 0 ? 0 : EXIT_USAGE;
     }
-    const debug = argv.includes("--debug");
-    if (error instanceof CosmosModelerError) {
-      process.stderr.write(`error ${error.code}: ${error.message}\n`);
-      if (debug && error.stack !== undefined) process.stderr.write(`${error.stack}\n`);
-      return EXIT_INPUT_ERROR;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`error: ${message}\n`);
-    if (debug && error instanceof Error && error.stack !== undefined)
-      process.stderr.write(`${error.stack}\n`);
-    else process.stderr.write("(run again with --debug for details)\n");
-    return EXIT_INPUT_ERROR;
+    return reportFailure(error, { debug: argv.includes("--debug"), json: argv.includes("--json") });
   }
 }
 

@@ -18,6 +18,8 @@ const TRANSACTIONAL_BATCH = "https://learn.microsoft.com/azure/cosmos-db/nosql/t
 const RESOURCE_MODEL = "https://learn.microsoft.com/azure/cosmos-db/resource-model";
 const UNDERSTAND_YOUR_BILL = "https://learn.microsoft.com/azure/cosmos-db/understand-your-bill";
 const HOW_PRICING_WORKS = "https://learn.microsoft.com/azure/cosmos-db/how-pricing-works";
+const QUERY_CONSTANTS = "https://learn.microsoft.com/azure/cosmos-db/nosql/query/constants";
+const TIME_TO_LIVE = "https://learn.microsoft.com/azure/cosmos-db/nosql/time-to-live";
 
 /**
  * Largest item: 2 MB, measured as the UTF-8 length of the item's JSON.
@@ -144,6 +146,22 @@ export const FREE_TIER_RUS = 1_000;
 /** See {@link FREE_TIER_RUS}. */
 export const FREE_TIER_GB = 25;
 
+/**
+ * Largest whole number Cosmos DB holds exactly, 2^53 - 1 = 9,007,199,254,740,991: its numbers are
+ * IEEE 754 double-precision floating-point numbers, which hold every integer up to this and not
+ * all beyond (the range JSON numbers interoperate in, RFC 8259 section 6). A count, rate or size
+ * above it could not be stored, counted or compared exactly by the service, so inputs are
+ * refused above it; below it, every product of a few inputs stays finite.
+ * Source: nosql/query/constants (ms.date 2024-02-27), checked 2026-11-23.
+ */
+export const MAX_EXACT_NUMBER = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Largest time to live of an item or a container's default: 2,147,483,647 seconds (about 68
+ * years). Source: nosql/time-to-live (ms.date 2024-08-08), checked 2026-11-23.
+ */
+export const MAX_TTL_SECONDS = 2_147_483_647;
+
 /** Where each limit comes from (for documents that cite their numbers). */
 export const LIMIT_SOURCES = {
   conceptsLimits: CONCEPTS_LIMITS,
@@ -156,6 +174,8 @@ export const LIMIT_SOURCES = {
   resourceModel: RESOURCE_MODEL,
   understandYourBill: UNDERSTAND_YOUR_BILL,
   howPricingWorks: HOW_PRICING_WORKS,
+  queryConstants: QUERY_CONSTANTS,
+  timeToLive: TIME_TO_LIVE,
 } as const;
 
 /** All limits in one object, for code that prefers `LIMITS.maxItemBytes`. */
@@ -181,6 +201,8 @@ export const LIMITS = {
   hoursPerMonth: HOURS_PER_MONTH,
   freeTierRus: FREE_TIER_RUS,
   freeTierGB: FREE_TIER_GB,
+  maxExactNumber: MAX_EXACT_NUMBER,
+  maxTtlSeconds: MAX_TTL_SECONDS,
 } as const;
 
 /**

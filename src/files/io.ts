@@ -3,31 +3,75 @@
  * The pure core never touches `node:fs`; everything that reads or writes files lives in `files/`.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, rename, stat, writeFile, mkdir, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 
 /** Inputs larger than this are refused before parsing (workloads, models, price files). */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 
-/** Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB. */
+/**
+ * Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB. Reading stops
+ * at the limit: a device or a pipe that never ends (`/dev/zero`) costs 10 MB, not all memory.
+ */
 export async function readInputFile(path: string): Promise<string> {
   if (path === "-") return readStdin();
-  let size: number;
+  let handle: FileHandle;
   try {
-    size = (await stat(path)).size;
+    handle = await open(path, "r");
   } catch (cause) {
     throw new CosmosModelerError("cli.fileNotFound", `${path}: cannot read the file (${describe(cause)})`, {
       cause,
+      context: { file: path },
     });
   }
-  if (size > MAX_INPUT_BYTES) {
-    throw new CosmosModelerError(
-      "cli.inputTooLarge",
-      `${path}: the file is ${size} bytes; inputs over ${MAX_INPUT_BYTES} bytes (10 MB) are refused`,
-    );
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(READ_CHUNK_BYTES, MAX_INPUT_BYTES + 1 - total));
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, null));
+      } catch (cause) {
+        throw new CosmosModelerError(
+          "cli.fileNotFound",
+          `${path}: cannot read the file (${describe(cause)})`,
+          {
+            cause,
+            context: { file: path },
+          },
+        );
+      }
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > MAX_INPUT_BYTES) throw tooLarge(path, Buffer.concat(chunks));
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  } finally {
+    await handle.close();
   }
-  return readFile(path, "utf8");
+}
+
+/** Bytes read at a time. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/** The refusal of an input over the limit, located at the line where the limit falls. */
+function tooLarge(path: string | undefined, head: Buffer): CosmosModelerError {
+  let line = 1;
+  for (
+    let index = head.indexOf(10);
+    index >= 0 && index < MAX_INPUT_BYTES;
+    index = head.indexOf(10, index + 1)
+  )
+    line++;
+  const what = path === undefined ? "standard input" : path;
+  return new CosmosModelerError(
+    "cli.inputTooLarge",
+    `${what} is larger than ${MAX_INPUT_BYTES} bytes (10 MB), the most an input may hold; the limit falls on line ${line}. Split the input or remove what it does not need.`,
+    { context: { ...(path === undefined ? {} : { file: path }), line } },
+  );
 }
 
 async function readStdin(): Promise<string> {
@@ -36,30 +80,94 @@ async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     total += buffer.length;
-    if (total > MAX_INPUT_BYTES) {
-      throw new CosmosModelerError(
-        "cli.inputTooLarge",
-        `standard input exceeds ${MAX_INPUT_BYTES} bytes (10 MB)`,
-      );
-    }
     chunks.push(buffer);
+    if (total > MAX_INPUT_BYTES) {
+      process.stdin.destroy();
+      throw tooLarge(undefined, Buffer.concat(chunks));
+    }
   }
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** Writes a file atomically: a temporary file in the same folder, then a rename over the target. */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
+/** Steps of an atomic write that tests can interrupt (see {@link WriteHooks}). */
+export interface WriteHooks {
+  /** After the temporary file is written and synced, before the rename. */
+  readonly beforeRename?: (path: string) => Promise<void> | void;
+  /** After the rename (and the folder's sync). */
+  readonly afterRename?: (path: string) => Promise<void> | void;
+}
+
+/**
+ * Writes a file atomically and durably: a temporary file in the same folder, synced to disk,
+ * then renamed over the target, then the folder synced so the rename itself survives a crash.
+ * A reader sees the old content or the new, never a part; an interrupted write leaves at most a
+ * temporary file, which {@link removeStaleTemporaries} cleans.
+ */
+export async function writeFileAtomic(path: string, content: string, hooks: WriteHooks = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = join(
+    dirname(path),
+    `.${basename(path)}.${randomBytes(6).toString("hex")}${TEMPORARY_SUFFIX}`,
+  );
   try {
-    await writeFile(temporary, content, "utf8");
+    const handle = await open(temporary, "w");
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await hooks.beforeRename?.(path);
     await rename(temporary, path);
+    await syncFolder(dirname(path));
+    await hooks.afterRename?.(path);
   } catch (cause) {
     await unlink(temporary).catch(() => undefined);
+    if (cause instanceof CosmosModelerError) throw cause;
     throw new CosmosModelerError("cli.writeFailed", `${path}: cannot write the file (${describe(cause)})`, {
       cause,
+      context: { file: path },
     });
   }
+}
+
+/** Temporary files of {@link writeFileAtomic} end with this. */
+const TEMPORARY_SUFFIX = ".tmp";
+
+/** Syncs a folder's entries (a rename) to disk; where folders cannot be opened (Windows), skipped. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(folder, "r");
+    await handle.sync();
+  } catch {
+    // Not supported for folders on this platform: the rename is still atomic, only not yet durable.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Removes the temporary files an interrupted {@link writeFileAtomic} of `path` left beside it
+ * (`.name.<12 hex digits>.tmp`). Returns the names removed.
+ */
+export async function removeStaleTemporaries(path: string): Promise<string[]> {
+  const folder = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return [];
+  }
+  const stale = names.filter(
+    (name) =>
+      name.startsWith(prefix) &&
+      name.endsWith(TEMPORARY_SUFFIX) &&
+      /^[0-9a-f]{12}$/.test(name.slice(prefix.length, -TEMPORARY_SUFFIX.length)),
+  );
+  for (const name of stale) await unlink(join(folder, name)).catch(() => undefined);
+  return stale;
 }
 
 function describe(cause: unknown): string {

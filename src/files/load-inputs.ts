@@ -1,33 +1,55 @@
 /**
  * Reads the workload and model files a command is given, and reports every issue of both
- * (warnings allowed); stops with exit status 1 when either has errors.
+ * (warnings allowed); stops with exit status 1 when either has errors. The texts read are kept
+ * (`sources`) so that the evaluation's findings can be located in them (`cost/locate-issues`).
  */
 import { hasErrors, type Issue } from "../common/issues.js";
+import type { SourceText } from "../cost/locate-issues.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { readInputFile } from "./io.js";
 
+/** The input files read, by role. */
+export interface InputSources {
+  readonly workload: SourceText;
+  readonly model?: SourceText;
+}
+
 export type Inputs<T> =
   | { readonly ok: true; readonly value: T; readonly issues: readonly Issue[] }
   | { readonly ok: false; readonly issues: readonly Issue[] };
 
+/** Inputs read from files, with the texts read. */
+export type InputFiles<T> =
+  | (Inputs<T> & { readonly ok: true; readonly sources: InputSources })
+  | { readonly ok: false; readonly issues: readonly Issue[] };
+
 /** Loads a workload file (or `-` for standard input). */
-export async function readWorkloadFile(path: string): Promise<Inputs<Workload>> {
-  const result = loadWorkload(await readInputFile(path), { file: path });
-  return result.ok && !hasErrors(result.issues) ? result : { ok: false, issues: result.issues };
+export async function readWorkloadFile(path: string): Promise<InputFiles<Workload>> {
+  const text = await readInputFile(path);
+  const result = loadWorkload(text, { file: path });
+  return result.ok && !hasErrors(result.issues)
+    ? { ...result, sources: { workload: { file: path, text } } }
+    : { ok: false, issues: result.issues };
 }
 
 /** Loads a workload file and a model file checked against it. */
 export async function readWorkloadAndModel(
   workloadPath: string,
   modelPath: string,
-): Promise<Inputs<{ workload: Workload; model: Model }>> {
+): Promise<InputFiles<{ workload: Workload; model: Model }>> {
   const workload = await readWorkloadFile(workloadPath);
   if (!workload.ok) return workload;
-  const model = loadModel(await readInputFile(modelPath), { file: modelPath, workload: workload.value });
+  const text = await readInputFile(modelPath);
+  const model = loadModel(text, { file: modelPath, workload: workload.value });
   const issues = [...workload.issues, ...model.issues];
   if (!model.ok || hasErrors(model.issues)) return { ok: false, issues };
-  return { ok: true, value: { workload: workload.value, model: model.value }, issues };
+  return {
+    ok: true,
+    value: { workload: workload.value, model: model.value },
+    issues,
+    sources: { ...workload.sources, model: { file: modelPath, text } },
+  };
 }

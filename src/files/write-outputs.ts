@@ -9,14 +9,9 @@ import { join, resolve, sep } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 import type { RenderedFile } from "../render/artifacts.js";
 import { confinePath } from "./confine.js";
-import { writeFileAtomic } from "./io.js";
+import { removeStaleTemporaries, writeFileAtomic, type WriteHooks } from "./io.js";
 
 const MANIFEST = join(".cosmos-modeler", "manifest.json");
-
-interface Manifest {
-  readonly version: 1;
-  readonly files: Record<string, string>;
-}
 
 const sha256 = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -62,12 +57,19 @@ export interface WriteOutputsOptions {
    * its session folder.
    */
   readonly confine?: boolean;
+  /** For tests: called around each file's rename (e.g. to kill the process between two). */
+  readonly hooks?: WriteHooks;
 }
 
 /**
  * Writes `files` under `dir`. Throws `cli.handEdited` listing every file that differs from what
  * the tool last wrote there (or that the tool never wrote) when its content would change,
  * unless `force`.
+ *
+ * Resumable: before the first file is replaced, the manifest records the write as intent
+ * (`writing`: for each file, the content it has now and the content it gets), so a run killed
+ * between two renames leaves files the next run recognises as its own, not as hand edits. The
+ * temporary files an interrupted run left beside the files are removed.
  */
 export async function writeOutputs(
   dir: string,
@@ -75,25 +77,20 @@ export async function writeOutputs(
   force = false,
   options: WriteOutputsOptions = {},
 ): Promise<WriteReport> {
+  const hooks = options.hooks ?? {};
   const root = resolve(dir);
   const located = (path: string): Promise<string> =>
     options.confine === true ? confinePath(root, path, "write", path) : Promise.resolve(resolve(root, path));
   const manifestPath = await located(MANIFEST);
-  const manifestText = await readText(manifestPath);
-  let manifest: Manifest = { version: 1, files: {} };
-  if (manifestText !== undefined) {
-    try {
-      const parsed = JSON.parse(manifestText) as Partial<Manifest>;
-      if (parsed.files !== undefined && typeof parsed.files === "object")
-        manifest = { version: 1, files: { ...parsed.files } };
-    } catch {
-      // An unreadable manifest protects nothing: every existing file counts as hand-edited.
-    }
-  }
+  const manifest = parseManifest(await readText(manifestPath));
   // The interview records what it wrote in its session file: those files are not hand edits.
   const interviewWrote = await interviewHashes(root);
+  const isToolWritten = (path: string, hash: string): boolean =>
+    manifest.files[path] === hash ||
+    (manifest.writing[path] ?? []).includes(hash) ||
+    (interviewWrote.get(path) ?? []).includes(hash);
   const conflicts: string[] = [];
-  const pending: { file: RenderedFile; path: string }[] = [];
+  const pending: { file: RenderedFile; path: string; before: string | undefined }[] = [];
   const unchanged: string[] = [];
   for (const file of files) {
     if (!resolve(root, file.path).startsWith(root + sep))
@@ -104,13 +101,9 @@ export async function writeOutputs(
       unchanged.push(file.path);
       continue;
     }
-    if (existing !== undefined) {
-      const hash = sha256(existing);
-      if (manifest.files[file.path] !== hash && !(interviewWrote.get(file.path) ?? []).includes(hash)) {
-        conflicts.push(file.path);
-      }
-    }
-    pending.push({ file, path });
+    const before = existing === undefined ? undefined : sha256(existing);
+    if (before !== undefined && !isToolWritten(file.path, before)) conflicts.push(file.path);
+    pending.push({ file, path, before });
   }
   if (conflicts.length > 0 && !force) {
     throw new CosmosModelerError(
@@ -119,16 +112,71 @@ export async function writeOutputs(
       { context: { files: conflicts } },
     );
   }
-  const files2: Record<string, string> = { ...manifest.files };
-  for (const { file, path } of pending) {
-    await writeFileAtomic(path, file.content);
-    if (file.executable) await chmod(path, 0o755);
-    files2[file.path] = sha256(file.content);
+  for (const { path } of pending) await removeStaleTemporaries(path);
+  await removeStaleTemporaries(manifestPath);
+  const final: Record<string, string> = { ...manifest.files };
+  for (const file of files) final[file.path] = sha256(file.content);
+  // A file an interrupted run was writing that this run no longer writes: its current content
+  // is the tool's if it is one of the two that run expected.
+  for (const [path, hashes] of Object.entries(manifest.writing)) {
+    if (files.some((file) => file.path === path) || !resolve(root, path).startsWith(root + sep)) continue;
+    const target = await located(path).catch(() => undefined);
+    const current = target === undefined ? undefined : await readText(target);
+    const hash = current === undefined ? undefined : sha256(current);
+    if (hash !== undefined && hashes.includes(hash)) final[path] = hash;
   }
-  for (const path of unchanged) {
-    const file = files.find((f) => f.path === path);
-    if (file !== undefined) files2[path] = sha256(file.content);
+  if (pending.length > 0) {
+    // Intent first: every state a file can be in until the last rename is the tool's.
+    const writing: Record<string, string[]> = {};
+    for (const { file, before } of pending) {
+      writing[file.path] = [...new Set([...(before === undefined ? [] : [before]), sha256(file.content)])];
+    }
+    await writeManifest(manifestPath, { files: manifest.files, writing });
+    for (const { file, path } of pending) {
+      await writeFileAtomic(path, file.content, hooks);
+      if (file.executable) await chmod(path, 0o755);
+    }
   }
-  await writeFileAtomic(manifestPath, `${JSON.stringify({ version: 1, files: files2 }, null, 2)}\n`);
+  await writeManifest(manifestPath, { files: final, writing: {} });
   return { written: pending.map((p) => p.file.path), unchanged };
+}
+
+/** What `.cosmos-modeler/manifest.json` holds. */
+interface Manifest {
+  /** SHA-256 of what the tool last wrote, per file (relative path). */
+  readonly files: Record<string, string>;
+  /** During a write: the hashes each file may have until it ends (before and after). */
+  readonly writing: Record<string, readonly string[]>;
+}
+
+function parseManifest(text: string | undefined): Manifest {
+  const empty: Manifest = { files: {}, writing: {} };
+  if (text === undefined) return empty;
+  try {
+    const parsed = JSON.parse(text) as { files?: unknown; writing?: unknown };
+    return {
+      files: stringRecord(parsed.files, (value): value is string => typeof value === "string"),
+      writing: stringRecord(
+        parsed.writing,
+        (value): value is string[] => Array.isArray(value) && value.every((hash) => typeof hash === "string"),
+      ),
+    };
+  } catch {
+    // An unreadable manifest protects nothing: every existing file counts as hand-edited.
+    return empty;
+  }
+}
+
+function stringRecord<T>(value: unknown, valid: (entry: unknown) => entry is T): Record<string, T> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, T] => valid(entry[1])));
+}
+
+async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  const content = {
+    version: 1,
+    files: manifest.files,
+    ...(Object.keys(manifest.writing).length === 0 ? {} : { writing: manifest.writing }),
+  };
+  await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
 }

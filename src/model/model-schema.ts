@@ -4,9 +4,12 @@
  * and cross references are checked after this, in `normalize-model.ts` and `check-model.ts`.
  */
 import { z } from "zod";
+import { MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 
 const name = z.string().min(1);
-const positiveInteger = z.number().int().positive();
+/** Every number is at most the largest whole number Cosmos DB holds exactly. */
+const number = z.number().max(MAX_EXACT_NUMBER);
+const positiveInteger = number.int().positive();
 /** A string or a list of strings; a single string is read as a list of one. */
 const stringList = z.preprocess(
   (value) => (typeof value === "string" ? [value] : value),
@@ -31,8 +34,8 @@ const embedShape = { entity: name, as: name, latest: positiveInteger.optional() 
 const copyShape = { from: z.string(), as: name };
 const counterShape = { of: name, as: name };
 const ancestorsShape = { as: name };
-const keepLatestShape = { count: z.number(), by: name };
-const bucketShape = { records: z.number().optional(), by: name.optional(), window: z.string().optional() };
+const keepLatestShape = { count: number, by: name };
+const bucketShape = { records: number.optional(), by: name.optional(), window: z.string().optional() };
 
 const itemShape = {
   type: name,
@@ -48,10 +51,10 @@ const itemShape = {
   source: z.string().optional(),
   keepLatest: z.strictObject(keepLatestShape).optional(),
   bucket: z.strictObject(bucketShape).optional(),
-  shards: z.number().optional(),
+  shards: number.optional(),
   shardBy: name.optional(),
-  ttl: z.number().int().optional(),
-  replicas: z.number().optional(),
+  ttl: number.int().optional(),
+  replicas: number.optional(),
 };
 
 const containerShape = {
@@ -59,7 +62,7 @@ const containerShape = {
   partitionKey: stringList,
   physicalPartitions: positiveInteger.optional(),
   throughput: z.strictObject(throughputShape).optional(),
-  defaultTtl: z.number().int().optional(),
+  defaultTtl: number.int().optional(),
   uniqueKeys: z.array(stringList).optional(),
   indexing: z.union([z.literal("automatic"), z.strictObject(indexingPolicyShape)]).optional(),
   items: z.array(z.strictObject(itemShape)).min(1),

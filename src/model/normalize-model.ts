@@ -12,17 +12,12 @@ import {
   AUTOSCALE_MIN_MAX_RUS,
   MANUAL_MIN_RUS,
   MANUAL_RUS_STEP,
+  MAX_TTL_SECONDS,
 } from "../cosmos/limits.js";
 
 // Throughput settings follow the limits of src/cosmos/limits.ts (one place for Cosmos DB facts).
 const MIN_MANUAL_RUS = MANUAL_MIN_RUS;
 const MIN_AUTOSCALE_MAX_RUS = AUTOSCALE_MIN_MAX_RUS;
-
-/**
- * Time to live in seconds: -1 (never expires by default) or 1 to 2,147,483,647; 0 is invalid.
- * Source: https://learn.microsoft.com/en-us/azure/cosmos-db/nosql/time-to-live (checked 2026-11-22).
- */
-export const MAX_TTL_SECONDS = 2_147_483_647;
 
 /** Seconds per unit of a bucket window (`30s`, `1m`, `1h`, `1d`). */
 export const WINDOW_UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
@@ -149,7 +144,7 @@ function normalizeThroughput(
   }
 }
 
-/** Checks a ttl or defaultTtl: -1 or 1 to 2,147,483,647 seconds. */
+/** Checks a ttl or defaultTtl: -1 (never expires by default) or 1 to 2,147,483,647 seconds; 0 is invalid. */
 export function checkTtl(ttl: number, path: SourcePath, issues: IssueCollector): void {
   if (ttl === -1 || (ttl >= 1 && ttl <= MAX_TTL_SECONDS)) return;
   issues.error(

@@ -7,6 +7,7 @@
  * versions take a single --partition-key-path.
  * CLI reference: https://learn.microsoft.com/cli/azure/cosmosdb/sql/container (checked 2026-11-22).
  */
+import { hasUnsafeCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import type { Model } from "../model/types.js";
 import { DOCUMENTDB_API_VERSION } from "./bicep.js";
 import {
@@ -19,9 +20,22 @@ import {
   type ProvisionedThroughput,
 } from "./infrastructure.js";
 
-/** A POSIX shell word in single quotes: nothing inside is expanded. `it's` -> `'it'\''s'`. */
+/**
+ * A shell word in single quotes: nothing inside is expanded. `it's` -> `'it'\''s'`. Text with
+ * control or bidirectional characters is written in bash's `$'...'` quoting instead, each such
+ * character as an escape (`$'a\x1bb'`), so the script shows what it passes.
+ */
 export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, "'\\''")}'`;
+  if (!hasUnsafeCharacters(value)) return `'${value.replace(/'/g, "'\\''")}'`;
+  const escaped = value
+    .replace(/[\\']/g, (ch) => `\\${ch}`)
+    .replace(UNSAFE_CHARACTERS, (ch) => {
+      const code = ch.charCodeAt(0);
+      return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
+    });
+  return `$'${escaped}'`;
 }
 
 function throughputFlags(throughput: ProvisionedThroughput | undefined): string[] {

@@ -5,6 +5,7 @@
  * counters. `renderDiagram` writes it as a Mermaid flowchart (every label escaped with Mermaid
  * entity codes); the HTML report draws the same graph as SVG (`report/diagram-svg.ts`).
  */
+import { escapeControlCharacters } from "../common/safe-text.js";
 import type { ItemType, Model } from "../model/types.js";
 
 /** One item type of the diagram. */
@@ -52,7 +53,10 @@ const MERMAID_ENTITIES: Readonly<Record<string, string>> = {
  * entity codes, line breaks as spaces. `mermaidText('a "b" <c>')` -> `a #quot;b#quot; #lt;c#gt;`.
  */
 export function mermaidText(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]+/g, " ").replace(/[&"<>#`|]/g, (ch) => MERMAID_ENTITIES[ch] ?? ch);
+  return escapeControlCharacters(text.replace(/[\r\n\u2028\u2029]+/g, " ")).replace(
+    /[&"<>#`|]/g,
+    (ch) => MERMAID_ENTITIES[ch] ?? ch,
+  );
 }
 
 function itemLines(item: ItemType): string[] {

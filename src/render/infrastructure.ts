@@ -4,6 +4,7 @@
  * `@azure/cosmos` `ContainerDefinition`, its throughput and the notes that explain defaults.
  * Depends only on the model, plus optional numbers from the evaluation and the workload's scale.
  */
+import { escapeControlCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import { AUTOSCALE_MIN_MAX_RUS, MANUAL_MIN_RUS } from "../cosmos/limits.js";
 import type { Model, Throughput } from "../model/types.js";
 import {
@@ -198,13 +199,16 @@ export function armConsistency(consistency: Consistency): string {
 }
 
 /**
- * Text safe inside a single-line comment of any of the generated languages: control characters
- * (line breaks included) become spaces, so user text cannot end the comment.
+ * Text safe inside a single-line comment of any of the generated languages: control and
+ * bidirectional characters (line breaks included) are written as visible `\uXXXX`, so user text
+ * can neither end the comment nor read differently from what it is.
  */
 export function commentText(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, " ");
+  return escapeControlCharacters(text);
 }
 
-/** Control characters, line and paragraph separators (for `String.replace` only: global). */
-// eslint-disable-next-line no-control-regex
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+/**
+ * Control characters, line and paragraph separators and bidirectional formatting characters
+ * (for `String.replace` only: global); see `common/safe-text`.
+ */
+export const CONTROL_CHARACTERS = UNSAFE_CHARACTERS;

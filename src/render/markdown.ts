@@ -4,6 +4,8 @@
  * neither break a table, start a heading or a list, nor inject HTML.
  */
 
+import { escapeControlCharacters, escapeTerminalText } from "../common/safe-text.js";
+
 const HTML_ENTITIES: Readonly<Record<string, string>> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -12,14 +14,20 @@ const HTML_ENTITIES: Readonly<Record<string, string>> = {
   "'": "&#39;",
 };
 
-/** Escapes the five HTML-significant characters: `<b>` -> `&lt;b&gt;`. */
+/**
+ * Escapes the five HTML-significant characters: `<b>` -> `&lt;b&gt;`; control and bidirectional
+ * characters are shown as `\uXXXX` (line feeds and tabs kept).
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+  return escapeTerminalText(text).replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
 }
 
-/** Collapses every line break and tab into one space, so text stays on its line. */
+/**
+ * Collapses every line break and tab into one space, so text stays on its line, and writes the
+ * other control and bidirectional characters as visible `\uXXXX` escapes.
+ */
 function flattenLines(text: string): string {
-  return text.replace(/[\r\n\t\u2028\u2029]+/g, " ");
+  return escapeControlCharacters(text.replace(/[\r\n\t\u2028\u2029]+/g, " "));
 }
 
 /**
@@ -56,7 +64,8 @@ export function inlineCode(text: string): string {
  * A fenced code block that the content cannot close: the fence is longer than any backtick run
  * in the content (at least three). `codeFence("x = 1", "ts")`.
  */
-export function codeFence(content: string, language = ""): string {
+export function codeFence(rawContent: string, language = ""): string {
+  const content = escapeTerminalText(rawContent);
   const fence = "`".repeat(Math.max(3, longestBacktickRun(content) + 1));
   const body = content.endsWith("\n") ? content : `${content}\n`;
   return `${fence}${language.replace(/[^A-Za-z0-9_+-]/g, "")}\n${body}${fence}`;

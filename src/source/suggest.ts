@@ -21,21 +21,31 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
+ * Names longer than this get no suggestion (nobody mistypes a name that long, and the edit
+ * distance costs the product of the two lengths), and candidates longer than it are not offered.
+ */
+export const MAX_SUGGESTED_NAME_LENGTH = 128;
+
+/**
  * The closest candidate to `name`, if it is close enough to be a likely typo
  * (at most a third of the name's length, and at least one edit allowed).
  * @example suggestName("userid", ["userId", "postId"]) // "userId"
  */
 export function suggestName(name: string, candidates: Iterable<string>): string | undefined {
+  if (name.length > MAX_SUGGESTED_NAME_LENGTH) return undefined;
+  const allowed = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: too far, or too long to compare.
+    if (candidate.length > MAX_SUGGESTED_NAME_LENGTH || Math.abs(candidate.length - name.length) > allowed)
+      continue;
     const distance = editDistance(name, candidate);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
-  const allowed = Math.max(1, Math.floor(name.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

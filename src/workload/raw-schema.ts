@@ -6,6 +6,8 @@
  * not hide the problems of the others.
  */
 import { z } from "zod";
+import { formatInteger } from "../common/format-number.js";
+import { LIMIT_SOURCES, MAX_EXACT_NUMBER, MAX_TTL_SECONDS } from "../cosmos/limits.js";
 
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
@@ -38,16 +40,33 @@ export const ATTRIBUTE_NAME = /^(?!__proto__$)[A-Za-z_$][A-Za-z0-9_$]*$/;
 const expect = (text: string) => ({ error: text });
 const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(", ")}`;
 
+/** Numbers above this cannot be held exactly by Cosmos DB (see MAX_EXACT_NUMBER). */
+const TOO_LARGE = expect(
+  `expected a number at most ${formatInteger(MAX_EXACT_NUMBER)} (2^53 - 1, the largest whole number Cosmos DB holds exactly: its numbers are IEEE 754 doubles, ${LIMIT_SOURCES.queryConstants})`,
+);
 const positiveNumber = z
   .number(expect("expected a positive number"))
-  .positive(expect("expected a positive number"));
+  .positive(expect("expected a positive number"))
+  .max(MAX_EXACT_NUMBER, TOO_LARGE);
 const nonNegativeNumber = z
   .number(expect("expected a number >= 0"))
-  .nonnegative(expect("expected a number >= 0"));
+  .nonnegative(expect("expected a number >= 0"))
+  .max(MAX_EXACT_NUMBER, TOO_LARGE);
 const positiveInteger = z
   .number(expect("expected a positive whole number"))
   .int(expect("expected a positive whole number"))
-  .positive(expect("expected a positive whole number"));
+  .positive(expect("expected a positive whole number"))
+  .max(MAX_EXACT_NUMBER, TOO_LARGE);
+const ttlSeconds = z
+  .number(expect("expected a positive whole number"))
+  .int(expect("expected a positive whole number"))
+  .positive(expect("expected a positive whole number"))
+  .max(
+    MAX_TTL_SECONDS,
+    expect(
+      `expected at most ${formatInteger(MAX_TTL_SECONDS)} seconds (about 68 years), the largest time to live Cosmos DB accepts (${LIMIT_SOURCES.timeToLive})`,
+    ),
+  );
 const nonEmptyString = z
   .string(expect("expected a non-empty string"))
   .min(1, expect("expected a non-empty string"));
@@ -86,7 +105,7 @@ export const rawEntitySchema = strict(
     growthPerMonth: nonNegativeNumber.optional(),
     avgBytes: positiveNumber,
     maxBytes: positiveNumber.optional(),
-    ttlSeconds: positiveInteger.optional(),
+    ttlSeconds: ttlSeconds.optional(),
     attributes: z
       .record(z.string(), rawAttributeSchema, expect("expected a mapping of attribute name -> type"))
       .optional(),

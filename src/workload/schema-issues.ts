@@ -105,6 +105,8 @@ export function describeValue(value: unknown): string {
   if (value === null) return "null (an empty value)";
   if (Array.isArray(value)) return value.length === 0 ? "an empty list" : "a list";
   if (typeof value === "object") return Object.keys(value).length === 0 ? "an empty mapping" : "a mapping";
+  if (typeof value === "number" && !Number.isFinite(value))
+    return Number.isNaN(value) ? "not a number (NaN)" : `a number too large to represent (read as ${value})`;
   if (typeof value === "string") {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);

@@ -3,10 +3,9 @@
  * Exit status 0 when it loads (warnings allowed), 1 when it has errors, 2 on wrong usage.
  */
 import type { CommandRegistration } from "../main.js";
-import { formatIssue } from "../../common/issues.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
 import { readInputFile } from "../../files/io.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson } from "../output.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
 
 export const register: CommandRegistration = (program) => {
   program
@@ -19,8 +18,8 @@ export const register: CommandRegistration = (program) => {
       if (options.json === true) {
         printJson(report);
       } else {
-        for (const issue of report.issues) process.stderr.write(`${formatIssue(issue)}\n`);
-        process.stdout.write(`${summarize(report)}\n`);
+        reportIssues(report.issues);
+        printText(`${summarize(report)}\n`);
       }
       process.exitCode = report.ok ? EXIT_OK : EXIT_INPUT_ERROR;
     });

@@ -3,6 +3,7 @@
  * designs the cheapest model that respects every limit, prints the decisions, and with `--out`
  * writes model.yaml, both documents and the artifacts.
  */
+import { join } from "node:path";
 import type { Command } from "commander";
 import { designModel } from "../../design/design-model.js";
 import { renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
@@ -10,7 +11,15 @@ import { hasErrors } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadFile } from "../../files/load-inputs.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+import { locateIssues } from "../../cost/locate-issues.js";
+import {
+  EXIT_INPUT_ERROR,
+  EXIT_OK,
+  printJson,
+  printText,
+  reportIssues,
+  reportRefusedInput,
+} from "../output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
@@ -50,50 +59,59 @@ export const register: CommandRegistration = (program: Command) => {
       const prices = await resolvePrices(flags.prices);
       const loaded = await readWorkloadFile(workloadPath);
       if (!loaded.ok) {
-        process.exitCode = reportIssues(loaded.issues);
+        process.exitCode = reportRefusedInput(loaded.issues, flags.json);
         return;
       }
       const workload = loaded.value;
       const extras = await readReportExtras(workload, flags, prices);
       if (!extras.ok) {
-        process.exitCode = reportIssues(extras.issues);
+        process.exitCode = reportRefusedInput(extras.issues, flags.json);
         return;
       }
       const result = designModel(workload, {
         prices,
         ...(flags.baseline === true ? { baseline: true } : {}),
       });
-      const written =
+      const files =
         flags.out === undefined
           ? undefined
-          : await writeOutputs(
-              flags.out,
-              await renderDesignDeliverables(workload, result, { prices, ...extras.value }),
-              flags.force === true,
-            );
+          : await renderDesignDeliverables(workload, result, { prices, ...extras.value });
+      const written =
+        flags.out === undefined || files === undefined
+          ? undefined
+          : await writeOutputs(flags.out, files, flags.force === true);
+      // Findings about the designed model's containers point into the model.yaml written.
+      const modelFile = files?.find((file) => file.path === MODEL_FILE);
+      const located = locateIssues(result.evaluation.issues, {
+        ...loaded.sources,
+        ...(flags.out === undefined || modelFile === undefined
+          ? {}
+          : { model: { file: join(flags.out, MODEL_FILE), text: modelFile.content } }),
+      });
       if (flags.json === true) {
         printJson({
           model: modelToFile(result.model),
-          evaluation: result.evaluation,
+          evaluation: { ...result.evaluation, issues: located },
           decisions: result.decisions,
           baseline: result.baseline,
           ...(written === undefined ? {} : { files: written }),
         });
       } else {
-        process.stdout.write(formatDecisions(workload, result));
+        printText(formatDecisions(workload, result));
         if (written !== undefined) {
-          process.stdout.write(
+          printText(
             `\nWrote ${written.written.length} file(s) to ${flags.out}${written.unchanged.length > 0 ? ` (${written.unchanged.length} unchanged)` : ""}: ${[...written.written, ...written.unchanged].join(", ")}\n`,
           );
         } else {
-          process.stdout.write("\n(use --out DIR to write model.yaml, the documents and the artifacts)\n");
+          printText("\n(use --out DIR to write model.yaml, the documents and the artifacts)\n");
         }
       }
       reportIssues(
-        [...loaded.issues, ...result.evaluation.issues].filter(
-          (i) => flags.json !== true || i.severity === "error",
-        ),
+        [...loaded.issues, ...located].filter((i) => flags.json !== true || i.severity === "error"),
       );
       process.exitCode = hasErrors(result.evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;
     });
 };
+
+/** The model file among the deliverables. */
+const MODEL_FILE = "model.yaml";

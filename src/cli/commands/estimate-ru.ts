@@ -9,7 +9,7 @@ import { validateOperation } from "../../estimator/validate-operation.js";
 import { hasErrors, type Issue } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
 
 interface ParsedLine {
   readonly line: number;
@@ -71,7 +71,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (options.json === true) {
         printJson({ estimates: estimates.map((entry) => entry.charge) });
       } else {
-        process.stdout.write(formatTable(estimates));
+        printText(formatTable(estimates));
       }
       process.exitCode = operations.length === 0 && issues.length > 0 ? EXIT_INPUT_ERROR : EXIT_OK;
     });

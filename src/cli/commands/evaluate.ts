@@ -8,7 +8,15 @@ import { evaluateModel } from "../../cost/evaluate.js";
 import { hasErrors } from "../../common/issues.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, reportIssues } from "../output.js";
+import { locateIssues } from "../../cost/locate-issues.js";
+import {
+  EXIT_INPUT_ERROR,
+  EXIT_OK,
+  printJson,
+  printText,
+  reportIssues,
+  reportRefusedInput,
+} from "../output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
@@ -52,7 +60,7 @@ export const register: CommandRegistration = (program: Command) => {
       const prices = await resolvePrices(flags.prices);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
-        process.exitCode = reportIssues(inputs.issues);
+        process.exitCode = reportRefusedInput(inputs.issues, flags.json);
         return;
       }
       const { workload, model } = inputs.value;
@@ -60,11 +68,11 @@ export const register: CommandRegistration = (program: Command) => {
         prices,
         followUps: flags.followUps === "per-item" ? "perItem" : "cheapest",
       });
-      const issues = [...inputs.issues, ...evaluation.issues];
+      const issues = [...inputs.issues, ...locateIssues(evaluation.issues, inputs.sources)];
       if (flags.html !== undefined) {
         const extras = await readReportExtras(workload, flags, prices);
         if (!extras.ok) {
-          process.exitCode = reportIssues(extras.issues);
+          process.exitCode = reportRefusedInput(extras.issues, flags.json);
           return;
         }
         const data = buildReportData({
@@ -81,7 +89,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.json === true) {
         printJson({ ...evaluation, issues });
       } else {
-        process.stdout.write(formatEvaluationReport(workload, evaluation, prices));
+        printText(formatEvaluationReport(workload, evaluation, prices));
         reportIssues(issues);
       }
       process.exitCode = hasErrors(evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;

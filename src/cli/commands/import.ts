@@ -13,7 +13,7 @@ import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { startImportedSession } from "../../session-store/import-session.js";
 import { readInputFile } from "../../files/io.js";
-import { EXIT_OK, printJson } from "../output.js";
+import { EXIT_OK, printJson, printText } from "../output.js";
 
 export const register: CommandRegistration = (program) => {
   program
@@ -88,7 +88,7 @@ export const register: CommandRegistration = (program) => {
           lines.push(
             `Next: cosmos-modeler interview --dir ${options.out} (asks the peak rates and what the database cannot tell), or point the MCP server at the folder.`,
           );
-          process.stdout.write(`${lines.join("\n")}\n`);
+          printText(`${lines.join("\n")}\n`);
         }
         process.exitCode = EXIT_OK;
       },

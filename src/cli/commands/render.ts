@@ -8,8 +8,19 @@ import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
 import { renderDeliverables, renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
 import type { CommandRegistration } from "../main.js";
-import { readWorkloadAndModel, readWorkloadFile } from "../../files/load-inputs.js";
-import { EXIT_OK, printJson, reportIssues } from "../output.js";
+import { readWorkloadAndModel, readWorkloadFile, type InputFiles } from "../../files/load-inputs.js";
+import type { Model } from "../../model/types.js";
+import type { Workload } from "../../workload/types.js";
+import { hasErrors } from "../../common/issues.js";
+import { locateIssues } from "../../cost/locate-issues.js";
+import {
+  EXIT_INPUT_ERROR,
+  EXIT_OK,
+  printJson,
+  printText,
+  reportIssues,
+  reportRefusedInput,
+} from "../output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
@@ -42,47 +53,52 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--force", "overwrite files that were edited by hand")
     .action(async (workloadPath: string, modelPath: string | undefined, flags: RenderFlags) => {
       const prices = await resolvePrices(flags.prices);
+      const inputs = await readRenderInputs(workloadPath, modelPath);
+      if (!inputs.ok) {
+        process.exitCode = reportRefusedInput(inputs.issues, flags.json);
+        return;
+      }
+      const { workload, model } = inputs.value;
+      const extras = await readReportExtras(workload, flags, prices);
+      if (!extras.ok) {
+        process.exitCode = reportRefusedInput(extras.issues, flags.json);
+        return;
+      }
       let files;
-      if (modelPath === undefined) {
-        const loaded = await readWorkloadFile(workloadPath);
-        if (!loaded.ok) {
-          process.exitCode = reportIssues(loaded.issues);
-          return;
-        }
-        const extras = await readReportExtras(loaded.value, flags, prices);
-        if (!extras.ok) {
-          process.exitCode = reportIssues(extras.issues);
-          return;
-        }
-        const result = designModel(loaded.value, { prices });
-        files = await renderDesignDeliverables(loaded.value, result, { prices, ...extras.value });
-        reportIssues(loaded.issues);
+      let evaluationIssues;
+      if (model === undefined || modelPath === undefined) {
+        const result = designModel(workload, { prices });
+        files = await renderDesignDeliverables(workload, result, { prices, ...extras.value });
+        evaluationIssues = result.evaluation.issues;
       } else {
-        const inputs = await readWorkloadAndModel(workloadPath, modelPath);
-        if (!inputs.ok) {
-          process.exitCode = reportIssues(inputs.issues);
-          return;
-        }
-        const { workload, model } = inputs.value;
-        const extras = await readReportExtras(workload, flags, prices);
-        if (!extras.ok) {
-          process.exitCode = reportIssues(extras.issues);
-          return;
-        }
         const evaluation = evaluateModel(workload, model, { prices });
         files = await renderDeliverables(workload, model, evaluation, {
           prices,
           label: basename(modelPath),
           ...extras.value,
         });
-        reportIssues([...inputs.issues, ...evaluation.issues]);
+        evaluationIssues = evaluation.issues;
       }
       const written = await writeOutputs(flags.out, files, flags.force === true);
-      if (flags.json === true) printJson(written);
-      else
-        process.stdout.write(
+      const issues = [...inputs.issues, ...locateIssues(evaluationIssues, inputs.sources)];
+      if (flags.json === true) printJson({ ...written, issues });
+      else {
+        printText(
           `Wrote ${written.written.length} file(s) to ${flags.out} (${written.unchanged.length} unchanged)\n`,
         );
-      process.exitCode = EXIT_OK;
+        reportIssues(issues);
+      }
+      // Like evaluate: the files are written, and a model with errors exits 1.
+      process.exitCode = hasErrors(evaluationIssues) ? EXIT_INPUT_ERROR : EXIT_OK;
     });
 };
+
+/** The workload, and the model when one is given. */
+async function readRenderInputs(
+  workloadPath: string,
+  modelPath: string | undefined,
+): Promise<InputFiles<{ workload: Workload; model?: Model }>> {
+  if (modelPath !== undefined) return readWorkloadAndModel(workloadPath, modelPath);
+  const loaded = await readWorkloadFile(workloadPath);
+  return loaded.ok ? { ...loaded, value: { workload: loaded.value } } : loaded;
+}

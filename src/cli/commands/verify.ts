@@ -8,11 +8,20 @@
  */
 import { basename } from "node:path";
 import { Option, type Command } from "commander";
+import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, EXIT_USAGE, printJson, reportIssues } from "../output.js";
+import {
+  EXIT_INPUT_ERROR,
+  EXIT_OK,
+  EXIT_USAGE,
+  printJson,
+  printText,
+  reportIssues,
+  reportRefusedInput,
+} from "../output.js";
 
 interface VerifyFlags {
   readonly connectionString?: string;
@@ -103,13 +112,13 @@ export const register: CommandRegistration = (program: Command) => {
         }
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
-        process.stderr.write(`error: ${error.message}\n`);
+        process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
         process.exitCode = EXIT_USAGE;
         return;
       }
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
-        process.exitCode = reportIssues(inputs.issues);
+        process.exitCode = reportRefusedInput(inputs.issues, flags.json);
         return;
       }
       const { workload, model } = inputs.value;
@@ -171,7 +180,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues });
       } else {
-        process.stdout.write(verify.formatVerificationReport(report, workload.name));
+        printText(verify.formatVerificationReport(report, workload.name));
         reportIssues(inputs.issues);
       }
       process.exitCode = report.ok ? EXIT_OK : EXIT_INPUT_ERROR;

@@ -4,6 +4,8 @@
  * literals and comment text.
  */
 
+import { escapeControlCharacters, escapeJsonText } from "../../common/safe-text.js";
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Words of a name, ASCII letters and digits only (accents dropped, apostrophes joined). */
@@ -53,16 +55,18 @@ export function uniqueNamer(reserved: Iterable<string> = []): (name: string) => 
   };
 }
 
-/** A string literal (JSON escaping, plus the line separators JSON leaves as they are). */
+/**
+ * A string literal: JSON escaping, plus `\uXXXX` for what JSON leaves as it is (the line
+ * separators, C1 controls and bidirectional formatting characters, which would make the source
+ * read differently from what it does).
+ */
 export function stringLiteral(text: string): string {
-  return JSON.stringify(text)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return escapeJsonText(JSON.stringify(text));
 }
 
-/** Any JSON-like value as a TypeScript literal. */
+/** Any JSON-like value as a TypeScript literal (escaped like {@link stringLiteral}). */
 export function valueLiteral(value: unknown): string {
-  return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return escapeJsonText(JSON.stringify(value) ?? "undefined");
 }
 
 /** An object property key: the bare name when it is an identifier, else a string literal. */
@@ -77,8 +81,7 @@ export function propertyAccess(object: string, name: string): string {
 
 /** Text safe inside a block comment: one line, no comment terminator. */
 export function commentText(text: string): string {
-  return text
-    .replace(/[\r\n\u2028\u2029]+/g, " ")
+  return escapeControlCharacters(text.replace(/[\r\n\u2028\u2029]+/g, " "))
     .replace(/\*\//g, "*\\/")
     .trim();
 }

@@ -7,6 +7,7 @@
  * data; series names pass through ECharts, which escapes text in its SVG output.
  */
 import type { EChartsCoreOption } from "echarts/core";
+import { escapeControlCharacters } from "../../common/safe-text.js";
 import type { CostProjection } from "../../cost/projection.js";
 import type { Comparison, PatternRow } from "./report-data.js";
 
@@ -134,7 +135,7 @@ export function patternCostChart(
   storageUSD: number,
 ): string {
   const rows = [
-    ...patterns.map((p) => ({ label: p.id, usd: p.monthlyUSD, share: p.shareOfBill })),
+    ...patterns.map((p) => ({ label: shown(p.id), usd: p.monthlyUSD, share: p.shareOfBill })),
     { label: "storage", usd: storageUSD, share: Number.NaN },
   ].sort((x, y) => y.usd - x.usd);
   const ordered = [...rows].reverse();
@@ -161,13 +162,13 @@ export function patternCostChart(
 
 /** Two models side by side: peak RU/s per pattern, and the monthly bill over the horizon. */
 export function comparisonCharts(render: ChartRenderer, comparison: Comparison): readonly string[] {
-  const names = [comparison.a.label, comparison.b.label];
+  const names = [shown(comparison.a.label), shown(comparison.b.label)];
   const patterns = comparison.patterns;
   const perPattern = {
     ...base,
     legend: { top: 0, itemGap: 40 },
     grid: { left: 70, right: 20, top: 40, bottom: 30 },
-    xAxis: { type: "category", data: patterns.map((p) => p.id) },
+    xAxis: { type: "category", data: patterns.map((p) => shown(p.id)) },
     yAxis: { type: "value", name: "RU/s at peak", axisLabel: { formatter: (v: number) => integer(v) } },
     series: [
       { name: names[0], type: "bar", data: patterns.map((p) => p.a?.rusPeak ?? 0) },
@@ -202,4 +203,9 @@ export function comparisonCharts(render: ChartRenderer, comparison: Comparison):
     render("chart-compare-patterns", perPattern, { width: 900, height: 320 }),
     render("chart-compare-months", months, { width: 900, height: 300 }),
   ];
+}
+
+/** A name from the user as a chart label: ECharts escapes markup, not control characters. */
+function shown(name: string): string {
+  return escapeControlCharacters(name);
 }

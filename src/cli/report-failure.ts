@@ -1,0 +1,55 @@
+/**
+ * What the CLI prints and returns when a command throws: the failure as an issue (with
+ * `--json`, the one JSON document on stdout), and the exit status that tells an input problem
+ * (1) from a bug (70).
+ */
+import { CosmosModelerError } from "../common/errors.js";
+import type { Issue } from "../common/issues.js";
+import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
+
+/**
+ * A failure as an issue, printed like any other (with `--json`, the one JSON document), and its
+ * exit status. A `CosmosModelerError` of an edge (a file that cannot be read, a connection that
+ * fails) is the input's or the environment's problem: exit 1. Anything else, and a model error
+ * raised while computing on inputs that loaded cleanly, is a bug: "internal error, please
+ * report", exit 70.
+ */
+export function reportFailure(
+  error: unknown,
+  flags: { readonly debug: boolean; readonly json: boolean },
+): number {
+  const { issue, internal } = failureIssue(error);
+  if (flags.json) printJson({ issues: [issue] });
+  else reportIssues([issue]);
+  if (flags.debug && error instanceof Error && error.stack !== undefined)
+    process.stderr.write(`${error.stack}\n`);
+  else if (internal) process.stderr.write("(run again with --debug for the stack trace)\n");
+  return internal ? EXIT_INTERNAL_ERROR : EXIT_INPUT_ERROR;
+}
+
+/** The issue that reports a failure, and whether it is a bug. */
+export function failureIssue(error: unknown): { readonly issue: Issue; readonly internal: boolean } {
+  const internal = isInternal(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const context = error instanceof CosmosModelerError ? error.context : {};
+  const issue: Issue = {
+    code: error instanceof CosmosModelerError && !internal ? error.code : "internal.error",
+    severity: "error",
+    path: "",
+    message: internal
+      ? `internal error, please report it to the cosmos-modeler maintainers with the input and the output of --debug: ${message}`
+      : message,
+    ...(typeof context.file === "string" ? { file: context.file } : {}),
+    ...(typeof context.line === "number" ? { line: context.line } : {}),
+  };
+  return { issue, internal };
+}
+
+/**
+ * Errors of the edges (`cli.`, `verify.`, `import.`, `mcp.`, `session.`, `prices.` codes) are
+ * expected failures; `model.` errors come from the core computing on a model that passed its
+ * checks, so they are bugs like any other exception.
+ */
+export function isInternal(error: unknown): boolean {
+  return !(error instanceof CosmosModelerError) || error.code.startsWith("model.");
+}
