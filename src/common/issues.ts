@@ -1,17 +1,147 @@
 /**
- * Problems with the user's input, and design findings, as data (STYLE.md rule 5).
+ * Problems with the user's input, and design findings, as typed data (STYLE.md rules 5 and 15).
  * Every loader and every check returns all of them at once instead of throwing.
+ *
+ * An issue is a union on `code`, each code with its own payload (Zod's issues are built the
+ * same way): a consumer that needs the container of a hot partition reads `issue.container`
+ * after narrowing on the code, never a regex over the path or the message. Paths stay arrays of
+ * segments until they are printed ({@link formatPath}) or serialized ({@link issueToJson}).
  */
 
 export type Severity = "error" | "warning" | "info";
 
-/** One problem: a namespaced code, where it is, what is wrong and what would be valid. */
-export interface Issue {
-  /** Namespaced code, e.g. `workload.unknownAttribute`, `evaluate.hotPartition`. */
-  readonly code: string;
+/** Where in a document: field names and list indexes, e.g. `["accessPatterns", 3, "where"]`. */
+export type IssuePath = readonly (string | number)[];
+
+/** The payload each code carries besides the common fields. Codes without one map to `Plain`. */
+type Plain = Record<never, never>;
+
+export interface IssuePayloads {
+  // Reading a YAML or JSON document.
+  "source.syntax": Plain;
+  "source.tooLarge": Plain;
+  "source.aliasBomb": Plain;
+
+  // Loading a workload.
+  "workload.invalidValue": Plain;
+  "workload.missingField": Plain;
+  "workload.unknownField": Plain;
+  "workload.fieldNotAllowed": Plain;
+  "workload.invalidName": Plain;
+  "workload.duplicateId": Plain;
+  "workload.duplicateEntry": Plain;
+  "workload.badWith": Plain;
+  "workload.unknownEntity": { readonly entity: string };
+  "workload.unknownAttribute": { readonly entity: string; readonly attribute: string };
+  "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
+  "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };
+  // The workload's warnings: valid, but an expert would ask.
+  "workload.readWithoutCreate": { readonly pattern: string; readonly entity: string };
+  "workload.writeWithoutRead": { readonly pattern: string; readonly entity: string };
+  /** Item writes per second at peak over all write patterns, or items in one batch request. */
+  "workload.massiveScale": {
+    readonly pattern: string;
+    readonly measure: "itemWritesPerSecond" | "batchItems";
+    readonly value: number;
+  };
+  "workload.lowCardinalityFilter": {
+    readonly pattern: string;
+    readonly attribute: string;
+    readonly distinct: number;
+  };
+
+  // Loading a model.
+  "model.invalidValue": Plain;
+  "model.missingField": Plain;
+  "model.unknownField": Plain;
+  "model.duplicateContainer": Plain;
+  "model.duplicateItemType": Plain;
+  "model.duplicateProperty": Plain;
+  "model.badPartitionKey": Plain;
+  "model.badBucket": Plain;
+  "model.badKeepLatest": Plain;
+  "model.badReplicas": Plain;
+  "model.badShards": Plain;
+  "model.badSource": Plain;
+  "model.badTemplate": Plain;
+  "model.unknownSource": Plain;
+  "model.truncateUnselected": Plain;
+  "model.ttlIgnored": Plain;
+  "model.noRelationship": Plain;
+  "model.unstoredEntity": { readonly entity: string };
+  "model.unknownEntity": { readonly entity: string };
+  "model.unknownAttribute": { readonly entity: string; readonly attribute: string };
+
+  // Reading `estimate-ru` operations.
+  "operation.invalidJson": Plain;
+  "operation.notAnObject": Plain;
+  "operation.missingOp": Plain;
+  "operation.invalidOp": Plain;
+  "operation.unknownField": Plain;
+  "operation.invalidNumber": Plain;
+  "operation.invalidConsistency": Plain;
+  "operation.invalidPartitions": Plain;
+  "operation.itemTooLarge": Plain;
+  "operation.changedExceedsIndexed": Plain;
+
+  // Reading a price file.
+  "prices.notAnObject": Plain;
+  "prices.unknownField": Plain;
+  "prices.invalidValue": Plain;
+
+  // The modeling session.
+  "session.invalidAnswer": Plain;
+  "session.invalidWorkload": Plain;
+  "session.invalidSessionFile": Plain;
+  /** A change the session could not apply; `change` is its kind (`add-entity`, ...). */
+  "session.changeRejected": { readonly change: string };
+  "session.warning": Plain;
+
+  // Findings of the evaluation (figures at peak).
+  "evaluate.patternNotServed": { readonly pattern: string };
+  "evaluate.fanOut": {
+    readonly pattern: string;
+    readonly physicalPartitions: number;
+    readonly ruPerRequest: number;
+    readonly rusPeak: number;
+  };
+  "evaluate.fanOutCannotScale": {
+    readonly pattern: string;
+    readonly container: string;
+    /** RU/s at peak that one more physical partition adds to this pattern's fan-out. */
+    readonly rusAddedPerPartition: number;
+    readonly physicalPartitions: number;
+  };
+  "evaluate.boundedSetTooSmall": { readonly pattern: string };
+  "evaluate.hotPartition": { readonly container: string; readonly rusPeak: number };
+  "evaluate.hotPhysicalPartition": {
+    readonly container: string;
+    readonly physicalPartitions: number;
+    readonly rusPeak: number;
+  };
+  "evaluate.pinnedPartitionsOverloaded": {
+    readonly container: string;
+    readonly physicalPartitions: number;
+    readonly requiredRus: number;
+    readonly partitionsNeeded: number;
+  };
+  "evaluate.logicalPartitionTooLarge": { readonly container: string; readonly storageGB: number };
+  "evaluate.logicalPartitionGrowth": {
+    readonly container: string;
+    readonly itemType: string;
+    readonly gbPerHour: number;
+    readonly hoursTo20GB: number;
+  };
+  "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
+}
+
+export type IssueCode = keyof IssuePayloads;
+
+/** The fields every issue has. */
+interface IssueFields {
   readonly severity: Severity;
-  /** Field path inside the document, e.g. `accessPatterns[3].where.userId`. Empty for the whole file. */
-  readonly path: string;
+  /** Field path inside the document; empty for the whole file. */
+  readonly path: IssuePath;
   readonly message: string;
   /** File the problem is in, when it came from a file. */
   readonly file?: string;
@@ -20,6 +150,23 @@ export interface Issue {
   /** A suggested fix ("did you mean userId?"). */
   readonly suggestion?: string;
 }
+
+/** The issue of one code (of each code, for a union): its payload and the common fields. */
+export type IssueOf<C extends IssueCode> = C extends IssueCode
+  ? { readonly code: C } & IssuePayloads[C] & IssueFields
+  : never;
+
+/** One problem: a namespaced code with its payload, where it is, what is wrong and what would be valid. */
+export type Issue = IssueOf<IssueCode>;
+
+/** What a check names when it reports: a code without payload, or a code with its payload. */
+export type IssueDetail =
+  | { [C in IssueCode]: keyof IssuePayloads[C] extends never ? C : never }[IssueCode]
+  | { [C in IssueCode]: { readonly code: C } & IssuePayloads[C] }[IssueCode];
+
+/** The codes of the evaluation's findings, and those findings. */
+export type EvaluationIssueCode = Extract<IssueCode, `evaluate.${string}`>;
+export type EvaluationIssue = IssueOf<EvaluationIssueCode>;
 
 /** The result of anything that reads user input: the value, or every problem found. */
 export type Result<T> =
@@ -31,10 +178,114 @@ export function hasErrors(issues: readonly Issue[]): boolean {
   return issues.some((issue) => issue.severity === "error");
 }
 
+/** Formats a path as `accessPatterns[3].where.userId`. */
+export function formatPath(path: readonly (string | number | symbol)[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else out += out === "" ? String(segment) : `.${String(segment)}`;
+  }
+  return out;
+}
+
 /** Formats one issue the way every command prints it: `file:line path: message (suggestion)`. */
 export function formatIssue(issue: Issue): string {
   const where = [issue.file, issue.line].filter((part) => part !== undefined).join(":");
-  const location = [where, issue.path].filter((part) => part !== "").join(" ");
+  const location = [where, formatPath(issue.path)].filter((part) => part !== "").join(" ");
   const suggestion = issue.suggestion === undefined ? "" : ` (${issue.suggestion})`;
   return `${issue.severity} ${issue.code}${location === "" ? "" : ` ${location}`}: ${issue.message}${suggestion}`;
+}
+
+/**
+ * An issue as the JSON outputs carry it (`--json`, MCP results, `evaluation.json`): the common
+ * fields first, the path formatted as a string (`accessPatterns[3].where`), then the payload.
+ */
+export type JsonIssue = {
+  [C in IssueCode]: { readonly code: C; readonly path: string } & Omit<IssueFields, "path"> &
+    IssuePayloads[C];
+}[IssueCode];
+
+/** Serializes an issue for the JSON outputs (see {@link JsonIssue}). */
+export function issueToJson(issue: Issue): JsonIssue {
+  const { code, severity, path, message, file, line, suggestion, ...payload } = issue;
+  return {
+    code,
+    severity,
+    path: formatPath(path),
+    message,
+    ...(file === undefined ? {} : { file }),
+    ...(line === undefined ? {} : { line }),
+    ...(suggestion === undefined ? {} : { suggestion }),
+    ...payload,
+  } as JsonIssue;
+}
+
+/** Collects the issues of one check or load, each placed in its file and line. */
+export interface IssueSink {
+  report(
+    severity: Severity,
+    detail: IssueDetail,
+    path: IssuePath,
+    message: string,
+    suggestion?: string,
+  ): void;
+  error(detail: IssueDetail, path: IssuePath, message: string, suggestion?: string): void;
+  warning(detail: IssueDetail, path: IssuePath, message: string, suggestion?: string): void;
+  /** Adds issues found elsewhere (placed by this sink when they have no line). */
+  add(...issues: readonly Issue[]): void;
+  /** True once any error (not warning) was reported. */
+  hasErrors(): boolean;
+  /** The issues in the order of the file (by line), then in the order reported. */
+  issues(): readonly Issue[];
+}
+
+export interface IssueSinkOptions {
+  /** File the issues are in. */
+  readonly file?: string;
+  /** The line of a path in that file, when known. */
+  readonly lineOf?: (path: IssuePath) => number | undefined;
+}
+
+/**
+ * The one issue sink: every loader and check reports through it.
+ * @example const sink = createIssueSink({ file: "workload.yaml", lineOf }); sink.error("workload.invalidValue", ["name"], "...")
+ */
+export function createIssueSink(options: IssueSinkOptions = {}): IssueSink {
+  const collected: Issue[] = [];
+  const place = (issue: Issue): Issue => {
+    const line = issue.line ?? options.lineOf?.(issue.path);
+    return {
+      ...issue,
+      ...(options.file === undefined || issue.file !== undefined ? {} : { file: options.file }),
+      ...(line === undefined ? {} : { line }),
+    };
+  };
+  const report: IssueSink["report"] = (severity, detail, path, message, suggestion) => {
+    const payload = typeof detail === "string" ? { code: detail } : detail;
+    collected.push(
+      place({
+        ...payload,
+        severity,
+        path,
+        message,
+        ...(suggestion === undefined ? {} : { suggestion }),
+      } as Issue),
+    );
+  };
+  return {
+    report,
+    error: (detail, path, message, suggestion) => report("error", detail, path, message, suggestion),
+    warning: (detail, path, message, suggestion) => report("warning", detail, path, message, suggestion),
+    add: (...issues) => collected.push(...issues.map(place)),
+    hasErrors: () => hasErrors(collected),
+    issues: () =>
+      collected
+        .map((issue, index) => ({ issue, index }))
+        .sort(
+          (a, b) =>
+            (a.issue.line ?? Number.MAX_SAFE_INTEGER) - (b.issue.line ?? Number.MAX_SAFE_INTEGER) ||
+            a.index - b.index,
+        )
+        .map(({ issue }) => issue),
+  };
 }

@@ -11,7 +11,7 @@ import {
   SYSTEM_PROPERTIES_BYTES,
 } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
-import type { Issue } from "../common/issues.js";
+import type { EvaluationIssue, IssuePath } from "../common/issues.js";
 import type { Container, Model } from "../model/types.js";
 import type { Placement } from "../planner/context.js";
 import {
@@ -22,7 +22,6 @@ import {
   type PlanOptions,
 } from "../planner/environment.js";
 import { planAccessPattern } from "../planner/plan-model.js";
-import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
@@ -125,7 +124,7 @@ export function evaluateModel(
   options: EvaluateOptions = {},
 ): DetailedEvaluation {
   const prices = options.prices ?? DEFAULT_PRICES;
-  const issues: Issue[] = [];
+  const issues: EvaluationIssue[] = [];
   const storage = new Map<string, ReturnType<typeof storageOf>>();
   const probe = createPlanEnvironment(workload, model, options);
   for (const container of model.containers) storage.set(container.name, storageOf(probe, container));
@@ -187,8 +186,12 @@ export function evaluateModel(
         for (const { pattern, index, delta } of blamed) {
           issues.push({
             code: "evaluate.fanOutCannotScale",
+            pattern: pattern.id,
+            container: container.name,
+            rusAddedPerPartition: delta,
+            physicalPartitions: current,
             severity: "error",
-            path: `accessPatterns[${index}]`,
+            path: ["accessPatterns", index],
             message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(after - before)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
             suggestion:
               "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
@@ -262,7 +265,11 @@ function stepTotal(steps: readonly PlanStep[]) {
   return sumEstimates(steps.map((step) => scaleEstimate(step.ru, step.times)));
 }
 
-function evaluatePatterns(workload: Workload, plans: readonly Plan[], issues: Issue[]): PatternEvaluation[] {
+function evaluatePatterns(
+  workload: Workload,
+  plans: readonly Plan[],
+  issues: EvaluationIssue[],
+): PatternEvaluation[] {
   return plans.map((plan, index) => {
     const pattern = workload.accessPatterns[index];
     if (pattern === undefined) throw new Error("internal: plans and patterns differ");
@@ -271,8 +278,9 @@ function evaluatePatterns(workload: Workload, plans: readonly Plan[], issues: Is
     if (!plan.served) {
       issues.push({
         code: "evaluate.patternNotServed",
+        pattern: plan.patternId,
         severity: "error",
-        path: `accessPatterns[${index}]`,
+        path: ["accessPatterns", index],
         message: `the model cannot serve ${plan.patternId} (${pattern.name}): ${plan.notes.join("; ")}`,
       });
     }
@@ -286,18 +294,23 @@ function evaluatePatterns(workload: Workload, plans: readonly Plan[], issues: Is
       );
       issues.push({
         code: "evaluate.fanOut",
+        pattern: plan.patternId,
+        physicalPartitions: partitions,
+        ruPerRequest: sync.estimate,
+        rusPeak: sync.estimate * pattern.rps.peak,
         severity: pattern.rps.peak >= 100 ? "warning" : "info",
-        path: `accessPatterns[${index}]`,
+        path: ["accessPatterns", index],
         message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
       });
     }
     if (plan.type === "read") {
-      for (const note of plan.notes.filter((n) => n.startsWith(BOUNDED_SET_NOTE))) {
+      for (const tooSmall of plan.boundedSetsTooSmall ?? []) {
         issues.push({
           code: "evaluate.boundedSetTooSmall",
+          pattern: plan.patternId,
           severity: plan.served ? "warning" : "error",
-          path: `accessPatterns[${index}]`,
-          message: `${note.slice(BOUNDED_SET_NOTE.length)}: the bounded set cannot serve it${plan.served ? `, so ${plan.patternId} is served by ${plan.container}/${plan.itemType} instead` : ""}`,
+          path: ["accessPatterns", index],
+          message: `${tooSmall}: the bounded set cannot serve it${plan.served ? `, so ${plan.patternId} is served by ${plan.container}/${plan.itemType} instead` : ""}`,
           suggestion: "raise keepLatest.count to the pattern's limit, or lower the limit",
         });
       }
@@ -322,7 +335,7 @@ function evaluateContainer(
   stored: ReturnType<typeof storageOf> | undefined,
   partitions: number,
   prices: Prices,
-  issues: Issue[],
+  issues: EvaluationIssue[],
 ): ContainerEvaluation {
   const load = loads.get(container.name) ?? {
     avg: 0,
@@ -335,10 +348,12 @@ function evaluateContainer(
   const hot = hottestKey(load);
   const storageGB = stored?.totalGB ?? 0;
   const hottestStorage = stored?.hottestKeyGB ?? 0;
-  const path = `containers.${container.name}`;
+  const path: IssuePath = ["containers", container.name];
   if (hot.peak > MAX_PHYSICAL_PARTITION_RUS) {
     issues.push({
       code: "evaluate.hotPartition",
+      container: container.name,
+      rusPeak: hot.peak,
       severity: "error",
       path,
       message: `the hottest logical partition of ${container.name} needs ${formatInteger(hot.peak)} RU/s at peak, over the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s one partition can serve`,
@@ -348,6 +363,9 @@ function evaluateContainer(
   } else if (hottest > MAX_PHYSICAL_PARTITION_RUS && hottest > (load.spreadPeak / partitions) * 1.05) {
     issues.push({
       code: "evaluate.hotPhysicalPartition",
+      container: container.name,
+      physicalPartitions: partitions,
+      rusPeak: hottest,
       severity: "warning",
       path,
       message: `hot logical keys of ${container.name} collide on one of its ${partitions} physical partitions: ${formatInteger(hottest)} RU/s at peak there`,
@@ -356,14 +374,20 @@ function evaluateContainer(
   if (container.physicalPartitions !== undefined && required > partitions * MAX_PHYSICAL_PARTITION_RUS) {
     issues.push({
       code: "evaluate.pinnedPartitionsOverloaded",
+      container: container.name,
+      physicalPartitions: partitions,
+      requiredRus: required,
+      partitionsNeeded: Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS),
       severity: "warning",
-      path: `${path}.physicalPartitions`,
+      path: [...path, "physicalPartitions"],
       message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${formatInteger(required)} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
     });
   }
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
     issues.push({
       code: "evaluate.logicalPartitionTooLarge",
+      container: container.name,
+      storageGB: hottestStorage,
       severity: "error",
       path,
       message: `the largest logical partition of ${container.name} holds ${hottestStorage.toFixed(1)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
@@ -374,6 +398,10 @@ function evaluateContainer(
     if (growth.hoursTo20GB < 24 * 30) {
       issues.push({
         code: "evaluate.logicalPartitionGrowth",
+        container: container.name,
+        itemType: growth.itemType,
+        gbPerHour: growth.gbPerHour,
+        hoursTo20GB: growth.hoursTo20GB,
         severity: "warning",
         path,
         message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${growth.gbPerHour.toFixed(2)} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${growth.hoursTo20GB.toFixed(1)} hours of peak`,
@@ -411,7 +439,7 @@ function evaluateContainer(
   };
 }
 
-function checkItemSizes(env: PlanEnvironment, model: Model, issues: Issue[]): void {
+function checkItemSizes(env: PlanEnvironment, model: Model, issues: EvaluationIssue[]): void {
   for (const container of model.containers) {
     for (const item of container.items) {
       const placement: Placement | undefined = env.context.placement(container.name, item.type);
@@ -420,8 +448,11 @@ function checkItemSizes(env: PlanEnvironment, model: Model, issues: Issue[]): vo
       if (shape.maxBytes + SYSTEM_PROPERTIES_BYTES > MAX_ITEM_BYTES) {
         issues.push({
           code: "evaluate.itemTooLarge",
+          container: container.name,
+          itemType: item.type,
+          bytes: shape.maxBytes,
           severity: "error",
-          path: `containers.${container.name}.items.${item.type}`,
+          path: ["containers", container.name, "items", item.type],
           message: `the largest ${item.type} item is about ${formatInteger(shape.maxBytes)} bytes, over the 2 MB item limit`,
           suggestion: "embed only the newest N children, bucket them, or reference them",
         });

@@ -2,7 +2,7 @@
  * The evaluation of a model against a workload: per pattern, per container and in total.
  * `evaluate --json` prints this shape (DESIGN.md); documents and design read it.
  */
-import type { Issue } from "../common/issues.js";
+import type { EvaluationIssue } from "../common/issues.js";
 import type { Throughput } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
 import type { RuEstimate } from "../estimator/operation.js";
@@ -48,5 +48,5 @@ export interface Evaluation {
   readonly patterns: readonly PatternEvaluation[];
   readonly containers: readonly ContainerEvaluation[];
   readonly totals: { readonly rus: RatePair; readonly monthlyCostUSD: number };
-  readonly issues: readonly Issue[];
+  readonly issues: readonly EvaluationIssue[];
 }

@@ -1,3 +1,4 @@
+import { formatPath } from "../common/issues.js";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import { loadPrices } from "./load-prices.js";
@@ -27,7 +28,7 @@ describe("loadPrices", () => {
     expect(result.issues).toEqual([
       expect.objectContaining({
         code: "prices.unknownField",
-        path: "storagePerGbMonth",
+        path: ["storagePerGbMonth"],
         file: "p.yaml",
         line: 2,
         suggestion: 'did you mean "storagePerGBMonth"?',
@@ -37,7 +38,7 @@ describe("loadPrices", () => {
   it("reports every bad value with its path and line", () => {
     const result = loadPrices("currency: EUR\nmanualPer100RusHour: -1\nsources: [1]\n", "p.yaml");
     expect(result.ok).toBe(false);
-    const byPath = Object.fromEntries(result.issues.map((issue) => [issue.path, issue]));
+    const byPath = Object.fromEntries(result.issues.map((issue) => [formatPath(issue.path), issue]));
     expect(byPath["currency"]).toMatchObject({ code: "prices.invalidValue", line: 1 });
     expect(byPath["manualPer100RusHour"]).toMatchObject({
       line: 2,

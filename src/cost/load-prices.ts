@@ -3,9 +3,9 @@
  * {@link Prices}), merged over Microsoft's list prices in `cosmos/prices.ts`.
  */
 import { z } from "zod";
-import type { Issue, Result } from "../common/issues.js";
+import { createIssueSink, type Result } from "../common/issues.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
-import { formatPath, parseSourceDocument } from "../source/parse-document.js";
+import { parseSourceDocument } from "../source/parse-document.js";
 import { didYouMean } from "../source/suggest.js";
 
 const rate = z.number().nonnegative().finite();
@@ -38,22 +38,14 @@ const PRICE_FIELDS: readonly string[] = Object.keys(DEFAULT_PRICES);
 export function loadPrices(text: string, file?: string): Result<Prices> {
   const parsed = parseSourceDocument(text, file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
-  const where = file === undefined ? {} : { file };
+  const sink = createIssueSink({
+    lineOf: (path) => parsed.document.lineOf(path) ?? (path.length === 0 ? 1 : undefined),
+    ...(file === undefined ? {} : { file }),
+  });
   const raw = parsed.document.value ?? {};
   if (typeof raw !== "object" || Array.isArray(raw)) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "prices.notAnObject",
-          severity: "error",
-          path: "",
-          message: `a price file is a mapping of fields (${PRICE_FIELDS.join(", ")})`,
-          ...where,
-          line: parsed.document.lineOf([]) ?? 1,
-        },
-      ],
-    };
+    sink.error("prices.notAnObject", [], `a price file is a mapping of fields (${PRICE_FIELDS.join(", ")})`);
+    return { ok: false, issues: sink.issues() };
   }
   const result = priceOverrideSchema.safeParse(raw);
   if (result.success) {
@@ -62,36 +54,22 @@ export function loadPrices(text: string, file?: string): Result<Prices> {
     ) as Partial<Prices>;
     return { ok: true, value: { ...DEFAULT_PRICES, ...override }, issues: [] };
   }
-  const issues: Issue[] = [];
   for (const zodIssue of result.error.issues) {
     const path = zodIssue.path.filter((segment) => typeof segment !== "symbol");
     if (zodIssue.code === "unrecognized_keys") {
       for (const key of zodIssue.keys) {
-        const keyPath = [...path, key];
-        const line = parsed.document.lineOf(keyPath);
-        issues.push({
-          code: "prices.unknownField",
-          severity: "error",
-          path: formatPath(keyPath),
-          message: `unknown price field "${key}"`,
-          suggestion: didYouMean(key, PRICE_FIELDS),
-          ...where,
-          ...(line === undefined ? {} : { line }),
-        });
+        sink.error(
+          "prices.unknownField",
+          [...path, key],
+          `unknown price field "${key}"`,
+          didYouMean(key, PRICE_FIELDS),
+        );
       }
       continue;
     }
-    const line = parsed.document.lineOf(path);
-    issues.push({
-      code: "prices.invalidValue",
-      severity: "error",
-      path: formatPath(path),
-      message: describeIssue(zodIssue),
-      ...where,
-      ...(line === undefined ? {} : { line }),
-    });
+    sink.error("prices.invalidValue", path, describeIssue(zodIssue));
   }
-  return { ok: false, issues };
+  return { ok: false, issues: sink.issues() };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

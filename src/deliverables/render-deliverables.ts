@@ -2,6 +2,7 @@
  * Everything `design --out` and `render --out` write, rendered from the workload, the model and
  * its evaluation (never written separately, so the files cannot disagree with the numbers).
  */
+import { issueToJson } from "../common/issues.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import type { DesignResult } from "../design/design-model.js";
@@ -80,7 +81,7 @@ export async function renderDeliverables(
     patterns: evaluation.patterns,
     containers: evaluation.containers,
     totals: evaluation.totals,
-    issues: evaluation.issues,
+    issues: evaluation.issues.map(issueToJson),
     ...(options.decisions === undefined ? {} : { decisions: options.decisions }),
   };
   return [

@@ -5,6 +5,7 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
+import type { EvaluationIssue, IssueOf } from "../common/issues.js";
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
@@ -232,9 +233,8 @@ function designComponent(
   }
   // 7. Hot write keys.
   step("hot partitions");
-  for (const issue of current.evaluation.issues) {
-    if (issue.code !== "evaluate.hotPartition") continue;
-    const name = issue.path.replace(/^containers\./, "");
+  for (const hot of current.evaluation.issues.flatMap(hotLogicalPartition)) {
+    const name = hot.container;
     current = decide(
       search,
       current,
@@ -242,7 +242,7 @@ function designComponent(
         id: `shard-${name}`,
         title: `Hot logical partition in ${name}`,
         keepName: "one logical partition per key",
-        context: issue.message,
+        context: hot.message,
       },
       shardingCandidates(workload, current.model, current.evaluation, name),
     );
@@ -429,4 +429,24 @@ function renameContainer(container: Container, renames: ReadonlyMap<string, stri
           },
     ),
   };
+}
+
+/** The hot logical partitions among the evaluation's findings: what write sharding answers. */
+function hotLogicalPartition(issue: EvaluationIssue): readonly IssueOf<"evaluate.hotPartition">[] {
+  switch (issue.code) {
+    case "evaluate.hotPartition":
+      return [issue];
+    case "evaluate.patternNotServed":
+    case "evaluate.fanOut":
+    case "evaluate.fanOutCannotScale":
+    case "evaluate.boundedSetTooSmall":
+    case "evaluate.hotPhysicalPartition":
+    case "evaluate.pinnedPartitionsOverloaded":
+    case "evaluate.logicalPartitionTooLarge":
+    case "evaluate.logicalPartitionGrowth":
+    case "evaluate.itemTooLarge":
+      return [];
+    default:
+      return issue satisfies never;
+  }
 }

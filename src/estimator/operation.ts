@@ -2,7 +2,7 @@
  * One Cosmos DB request as the RU estimator sees it: the JSON contract of `estimate-ru`
  * (DESIGN.md). Planner, evaluation, design and verify all describe requests in this shape.
  */
-import type { Consistency } from "../workload/types.js";
+import type { Consistency } from "../cosmos/consistency.js";
 
 export type OperationKind = "read" | "create" | "replace" | "upsert" | "delete" | "patch" | "query";
 

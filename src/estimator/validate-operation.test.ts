@@ -1,3 +1,4 @@
+import { formatPath } from "../common/issues.js";
 import { describe, expect, it } from "vitest";
 import { validateOperation } from "./validate-operation.js";
 
@@ -31,13 +32,13 @@ describe("validateOperation", () => {
   it("rejects an unknown op with the valid kinds", () => {
     const result = validateOperation({ op: "insert", itemBytes: 10 });
     expect(result.ok).toBe(false);
-    expect(result.issues[0]).toMatchObject({ code: "operation.invalidOp", path: "op" });
+    expect(result.issues[0]).toMatchObject({ code: "operation.invalidOp", path: ["op"] });
     expect(result.issues[0]?.message).toContain("read, create, replace, upsert, delete, patch, query");
   });
   it("requires op", () => {
     expect(validateOperation({ itemBytes: 10 }).issues[0]).toMatchObject({
       code: "operation.missingOp",
-      path: "op",
+      path: ["op"],
     });
   });
   it("reports every bad number at once, with the index prefix", () => {
@@ -46,7 +47,7 @@ describe("validateOperation", () => {
       3,
     );
     expect(result.ok).toBe(false);
-    expect(result.issues.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(result.issues.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["operation.invalidNumber", "[3].itemBytes"],
       ["operation.invalidNumber", "[3].indexedValues"],
       ["operation.invalidConsistency", "[3].consistency"],
@@ -72,7 +73,7 @@ describe("validateOperation", () => {
       expect.objectContaining({
         code: "operation.unknownField",
         severity: "warning",
-        path: "itemByte",
+        path: ["itemByte"],
         suggestion: 'did you mean "itemBytes"?',
       }),
     ]);

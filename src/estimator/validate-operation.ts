@@ -6,9 +6,9 @@
  */
 import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { Issue, Result } from "../common/issues.js";
+import { createIssueSink, type IssueDetail, type IssuePath, type Result } from "../common/issues.js";
 import { didYouMean, suggestName } from "../source/suggest.js";
-import type { Consistency } from "../workload/types.js";
+import type { Consistency } from "../cosmos/consistency.js";
 import type { Operation, OperationKind } from "./operation.js";
 
 /** The operation kinds the estimator prices. */
@@ -44,31 +44,19 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * @example validateOperation({ op: "read", itemBytes: 819 }) // ok, { op: "read", itemBytes: 819 }
  */
 export function validateOperation(value: unknown, index?: number): Result<Operation> {
-  const prefix = index === undefined ? "" : `[${index}]`;
-  const at = (field: string): string => (prefix === "" ? field : `${prefix}.${field}`);
-  const issues: Issue[] = [];
-  const error = (code: string, field: string, message: string, suggestion?: string): void => {
-    issues.push({
-      code,
-      severity: "error",
-      path: at(field),
-      message,
-      ...(suggestion === undefined ? {} : { suggestion }),
-    });
-  };
+  const prefix: IssuePath = index === undefined ? [] : [index];
+  const at = (field: string): IssuePath => [...prefix, field];
+  const sink = createIssueSink();
+  const error = (code: IssueDetail, field: string, message: string, suggestion?: string): void =>
+    sink.error(code, at(field), message, suggestion);
 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "operation.notAnObject",
-          severity: "error",
-          path: prefix,
-          message: 'an operation is a JSON object such as {"op": "read", "itemBytes": 1024}',
-        },
-      ],
-    };
+    sink.error(
+      "operation.notAnObject",
+      prefix,
+      'an operation is a JSON object such as {"op": "read", "itemBytes": 1024}',
+    );
+    return { ok: false, issues: sink.issues() };
   }
   const record = value as Record<string, unknown>;
   const operation: Partial<Mutable<Operation>> = {};
@@ -134,29 +122,26 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
     operation.indexedValues !== undefined &&
     operation.changedValues > operation.indexedValues
   ) {
-    issues.push({
-      code: "operation.changedExceedsIndexed",
-      severity: "warning",
-      path: at("changedValues"),
-      message: `changedValues (${operation.changedValues}) exceeds indexedValues (${operation.indexedValues}); the estimate uses ${operation.indexedValues}`,
-    });
+    sink.warning(
+      "operation.changedExceedsIndexed",
+      at("changedValues"),
+      `changedValues (${operation.changedValues}) exceeds indexedValues (${operation.indexedValues}); the estimate uses ${operation.indexedValues}`,
+    );
   }
 
   for (const key of Object.keys(record)) {
     if (KNOWN_FIELD_NAMES.includes(key)) continue;
     const close = suggestName(key, KNOWN_FIELD_NAMES);
     if (close === undefined) continue;
-    issues.push({
-      code: "operation.unknownField",
-      severity: "warning",
-      path: at(key),
-      message: `field "${key}" is not part of the operation format and is ignored`,
-      suggestion: `did you mean "${close}"?`,
-    });
+    sink.warning(
+      "operation.unknownField",
+      at(key),
+      `field "${key}" is not part of the operation format and is ignored`,
+      `did you mean "${close}"?`,
+    );
   }
 
-  if (issues.some((issue) => issue.severity === "error") || operation.op === undefined) {
-    return { ok: false, issues };
-  }
+  const issues = sink.issues();
+  if (sink.hasErrors() || operation.op === undefined) return { ok: false, issues };
   return { ok: true, value: { ...operation, op: operation.op } as Operation, issues };
 }

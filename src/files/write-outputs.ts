@@ -45,6 +45,26 @@ async function interviewHashes(root: string): Promise<Map<string, readonly strin
   return out;
 }
 
+/**
+ * What a hand-edited file means for the user; `howToForce` is how the caller's user overwrites
+ * anyway (`run again with --force` on the command line, a tool argument over MCP).
+ */
+export function handEditedMessage(dir: string, files: readonly string[], howToForce: string): string {
+  return `these files in ${dir} were changed since cosmos-modeler wrote them (or were not written by it): ${files.join(", ")}. Nothing was written. Move your edits elsewhere, or ${howToForce} to overwrite them.`;
+}
+
+/** `writeOutputs` refused: these files were edited by hand since the tool wrote them. */
+export class HandEditedError extends CosmosModelerError {
+  readonly dir: string;
+  readonly files: readonly string[];
+
+  constructor(dir: string, files: readonly string[]) {
+    super("cli.handEdited", handEditedMessage(dir, files, "run again with --force"), { context: { files } });
+    this.dir = dir;
+    this.files = files;
+  }
+}
+
 export interface WriteReport {
   readonly written: readonly string[];
   readonly unchanged: readonly string[];
@@ -62,7 +82,7 @@ export interface WriteOutputsOptions {
 }
 
 /**
- * Writes `files` under `dir`. Throws `cli.handEdited` listing every file that differs from what
+ * Writes `files` under `dir`. Throws {@link HandEditedError} listing every file that differs from what
  * the tool last wrote there (or that the tool never wrote) when its content would change,
  * unless `force`.
  *
@@ -105,13 +125,7 @@ export async function writeOutputs(
     if (before !== undefined && !isToolWritten(file.path, before)) conflicts.push(file.path);
     pending.push({ file, path, before });
   }
-  if (conflicts.length > 0 && !force) {
-    throw new CosmosModelerError(
-      "cli.handEdited",
-      `these files in ${dir} were changed since cosmos-modeler wrote them (or were not written by it): ${conflicts.join(", ")}. Nothing was written. Move your edits elsewhere, or run again with --force to overwrite them.`,
-      { context: { files: conflicts } },
-    );
-  }
+  if (conflicts.length > 0 && !force) throw new HandEditedError(dir, conflicts);
   for (const { path } of pending) await removeStaleTemporaries(path);
   await removeStaleTemporaries(manifestPath);
   const final: Record<string, string> = { ...manifest.files };

@@ -6,8 +6,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
-/** An `Issue` (src/common/issues.ts) in output schemas. */
-export const issueSchema = z.object({
+/** An issue as JSON (`JsonIssue` of src/common/issues.ts: path formatted, then the code's payload). */
+export const issueSchema = z.looseObject({
   code: z.string(),
   severity: z.enum(["error", "warning", "info"]),
   path: z.string(),

@@ -4,7 +4,8 @@
  * bucket, shards, replicas, ttl).
  */
 import type { Container, ItemType, Model } from "./types.js";
-import { describeValue, type IssueCollector, type SourcePath } from "./model-issues.js";
+import type { IssuePath, IssueSink } from "../common/issues.js";
+import { describeValue } from "./model-issues.js";
 import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
@@ -21,10 +22,10 @@ export const MAX_RESOURCE_NAME_LENGTH = 255;
 const SYSTEM_PROPERTIES = ["_rid", "_self", "_etag", "_ts", "_attachments", "_lsn"];
 
 /** Runs every workload-independent check of the model. */
-export function checkModel(model: Model, issues: IssueCollector): void {
+export function checkModel(model: Model, issues: IssueSink): void {
   const names = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
-    const path: SourcePath = ["containers", containerIndex];
+    const path: IssuePath = ["containers", containerIndex];
     if (names.has(container.name)) {
       issues.error(
         "model.duplicateContainer",
@@ -36,7 +37,7 @@ export function checkModel(model: Model, issues: IssueCollector): void {
     checkResourceName(container.name, [...path, "name"], issues);
     const types = new Set<string>();
     container.items.forEach((item, itemIndex) => {
-      const itemPath: SourcePath = [...path, "items", itemIndex];
+      const itemPath: IssuePath = [...path, "items", itemIndex];
       if (types.has(item.type)) {
         issues.error(
           "model.duplicateItemType",
@@ -50,7 +51,7 @@ export function checkModel(model: Model, issues: IssueCollector): void {
   });
 }
 
-function checkResourceName(name: string, path: SourcePath, issues: IssueCollector): void {
+function checkResourceName(name: string, path: IssuePath, issues: IssueSink): void {
   const bad = FORBIDDEN_ID_CHARACTERS.find((char) => name.includes(char));
   if (bad !== undefined || name.length > MAX_RESOURCE_NAME_LENGTH || name.endsWith(" ")) {
     issues.error(
@@ -65,8 +66,8 @@ function checkItem(
   model: Model,
   container: Container,
   item: ItemType,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): void {
   const idParts = checkTemplate(item.id, [...path, "id"], issues);
   if (idParts !== undefined) checkIdTemplate(idParts, [...path, "id"], issues);
@@ -132,8 +133,8 @@ function checkItem(
 
 function checkTemplate(
   template: string,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): readonly TemplatePart[] | undefined {
   if (template === "") {
     issues.error(
@@ -151,7 +152,7 @@ function checkTemplate(
   return parseTemplate(template);
 }
 
-function checkIdTemplate(parts: readonly TemplatePart[], path: SourcePath, issues: IssueCollector): void {
+function checkIdTemplate(parts: readonly TemplatePart[], path: IssuePath, issues: IssueSink): void {
   for (const part of parts) {
     if (part.kind !== "literal") continue;
     const bad = FORBIDDEN_ID_CHARACTERS.find((char) => part.text.includes(char));
@@ -166,12 +167,7 @@ function checkIdTemplate(parts: readonly TemplatePart[], path: SourcePath, issue
 }
 
 /** A partition key on /id or /type must hold the same value as the id or the type property. */
-function checkKeyProperties(
-  container: Container,
-  item: ItemType,
-  path: SourcePath,
-  issues: IssueCollector,
-): void {
+function checkKeyProperties(container: Container, item: ItemType, path: IssuePath, issues: IssueSink): void {
   container.partitionKey.forEach((keyPath, index) => {
     const template = item.partitionKey[index];
     if (template === undefined) return;
@@ -197,8 +193,8 @@ function checkPlaceholder(
   keyTemplates: readonly (readonly TemplatePart[])[],
   kind: "shard" | "replica",
   count: number | undefined,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): void {
   const field = kind === "shard" ? "shards" : "replicas";
   const code = kind === "shard" ? "model.badShards" : "model.badReplicas";
@@ -227,8 +223,8 @@ function checkPlaceholder(
 function checkBucketPlaceholder(
   all: readonly (readonly TemplatePart[])[],
   item: ItemType,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): void {
   const used = all.some((parts) => parts.some((part) => part.kind === "bucket"));
   if (item.bucket === undefined && used) {
@@ -251,8 +247,8 @@ function checkSource(
   model: Model,
   container: Container,
   item: ItemType,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): void {
   const source = item.source;
   if (source === undefined || source.type === "") return;
@@ -316,12 +312,7 @@ function checkSource(
 }
 
 /** Derived properties (`as`) must not collide with each other, with id/type/ttl or the key properties. */
-function checkPropertyNames(
-  container: Container,
-  item: ItemType,
-  path: SourcePath,
-  issues: IssueCollector,
-): void {
+function checkPropertyNames(container: Container, item: ItemType, path: IssuePath, issues: IssueSink): void {
   const reserved = new Map<string, string>([
     ["id", "the item id"],
     ["type", "the type property"],
@@ -330,16 +321,16 @@ function checkPropertyNames(
   for (const keyPath of container.partitionKey)
     reserved.set(keyPath.slice(1).split("/")[0] ?? "", "a partition key property");
   const seen = new Map<string, string>();
-  const derived: [string, SourcePath][] = [
-    ...item.embeds.map((embed, index): [string, SourcePath] => [embed.as, [...path, "embeds", index, "as"]]),
-    ...item.copies.map((copy, index): [string, SourcePath] => [copy.as, [...path, "copies", index, "as"]]),
-    ...item.counts.map((counter, index): [string, SourcePath] => [
+  const derived: [string, IssuePath][] = [
+    ...item.embeds.map((embed, index): [string, IssuePath] => [embed.as, [...path, "embeds", index, "as"]]),
+    ...item.copies.map((copy, index): [string, IssuePath] => [copy.as, [...path, "copies", index, "as"]]),
+    ...item.counts.map((counter, index): [string, IssuePath] => [
       counter.as,
       [...path, "counts", index, "as"],
     ]),
     ...(item.ancestors === undefined
       ? []
-      : [[item.ancestors.as, [...path, "ancestors", "as"]] as [string, SourcePath]]),
+      : [[item.ancestors.as, [...path, "ancestors", "as"]] as [string, IssuePath]]),
   ];
   for (const [name, namePath] of derived) {
     const clash =
@@ -358,7 +349,7 @@ function checkPropertyNames(
 }
 
 /** With `select`, the attribute keepLatest orders by must be stored, and truncating an attribute that is not stored does nothing. */
-function checkProjection(item: ItemType, path: SourcePath, issues: IssueCollector): void {
+function checkProjection(item: ItemType, path: IssuePath, issues: IssueSink): void {
   const select = item.select;
   if (select === undefined) return;
   if (item.keepLatest !== undefined && !select.includes(item.keepLatest.by)) {

@@ -3,7 +3,7 @@ import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
 import { readExample, readExampleWorkload, EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import type { Model } from "./types.js";
-import { formatIssue } from "../common/issues.js";
+import { formatIssue, formatPath } from "../common/issues.js";
 
 function load(text: string, example?: string) {
   return loadModel(text, {
@@ -138,7 +138,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     expect(found).toEqual([
       expect.objectContaining({
         code: "model.unknownField",
-        path: "containers[0].items[0].coppies",
+        path: ["containers", 0, "items", 0, "coppies"],
         file: "model.yaml",
         line: 6,
         suggestion: 'did you mean "copies"?',
@@ -158,7 +158,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       '      - { type: post, entity: Post, partitionKey: ["{postId}"], ttl: "x" }',
     ].join("\n");
     const found = errors(text);
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual(
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual(
       expect.arrayContaining([
         ["model.invalidValue", "version"],
         ["model.invalidValue", "containers[0].throughput.mode"],
@@ -167,13 +167,13 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         ["model.invalidValue", "containers[0].items[0].ttl"],
       ]),
     );
-    expect(found.find((issue) => issue.path === "containers[0].throughput.mode")?.suggestion).toBe(
-      'did you mean "autoscale"?',
-    );
-    expect(found.find((issue) => issue.path === "containers[0].indexing")?.suggestion).toBe(
+    expect(
+      found.find((issue) => formatPath(issue.path) === "containers[0].throughput.mode")?.suggestion,
+    ).toBe('did you mean "autoscale"?');
+    expect(found.find((issue) => formatPath(issue.path) === "containers[0].indexing")?.suggestion).toBe(
       'did you mean "automatic"?',
     );
-    expect(found.find((issue) => issue.path === "containers[0].items[0].ttl")?.message).toBe(
+    expect(found.find((issue) => formatPath(issue.path) === "containers[0].items[0].ttl")?.message).toBe(
       'expected a number, got "x"',
     );
   });
@@ -188,7 +188,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     expect(found).toEqual([
       expect.objectContaining({
         code: "model.unknownField",
-        path: "containers[0].indexing.exclude",
+        path: ["containers", 0, "indexing", "exclude"],
         suggestion: 'did you mean "excluded"?',
       }),
     ]);
@@ -201,7 +201,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         "    partitionKey: [/postId]\n    indexing: { included: [/a], excluded: [/b/?], composite: [[/a asc], [/a up, /b]] }",
       ),
     );
-    expect(found.map((issue) => issue.path)).toEqual([
+    expect(found.map((issue) => formatPath(issue.path))).toEqual([
       "containers[0].indexing.included[0]",
       "containers[0].indexing",
       "containers[0].indexing.composite[0]",
@@ -219,7 +219,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         "    partitionKey: [/postId, postId, /a, /b]",
       ),
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.badPartitionKey", "containers[0].partitionKey"],
       ["model.badPartitionKey", "containers[0].partitionKey[1]"],
       ["model.badPartitionKey", "containers[0].items[0].partitionKey"],
@@ -230,7 +230,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         "    partitionKey: [/id]",
       ),
     );
-    expect(idKey.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(idKey.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.badPartitionKey", "containers[0].items[0].partitionKey[0]"],
     ]);
     const typeKey = errors(
@@ -255,8 +255,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         ].join("\n"),
       ),
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
-      ["model.invalidValue", "containers[0].items[5].source"],
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.badTemplate", "containers[0].items[0].id"],
       ["model.duplicateItemType", "containers[0].items[1].type"],
       ["model.badTemplate", "containers[0].items[1].id"],
@@ -264,8 +263,9 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       ["model.unknownSource", "containers[0].items[2].source"],
       ["model.badSource", "containers[0].items[3].source"],
       ["model.unknownSource", "containers[0].items[4].source"],
+      ["model.invalidValue", "containers[0].items[5].source"],
     ]);
-    expect(found[4]?.suggestion).toBe('did you mean "posts"?');
+    expect(found[3]?.suggestion).toBe('did you mean "posts"?');
   });
 
   it("checks keepLatest, bucket, shards and replicas", () => {
@@ -285,12 +285,11 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         ].join("\n"),
       ),
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
-      ["model.badBucket", "containers[0].items[1].bucket.records"],
-      ["model.badBucket", "containers[0].items[2].bucket.window"],
-      ["model.badBucket", "containers[0].items[9].bucket"],
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.badKeepLatest", "containers[0].items[0].keepLatest.count"],
+      ["model.badBucket", "containers[0].items[1].bucket.records"],
       ["model.badBucket", "containers[0].items[1].id"],
+      ["model.badBucket", "containers[0].items[2].bucket.window"],
       ["model.badBucket", "containers[0].items[3]"],
       ["model.badShards", "containers[0].items[4].shards"],
       ["model.badShards", "containers[0].items[5].partitionKey"],
@@ -298,6 +297,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       ["model.badShards", "containers[0].items[6].shardBy"],
       ["model.badReplicas", "containers[0].items[7]"],
       ["model.badReplicas", "containers[0].items[8].partitionKey"],
+      ["model.badBucket", "containers[0].items[9].bucket"],
     ]);
   });
 
@@ -308,7 +308,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         "    partitionKey: [/postId]\n    throughput: { mode: manual, rus: 450, maxRus: 4000 }\n    defaultTtl: 0",
       ),
     );
-    expect(result.issues.map((issue) => [issue.severity, issue.code, issue.path])).toEqual([
+    expect(result.issues.map((issue) => [issue.severity, issue.code, formatPath(issue.path)])).toEqual([
       ["error", "model.invalidValue", "containers[0].throughput.maxRus"],
       ["error", "model.invalidValue", "containers[0].throughput.rus"],
       ["error", "model.invalidValue", "containers[0].defaultTtl"],
@@ -328,7 +328,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], select: [postId, title], truncate: { content: 200 }, keepLatest: { count: 5, by: creationDate } }',
       ),
     );
-    expect(result.issues.map((issue) => [issue.severity, issue.code, issue.path])).toEqual([
+    expect(result.issues.map((issue) => [issue.severity, issue.code, formatPath(issue.path)])).toEqual([
       ["error", "model.badKeepLatest", "containers[0].items[0].keepLatest.by"],
       ["warning", "model.truncateUnselected", "containers[0].items[0].truncate.content"],
     ]);
@@ -340,7 +340,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
         '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], counts: [{ of: Comment, as: n }, { of: Like, as: n }, { of: Like, as: id }] }',
       ),
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.duplicateProperty", "containers[0].items[0].counts[1].as"],
       ["model.duplicateProperty", "containers[0].items[0].counts[2].as"],
     ]);
@@ -356,12 +356,12 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     expect(errors("containers: []")).toEqual([
       expect.objectContaining({
         code: "model.missingField",
-        path: "version",
+        path: ["version"],
         message: "expected 1, got nothing",
       }),
       expect.objectContaining({
         code: "model.invalidValue",
-        path: "containers",
+        path: ["containers"],
         message: "expected at least 1 entry, got 0 entries",
       }),
     ]);
@@ -383,7 +383,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
 
   it("reports YAML syntax errors and oversized input from the document parser", () => {
     expect(load("version: [1").issues[0]?.code).toBe("source.syntax");
-    expect(load("- 1").issues[0]).toMatchObject({ code: "model.invalidValue", path: "" });
+    expect(load("- 1").issues[0]).toMatchObject({ code: "model.invalidValue", path: [] });
   });
 });
 
@@ -398,9 +398,9 @@ describe("loadModel against a workload", () => {
       ),
       "blogging",
     );
-    expect(found.map((issue) => [issue.code, issue.path, issue.suggestion])).toEqual([
-      ["model.badKeepLatest", "containers[0].items[1].keepLatest.by", undefined],
+    expect(found.map((issue) => [issue.code, formatPath(issue.path), issue.suggestion])).toEqual([
       ["model.unknownEntity", "containers[0].items[0].entity", 'did you mean "Post"?'],
+      ["model.badKeepLatest", "containers[0].items[1].keepLatest.by", undefined],
       ["model.unknownAttribute", "containers[0].items[1].id", 'did you mean "postId"?'],
       ["model.unknownAttribute", "containers[0].items[1].select[1]", 'did you mean "title"?'],
       ["model.unknownAttribute", "containers[0].items[1].truncate.contnt", 'did you mean "content"?'],
@@ -423,7 +423,7 @@ describe("loadModel against a workload", () => {
       ),
       "blogging",
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.invalidValue", "containers[0].items[0].copies[3].from"],
       ["model.unknownAttribute", "containers[0].items[0].copies[0].from"],
       ["model.noRelationship", "containers[0].items[0].copies[2].from"],
@@ -442,7 +442,7 @@ describe("loadModel against a workload", () => {
       ),
       "iot-telemetry",
     );
-    expect(found.map((issue) => [issue.code, issue.path])).toEqual([
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
       ["model.invalidValue", "containers[0].items[0].truncate.temperature"],
       ["model.badBucket", "containers[0].items[0].bucket.by"],
       ["model.duplicateProperty", "containers[0].items[0].copies[0].as"],

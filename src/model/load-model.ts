@@ -4,13 +4,13 @@
  * Every problem is reported at once, with its field path, file, line and a suggestion.
  */
 import type { z } from "zod";
-import { hasErrors, type Issue, type Result } from "../common/issues.js";
+import { createIssueSink, hasErrors, type IssuePath, type IssueSink, type Result } from "../common/issues.js";
 import type { Workload } from "../workload/types.js";
 import type { Model } from "./types.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { didYouMean } from "../source/suggest.js";
 import { checkModel } from "./check-model.js";
-import { describeValue, IssueCollector, toIssues, type SourcePath } from "./model-issues.js";
+import { describeValue } from "./model-issues.js";
 import { fieldsAt, modelFileSchema } from "./model-schema.js";
 import { normalizeModel } from "./normalize-model.js";
 import { collectWorkloadIssues } from "./validate-model.js";
@@ -30,18 +30,19 @@ export function loadModel(text: string, options: LoadModelOptions = {}): Result<
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { value, lineOf } = parsed.document;
-  const finish = (collector: IssueCollector): Issue[] => toIssues(collector.issues, lineOf, options.file);
-
-  const collector = new IssueCollector();
+  const collector = createIssueSink({
+    lineOf,
+    ...(options.file === undefined ? {} : { file: options.file }),
+  });
   const shape = modelFileSchema.safeParse(value);
   if (!shape.success) {
     reportSchemaIssues(shape.error.issues, value, [], collector);
-    return { ok: false, issues: finish(collector) };
+    return { ok: false, issues: collector.issues() };
   }
   const model = normalizeModel(shape.data, collector);
   checkModel(model, collector);
   if (options.workload !== undefined) collectWorkloadIssues(model, options.workload, collector);
-  const issues = finish(collector);
+  const issues = collector.issues();
   return hasErrors(issues) ? { ok: false, issues } : { ok: true, value: model, issues };
 }
 
@@ -50,11 +51,11 @@ type ZodIssue = z.core.$ZodIssue;
 function reportSchemaIssues(
   issues: readonly ZodIssue[],
   root: unknown,
-  prefix: SourcePath,
-  collector: IssueCollector,
+  prefix: IssuePath,
+  collector: IssueSink,
 ): void {
   for (const issue of issues) {
-    const path: SourcePath = [
+    const path: IssuePath = [
       ...prefix,
       ...issue.path.map((segment) => (typeof segment === "number" ? segment : String(segment))),
     ];
@@ -116,8 +117,8 @@ function reportUnion(
   issue: ZodIssue & { code: "invalid_union" },
   value: unknown,
   root: unknown,
-  path: SourcePath,
-  collector: IssueCollector,
+  path: IssuePath,
+  collector: IssueSink,
 ): void {
   const objectBranch = issue.errors.find(
     (branch) => !branch.some((nested) => nested.code === "invalid_type" && nested.path.length === 0),
@@ -163,7 +164,7 @@ function describeSize(value: unknown): string {
   return describeValue(value);
 }
 
-function valueAt(root: unknown, path: SourcePath): unknown {
+function valueAt(root: unknown, path: IssuePath): unknown {
   let value = root;
   for (const segment of path) {
     if (typeof value !== "object" || value === null) return undefined;

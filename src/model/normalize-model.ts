@@ -6,7 +6,8 @@
  */
 import type { Bucket, CompositePath, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
 import type { ContainerFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
-import { describeValue, type IssueCollector, type SourcePath } from "./model-issues.js";
+import type { IssuePath, IssueSink } from "../common/issues.js";
+import { describeValue } from "./model-issues.js";
 import {
   AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_MAX_RUS,
@@ -25,7 +26,7 @@ export const WINDOW_UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 const PARTITION_KEY_PATH = /^(\/[^/\s*?]+)+$/;
 
 /** Normalizes a schema-valid model file, reporting malformed values into `issues`. */
-export function normalizeModel(file: ModelFile, issues: IssueCollector): Model {
+export function normalizeModel(file: ModelFile, issues: IssueSink): Model {
   return {
     version: 1,
     containers: file.containers.map((container, index) =>
@@ -34,7 +35,7 @@ export function normalizeModel(file: ModelFile, issues: IssueCollector): Model {
   };
 }
 
-function normalizeContainer(file: ContainerFile, path: SourcePath, issues: IssueCollector): Container {
+function normalizeContainer(file: ContainerFile, path: IssuePath, issues: IssueSink): Container {
   checkPartitionKeyPaths(file.partitionKey, [...path, "partitionKey"], issues);
   const throughput =
     file.throughput === undefined
@@ -71,7 +72,7 @@ function normalizeContainer(file: ContainerFile, path: SourcePath, issues: Issue
   };
 }
 
-function checkPartitionKeyPaths(paths: readonly string[], path: SourcePath, issues: IssueCollector): void {
+function checkPartitionKeyPaths(paths: readonly string[], path: IssuePath, issues: IssueSink): void {
   if (paths.length < 1 || paths.length > 3) {
     issues.error(
       "model.badPartitionKey",
@@ -98,8 +99,8 @@ function checkPartitionKeyPaths(paths: readonly string[], path: SourcePath, issu
 
 function normalizeThroughput(
   file: NonNullable<ContainerFile["throughput"]>,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): Throughput {
   const misplaced = (field: "rus" | "maxRus", valid: string): void => {
     issues.error(
@@ -145,7 +146,7 @@ function normalizeThroughput(
 }
 
 /** Checks a ttl or defaultTtl: -1 (never expires by default) or 1 to 2,147,483,647 seconds; 0 is invalid. */
-export function checkTtl(ttl: number, path: SourcePath, issues: IssueCollector): void {
+export function checkTtl(ttl: number, path: IssuePath, issues: IssueSink): void {
   if (ttl === -1 || (ttl >= 1 && ttl <= MAX_TTL_SECONDS)) return;
   issues.error(
     "model.invalidValue",
@@ -163,15 +164,15 @@ export function checkTtl(ttl: number, path: SourcePath, issues: IssueCollector):
  */
 function normalizeIndexing(
   file: ContainerFile["indexing"],
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): IndexingSpec {
   if (file === undefined) return { kind: "derived" };
   if (file === "automatic") return { kind: "automatic" };
   return normalizePolicy(file, path, issues);
 }
 
-function normalizePolicy(file: IndexingPolicyFile, path: SourcePath, issues: IssueCollector): IndexingSpec {
+function normalizePolicy(file: IndexingPolicyFile, path: IssuePath, issues: IssueSink): IndexingSpec {
   const excluded = file.excluded ?? [];
   const included = file.included ?? (excluded.includes("/*") ? [] : ["/*"]);
   for (const [list, field] of [
@@ -211,11 +212,7 @@ const ORDERS: Readonly<Record<string, CompositePath["order"]>> = {
   descending: "descending",
 };
 
-function normalizeComposite(
-  paths: readonly string[],
-  path: SourcePath,
-  issues: IssueCollector,
-): CompositePath[] {
+function normalizeComposite(paths: readonly string[], path: IssuePath, issues: IssueSink): CompositePath[] {
   // A composite index has at least two paths
   // (https://learn.microsoft.com/en-us/azure/cosmos-db/index-policy#composite-indexes, checked 2026-11-22).
   if (paths.length < 2) {
@@ -239,7 +236,7 @@ function normalizeComposite(
   });
 }
 
-function normalizeItem(file: ItemFile, path: SourcePath, issues: IssueCollector): ItemType {
+function normalizeItem(file: ItemFile, path: IssuePath, issues: IssueSink): ItemType {
   const source =
     file.source === undefined ? undefined : parseSource(file.source, [...path, "source"], issues);
   const bucket =
@@ -277,8 +274,8 @@ function normalizeItem(file: ItemFile, path: SourcePath, issues: IssueCollector)
 
 function parseCopyFrom(
   text: string,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): { entity: string; attribute: string } {
   const match = /^([^.\s]+)\.([^.\s]+)$/.exec(text);
   if (match === null) {
@@ -292,11 +289,7 @@ function parseCopyFrom(
   return { entity: match[1] ?? "", attribute: match[2] ?? "" };
 }
 
-function parseSource(
-  text: string,
-  path: SourcePath,
-  issues: IssueCollector,
-): { container: string; type: string } {
+function parseSource(text: string, path: IssuePath, issues: IssueSink): { container: string; type: string } {
   const match = /^([^/\s]+)\/([^/\s]+)$/.exec(text);
   if (match === null) {
     issues.error(
@@ -309,11 +302,7 @@ function parseSource(
   return { container: match[1] ?? "", type: match[2] ?? "" };
 }
 
-function normalizeBucket(
-  file: NonNullable<ItemFile["bucket"]>,
-  path: SourcePath,
-  issues: IssueCollector,
-): Bucket {
+function normalizeBucket(file: NonNullable<ItemFile["bucket"]>, path: IssuePath, issues: IssueSink): Bucket {
   const valid = `use { records: N } (N entity records per item) or { by: attribute, window: 1m } (units s, m, h, d)`;
   if (file.records !== undefined) {
     if (file.by !== undefined || file.window !== undefined) {

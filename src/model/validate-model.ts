@@ -2,10 +2,9 @@
  * Checks of a model against its workload: every entity and attribute a model names exists, and
  * every copy, counter and embed follows a relationship of the workload.
  */
-import type { Issue } from "../common/issues.js";
+import { createIssueSink, type Issue, type IssuePath, type IssueSink } from "../common/issues.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
 import type { Container, ItemType, Model } from "./types.js";
-import { IssueCollector, toIssues, type SourcePath } from "./model-issues.js";
 import { parseTemplate, templateProblem } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
 
@@ -17,25 +16,25 @@ import { didYouMean } from "../source/suggest.js";
 export function validateModelAgainstWorkload(
   model: Model,
   workload: Workload,
-  lineOf?: (path: SourcePath) => number | undefined,
-): Issue[] {
-  const issues = new IssueCollector();
+  lineOf?: (path: IssuePath) => number | undefined,
+): readonly Issue[] {
+  const issues = createIssueSink(lineOf === undefined ? {} : { lineOf });
   collectWorkloadIssues(model, workload, issues);
-  return toIssues(issues.issues, lineOf);
+  return issues.issues();
 }
 
-/** Like `validateModelAgainstWorkload`, into a collector (used by the loader). */
-export function collectWorkloadIssues(model: Model, workload: Workload, issues: IssueCollector): void {
+/** Like `validateModelAgainstWorkload`, into a sink (used by the loader). */
+export function collectWorkloadIssues(model: Model, workload: Workload, issues: IssueSink): void {
   const entities = new Map(workload.entities.map((entity) => [entity.name, entity]));
   const context: Context = { workload, entities, issues, names: [...entities.keys()] };
   const stored = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
     container.items.forEach((item, itemIndex) => {
-      const path: SourcePath = ["containers", containerIndex, "items", itemIndex];
+      const path: IssuePath = ["containers", containerIndex, "items", itemIndex];
       const entity = entities.get(item.entity);
       if (entity === undefined) {
         issues.error(
-          "model.unknownEntity",
+          { code: "model.unknownEntity", entity: item.entity },
           [...path, "entity"],
           `the workload has no entity "${item.entity}"`,
           didYouMean(item.entity, context.names),
@@ -52,7 +51,7 @@ export function collectWorkloadIssues(model: Model, workload: Workload, issues: 
     if (stored.has(pattern.entity) || warned.has(pattern.entity) || !entities.has(pattern.entity)) return;
     warned.add(pattern.entity);
     issues.warning(
-      "model.unstoredEntity",
+      { code: "model.unstoredEntity", entity: pattern.entity },
       [],
       `access pattern ${pattern.id} uses entity ${pattern.entity}, which no item type of the model stores`,
       `add an item type with entity: ${pattern.entity}, or embed it in its parent`,
@@ -63,7 +62,7 @@ export function collectWorkloadIssues(model: Model, workload: Workload, issues: 
 interface Context {
   readonly workload: Workload;
   readonly entities: ReadonlyMap<string, Entity>;
-  readonly issues: IssueCollector;
+  readonly issues: IssueSink;
   readonly names: readonly string[];
 }
 
@@ -72,15 +71,15 @@ function checkItemAgainstEntity(
   container: Container,
   item: ItemType,
   entity: Entity,
-  path: SourcePath,
+  path: IssuePath,
 ): void {
   const { issues } = context;
-  const attribute = (name: string, namePath: SourcePath, what: string): void => {
+  const attribute = (name: string, namePath: IssuePath, what: string): void => {
     checkAttribute(context, entity, name, namePath, what);
   };
-  const templates: [string, SourcePath][] = [
+  const templates: [string, IssuePath][] = [
     [item.id, [...path, "id"]],
-    ...item.partitionKey.map((template, index): [string, SourcePath] => [
+    ...item.partitionKey.map((template, index): [string, IssuePath] => [
       template,
       [...path, "partitionKey", index],
     ]),
@@ -154,29 +153,23 @@ function checkItemAgainstEntity(
   checkNameClashes(container, item, entity, path, issues);
 }
 
-function checkAttribute(
-  context: Context,
-  entity: Entity,
-  name: string,
-  path: SourcePath,
-  what: string,
-): void {
+function checkAttribute(context: Context, entity: Entity, name: string, path: IssuePath, what: string): void {
   if (entity.attributes.length === 0) return; // attributes not listed: nothing to check against
   if (entity.attributes.some((candidate) => candidate.name === name)) return;
   const names = entity.attributes.map((candidate) => candidate.name);
   context.issues.error(
-    "model.unknownAttribute",
+    { code: "model.unknownAttribute", entity: entity.name, attribute: name },
     path,
     `${what}, but entity ${entity.name} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }
 
-function knownEntity(context: Context, name: string, path: SourcePath): Entity | undefined {
+function knownEntity(context: Context, name: string, path: IssuePath): Entity | undefined {
   const entity = context.entities.get(name);
   if (entity === undefined) {
     context.issues.error(
-      "model.unknownEntity",
+      { code: "model.unknownEntity", entity: name },
       path,
       `the workload has no entity "${name}"`,
       didYouMean(name, context.names),
@@ -189,7 +182,7 @@ function checkCopy(
   context: Context,
   holder: Entity,
   from: { entity: string; attribute: string },
-  path: SourcePath,
+  path: IssuePath,
 ): void {
   if (from.attribute === "") return; // malformed, reported by the normalizer
   const source = knownEntity(context, from.entity, path);
@@ -241,14 +234,14 @@ function checkNameClashes(
   container: Container,
   item: ItemType,
   entity: Entity,
-  path: SourcePath,
-  issues: IssueCollector,
+  path: IssuePath,
+  issues: IssueSink,
 ): void {
   const attributes = new Set(entity.attributes.map((attribute) => attribute.name));
-  const derived: [string, SourcePath][] = [
-    ...item.embeds.map((embed, index): [string, SourcePath] => [embed.as, [...path, "embeds", index, "as"]]),
-    ...item.copies.map((copy, index): [string, SourcePath] => [copy.as, [...path, "copies", index, "as"]]),
-    ...item.counts.map((counter, index): [string, SourcePath] => [
+  const derived: [string, IssuePath][] = [
+    ...item.embeds.map((embed, index): [string, IssuePath] => [embed.as, [...path, "embeds", index, "as"]]),
+    ...item.copies.map((copy, index): [string, IssuePath] => [copy.as, [...path, "copies", index, "as"]]),
+    ...item.counts.map((counter, index): [string, IssuePath] => [
       counter.as,
       [...path, "counts", index, "as"],
     ]),

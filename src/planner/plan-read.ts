@@ -49,16 +49,16 @@ interface Option {
   readonly tooSmall?: string;
 }
 
-/** Prefix of the plan note that names a bounded set too small for the pattern (evaluate reports it). */
-export const BOUNDED_SET_NOTE = "bounded set too small: ";
+/** Prefix of the plan note that names a bounded set too small for the pattern. */
+const BOUNDED_SET_NOTE = "bounded set too small: ";
 
 /** Why `placement` cannot answer `pattern` (projection, truncation, bounded set), if it cannot. */
 function coverageProblems(
   env: PlanEnvironment,
   pattern: ReadPattern,
   placement: Placement,
-): { problems: string[]; limitTooHigh: boolean } {
-  let limitTooHigh = false;
+): { problems: string[]; tooSmall?: string } {
+  let tooSmall: string | undefined;
   const { item } = placement;
   const entity = env.context.entity(pattern.entity);
   const problems: string[] = [];
@@ -87,10 +87,8 @@ function coverageProblems(
     if (first?.attribute !== item.keepLatest.by || first.direction !== "desc") {
       problems.push(`${item.type} keeps only the newest ${item.keepLatest.count} by ${item.keepLatest.by}`);
     } else if (pattern.limit === undefined || pattern.limit > item.keepLatest.count) {
-      problems.push(
-        `${pattern.id} asks for ${pattern.limit ?? "all"} items but ${placement.container.name}/${item.type} keeps only the newest ${item.keepLatest.count}`,
-      );
-      limitTooHigh = true;
+      tooSmall = `${pattern.id} asks for ${pattern.limit ?? "all"} items but ${placement.container.name}/${item.type} keeps only the newest ${item.keepLatest.count}`;
+      problems.push(tooSmall);
     }
     const others = pattern.where.filter((p) => p.op !== "eq" || !keyAttributes.has(p.attribute));
     if (others.length > 0) {
@@ -99,7 +97,7 @@ function coverageProblems(
       );
     }
   }
-  return { problems, limitTooHigh };
+  return tooSmall === undefined ? { problems } : { problems, tooSmall };
 }
 
 /** Bytes of one returned item: the pattern's projection and truncation applied to the item. */
@@ -166,7 +164,7 @@ function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Plac
 
 function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {
   const { container, item } = placement;
-  const { problems, limitTooHigh } = coverageProblems(env, pattern, placement);
+  const { problems, tooSmall } = coverageProblems(env, pattern, placement);
   const known = new Set(pattern.where.filter((p) => p.op === "eq" || p.op === "in").map((p) => p.attribute));
   const routing = routeRequest(item, known);
   const inAttributes = new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute));
@@ -326,7 +324,6 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     (step) =>
       step.kind === "query" && (step.scope === "fanOut" || step.scope === "shards") && step.partitions > 1,
   );
-  const tooSmall = limitTooHigh ? problems.find((p) => p.includes("keeps only the newest")) : undefined;
   return {
     total,
     ...(tooSmall === undefined ? {} : { tooSmall }),
@@ -386,11 +383,10 @@ export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
   if (best !== undefined) {
     // A bounded set in the pattern's order that is too small is reported even when another
     // item type answers the pattern (the set is then maintained for nothing).
-    const tooSmall = options.flatMap((o) =>
-      o.tooSmall === undefined ? [] : [`${BOUNDED_SET_NOTE}${o.tooSmall}`],
-    );
-    const notes = [...best.plan.notes, ...tooSmall.filter((note) => !best.plan.notes.includes(note))];
-    return tooSmall.length === 0 ? best.plan : { ...best.plan, notes };
+    const tooSmall = options.flatMap((o) => (o.tooSmall === undefined ? [] : [o.tooSmall]));
+    const tooSmallNotes = tooSmall.map((description) => `${BOUNDED_SET_NOTE}${description}`);
+    const notes = [...best.plan.notes, ...tooSmallNotes.filter((note) => !best.plan.notes.includes(note))];
+    return tooSmall.length === 0 ? best.plan : { ...best.plan, notes, boundedSetsTooSmall: tooSmall };
   }
   return {
     patternId: pattern.id,

@@ -130,6 +130,11 @@ export interface ReadPlan {
   /** False when the model cannot answer the pattern (e.g. keepLatest count below the limit). */
   readonly served: boolean;
   readonly notes: readonly string[];
+  /**
+   * Bounded sets (`keepLatest`) in the pattern's order that keep fewer items than it asks for,
+   * one description each, whether or not the plan reads them (they are maintained for nothing).
+   */
+  readonly boundedSetsTooSmall?: readonly string[];
 }
 
 export interface WritePlan {

@@ -135,7 +135,7 @@ export function renderHotPartitions(context: Context): string {
       `${gb(hot.storageGB)} (${formatPercent(hot.storageGB / MAX_LOGICAL_PARTITION_GB)} of ${MAX_LOGICAL_PARTITION_GB} GB) ${mark(sizeOk)}; ` +
       `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${rus(c.hottestPhysicalPartition.rus)} ${physicalOk ? "✅" : "⚠️"}` +
       context.evaluation.issues
-        .filter((i) => i.path === `containers.${c.name}`)
+        .filter((i) => i.path.length === 2 && i.path[0] === "containers" && i.path[1] === c.name)
         .map(
           (i) =>
             `; **${i.severity}**: ${e(i.message)}${i.suggestion === undefined ? "" : ` - **Mitigation**: ${e(i.suggestion)}`}`,

@@ -9,7 +9,6 @@ import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
-import type { Issue } from "../common/issues.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
@@ -275,7 +274,6 @@ describe("renderDataModel validation results", () => {
 
   it("fails the checks whose issues the evaluation reports", () => {
     const { design } = designed("blogging");
-    const issue = (code: string, path: string): Issue => ({ code, severity: "error", path, message: code });
     const patterns = design.evaluation.patterns.map((p, index) =>
       index === 0 ? { ...p, plan: { ...p.plan, served: false } } : p,
     );
@@ -292,10 +290,38 @@ describe("renderDataModel validation results", () => {
       patterns,
       containers,
       issues: [
-        issue("evaluate.itemTooLarge", "containers.posts.items.post"),
-        issue("evaluate.hotPartition", "containers.users"),
-        issue("evaluate.logicalPartitionTooLarge", "containers.users"),
-        issue("evaluate.patternNotServed", "accessPatterns[0]"),
+        {
+          code: "evaluate.itemTooLarge",
+          container: "posts",
+          itemType: "post",
+          bytes: 3_000_000,
+          severity: "error",
+          path: ["containers", "posts", "items", "post"],
+          message: "evaluate.itemTooLarge",
+        },
+        {
+          code: "evaluate.hotPartition",
+          container: "users",
+          rusPeak: 12_345,
+          severity: "error",
+          path: ["containers", "users"],
+          message: "evaluate.hotPartition",
+        },
+        {
+          code: "evaluate.logicalPartitionTooLarge",
+          container: "users",
+          storageGB: 25,
+          severity: "error",
+          path: ["containers", "users"],
+          message: "evaluate.logicalPartitionTooLarge",
+        },
+        {
+          code: "evaluate.patternNotServed",
+          pattern: "Q1",
+          severity: "error",
+          path: ["accessPatterns", 0],
+          message: "evaluate.patternNotServed",
+        },
       ],
     });
     expect(line(lines, "No item over 2 MB")).toMatch(/^- \[ \] ❌/);

@@ -10,7 +10,7 @@ import { MAX_ITEM_BYTES, MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } 
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
-import type { Issue } from "../common/issues.js";
+import { formatPath, type EvaluationIssue, type Issue } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { createPlanEnvironment } from "../planner/environment.js";
 import type { Workload } from "../workload/types.js";
@@ -406,10 +406,40 @@ function usd3(value: number): string {
 // ---------------------------------------------------------------------------------------------
 // Validation
 
+/** The validation checks that findings of the evaluation can fail. */
+type ValidationCheck =
+  "hotLogical" | "hotPhysical" | "logicalSize" | "logicalGrowth" | "itemSize" | "fanOutScale";
+
+/** The check a finding fails, if any (the others are reported in the findings table only). */
+function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
+  switch (issue.code) {
+    case "evaluate.hotPartition":
+      return "hotLogical";
+    case "evaluate.hotPhysicalPartition":
+    case "evaluate.pinnedPartitionsOverloaded":
+      return "hotPhysical";
+    case "evaluate.logicalPartitionTooLarge":
+      return "logicalSize";
+    case "evaluate.logicalPartitionGrowth":
+      return "logicalGrowth";
+    case "evaluate.itemTooLarge":
+      return "itemSize";
+    case "evaluate.fanOutCannotScale":
+      return "fanOutScale";
+    case "evaluate.patternNotServed":
+    case "evaluate.fanOut":
+    case "evaluate.boundedSetTooSmall":
+      return undefined;
+    default:
+      return issue satisfies never;
+  }
+}
+
 function renderValidation(context: Context): string {
   const { evaluation, workload } = context;
   const issues = evaluation.issues;
-  const withCode = (code: string): Issue[] => issues.filter((i) => i.code === code);
+  const failing = (check: ValidationCheck): EvaluationIssue[] =>
+    issues.filter((i) => validationCheckOf(i) === check);
   const hottestLogical = Math.max(0, ...evaluation.containers.map((c) => c.hottestLogicalPartition.rus));
   const largestLogical = Math.max(
     0,
@@ -419,7 +449,7 @@ function renderValidation(context: Context): string {
   const served = evaluation.patterns.filter((p) => p.plan.served).length;
   const mapped = workload.accessPatterns.filter((p) => evaluation.patterns.some((x) => x.id === p.id)).length;
   const fanOuts = evaluation.patterns.filter((p) => p.fanOut);
-  const tooLarge = withCode("evaluate.itemTooLarge");
+  const tooLarge = failing("itemSize");
   const check = (ok: boolean, text: string, warning = false): string =>
     ok ? `[x] ✅ ${text}` : warning ? `[ ] ⚠️ ${text}` : `[ ] ❌ ${text}`;
   const items = [
@@ -439,23 +469,20 @@ function renderValidation(context: Context): string {
       }.`,
     ),
     check(
-      withCode("evaluate.hotPartition").length === 0 && hottestLogical <= MAX_PHYSICAL_PARTITION_RUS,
+      failing("hotLogical").length === 0 && hottestLogical <= MAX_PHYSICAL_PARTITION_RUS,
       `No logical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the hottest needs ${rus(hottestLogical)} at peak.`,
     ),
     check(
-      withCode("evaluate.hotPhysicalPartition").length === 0 &&
-        withCode("evaluate.pinnedPartitionsOverloaded").length === 0 &&
-        hottestPhysical <= MAX_PHYSICAL_PARTITION_RUS,
+      failing("hotPhysical").length === 0 && hottestPhysical <= MAX_PHYSICAL_PARTITION_RUS,
       `No physical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the busiest carries ${rus(hottestPhysical)} at peak.`,
       true,
     ),
     check(
-      withCode("evaluate.logicalPartitionTooLarge").length === 0 &&
-        largestLogical <= MAX_LOGICAL_PARTITION_GB,
+      failing("logicalSize").length === 0 && largestLogical <= MAX_LOGICAL_PARTITION_GB,
       `No logical partition over ${MAX_LOGICAL_PARTITION_GB} GB: the largest holds ${gb(largestLogical)} at the horizon.`,
     ),
     check(
-      withCode("evaluate.logicalPartitionGrowth").length === 0,
+      failing("logicalGrowth").length === 0,
       `No logical partition reaches ${MAX_LOGICAL_PARTITION_GB} GB within 30 days of peak writes.`,
       true,
     ),
@@ -464,7 +491,7 @@ function renderValidation(context: Context): string {
       `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
     ),
     check(
-      withCode("evaluate.fanOutCannotScale").length === 0,
+      failing("fanOutScale").length === 0,
       "Every fan-out query can scale with the data (each added partition adds less than a partition serves).",
     ),
     check(
@@ -491,7 +518,7 @@ function renderValidation(context: Context): string {
         issues.map((i) => [
           i.severity,
           code(i.code),
-          code(i.path),
+          code(formatPath(i.path)),
           cell(i.suggestion === undefined ? i.message : `${i.message} (${i.suggestion})`),
         ]),
       ),

@@ -14,7 +14,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic, MAX_INPUT_BYTES } from "../files/io.js";
 import { CosmosModelerError } from "../common/errors.js";
-import { formatIssue, type Issue } from "../common/issues.js";
+import { formatIssue, type Issue, type IssuePath } from "../common/issues.js";
 import { checkReadiness, serializeDraft, type Readiness } from "../session/checklist.js";
 import { parseDraftDocument } from "../session/draft.js";
 import { renderSessionRequirements } from "../session/render-session-requirements.js";
@@ -58,6 +58,20 @@ export interface SavedSession {
   readonly baseline: FileBaseline;
   /** What happened besides the writes (an edited requirements document kept). */
   readonly notices: readonly string[];
+}
+
+/** `saveSession` refused: `workload.yaml` was changed by someone else while the session was open. */
+export class SessionFileChangedError extends CosmosModelerError {
+  readonly file: string;
+
+  constructor(file: string) {
+    super(
+      "session.fileChanged",
+      `${file} was changed while the session was open, so nothing was saved (your edit is kept). ` +
+        `Open the session again to continue from the changed file, then give the last answer again.`,
+    );
+    this.file = file;
+  }
 }
 
 /** Paths of a session's files. */
@@ -121,7 +135,7 @@ export async function openSession(
  * Writes the session file, `workload.yaml` and `cosmosdb_requirements.md` for `state`, each
  * atomically, the session file first. With a `baseline` (from `openSession` or the previous
  * save), a `workload.yaml` changed by someone else since then stops the save before anything is
- * written (error `session.fileChanged`: open the session again to continue from the edit), and a
+ * written ({@link SessionFileChangedError}: open the session again to continue from the edit), and a
  * changed requirements document is kept under another name.
  */
 export async function saveSession(
@@ -147,11 +161,7 @@ export async function saveSession(
       return known || current === undefined ? undefined : current;
     };
     if ((await changed(WORKLOAD_FILE, paths.workload)) !== undefined) {
-      throw new CosmosModelerError(
-        "session.fileChanged",
-        `${paths.workload} was changed while the session was open, so nothing was saved (your edit is kept). ` +
-          `Open the session again to continue from the changed file, then give the last answer again.`,
-      );
+      throw new SessionFileChangedError(paths.workload);
     }
     const requirements = await changed(REQUIREMENTS_FILE, paths.requirements);
     if (requirements !== undefined) {
@@ -237,11 +247,9 @@ function readDraft(text: string, path: string, edited: boolean) {
 
 function lineOf(
   document: { lineOf(path: readonly (string | number)[]): number | undefined },
-  path: string,
+  path: IssuePath,
 ): { line?: number } {
-  const line = document.lineOf(
-    path === "" ? [] : path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
-  );
+  const line = document.lineOf(path);
   return line === undefined ? {} : { line };
 }
 

@@ -49,14 +49,14 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
   const warnings: Issue[] = [];
   let current = state;
   changes.forEach((change, index) => {
-    const path = `changes[${index}]`;
+    const path = ["changes", index];
     try {
       const step = applyOne(current, change);
       current = step.state;
       learned.push(...step.learned);
       warnings.push(
         ...step.warnings.map((message) => ({
-          code: "session.warning",
+          code: "session.warning" as const,
           severity: "warning" as const,
           path,
           message,
@@ -65,7 +65,8 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
     } catch (error) {
       if (!(error instanceof ChangeRejected)) throw error;
       issues.push({
-        code: `session.${change.kind}`,
+        code: "session.changeRejected",
+        change: change.kind,
         severity: "error",
         path,
         message: error.message,

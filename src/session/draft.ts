@@ -233,8 +233,8 @@ export function parseDraftDocument(
   if (!parsed.success) {
     const issues: Issue[] = parsed.error.issues.map((issue) => ({
       code: "session.invalidWorkload",
-      severity: "error",
-      path: issue.path.map(String).join("."),
+      severity: "error" as const,
+      path: issue.path.filter((segment) => typeof segment !== "symbol"),
       message: issue.message,
       ...(file === undefined ? {} : { file }),
     }));

@@ -96,7 +96,7 @@ export function answersToChanges(
       issues.push({
         code: "session.invalidAnswer",
         severity: "error",
-        path: `answers[${index}]`,
+        path: ["answers", index],
         message: `${question.id}: ${message}`,
       });
     };
@@ -157,7 +157,7 @@ export function answersToChanges(
       issues.push({
         code: "session.invalidAnswer",
         severity: "error",
-        path: `changes[${index}]`,
+        path: ["changes", index],
         message: result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
       });
   });

@@ -13,6 +13,7 @@ import {
   formatNumber,
   table,
 } from "../render/markdown.js";
+import { formatPath } from "../common/issues.js";
 import { renderRequirements } from "../render/requirements.js";
 import { describeRelationship } from "./describe-changes.js";
 import { checkReadiness, requirementsState, type Readiness } from "./checklist.js";
@@ -155,7 +156,10 @@ function renderInterviewStatus(state: SessionState, readiness: Readiness): strin
       bulletList(
         errors
           .slice(0, 20)
-          .map((issue) => `${e(issue.path === "" ? "(file)" : issue.path)}: ${e(issue.message)}`),
+          .map(
+            (issue) =>
+              `${e(issue.path.length === 0 ? "(file)" : formatPath(issue.path))}: ${e(issue.message)}`,
+          ),
       ),
     );
   }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { parse } from "yaml";
+import { formatPath } from "../common/issues.js";
 import { describe, expect, it } from "vitest";
 import { loadWorkload } from "../workload/load-workload.js";
 import { applyChanges } from "./apply-changes.js";
@@ -328,9 +329,9 @@ describe("applyChanges", () => {
       { kind: "set-rate", pattern: "Q7", avg: 3 },
     ]);
     expect(result.ok).toBe(false);
-    expect(result.issues.map((i) => [i.path, i.code])).toEqual([
-      ["changes[1]", "session.add-access-pattern"],
-      ["changes[2]", "session.set-rate"],
+    expect(result.issues.map((i) => [formatPath(i.path), i.code])).toEqual([
+      ["changes[1]", "session.changeRejected"],
+      ["changes[2]", "session.changeRejected"],
     ]);
     expect(result.issues[0]?.suggestion).toBe("did you mean User?");
     expect(state.workload.entities.map((e) => e.name)).toEqual(["User"]);

@@ -118,7 +118,7 @@ export function sessionFromJson(value: unknown, file?: string): Result<SessionSt
       issues: parsed.error.issues.map((issue) => ({
         code: "session.invalidSessionFile",
         severity: "error" as const,
-        path: issue.path.map(String).join("."),
+        path: issue.path.filter((segment) => typeof segment !== "symbol"),
         message: issue.message,
         ...(file === undefined ? {} : { file }),
       })),

@@ -41,7 +41,7 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
         {
           code: "source.tooLarge",
           severity: "error",
-          path: "",
+          path: [],
           message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused`,
           ...where,
         },
@@ -57,7 +57,7 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
       issues: document.errors.map((error) => ({
         code: "source.syntax",
         severity: "error" as const,
-        path: "",
+        path: [],
         message: `not valid YAML or JSON: ${firstLine(error.message)}`,
         ...where,
         line: lineAt(error.pos[0]),
@@ -76,7 +76,7 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
         {
           code: aliasBomb ? "source.aliasBomb" : "source.syntax",
           severity: "error",
-          path: "",
+          path: [],
           message: aliasBomb
             ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb`
             : `cannot read the document: ${firstLine(message)}`,
@@ -136,14 +136,4 @@ function positionLine(node: unknown, lineAt: (offset: number) => number): number
 
 function firstLine(message: string): string {
   return message.split("\n")[0] ?? message;
-}
-
-/** Formats a path as `accessPatterns[3].where.userId`. */
-export function formatPath(path: readonly (string | number | symbol)[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out === "" ? String(segment) : `.${String(segment)}`;
-  }
-  return out;
 }

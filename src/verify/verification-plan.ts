@@ -9,7 +9,6 @@ import { evaluateModel } from "../cost/evaluate.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
-import { BOUNDED_SET_NOTE } from "../planner/plan-read.js";
 import type { Plan, PlanStep, ReadPlan, WritePlan } from "../planner/types.js";
 import {
   generateDataset,
@@ -539,7 +538,7 @@ export function buildVerificationPlan(
         unlinked === undefined
           ? missingCapability(plan.operations, capabilities, reasons)
           : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, which the synthetic data does not link`;
-      const boundedSet = plan.notes.find((note) => note.startsWith(BOUNDED_SET_NOTE));
+      const boundedSet = plan.boundedSetsTooSmall?.[0];
       patterns.push({
         kind: "read",
         patternId: pattern.id,
@@ -561,7 +560,7 @@ export function buildVerificationPlan(
         ...(boundedSet === undefined
           ? {}
           : {
-              designFailure: `${boundedSet.slice(BOUNDED_SET_NOTE.length)}: the bounded set the model maintains for ${pattern.id} cannot answer it${plan.served ? ` (the plan reads ${plan.container}/${plan.itemType} instead)` : ""}`,
+              designFailure: `${boundedSet}: the bounded set the model maintains for ${pattern.id} cannot answer it${plan.served ? ` (the plan reads ${plan.container}/${plan.itemType} instead)` : ""}`,
             }),
       });
     } else if (pattern.type === "write" && plan.type === "write") {

@@ -6,7 +6,7 @@
  */
 import { didYouMean } from "../source/suggest.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { FieldPath, IssueSink } from "./issue-sink.js";
+import type { IssuePath, IssueSink } from "../common/issues.js";
 import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
 import type { Entity, WithItem } from "./types.js";
 import { formatWithItem } from "./with-items.js";
@@ -20,21 +20,21 @@ export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
 }
 
 function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
-  const at: FieldPath = ["entities", entity.name];
+  const at: IssuePath = ["entities", entity.name];
   checkAttribute(pieces, entity.name, entity.key, [...at, "key"], sink);
   const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (2 MB) in Azure Cosmos DB`;
   const split =
     "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
   if (entity.avgBytes > MAX_ITEM_BYTES) {
     sink.error(
-      "workload.itemTooLarge",
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.avgBytes },
       [...at, "avgBytes"],
       `${limit}; got an average of ${entity.avgBytes}`,
       split,
     );
   } else if (entity.maxBytes > MAX_ITEM_BYTES) {
     sink.error(
-      "workload.itemTooLarge",
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.maxBytes },
       [...at, "maxBytes"],
       `${limit}; got a maximum of ${entity.maxBytes}`,
       split,
@@ -50,7 +50,7 @@ function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): v
 
 function checkRelationships(pieces: WorkloadPieces, sink: IssueSink): void {
   for (const { index, relationship } of pieces.relationships) {
-    const at: FieldPath = ["relationships", index];
+    const at: IssuePath = ["relationships", index];
     checkEntityName(relationship.parent, pieces, [...at, "parent"], sink);
     checkEntityName(relationship.child, pieces, [...at, "child"], sink);
     if (relationship.via === undefined) {
@@ -98,10 +98,15 @@ function checkPatternIds(pieces: WorkloadPieces, sink: IssueSink): void {
 
 function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSink): void {
   const { index, pattern } = piece;
-  const at: FieldPath = ["accessPatterns", index];
+  const at: IssuePath = ["accessPatterns", index];
   if (pattern.rps.peak < pattern.rps.avg) {
     sink.error(
-      "workload.peakBelowAverage",
+      {
+        code: "workload.peakBelowAverage",
+        pattern: pattern.id,
+        avg: pattern.rps.avg,
+        peak: pattern.rps.peak,
+      },
       [...at, "rps", "peak"],
       `expected a peak at least as high as the average (${pattern.rps.avg} requests/s), got ${pattern.rps.peak}`,
     );
@@ -149,7 +154,7 @@ function checkWithItem(
   item: WithItem,
   from: string,
   pieces: WorkloadPieces,
-  at: FieldPath,
+  at: IssuePath,
   sink: IssueSink,
 ): void {
   if (!checkEntityName(item.entity, pieces, at, sink)) return;
@@ -198,7 +203,7 @@ function checkWithItem(
 /** Reports entries listed twice (`positions` maps an entry to its place in the file's list). */
 function checkDuplicates(
   entries: readonly string[],
-  at: FieldPath,
+  at: IssuePath,
   sink: IssueSink,
   positions: readonly number[] = [],
 ): void {
@@ -214,10 +219,10 @@ function checkDuplicates(
 }
 
 /** Reports a name that is not an entity of the file; returns whether it is one. */
-function checkEntityName(name: string, pieces: WorkloadPieces, at: FieldPath, sink: IssueSink): boolean {
+function checkEntityName(name: string, pieces: WorkloadPieces, at: IssuePath, sink: IssueSink): boolean {
   if (pieces.entityNames.includes(name)) return true;
   sink.error(
-    "workload.unknownEntity",
+    { code: "workload.unknownEntity", entity: name },
     at,
     `there is no entity "${name}" in entities`,
     didYouMean(name, pieces.entityNames),
@@ -230,13 +235,13 @@ function checkAttribute(
   pieces: WorkloadPieces,
   entity: string,
   name: string,
-  at: FieldPath,
+  at: IssuePath,
   sink: IssueSink,
 ): void {
   const names = pieces.attributeNames.get(entity);
   if (names === undefined || names.includes(name)) return;
   sink.error(
-    "workload.unknownAttribute",
+    { code: "workload.unknownAttribute", entity, attribute: name },
     at,
     `entity ${entity} has no attribute "${name}"`,
     didYouMean(name, names),

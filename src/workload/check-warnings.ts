@@ -2,7 +2,7 @@
  * The warnings of spec/workload-format.md: questions an expert would ask about a workload that
  * is valid but probably incomplete or unusually demanding. They never fail a load.
  */
-import type { IssueSink } from "./issue-sink.js";
+import type { IssueSink } from "../common/issues.js";
 import type { WorkloadPieces } from "./load-workload.js";
 
 /** Total item writes per second at peak above which the spec asks about scale. */
@@ -34,7 +34,7 @@ function checkReadsAndWrites(pieces: WorkloadPieces, sink: IssueSink): void {
     if (pattern.standalone || !pieces.entityNames.includes(pattern.entity)) continue;
     if (pattern.type === "read" && !created.has(pattern.entity)) {
       sink.warning(
-        "workload.readWithoutCreate",
+        { code: "workload.readWithoutCreate", pattern: pattern.id, entity: pattern.entity },
         ["accessPatterns", index, "entity"],
         `${pattern.id} reads ${pattern.entity} items, but no write pattern creates them (operation create or upsert)`,
         "add the write pattern that creates them, or mark this pattern standalone: true if they are loaded outside the application",
@@ -42,7 +42,7 @@ function checkReadsAndWrites(pieces: WorkloadPieces, sink: IssueSink): void {
     }
     if (pattern.type === "write" && !read.has(pattern.entity)) {
       sink.warning(
-        "workload.writeWithoutRead",
+        { code: "workload.writeWithoutRead", pattern: pattern.id, entity: pattern.entity },
         ["accessPatterns", index, "entity"],
         `${pattern.id} writes ${pattern.entity} items, but no read pattern reads them (directly or with "with")`,
         "add the read patterns that use them, or mark this pattern standalone: true (e.g. data read by another system)",
@@ -58,22 +58,28 @@ function checkWriteScale(pieces: WorkloadPieces, sink: IssueSink): void {
   const total = writes.reduce((sum, write) => sum + write.items, 0);
   const question =
     "Can items be binned (many small records grouped into one item per time window or chunk), can writes be reduced (sampling, aggregating before writing), and how will the data size affect the fan-out of the reads?";
-  if (total > MASSIVE_WRITES_PER_SECOND) {
-    const largest = [...writes].sort((a, b) => b.items - a.items);
+  const largest = [...writes].sort((a, b) => b.items - a.items);
+  const [first] = largest;
+  if (total > MASSIVE_WRITES_PER_SECOND && first !== undefined) {
     const top = largest
       .slice(0, 3)
       .map(({ pattern, items }) => `${pattern.id} ${formatNumber(items)}/s`)
       .join(", ");
     sink.warning(
-      "workload.massiveScale",
-      ["accessPatterns", largest[0]?.index ?? 0, "rps", "peak"],
+      {
+        code: "workload.massiveScale",
+        pattern: first.pattern.id,
+        measure: "itemWritesPerSecond",
+        value: total,
+      },
+      ["accessPatterns", first.index, "rps", "peak"],
       `the write patterns add up to ${formatNumber(total)} item writes/s at peak (more than ${formatNumber(MASSIVE_WRITES_PER_SECOND)}; largest: ${top}). ${question}`,
     );
   }
   for (const { index, pattern } of writes) {
     if (pattern.batch >= MASSIVE_BATCH_ITEMS) {
       sink.warning(
-        "workload.massiveScale",
+        { code: "workload.massiveScale", pattern: pattern.id, measure: "batchItems", value: pattern.batch },
         ["accessPatterns", index, "batch"],
         `${pattern.id} ingests ${formatNumber(pattern.batch)} items per request. ${question}`,
       );
@@ -90,7 +96,12 @@ function checkLowCardinality(pieces: WorkloadPieces, sink: IssueSink): void {
     if (entity === undefined || attribute?.distinct === undefined || attribute.distinct >= LOW_CARDINALITY)
       continue;
     sink.warning(
-      "workload.lowCardinalityFilter",
+      {
+        code: "workload.lowCardinalityFilter",
+        pattern: pattern.id,
+        attribute: attribute.name,
+        distinct: attribute.distinct,
+      },
       ["accessPatterns", index, "where", attribute.name],
       `${pattern.id} filters only on ${attribute.name}, which has ${attribute.distinct} distinct values: each query matches about 1/${attribute.distinct} of all ${entity.name} items (${formatNumber(entity.count / attribute.distinct)} of ${formatNumber(entity.count)})`,
       "add a more selective filter (e.g. the owner's id), a limit, or confirm that the query reads that many items",

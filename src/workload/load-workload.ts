@@ -8,7 +8,7 @@ import { parseSourceDocument } from "../source/parse-document.js";
 import { checkReferences } from "./check-references.js";
 import { checkWarnings } from "./check-warnings.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import { createIssueSink, type IssueSink } from "./issue-sink.js";
+import { createIssueSink, type IssueSink } from "../common/issues.js";
 import {
   ATTRIBUTE_NAME,
   ENTITY_NAME,
@@ -66,7 +66,10 @@ export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): R
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { document } = parsed;
-  const sink = createIssueSink((path) => document.keyLineOf(path) ?? document.lineOf(path), options.file);
+  const sink = createIssueSink({
+    lineOf: (path) => document.keyLineOf(path) ?? document.lineOf(path),
+    ...(options.file === undefined ? {} : { file: options.file }),
+  });
   const workload = buildWorkload(document.value, sink);
   const issues = sink.issues();
   return workload === undefined || hasErrors(issues)

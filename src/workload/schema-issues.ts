@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import { suggestName, didYouMean } from "../source/suggest.js";
-import type { FieldPath, IssueSink } from "./issue-sink.js";
+import type { IssuePath, IssueSink } from "../common/issues.js";
 import { fieldsAt } from "./raw-schema.js";
 
 /**
@@ -15,7 +15,7 @@ import { fieldsAt } from "./raw-schema.js";
 export function parsePiece<T>(
   schema: z.ZodType<T>,
   value: unknown,
-  at: FieldPath,
+  at: IssuePath,
   sink: IssueSink,
 ): T | undefined {
   const result = schema.safeParse(value);
@@ -27,10 +27,10 @@ export function parsePiece<T>(
 function reportSchemaIssue(
   schema: z.ZodType,
   value: unknown,
-  at: FieldPath,
+  at: IssuePath,
   issue: z.core.$ZodIssue,
   sink: IssueSink,
-  base: FieldPath = [],
+  base: IssuePath = [],
 ): void {
   const own = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
   const relative = [...base, ...own];
@@ -90,7 +90,7 @@ function allowedValues(issue: z.core.$ZodIssue): string[] {
   return [];
 }
 
-function valueAt(value: unknown, path: FieldPath): unknown {
+function valueAt(value: unknown, path: IssuePath): unknown {
   let current = value;
   for (const segment of path) {
     if (typeof current !== "object" || current === null) return undefined;

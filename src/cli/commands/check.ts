@@ -3,6 +3,7 @@
  * Exit status 0 when it loads (warnings allowed), 1 when it has errors, 2 on wrong usage.
  */
 import type { CommandRegistration } from "../main.js";
+import { issueToJson } from "../../common/issues.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
 import { readInputFile } from "../../files/io.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
@@ -16,7 +17,7 @@ export const register: CommandRegistration = (program) => {
     .action(async (file: string, options: { json?: boolean }) => {
       const report = checkWorkloadText(await readInputFile(file), file);
       if (options.json === true) {
-        printJson(report);
+        printJson({ ...report, issues: report.issues.map(issueToJson) });
       } else {
         reportIssues(report.issues);
         printText(`${summarize(report)}\n`);

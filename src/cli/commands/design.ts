@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { designModel } from "../../design/design-model.js";
 import { renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
-import { hasErrors } from "../../common/issues.js";
+import { hasErrors, issueToJson } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadFile } from "../../files/load-inputs.js";
@@ -91,7 +91,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.json === true) {
         printJson({
           model: modelToFile(result.model),
-          evaluation: { ...result.evaluation, issues: located },
+          evaluation: { ...result.evaluation, issues: located.map(issueToJson) },
           decisions: result.decisions,
           baseline: result.baseline,
           ...(written === undefined ? {} : { files: written }),

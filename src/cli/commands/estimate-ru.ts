@@ -33,7 +33,7 @@ export function parseOperationLines(
       issues.push({
         code: "operation.invalidJson",
         severity: "error",
-        path: "",
+        path: [],
         message: `not a JSON object: ${error instanceof Error ? error.message : String(error)}`,
         file,
         line,

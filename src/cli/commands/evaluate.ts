@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
-import { hasErrors } from "../../common/issues.js";
+import { hasErrors, issueToJson } from "../../common/issues.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { locateIssues } from "../../cost/locate-issues.js";
@@ -87,7 +87,7 @@ export const register: CommandRegistration = (program: Command) => {
         issues.push(...extras.issues);
       }
       if (flags.json === true) {
-        printJson({ ...evaluation, issues });
+        printJson({ ...evaluation, issues: issues.map(issueToJson) });
       } else {
         printText(formatEvaluationReport(workload, evaluation, prices));
         reportIssues(issues);

@@ -6,7 +6,6 @@
  * written only after the user confirms and the checklist is complete.
  */
 import { resolve } from "node:path";
-import { CosmosModelerError } from "../../common/errors.js";
 import { formatIssue } from "../../common/issues.js";
 import { applyChanges } from "../../session/apply-changes.js";
 import type { Change } from "../../session/changes.js";
@@ -18,7 +17,8 @@ import { answersToChanges, type Answer, type Question } from "../../session/ques
 import type { SessionState } from "../../session/state.js";
 import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.js";
 import { writeDataModel } from "../../session-store/deliverables.js";
-import { openSession, saveSession } from "../../session-store/session-files.js";
+import { openSession, saveSession, SessionFileChangedError } from "../../session-store/session-files.js";
+import { HandEditedError } from "../../files/write-outputs.js";
 import type { CommandRegistration } from "../main.js";
 import { EXIT_OK } from "../output.js";
 import { askQuestion } from "./interview-forms.js";
@@ -111,7 +111,7 @@ export async function runInterview(options: { dir: string; context?: PromptConte
       try {
         saved = await saveSession(options.dir, applied.value.state, saved.baseline);
       } catch (error) {
-        if (!(error instanceof CosmosModelerError && error.code === "session.fileChanged")) throw error;
+        if (!(error instanceof SessionFileChangedError)) throw error;
         prompter.print(error.message);
         const reopened = await openSession(options.dir);
         for (const notice of reopened.notices) prompter.print(`Note: ${notice}`);
@@ -189,7 +189,7 @@ async function designStep(prompter: Prompter, dir: string, state: SessionState):
   try {
     written = await writeDataModel(dir, state);
   } catch (error) {
-    if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+    if (!(error instanceof HandEditedError)) throw error;
     prompter.print(error.message);
     if (!(await prompter.yes("Overwrite those files?", false))) return false;
     written = await writeDataModel(dir, state, { force: true });

@@ -10,6 +10,7 @@ import { basename } from "node:path";
 import { Option, type Command } from "commander";
 import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
+import { issueToJson } from "../../common/issues.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
@@ -178,7 +179,7 @@ export const register: CommandRegistration = (program: Command) => {
         await writeFileAtomic(flags.html, await renderReportHtml(data));
       }
       if (flags.json === true) {
-        printJson({ ...report, issues: inputs.issues });
+        printJson({ ...report, issues: inputs.issues.map(issueToJson) });
       } else {
         printText(verify.formatVerificationReport(report, workload.name));
         reportIssues(inputs.issues);
