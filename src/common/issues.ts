@@ -89,6 +89,9 @@ export interface IssuePayloads {
   "prices.unknownField": Plain;
   "prices.invalidValue": Plain;
 
+  // Reading a verify run for the report.
+  "report.invalidVerification": Plain;
+
   // The modeling session.
   "session.invalidAnswer": Plain;
   "session.invalidWorkload": Plain;

@@ -2,6 +2,7 @@
  * The access pattern mapping (every read and write: containers, operations, RU with range, notes)
  * and the hot partition analysis of the data model document.
  */
+import type { EvaluationIssue } from "../common/issues.js";
 import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import type { PlanStep } from "../planner/types.js";
 import {
@@ -135,7 +136,7 @@ export function renderHotPartitions(context: Context): string {
       `${gb(hot.storageGB)} (${formatPercent(hot.storageGB / MAX_LOGICAL_PARTITION_GB)} of ${MAX_LOGICAL_PARTITION_GB} GB) ${mark(sizeOk)}; ` +
       `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${rus(c.hottestPhysicalPartition.rus)} ${physicalOk ? "✅" : "⚠️"}` +
       context.evaluation.issues
-        .filter((i) => i.path.length === 2 && i.path[0] === "containers" && i.path[1] === c.name)
+        .filter((i) => partitionFindingContainer(i) === c.name)
         .map(
           (i) =>
             `; **${i.severity}**: ${e(i.message)}${i.suggestion === undefined ? "" : ` - **Mitigation**: ${e(i.suggestion)}`}`,
@@ -184,4 +185,25 @@ export function renderHotPartitions(context: Context): string {
       rows,
     ),
   ].join("\n");
+}
+
+/** The container whose partitions a finding is about (listed with its hot partition analysis). */
+function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
+  switch (issue.code) {
+    case "evaluate.hotPartition":
+    case "evaluate.hotPhysicalPartition":
+    case "evaluate.logicalPartitionTooLarge":
+    case "evaluate.logicalPartitionGrowth":
+      return issue.container;
+    // Findings about a container's throughput setting or its items: in the findings table.
+    case "evaluate.pinnedPartitionsOverloaded":
+    case "evaluate.itemTooLarge":
+    case "evaluate.fanOutCannotScale":
+    case "evaluate.patternNotServed":
+    case "evaluate.fanOut":
+    case "evaluate.boundedSetTooSmall":
+      return undefined;
+    default:
+      return issue satisfies never;
+  }
 }

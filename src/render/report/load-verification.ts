@@ -3,8 +3,8 @@
  * report shows are checked, each problem reported with the file, line and field path.
  */
 import { z } from "zod";
-import type { Issue, Result } from "../../common/issues.js";
-import { formatPath, parseSourceDocument } from "../../source/parse-document.js";
+import { createIssueSink, type Result } from "../../common/issues.js";
+import { parseSourceDocument } from "../../source/parse-document.js";
 import type { VerificationSummary } from "./report-data.js";
 
 const estimate = z.object({ estimate: z.number(), low: z.number(), high: z.number() });
@@ -41,18 +41,14 @@ export function loadVerification(text: string, file?: string): Result<Verificati
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const result = verificationSchema.safeParse(parsed.document.value);
   if (result.success) return { ok: true, value: result.data, issues: [] };
-  const issues = result.error.issues.map((zodIssue): Issue => {
-    const path = zodIssue.path.filter((segment) => typeof segment !== "symbol");
-    const line = parsed.document.lineOf(path);
-    return {
-      code: "report.invalidVerification",
-      severity: "error",
-      path: formatPath(path),
-      message: `not a verify --json document: ${zodIssue.message}`,
-      suggestion: "pass the output of `cosmos-modeler verify WORKLOAD MODEL --json`",
-      ...(file === undefined ? {} : { file }),
-      ...(line === undefined ? {} : { line }),
-    };
-  });
-  return { ok: false, issues };
+  const sink = createIssueSink({ lineOf: parsed.document.lineOf, ...(file === undefined ? {} : { file }) });
+  for (const zodIssue of result.error.issues) {
+    sink.error(
+      "report.invalidVerification",
+      zodIssue.path.filter((segment) => typeof segment !== "symbol"),
+      `not a verify --json document: ${zodIssue.message}`,
+      "pass the output of `cosmos-modeler verify WORKLOAD MODEL --json`",
+    );
+  }
+  return { ok: false, issues: sink.issues() };
 }

@@ -14,7 +14,7 @@ import type { ContainerEvaluation, Evaluation, RatePair } from "../../cost/evalu
 import type { RuEstimate } from "../../estimator/operation.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
-import type { Issue } from "../../common/issues.js";
+import type { EvaluationIssue, Issue } from "../../common/issues.js";
 import type { Model } from "../../model/types.js";
 import type { Plan, PlanStep } from "../../planner/types.js";
 import type { Rate, Workload } from "../../workload/types.js";
@@ -247,9 +247,7 @@ export function buildReportData(input: ReportInput): ReportData {
     hottestLogicalGB: gauge(c.hottestLogicalPartition.storageGB, MAX_LOGICAL_PARTITION_GB),
     hottestPhysicalRus: gauge(c.hottestPhysicalPartition.rus, MAX_PHYSICAL_PARTITION_RUS),
     physicalPartitionGB: gauge(c.hottestPhysicalPartition.storageGB, MAX_PHYSICAL_PARTITION_GB),
-    issues: evaluation.issues.filter(
-      (i) => i.path === `containers.${c.name}` || i.path.startsWith(`containers.${c.name}.`),
-    ),
+    issues: evaluation.issues.filter((i) => containerOf(i) === c.name),
   }));
   const label = input.label ?? "model";
   const figures = figuresOf(label, evaluation, projection);
@@ -322,4 +320,24 @@ function compareWith(
       b: otherProjection.months[i]?.asModeled.monthlyCostUSD ?? 0,
     })),
   };
+}
+
+/** The container a finding is about, for the findings listed per container. */
+function containerOf(issue: EvaluationIssue): string | undefined {
+  switch (issue.code) {
+    case "evaluate.hotPartition":
+    case "evaluate.hotPhysicalPartition":
+    case "evaluate.pinnedPartitionsOverloaded":
+    case "evaluate.logicalPartitionTooLarge":
+    case "evaluate.logicalPartitionGrowth":
+    case "evaluate.itemTooLarge":
+      return issue.container;
+    case "evaluate.fanOutCannotScale": // a pattern's finding: listed with the patterns
+    case "evaluate.patternNotServed":
+    case "evaluate.fanOut":
+    case "evaluate.boundedSetTooSmall":
+      return undefined;
+    default:
+      return issue satisfies never;
+  }
 }

@@ -64,7 +64,7 @@ describe("loadVerification", () => {
     const result = loadVerification('{"endpoint": {"kind": "embedded"}, "seed": "x"}', "v.json");
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.issues.map((i) => i.path)).toContain("seed");
+    expect(result.issues.map((i) => i.path)).toContainEqual(["seed"]);
     expect(result.issues.every((i) => i.code === "report.invalidVerification" && i.file === "v.json")).toBe(
       true,
     );

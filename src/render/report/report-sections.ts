@@ -5,7 +5,7 @@
  */
 import type { ProjectionEvent } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
-import type { Issue } from "../../common/issues.js";
+import { formatPath, type Issue } from "../../common/issues.js";
 import { formatUsd } from "../../common/format-number.js";
 import { describeStep } from "../data-model-patterns.js";
 import { gb, ru, ruRange, rus, usd } from "../data-model-context.js";
@@ -323,7 +323,7 @@ export function findingsSection(issues: readonly Issue[]): string {
       : `<ul class="findings">${sorted
           .map(
             (i) =>
-              `<li><span class="badge ${i.severity}">${i.severity}</span> ${code(i.code)} ${i.path === "" ? "" : `${code(i.path)} `}${h(i.message)}${i.suggestion === undefined ? "" : ` <span class="muted">(${h(i.suggestion)})</span>`}</li>`,
+              `<li><span class="badge ${i.severity}">${i.severity}</span> ${code(i.code)} ${i.path.length === 0 ? "" : `${code(formatPath(i.path))} `}${h(i.message)}${i.suggestion === undefined ? "" : ` <span class="muted">(${h(i.suggestion)})</span>`}</li>`,
           )
           .join("")}</ul>`
   }</section>`;
