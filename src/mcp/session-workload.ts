@@ -3,7 +3,7 @@
  * session's own workload (when it is complete enough to load).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { formatIssue } from "../common/issues.js";
+import { formatIssue, issueToJson } from "../common/issues.js";
 import { readWorkloadFile } from "../files/load-inputs.js";
 import { checkReadiness } from "../session/checklist.js";
 import { openSession, WORKLOAD_FILE } from "../session-store/session-files.js";
@@ -31,7 +31,7 @@ export async function workloadFor(
     return loaded.ok
       ? loaded.value
       : failure(`${shown ?? path} has errors:\n${loaded.issues.map(formatIssue).join("\n")}`, {
-          issues: loaded.issues,
+          issues: loaded.issues.map(issueToJson),
         });
   }
   const workload = await sessionWorkload(dir);

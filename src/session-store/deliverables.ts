@@ -40,7 +40,7 @@ export interface DataModelOptions {
 /**
  * Designs the model and writes `cosmosdb_data_model.md`, `model.yaml`, `evaluation.json` and the
  * artifacts into `dir`, or says why it cannot yet. A deliverable edited by hand is not
- * overwritten unless `force` (error `cli.handEdited`).
+ * overwritten unless `force` (`HandEditedError` of files/write-outputs.ts, code `cli.handEdited`).
  */
 export async function writeDataModel(
   dir: string,

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { z } from "zod";
-import { formatIssue } from "../../common/issues.js";
+import { formatIssue, issueToJson } from "../../common/issues.js";
 import { MAX_INPUT_BYTES, readInputFile } from "../../files/io.js";
 import { WORKLOAD_FILE } from "../../session-store/session-files.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
@@ -61,6 +61,6 @@ export const checkWorkloadTool = defineTool({
     }
     const report = checkWorkloadText(text, file);
     const lines = [summarize(report), ...report.issues.map(formatIssue)];
-    return success(lines.join("\n"), { ...report, issues: [...report.issues] });
+    return success(lines.join("\n"), { ...report, issues: report.issues.map(issueToJson) });
   },
 });

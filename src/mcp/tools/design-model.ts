@@ -3,6 +3,7 @@
  * named file), each decision with its alternatives; writes nothing.
  */
 import { z } from "zod";
+import { issueToJson } from "../../common/issues.js";
 import { designModel } from "../../design/design-model.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { modelToFile } from "../../model/serialize-model.js";
@@ -55,7 +56,7 @@ export const designModelTool = defineTool({
           patterns: result.evaluation.patterns,
           containers: result.evaluation.containers,
           totals: result.evaluation.totals,
-          issues: result.evaluation.issues,
+          issues: result.evaluation.issues.map(issueToJson),
         },
         decisions: result.decisions,
         baseline: result.baseline,

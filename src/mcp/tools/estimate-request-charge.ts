@@ -3,7 +3,7 @@
  * range, in the `estimate-ru` format of DESIGN.md.
  */
 import { z } from "zod";
-import { formatIssue, hasErrors, type Issue } from "../../common/issues.js";
+import { formatIssue, hasErrors, issueToJson, type Issue } from "../../common/issues.js";
 import { CONSISTENCY_LEVELS } from "../../cosmos/consistency.js";
 import { estimateRequestCharge } from "../../estimator/estimate-request-charge.js";
 import { OPERATION_KINDS, validateOperation } from "../../estimator/validate-operation.js";
@@ -56,7 +56,9 @@ export const estimateRequestChargeTool = defineTool({
       if (operation.ok) estimates.push({ ...estimateRequestCharge(operation.value) });
     });
     if (hasErrors(issues)) {
-      return failure(`Invalid operations:\n${issues.map(formatIssue).join("\n")}`, { issues });
+      return failure(`Invalid operations:\n${issues.map(formatIssue).join("\n")}`, {
+        issues: issues.map(issueToJson),
+      });
     }
     const text = estimates
       .map((e, i) => `${i + 1}. ${formatRu(e.estimate)} RU (range ${formatRu(e.low)} to ${formatRu(e.high)})`)

@@ -2,7 +2,7 @@
  * `evaluate-model`: how each access pattern executes on a model, its RU and RU/s, partitions, hot
  * partitions and monthly cost, from the same planner and cost model as `cosmos-modeler evaluate`.
  */
-import { formatIssue, hasErrors } from "../../common/issues.js";
+import { formatIssue, hasErrors, issueToJson } from "../../common/issues.js";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { readInputFile } from "../../files/io.js";
 import { resolvePrices } from "../../files/read-prices.js";
@@ -40,7 +40,7 @@ export const evaluateModelTool = defineTool({
     const model = loadModel(await readInputFile(args.model), { file: shown, workload });
     if (!model.ok || hasErrors(model.issues)) {
       return failure(`The inputs have errors:\n${model.issues.map(formatIssue).join("\n")}`, {
-        issues: model.issues,
+        issues: model.issues.map(issueToJson),
       });
     }
     progress(0, 1, "evaluating");
@@ -50,7 +50,7 @@ export const evaluateModelTool = defineTool({
         patterns: evaluation.patterns,
         containers: evaluation.containers,
         totals: evaluation.totals,
-        issues: [...model.issues, ...evaluation.issues],
+        issues: [...model.issues, ...evaluation.issues].map(issueToJson),
       }),
     ) as Record<string, unknown>;
     return success(formatEvaluationReport(workload, evaluation, prices), data);

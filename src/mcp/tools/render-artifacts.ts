@@ -4,10 +4,9 @@
  * unless forced, never through a link that leads out of the session folder).
  */
 import { z } from "zod";
-import { CosmosModelerError } from "../../common/errors.js";
-import { formatIssue } from "../../common/issues.js";
+import { formatIssue, issueToJson } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
-import { writeOutputs } from "../../files/write-outputs.js";
+import { handEditedMessage, HandEditedError, writeOutputs } from "../../files/write-outputs.js";
 import { loadModel } from "../../model/load-model.js";
 import { renderModelArtifacts } from "../../render/artifacts.js";
 import { failure, issueSchema, success } from "../results.js";
@@ -47,7 +46,7 @@ export const renderArtifactsTool = defineTool({
     const model = loadModel(text, { file: shown, ...(workload === undefined ? {} : { workload }) });
     if (!model.ok) {
       return failure(`${shown} is not a valid model:\n${model.issues.map(formatIssue).join("\n")}`, {
-        issues: [...model.issues],
+        issues: model.issues.map(issueToJson),
       });
     }
     const files = renderModelArtifacts(model.value, workload === undefined ? {} : { scale: workload.scale });
@@ -55,10 +54,10 @@ export const renderArtifactsTool = defineTool({
     try {
       report = await writeOutputs(args.outDir, files, args.force, { confine: true });
     } catch (error) {
-      if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+      if (!(error instanceof HandEditedError)) throw error;
       return failure(
-        `${error.message.replace(/run again with --force/, "call render-artifacts with force: true")} Ask the user before overwriting.`,
-        { files: error.context.files },
+        `${handEditedMessage(error.dir, error.files, "call render-artifacts with force: true")} Ask the user before overwriting.`,
+        { files: error.files },
       );
     }
     const names = [...report.written, ...report.unchanged];
@@ -68,7 +67,7 @@ export const renderArtifactsTool = defineTool({
         outDir: display(args.outDir),
         files: [...report.written],
         unchanged: [...report.unchanged],
-        warnings: model.issues.filter((issue) => issue.severity !== "error"),
+        warnings: model.issues.filter((issue) => issue.severity !== "error").map(issueToJson),
       },
     );
   },

@@ -5,7 +5,7 @@
  * atomically, so the terminal interview and an assistant can take turns on the same folder.
  */
 import { z } from "zod";
-import type { Issue } from "../../common/issues.js";
+import { formatPath, issueToJson, type Issue } from "../../common/issues.js";
 import { applyChanges } from "../../session/apply-changes.js";
 import { changesSchema } from "../../session/changes.js";
 import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.js";
@@ -15,7 +15,7 @@ import { sessionStatus, sessionStatusShape } from "../session-status.js";
 import { defineTool } from "../tool-definition.js";
 
 function formatProblem(issue: Issue): string {
-  return `- ${issue.path}: ${issue.message}${issue.suggestion === undefined ? "" : ` (${issue.suggestion})`}`;
+  return `- ${formatPath(issue.path)}: ${issue.message}${issue.suggestion === undefined ? "" : ` (${issue.suggestion})`}`;
 }
 
 export const updateRequirementsTool = defineTool({
@@ -48,7 +48,7 @@ export const updateRequirementsTool = defineTool({
     if (!applied.ok) {
       return failure(
         `Nothing was applied: ${applied.issues.length} problem(s).\n${applied.issues.map(formatProblem).join("\n")}`,
-        { applied: false, issues: applied.issues },
+        { applied: false, issues: applied.issues.map(issueToJson) },
       );
     }
     const state = applied.value.state;
@@ -65,7 +65,7 @@ export const updateRequirementsTool = defineTool({
       learned: [...summary.learned],
       filesUpdated: [...summary.filesUpdated],
       nextSteps: [...summary.nextSteps],
-      warnings: [...applied.value.warnings],
+      warnings: applied.value.warnings.map(issueToJson),
       summary: text,
     });
   },

@@ -4,7 +4,7 @@
  * confirmed every access pattern and the checklist is complete.
  */
 import { z } from "zod";
-import { CosmosModelerError } from "../../common/errors.js";
+import { handEditedMessage, HandEditedError } from "../../files/write-outputs.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { writeDataModel } from "../../session-store/deliverables.js";
 import { openSession } from "../../session-store/session-files.js";
@@ -50,10 +50,10 @@ export const writeDataModelTool = defineTool({
         onProgress: progress,
       });
     } catch (error) {
-      if (!(error instanceof CosmosModelerError && error.code === "cli.handEdited")) throw error;
+      if (!(error instanceof HandEditedError)) throw error;
       return failure(
-        `${error.message.replace(/run again with --force/, "call write-data-model with force: true")} Ask the user before overwriting.`,
-        { files: error.context.files },
+        `${handEditedMessage(error.dir, error.files, "call write-data-model with force: true")} Ask the user before overwriting.`,
+        { files: error.files },
       );
     }
     if (!outcome.ok) {
