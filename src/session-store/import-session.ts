@@ -17,6 +17,20 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** `startImportedSession` refused: the folder already holds these session files. */
+export class SessionExistsError extends CosmosModelerError {
+  readonly files: readonly string[];
+
+  constructor(files: readonly string[], replaceHint: string) {
+    super(
+      "import.sessionExists",
+      `${files.join(" and ")} already exist: the import would replace that session and its answers. ` +
+        `${replaceHint}, or import into another folder.`,
+    );
+    this.files = files;
+  }
+}
+
 /**
  * Writes a new session for the imported draft. A folder that already holds a session or a
  * workload is refused unless `replace` (its answers would be lost).
@@ -31,11 +45,7 @@ export async function startImportedSession(
   const existing = [];
   for (const path of [paths.session, paths.workload]) if (await exists(path)) existing.push(path);
   if (existing.length > 0 && !options.replace) {
-    throw new CosmosModelerError(
-      "import.sessionExists",
-      `${existing.join(" and ")} already exist: the import would replace that session and its answers. ` +
-        `${options.replaceHint}, or import into another folder.`,
-    );
+    throw new SessionExistsError(existing, options.replaceHint);
   }
   return saveSession(dir, { ...createSession(draft), imported: record });
 }

@@ -3,14 +3,13 @@
  * PostgreSQL connection URL) or a DDL file inside the session folder, as `cosmos-modeler import`.
  */
 import { z } from "zod";
-import { CosmosModelerError } from "../../common/errors.js";
 import { confinePath } from "../../files/confine.js";
 import { readInputFile } from "../../files/io.js";
 import { importDatabase } from "../../import/import-database.js";
 import { isConnectionUrl } from "../../import/postgres/connection-url.js";
 import { SQL_DIALECTS } from "../../import/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
-import { startImportedSession } from "../../session-store/import-session.js";
+import { SessionExistsError, startImportedSession } from "../../session-store/import-session.js";
 import { failure, success } from "../results.js";
 import { defineTool } from "../tool-definition.js";
 
@@ -67,10 +66,10 @@ export const importDatabaseTool = defineTool({
       replace: args.replace,
       replaceHint: "Ask the user, then call import-database with replace: true",
     }).catch((error: unknown) => {
-      if (error instanceof CosmosModelerError && error.code === "import.sessionExists") return error;
+      if (error instanceof SessionExistsError) return error;
       throw error;
     });
-    if (saved instanceof CosmosModelerError) return failure(saved.message);
+    if (saved instanceof SessionExistsError) return failure(saved.message);
     const s = result.summary;
     const text = [
       `Imported ${result.record.source}: ${s.entities} entities, ${s.relationships} relationships, ${s.accessPatterns} access patterns. Peaks and what the database cannot tell are asked next (get-next-questions).`,
