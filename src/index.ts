@@ -74,7 +74,9 @@ export { renderDiagram } from "./render/diagram.js";
 export { renderModelArtifacts, type RenderedFile } from "./render/artifacts.js";
 export {
   renderDataAccessModule,
+  renderDataAccessFiles,
   dataAccessNames,
+  type DataAccessFile,
   type DataAccessNames,
 } from "./render/code/render-data-access.js";
 export {

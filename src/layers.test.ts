@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 
 /** Bottom to top. Folders in one layer may not import each other. */
 const LAYERS: readonly (readonly string[])[] = [
+  ["runtime"], // the data-access runtime generated code ships with: imports only @azure/cosmos
   ["common"], // issues, the error class, number formats: the vocabulary every layer shares
   ["cosmos"], // Azure Cosmos DB facts: limits, prices, consistency, each with its source
   ["source"], // reading YAML/JSON documents with lines, suggestions
@@ -186,6 +187,28 @@ describe("layering of src/", () => {
       .map(violation)
       .filter((reason) => reason !== undefined);
     expect(reasons).toEqual([]);
+  });
+
+  it("keeps the data-access runtime self-contained: its own files and @azure/cosmos only", () => {
+    const runtimeFiles = files.filter((file) => toPosix(relative(SRC, file)).startsWith("runtime/"));
+    expect(runtimeFiles.length).toBeGreaterThan(0);
+    const outside = runtimeFiles
+      .filter((file) => !file.endsWith(".test.ts"))
+      .flatMap((file) => {
+        const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+        return source.statements.flatMap((statement) => {
+          const specifier =
+            ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)
+              ? statement.moduleSpecifier
+              : undefined;
+          if (specifier === undefined || !ts.isStringLiteral(specifier)) return [];
+          const text = specifier.text;
+          return text === "@azure/cosmos" || /^\.\/[a-z-]+\.js$/.test(text)
+            ? []
+            : [`${relative(SRC, file)}: ${text}`];
+        });
+      });
+    expect(outside).toEqual([]);
   });
 
   it("catches an upward import, an import between edges and a cycle", () => {

@@ -12,7 +12,7 @@ import type { Model, Throughput } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
 import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
-import { renderDataAccessModule } from "../render/code/render-data-access.js";
+import { renderDataAccessFiles } from "../render/code/render-data-access.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../analysis/requirements-checklist.js";
 import {
@@ -100,15 +100,11 @@ export async function renderDeliverables(
       executable: false,
     },
     { path: "evaluation.json", content: `${JSON.stringify(evaluationJson, null, 2)}\n`, executable: false },
-    {
-      path: "src/data-access.ts",
-      content: renderDataAccessModule(
-        workload,
-        explicit,
-        evaluation.patterns.map((pattern) => pattern.plan),
-      ),
-      executable: false,
-    },
+    ...renderDataAccessFiles(
+      workload,
+      explicit,
+      evaluation.patterns.map((pattern) => pattern.plan),
+    ).map((file) => ({ path: `src/${file.path}`, content: file.content, executable: false })),
     {
       path: REPORT_FILE_NAME,
       content: await renderReportHtml(

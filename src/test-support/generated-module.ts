@@ -2,14 +2,16 @@
  * Test support for the generated data-access modules: an example planned the way `evaluate`
  * plans it, and a generated module written under `test-output/` and imported.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { evaluateModel } from "../cost/evaluate.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
+import type { DataAccessFile } from "../render/code/render-data-access.js";
+import { writeDataAccessModule } from "../verify/load-data-access.js";
 import type { Workload } from "../workload/types.js";
 import { readExample, readExampleWorkload } from "./model-examples.js";
 
@@ -41,11 +43,25 @@ export function writeSource(dir: string, name: string, text: string, extension =
   return file;
 }
 
-/** Transpiles a module to an importable .mjs under test-output/ and imports it. */
-export async function importGenerated(name: string, source: string): Promise<Record<string, unknown>> {
-  const output = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
-  const file = writeSource("runtime", name, output, "mjs");
-  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+/** Writes generated files (the module and its runtime) as TypeScript under test-output/DIR/NAME/. */
+export function writeFiles(dir: string, name: string, files: readonly DataAccessFile[]): string {
+  const folder = join(OUTPUT_DIR, dir, name);
+  rmSync(folder, { recursive: true, force: true });
+  for (const file of files) {
+    const target = join(folder, file.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.content);
+  }
+  return folder;
+}
+
+/** Transpiles the generated files to an importable folder under test-output/ and imports the module. */
+export async function importGenerated(
+  name: string,
+  files: readonly DataAccessFile[],
+): Promise<Record<string, unknown>> {
+  const folder = join(OUTPUT_DIR, "runtime", name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  return (await import(await writeDataAccessModule(folder, files, ts))) as Record<string, unknown>;
 }

@@ -6,7 +6,7 @@
 import { ChangeFeedStartFrom } from "@azure/cosmos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeShard } from "../model/materialize-item.js";
-import { dataAccessNames, renderDataAccessModule } from "../render/code/render-data-access.js";
+import { dataAccessNames, renderDataAccessFiles } from "../render/code/render-data-access.js";
 import { entitiesParentsFirst, generateDataset } from "../synthetic/generate-records.js";
 import { generateWriteRecord } from "../synthetic/generate-writes.js";
 import { mulberry32 } from "../synthetic/random.js";
@@ -39,7 +39,7 @@ describe("the generated blogging module on the embedded endpoint", () => {
     deployment = await deployModel(endpoint.client, example.model);
     const module = await importGenerated(
       "embedded-blogging",
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     let turn = 0;
@@ -179,7 +179,7 @@ describe("transactional batches", () => {
     const example = loadExampleModel("blogging");
     const module = await importGenerated(
       "batch-blogging",
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     const { database, batches } = stubDatabase(
@@ -246,7 +246,7 @@ describe("the generated accounts-sessions module on the embedded endpoint", () =
     deployment = await deployModel(endpoint.client, example.model);
     const module = await importGenerated(
       "embedded-accounts",
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     const access = create(deployment.database, { transactionalBatch: false });
@@ -313,7 +313,7 @@ describe("the change feed processors on the embedded endpoint", () => {
     deployment = await deployModel(endpoint.client, example.model);
     const module = await importGenerated(
       "feed-blogging",
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     const start = module["startChangeFeedProcessors"] as (
@@ -358,7 +358,7 @@ describe("the generated social-reactions module on the embedded endpoint", () =>
     deployment = await deployModel(endpoint.client, example.model);
     const module = await importGenerated(
       "embedded-social",
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     access = create(deployment.database, { transactionalBatch: false });
@@ -461,7 +461,7 @@ describe.each(EXAMPLE_NAMES)("every function of the %s module on the embedded en
     deployment = await deployModel(endpoint.client, example.model);
     const module = await importGenerated(
       `smoke-${name}`,
-      renderDataAccessModule(example.workload, example.model, example.plans),
+      renderDataAccessFiles(example.workload, example.model, example.plans),
     );
     const create = module["createDataAccess"] as (database: unknown, options: unknown) => Access;
     const access = create(deployment.database, { transactionalBatch: false });

@@ -1,10 +1,10 @@
 /**
- * Loads the generated data-access module (render/code) so that verify calls the very functions
- * an application would: the TypeScript is transpiled with the `typescript` package (loaded on
- * demand; it is a development dependency), written to a temporary folder with its
- * `@azure/cosmos` import pointed at this installation's copy, and imported.
+ * Loads the generated data-access code (render/code: the module and its runtime folder) so that
+ * verify calls the very functions an application would: the TypeScript is transpiled with the
+ * `typescript` package (loaded on demand), written to a temporary folder with its
+ * `@azure/cosmos` imports pointed at this installation's copy, and imported.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -14,7 +14,11 @@ import type TypeScript from "typescript";
 import { CosmosModelerError } from "../common/errors.js";
 import type { Model } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
-import { dataAccessNames, renderDataAccessModule } from "../render/code/render-data-access.js";
+import {
+  dataAccessNames,
+  renderDataAccessFiles,
+  type DataAccessFile,
+} from "../render/code/render-data-access.js";
 import type { Workload } from "../workload/types.js";
 
 /** A change of an item, as the generated module reports it (`ContainerChange`). */
@@ -68,20 +72,41 @@ function cosmosModuleUrl(): string {
   return pathToFileURL(join(dirname(packageJson), "dist", "esm", "index.js")).href;
 }
 
-async function transpile(source: string): Promise<string> {
-  let ts: typeof TypeScript;
+async function loadTypeScript(): Promise<typeof TypeScript> {
   try {
-    ts = (await import("typescript")).default;
+    return (await import("typescript")).default;
   } catch (error) {
     throw new CosmosModelerError(
       "verify.typescriptMissing",
-      "verify compiles the generated data-access module with the typescript package, which is not installed: run `npm install typescript` next to cosmos-modeler",
+      "verify compiles the generated data-access module with the typescript package (a dependency of cosmos-modeler), which is not installed: run `npm install typescript` next to cosmos-modeler",
       { cause: error },
     );
   }
-  return ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 },
-  }).outputText;
+}
+
+/**
+ * Writes the generated files, transpiled to JavaScript (`x.ts` -> `x.js`, with `@azure/cosmos`
+ * imported from this installation), into `folder`; returns the URL of `data-access.js`.
+ */
+export async function writeDataAccessModule(
+  folder: string,
+  files: readonly DataAccessFile[],
+  ts?: typeof TypeScript,
+): Promise<string> {
+  const compiler = ts ?? (await loadTypeScript());
+  const cosmos = `from ${JSON.stringify(cosmosModuleUrl())}`;
+  await writeFile(join(folder, "package.json"), '{ "type": "module" }\n');
+  for (const file of files) {
+    const javascript = compiler
+      .transpileModule(file.content, {
+        compilerOptions: { module: compiler.ModuleKind.ES2022, target: compiler.ScriptTarget.ES2022 },
+      })
+      .outputText.replace(/from "@azure\/cosmos"/g, cosmos);
+    const target = join(folder, file.path.replace(/\.ts$/, ".js"));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, javascript);
+  }
+  return pathToFileURL(join(folder, "data-access.js")).href;
 }
 
 /**
@@ -96,17 +121,12 @@ export async function loadDataAccess(
   database: Database,
   options: { readonly transactionalBatch: boolean; readonly random: () => number },
 ): Promise<{ access: DataAccess; source: string; dispose(): Promise<void> }> {
-  const source = renderDataAccessModule(workload, model, plans);
-  const javascript = (await transpile(source)).replace(
-    /from "@azure\/cosmos"/g,
-    `from ${JSON.stringify(cosmosModuleUrl())}`,
-  );
+  const files = renderDataAccessFiles(workload, model, plans);
+  const source = files[0]?.content ?? "";
   const folder = await mkdtemp(join(tmpdir(), "cosmos-modeler-verify-"));
-  const file = join(folder, "data-access.mjs");
-  await writeFile(file, javascript);
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = (await import(await writeDataAccessModule(folder, files))) as Record<string, unknown>;
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     throw new CosmosModelerError(

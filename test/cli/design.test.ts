@@ -78,6 +78,7 @@ describe("cosmos-modeler design", () => {
       "cosmosdb_requirements.md",
       "cosmosdb_data_model.md",
       "src/data-access.ts",
+      "src/data-access-runtime/index.ts",
       "containers.json",
       "infra/main.bicep",
       "infra/main.tf",

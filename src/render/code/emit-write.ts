@@ -7,7 +7,7 @@
 import { buildQuery } from "../../planner/sql.js";
 import { keyConditions } from "../../planner/key-conditions.js";
 import { routeRequest } from "../../planner/routing.js";
-import type { ChangeFeedStep, QueryParameter, WritePlan, WriteStep } from "../../planner/types.js";
+import type { ChangeFeedStep, QueryParameter, WritePlan } from "../../planner/types.js";
 import type { Model } from "../../model/types.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
 import {
@@ -18,68 +18,13 @@ import {
   type ItemTypeShapeData,
 } from "./model-data.js";
 import { changeKind } from "../../planner/plan-write.js";
+import type { ItemRef, MaintenanceTask, ParameterSource, WriteTask } from "../../runtime/tasks.js";
 
-interface ItemRef {
-  readonly container: string;
-  readonly itemType: string;
-}
+/** A write task of the generated module (the runtime's `WriteTask`). */
+export type WriteTaskData = WriteTask;
 
-/** Mirrors `WriteTask` of the generated runtime. */
-export type WriteTaskData =
-  | (ItemRef & { readonly kind: "item"; readonly operation: WriteStep["operation"] })
-  | (ItemRef & { readonly kind: "rekey"; readonly previousFrom?: ItemRef })
-  | (ItemRef & {
-      readonly kind: "embed";
-      readonly id: string;
-      readonly partitionKey: readonly string[];
-      readonly as: string;
-      readonly latest?: number;
-      readonly childKey: string;
-      readonly many: boolean;
-    })
-  | (ItemRef & {
-      readonly kind: "batch";
-      readonly operation: "create" | "replace" | "upsert" | "delete";
-      readonly increments: readonly (ItemRef & {
-        readonly id: string;
-        readonly partitionKey: readonly string[];
-        readonly property: string;
-        readonly by: number;
-      })[];
-    });
-
-type ParameterSourceData =
-  | { readonly kind: "literal"; readonly value: string | number | boolean }
-  | { readonly kind: "fromResult"; readonly attribute: string }
-  | { readonly kind: "template"; readonly template: string }
-  | { readonly kind: "limit" };
-
-/** Mirrors `MaintenanceTask` of the generated runtime. */
-export type MaintenanceTaskData =
-  | {
-      readonly kind: "copy";
-      readonly target: ItemRef;
-      readonly trim?: {
-        readonly countSql: string;
-        readonly oldestSql: string;
-        readonly parameters: readonly { readonly name: string; readonly source: ParameterSourceData }[];
-      };
-    }
-  | {
-      readonly kind: "propagate";
-      readonly holder: ItemRef;
-      readonly sql: string;
-      readonly parameters: readonly { readonly name: string; readonly source: ParameterSourceData }[];
-      readonly property: string;
-      readonly attribute: string;
-    }
-  | {
-      readonly kind: "counter";
-      readonly holder: ItemRef;
-      readonly id: string;
-      readonly partitionKey: readonly string[];
-      readonly property: string;
-    };
+/** A maintenance task of the generated module (the runtime's `MaintenanceTask`). */
+export type MaintenanceTaskData = MaintenanceTask;
 
 /** The kind of change a write pattern makes: the planner's own rule. */
 export const changeKindOf = changeKind;
@@ -205,7 +150,7 @@ export function writeTasksOf(
 
 function parameterSources(parameters: readonly QueryParameter[]): {
   readonly name: string;
-  readonly source: ParameterSourceData;
+  readonly source: ParameterSource;
 }[] {
   return parameters.map(({ name, source }) => {
     switch (source.kind) {

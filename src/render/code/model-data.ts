@@ -3,34 +3,15 @@
  * type (with what it inherits from its `source`), and where the records an item copies from can be
  * point-read.
  */
-import { effectiveItemType } from "../../model/materialize-item.js";
+import { itemTypeShapeOf } from "../../model/item-type-shape.js";
 import { templateAttributes, templateUses } from "../../model/templates.js";
+import type { ItemTypeShape } from "../../runtime/items.js";
+import type { CopySource } from "../../runtime/tasks.js";
 import type { Container, ItemType, Model } from "../../model/types.js";
 import type { Entity, Relationship, Workload } from "../../workload/types.js";
 
 /** The JSON shape of `ItemTypeShape` in the generated module. */
-export interface ItemTypeShapeData {
-  readonly container: string;
-  readonly type: string;
-  readonly entity: string;
-  readonly attributes?: readonly string[];
-  readonly id: string;
-  readonly partitionKey: readonly string[];
-  readonly keyPaths: readonly string[];
-  readonly select?: readonly string[];
-  readonly truncate: ItemType["truncate"];
-  readonly embeds: ItemType["embeds"];
-  readonly copies: ItemType["copies"];
-  readonly counts: ItemType["counts"];
-  readonly ancestors?: ItemType["ancestors"];
-  readonly source?: ItemType["source"];
-  readonly keepLatest?: ItemType["keepLatest"];
-  readonly bucket?: ItemType["bucket"];
-  readonly shards?: number;
-  readonly shardBy?: string;
-  readonly ttl?: number;
-  readonly replicas?: number;
-}
+export type ItemTypeShapeData = ItemTypeShape;
 
 /** Key of an item type in the generated module's tables: `container/type`. */
 export function shapeKey(container: string, type: string): string {
@@ -59,30 +40,8 @@ export function shapeOf(
   container: Container,
   item: ItemType,
 ): ItemTypeShapeData {
-  const effective = effectiveItemType(item, model);
   const attributes = entityNamed(workload, item.entity)?.attributes.map((a) => a.name) ?? [];
-  return {
-    container: container.name,
-    type: item.type,
-    entity: item.entity,
-    ...(attributes.length === 0 ? {} : { attributes }),
-    id: item.id,
-    partitionKey: item.partitionKey,
-    keyPaths: container.partitionKey,
-    ...(effective.select === undefined ? {} : { select: effective.select }),
-    truncate: effective.truncate,
-    embeds: effective.embeds,
-    copies: effective.copies,
-    counts: effective.counts,
-    ...(effective.ancestors === undefined ? {} : { ancestors: effective.ancestors }),
-    ...(item.source === undefined ? {} : { source: item.source }),
-    ...(item.keepLatest === undefined ? {} : { keepLatest: item.keepLatest }),
-    ...(item.bucket === undefined ? {} : { bucket: item.bucket }),
-    ...(item.shards === undefined ? {} : { shards: item.shards }),
-    ...(item.shardBy === undefined ? {} : { shardBy: item.shardBy }),
-    ...(item.ttl === undefined ? {} : { ttl: item.ttl }),
-    ...(item.replicas === undefined ? {} : { replicas: item.replicas }),
-  };
+  return itemTypeShapeOf(item, { container, model, attributes });
 }
 
 /** Every item type's shape, by `container/type`, in model order. */
@@ -97,12 +56,7 @@ export function shapesOf(workload: Workload, model: Model): ReadonlyMap<string, 
 }
 
 /** A point read of a copied-from record by templates rendered from the copying record. */
-export interface CopySourceData {
-  readonly container: string;
-  readonly itemType: string;
-  readonly id: string;
-  readonly partitionKey: readonly string[];
-}
+export type CopySourceData = CopySource;
 
 /** An item type that holds complete records of `entity` and is addressed by its key alone. */
 function keyedPlacement(model: Model, entity: Entity): { container: Container; item: ItemType } | undefined {

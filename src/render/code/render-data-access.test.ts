@@ -2,27 +2,26 @@
  * The generated data-access module: it compiles under the strict settings it promises for every
  * example model, names a function after every access pattern, carries only the plans'
  * parameterized SQL, survives hostile user text and agrees with the model's own item
- * materialization. (Its runs against the embedded Cosmos DB endpoint are in
+ * materialization through the runtime it ships with. (Its runs against the embedded endpoint are in
  * `verify/generated-data-access.test.ts`; its golden files are those of `design --out` and
  * `render`, src/deliverables/golden.test.ts.)
  */
-import fc from "fast-check";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { computeShard, materializeItem } from "../../model/materialize-item.js";
-import { renderKeyValue, renderTemplate } from "../../model/templates.js";
 import type { Plan, PlanStep } from "../../planner/types.js";
-import { generateDataset } from "../../synthetic/generate-records.js";
-import {
-  importGenerated,
-  loadExampleModel,
-  writeSource,
-  type LoadedExample,
-} from "../../test-support/generated-module.js";
+import { loadExampleModel, writeFiles, type LoadedExample } from "../../test-support/generated-module.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../../test-support/model-examples.js";
 import type { Workload } from "../../workload/types.js";
 import { camelIdentifier, commentText } from "./identifiers.js";
-import { dataAccessNames, renderDataAccessModule } from "./render-data-access.js";
+import {
+  dataAccessNames,
+  renderDataAccessFiles,
+  renderDataAccessModule,
+  RUNTIME_FOLDER,
+} from "./render-data-access.js";
 
 const STRICT_OPTIONS: ts.CompilerOptions = {
   noEmit: true,
@@ -135,27 +134,37 @@ describe("renderDataAccessModule", () => {
 
   it("compiles for every example model under strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext", () => {
     const files = new Map(
-      [...generated].map(([label, { source }]) => [label, writeSource("compile", label, source)]),
+      [...generated].map(([label, { example, source }]) => {
+        const folder = writeFiles("compile", label, [
+          { path: "data-access.ts", content: source },
+          ...renderDataAccessFiles(example.workload, example.model, example.plans).slice(1),
+        ]);
+        return [label, join(folder, "data-access.ts")];
+      }),
     );
     // A program that calls the generated API as verify will, to check its exported types.
     files.set(
       "usage",
-      writeSource(
-        "compile",
-        "usage",
-        [
-          'import { CosmosClient } from "@azure/cosmos";',
-          'import { createDataAccess, startChangeFeedProcessors, type ReadResult, type WriteResult } from "./blogging.js";',
-          'const database = new CosmosClient({ endpoint: "http://127.0.0.1:1", key: "k" }).database("d");',
-          "const access = createDataAccess(database, { transactionalBatch: false, random: () => 0.5 });",
-          'const read: Promise<ReadResult> = access.q1RetrieveAUser({ userId: "u1" });',
-          'const write: Promise<WriteResult> = access.c1CreateOrEditAUser({ userId: "u1", username: "ann" });',
-          "void read; void write;",
-          'void access.applyChanges([{ container: "posts", itemType: "post", kind: "create", item: { id: "p" } }]);',
-          'void access.handlePostsPostChanges([{ kind: "upsert", item: { id: "p" } }]);',
-          'const processors = startChangeFeedProcessors(database, access, { mode: "allVersionsAndDeletes", pollMs: 10 });',
-          "void processors.stop();",
-        ].join("\n"),
+      join(
+        writeFiles("compile", "usage", [
+          {
+            path: "usage.ts",
+            content: [
+              'import { CosmosClient } from "@azure/cosmos";',
+              'import { createDataAccess, startChangeFeedProcessors, type ReadResult, type WriteResult } from "../blogging/data-access.js";',
+              'const database = new CosmosClient({ endpoint: "http://127.0.0.1:1", key: "k" }).database("d");',
+              "const access = createDataAccess(database, { transactionalBatch: false, random: () => 0.5 });",
+              'const read: Promise<ReadResult> = access.q1RetrieveAUser({ userId: "u1" });',
+              'const write: Promise<WriteResult> = access.c1CreateOrEditAUser({ userId: "u1", username: "ann" });',
+              "void read; void write;",
+              'void access.applyChanges([{ container: "posts", itemType: "post", kind: "create", item: { id: "p" } }]);',
+              'void access.handlePostsPostChanges([{ kind: "upsert", item: { id: "p" } }]);',
+              'const processors = startChangeFeedProcessors(database, access, { mode: "allVersionsAndDeletes", pollMs: 10 });',
+              "void processors.stop();",
+            ].join("\n"),
+          },
+        ]),
+        "usage.ts",
       ),
     );
     const diagnostics = compileStrict(files);
@@ -227,95 +236,22 @@ describe("renderDataAccessModule", () => {
   });
 });
 
-type Generated = Record<string, unknown> & {
-  readonly itemTypes: Record<string, unknown>;
-  readonly computeShard: (value: string, shards: number) => number;
-  readonly renderTemplate: (template: string, values: unknown) => string;
-  readonly renderKeyValue: (template: string, values: unknown) => unknown;
-  readonly materializeItem: (shape: unknown, record: unknown, related: unknown) => unknown;
-};
-
-describe("the helpers emitted with the module", () => {
-  it.each(EXAMPLE_NAMES)(
-    "agree with the model's materializeItem, templates and shards (%s)",
-    async (name) => {
-      const example = loadExampleModel(name);
-      const module = (await importGenerated(
-        `helpers-${name}`,
-        renderDataAccessModule(example.workload, example.model, example.plans),
-      )) as Generated;
-      const dataset = generateDataset(example.workload, { seed: 7, maxItemsPerEntity: 12 });
-      let compared = 0;
-      for (const container of example.model.containers) {
-        for (const item of container.items) {
-          const shape = module.itemTypes[`${container.name}/${item.type}`];
-          expect(shape, `${container.name}/${item.type}`).toBeDefined();
-          if (item.bucket?.kind === "records") continue;
-          const copies = Object.fromEntries(
-            item.copies.map((copy) => [copy.from.entity, dataset.entities[copy.from.entity]?.[0] ?? {}]),
-          );
-          for (const record of (dataset.entities[item.entity] ?? []).slice(0, 5)) {
-            const related = {
-              copies: { ...copies },
-              counts: Object.fromEntries(item.counts.map((counter, index) => [counter.of, index + 3])),
-              embeds: Object.fromEntries(
-                item.embeds.map((embed) => [
-                  embed.entity,
-                  (dataset.entities[embed.entity] ?? []).slice(0, 3),
-                ]),
-              ),
-              ancestors: ["root"],
-              ...(item.replicas === undefined ? {} : { replica: item.replicas - 1 }),
-            };
-            let fullRelated = related;
-            if (item.source !== undefined) {
-              // A copy inherits its source's copies: give every entity any copy in the chain needs.
-              const all = example.model.containers.flatMap((c) => c.items).flatMap((i) => i.copies);
-              fullRelated = {
-                ...related,
-                copies: Object.fromEntries(
-                  all.map((copy) => [copy.from.entity, dataset.entities[copy.from.entity]?.[0] ?? {}]),
-                ),
-              };
-            }
-            const expected = materializeItem(item, container, record, {
-              ...fullRelated,
-              model: example.model,
-            });
-            expect(
-              module.materializeItem(shape, record, fullRelated),
-              `${container.name}/${item.type}`,
-            ).toEqual(expected);
-            compared++;
-          }
-        }
-      }
-      expect(compared).toBeGreaterThan(0);
-      fc.assert(
-        fc.property(fc.string({ unit: "grapheme" }), fc.integer({ min: 1, max: 64 }), (value, shards) => {
-          expect(module.computeShard(value, shards)).toBe(computeShard(value, shards));
-        }),
+describe("renderDataAccessFiles", () => {
+  it("ships the module with the runtime's own source files, tests excluded", () => {
+    const example = loadExampleModel("blogging");
+    const files = renderDataAccessFiles(example.workload, example.model, example.plans);
+    expect(files[0]?.path).toBe("data-access.ts");
+    const runtimeDir = fileURLToPath(new URL("../../runtime/", import.meta.url));
+    const expected = readdirSync(runtimeDir)
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .sort();
+    const shipped = files.slice(1);
+    expect(shipped.map((file) => file.path)).toEqual(expected.map((name) => `${RUNTIME_FOLDER}/${name}`));
+    for (const file of shipped) {
+      const name = file.path.slice(RUNTIME_FOLDER.length + 1);
+      expect(file.content, `${name} is stale: run npm run build`).toBe(
+        readFileSync(join(runtimeDir, name), "utf8"),
       );
-      const templates = example.model.containers.flatMap((c) =>
-        c.items.flatMap((i) => [i.id, ...i.partitionKey]),
-      );
-      const scalar = fc.oneof(fc.string(), fc.integer(), fc.boolean());
-      fc.assert(
-        fc.property(
-          fc.constantFrom(...templates),
-          fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), scalar),
-          scalar,
-          fc.integer({ min: 0, max: 30 }),
-          (template, extra, value, number) => {
-            const attributes: Record<string, unknown> = { ...extra };
-            for (const match of template.matchAll(/\{([^{}]+)\}/g)) attributes[match[1] ?? ""] = value;
-            const values = { attributes, shard: number, replica: number, bucket: "2026-11-22T10:15:00Z" };
-            expect(module.renderTemplate(template, values)).toBe(renderTemplate(template, values));
-            expect(module.renderKeyValue(template, values)).toEqual(renderKeyValue(template, values));
-          },
-        ),
-        { numRuns: 200 },
-      );
-    },
-  );
+    }
+  });
 });

@@ -1,0 +1,45 @@
+/**
+ * An item type of the model as the data-access runtime sees it (`ItemTypeShape`): with what it
+ * inherits from its `source` chain and the container's partition key paths.
+ */
+import type { ItemTypeShape } from "../runtime/items.js";
+import { effectiveItemType } from "./effective-item-type.js";
+import type { Container, ItemType, Model } from "./types.js";
+
+/** Where an item type is, for its runtime shape. */
+export interface ShapeContext {
+  /** Its container (absent: a shape for keys only, with no container name or key paths). */
+  readonly container?: Container;
+  /** The model, needed for item types with a `source`. */
+  readonly model?: Model;
+  /** The entity's attribute names when the workload lists them. */
+  readonly attributes?: readonly string[];
+}
+
+/** The runtime shape of `item`. */
+export function itemTypeShapeOf(item: ItemType, where: ShapeContext = {}): ItemTypeShape {
+  const effective = effectiveItemType(item, where.model);
+  const attributes = where.attributes ?? [];
+  return {
+    container: where.container?.name ?? "",
+    type: item.type,
+    entity: item.entity,
+    ...(attributes.length === 0 ? {} : { attributes }),
+    id: item.id,
+    partitionKey: item.partitionKey,
+    keyPaths: where.container?.partitionKey ?? [],
+    ...(effective.select === undefined ? {} : { select: effective.select }),
+    truncate: effective.truncate,
+    embeds: effective.embeds,
+    copies: effective.copies,
+    counts: effective.counts,
+    ...(effective.ancestors === undefined ? {} : { ancestors: effective.ancestors }),
+    ...(item.source === undefined ? {} : { source: item.source }),
+    ...(item.keepLatest === undefined ? {} : { keepLatest: item.keepLatest }),
+    ...(item.bucket === undefined ? {} : { bucket: item.bucket }),
+    ...(item.shards === undefined ? {} : { shards: item.shards }),
+    ...(item.shardBy === undefined ? {} : { shardBy: item.shardBy }),
+    ...(item.ttl === undefined ? {} : { ttl: item.ttl }),
+    ...(item.replicas === undefined ? {} : { replicas: item.replicas }),
+  };
+}

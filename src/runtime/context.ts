@@ -1,0 +1,190 @@
+/**
+ * The runtime context a generated data-access module creates over a database: its containers,
+ * the stored shape of every item type, where copied records are read, and options. Also the change
+ * records every write and handler returns, and the template values used to address items.
+ */
+import type { Container, Database } from "@azure/cosmos";
+import { DataAccessError } from "./errors.js";
+import { computeShard } from "./hash.js";
+import { bucketOf, recordOf, type ItemTypeShape, type RelatedData, type StoredItem } from "./items.js";
+import { readItem } from "./requests.js";
+import type { CopySource, ItemRef } from "./tasks.js";
+import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
+
+/** The model facts a generated module carries: item shapes and copy sources, by "container/type". */
+export interface ModelData {
+  readonly itemTypes: Readonly<Record<string, ItemTypeShape>>;
+  readonly copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>>;
+}
+
+/** Options of createDataAccess. */
+export interface DataAccessOptions {
+  /**
+   * Send co-located writes as one transactional batch (default true). false runs them one by one,
+   * for endpoints without atomic batches or patch in batches (such as an embedded test server).
+   */
+  readonly transactionalBatch?: boolean;
+  /** Random numbers in [0, 1) for picking a read replica (default Math.random). */
+  readonly random?: () => number;
+}
+
+/** What the runtime's steps need: containers by name, item shapes, copy sources and options. */
+export interface Runtime {
+  readonly container: (name: string) => Container;
+  readonly shape: (container: string, itemType: string) => ItemTypeShape;
+  readonly copySources: (container: string, itemType: string) => Readonly<Record<string, CopySource>>;
+  readonly transactionalBatch: boolean;
+  readonly random: () => number;
+}
+
+/** The runtime over a database, for a model's item types. */
+export function createRuntime(
+  database: Database,
+  model: ModelData,
+  options: DataAccessOptions = {},
+): Runtime {
+  const containers = new Map<string, Container>();
+  return {
+    container: (name) => {
+      let container = containers.get(name);
+      if (container === undefined) {
+        container = database.container(name);
+        containers.set(name, container);
+      }
+      return container;
+    },
+    shape: (container, itemType) => {
+      const shape = model.itemTypes[`${container}/${itemType}`];
+      if (shape === undefined) {
+        throw new DataAccessError("unknownItemType", `no item type ${container}/${itemType} in the model`);
+      }
+      return shape;
+    },
+    copySources: (container, itemType) => model.copySources[`${container}/${itemType}`] ?? {},
+    transactionalBatch: options.transactionalBatch ?? true,
+    random: options.random ?? Math.random,
+  };
+}
+
+/** A change of an item, as the change feed or a write of this module reports it. */
+export interface ItemChange {
+  /** "upsert" = created or updated, not known which (the latest-version change feed). */
+  readonly kind: "create" | "update" | "upsert" | "delete";
+  readonly item: StoredItem;
+  /** The item before the change, when known. */
+  readonly previous?: StoredItem;
+}
+
+/** An item change with where it happened. */
+export interface ContainerChange extends ItemChange {
+  readonly container: string;
+  readonly itemType: string;
+}
+
+/** What a write (or change-feed maintenance) did: its charge and the items it changed. */
+export interface WriteResult {
+  readonly requestCharge: number;
+  readonly changes: ContainerChange[];
+}
+
+/** The charge and changes a write or handler accumulates. */
+export interface Charged {
+  requestCharge: number;
+  readonly changes: ContainerChange[];
+}
+
+/** A change record of `ref`. */
+export function changeOf(
+  ref: ItemRef,
+  kind: ItemChange["kind"],
+  item: StoredItem,
+  previous?: StoredItem,
+): ContainerChange {
+  return previous === undefined
+    ? { container: ref.container, itemType: ref.itemType, kind, item }
+    : { container: ref.container, itemType: ref.itemType, kind, item, previous };
+}
+
+/**
+ * Template values for reading an item of `shape` by the attributes at hand: a replica picked at
+ * random, the window bucket and the write shard when their attributes are known.
+ */
+export function readValues(
+  runtime: Runtime,
+  shape: ItemTypeShape,
+  attributes: Readonly<Record<string, unknown>>,
+  idTemplate: string = shape.id,
+): TemplateValues {
+  let values: TemplateValues = { attributes };
+  if (shape.replicas !== undefined)
+    values = { ...values, replica: Math.floor(runtime.random() * shape.replicas) };
+  const windowStart = shape.bucket?.kind === "window" ? attributes[shape.bucket.by] : undefined;
+  if (shape.bucket !== undefined && (typeof windowStart === "string" || typeof windowStart === "number")) {
+    values = { ...values, bucket: bucketOf(shape.bucket, attributes) };
+  }
+  if (shape.shards !== undefined) {
+    const by = shape.shardBy === undefined ? undefined : attributes[shape.shardBy];
+    if (by !== undefined && by !== null) {
+      values = {
+        ...values,
+        shard: computeShard(typeof by === "string" ? by : JSON.stringify(by), shape.shards),
+      };
+    } else if (shape.shardBy === undefined) {
+      try {
+        values = { ...values, shard: computeShard(renderTemplate(idTemplate, values), shape.shards) };
+      } catch {
+        // The id is not known: the caller queries every shard.
+      }
+    }
+  }
+  return values;
+}
+
+/** Every value of a template over the write shards of an item type (queries over all shards). */
+export function shardValues(
+  shape: ItemTypeShape,
+  template: string,
+  attributes: Readonly<Record<string, unknown>>,
+): KeyValue[] {
+  const shards = shape.shards ?? 1;
+  return Array.from({ length: shards }, (_, shard) => renderKeyValue(template, { attributes, shard }));
+}
+
+/** Fills related.copies with the records the item type copies from (point reads when not given). */
+export async function withCopies(
+  runtime: Runtime,
+  charged: Charged,
+  shape: ItemTypeShape,
+  record: Readonly<Record<string, unknown>>,
+  related: RelatedData,
+): Promise<RelatedData> {
+  const copies: Record<string, Readonly<Record<string, unknown>>> = { ...related.copies };
+  const sources = runtime.copySources(shape.container, shape.type);
+  for (const copy of shape.copies) {
+    const entity = copy.from.entity;
+    if (copies[entity] !== undefined) continue;
+    const source = sources[entity];
+    if (source === undefined) {
+      throw new DataAccessError(
+        "missingRelatedData",
+        `item type ${shape.type} copies ${entity}.${copy.from.attribute}: pass related.copies.${entity}`,
+      );
+    }
+    const sourceShape = runtime.shape(source.container, source.itemType);
+    let values: TemplateValues;
+    try {
+      values = readValues(runtime, sourceShape, record, source.id);
+    } catch {
+      copies[entity] = {};
+      continue;
+    }
+    const read = await readItem(
+      runtime.container(source.container),
+      renderTemplate(source.id, values),
+      source.partitionKey.map((template) => renderKeyValue(template, values)),
+    );
+    charged.requestCharge += read.requestCharge;
+    copies[entity] = read.item === undefined ? {} : recordOf(sourceShape, read.item);
+  }
+  return { ...related, copies };
+}

@@ -1,0 +1,17 @@
+/**
+ * The data-access runtime of the code cosmos-modeler generates: ordinary TypeScript over
+ * `@azure/cosmos`, copied as source next to each generated `data-access.ts` (folder
+ * `data-access-runtime/`). It depends on nothing else, so it can be read, reviewed and debugged
+ * like the rest of an application.
+ */
+export * from "./errors.js";
+export * from "./templates.js";
+export * from "./hash.js";
+export * from "./items.js";
+export * from "./tasks.js";
+export * from "./requests.js";
+export * from "./context.js";
+export * from "./reads.js";
+export * from "./writes.js";
+export * from "./maintenance.js";
+export * from "./change-feed.js";

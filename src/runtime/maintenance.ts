@@ -1,0 +1,217 @@
+/**
+ * The change-feed work of a model: when a source item changes, its copies (every replica) are
+ * rewritten and bounded sets trimmed, copied attributes are propagated to the items holding them,
+ * and counters on parent items are incremented or decremented.
+ */
+import {
+  changeOf,
+  readValues,
+  withCopies,
+  type Charged,
+  type ContainerChange,
+  type ItemChange,
+  type Runtime,
+  type WriteResult,
+} from "./context.js";
+import {
+  deletedItem,
+  itemKeyOf,
+  materializeItem,
+  partitionKeyOfItem,
+  recordOf,
+  relatedOf,
+  templateValuesOf,
+  type ItemTypeShape,
+  type StoredItem,
+} from "./items.js";
+import { asItems, deleteItem, patchItem, pointer, queryItems } from "./requests.js";
+import type { ItemRef, MaintenanceTask, ParameterSource } from "./tasks.js";
+import { renderKeyValue, renderTemplate, type TemplateValues } from "./templates.js";
+
+function parameterValue(source: ParameterSource, values: TemplateValues, limit: number): unknown {
+  switch (source.kind) {
+    case "literal":
+      return source.value;
+    case "fromResult":
+      return values.attributes[source.attribute];
+    case "template":
+      return renderKeyValue(source.template, values);
+    case "limit":
+      return limit;
+    default:
+      return source satisfies never;
+  }
+}
+
+/** Writes the copies of a changed source item (every replica), then trims bounded sets. */
+async function maintainCopy(
+  runtime: Runtime,
+  charged: Charged,
+  task: Extract<MaintenanceTask, { kind: "copy" }>,
+  sourceShape: ItemTypeShape,
+  change: ItemChange,
+): Promise<void> {
+  const shape = runtime.shape(task.target.container, task.target.itemType);
+  const container = runtime.container(task.target.container);
+  const record = recordOf(sourceShape, change.item);
+  const related = relatedOf(sourceShape, change.item);
+  for (let replica = 0; replica < (shape.replicas ?? 1); replica++) {
+    const extra = { ...related, ...(shape.replicas === undefined ? {} : { replica }) };
+    const { id, keys } = itemKeyOf(shape, record, extra);
+    if (change.kind === "delete") {
+      charged.requestCharge += await deleteItem(container, id, keys);
+      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+      continue;
+    }
+    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, extra));
+    const response = await container.items.upsert<StoredItem>(item);
+    charged.requestCharge += response.requestCharge;
+    charged.changes.push(changeOf(task.target, "upsert", response.resource ?? item));
+    if (task.trim === undefined || shape.keepLatest === undefined) continue;
+    const values = templateValuesOf(shape, record, extra);
+    const bind = (limit: number) =>
+      (task.trim?.parameters ?? []).map((parameter) => ({
+        name: parameter.name,
+        value: parameterValue(parameter.source, values, limit),
+      }));
+    const counted = await queryItems(
+      container,
+      task.trim.countSql,
+      bind(1).filter((p) => p.name !== "@limit"),
+      keys,
+    );
+    charged.requestCharge += counted.requestCharge;
+    const total = typeof counted.items[0] === "number" ? counted.items[0] : 0;
+    const excess = total - shape.keepLatest.count;
+    if (excess <= 0) continue;
+    const oldest = await queryItems(container, task.trim.oldestSql, bind(excess), keys);
+    charged.requestCharge += oldest.requestCharge;
+    for (const stale of asItems(oldest.items)) {
+      if (typeof stale["id"] !== "string") continue;
+      charged.requestCharge += await deleteItem(container, stale["id"], keys);
+      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, stale["id"], keys)));
+    }
+  }
+}
+
+/** Sets a changed copied attribute on every item holding a copy of it. */
+async function propagate(
+  runtime: Runtime,
+  charged: Charged,
+  task: Extract<MaintenanceTask, { kind: "propagate" }>,
+  sourceShape: ItemTypeShape,
+  change: ItemChange,
+): Promise<void> {
+  if (change.kind === "delete") return;
+  const value = change.item[task.attribute];
+  if (
+    change.previous !== undefined &&
+    JSON.stringify(change.previous[task.attribute]) === JSON.stringify(value)
+  )
+    return;
+  const shape = runtime.shape(task.holder.container, task.holder.itemType);
+  const container = runtime.container(task.holder.container);
+  const values: TemplateValues = { attributes: recordOf(sourceShape, change.item) };
+  const found = await queryItems(
+    container,
+    task.sql,
+    task.parameters.map((parameter) => ({
+      name: parameter.name,
+      value: parameterValue(parameter.source, values, 1),
+    })),
+  );
+  charged.requestCharge += found.requestCharge;
+  for (const holder of asItems(found.items)) {
+    if (typeof holder["id"] !== "string") continue;
+    const patched = await patchItem(container, holder["id"], partitionKeyOfItem(shape, holder), [
+      { op: "set", path: pointer(task.property), value: value ?? null },
+    ]);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item !== undefined) charged.changes.push(changeOf(task.holder, "update", patched.item));
+  }
+}
+
+/** Counts a created (+1) or deleted (-1) child on its parent item. */
+async function count(
+  runtime: Runtime,
+  charged: Charged,
+  task: Extract<MaintenanceTask, { kind: "counter" }>,
+  sourceShape: ItemTypeShape,
+  change: ItemChange,
+): Promise<void> {
+  if (change.kind === "update") return;
+  const shape = runtime.shape(task.holder.container, task.holder.itemType);
+  const values = readValues(runtime, shape, recordOf(sourceShape, change.item), task.id);
+  const id = renderTemplate(task.id, values);
+  const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
+  const patched = await patchItem(runtime.container(task.holder.container), id, keys, [
+    { op: "incr", path: pointer(task.property), value: change.kind === "delete" ? -1 : 1 },
+  ]);
+  charged.requestCharge += patched.requestCharge;
+  if (patched.item !== undefined) charged.changes.push(changeOf(task.holder, "update", patched.item));
+}
+
+/** Applies the change-feed work of a batch of changes of one source item type. */
+export async function runMaintenance(
+  runtime: Runtime,
+  source: ItemRef,
+  tasks: readonly MaintenanceTask[],
+  changes: readonly ItemChange[],
+): Promise<WriteResult> {
+  const charged: Charged = { requestCharge: 0, changes: [] };
+  const sourceShape = runtime.shape(source.container, source.itemType);
+  for (const change of changes) {
+    if (change.item["type"] !== undefined && change.item["type"] !== source.itemType) continue;
+    for (const task of tasks) {
+      switch (task.kind) {
+        case "copy":
+          await maintainCopy(runtime, charged, task, sourceShape, change);
+          break;
+        case "propagate":
+          await propagate(runtime, charged, task, sourceShape, change);
+          break;
+        case "counter":
+          await count(runtime, charged, task, sourceShape, change);
+          break;
+        default:
+          task satisfies never;
+      }
+    }
+  }
+  return charged;
+}
+
+/** A change-feed handler: the work for a batch of changes of one source item type. */
+export type ChangeHandler = (changes: readonly ItemChange[]) => Promise<WriteResult>;
+
+/**
+ * Runs the handlers for changes (grouped by container and item type); with `cascade`, also for
+ * the changes the handlers make, until nothing is left (at most 8 rounds: copies of copies).
+ */
+export async function applyChangesWith(
+  handlers: Readonly<Record<string, ChangeHandler | undefined>>,
+  changes: readonly ContainerChange[],
+  cascade = true,
+): Promise<WriteResult> {
+  let requestCharge = 0;
+  const made: ContainerChange[] = [];
+  let pending = [...changes];
+  for (let round = 0; round < 8 && pending.length > 0; round++) {
+    const groups = new Map<string, ContainerChange[]>();
+    for (const change of pending) {
+      const key = `${change.container}/${change.itemType}`;
+      groups.set(key, [...(groups.get(key) ?? []), change]);
+    }
+    const next: ContainerChange[] = [];
+    for (const [key, group] of groups) {
+      const handler = handlers[key];
+      if (handler === undefined) continue;
+      const result = await handler(group);
+      requestCharge += result.requestCharge;
+      made.push(...result.changes);
+      next.push(...result.changes);
+    }
+    pending = cascade ? next : [];
+  }
+  return { requestCharge, changes: made };
+}
