@@ -1,6 +1,6 @@
 /**
  * How every command prints: one JSON document on stdout with `--json`, readable text otherwise,
- * issues on stderr, and the exit status of the CLI contract (README "Commands"): 0 ok, 1 the
+ * issues on stderr, and the exit status of the CLI contract (docs/json-output.md): 0 ok, 1 the
  * input or the model has errors (or verification failed), 2 wrong usage, 70 internal error.
  * Everything printed goes through the control-character escaping of `common/control-characters`,
  * so no name in an input can act on the terminal.

@@ -1,6 +1,6 @@
 /**
  * The evaluation of a model against a workload: per pattern, per container and in total.
- * `evaluate --json` prints this shape (DESIGN.md); documents and design read it.
+ * `evaluate --json` prints this shape (docs/json-output.md); documents and design read it.
  */
 import type { EvaluationIssue } from "../common/issues.js";
 import type { Throughput } from "../model/types.js";

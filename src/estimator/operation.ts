@@ -1,6 +1,6 @@
 /**
  * One Cosmos DB request as the RU estimator sees it: the JSON contract of `estimate-ru`
- * (DESIGN.md). Planner, evaluation, design and verify all describe requests in this shape.
+ * (docs/json-output.md). Planner, evaluation, design and verify all describe requests in this shape.
  */
 import type { Consistency } from "../cosmos/consistency.js";
 

@@ -1,6 +1,6 @@
 /**
- * Checks one estimator input (the `estimate-ru` line format of DESIGN.md) and turns it into an
- * {@link Operation}, reporting every problem at once. Fields the format does not know are
+ * Checks one estimator input (the `estimate-ru` line format of docs/json-output.md) and turns it
+ * into an {@link Operation}, reporting every problem at once. Fields the format does not know are
  * ignored (so the benchmark file, with `measuredRU` and `scenario`, can be fed in as is), but a
  * field that looks like a misspelling of a known one gets a warning.
  */
@@ -22,7 +22,7 @@ export const OPERATION_KINDS: readonly OperationKind[] = [
   "query",
 ];
 
-/** The fields of the format, in the order DESIGN.md lists them (and issues are reported). */
+/** The fields of the format, in the order docs/json-output.md lists them (and issues follow). */
 const KNOWN_FIELDS = [
   "op",
   "itemBytes",

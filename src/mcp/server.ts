@@ -111,6 +111,7 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
 
   registerSessionFiles(server, dir);
   await registerExamples(server, options.examplesDir ?? join(PACKAGE_ROOT, "examples"));
+  await registerDocs(server, join(PACKAGE_ROOT, "docs"));
   return server;
 }
 
@@ -240,6 +241,25 @@ async function registerExamples(server: McpServer, examplesDir: string): Promise
         }),
       );
     }
+  }
+}
+
+/**
+ * Registers each page of the package's documentation as a resource `cosmos-modeler://docs/<file>`
+ * (the formats, the JSON output, how the numbers are computed: what tool descriptions cite).
+ */
+async function registerDocs(server: McpServer, docsDir: string): Promise<void> {
+  const files = await readdir(docsDir).catch(() => []);
+  for (const file of files.filter((name) => name.endsWith(".md")).sort()) {
+    const uri = `cosmos-modeler://docs/${file}`;
+    const text = await readFile(join(docsDir, file), "utf8");
+    const title = /^# (.+)$/m.exec(text)?.[1] ?? file;
+    server.registerResource(
+      `docs-${file.replace(/\.md$/, "")}`,
+      uri,
+      { title, description: `cosmos-modeler documentation: ${title}`, mimeType: "text/markdown" },
+      async () => ({ contents: [{ uri, mimeType: "text/markdown", text }] }),
+    );
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Loads a model file (spec/model-format.md): parse with positions, check the shape with the zod
+ * Loads a model file (docs/model-format.md): parse with positions, check the shape with the zod
  * schema, normalize, check the model on its own and, when a workload is given, against it.
  * Every problem is reported at once, with its field path, file, line and a suggestion.
  */

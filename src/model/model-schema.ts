@@ -1,5 +1,5 @@
 /**
- * The shape of a model file (spec/model-format.md) as a zod schema: field names, types and
+ * The shape of a model file (docs/model-format.md) as a zod schema: field names, types and
  * ranges. Formats inside strings (templates, `Entity.attribute`, `container/type`, paths, windows)
  * and cross references are checked after this, in `normalize-model.ts` and `check-model.ts`.
  */

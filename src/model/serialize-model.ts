@@ -1,5 +1,5 @@
 /**
- * Writes a normalized `Model` back in the model file format (spec/model-format.md), in the
+ * Writes a normalized `Model` back in the model file format (docs/model-format.md), in the
  * style of the examples: block style for the model, containers and item types, flow style
  * (`[/postId]`, `{ content: 200 }`) for anything that fits on one short line.
  * `loadModel(serializeModel(model))` gives back `model`.

@@ -1,6 +1,6 @@
 /**
  * A Cosmos DB NoSQL design, as the rest of the tool sees it once loaded: the format of
- * `spec/model-format.md` with defaults applied. `design` produces one, `evaluate`, `render` and
+ * `docs/model-format.md` with defaults applied. `design` produces one, `evaluate`, `render` and
  * `verify` consume one; `serializeModel` writes it back in the file format.
  */
 

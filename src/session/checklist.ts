@@ -37,7 +37,7 @@ export interface SessionChecklistItem {
   readonly why: string;
 }
 
-/** The workload file as the interview writes it (YAML in the format of spec/workload-format.md). */
+/** The workload file as the interview writes it (YAML in the format of docs/workload-format.md). */
 export function serializeDraft(draft: DraftWorkload): string {
   return stringify(draftToDocument(draft), { lineWidth: 0 });
 }

@@ -1,6 +1,6 @@
 /**
  * The workload while the interview builds it: the shape of the workload file
- * (`spec/workload-format.md`) with every number optional, because a number the user has not given
+ * (`docs/workload-format.md`) with every number optional, because a number the user has not given
  * yet is unknown, never guessed. `draftToDocument` turns it into the file's structure (for
  * `workload.yaml`); `parseDraftDocument` reads such a file back, also when it is incomplete.
  */

@@ -3,7 +3,7 @@
  * dataset and the workload's own semantics, independently of the model and of the plans: verify
  * compares what Cosmos DB returns through the model with these answers. Pure.
  *
- * Semantics (spec/workload-format.md):
+ * Semantics (docs/workload-format.md):
  * - `where`: eq (equal JSON values), range (from <= value < to, values of the same type, like
  *   Cosmos DB comparisons; the planner's queries use the same half-open bounds), in (one of a
  *   list), contains (an array attribute holding the value), prefix (a string starting with it);

@@ -1,5 +1,5 @@
 /**
- * The rules of spec/workload-format.md that span pieces of the file: names that must exist
+ * The rules of docs/workload-format.md that span pieces of the file: names that must exist
  * (entities, attributes, relationships), ids that must be unique, rates and sizes that must be
  * consistent. Runs on every structurally valid piece, so they are reported together with the
  * structural problems of the others.

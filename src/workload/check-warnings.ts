@@ -1,5 +1,5 @@
 /**
- * The warnings of spec/workload-format.md: questions an expert would ask about a workload that
+ * The warnings of docs/workload-format.md: questions an expert would ask about a workload that
  * is valid but probably incomplete or unusually demanding. They never fail a load.
  */
 import type { IssueSink } from "../common/issues.js";

@@ -1,5 +1,5 @@
 /**
- * Loads a workload file (spec/workload-format.md) into the normalized `Workload`: checks its
+ * Loads a workload file (docs/workload-format.md) into the normalized `Workload`: checks its
  * structure piece by piece, applies every default, checks every reference between the pieces,
  * and reports every problem at once with its file, line and field path.
  */

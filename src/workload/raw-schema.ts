@@ -1,5 +1,5 @@
 /**
- * The structure of a workload file as written (spec/workload-format.md), as zod schemas.
+ * The structure of a workload file as written (docs/workload-format.md), as zod schemas.
  * Each schema carries the expectation text that issues print ("expected a positive number");
  * the loader appends what the file actually holds. The file is checked piece by piece (the
  * document, each entity, each relationship, each access pattern) so that one broken piece does

@@ -1,5 +1,5 @@
 /**
- * Writes a `Workload` back as YAML in the format of spec/workload-format.md: compact (small
+ * Writes a `Workload` back as YAML in the format of docs/workload-format.md: compact (small
  * mappings and lists in flow style, as people write them) and without fields that hold their
  * default, so that `loadWorkload(serializeWorkload(w))` gives `w` again.
  */

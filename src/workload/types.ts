@@ -1,6 +1,6 @@
 /**
  * The workload, as the rest of the tool sees it once loaded: the format of
- * `spec/workload-format.md` with every default applied and every reference resolved.
+ * `docs/workload-format.md` with every default applied and every reference resolved.
  * Plain immutable data; the loader (`load-workload.ts`) is the only way to build one from a file.
  */
 import type { Consistency } from "../cosmos/consistency.js";

@@ -297,5 +297,11 @@ describe("cosmos-modeler mcp", () => {
     const read = await client.readResource({ uri: "cosmos-modeler://examples/blogging/workload.yaml" });
     const content = read.contents[0];
     expect(content && "text" in content ? content.text : "").toContain("name: Blogging platform");
+    // The documentation the tool descriptions cite is served too.
+    for (const page of ["workload-format", "model-format", "json-output", "how-numbers-are-computed"])
+      expect(resources.map((r) => r.uri)).toContain(`cosmos-modeler://docs/${page}.md`);
+    const docs = await client.readResource({ uri: "cosmos-modeler://docs/workload-format.md" });
+    const doc = docs.contents[0];
+    expect(doc && "text" in doc ? doc.text : "").toContain("# Workload format");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `cosmos-modeler estimate-ru <ops.jsonl | ->`: the RU estimate of single operations, one JSON
- * operation per line (DESIGN.md). Extra fields are ignored, so the benchmark file can be fed in.
+ * operation per line (docs/json-output.md). Extra fields are ignored, so the benchmark file can be
+ * fed in.
  */
 import type { Command } from "commander";
 import { estimateRequestCharge } from "../../estimator/estimate-request-charge.js";

@@ -38,7 +38,7 @@ export const checkWorkloadTool = defineTool({
   name: "check-workload",
   title: "Check a workload",
   description:
-    "Validates a workload file (spec/workload-format.md): every error and warning with file, line and field path. Default: the session's workload.yaml.",
+    "Validates a workload file (format: resource cosmos-modeler://docs/workload-format.md): every error and warning with file, line and field path. Default: the session's workload.yaml.",
   inputSchema,
   outputSchema,
   annotations: READ_ONLY,

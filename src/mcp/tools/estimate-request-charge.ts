@@ -1,6 +1,6 @@
 /**
  * `estimate-request-charge`: the request units (RU) of single Cosmos DB operations, each with its
- * range, in the `estimate-ru` format of DESIGN.md.
+ * range, in the `estimate-ru` format of docs/json-output.md.
  */
 import { z } from "zod";
 import { formatIssue, hasErrors, issueToJson, type Issue } from "../../common/issues.js";
@@ -39,7 +39,9 @@ export const estimateRequestChargeTool = defineTool({
       .array(operationSchema)
       .min(1)
       .max(1000)
-      .describe("operations in the estimate-ru format of DESIGN.md"),
+      .describe(
+        "operations in the estimate-ru format (resource cosmos-modeler://docs/json-output.md#estimate-ru)",
+      ),
   },
   outputSchema: {
     estimates: z
