@@ -87,9 +87,18 @@ describe("cosmos-modeler design", () => {
     ]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
-    // Exactly the golden files (src/deliverables/golden.test.ts), the manifest aside.
+    // Exactly the golden files (src/deliverables/golden.test.ts), the manifest aside, and the
+    // data-access runtime as a copy of src/runtime.
     const golden = join(root, "src", "deliverables", "__golden__", "blogging", "design");
-    const written = filesUnder(out).filter((file) => !file.startsWith(".cosmos-modeler"));
+    const runtime = "src/data-access-runtime/";
+    for (const file of filesUnder(out).filter((path) => path.startsWith(runtime))) {
+      expect(readFileSync(join(out, file), "utf8"), file).toBe(
+        readFileSync(join(root, "src", "runtime", file.slice(runtime.length)), "utf8"),
+      );
+    }
+    const written = filesUnder(out).filter(
+      (file) => !file.startsWith(".cosmos-modeler") && !file.startsWith(runtime),
+    );
     expect(written).toEqual(filesUnder(golden));
     for (const file of written)
       expect(readFileSync(join(out, file), "utf8"), file).toBe(readFileSync(join(golden, file), "utf8"));
