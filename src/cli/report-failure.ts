@@ -4,7 +4,7 @@
  * (1) from a bug (70).
  */
 import { CosmosModelerError } from "../common/errors.js";
-import type { Issue } from "../common/issues.js";
+import type { FailureCode, Issue } from "../common/issues.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
 
 /**
@@ -32,10 +32,12 @@ export function failureIssue(error: unknown): { readonly issue: Issue; readonly 
   const internal = isInternal(error);
   const message = error instanceof Error ? error.message : String(error);
   const context = error instanceof CosmosModelerError ? error.context : {};
+  const code = error instanceof CosmosModelerError && !internal ? error.code : "internal.error";
   const issue: Issue = {
-    code: error instanceof CosmosModelerError && !internal ? error.code : "internal.error",
+    // An edge's error code is a failure code, or a plain session code (its file is invalid).
+    code: code as FailureCode,
     severity: "error",
-    path: "",
+    path: [],
     message: internal
       ? `internal error, please report it to the cosmos-modeler maintainers with the input and the output of --debug: ${message}`
       : message,

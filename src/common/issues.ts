@@ -16,6 +16,11 @@ export type IssuePath = readonly (string | number)[];
 /** The payload each code carries besides the common fields. Codes without one map to `Plain`. */
 type Plain = Record<never, never>;
 
+/** The namespaces of the failures of the edges (files, network, sessions) and of bugs. */
+type FailureNamespace = "cli" | "files" | "verify" | "import" | "mcp" | "prices" | "internal";
+/** The code of a command's failure reported as an issue (see `CosmosModelerError`). */
+export type FailureCode = `${FailureNamespace}.${string}`;
+
 export interface IssuePayloads {
   // Reading a YAML or JSON document.
   "source.syntax": Plain;
@@ -99,6 +104,10 @@ export interface IssuePayloads {
   /** A change the session could not apply; `change` is its kind (`add-entity`, ...). */
   "session.changeRejected": { readonly change: string };
   "session.warning": Plain;
+
+  // A command's failure reported like an issue: an edge's error (`cli.fileNotFound`,
+  // `verify.endpointUnreachable`, ...; see `CosmosModelerError`) or `internal.error` for a bug.
+  [failure: FailureCode]: Plain;
 
   // Findings of the evaluation (figures at peak).
   "evaluate.patternNotServed": { readonly pattern: string };

@@ -24,17 +24,23 @@ const model = [
   "    items: []",
 ].join("\n");
 
-const issue = (path: string): Issue => ({ code: "evaluate.x", severity: "error", path, message: "m" });
+const issue = (...path: (string | number)[]): Issue => ({
+  code: "evaluate.patternNotServed",
+  pattern: "Q",
+  severity: "error",
+  path,
+  message: "m",
+});
 
 describe("locateIssues", () => {
   it("points pattern issues at the pattern's line and container issues at the container's, field's or item type's", () => {
     const located = locateIssues(
       [
-        issue("accessPatterns[1]"),
-        issue("containers.posts"),
-        issue("containers.posts.physicalPartitions"),
-        issue("containers.posts.items.comment"),
-        issue("containers.posts.archive"),
+        issue("accessPatterns", 1),
+        issue("containers", "posts"),
+        issue("containers", "posts", "physicalPartitions"),
+        issue("containers", "posts", "items", "comment"),
+        issue("containers", "posts.archive"),
         issue("scale"),
       ],
       { workload: { file: "w.yaml", text: workload }, model: { file: "m.yaml", text: model } },
@@ -50,9 +56,9 @@ describe("locateIssues", () => {
   });
 
   it("keeps issues that are located already, and container issues when there is no model file", () => {
-    const own: Issue = { ...issue("accessPatterns[0]"), file: "x.yaml", line: 2 };
+    const own: Issue = { ...issue("accessPatterns", 0), file: "x.yaml", line: 2 };
     expect(
-      locateIssues([own, issue("containers.posts")], { workload: { file: "w.yaml", text: workload } }),
-    ).toEqual([own, issue("containers.posts")]);
+      locateIssues([own, issue("containers", "posts")], { workload: { file: "w.yaml", text: workload } }),
+    ).toEqual([own, issue("containers", "posts")]);
   });
 });

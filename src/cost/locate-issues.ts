@@ -5,7 +5,7 @@
  * the container's (or the field's, or the item type's) line in the model file. The evaluation
  * itself is pure and knows no files; the edges that read the files add the locations.
  */
-import type { Issue } from "../common/issues.js";
+import type { Issue, IssuePath } from "../common/issues.js";
 import { parseSourceDocument, type ParsedDocument } from "../source/parse-document.js";
 
 /** An input file's name and text. */
@@ -25,7 +25,15 @@ function parse(source: SourceText | undefined): Located | undefined {
   return parsed.ok ? { file: source.file, document: parsed.document } : undefined;
 }
 
-const PATTERN_PATH = /^accessPatterns\[(\d+)\]/;
+/** The index of the access pattern an issue's path names (`["accessPatterns", 3, ...]`). */
+function patternIndex(path: IssuePath): number | undefined {
+  return path[0] === "accessPatterns" && typeof path[1] === "number" ? path[1] : undefined;
+}
+
+/** The container-relative rest of a path that names a container (`["containers", "posts", ...]`). */
+function containerRest(path: IssuePath): IssuePath | undefined {
+  return path[0] === "containers" && typeof path[1] === "string" ? path.slice(1) : undefined;
+}
 
 /**
  * `issues` with `file` and `line` added where the issue has none and its path names an access
@@ -38,21 +46,22 @@ export function locateIssues(
 ): Issue[] {
   const unlocated = issues.filter((issue) => issue.file === undefined);
   if (unlocated.length === 0) return [...issues];
-  const workload = unlocated.some((issue) => PATTERN_PATH.test(issue.path))
+  const workload = unlocated.some((issue) => patternIndex(issue.path) !== undefined)
     ? parse(sources.workload)
     : undefined;
-  const model = unlocated.some((issue) => issue.path.startsWith("containers."))
+  const model = unlocated.some((issue) => containerRest(issue.path) !== undefined)
     ? parse(sources.model)
     : undefined;
   return issues.map((issue) => {
     if (issue.file !== undefined) return issue;
-    const pattern = PATTERN_PATH.exec(issue.path);
-    if (pattern !== null && workload !== undefined) {
-      const line = workload.document.lineOf(["accessPatterns", Number(pattern[1])]);
+    const pattern = patternIndex(issue.path);
+    if (pattern !== undefined && workload !== undefined) {
+      const line = workload.document.lineOf(["accessPatterns", pattern]);
       return { ...issue, file: workload.file, ...(line === undefined ? {} : { line }) };
     }
-    if (issue.path.startsWith("containers.") && model !== undefined) {
-      const path = containerPath(model.document.value, issue.path.slice("containers.".length));
+    const rest = containerRest(issue.path);
+    if (rest !== undefined && model !== undefined) {
+      const path = containerPath(model.document.value, rest);
       if (path !== undefined) {
         const line = model.document.keyLineOf(path) ?? model.document.lineOf(path);
         return { ...issue, file: model.file, ...(line === undefined ? {} : { line }) };
@@ -63,26 +72,20 @@ export function locateIssues(
 }
 
 /**
- * The document path of `rest` (`posts`, `posts.physicalPartitions`, `posts.items.post`) in a
- * model document: the container found by the longest name that prefixes it (names may hold dots).
+ * The document path of `rest` (`[posts]`, `[posts, physicalPartitions]`, `[posts, items, post]`)
+ * in a model document: the container with that name, then the field or item type.
  */
-function containerPath(value: unknown, rest: string): (string | number)[] | undefined {
+function containerPath(value: unknown, rest: IssuePath): (string | number)[] | undefined {
+  const [name, field, type] = rest;
   const containers = listAt(value, "containers");
-  let best: { index: number; name: string } | undefined;
-  containers.forEach((container, index) => {
-    const name = stringAt(container, "name");
-    if (name === undefined || (rest !== name && !rest.startsWith(`${name}.`))) return;
-    if (best === undefined || name.length > best.name.length) best = { index, name };
-  });
-  if (best === undefined) return undefined;
-  const path: (string | number)[] = ["containers", best.index];
-  const field = rest.slice(best.name.length + 1);
-  if (field === "") return path;
-  if (field.startsWith("items.")) {
-    const type = field.slice("items.".length);
-    const items = listAt(containers[best.index], "items");
-    const index = items.findIndex((item) => stringAt(item, "type") === type);
-    return index < 0 ? [...path, "items"] : [...path, "items", index];
+  const index = containers.findIndex((container) => stringAt(container, "name") === name);
+  if (index < 0) return undefined;
+  const path: (string | number)[] = ["containers", index];
+  if (field === undefined) return path;
+  if (field === "items" && typeof type === "string") {
+    const items = listAt(containers[index], "items");
+    const item = items.findIndex((candidate) => stringAt(candidate, "type") === type);
+    return item < 0 ? [...path, "items"] : [...path, "items", item];
   }
   return [...path, field];
 }

@@ -5,7 +5,7 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
-import type { EvaluationIssue, IssueOf } from "../common/issues.js";
+import { formatPath, type EvaluationIssue, type IssueOf } from "../common/issues.js";
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
@@ -406,7 +406,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
       title: "Hard limits the design does not meet",
       chosen: `${unmet.length} hard-limit error(s) remain`,
       alternatives: [],
-      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${issue.path}: ${issue.message}`).join(" | ")}`,
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
     });
   }
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };

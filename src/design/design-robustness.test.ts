@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatIssue } from "../common/issues.js";
+import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
@@ -41,8 +41,8 @@ export function designProblems(
   if (errors.length > 0 && unmet === undefined)
     problems.push(`${errors.length} error(s) remain and no decision says so`);
   for (const error of errors) {
-    if (unmet !== undefined && !unmet.why.includes(error.path))
-      problems.push(`the unmet-limits decision does not name ${error.code} at ${error.path}`);
+    if (unmet !== undefined && !unmet.why.includes(formatPath(error.path)))
+      problems.push(`the unmet-limits decision does not name ${error.code} at ${formatPath(error.path)}`);
   }
   if (errors.length === 0 && unmet !== undefined) problems.push("an unmet-limits decision without errors");
   if (errors.length > result.baseline.errors)
