@@ -5,7 +5,12 @@ import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
 import { caseStudyFanOutCheck } from "./calibration-rows.js";
 import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import { ACCURACY_TARGETS, loadCalibrationRows, measureAccuracy } from "./estimator-accuracy.js";
-import { crossValidateLeaveOneOut, fitCoefficients } from "./fit-coefficients.js";
+import {
+  crossValidateLeaveOneOut,
+  crossValidateLeaveOneSourceOut,
+  fitCoefficients,
+  sourceOf,
+} from "./fit-coefficients.js";
 import { BENCH_DATA_DIR } from "../test-support/model-examples.js";
 
 const benchmarksDir = BENCH_DATA_DIR;
@@ -49,6 +54,19 @@ describe("estimator accuracy on the benchmark files", () => {
       (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
     );
     expect(errors.reduce((sum, error) => sum + error, 0) / errors.length).toBeLessThan(0.15);
+  });
+  it("leave-one-source-out estimates every row with coefficients fitted without any row of its source", async () => {
+    const rows = await loadCalibrationRows(benchmarksDir);
+    const validated = crossValidateLeaveOneSourceOut(rows);
+    expect(validated.map((entry) => entry.row)).toEqual(rows);
+    expect(new Set(rows.map(sourceOf)).size).toBeGreaterThan(3);
+    for (const entry of validated.filter((_, index) => index % 7 === 0)) {
+      const others = rows.filter((row) => sourceOf(row) !== sourceOf(entry.row));
+      expect(entry.estimate).toBeCloseTo(
+        estimateRequestCharge(entry.row.operation, fitCoefficients(others)).estimate,
+        10,
+      );
+    }
   });
   it("puts the case study's V2 Q3 fan-out (201.54 RU over 70 partitions) inside its range", async () => {
     const row = caseStudyFanOutCheck(

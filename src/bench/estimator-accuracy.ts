@@ -17,7 +17,14 @@ import {
   parseMeasurementRows,
   type CalibrationRow,
 } from "./calibration-rows.js";
-import { crossValidateLeaveOneOut, familyOf, fitCoefficients, type Family } from "./fit-coefficients.js";
+import {
+  crossValidateLeaveOneOut,
+  crossValidateLeaveOneSourceOut,
+  familyOf,
+  fitCoefficients,
+  sourceOf,
+  type Family,
+} from "./fit-coefficients.js";
 
 /** Targets: mean absolute error at most 10%, at least 90% of the rows inside the range. */
 export const ACCURACY_TARGETS = { maxMeanAbsError: 0.1, minInsideShare: 0.9 } as const;
@@ -140,6 +147,25 @@ export const bench: Bench = {
     if (alone.length > 0) {
       lines.push(
         `  not cross-validated (only row of its family, its coefficients come from it alone): ${alone.map((entry) => entry.row.scenario).join("; ")}`,
+      );
+    }
+
+    const bySource = crossValidateLeaveOneSourceOut(rows).filter((entry) => entry.crossValidated);
+    const losoErrors = bySource.map(
+      (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
+    );
+    const sources = new Set(rows.map(sourceOf)).size;
+    const loso = mean(losoErrors);
+    lines.push(
+      `leave-one-source-out cross-validation (refit without every row of a source, ${sources} sources): mean |error| ${percent(loso)} (target <= ${percent(ACCURACY_TARGETS.maxMeanAbsError)}${loso > ACCURACY_TARGETS.maxMeanAbsError ? ", MISSED" : ""}), median ${percent(median(losoErrors))}, over ${bySource.length} rows`,
+    );
+    for (const source of [...new Set(bySource.map((entry) => sourceOf(entry.row)))]) {
+      const held = bySource.filter((entry) => sourceOf(entry.row) === source);
+      const errors = held.map(
+        (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
+      );
+      lines.push(
+        `  ${percent(mean(errors)).padStart(6)} over ${String(held.length).padStart(2)} row(s): ${source}`,
       );
     }
 

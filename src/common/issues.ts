@@ -49,6 +49,8 @@ export interface IssuePayloads {
     readonly measure: "itemWritesPerSecond" | "batchItems";
     readonly value: number;
   };
+  /** An hourly traffic profile whose mean is below the average rates' share of the peaks. */
+  "workload.inconsistentTrafficProfile": Plain;
   "workload.lowCardinalityFilter": {
     readonly pattern: string;
     readonly attribute: string;
@@ -144,6 +146,13 @@ export interface IssuePayloads {
     readonly gbPerHour: number;
     readonly hoursTo20GB: number;
   };
+  /** Provisioned below what the busiest partition needs at peak (requests throttled with 429). */
+  "evaluate.underProvisioned": { readonly container: string; readonly rusPeak: number };
+  /** Over the default 1,000,000 RU/s of a container or a shared database (a support ticket raises it). */
+  "evaluate.overContainerMaximum": { readonly containers: readonly string[]; readonly rus: number };
+  /** Serverless and provisioned throughput in one account, where the mode is per account. */
+  "evaluate.mixedCapacityModes": { readonly serverless: readonly string[]; readonly provisioned: readonly string[] };
+  "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
 }
 

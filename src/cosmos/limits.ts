@@ -103,6 +103,26 @@ export const MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER = 100;
 export const SERVERLESS_MAX_PHYSICAL_PARTITION_RUS = 5_000;
 /** Serverless accounts run in one Azure region. Source: serverless (2023-03-16), checked 2026-11-22. */
 export const SERVERLESS_MAX_REGIONS = 1;
+/**
+ * A serverless container grows to 1 TB (20 physical partitions of 50 GB; its RU/s capacity grows
+ * with them). Source: https://learn.microsoft.com/azure/cosmos-db/serverless-performance (the
+ * table's last row, "<= 1 TB"), checked 2026-11-24.
+ */
+export const SERVERLESS_MAX_CONTAINER_GB = 1024;
+
+/**
+ * Most RU/s one container with dedicated throughput, or one database with shared throughput, can
+ * be provisioned with by default: 1,000,000 (a manual RU/s or an autoscale maximum). More needs an
+ * Azure support ticket ("Maximum RUs per container ... increase by filing an Azure support ticket").
+ * Source: https://learn.microsoft.com/azure/cosmos-db/concepts-limits (provisioned throughput
+ * table, footnote 1), checked 2026-11-24.
+ */
+export const MAX_CONTAINER_RUS = 1_000_000;
+/** See {@link MAX_CONTAINER_RUS}. */
+export const MAX_SHARED_DATABASE_RUS = 1_000_000;
+/** What to ask for to go over {@link MAX_CONTAINER_RUS}, in the documentation's words. */
+export const MAX_CONTAINER_RUS_TICKET =
+  "an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput)";
 
 /**
  * Transactional batch: at most 100 operations, all on one logical partition, all or nothing.
@@ -194,6 +214,9 @@ export const LIMITS = {
   manualMinDivisorOfHighestEver: MANUAL_MIN_DIVISOR_OF_HIGHEST_EVER,
   serverlessMaxPhysicalPartitionRus: SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   serverlessMaxRegions: SERVERLESS_MAX_REGIONS,
+  serverlessMaxContainerGB: SERVERLESS_MAX_CONTAINER_GB,
+  maxContainerRus: MAX_CONTAINER_RUS,
+  maxSharedDatabaseRus: MAX_SHARED_DATABASE_RUS,
   maxTransactionalBatchOperations: MAX_TRANSACTIONAL_BATCH_OPERATIONS,
   initialRusPerPartitionManual: INITIAL_RUS_PER_PARTITION_MANUAL,
   initialRusPerPartitionAutoscale: INITIAL_RUS_PER_PARTITION_AUTOSCALE,

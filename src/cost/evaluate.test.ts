@@ -5,6 +5,7 @@ import { formatPath, type Issue } from "../common/issues.js";
 import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
 import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
 import { evaluateModel, type DetailedEvaluation } from "./evaluate.js";
+import { layoutFor } from "./layout.js";
 import { chooseThroughput, priceThroughputOptions, type ThroughputInput } from "./throughput.js";
 
 function errors(evaluation: DetailedEvaluation): Issue[] {
@@ -42,31 +43,36 @@ describe("evaluateModel on the examples", () => {
     );
   });
 
-  /** Partitions a container's storage and peak need: max(1, ceil(GB / 50), ceil(peak / 10,000)). */
-  const needed = (c: { storageGB: number; rus: { peak: number } }): number =>
+  /**
+   * Partitions a container is created with (cosmos-facts.md): its storage at 50 GB each, and its
+   * RU/s: manual / 6,000, autoscale maximum / 10,000.
+   */
+  const created = (c: { storageGB: number; throughput: { mode: string; provisionedRus: number } }): number =>
     Math.max(
       1,
       Math.ceil(c.storageGB / MAX_PHYSICAL_PARTITION_GB),
-      Math.ceil(c.rus.peak / MAX_PHYSICAL_PARTITION_RUS),
+      Math.ceil(c.throughput.provisionedRus / (c.throughput.mode === "manual" ? 6_000 : 10_000)),
     );
 
   it.each(EXAMPLE_NAMES)(
-    "%s: every container the model does not pin has the partitions its storage, peak and hot keys need",
+    "%s: every container the model does not pin has the partitions its RU/s and storage create, and RU/s for its busiest partition",
     (name) => {
       const { workload, model } = loadExample(name);
       const evaluation = evaluateModel(workload, model);
       for (const c of model.containers) {
-        if (c.physicalPartitions !== undefined) continue;
+        if (c.physicalPartitions !== undefined || c.throughput !== undefined) continue;
         const evaluated = container(evaluation, c.name);
-        expect(evaluated.physicalPartitions, c.name).toBeGreaterThanOrEqual(needed(evaluated));
-        // More only to separate hot keys that collide on one partition (at most 4x), and then the
-        // busiest partition fits the 10,000 RU/s a partition serves.
-        if (evaluated.physicalPartitions > needed(evaluated)) {
-          expect(evaluated.physicalPartitions, c.name).toBeLessThanOrEqual(4 * needed(evaluated));
-          expect(evaluated.hottestPhysicalPartition.rus, c.name).toBeLessThanOrEqual(
-            MAX_PHYSICAL_PARTITION_RUS,
-          );
-        }
+        expect(evaluated.physicalPartitions, c.name).toBe(created(evaluated));
+        // Throughput is split evenly: the busiest partition gets RU/s / partitions.
+        expect(evaluated.throughput.provisionedRus, c.name).toBeGreaterThanOrEqual(
+          Math.max(
+            evaluated.rus.peak,
+            evaluated.hottestPhysicalPartition.rus * evaluated.physicalPartitions,
+          ) - 1e-6,
+        );
+        expect(evaluated.hottestPhysicalPartition.rus, c.name).toBeLessThanOrEqual(
+          MAX_PHYSICAL_PARTITION_RUS,
+        );
       }
     },
   );
@@ -287,16 +293,31 @@ describe("the partition fixed point", () => {
 });
 
 describe("throughput and the monthly bill", () => {
-  const base: ThroughputInput = {
-    requiredPeak: 300,
-    peak: 300,
-    avg: 300,
-    storageGB: 0.5,
-    physicalPartitions: 1,
-    hottestPhysical: 300,
-    regions: 1,
-    multiRegionWrites: false,
+  /** A container whose load spreads evenly over its partitions, plus one hot key of `hotKey` RU/s. */
+  const input = (
+    o: { peak?: number; avg?: number; storageGB?: number; hotKey?: number; regions?: number } = {},
+  ): ThroughputInput => {
+    const peak = o.peak ?? 300;
+    const storageGB = o.storageGB ?? 0.5;
+    const layoutInput = {
+      peak,
+      storageGB,
+      hottestAt: (partitions: number) => Math.max(o.hotKey ?? 0, peak / partitions),
+    };
+    return {
+      peak,
+      avg: o.avg ?? peak,
+      storageGB,
+      regions: o.regions ?? 1,
+      multiRegionWrites: false,
+      layouts: {
+        manual: layoutFor("manual", layoutInput),
+        autoscale: layoutFor("autoscale", layoutInput),
+        serverless: layoutFor("serverless", layoutInput),
+      },
+    };
   };
+  const base = input();
 
   it("prices 400 RU/s of manual throughput in one region at $23.36 a month (cosmos-facts.md)", () => {
     const choice = chooseThroughput({ ...base, pinned: { mode: "manual", rus: 400 } }, DEFAULT_PRICES);
@@ -313,49 +334,79 @@ describe("throughput and the monthly bill", () => {
   it("bills every region and needs 1 RU/s per GB stored", () => {
     const pinned = { mode: "manual", rus: 400 } as const;
     expect(
-      chooseThroughput({ ...base, regions: 3, pinned }, DEFAULT_PRICES).monthlyThroughputUSD,
+      chooseThroughput({ ...input({ regions: 3 }), pinned }, DEFAULT_PRICES).monthlyThroughputUSD,
     ).toBeCloseTo(3 * 23.36, 10);
-    const manual = priceThroughputOptions({ ...base, storageGB: 1500 }, DEFAULT_PRICES).find(
+    const manual = priceThroughputOptions(input({ storageGB: 1500 }), DEFAULT_PRICES).find(
       (o) => o.mode === "manual",
     );
     expect(manual?.provisionedRus).toBe(1500);
   });
 
   it("bills autoscale at each hour's highest RU/s, at least 10% of the maximum, at $0.012 per 100 RU/s-hour", () => {
-    const options = priceThroughputOptions(
-      { ...base, requiredPeak: 4000, avg: 100, hottestPhysical: 4000 },
-      DEFAULT_PRICES,
+    const autoscale = priceThroughputOptions(input({ peak: 4000, avg: 100 }), DEFAULT_PRICES).find(
+      (o) => o.mode === "autoscale",
     );
-    const autoscale = options.find((o) => o.mode === "autoscale");
     expect(autoscale?.provisionedRus).toBe(4000);
     expect(autoscale?.monthlyThroughputUSD).toBeCloseTo((400 / 100) * 0.012 * 730, 10); // $35.04
-    const busy = priceThroughputOptions(
-      { ...base, requiredPeak: 4000, avg: 2500, hottestPhysical: 4000 },
+    const busy = priceThroughputOptions(input({ peak: 4000, avg: 2500 }), DEFAULT_PRICES).find(
+      (o) => o.mode === "autoscale",
+    );
+    expect(busy?.monthlyThroughputUSD).toBeCloseTo((2500 / 100) * 0.012 * 730, 10);
+  });
+
+  it("without a traffic profile gives autoscale a range from average-billed to peak-billed, and where manual wins", () => {
+    const autoscale = priceThroughputOptions(input({ peak: 4000, avg: 1000 }), DEFAULT_PRICES).find(
+      (o) => o.mode === "autoscale",
+    );
+    // Every hour at the 4,000 RU/s peak: 40 x $0.012 x 730.
+    expect(autoscale?.range?.highUSD).toBeCloseTo(40 * 0.012 * 730, 10);
+    expect(autoscale?.range?.lowUSD).toBeCloseTo(10 * 0.012 * 730, 10);
+    // Manual 4,000 RU/s = $233.60; N peak hours cost 87.6 + N/24 x (350.4 - 87.6): equal at 13.3 h.
+    expect(autoscale?.range?.manualCheaperAbovePeakHours).toBeCloseTo(
+      (24 * (233.6 - 87.6)) / (350.4 - 87.6),
+      8,
+    );
+  });
+
+  it("bills autoscale by the workload's traffic profile when it gives one", () => {
+    const hourly = Array.from({ length: 24 }, (_, hour) => (hour < 6 ? 1 : 0.25));
+    const profiled = priceThroughputOptions(
+      { ...input({ peak: 4000, avg: 1000 }), trafficProfile: { kind: "hourly", shares: hourly } },
       DEFAULT_PRICES,
     ).find((o) => o.mode === "autoscale");
-    expect(busy?.monthlyThroughputUSD).toBeCloseTo((2500 / 100) * 0.012 * 730, 10);
+    // 6 hours at 4,000 RU/s and 18 at 1,000: 1,750 RU/s per hour on average.
+    expect(profiled?.monthlyThroughputUSD).toBeCloseTo(17.5 * 0.012 * 730, 10);
+    expect(profiled?.range).toBeUndefined();
+    const peakHours = priceThroughputOptions(
+      { ...input({ peak: 4000, avg: 1000 }), trafficProfile: { kind: "peakHours", peakHoursPerDay: 6 } },
+      DEFAULT_PRICES,
+    ).find((o) => o.mode === "autoscale");
+    expect(peakHours?.monthlyThroughputUSD).toBeCloseTo(profiled?.monthlyThroughputUSD ?? 0, 10);
   });
 
   it("prefers autoscale below about 66% average use of the maximum, manual above (how-to-choose-offer)", () => {
     // Serverless is ruled out by the busy partition (over 5,000 RU/s).
     const at = (avg: number) =>
-      chooseThroughput(
-        { ...base, requiredPeak: 10_000, avg, hottestPhysical: 10_000, physicalPartitions: 1 },
-        DEFAULT_PRICES,
-      ).throughput.mode;
+      chooseThroughput(input({ peak: 10_000, avg }), DEFAULT_PRICES).throughput.mode;
     expect(at(6_500)).toBe("autoscale");
     expect(at(6_800)).toBe("manual");
   });
 
+  it("refuses manual throughput for a partition that needs more than the 6,000 RU/s a manual container gets per partition at creation", () => {
+    const hot = priceThroughputOptions(input({ peak: 20_000, avg: 19_000, hotKey: 7_000 }), DEFAULT_PRICES);
+    expect(hot.find((o) => o.mode === "manual")?.allowed).toBe(false);
+    expect(hot.find((o) => o.mode === "autoscale")).toMatchObject({ allowed: true });
+  });
+
   it("prices serverless per million RU consumed and refuses it over 5,000 RU/s per partition or in 2 regions", () => {
-    const small = { ...base, requiredPeak: 50, avg: 10, hottestPhysical: 50 };
+    const small = input({ peak: 50, avg: 10 });
     const serverless = priceThroughputOptions(small, DEFAULT_PRICES).find((o) => o.mode === "serverless");
     expect(serverless?.allowed).toBe(true);
     expect(serverless?.monthlyThroughputUSD).toBeCloseTo(((10 * 3600 * 730) / 1e6) * 0.25, 10); // $6.57
     expect(chooseThroughput(small, DEFAULT_PRICES).throughput.mode).toBe("serverless");
-    const busy = priceThroughputOptions({ ...small, hottestPhysical: 5001 }, DEFAULT_PRICES);
+    const busy = priceThroughputOptions(input({ peak: 50, avg: 10, hotKey: 5001 }), DEFAULT_PRICES);
     expect(busy.find((o) => o.mode === "serverless")?.allowed).toBe(false);
-    const twoRegions = priceThroughputOptions({ ...small, regions: 2 }, DEFAULT_PRICES);
+    const twoRegions = priceThroughputOptions(input({ peak: 50, avg: 10, regions: 2 }), DEFAULT_PRICES);
     expect(twoRegions.find((o) => o.mode === "serverless")?.allowed).toBe(false);
   });
 

@@ -1,18 +1,25 @@
 /**
  * Evaluates a model against a workload: plans every access pattern, solves the physical
- * partition count of each container as a fixed point (fan-out cost grows with partitions),
- * finds hot logical and physical partitions, recommends throughput and prices the month.
+ * partition count of each container as a fixed point (fan-out cost grows with partitions, and
+ * the partitions follow the RU/s provisioned and the storage), finds hot logical and physical
+ * partitions, decides the account's capacity mode, recommends throughput and prices the month.
  */
 import {
+  INITIAL_RUS_PER_PARTITION_MANUAL,
+  MAX_CONTAINER_RUS,
+  MAX_CONTAINER_RUS_TICKET,
   MAX_ITEM_BYTES,
   MAX_LOGICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_RUS,
+  MAX_SHARED_DATABASE_RUS,
   SYSTEM_PROPERTIES_BYTES,
 } from "../cosmos/limits.js";
+import type { PartitionKeyHashing } from "../cosmos/partition-key-hash.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { EvaluationIssue, IssuePath } from "../common/issues.js";
-import type { Container, Model } from "../model/types.js";
+import type { Container, Model, Throughput } from "../model/types.js";
+import { partitionKeyHashingOf } from "../planner/container-definition.js";
 import type { Placement } from "../planner/context.js";
 import {
   createPlanEnvironment,
@@ -24,11 +31,18 @@ import {
 import { planAccessPattern } from "../planner/plan-model.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
+import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
-import { hashPosition, hottestPlacedLoad, type PlacedKey } from "./hash-partitions.js";
+import { heavyPartitionLoads, hottestPhysicalLoad, physicalPartitionOf } from "./hash-partitions.js";
+import { layoutFor, type LayoutMode, type PartitionLayout } from "./layout.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
-import { storageOf } from "./storage.js";
-import { chooseThroughput } from "./throughput.js";
+import { storageOf, type ContainerStorage } from "./storage.js";
+import {
+  chooseThroughput,
+  priceThroughputOptions,
+  type ThroughputChoice,
+  type ThroughputInput,
+} from "./throughput.js";
 import { formatInteger } from "../common/format-number.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
@@ -49,69 +63,70 @@ function planAll(env: PlanEnvironment, workload: Workload): Plan[] {
   return workload.accessPatterns.map((pattern) => planAccessPattern(env, pattern));
 }
 
-/** RU/s the container must be provisioned with: its peak, or its busiest partition times the partition count. */
-function requiredRus(load: ContainerLoad, partitions: number): { required: number; hottest: number } {
-  const hottest = hottestAt(load, partitions);
-  // Cosmos DB divides the provisioned RU/s evenly among physical partitions: the busiest one
-  // gets its share only when the container has that share on every partition.
-  return { required: Math.max(load.peak, hottest * partitions), hottest };
-}
-
 /** Load of the busiest physical partition when the container has `partitions` of them. */
-function hottestAt(load: ContainerLoad, partitions: number): number {
-  return hottestPlacedLoad(placedKeys(load), load.spreadPeak, partitions);
+function hottestAt(load: ContainerLoad, partitions: number, hashing: PartitionKeyHashing): number {
+  return hottestPhysicalLoad(heavyKeysOf(load), load.spreadPeak, partitions, hashing);
 }
 
-function placedKeys(load: ContainerLoad): PlacedKey[] {
-  return [...load.keys].map(([key, value]) => ({ position: hashPosition(key), load: value.peak }));
+function heavyKeysOf(load: ContainerLoad) {
+  return [...load.keys.values()].map((key) => ({ components: key.components, load: key.peak }));
 }
 
-/** Most partitions tried beyond what storage and the peak need, to separate colliding hot keys. */
-const MAX_SPLIT_FACTOR = 4;
-/**
- * Key placements the search for a partition count that separates colliding hot keys may make
- * trying counts one by one (a split adds a partition); past it, the counts tried up to
- * {@link MAX_SPLIT_FACTOR} times the base follow a geometric sequence of
- * {@link SPLIT_TRIALS_GEOMETRIC} steps. So the search costs the same for 10 partitions or 10
- * million, and is exact (every count tried) for the partition counts real containers have.
- */
-const SPLIT_PLACEMENTS = 200_000;
-const SPLIT_TRIALS_GEOMETRIC = 64;
+const EMPTY_LOAD: ContainerLoad = {
+  avg: 0,
+  peak: 0,
+  keys: new Map(),
+  spreadPeak: 0,
+  fanOutPerPartition: new Map(),
+  aggregated: new Map(),
+};
 
-/** The partition counts {@link partitionsFor} tries, in increasing order, starting at `base`. */
-export function* splitTrials(base: number, heavyKeys: number): Generator<number> {
-  const last = base * MAX_SPLIT_FACTOR;
-  const oneByOne = Math.max(SPLIT_TRIALS_GEOMETRIC, Math.floor(SPLIT_PLACEMENTS / Math.max(1, heavyKeys)));
-  let count = base;
-  yield count;
-  // Counts past 2^53 have no next integer: the geometric steps take over.
-  for (let tried = 1; tried < oneByOne && count < last && count + 1 > count; tried++) yield ++count;
-  const ratio = MAX_SPLIT_FACTOR ** (1 / SPLIT_TRIALS_GEOMETRIC);
-  while (count < last) {
-    count = Math.min(last, Math.max(count + 1, Math.ceil(count * ratio)));
-    yield count;
+/** The layout mode a container's settings imply (shared database throughput splits like autoscale). */
+function layoutModeOf(throughput: Throughput | undefined, hint: LayoutMode): LayoutMode {
+  switch (throughput?.mode) {
+    case undefined:
+      return hint;
+    case "manual":
+    case "autoscale":
+    case "serverless":
+      return throughput.mode;
+    case "shared":
+      return "autoscale";
+    default:
+      return throughput satisfies never;
   }
 }
 
-/**
- * Physical partitions a container needs: enough for its storage and its peak, and then, while
- * hot keys collide on a partition that would need more than 10,000 RU/s, more (a split
- * separates keys), up to four times that (see {@link splitTrials} for the counts tried).
- */
-function partitionsFor(load: ContainerLoad, storageGB: number): number {
-  const base = Math.max(
-    1,
-    Math.ceil(storageGB / MAX_PHYSICAL_PARTITION_GB),
-    Math.ceil(load.peak / MAX_PHYSICAL_PARTITION_RUS),
-  );
-  // No split separates a key from itself: when the hottest key alone is over the limit, more
-  // partitions do not help.
-  if (load.keys.size === 0 || hottestKey(load).peak > MAX_PHYSICAL_PARTITION_RUS) return base;
-  const placed = placedKeys(load);
-  for (const count of splitTrials(base, placed.length)) {
-    if (hottestPlacedLoad(placed, load.spreadPeak, count) <= MAX_PHYSICAL_PARTITION_RUS) return count;
-  }
-  return base;
+/** The layout of `container` in `mode` under `load` (pinned partitions and RU/s respected). */
+function containerLayout(
+  container: Container,
+  mode: LayoutMode,
+  load: ContainerLoad,
+  storageGB: number,
+  planned?: { readonly partitions: number; readonly fixed: boolean },
+): PartitionLayout {
+  const hashing = partitionKeyHashingOf(container);
+  const pinned = container.throughput;
+  const pinnedRus =
+    pinned?.mode === "manual" && mode === "manual"
+      ? pinned.rus
+      : pinned?.mode === "autoscale" && mode === "autoscale"
+        ? pinned.maxRus
+        : undefined;
+  return layoutFor(mode, {
+    peak: load.peak,
+    storageGB,
+    hottestAt: (partitions) => hottestAt(load, partitions, hashing),
+    heavyKeys: load.keys.size,
+    ...(container.physicalPartitions !== undefined
+      ? { pinnedPartitions: container.physicalPartitions }
+      : planned?.fixed === true
+        ? { pinnedPartitions: planned.partitions }
+        : planned === undefined || mode === "serverless"
+          ? {}
+          : { minPartitions: planned.partitions }),
+    ...(pinnedRus === undefined ? {} : { pinnedRus }),
+  });
 }
 
 /**
@@ -150,9 +165,13 @@ export function evaluateModel(
       loads: accumulateLoads(environment, planned, { counterPatchesPerSecondPerParent: leasesOf }),
     };
   };
+  // The mode whose partition layout the solve follows: the model's, else the one the account
+  // decision chose last (autoscale's ceil(RU/s / 10,000) before any decision).
+  const modeHint = new Map<string, LayoutMode>();
   const needed = (load: ContainerLoad | undefined, container: Container, current: number): number => {
     if (container.physicalPartitions !== undefined || load === undefined) return current;
-    return partitionsFor(load, storage.get(container.name)?.totalGB ?? 0);
+    const mode = layoutModeOf(container.throughput, modeHint.get(container.name) ?? "autoscale");
+    return containerLayout(container, mode, load, storage.get(container.name)?.totalGB ?? 0).partitions;
   };
   let state = solve(partitions);
   const diverging = new Set<string>();
@@ -165,22 +184,26 @@ export function evaluateModel(
       const current = partitions[container.name] ?? 1;
       const target = needed(state.loads.get(container.name), container, current);
       if (target <= current) continue;
-      // Would one more partition add more fan-out RU/s than a partition can serve?
+      // Would one more partition add more fan-out RU/s than a partition can serve? Patterns that
+      // only move onto the container at the new count (a plan that prefers it there) are not its
+      // fan-out growing.
       const before = state.loads.get(container.name)?.peak ?? 0;
       const trial = solve({ ...partitions, [container.name]: current + 1 });
-      const after = trial.loads.get(container.name)?.peak ?? 0;
-      if (after - before >= MAX_PHYSICAL_PARTITION_RUS) {
+      const deltas = workload.accessPatterns.map((pattern, index) => ({
+        pattern,
+        index,
+        delta:
+          patternLoadOn(state.plans[index], container.name) > 0
+            ? (patternLoadOn(trial.plans[index], container.name) -
+                patternLoadOn(state.plans[index], container.name)) *
+              pattern.rps.peak
+            : 0,
+      }));
+      const growth = deltas.reduce((sum, d) => sum + Math.max(0, d.delta), 0);
+      if (growth >= MAX_PHYSICAL_PARTITION_RUS) {
         diverging.add(container.name);
         // Blame the patterns whose own load grows by a partition's worth; if none does alone,
         // every pattern whose load grows shares the blame.
-        const deltas = workload.accessPatterns.map((pattern, index) => ({
-          pattern,
-          index,
-          delta:
-            (patternLoadOn(trial.plans[index], container.name) -
-              patternLoadOn(state.plans[index], container.name)) *
-            pattern.rps.peak,
-        }));
         const alone = deltas.filter((d) => d.delta >= MAX_PHYSICAL_PARTITION_RUS);
         const blamed = alone.length > 0 ? alone : deltas.filter((d) => d.delta > 0);
         for (const { pattern, index, delta } of blamed) {
@@ -192,7 +215,7 @@ export function evaluateModel(
             physicalPartitions: current,
             severity: "error",
             path: ["accessPatterns", index],
-            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(after - before)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
+            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(growth)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
             suggestion:
               "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
           });
@@ -224,19 +247,44 @@ export function evaluateModel(
       }
     }
   }
+  // Price every mode on its own layout, decide the account's capacity mode, and follow the
+  // chosen layouts (a mode's partition count changes fan-out costs, so re-plan once it moves).
+  const planned = (): Map<string, { partitions: number; fixed: boolean }> =>
+    new Map(
+      model.containers.map((c) => [
+        c.name,
+        { partitions: partitions[c.name] ?? 1, fixed: diverging.has(c.name) },
+      ]),
+    );
+  let priced = priceContainers(workload, model, state.loads, storage, prices, planned());
+  for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
+    let moved = false;
+    for (const [index, container] of model.containers.entries()) {
+      const choice = priced.choices[index];
+      if (choice === undefined || diverging.has(container.name) || container.physicalPartitions !== undefined)
+        continue;
+      modeHint.set(container.name, choice.chosen.mode);
+      if (choice.chosen.layout.partitions !== partitions[container.name]) {
+        partitions[container.name] = choice.chosen.layout.partitions;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+    state = solve(partitions);
+    priced = priceContainers(workload, model, state.loads, storage, prices, planned());
+  }
   const { env, plans, loads } = state;
-  const patterns = evaluatePatterns(workload, plans, issues);
-  const containers = model.containers.map((container) =>
+  const patterns = evaluatePatterns(workload, plans, loads, issues);
+  const containers = model.containers.map((container, index) =>
     evaluateContainer(
-      workload,
       container,
-      loads,
+      loads.get(container.name) ?? EMPTY_LOAD,
       storage.get(container.name),
-      partitions[container.name] ?? 1,
-      prices,
+      priced.choices[index],
       issues,
     ),
   );
+  checkAccount(priced.account, containers, issues);
   checkItemSizes(env, model, issues);
   const totals = {
     rus: {
@@ -245,7 +293,68 @@ export function evaluateModel(
     },
     monthlyCostUSD: containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
   };
-  return { patterns, containers, totals, issues, partitions: { ...partitions } };
+  return {
+    patterns,
+    containers,
+    totals,
+    account: priced.account,
+    issues,
+    partitions: { ...partitions },
+  };
+}
+
+function withoutPin(input: ThroughputInput): ThroughputInput {
+  const { pinned: _ignored, ...rest } = input;
+  return rest;
+}
+
+/** Rounds of "choose modes, follow their layouts, re-plan" (it settles in one or two). */
+const MAX_LAYOUT_ROUNDS = 3;
+
+/** Every container priced in every mode, the account's capacity mode, and each container's choice. */
+function priceContainers(
+  workload: Workload,
+  model: Model,
+  loads: Map<string, ContainerLoad>,
+  storage: Map<string, ContainerStorage>,
+  prices: Prices,
+  planned: Map<string, { readonly partitions: number; readonly fixed: boolean }>,
+): { account: AccountCapacity; choices: ThroughputChoice[] } {
+  const inputs = model.containers.map((container): ThroughputInput => {
+    const load = loads.get(container.name) ?? EMPTY_LOAD;
+    const storageGB = storage.get(container.name)?.totalGB ?? 0;
+    const layout = (mode: LayoutMode) =>
+      containerLayout(container, mode, load, storageGB, planned.get(container.name));
+    return {
+      peak: load.peak,
+      avg: load.avg,
+      storageGB,
+      regions: workload.scale.regions,
+      multiRegionWrites: workload.scale.multiRegionWrites,
+      layouts: { manual: layout("manual"), autoscale: layout("autoscale"), serverless: layout("serverless") },
+      ...(workload.scale.trafficProfile === undefined
+        ? {}
+        : { trafficProfile: workload.scale.trafficProfile }),
+      ...(container.throughput === undefined ? {} : { pinned: container.throughput }),
+    };
+  });
+  const account = chooseAccountCapacity(
+    model.containers.map((container, index) => ({
+      container,
+      options: inputs[index] === undefined ? [] : priceThroughputOptions(inputs[index], prices),
+    })),
+  );
+  const choices = inputs.map((input) =>
+    chooseThroughput(
+      // A container whose setting the account cannot honour is priced in the account's mode.
+      input.pinned !== undefined && !account.modes.includes(layoutModeOf(input.pinned, "autoscale"))
+        ? withoutPin(input)
+        : input,
+      prices,
+      account.modes,
+    ),
+  );
+  return { account, choices };
 }
 
 /** RU per request that a plan puts on one container (synchronous and change-feed steps). */
@@ -268,6 +377,7 @@ function stepTotal(steps: readonly PlanStep[]) {
 function evaluatePatterns(
   workload: Workload,
   plans: readonly Plan[],
+  loads: Map<string, ContainerLoad>,
   issues: EvaluationIssue[],
 ): PatternEvaluation[] {
   return plans.map((plan, index) => {
@@ -315,63 +425,113 @@ function evaluatePatterns(
         });
       }
     }
+    const aggregated = { avg: 0, peak: 0 };
+    for (const load of loads.values()) {
+      aggregated.avg += load.aggregated.get(pattern.id)?.avg ?? 0;
+      aggregated.peak += load.aggregated.get(pattern.id)?.peak ?? 0;
+    }
+    const requests = { avg: sync.estimate * pattern.rps.avg, peak: sync.estimate * pattern.rps.peak };
+    const changeFeed = { avg: async * pattern.rps.avg, peak: async * pattern.rps.peak };
     return {
       id: plan.patternId,
       plan,
       fanOut,
       ru: { ...sync, async },
       rus: {
-        avg: (sync.estimate + async) * pattern.rps.avg,
-        peak: (sync.estimate + async) * pattern.rps.peak,
+        avg: requests.avg + changeFeed.avg - aggregated.avg,
+        peak: requests.peak + changeFeed.peak - aggregated.peak,
       },
+      rusBreakdown: { requests, changeFeed, aggregatedChangeFeed: aggregated },
     };
   });
 }
 
+/** The keys on the busiest physical partition of a layout, hottest first (names for messages). */
+function keysOnBusiestPartition(container: Container, load: ContainerLoad, partitions: number): string[] {
+  const hashing = partitionKeyHashingOf(container);
+  const heavyOn = heavyPartitionLoads(heavyKeysOf(load), partitions, hashing);
+  let busiest = -1;
+  let heaviest = 0;
+  for (const [index, heavy] of heavyOn) if (heavy > heaviest) [busiest, heaviest] = [index, heavy];
+  const most = heaviest + load.spreadPeak / partitions;
+  // Keys that carry at least 5% of the partition's load (the ones worth naming).
+  return [...load.keys.entries()]
+    .filter(
+      ([, key]) =>
+        key.peak >= most * 0.05 && physicalPartitionOf(key.components, partitions, hashing) === busiest,
+    )
+    .sort(([, a], [, b]) => b.peak - a.peak)
+    .map(([name, key]) => `${name} (${formatInteger(key.peak)} RU/s)`);
+}
+
 function evaluateContainer(
-  workload: Workload,
   container: Container,
-  loads: Map<string, ContainerLoad>,
-  stored: ReturnType<typeof storageOf> | undefined,
-  partitions: number,
-  prices: Prices,
+  load: ContainerLoad,
+  stored: ContainerStorage | undefined,
+  choice: ThroughputChoice | undefined,
   issues: EvaluationIssue[],
 ): ContainerEvaluation {
-  const load = loads.get(container.name) ?? {
-    avg: 0,
-    peak: 0,
-    keys: new Map(),
-    spreadPeak: 0,
-    fanOutPerPartition: new Map(),
-  };
-  const { required, hottest } = requiredRus(load, partitions);
+  if (choice === undefined) throw new Error(`internal: ${container.name} was not priced`);
+  const layout = choice.chosen.layout;
+  const partitions = layout.partitions;
+  const hottest = layout.hottest;
   const hot = hottestKey(load);
   const storageGB = stored?.totalGB ?? 0;
   const hottestStorage = stored?.hottestKeyGB ?? 0;
   const path: IssuePath = ["containers", container.name];
-  if (hot.peak > MAX_PHYSICAL_PARTITION_RUS) {
+  if (hot.peak > layout.partitionLimit) {
     issues.push({
       code: "evaluate.hotPartition",
       container: container.name,
       rusPeak: hot.peak,
       severity: "error",
       path,
-      message: `the hottest logical partition of ${container.name} needs ${formatInteger(hot.peak)} RU/s at peak, over the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s one partition can serve`,
+      message: `the hottest logical partition of ${container.name} needs ${formatInteger(hot.peak)} RU/s at peak, over the ${formatInteger(layout.partitionLimit)} RU/s one ${layout.mode === "serverless" ? "serverless " : ""}partition can serve, whatever throughput is provisioned`,
       suggestion:
         "spread it: replicas for a hot read set, write shards for a hot write key, or a key with more distinct values",
     });
-  } else if (hottest > MAX_PHYSICAL_PARTITION_RUS && hottest > (load.spreadPeak / partitions) * 1.05) {
+  } else if (layout.overPartitionLimit) {
+    const keys = keysOnBusiestPartition(container, load, partitions).slice(0, 4);
     issues.push({
       code: "evaluate.hotPhysicalPartition",
       container: container.name,
       physicalPartitions: partitions,
       rusPeak: hottest,
-      severity: "warning",
+      severity: "error",
       path,
-      message: `hot logical keys of ${container.name} collide on one of its ${partitions} physical partitions: ${formatInteger(hottest)} RU/s at peak there`,
+      message: `the busiest of the ${formatInteger(partitions)} physical partitions of ${container.name} needs ${formatInteger(hottest)} RU/s at peak, over the ${formatInteger(layout.partitionLimit)} RU/s one ${layout.mode === "serverless" ? "serverless " : ""}physical partition serves whatever throughput is provisioned${keys.length > 1 ? `: hot keys ${keys.join(", ")} share its hash range` : ""}`,
+      suggestion:
+        "spread the hot keys (more replicas or write shards) so that no range carries them together",
     });
   }
-  if (container.physicalPartitions !== undefined && required > partitions * MAX_PHYSICAL_PARTITION_RUS) {
+  if (layout.underProvisioned && !layout.overPartitionLimit && hot.peak <= layout.partitionLimit) {
+    issues.push({
+      code: "evaluate.underProvisioned",
+      container: container.name,
+      rusPeak: hottest,
+      severity: "warning",
+      path: [...path, "throughput"],
+      message: `${container.name} is set to ${formatInteger(layout.provisionedRus)} RU/s over ${formatInteger(partitions)} physical partitions (${formatInteger(layout.provisionedRus / partitions)} each), but its busiest partition needs ${formatInteger(hottest)} RU/s at peak: requests there are throttled (429) at peak`,
+      suggestion: `raise it to ${formatInteger(Math.max(load.peak, hottest * partitions))} RU/s or leave the throughput to the evaluation`,
+    });
+  }
+  if (layout.overCreationShare && !layout.overPartitionLimit) {
+    issues.push({
+      code: "evaluate.underProvisioned",
+      container: container.name,
+      rusPeak: hottest,
+      severity: "warning",
+      path: [...path, "throughput"],
+      message: `${container.name} is set to manual throughput, but its busiest physical partition needs ${formatInteger(hottest)} RU/s at peak and a container created with manual throughput gives each partition at most ${formatInteger(INITIAL_RUS_PER_PARTITION_MANUAL)} RU/s`,
+      suggestion:
+        "create it with autoscale, or create it with less manual RU/s and raise them afterwards (raising splits by 10,000 RU/s per partition)",
+    });
+  }
+  if (
+    container.physicalPartitions !== undefined &&
+    Math.max(load.peak, hottest * partitions) > partitions * MAX_PHYSICAL_PARTITION_RUS
+  ) {
+    const required = Math.max(load.peak, hottest * partitions);
     issues.push({
       code: "evaluate.pinnedPartitionsOverloaded",
       container: container.name,
@@ -381,6 +541,17 @@ function evaluateContainer(
       severity: "warning",
       path: [...path, "physicalPartitions"],
       message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${formatInteger(required)} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
+    });
+  }
+  if (choice.chosen.mode !== "serverless" && choice.chosen.provisionedRus > MAX_CONTAINER_RUS) {
+    issues.push({
+      code: "evaluate.overContainerMaximum",
+      containers: [container.name],
+      rus: choice.chosen.provisionedRus,
+      severity: "warning",
+      path: [...path, "throughput"],
+      message: `${container.name} needs ${formatInteger(choice.chosen.provisionedRus)} RU/s, over the default maximum of ${formatInteger(MAX_CONTAINER_RUS)} RU/s per container: the deployment fails unless the limit is raised first`,
+      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or spread the load over more containers`,
     });
   }
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
@@ -408,20 +579,6 @@ function evaluateContainer(
       });
     }
   }
-  const choice = chooseThroughput(
-    {
-      requiredPeak: required,
-      peak: load.peak,
-      avg: load.avg,
-      storageGB,
-      physicalPartitions: partitions,
-      hottestPhysical: hottest,
-      regions: workload.scale.regions,
-      multiRegionWrites: workload.scale.multiRegionWrites,
-      ...(container.throughput === undefined ? {} : { pinned: container.throughput }),
-    },
-    prices,
-  );
   return {
     name: container.name,
     physicalPartitions: partitions,
@@ -429,7 +586,23 @@ function evaluateContainer(
     rus: { avg: load.avg, peak: load.peak },
     hottestLogicalPartition: { rus: hot.peak, storageGB: hottestStorage, key: hot.key },
     hottestPhysicalPartition: { rus: hottest, storageGB: storageGB / partitions },
+    partitionLayout: {
+      partitions,
+      partitionsForStorage: layout.partitionsForStorage,
+      splitForBusiest: layout.splitForBusiest,
+      ...(layout.evenSplitRus === undefined ? {} : { evenSplitRus: layout.evenSplitRus }),
+    },
     throughput: choice.throughput,
+    throughputOptions: choice.options.map((option) => ({
+      mode: option.mode,
+      provisionedRus: option.provisionedRus,
+      physicalPartitions: option.layout.partitions,
+      monthlyThroughputUSD: option.monthlyThroughputUSD,
+      basis: option.basis,
+      ...(option.range === undefined ? {} : { range: option.range }),
+      allowed: option.allowed,
+      why: option.why,
+    })),
     monthlyCostUSD: choice.monthlyThroughputUSD + choice.monthlyStorageUSD,
     costBreakdown: {
       throughputUSD: choice.monthlyThroughputUSD,
@@ -437,6 +610,51 @@ function evaluateContainer(
       formula: choice.formula,
     },
   };
+}
+
+/** The account's capacity mode: a model that mixes modes, or pins serverless where it cannot be. */
+function checkAccount(
+  account: AccountCapacity,
+  containers: readonly ContainerEvaluation[],
+  issues: EvaluationIssue[],
+): void {
+  if (account.mixed !== undefined) {
+    issues.push({
+      code: "evaluate.mixedCapacityModes",
+      serverless: account.mixed.serverless,
+      provisioned: account.mixed.provisioned,
+      severity: "error",
+      path: ["containers"],
+      message: `the model sets serverless on ${account.mixed.serverless.join(", ")} and provisioned throughput on ${account.mixed.provisioned.join(", ")}, but capacity mode is chosen per account: evaluated as provisioned for all`,
+      suggestion:
+        "remove the serverless setting (or every provisioned setting) so that all containers share one mode",
+    });
+  }
+  if (account.mode === "serverless") {
+    for (const blocked of account.notServerless) {
+      issues.push({
+        code: "evaluate.serverlessNotPossible",
+        container: blocked.container,
+        severity: "error",
+        path: ["containers", blocked.container],
+        message: `the account is serverless but ${blocked.container} cannot run serverless: ${blocked.why}`,
+        suggestion: "use provisioned throughput for the account",
+      });
+    }
+  }
+  const shared = containers.filter((c) => c.throughput.mode === "shared");
+  const sharedRus = shared.reduce((sum, c) => sum + c.throughput.provisionedRus, 0);
+  if (shared.length > 0 && sharedRus > MAX_SHARED_DATABASE_RUS) {
+    issues.push({
+      code: "evaluate.overContainerMaximum",
+      containers: shared.map((c) => c.name),
+      rus: sharedRus,
+      severity: "warning",
+      path: ["containers"],
+      message: `the containers on shared database throughput (${shared.map((c) => c.name).join(", ")}) need ${formatInteger(sharedRus)} RU/s together, over the default maximum of ${formatInteger(MAX_SHARED_DATABASE_RUS)} RU/s per database`,
+      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or give the busiest containers their own throughput`,
+    });
+  }
 }
 
 function checkItemSizes(env: PlanEnvironment, model: Model, issues: EvaluationIssue[]): void {

@@ -6,6 +6,8 @@ import type { EvaluationIssue } from "../common/issues.js";
 import type { Throughput } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
 import type { RuEstimate } from "../estimator/operation.js";
+import type { AccountCapacity } from "./capacity-mode.js";
+import type { CostRange } from "./throughput.js";
 
 export interface RatePair {
   readonly avg: number;
@@ -18,8 +20,20 @@ export interface PatternEvaluation {
   readonly fanOut: boolean;
   /** `estimate/low/high`: the synchronous request(s); `async`: the change-feed RU it triggers. */
   readonly ru: RuEstimate & { readonly async: number };
-  /** RU/s this pattern consumes (synchronous + asynchronous) at average and peak rate. */
+  /**
+   * RU/s this pattern puts on the database at average and peak rate:
+   * `requests + changeFeed - aggregatedChangeFeed` (`rusBreakdown`). The patterns' `rus` add up
+   * to the containers' `rus` and to `totals.rus`.
+   */
   readonly rus: RatePair;
+  readonly rusBreakdown: {
+    /** The synchronous requests (`ru.estimate` x rate). */
+    readonly requests: RatePair;
+    /** The change-feed work they trigger (`ru.async` x rate). */
+    readonly changeFeed: RatePair;
+    /** Change-feed updates that never reach the database: a batch's changes summed per parent. */
+    readonly aggregatedChangeFeed: RatePair;
+  };
 }
 
 export interface ContainerEvaluation {
@@ -34,8 +48,31 @@ export interface ContainerEvaluation {
     readonly key: string;
   };
   readonly hottestPhysicalPartition: { readonly rus: number; readonly storageGB: number };
+  /** How many physical partitions it has and why (RU/s at creation, storage, hot keys). */
+  readonly partitionLayout: {
+    readonly partitions: number;
+    /** Partitions its storage alone needs (50 GB each). */
+    readonly partitionsForStorage: number;
+    /** More partitions than its peak's RU/s create, so that the busiest partition fits. */
+    readonly splitForBusiest: boolean;
+    /** RU/s the even split of throughput over the partitions needs, when more than the peak. */
+    readonly evenSplitRus?: number;
+  };
   /** The throughput chosen for it, with the amount provisioned and why. */
   readonly throughput: Throughput & { readonly provisionedRus: number; readonly reason: string };
+  /** Every mode priced on its own layout (the comparison behind the choice). */
+  readonly throughputOptions: readonly {
+    readonly mode: "manual" | "autoscale" | "serverless";
+    readonly provisionedRus: number;
+    readonly physicalPartitions: number;
+    readonly monthlyThroughputUSD: number;
+    /** The traffic assumption of the figure (autoscale: profile, average-billed or peak-billed). */
+    readonly basis: string;
+    /** Autoscale without a traffic profile: average-billed to peak-billed. */
+    readonly range?: CostRange;
+    readonly allowed: boolean;
+    readonly why: string;
+  }[];
   readonly monthlyCostUSD: number;
   readonly costBreakdown: {
     readonly throughputUSD: number;
@@ -48,5 +85,7 @@ export interface Evaluation {
   readonly patterns: readonly PatternEvaluation[];
   readonly containers: readonly ContainerEvaluation[];
   readonly totals: { readonly rus: RatePair; readonly monthlyCostUSD: number };
+  /** Provisioned or serverless, for every container of the account, with the reason and costs. */
+  readonly account: AccountCapacity;
   readonly issues: readonly EvaluationIssue[];
 }

@@ -24,20 +24,32 @@ export interface KeyLoad {
   readonly avg: number;
 }
 
+/** Load on one named logical key, with the key's values (one per partition key path). */
+export interface NamedKeyLoad {
+  peak: number;
+  avg: number;
+  readonly components: readonly string[];
+}
+
 export interface ContainerLoad {
   avg: number;
   peak: number;
   /** RU/s at peak on named logical keys (hot values, literal keys, replicas, shards). */
-  readonly keys: Map<string, { peak: number; avg: number }>;
+  readonly keys: Map<string, NamedKeyLoad>;
   /** RU/s at peak spread evenly over all physical partitions (many small keys, fan-out). */
   spreadPeak: number;
   /** Fan-out RU/s at peak per physical partition, per pattern (for the divergence check). */
   readonly fanOutPerPartition: Map<string, number>;
+  /**
+   * Per pattern, the change-feed RU/s that never reach this container because a batch's changes
+   * are summed per parent (counters): what separates the patterns' RU/s from the container's.
+   */
+  readonly aggregated: Map<string, { peak: number; avg: number }>;
 }
 
 interface Concentration {
   /** Names and shares (of the step's load) of the hottest keys. */
-  readonly keys: readonly { readonly name: string; readonly share: number }[];
+  readonly keys: readonly { readonly components: readonly string[]; readonly share: number }[];
   /** Share of the load not on named keys, spread evenly. */
   readonly rest: number;
 }
@@ -68,27 +80,25 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
   const attributes = partitionKeyAttributes(item);
   // Key values as the service would hash them: rendered templates, with the k-th hottest value
   // of an attribute standing in for its real value.
-  const render = (rank: number, replica: number, shard: number): string =>
-    item.partitionKey
-      .map((template) =>
-        renderTemplate(template, {
-          attributes: Object.fromEntries(attributes.map((a) => [a, `${a}#${rank}`])),
-          replica,
-          shard,
-          bucket: "b",
-        }),
-      )
-      .join("|");
+  const render = (rank: number, replica: number, shard: number): string[] =>
+    item.partitionKey.map((template) =>
+      renderTemplate(template, {
+        attributes: Object.fromEntries(attributes.map((a) => [a, `${a}#${rank}`])),
+        replica,
+        shard,
+        bucket: "b",
+      }),
+    );
   // Every copy (replica x shard) of a value is its own logical key with an equal share. Beyond
   // MAX_NAMED_KEYS copies only an evenly spaced sample of them is named and placed by hash; the
   // other copies' load is counted as spread (that many keys fill every partition about evenly).
   const named = Math.min(copies, MAX_NAMED_KEYS);
-  const split = (rank: number, share: number): { name: string; share: number }[] => {
-    const out: { name: string; share: number }[] = [];
+  const split = (rank: number, share: number): { components: string[]; share: number }[] => {
+    const out: { components: string[]; share: number }[] = [];
     const shards = item.shards ?? 1;
     for (let sample = 0; sample < named; sample++) {
       const copy = Math.floor((sample * copies) / named);
-      out.push({ name: render(rank, Math.floor(copy / shards), copy % shards), share: share / copies });
+      out.push({ components: render(rank, Math.floor(copy / shards), copy % shards), share: share / copies });
     }
     return out;
   };
@@ -107,7 +117,7 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
     1,
     Math.min(TRACKED_VALUES, Math.floor(MAX_NAMED_KEYS / copies), Math.floor(hottest.n)),
   );
-  const keys: { name: string; share: number }[] = [];
+  const keys: { components: string[]; share: number }[] = [];
   let namedShare = 0;
   for (let k = 1; k <= tracked; k++) {
     const share = zipfShare(hottest.n, hottest.s, k);
@@ -123,7 +133,14 @@ export interface LoadOptions {
 }
 
 function emptyLoad(): ContainerLoad {
-  return { avg: 0, peak: 0, keys: new Map(), spreadPeak: 0, fanOutPerPartition: new Map() };
+  return {
+    avg: 0,
+    peak: 0,
+    keys: new Map(),
+    spreadPeak: 0,
+    fanOutPerPartition: new Map(),
+    aggregated: new Map(),
+  };
 }
 
 /** Accumulates the load of every plan's steps onto its containers. */
@@ -170,15 +187,24 @@ export function accumulateLoads(
       let avgRate = pattern.rps.avg * step.times * key.share;
       if (cap !== undefined) {
         // Changes summed per parent per batch: the load above the cap never reaches the database.
-        load.peak -= Math.max(0, peakRate - cap) * step.ru.estimate;
-        load.avg -= Math.max(0, avgRate - cap) * step.ru.estimate;
+        const saved = {
+          peak: Math.max(0, peakRate - cap) * step.ru.estimate,
+          avg: Math.max(0, avgRate - cap) * step.ru.estimate,
+        };
+        load.peak -= saved.peak;
+        load.avg -= saved.avg;
+        const total = load.aggregated.get(pattern.id) ?? { peak: 0, avg: 0 };
+        total.peak += saved.peak;
+        total.avg += saved.avg;
+        load.aggregated.set(pattern.id, total);
         peakRate = Math.min(peakRate, cap);
         avgRate = Math.min(avgRate, cap);
       }
-      const entry = load.keys.get(key.name) ?? { peak: 0, avg: 0 };
+      const name = key.components.join("|");
+      const entry = load.keys.get(name) ?? { peak: 0, avg: 0, components: key.components };
       entry.peak += peakRate * step.ru.estimate;
       entry.avg += avgRate * step.ru.estimate;
-      load.keys.set(key.name, entry);
+      load.keys.set(name, entry);
     }
     load.spreadPeak += perRequest * pattern.rps.peak * concentration.rest;
   };
@@ -194,6 +220,7 @@ export function accumulateLoads(
 /** The hottest named logical key of a container (RU/s at peak and average). */
 export function hottestKey(load: ContainerLoad): KeyLoad {
   let best: KeyLoad = { key: "", peak: 0, avg: 0 };
-  for (const [key, value] of load.keys) if (value.peak > best.peak) best = { key, ...value };
+  for (const [key, value] of load.keys)
+    if (value.peak > best.peak) best = { key, peak: value.peak, avg: value.avg };
   return best;
 }

@@ -216,7 +216,7 @@ export function projectCost(workload: Workload, model: Model, options: EvaluateO
       };
     }),
     prices,
-    billing: billingRules(prices),
+    billing: billingRules(prices, workload.scale.trafficProfile),
   };
 }
 

@@ -1,61 +1,90 @@
 /**
  * The throughput recommendation of one container and its monthly bill: manual, autoscale or
- * serverless, each priced with the dated price table, the cheapest allowed one chosen, with the
- * reason in numbers.
+ * serverless, each priced with the dated price table on its own partition layout
+ * (`layout.ts`), autoscale billed by the hour (`autoscale-billing.ts`), the cheapest allowed one
+ * chosen, with the reason in numbers. The account decides between provisioned and serverless
+ * for all its containers (`capacity-mode.ts`).
  */
 import {
   AUTOSCALE_MAX_RUS_PER_GB,
   AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_FRACTION_OF_MAX,
   AUTOSCALE_MIN_MAX_RUS,
+  INITIAL_RUS_PER_PARTITION_AUTOSCALE,
+  INITIAL_RUS_PER_PARTITION_MANUAL,
   LIMIT_SOURCES,
   MANUAL_MIN_RUS,
   MANUAL_MIN_RUS_PER_GB,
   MANUAL_RUS_STEP,
+  SERVERLESS_MAX_CONTAINER_GB,
   SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   SERVERLESS_MAX_REGIONS,
-  minimumAutoscaleMaxRus,
-  minimumManualRus,
 } from "../cosmos/limits.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
+import type { TrafficProfile } from "../workload/types.js";
 import { formatInteger } from "../common/format-number.js";
+import {
+  HOURS_PER_DAY,
+  autoscaleBilledRus,
+  dayOf,
+  describeBasis,
+  type AutoscaleBasis,
+} from "./autoscale-billing.js";
+import type { PartitionLayout } from "./layout.js";
 
 export interface ThroughputInput {
-  /** RU/s the container must be able to serve at peak (incl. uneven spread over partitions). */
-  readonly requiredPeak: number;
   /** RU/s the container consumes at peak (the sum of its requests). */
   readonly peak: number;
   /** RU/s consumed on average. */
   readonly avg: number;
   readonly storageGB: number;
-  readonly physicalPartitions: number;
-  /** RU/s at peak on the busiest physical partition. */
-  readonly hottestPhysical: number;
   readonly regions: number;
   readonly multiRegionWrites: boolean;
+  /** The partition layout and RU/s of each mode (`layoutFor`). */
+  readonly layouts: {
+    readonly manual: PartitionLayout;
+    readonly autoscale: PartitionLayout;
+    readonly serverless: PartitionLayout;
+  };
+  /** The workload's daily traffic shape, when it gives one. */
+  readonly trafficProfile?: TrafficProfile;
   /** The model's own choice, if it makes one. */
   readonly pinned?: Throughput;
 }
 
+/** Monthly cost of a mode under the other traffic assumptions (autoscale without a profile). */
+export interface CostRange {
+  readonly lowUSD: number;
+  readonly highUSD: number;
+  readonly low: string;
+  readonly high: string;
+  /** Peak hours a day above which manual costs less than autoscale (absent: never / always). */
+  readonly manualCheaperAbovePeakHours?: number;
+}
+
 export interface ThroughputOption {
-  readonly mode: ThroughputMode;
+  readonly mode: "manual" | "autoscale" | "serverless";
   readonly provisionedRus: number;
+  readonly layout: PartitionLayout;
   readonly monthlyThroughputUSD: number;
   readonly formula: string;
+  /** The traffic assumption the figure uses. */
+  readonly basis: string;
+  readonly range?: CostRange;
   readonly allowed: boolean;
   readonly why: string;
 }
 
 export interface ThroughputChoice {
   readonly throughput: Throughput & { readonly provisionedRus: number; readonly reason: string };
+  readonly chosen: ThroughputOption;
   readonly monthlyThroughputUSD: number;
   readonly monthlyStorageUSD: number;
   readonly formula: string;
   readonly options: readonly ThroughputOption[];
 }
 
-const roundUp = (value: number, step: number): number => Math.ceil(value / step) * step;
 const usd = (value: number): string => `$${value.toFixed(2)}`;
 /** Rates such as $0.012 per 100 RU/s-hour keep their digits. */
 const rate = (value: number): string => `$${value}`;
@@ -77,6 +106,11 @@ export function modelThroughputOf(evaluated: ThroughputChoice["throughput"]): Th
   }
 }
 
+/** The RU/s a container needs at its peak: its consumption, or its busiest partition times the partitions. */
+function neededAtPeak(peak: number, layout: PartitionLayout): number {
+  return Math.max(peak, layout.hottest * layout.partitions);
+}
+
 /** Prices every throughput mode for a container. */
 export function priceThroughputOptions(input: ThroughputInput, prices: Prices): ThroughputOption[] {
   const hours = prices.hoursPerMonth;
@@ -87,18 +121,40 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
   const autoscaleRate = input.multiRegionWrites
     ? prices.autoscaleMultiRegionWritePer100RusHour
     : prices.autoscalePer100RusHour;
-  const pinnedManual = input.pinned?.mode === "manual" ? input.pinned.rus : undefined;
-  const manualRus =
-    pinnedManual ?? roundUp(Math.max(input.requiredPeak, minimumManualRus(input.storageGB)), MANUAL_RUS_STEP);
+  const { manual, autoscale, serverless } = input.layouts;
+  const manualRus = manual.provisionedRus;
   const manualCost = (manualRus / 100) * manualRate * hours * regions;
-  const pinnedMax = input.pinned?.mode === "autoscale" ? input.pinned.maxRus : undefined;
-  const maxRus =
-    pinnedMax ??
-    roundUp(Math.max(input.requiredPeak, minimumAutoscaleMaxRus(input.storageGB)), AUTOSCALE_MAX_RUS_STEP);
-  // Each hour is billed on its highest RU/s, at least 10% of the maximum. The hourly highest of
-  // an average hour is taken as the average RU/s (the workload gives no hourly profile).
-  const billedAutoscale = Math.min(maxRus, Math.max(maxRus * AUTOSCALE_MIN_FRACTION_OF_MAX, input.avg));
-  const autoscaleCost = (billedAutoscale / 100) * autoscaleRate * hours * regions;
+
+  const maxRus = autoscale.provisionedRus;
+  const needed = neededAtPeak(input.peak, autoscale);
+  const averageShare = input.peak > 0 ? Math.min(1, input.avg / input.peak) : 0;
+  const autoscaleCostOn = (basis: AutoscaleBasis): number =>
+    (autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare)) / 100) * autoscaleRate * hours * regions;
+  const basis: AutoscaleBasis =
+    input.trafficProfile === undefined
+      ? { kind: "average" }
+      : { kind: "profile", profile: input.trafficProfile };
+  const autoscaleCost = autoscaleCostOn(basis);
+  let range: CostRange | undefined;
+  if (input.trafficProfile === undefined) {
+    const high = autoscaleCostOn({ kind: "peak" });
+    // N peak hours a day (the others at the average) cost linearly between the two bounds.
+    const breakEven =
+      high > autoscaleCost && !manual.overCreationShare
+        ? (HOURS_PER_DAY * (manualCost - autoscaleCost)) / (high - autoscaleCost)
+        : undefined;
+    range = {
+      lowUSD: autoscaleCost,
+      highUSD: high,
+      low: "average-billed",
+      high: "peak-billed",
+      ...(breakEven !== undefined && breakEven > 0 && breakEven < HOURS_PER_DAY
+        ? { manualCheaperAbovePeakHours: breakEven }
+        : {}),
+    };
+  }
+  const billed = autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare));
+
   const serverlessRu = input.avg * 3600 * hours;
   const serverlessCost = (serverlessRu / 1_000_000) * prices.serverlessPerMillionRu;
   const serverlessProblems: string[] = [];
@@ -106,33 +162,51 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
     serverlessProblems.push(
       `serverless runs in ${SERVERLESS_MAX_REGIONS} region, the workload has ${regions}`,
     );
-  if (input.hottestPhysical > SERVERLESS_MAX_PHYSICAL_PARTITION_RUS) {
+  if (serverless.overPartitionLimit) {
     serverlessProblems.push(
-      `its busiest physical partition needs ${num(input.hottestPhysical)} RU/s at peak, over serverless's ${num(SERVERLESS_MAX_PHYSICAL_PARTITION_RUS)}`,
+      `its busiest physical partition needs ${num(serverless.hottest)} RU/s at peak, over serverless's ${num(SERVERLESS_MAX_PHYSICAL_PARTITION_RUS)}`,
     );
   }
+  if (input.storageGB > SERVERLESS_MAX_CONTAINER_GB) {
+    serverlessProblems.push(
+      `it stores ${num(input.storageGB)} GB, over the ${num(SERVERLESS_MAX_CONTAINER_GB)} GB of a serverless container`,
+    );
+  }
+  const rangeText =
+    range === undefined
+      ? ""
+      : `; ${usd(range.lowUSD)} average-billed to ${usd(range.highUSD)} peak-billed${range.manualCheaperAbovePeakHours === undefined ? "" : `, manual is cheaper if the peak lasts over ${range.manualCheaperAbovePeakHours.toFixed(1)} hours a day`}`;
   return [
     {
       mode: "manual",
       provisionedRus: manualRus,
+      layout: manual,
       monthlyThroughputUSD: manualCost,
       formula: `${num(manualRus)} RU/s / 100 x ${rate(manualRate)} x ${hours} h x ${regions} region(s) = ${usd(manualCost)}`,
-      allowed: true,
-      why: `provisioned for the peak of ${num(input.requiredPeak)} RU/s all month`,
+      basis: "provisioned for the peak every hour",
+      allowed: !manual.overCreationShare,
+      why: manual.overCreationShare
+        ? `its busiest physical partition needs ${num(manual.hottest)} RU/s at peak, more than the ${num(INITIAL_RUS_PER_PARTITION_MANUAL)} RU/s per partition a container created with manual throughput gets (create it with autoscale, or raise manual RU/s after creation)`
+        : `provisioned for the peak of ${num(neededAtPeak(input.peak, manual))} RU/s all month`,
     },
     {
       mode: "autoscale",
       provisionedRus: maxRus,
+      layout: autoscale,
       monthlyThroughputUSD: autoscaleCost,
-      formula: `max(10% x ${num(maxRus)}, ${num(input.avg)} avg) RU/s / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
+      formula: `${num(billed)} RU/s billed per hour on average (each hour's highest of ${num(needed)} RU/s x its share of the peak, at least 10% x ${num(maxRus)}) / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
+      basis: describeBasis(basis),
+      ...(range === undefined ? {} : { range }),
       allowed: true,
-      why: `scales to ${num(maxRus)} RU/s at peak and is billed near the ${num(input.avg)} RU/s average`,
+      why: `scales to ${num(maxRus)} RU/s at peak and bills each hour's highest (${describeBasis(basis)})${rangeText}`,
     },
     {
       mode: "serverless",
       provisionedRus: 0,
+      layout: serverless,
       monthlyThroughputUSD: serverlessCost,
       formula: `${num(input.avg)} RU/s x 3,600 s x ${hours} h / 1,000,000 x ${rate(prices.serverlessPerMillionRu)} = ${usd(serverlessCost)}`,
+      basis: "the RU consumed at the average rate",
       allowed: serverlessProblems.length === 0,
       why:
         serverlessProblems.length === 0
@@ -142,31 +216,52 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
   ];
 }
 
-/** Chooses the throughput mode (the model's, or the cheapest allowed) and prices the month. */
-export function chooseThroughput(input: ThroughputInput, prices: Prices): ThroughputChoice {
+/**
+ * Chooses the throughput mode (the model's, or the cheapest allowed among `modes`) and prices
+ * the month. `modes` is what the account allows: serverless alone, or manual and autoscale.
+ */
+export function chooseThroughput(
+  input: ThroughputInput,
+  prices: Prices,
+  modes: readonly ThroughputOption["mode"][] = ["manual", "autoscale", "serverless"],
+): ThroughputChoice {
   const options = priceThroughputOptions(input, prices);
   const storageGBBilled = Math.max(1, input.storageGB);
   const monthlyStorageUSD = storageGBBilled * prices.storagePerGBMonth * input.regions;
   const storageFormula = `${storageGBBilled.toFixed(1)} GB x ${rate(prices.storagePerGBMonth)} x ${input.regions} region(s) = ${usd(monthlyStorageUSD)}`;
-  const pinnedMode = input.pinned?.mode === "shared" ? "manual" : input.pinned?.mode;
-  const allowed = options.filter((o) => o.allowed);
-  const cheapest = allowed.reduce((a, b) => (b.monthlyThroughputUSD < a.monthlyThroughputUSD ? b : a));
+  const pinnedMode: ThroughputMode | undefined =
+    input.pinned?.mode === "shared" ? "manual" : input.pinned?.mode;
+  const candidates = options.filter((o) => modes.includes(o.mode));
+  const allowed = candidates.filter((o) => o.allowed);
+  const pool = allowed.length > 0 ? allowed : candidates.length > 0 ? candidates : options;
+  const cheapest = pool.reduce((a, b) => (b.monthlyThroughputUSD < a.monthlyThroughputUSD ? b : a));
   const chosen =
     pinnedMode === undefined ? cheapest : (options.find((o) => o.mode === pinnedMode) ?? cheapest);
   const others = options
     .filter((o) => o !== chosen)
     .map((o) => `${o.mode} ${o.allowed ? usd(o.monthlyThroughputUSD) : `not possible (${o.why})`}`)
     .join(", ");
-  const ratio = input.avg > 0 ? input.requiredPeak / input.avg : Infinity;
-  const uneven =
-    input.requiredPeak > input.peak * 1.01
-      ? `; the busiest of its ${num(input.physicalPartitions)} physical partitions needs ${num(input.hottestPhysical)} RU/s at peak and provisioned throughput is split evenly among them, so ${num(input.requiredPeak)} RU/s are needed for a ${num(input.peak)} RU/s peak (throughput redistribution across partitions, or spreading the hot keys, would lower it)`
-      : "";
+  const ratio = input.avg > 0 ? input.peak / input.avg : Infinity;
+  const layout = chosen.layout;
+  const split =
+    layout.evenSplitRus === undefined || chosen.mode === "serverless"
+      ? ""
+      : layout.overPartitionLimit
+        ? `; its busiest physical partition needs ${num(layout.hottest)} RU/s at peak, over the ${num(layout.partitionLimit)} RU/s a partition serves: no amount of RU/s fixes that (an error); priced at ${num(layout.evenSplitRus)} RU/s, what ${num(layout.partitions)} partitions x ${num(layout.hottest)} RU/s would cost if a partition could serve it, only to compare alternatives`
+        : `; the busiest of its ${num(layout.partitions)} physical partitions needs ${num(layout.hottest)} RU/s at peak and provisioned throughput is split evenly among them, so ${num(layout.evenSplitRus)} RU/s are needed for a ${num(input.peak)} RU/s peak (spreading the hot keys, or redistributing throughput across partitions, would lower it)`;
+  const separated = layout.splitForBusiest
+    ? `; ${num(layout.partitions)} physical partitions, more than its peak alone would create, so that its busiest partition fits in ${num(layout.partitionLimit)} RU/s (hot keys on different partitions, a smaller share of the rest on each)`
+    : "";
+  const raised = layout.raisedForPartitions
+    ? `; ${num(layout.provisionedRus)} RU/s so that it is created with the ${num(layout.partitions)} physical partitions its access patterns are planned on`
+    : "";
   const reason =
     (pinnedMode !== undefined
       ? `${input.pinned?.mode} as the model sets it (${usd(chosen.monthlyThroughputUSD)}/month; ${others})`
-      : `${chosen.mode} is the cheapest: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? ratio.toFixed(1) : "n/a"}x; ${chosen.why}`) +
-    uneven;
+      : `${chosen.mode} is the cheapest${modes.length < 3 ? ` the account's capacity mode allows` : ""}: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? ratio.toFixed(1) : "n/a"}x; ${chosen.why}`) +
+    split +
+    separated +
+    raised;
   const throughput: Throughput =
     input.pinned?.mode === "shared"
       ? { mode: "shared" }
@@ -177,6 +272,7 @@ export function chooseThroughput(input: ThroughputInput, prices: Prices): Throug
           : { mode: "serverless" };
   return {
     throughput: { ...throughput, provisionedRus: chosen.provisionedRus, reason },
+    chosen,
     monthlyThroughputUSD: chosen.monthlyThroughputUSD,
     monthlyStorageUSD,
     formula: `throughput: ${chosen.formula}; storage: ${storageFormula}`,
@@ -186,18 +282,19 @@ export function chooseThroughput(input: ThroughputInput, prices: Prices): Throug
 
 /** One billing rule the cost model applies, with where it comes from (for documents to list). */
 export interface BillingRule {
-  readonly subject: "manual" | "autoscale" | "serverless" | "storage" | "trafficProfile" | "month";
+  readonly subject:
+    "manual" | "autoscale" | "serverless" | "storage" | "trafficProfile" | "month" | "account";
   readonly rule: string;
   readonly source: string;
 }
 
 /**
- * The rules `priceThroughputOptions` and `chooseThroughput` bill with, in words and with the
- * prices given: what a document lists as its assumptions. Kept beside the code that applies them
- * so that a change of billing changes both.
- * @example billingRules(DEFAULT_PRICES).map((r) => r.rule)
+ * The rules `priceThroughputOptions`, `chooseThroughput` and `chooseAccountCapacity` bill with,
+ * in words and with the prices given: what a document lists as its assumptions. Kept beside the
+ * code that applies them so that a change of billing changes both.
+ * @example billingRules(DEFAULT_PRICES, workload.scale.trafficProfile).map((r) => r.rule)
  */
-export function billingRules(prices: Prices): readonly BillingRule[] {
+export function billingRules(prices: Prices, trafficProfile?: TrafficProfile): readonly BillingRule[] {
   const floor = `${Math.round(AUTOSCALE_MIN_FRACTION_OF_MAX * 100)}%`;
   return [
     {
@@ -206,23 +303,31 @@ export function billingRules(prices: Prices): readonly BillingRule[] {
       source: LIMIT_SOURCES.understandYourBill,
     },
     {
+      subject: "account",
+      rule: "capacity mode (provisioned or serverless) is one per account: serverless only when every container can run serverless and it costs less than provisioning them all",
+      source: LIMIT_SOURCES.serverless,
+    },
+    {
       subject: "manual",
-      rule: `manual throughput is provisioned for the peak (in steps of ${num(MANUAL_RUS_STEP)} RU/s, at least ${num(MANUAL_MIN_RUS)} RU/s or ${MANUAL_MIN_RUS_PER_GB} RU/s per GB stored) and billed every hour at ${rate(prices.manualPer100RusHour)} per 100 RU/s (${rate(prices.manualMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
+      rule: `manual throughput is provisioned for the peak (in steps of ${num(MANUAL_RUS_STEP)} RU/s, at least ${num(MANUAL_MIN_RUS)} RU/s or ${MANUAL_MIN_RUS_PER_GB} RU/s per GB stored; created with RU/s / ${num(INITIAL_RUS_PER_PARTITION_MANUAL)} physical partitions) and billed every hour at ${rate(prices.manualPer100RusHour)} per 100 RU/s (${rate(prices.manualMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
       source: LIMIT_SOURCES.understandYourBill,
     },
     {
       subject: "autoscale",
-      rule: `autoscale sets a maximum (steps of ${num(AUTOSCALE_MAX_RUS_STEP)} RU/s, at least ${num(AUTOSCALE_MIN_MAX_RUS)} RU/s or ${AUTOSCALE_MAX_RUS_PER_GB} RU/s per GB stored) and bills each hour's highest RU/s, at least ${floor} of the maximum, at ${rate(prices.autoscalePer100RusHour)} per 100 RU/s (${rate(prices.autoscaleMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
+      rule: `autoscale sets a maximum (steps of ${num(AUTOSCALE_MAX_RUS_STEP)} RU/s, at least ${num(AUTOSCALE_MIN_MAX_RUS)} RU/s or ${AUTOSCALE_MAX_RUS_PER_GB} RU/s per GB stored; created with maximum / ${num(INITIAL_RUS_PER_PARTITION_AUTOSCALE)} physical partitions) and bills each hour's highest RU/s, at least ${floor} of the maximum, at ${rate(prices.autoscalePer100RusHour)} per 100 RU/s (${rate(prices.autoscaleMultiRegionWritePer100RusHour)} with multi-region writes), per region`,
       source: LIMIT_SOURCES.autoscaleFaq,
     },
     {
       subject: "trafficProfile",
-      rule: "the workload gives average and peak request rates, no hourly profile: each hour of autoscale is billed at the average RU/s (at least the floor), the peak sizes manual throughput and the autoscale maximum",
+      rule:
+        trafficProfile === undefined
+          ? "the workload gives no daily traffic profile (scale.trafficProfile): autoscale is priced average-billed (each hour at the average RU/s, the lower bound), with the peak-billed upper bound and the peak hours a day above which manual costs less beside it; modes are compared on the average-billed figure"
+          : `${describeBasis({ kind: "profile", profile: trafficProfile })}: each hour is billed at its share of the RU/s the container needs at peak`,
       source: LIMIT_SOURCES.autoscaleFaq,
     },
     {
       subject: "serverless",
-      rule: `serverless bills the RU consumed, ${rate(prices.serverlessPerMillionRu)} per million, and is possible only in ${SERVERLESS_MAX_REGIONS} region with at most ${num(SERVERLESS_MAX_PHYSICAL_PARTITION_RUS)} RU/s per physical partition`,
+      rule: `serverless bills the RU consumed, ${rate(prices.serverlessPerMillionRu)} per million, and is possible only in ${SERVERLESS_MAX_REGIONS} region, with at most ${num(SERVERLESS_MAX_PHYSICAL_PARTITION_RUS)} RU/s per physical partition and ${num(SERVERLESS_MAX_CONTAINER_GB)} GB per container`,
       source: LIMIT_SOURCES.serverless,
     },
     {

@@ -11,6 +11,20 @@ const EXACT_TERMS = 10_000;
  * terms, then the integral of x^-s with the trapezoid correction (error far below 0.1%).
  */
 export function harmonic(n: number, s: number): number {
+  const key = `${n}|${s}`;
+  const cached = harmonics.get(key);
+  if (cached !== undefined) return cached;
+  if (harmonics.size >= MAX_CACHED_HARMONICS) harmonics.clear();
+  const value = computeHarmonic(n, s);
+  harmonics.set(key, value);
+  return value;
+}
+
+/** H(n, s) already computed: every placement of a skewed key asks for the same few. */
+const harmonics = new Map<string, number>();
+const MAX_CACHED_HARMONICS = 10_000;
+
+function computeHarmonic(n: number, s: number): number {
   const exact = Math.min(Math.floor(n), EXACT_TERMS);
   let sum = 0;
   for (let k = 1; k <= exact; k++) sum += k ** -s;

@@ -445,6 +445,10 @@ function hotLogicalPartition(issue: EvaluationIssue): readonly IssueOf<"evaluate
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
+    case "evaluate.underProvisioned":
+    case "evaluate.overContainerMaximum":
+    case "evaluate.mixedCapacityModes":
+    case "evaluate.serverlessNotPossible":
       return [];
     default:
       return issue satisfies never;

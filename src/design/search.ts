@@ -17,6 +17,8 @@ export interface Scored {
   readonly evaluation: DetailedEvaluation;
   /** Error issues (hard limits broken, patterns not served). */
   readonly errors: number;
+  /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
+  readonly overMaximum: number;
   readonly monthlyCostUSD: number;
   readonly rusPeak: number;
 }
@@ -59,6 +61,11 @@ export interface Candidate {
 export const FREQUENT_FAN_OUT_RPS = 50;
 /** How much more a model without such fan-outs may cost and still be preferred. */
 export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
+/**
+ * How much more a model with fewer containers over the default 1,000,000 RU/s maximum may cost
+ * and still be preferred (each one needs an Azure support ticket before it can be deployed).
+ */
+export const OVER_MAXIMUM_AVOIDANCE_PREMIUM = 1.25;
 /** Costs within this share of each other are a tie (the estimates are not that precise). */
 export const TIE_SHARE = 0.01;
 /** A change must save this share of the monthly cost, or this many dollars, whichever is less. */
@@ -91,18 +98,25 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     fanOutReads,
     evaluation,
     errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
+    overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
   };
 }
 
 /**
- * True when `a` is better than `b`: fewer hard-limit errors; then fewer frequent fan-outs if that
+ * True when `a` is better than `b`: fewer hard-limit errors; then fewer containers over the default
+ * 1,000,000 RU/s maximum (each needs a support ticket before it deploys) if that costs at most 25%
+ * more; then fewer frequent fan-outs if that
  * costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
  * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
   if (a.errors !== b.errors) return a.errors < b.errors;
+  if (a.overMaximum < b.overMaximum && a.monthlyCostUSD <= b.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
+    return true;
+  if (a.overMaximum > b.overMaximum && b.monthlyCostUSD <= a.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
+    return false;
   if (
     a.frequentFanOuts < b.frequentFanOuts &&
     a.monthlyCostUSD <= b.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM

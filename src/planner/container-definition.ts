@@ -10,6 +10,7 @@
  *   https://learn.microsoft.com/azure/cosmos-db/index-policy
  * - Unique key policy — https://learn.microsoft.com/azure/cosmos-db/unique-keys
  */
+import type { PartitionKeyHashing } from "../cosmos/partition-key-hash.js";
 import type { Container, IndexingSpec } from "../model/types.js";
 
 export interface IndexingPolicyDefinition {
@@ -44,6 +45,16 @@ export const AUTOMATIC_INDEXING_POLICY: IndexingPolicyDefinition = {
 };
 
 /**
+ * How a model container's partition key is hashed: kind MultiHash for a hierarchical key, Hash
+ * otherwise, always version 2 (what the artifacts create; placement hashes with the same).
+ */
+export function partitionKeyHashingOf(container: Pick<Container, "partitionKey">): PartitionKeyHashing & {
+  readonly version: 2;
+} {
+  return { kind: container.partitionKey.length > 1 ? "MultiHash" : "Hash", version: 2 };
+}
+
+/**
  * The container definition of a model container. `derivedPolicy` is used when the model's
  * indexing is `derived` (the tool derives it from the access patterns); without it a derived
  * policy falls back to the automatic one.
@@ -59,8 +70,7 @@ export function containerDefinitionOf(
     id: container.name,
     partitionKey: {
       paths: [...container.partitionKey],
-      kind: container.partitionKey.length > 1 ? "MultiHash" : "Hash",
-      version: 2,
+      ...partitionKeyHashingOf(container),
     },
     indexingPolicy: indexingPolicyOf(container.indexing, derivedPolicy),
     ...(container.defaultTtl === undefined ? {} : { defaultTtl: container.defaultTtl }),

@@ -94,7 +94,10 @@ export function renderAccessPatternMapping(context: Context): string {
       containers.map(code).join(", "),
       [`**${evaluated.plan.kind}**`, ...operations, ...asyncOps.map((x) => `async: ${x}`)].join("<br>"),
       ruRange(evaluated.ru) + (evaluated.ru.async > 0 ? ` + ${ru(evaluated.ru.async)} RU async` : ""),
-      `${rus(evaluated.rus.avg)} avg, ${rus(evaluated.rus.peak)} peak`,
+      `${rus(evaluated.rus.avg)} avg, ${rus(evaluated.rus.peak)} peak` +
+        (evaluated.rusBreakdown.aggregatedChangeFeed.peak > 0
+          ? ` (${rus(evaluated.rusBreakdown.changeFeed.peak)} of change feed at peak less ${rus(evaluated.rusBreakdown.aggregatedChangeFeed.peak)} of updates summed per parent)`
+          : ""),
       notes.join("<br>"),
     ];
   });
@@ -102,7 +105,7 @@ export function renderAccessPatternMapping(context: Context): string {
     "## Access Pattern Mapping",
     "### Solved Patterns",
     "Every read and write of the workload, as planned on this model. RU per request: the synchronous request(s) " +
-      "with the estimator's range, plus the change-feed work a write triggers (async); RU/s include both.",
+      "with the estimator's range, plus the change-feed work a write triggers (async); RU/s include both, less the change-feed updates summed per parent per batch, so they add up to the containers' RU/s.",
     "",
     table(
       [
@@ -202,6 +205,10 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
+    case "evaluate.underProvisioned":
+    case "evaluate.overContainerMaximum":
+    case "evaluate.mixedCapacityModes":
+    case "evaluate.serverlessNotPossible":
       return undefined;
     default:
       return issue satisfies never;

@@ -383,6 +383,7 @@ function renderCost(context: Context): string {
       rows,
     ),
     "",
+    ...renderCapacity(evaluation),
     "Formulas:",
     "",
     bulletList(evaluation.containers.map((c) => `${code(c.name)}: ${e(c.costBreakdown.formula)}`)),
@@ -399,6 +400,56 @@ function renderCost(context: Context): string {
   ].join("\n");
 }
 
+/**
+ * The account's capacity mode with its reason and comparison, the traffic assumption of each
+ * autoscale figure (and its range without a profile), and the term that separates the patterns'
+ * RU/s from the containers' (change-feed updates summed per parent).
+ */
+function renderCapacity(evaluation: Evaluation): string[] {
+  const account = evaluation.account;
+  const comparison = evaluation.containers.map((c) => {
+    const options = c.throughputOptions
+      .map((o) => {
+        const range =
+          o.range === undefined
+            ? ""
+            : ` (${usd(o.range.lowUSD)} average-billed to ${usd(o.range.highUSD)} peak-billed${o.range.manualCheaperAbovePeakHours === undefined ? "" : `; manual is cheaper if the peak lasts over ${formatNumber(o.range.manualCheaperAbovePeakHours, 1)} hours a day`})`;
+        return o.allowed
+          ? `${o.mode} ${usd(o.monthlyThroughputUSD)}${o.mode === "serverless" ? "" : ` at ${formatNumber(o.provisionedRus, 0)} RU/s, ${formatNumber(o.physicalPartitions, 0)} partition(s)`}${range}`
+          : `${o.mode} not possible (${e(o.why)})`;
+      })
+      .join("; ");
+    return `${code(c.name)}: ${options}`;
+  });
+  const aggregated = evaluation.patterns.reduce(
+    (sum, p) => sum + p.rusBreakdown.aggregatedChangeFeed.peak,
+    0,
+  );
+  const autoscaleBasis = evaluation.containers
+    .flatMap((c) => c.throughputOptions.filter((o) => o.mode === "autoscale").map((o) => o.basis))
+    .find(() => true);
+  return [
+    `**Capacity mode (one per account)**: ${e(account.reason)}.`,
+    "",
+    ...(autoscaleBasis === undefined
+      ? []
+      : [
+          `**Autoscale figures**: ${e(autoscaleBasis)}; manual is provisioned for the peak every hour and serverless bills the RU consumed at the average rates, so the modes compare on the same traffic.`,
+          "",
+        ]),
+    "Throughput per mode, each on its own partition layout (the figure the choice compares):",
+    "",
+    bulletList(comparison),
+    "",
+    ...(aggregated > 0
+      ? [
+          `The access patterns' RU/s add up to the containers' load once the change-feed updates summed per parent are taken off: ${rus(aggregated)} at peak never reach the database (see the pattern table).`,
+          "",
+        ]
+      : []),
+  ];
+}
+
 function usd3(value: number): string {
   return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
 }
@@ -408,7 +459,14 @@ function usd3(value: number): string {
 
 /** The validation checks that findings of the evaluation can fail. */
 type ValidationCheck =
-  "hotLogical" | "hotPhysical" | "logicalSize" | "logicalGrowth" | "itemSize" | "fanOutScale";
+  | "hotLogical"
+  | "hotPhysical"
+  | "logicalSize"
+  | "logicalGrowth"
+  | "itemSize"
+  | "fanOutScale"
+  | "capacityMode"
+  | "throughputLimits";
 
 /** The check a finding fails, if any (the others are reported in the findings table only). */
 function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
@@ -426,6 +484,12 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
       return "itemSize";
     case "evaluate.fanOutCannotScale":
       return "fanOutScale";
+    case "evaluate.mixedCapacityModes":
+    case "evaluate.serverlessNotPossible":
+      return "capacityMode";
+    case "evaluate.underProvisioned":
+    case "evaluate.overContainerMaximum":
+      return "throughputLimits";
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
@@ -493,6 +557,19 @@ function renderValidation(context: Context): string {
     check(
       failing("fanOutScale").length === 0,
       "Every fan-out query can scale with the data (each added partition adds less than a partition serves).",
+    ),
+    check(
+      failing("capacityMode").length === 0,
+      `One capacity mode for the whole account, possible for every container: ${e(evaluation.account.mode)}.`,
+    ),
+    check(
+      failing("throughputLimits").length === 0,
+      failing("throughputLimits").length === 0
+        ? "Every container's throughput serves its busiest partition and stays under the default maximum per container and database."
+        : `Throughput settings to revisit: ${failing("throughputLimits")
+            .map((i) => e(i.message))
+            .join("; ")}.`,
+      true,
     ),
     check(
       fanOuts.length === 0,

@@ -483,3 +483,42 @@ describe("loadWorkload: lines", () => {
     expect(issue?.suggestion).toBe('did you mean "attributes"?');
   });
 });
+
+describe("loadWorkload: scale.trafficProfile (autoscale billing by the hour)", () => {
+  const withProfile = (profile: string): Result<Workload> =>
+    loadWorkload(edit("name: Blog\n", `name: Blog\nscale:\n  trafficProfile: ${profile}\n`));
+  const hourly = (shares: readonly number[]): string => `{ hourly: [${shares.join(", ")}] }`;
+
+  it("reads 24 hourly shares of the peak, or peak hours per day, and writes them back", () => {
+    const shares = Array.from({ length: 24 }, (_, hour) => (hour === 12 ? 1 : 0.5));
+    expect(loaded(withProfile(hourly(shares))).scale.trafficProfile).toEqual({ kind: "hourly", shares });
+    expect(loaded(withProfile("{ peakHoursPerDay: 3.5 }")).scale.trafficProfile).toEqual({
+      kind: "peakHours",
+      peakHoursPerDay: 3.5,
+    });
+    expect(loaded(loadWorkload(base)).scale.trafficProfile).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "both forms",
+      `{ peakHoursPerDay: 2, hourly: [${Array(24).fill(1).join(", ")}] }`,
+      "scale.trafficProfile",
+    ],
+    ["neither form", "{}", "scale.trafficProfile"],
+    ["23 hours", hourly(Array(23).fill(1)), "scale.trafficProfile.hourly"],
+    ["a share over 1", hourly([...Array(23).fill(1), 1.5]), "scale.trafficProfile.hourly[23]"],
+    ["no hour at the peak", hourly(Array(24).fill(0.9)), "scale.trafficProfile.hourly"],
+    ["25 peak hours", "{ peakHoursPerDay: 25 }", "scale.trafficProfile.peakHoursPerDay"],
+  ])("refuses %s with the field's path", (_name, profile, path) => {
+    const result = withProfile(profile);
+    expect(result.ok).toBe(false);
+    expect(errors(result.issues).map((issue) => formatIssue(issue))).toEqual([expect.stringContaining(path)]);
+  });
+
+  it("warns when the hours average less of the peak than the average rates do", () => {
+    const result = withProfile(hourly([1, ...Array(23).fill(0)]));
+    expect(result.ok).toBe(true);
+    expect(result.issues.map((issue) => issue.code)).toContain("workload.inconsistentTrafficProfile");
+  });
+});

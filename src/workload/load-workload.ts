@@ -23,9 +23,19 @@ import {
   type RawEntity,
   type RawRelationship,
   type RawScale,
+  type RawTrafficProfile,
 } from "./raw-schema.js";
 import { describeValue, parsePiece } from "./schema-issues.js";
-import type { AccessPattern, Attribute, Entity, Relationship, Scale, WithItem, Workload } from "./types.js";
+import type {
+  AccessPattern,
+  Attribute,
+  Entity,
+  Relationship,
+  Scale,
+  TrafficProfile,
+  WithItem,
+  Workload,
+} from "./types.js";
 import { parseWithItem } from "./with-items.js";
 
 export interface LoadWorkloadOptions {
@@ -101,13 +111,18 @@ function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
       "use bounded staleness or session, or multiRegionWrites: false",
     );
   }
+  const trafficProfile =
+    document?.scale?.trafficProfile === undefined
+      ? undefined
+      : toTrafficProfile(document.scale.trafficProfile, sink);
+  if (trafficProfile !== undefined && pieces.complete) checkTrafficProfile(trafficProfile, pieces, sink);
   if (document === undefined || scale === undefined || sink.hasErrors()) return undefined;
   return {
     version: 1,
     name: document.name,
     ...(document.domain === undefined ? {} : { domain: document.domain }),
     ...(document.description === undefined ? {} : { description: document.description }),
-    scale,
+    scale: trafficProfile === undefined ? scale : { ...scale, trafficProfile },
     entities: [...pieces.entities.values()],
     relationships: pieces.relationships.map(({ relationship }) => relationship),
     accessPatterns: pieces.patterns.map(({ pattern }) => pattern),
@@ -297,6 +312,54 @@ function toScale(raw: RawScale): Scale {
     consistency: raw.consistency ?? "session",
     horizonMonths: raw.horizonMonths ?? 12,
   };
+}
+
+const PROFILE_PATH = ["scale", "trafficProfile"] as const;
+
+/** `scale.trafficProfile` as the cost model reads it: exactly one form, reaching the peak. */
+function toTrafficProfile(raw: RawTrafficProfile, sink: IssueSink): TrafficProfile | undefined {
+  if ((raw.hourly === undefined) === (raw.peakHoursPerDay === undefined)) {
+    sink.error(
+      "workload.invalidValue",
+      [...PROFILE_PATH],
+      "expected either hourly (24 shares of the peak) or peakHoursPerDay, not both or neither",
+      "for example { peakHoursPerDay: 4 } or { hourly: [0.2, 0.1, ..., 1, ...] }",
+    );
+    return undefined;
+  }
+  if (raw.hourly !== undefined) {
+    if (Math.max(...raw.hourly) !== 1) {
+      sink.error(
+        "workload.invalidValue",
+        [...PROFILE_PATH, "hourly"],
+        `expected at least one hour at the peak (share 1), got a highest share of ${Math.max(...raw.hourly)}`,
+        "the shares are of the peak request rates given in accessPatterns[].rps.peak",
+      );
+      return undefined;
+    }
+    return { kind: "hourly", shares: raw.hourly };
+  }
+  return { kind: "peakHours", peakHoursPerDay: raw.peakHoursPerDay ?? 0 };
+}
+
+/**
+ * The hours of an hourly profile are each hour's busiest moment, so their mean cannot be below
+ * the share of the peak the average rates are (sum of rps.avg / sum of rps.peak).
+ */
+function checkTrafficProfile(profile: TrafficProfile, pieces: WorkloadPieces, sink: IssueSink): void {
+  if (profile.kind !== "hourly") return;
+  const patterns = pieces.patterns.map(({ pattern }) => pattern);
+  const peak = patterns.reduce((sum, p) => sum + p.rps.peak, 0);
+  const average = peak > 0 ? patterns.reduce((sum, p) => sum + p.rps.avg, 0) / peak : 0;
+  const mean = profile.shares.reduce((sum, share) => sum + share, 0) / profile.shares.length;
+  if (mean + 0.005 < average) {
+    sink.warning(
+      "workload.inconsistentTrafficProfile",
+      [...PROFILE_PATH, "hourly"],
+      `the hours average ${(mean * 100).toFixed(0)}% of the peak, but the access patterns' average rates are ${(average * 100).toFixed(0)}% of their peaks; each hour's share is its busiest moment, so it is at least its average`,
+      "raise the shares, or lower the average rates",
+    );
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

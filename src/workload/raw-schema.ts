@@ -166,6 +166,30 @@ export const rawAccessPatternSchema = strict(
   "id, name, type, entity, rps, ...",
 );
 
+/** A share of the peak rate: 0 (no traffic) to 1 (the peak). */
+const shareOfPeak = z
+  .number(expect("expected a share of the peak between 0 and 1"))
+  .min(0, expect("expected a share of the peak between 0 and 1"))
+  .max(1, expect("expected a share of the peak between 0 and 1"));
+
+/**
+ * `scale.trafficProfile`: how the traffic spreads over a day, for autoscale billing. Either
+ * `hourly` (24 shares of the peak, the busiest moment of each hour, hour 0 first) or
+ * `peakHoursPerDay` (that many hours at the peak, the others at the average rate).
+ */
+export const rawTrafficProfileSchema = strict(
+  {
+    hourly: z
+      .array(shareOfPeak, expect("expected a list of 24 shares of the peak (0..1), one per hour"))
+      .length(24, expect("expected exactly 24 shares of the peak, one per hour of the day")),
+    peakHoursPerDay: z
+      .number(expect("expected hours between 0 and 24"))
+      .min(0, expect("expected hours between 0 and 24"))
+      .max(24, expect("expected hours between 0 and 24")),
+  },
+  "hourly (24 shares of the peak) or peakHoursPerDay",
+).partial();
+
 export const rawScaleSchema = strict(
   {
     regions: z
@@ -182,8 +206,9 @@ export const rawScaleSchema = strict(
     multiRegionWrites: boolean.optional(),
     consistency: consistency.optional(),
     horizonMonths: positiveInteger.optional(),
+    trafficProfile: rawTrafficProfileSchema.optional(),
   },
-  "regions, multiRegionWrites, consistency, horizonMonths",
+  "regions, multiRegionWrites, consistency, horizonMonths, trafficProfile",
 );
 
 /** The document level; entities, relationships and access patterns are checked one by one. */
@@ -208,6 +233,7 @@ export type RawEntity = z.infer<typeof rawEntitySchema>;
 export type RawRelationship = z.infer<typeof rawRelationshipSchema>;
 export type RawAccessPattern = z.infer<typeof rawAccessPatternSchema>;
 export type RawScale = z.infer<typeof rawScaleSchema>;
+export type RawTrafficProfile = z.infer<typeof rawTrafficProfileSchema>;
 export type RawDocument = z.infer<typeof rawDocumentSchema>;
 
 interface SchemaDef {

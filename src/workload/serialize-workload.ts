@@ -55,6 +55,14 @@ function scaleFields(scale: Scale): Record<string, unknown> {
     ...(scale.multiRegionWrites ? { multiRegionWrites: true } : {}),
     ...(scale.consistency === "session" ? {} : { consistency: scale.consistency }),
     ...(scale.horizonMonths === 12 ? {} : { horizonMonths: scale.horizonMonths }),
+    ...(scale.trafficProfile === undefined
+      ? {}
+      : {
+          trafficProfile:
+            scale.trafficProfile.kind === "hourly"
+              ? { hourly: [...scale.trafficProfile.shares] }
+              : { peakHoursPerDay: scale.trafficProfile.peakHoursPerDay },
+        }),
   };
 }
 

@@ -134,6 +134,16 @@ export interface WritePattern extends PatternBase {
 
 export type AccessPattern = ReadPattern | WritePattern;
 
+/**
+ * How the workload's traffic spreads over a day, for autoscale billing (Azure bills each hour on
+ * the highest RU/s autoscale reached in it). `hourly`: 24 shares (0..1) of the peak rate that each
+ * hour's busiest moment reaches, hour 0 first; `peakHours`: that many hours a day at the peak rate,
+ * the others at the average rate.
+ */
+export type TrafficProfile =
+  | { readonly kind: "hourly"; readonly shares: readonly number[] }
+  | { readonly kind: "peakHours"; readonly peakHoursPerDay: number };
+
 export interface Scale {
   readonly regions: number;
   /** Region names when the file lists them. */
@@ -142,6 +152,8 @@ export interface Scale {
   readonly consistency: Consistency;
   /** Planning horizon for growth in months. Default 12. */
   readonly horizonMonths: number;
+  /** Daily traffic shape for autoscale billing; absent = unknown (autoscale cost is a range). */
+  readonly trafficProfile?: TrafficProfile;
 }
 
 export interface Workload {

@@ -331,7 +331,12 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
+    case "evaluate.underProvisioned":
+    case "evaluate.serverlessNotPossible":
       return issue.container;
+    case "evaluate.overContainerMaximum":
+      return issue.containers.length === 1 ? issue.containers[0] : undefined;
+    case "evaluate.mixedCapacityModes": // the account's finding
     case "evaluate.fanOutCannotScale": // a pattern's finding: listed with the patterns
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":

@@ -39,7 +39,7 @@ az cosmosdb sql container create \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/creationDate/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 6000
+  --max-throughput 11000
 
 # Container posts
 az cosmosdb sql container create \
@@ -61,4 +61,4 @@ az cosmosdb sql container create \
   --partition-key-path '/partition' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/creationDate/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 58000
+  --max-throughput 60000

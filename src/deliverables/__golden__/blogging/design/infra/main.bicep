@@ -94,7 +94,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 6000
+        maxThroughput: 11000
       }
     }
   }
@@ -186,7 +186,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 58000
+        maxThroughput: 60000
       }
     }
   }

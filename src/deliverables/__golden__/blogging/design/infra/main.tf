@@ -84,7 +84,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 6000
+    max_throughput = 11000
   }
 
   indexing_policy {
@@ -160,7 +160,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 58000
+    max_throughput = 60000
   }
 
   indexing_policy {

@@ -182,7 +182,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     counts: [{ of: "Comment", as: "commentCount" }, { of: "Like", as: "likeCount" }],
     source: { container: "posts", type: "post" },
     keepLatest: { count: 100, by: "creationDate" },
-    replicas: 4,
+    replicas: 8,
   },
 };
 

@@ -39,7 +39,7 @@ az cosmosdb sql container create \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/\"_etag\"/?"}]}' \
-  --max-throughput 7000
+  --max-throughput 11000
 
 # Container posts
 az cosmosdb sql container create \
@@ -61,4 +61,4 @@ az cosmosdb sql container create \
   --partition-key-path '/feedPartition' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/\"_etag\"/?"}]}' \
-  --max-throughput 86000
+  --max-throughput 171000

@@ -85,7 +85,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 7000
+        maxThroughput: 11000
       }
     }
   }
@@ -159,7 +159,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 86000
+        maxThroughput: 171000
       }
     }
   }

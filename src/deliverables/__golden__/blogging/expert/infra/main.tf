@@ -84,7 +84,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 7000
+    max_throughput = 11000
   }
 
   indexing_policy {
@@ -136,7 +136,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 86000
+    max_throughput = 171000
   }
 
   indexing_policy {

@@ -50,7 +50,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 557000
+  --max-throughput 1519000
 
 # Container reactions
 az cosmosdb sql container create \
@@ -61,4 +61,4 @@ az cosmosdb sql container create \
   --partition-key-path '/postIdShard' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 2961000
+  --max-throughput 2717000

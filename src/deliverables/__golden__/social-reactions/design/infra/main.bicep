@@ -131,7 +131,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 557000
+        maxThroughput: 1519000
       }
     }
   }
@@ -189,7 +189,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 2961000
+        maxThroughput: 2717000
       }
     }
   }

@@ -114,7 +114,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 557000
+    max_throughput = 1519000
   }
 
   indexing_policy {
@@ -148,7 +148,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 2961000
+    max_throughput = 2717000
   }
 
   indexing_policy {

@@ -40,7 +40,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/postShard/?"},{"path":"/createdAt/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --ttl -1 \
-  --max-throughput 3968000
+  --max-throughput 4251000
 
 # Container posts
 az cosmosdb sql container create \
@@ -51,7 +51,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/createdAt/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 988000
+  --max-throughput 995000
 
 # Container users
 az cosmosdb sql container create \

@@ -89,7 +89,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 3968000
+        maxThroughput: 4251000
       }
     }
   }
@@ -129,7 +129,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 988000
+        maxThroughput: 995000
       }
     }
   }

@@ -85,7 +85,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_version = 2
   default_ttl           = -1
   autoscale_settings {
-    max_throughput = 3968000
+    max_throughput = 4251000
   }
 
   indexing_policy {
@@ -115,7 +115,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 988000
+    max_throughput = 995000
   }
 
   indexing_policy {
