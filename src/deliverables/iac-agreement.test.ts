@@ -12,7 +12,7 @@ import { renderBicep } from "../render/bicep.js";
 import { planInfrastructure } from "../render/infrastructure.js";
 import { renderTerraform } from "../render/terraform.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
-import { designModel } from "./design-model.js";
+import { designModel } from "../design/design-model.js";
 
 describe("the IaC agrees with the evaluation", () => {
   it.each(EXAMPLE_NAMES.flatMap((name) => [[name, false] as const, [name, true] as const]))(
