@@ -149,9 +149,22 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     attributes: ["customerId", "email", "name", "phone", "createdAt", "loyaltyTier"],
     id: "{customerId}",
     partitionKey: ["{customerId}"],
-    keyPaths: ["/customerId"],
+    keyPaths: ["/id"],
     truncate: [],
     embeds: [{ entity: "Address", as: "addresses" }],
+    copies: [],
+    counts: [],
+  },
+  "customers/category": {
+    container: "customers",
+    type: "category",
+    entity: "Category",
+    attributes: ["categoryId", "name", "parentCategoryId"],
+    id: "{categoryId}",
+    partitionKey: ["{categoryId}"],
+    keyPaths: ["/id"],
+    truncate: [],
+    embeds: [],
     copies: [],
     counts: [],
   },
@@ -203,26 +216,13 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "categories/category": {
-    container: "categories",
-    type: "category",
-    entity: "Category",
-    attributes: ["categoryId", "name", "parentCategoryId"],
-    id: "{categoryId}",
-    partitionKey: ["{categoryId}"],
-    keyPaths: ["/categoryId"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-  },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
   "products/product": {
     Category: {
-      container: "categories",
+      container: "customers",
       itemType: "category",
       id: "{categoryId}",
       partitionKey: ["{categoryId}"],
@@ -253,7 +253,7 @@ export const accessPatterns = {
 } as const;
 
 /** Containers whose change feed drives maintenance. */
-const SOURCE_CONTAINERS: readonly string[] = ["categories"];
+const SOURCE_CONTAINERS: readonly string[] = ["customers"];
 
 // ---- Data access --------------------------------------------------------------------------
 
@@ -264,10 +264,10 @@ const SOURCE_CONTAINERS: readonly string[] = ["categories"];
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources }, options);
   /**
-   * Change-feed work when categories/category items change: propagate.
+   * Change-feed work when customers/category items change: propagate.
    * Call it with a batch of changed items (the change feed processor does).
    */
-  const handleCategoriesCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+  const handleCustomersCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
     const tasks: MaintenanceTask[] = [
       {
         kind: "propagate",
@@ -281,10 +281,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         attribute: "name",
       },
     ];
-    return runMaintenance(runtime, { container: "categories", itemType: "category" }, tasks, changes);
+    return runMaintenance(runtime, { container: "customers", itemType: "category" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
-    "categories/category": handleCategoriesCategoryChanges,
+    "customers/category": handleCustomersCategoryChanges,
   };
   /**
    * Runs the change-feed handlers for changes (grouped by container and item type); with
@@ -547,10 +547,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c9CreateOrRenameACategory(record: CategoryRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Category", change: "create", changes: ["name"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "categories", itemType: "category", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "category", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
-    handleCategoriesCategoryChanges,
+    handleCustomersCategoryChanges,
     applyChanges,
   };
 }
