@@ -151,7 +151,10 @@ export interface IssuePayloads {
   /** Over the default 1,000,000 RU/s of a container or a shared database (a support ticket raises it). */
   "evaluate.overContainerMaximum": { readonly containers: readonly string[]; readonly rus: number };
   /** Serverless and provisioned throughput in one account, where the mode is per account. */
-  "evaluate.mixedCapacityModes": { readonly serverless: readonly string[]; readonly provisioned: readonly string[] };
+  "evaluate.mixedCapacityModes": {
+    readonly serverless: readonly string[];
+    readonly provisioned: readonly string[];
+  };
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
 }
