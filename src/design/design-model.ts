@@ -301,14 +301,19 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
 }
 
 /** Writes the derived indexing policy and the recommended throughput into the model. */
-function finalize(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
+function finalize(
+  workload: Workload,
+  model: Model,
+  evaluation: DetailedEvaluation,
+  pinThroughput: boolean,
+): Model {
   return {
     ...model,
     containers: withExplicitIndexing(workload, model).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       return {
         ...container,
-        ...(evaluated === undefined || container.throughput !== undefined
+        ...(!pinThroughput || evaluated === undefined || container.throughput !== undefined
           ? {}
           : { throughput: modelThroughputOf(evaluated) }),
       };
@@ -385,8 +390,18 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     designed = baseline;
     model = baseline.model;
   }
-  model = finalize(workload, model, designed.evaluation);
-  const final = scoreModel(workload, model, options);
+  // The written throughput and indexing must not make the model worse than the one evaluated:
+  // pinned RU/s fix the partition count, and where the explicit indexing changes the load by a
+  // little, the RU/s computed before may leave the busiest partition just over its limit. Then
+  // the throughput stays to the evaluation (unpinned), or the model stays as it was searched.
+  const finalized = finalize(workload, model, designed.evaluation, true);
+  let final = scoreModel(workload, finalized, options);
+  if (final.errors > designed.errors) {
+    const indexedOnly = finalize(workload, model, designed.evaluation, false);
+    final = scoreModel(workload, indexedOnly, options);
+    model = final.errors > designed.errors ? model : indexedOnly;
+    if (model !== indexedOnly) final = designed;
+  } else model = finalized;
   decisions.push({
     id: "throughput",
     title: "Throughput per container",
