@@ -10,7 +10,7 @@ import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { baselineModel, freshContainerName } from "./model-edits.js";
+import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
 import {
   aggregateCandidates,
@@ -309,7 +309,7 @@ function finalize(
 ): Model {
   return {
     ...model,
-    containers: withExplicitIndexing(workload, model).containers.map((container) => {
+    containers: withExplicitIndexing(workload, distinctItemIds(model)).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       return {
         ...container,

@@ -192,3 +192,47 @@ export function freshItemType(container: Container | undefined, wanted: string):
   for (let n = 2; container?.items.some((i) => i.type === name) === true; n++) name = `${wanted}${n}`;
   return name;
 }
+
+/** Text before a template's first placeholder (`post-{replica}` -> `post-`). */
+function leadingLiteral(template: string): string {
+  const brace = template.indexOf("{");
+  return brace === -1 ? template : template.slice(0, brace);
+}
+
+/**
+ * Ids that cannot collide: item types that share a container and whose id templates start with
+ * the same literal text (usually none: `{customerId}` and `{addressId}`) can produce the same id
+ * in one logical partition (customer 1 and address 1 of a container keyed by /id, or a user and
+ * its post 7 in user 7's partition), and Cosmos DB refuses the second item (409 Conflict). Such
+ * types get their type as a prefix (`customer-{customerId}`); the partition key component of a container
+ * keyed by /id (which is the id template) follows it.
+ * @example distinctItemIds(model).containers[0]?.items.map((i) => i.id) // ["customer-{customerId}", "address-{addressId}"]
+ */
+export function distinctItemIds(model: Model): Model {
+  return {
+    ...model,
+    containers: model.containers.map((container) => {
+      if (container.items.length < 2) return container;
+      const byLiteral = new Map<string, number>();
+      for (const item of container.items) {
+        const literal = leadingLiteral(item.id);
+        byLiteral.set(literal, (byLiteral.get(literal) ?? 0) + 1);
+      }
+      if ([...byLiteral.values()].every((n) => n < 2)) return container;
+      return {
+        ...container,
+        items: container.items.map((item) => {
+          if ((byLiteral.get(leadingLiteral(item.id)) ?? 0) < 2) return item;
+          const id = `${item.type}-${item.id}`;
+          return {
+            ...item,
+            id,
+            partitionKey: item.partitionKey.map((component, level) =>
+              container.partitionKey[level] === "/id" && component === item.id ? id : component,
+            ),
+          };
+        }),
+      };
+    }),
+  };
+}

@@ -108,8 +108,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "mfaEnabled",
       "createdAt",
     ],
-    id: "{accountId}",
-    partitionKey: ["{accountId}"],
+    id: "account-{accountId}",
+    partitionKey: ["account-{accountId}"],
     keyPaths: ["/id"],
     truncate: [],
     embeds: [],
@@ -130,8 +130,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "mfaEnabled",
       "createdAt",
     ],
-    id: "{email}",
-    partitionKey: ["{email}"],
+    id: "emailLookup-{email}",
+    partitionKey: ["emailLookup-{email}"],
     keyPaths: ["/id"],
     select: ["email", "accountId"],
     truncate: [],
@@ -144,8 +144,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "passwordResetToken",
     entity: "PasswordResetToken",
     attributes: ["tokenId", "accountId", "email", "createdAt", "expiresAt"],
-    id: "{tokenId}",
-    partitionKey: ["{tokenId}"],
+    id: "passwordResetToken-{tokenId}",
+    partitionKey: ["passwordResetToken-{tokenId}"],
     keyPaths: ["/id"],
     truncate: [],
     embeds: [],
@@ -245,8 +245,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("accounts"),
-        renderTemplate("{email}", values1),
-        [renderKeyValue("{email}", values1)],
+        renderTemplate("emailLookup-{email}", values1),
+        [renderKeyValue("emailLookup-{email}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -255,11 +255,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         const shape2 = runtime.shape("accounts", "account");
         const byResult: unknown[][] = [];
         for (const result of items) {
-          const values2 = readValues(runtime, shape2, result, "{accountId}");
+          const values2 = readValues(runtime, shape2, result, "account-{accountId}");
           const found = await readItem(
             runtime.container("accounts"),
-            renderTemplate("{accountId}", values2),
-            [renderKeyValue("{accountId}", values2)],
+            renderTemplate("account-{accountId}", values2),
+            [renderKeyValue("account-{accountId}", values2)],
           );
           requestCharge += found.requestCharge;
           byResult.push(found.item === undefined ? [] : [found.item]);
@@ -281,8 +281,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("accounts"),
-        renderTemplate("{accountId}", values1),
-        [renderKeyValue("{accountId}", values1)],
+        renderTemplate("account-{accountId}", values1),
+        [renderKeyValue("account-{accountId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -400,8 +400,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("accounts"),
-        renderTemplate("{tokenId}", values1),
-        [renderKeyValue("{tokenId}", values1)],
+        renderTemplate("passwordResetToken-{tokenId}", values1),
+        [renderKeyValue("passwordResetToken-{tokenId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];

@@ -105,7 +105,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "user",
     entity: "User",
     attributes: ["userId", "username"],
-    id: "{userId}",
+    id: "user-{userId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     truncate: [],
@@ -118,7 +118,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "post",
     entity: "Post",
     attributes: ["postId", "userId", "title", "content", "creationDate"],
-    id: "{postId}",
+    id: "post-{postId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     select: ["postId", "userId", "title", "content", "creationDate"],
@@ -133,7 +133,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "post",
     entity: "Post",
     attributes: ["postId", "userId", "title", "content", "creationDate"],
-    id: "{postId}",
+    id: "post-{postId}",
     partitionKey: ["{postId}"],
     keyPaths: ["/postId"],
     truncate: [],
@@ -146,7 +146,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "like",
     entity: "Like",
     attributes: ["likeId", "postId", "userId", "creationDate"],
-    id: "{likeId}",
+    id: "like-{likeId}",
     partitionKey: ["{postId}"],
     keyPaths: ["/postId"],
     truncate: [],
@@ -159,7 +159,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "comment",
     entity: "Comment",
     attributes: ["commentId", "postId", "userId", "content", "creationDate"],
-    id: "{commentId}",
+    id: "comment-{commentId}",
     partitionKey: ["{postId}"],
     keyPaths: ["/postId"],
     truncate: [],
@@ -188,11 +188,21 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-  "users/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/like": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/comment": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts-latest/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
+  "users/post": {
+    User: { container: "users", itemType: "user", id: "user-{userId}", partitionKey: ["{userId}"] },
+  },
+  "posts/post": {
+    User: { container: "users", itemType: "user", id: "user-{userId}", partitionKey: ["{userId}"] },
+  },
+  "posts/like": {
+    User: { container: "users", itemType: "user", id: "user-{userId}", partitionKey: ["{userId}"] },
+  },
+  "posts/comment": {
+    User: { container: "users", itemType: "user", id: "user-{userId}", partitionKey: ["{userId}"] },
+  },
+  "posts-latest/post": {
+    User: { container: "users", itemType: "user", id: "user-{userId}", partitionKey: ["{userId}"] },
+  },
 };
 
 /**
@@ -325,7 +335,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("users"),
-        renderTemplate("{userId}", values1),
+        renderTemplate("user-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -359,7 +369,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("posts"),
-        renderTemplate("{postId}", values1),
+        renderTemplate("post-{postId}", values1),
         [renderKeyValue("{postId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -412,7 +422,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
             {
               container: "posts",
               itemType: "post",
-              id: "{postId}",
+              id: "post-{postId}",
               partitionKey: ["{postId}"],
               property: "commentCount",
               by: 1,
@@ -465,7 +475,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
             {
               container: "posts",
               itemType: "post",
-              id: "{postId}",
+              id: "post-{postId}",
               partitionKey: ["{postId}"],
               property: "likeCount",
               by: 1,

@@ -147,8 +147,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "customer",
     entity: "Customer",
     attributes: ["customerId", "email", "name", "phone", "createdAt", "loyaltyTier"],
-    id: "{customerId}",
-    partitionKey: ["{customerId}"],
+    id: "customer-{customerId}",
+    partitionKey: ["customer-{customerId}"],
     keyPaths: ["/id"],
     truncate: [],
     embeds: [{ entity: "Address", as: "addresses" }],
@@ -160,8 +160,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "category",
     entity: "Category",
     attributes: ["categoryId", "name", "parentCategoryId"],
-    id: "{categoryId}",
-    partitionKey: ["{categoryId}"],
+    id: "category-{categoryId}",
+    partitionKey: ["category-{categoryId}"],
     keyPaths: ["/id"],
     truncate: [],
     embeds: [],
@@ -195,7 +195,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "product",
     entity: "Product",
     attributes: ["productId", "name", "description", "price", "categoryId", "stock", "imageUrls"],
-    id: "{productId}",
+    id: "product-{productId}",
     partitionKey: ["{productId}"],
     keyPaths: ["/productId"],
     truncate: [],
@@ -208,7 +208,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "review",
     entity: "Review",
     attributes: ["reviewId", "productId", "customerId", "rating", "title", "body", "createdAt"],
-    id: "{reviewId}",
+    id: "review-{reviewId}",
     partitionKey: ["{productId}"],
     keyPaths: ["/productId"],
     truncate: [],
@@ -224,8 +224,8 @@ const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>
     Category: {
       container: "customers",
       itemType: "category",
-      id: "{categoryId}",
-      partitionKey: ["{categoryId}"],
+      id: "category-{categoryId}",
+      partitionKey: ["category-{categoryId}"],
     },
   },
 };
@@ -306,8 +306,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("customers"),
-        renderTemplate("{customerId}", values1),
-        [renderKeyValue("{customerId}", values1)],
+        renderTemplate("customer-{customerId}", values1),
+        [renderKeyValue("customer-{customerId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -327,7 +327,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("products"),
-        renderTemplate("{productId}", values1),
+        renderTemplate("product-{productId}", values1),
         [renderKeyValue("{productId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -448,8 +448,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           kind: "embed",
           container: "customers",
           itemType: "customer",
-          id: "{customerId}",
-          partitionKey: ["{customerId}"],
+          id: "customer-{customerId}",
+          partitionKey: ["customer-{customerId}"],
           as: "addresses",
           childKey: "addressId",
           many: true,
@@ -529,7 +529,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
             {
               container: "products",
               itemType: "product",
-              id: "{productId}",
+              id: "product-{productId}",
               partitionKey: ["{productId}"],
               property: "reviewCount",
               by: 1,
