@@ -41,13 +41,12 @@ export function reportIssues(issues: readonly Issue[]): number {
 }
 
 /**
- * Reports input that cannot be used (its issues): with `--json` as the one JSON document on
- * stdout, `{ issues: [...] }`, else on stderr. Returns the exit status (1 when any is an error).
+ * Reports input that cannot be used (its issues) on stderr, and with `--json` also as the one
+ * JSON document on stdout, `{ issues: [...] }` (stderr then lists the errors only, as `design
+ * --json` does). Returns the exit status (1 when any is an error).
  */
 export function reportRefusedInput(issues: readonly Issue[], json: boolean | undefined): number {
-  if (json === true) {
-    printJson({ issues });
-    return hasErrors(issues) ? EXIT_INPUT_ERROR : EXIT_OK;
-  }
-  return reportIssues(issues);
+  if (json !== true) return reportIssues(issues);
+  printJson({ issues });
+  return reportIssues(issues.filter((issue) => issue.severity === "error"));
 }

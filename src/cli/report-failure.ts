@@ -20,7 +20,7 @@ export function reportFailure(
 ): number {
   const { issue, internal } = failureIssue(error);
   if (flags.json) printJson({ issues: [issue] });
-  else reportIssues([issue]);
+  reportIssues([issue]);
   if (flags.debug && error instanceof Error && error.stack !== undefined)
     process.stderr.write(`${error.stack}\n`);
   else if (internal) process.stderr.write("(run again with --debug for the stack trace)\n");

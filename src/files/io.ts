@@ -20,7 +20,7 @@ export async function readInputFile(path: string): Promise<string> {
   try {
     handle = await open(path, "r");
   } catch (cause) {
-    throw new CosmosModelerError("cli.fileNotFound", `${path}: cannot read the file (${describe(cause)})`, {
+    throw new CosmosModelerError("cli.fileNotFound", `cannot read the file (${describe(cause)})`, {
       cause,
       context: { file: path },
     });
@@ -34,14 +34,10 @@ export async function readInputFile(path: string): Promise<string> {
       try {
         ({ bytesRead } = await handle.read(chunk, 0, chunk.length, null));
       } catch (cause) {
-        throw new CosmosModelerError(
-          "cli.fileNotFound",
-          `${path}: cannot read the file (${describe(cause)})`,
-          {
-            cause,
-            context: { file: path },
-          },
-        );
+        throw new CosmosModelerError("cli.fileNotFound", `cannot read the file (${describe(cause)})`, {
+          cause,
+          context: { file: path },
+        });
       }
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
@@ -66,10 +62,9 @@ function tooLarge(path: string | undefined, head: Buffer): CosmosModelerError {
     index = head.indexOf(10, index + 1)
   )
     line++;
-  const what = path === undefined ? "standard input" : path;
   return new CosmosModelerError(
     "cli.inputTooLarge",
-    `${what} is larger than ${MAX_INPUT_BYTES} bytes (10 MB), the most an input may hold; the limit falls on line ${line}. Split the input or remove what it does not need.`,
+    `${path === undefined ? "standard input" : "the file"} is larger than ${MAX_INPUT_BYTES} bytes (10 MB), the most an input may hold; the limit falls on line ${line}. Split the input or remove what it does not need.`,
     { context: { ...(path === undefined ? {} : { file: path }), line } },
   );
 }
@@ -124,7 +119,7 @@ export async function writeFileAtomic(path: string, content: string, hooks: Writ
   } catch (cause) {
     await unlink(temporary).catch(() => undefined);
     if (cause instanceof CosmosModelerError) throw cause;
-    throw new CosmosModelerError("cli.writeFailed", `${path}: cannot write the file (${describe(cause)})`, {
+    throw new CosmosModelerError("cli.writeFailed", `cannot write the file (${describe(cause)})`, {
       cause,
       context: { file: path },
     });

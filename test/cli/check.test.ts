@@ -135,7 +135,9 @@ describe("cosmos-modeler check", () => {
     expect(run(["check", blogging, "--bogus"]).status).toBe(2);
     const missing = run(["check", "/nonexistent/workload.yaml"]);
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toContain("error cli.fileNotFound: /nonexistent/workload.yaml");
+    expect(missing.stderr).toContain(
+      "error cli.fileNotFound /nonexistent/workload.yaml: cannot read the file",
+    );
     expect(missing.stderr).not.toContain("    at ");
   });
 });

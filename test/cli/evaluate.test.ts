@@ -148,7 +148,7 @@ describe("cosmos-modeler evaluate", () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^Evaluation of Blogging platform/);
     expect(text.stderr).toMatch(
-      /^error evaluate\.hotPartition containers\.feed: the hottest logical partition of feed needs [\d,]+ RU\/s at peak, over the 10,000 RU\/s one partition can serve/m,
+      /^error evaluate\.hotPartition \S+model-v3\.yaml:\d+ containers\.feed: the hottest logical partition of feed needs [\d,]+ RU\/s at peak, over the 10,000 RU\/s one partition can serve/m,
     );
     expect(text.stderr).not.toMatch(/\n\s+at /);
 
@@ -164,7 +164,10 @@ describe("cosmos-modeler evaluate", () => {
     const file = `${fixtures}/blogging-misspelt-entity.yaml`;
     const outcome = await runCli(["evaluate", workload, file, "--json"]);
     expect(outcome.code).toBe(1);
-    expect(outcome.stdout).toBe("");
+    // --json: the issues are the one JSON document on stdout (and the errors also on stderr).
+    expect(
+      (JSON.parse(outcome.stdout) as { issues: { code: string; line?: number }[] }).issues,
+    ).toContainEqual(expect.objectContaining({ code: "model.unknownEntity", file, line: 27 }));
     expect(outcome.stderr).toContain(
       `error model.unknownEntity ${file}:27 containers[1].items[1].entity: the workload has no entity "Coment" (did you mean "Comment"?)`,
     );
