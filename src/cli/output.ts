@@ -2,7 +2,7 @@
  * How every command prints: one JSON document on stdout with `--json`, readable text otherwise,
  * issues on stderr, and the exit status of the CLI contract (docs/json-output.md): 0 ok, 1 the
  * input or the model has errors (or verification failed), 2 wrong usage, 70 internal error.
- * Everything printed goes through the control-character escaping of `common/control-characters`,
+ * Everything printed goes through the control-character escaping of `common/safe-text`,
  * so no name in an input can act on the terminal.
  */
 import {
@@ -11,7 +11,7 @@ import {
   escapeJsonText,
   escapeTerminalText,
 } from "../common/safe-text.js";
-import { formatIssue, hasErrors, type Issue } from "../common/issues.js";
+import { formatIssue, hasErrors, issueToJson, type Issue } from "../common/issues.js";
 
 export const EXIT_OK = 0;
 export const EXIT_INPUT_ERROR = 1;
@@ -47,6 +47,6 @@ export function reportIssues(issues: readonly Issue[]): number {
  */
 export function reportRefusedInput(issues: readonly Issue[], json: boolean | undefined): number {
   if (json !== true) return reportIssues(issues);
-  printJson({ issues });
+  printJson({ issues: issues.map(issueToJson) });
   return reportIssues(issues.filter((issue) => issue.severity === "error"));
 }

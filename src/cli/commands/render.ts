@@ -11,7 +11,7 @@ import type { CommandRegistration } from "../main.js";
 import { readWorkloadAndModel, readWorkloadFile, type InputFiles } from "../../files/load-inputs.js";
 import type { Model } from "../../model/types.js";
 import type { Workload } from "../../workload/types.js";
-import { hasErrors } from "../../common/issues.js";
+import { hasErrors, issueToJson } from "../../common/issues.js";
 import { locateIssues } from "../../cost/locate-issues.js";
 import {
   EXIT_INPUT_ERROR,
@@ -81,7 +81,7 @@ export const register: CommandRegistration = (program: Command) => {
       }
       const written = await writeOutputs(flags.out, files, flags.force === true);
       const issues = [...inputs.issues, ...locateIssues(evaluationIssues, inputs.sources)];
-      if (flags.json === true) printJson({ ...written, issues });
+      if (flags.json === true) printJson({ ...written, issues: issues.map(issueToJson) });
       else {
         printText(
           `Wrote ${written.written.length} file(s) to ${flags.out} (${written.unchanged.length} unchanged)\n`,
