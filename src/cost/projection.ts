@@ -19,7 +19,7 @@
  */
 import type { Prices } from "../cosmos/prices.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
-import type { Issue } from "../common/issues.js";
+import { formatPath, type Issue } from "../common/issues.js";
 import type { Model, ThroughputMode } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";
@@ -159,7 +159,7 @@ function billOf(evaluation: Evaluation): ProjectedBill {
   };
 }
 
-const findingKey = (issue: Issue): string => `${issue.code}|${issue.path}`;
+const findingKey = (issue: Issue): string => `${issue.code}|${formatPath(issue.path)}`;
 
 /**
  * Projects the monthly bill of `model` over the workload's planning horizon.

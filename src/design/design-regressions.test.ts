@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { formatIssue } from "../common/issues.js";
+import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
@@ -30,7 +30,9 @@ function designAndReload(workload: Workload): DesignResult {
 }
 
 const errorsOf = (result: DesignResult) =>
-  result.evaluation.issues.filter((issue) => issue.severity === "error").map((i) => `${i.code} ${i.path}`);
+  result.evaluation.issues
+    .filter((issue) => issue.severity === "error")
+    .map((i) => `${i.code} ${formatPath(i.path)}`);
 
 /** Customer -> Order (owned); orders read by their id and by restaurant. */
 function customerOrders(avg: number, peak: number): Workload {

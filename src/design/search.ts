@@ -3,6 +3,7 @@
  * same evaluation `evaluate` uses; a candidate is better when it breaks fewer hard limits, then
  * when it costs less per month. Every choice is recorded with its alternatives and numbers.
  */
+import { formatPath } from "../common/issues.js";
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
@@ -233,6 +234,6 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
 /** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */
 export function remainingErrors(scored: Scored): string {
   const errors = scored.evaluation.issues.filter((issue) => issue.severity === "error");
-  const shown = errors.slice(0, 3).map((issue) => `${issue.code} at ${issue.path}`);
+  const shown = errors.slice(0, 3).map((issue) => `${issue.code} at ${formatPath(issue.path)}`);
   return errors.length > 3 ? `${shown.join(", ")} and ${errors.length - 3} more` : shown.join(", ");
 }

@@ -1,3 +1,4 @@
+import { formatPath } from "../common/issues.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -18,7 +19,7 @@ function roundTrip(workload: Workload): Workload {
   const text = serializeWorkload(workload);
   const result = loadWorkload(text);
   if (!result.ok)
-    throw new Error(`${result.issues.map((i) => `${i.path}: ${i.message}`).join("\n")}\n${text}`);
+    throw new Error(`${result.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("\n")}\n${text}`);
   return result.value;
 }
 
