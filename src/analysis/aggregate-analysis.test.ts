@@ -48,6 +48,8 @@ function write(
     standalone: false,
     type: "write",
     operation: "create",
+    atomicWith: [],
+    bufferedRecords: 1,
     batch: 1,
     ...extra,
   };

@@ -37,6 +37,7 @@ export interface IssuePayloads {
   "workload.duplicateEntry": Plain;
   "workload.badWith": Plain;
   "workload.unknownEntity": { readonly entity: string };
+  "workload.unknownPattern": { readonly pattern: string };
   "workload.unknownAttribute": { readonly entity: string; readonly attribute: string };
   "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
   "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };

@@ -27,12 +27,12 @@ export function generateWorkload(count: number): Workload {
       avgBytes: 600,
       maxBytes: 2400,
       attributes: [
-        { name: key, type: "string", skew: 0, unique: false, changes: "never" },
+        { name: key, type: "string", skew: 0, unique: false, changes: "never", presence: 1 },
         ...(via === undefined
           ? []
-          : [{ name: via, type: "string" as const, skew: 0, unique: false, changes: "never" as const }]),
-        { name: "title", type: "string", skew: 0, unique: false, changes: "rare" },
-        { name: "createdAt", type: "datetime", skew: 0, unique: false, changes: "never" },
+          : [{ name: via, type: "string" as const, skew: 0, unique: false, changes: "never" as const, presence: 1 }]),
+        { name: "title", type: "string", skew: 0, unique: false, changes: "rare", presence: 1 },
+        { name: "createdAt", type: "datetime", skew: 0, unique: false, changes: "never", presence: 1 },
       ],
     });
     if (parent !== undefined && via !== undefined) {
@@ -71,6 +71,8 @@ export function generateWorkload(count: number): Workload {
       type: "write",
       operation: "create",
       batch: 1,
+      atomicWith: [],
+      bufferedRecords: 1,
       rps: { avg: rate / 10, peak: rate / 2 },
     });
   }

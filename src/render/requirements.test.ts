@@ -35,6 +35,8 @@ function write(id: string, entity: string, rps: Rate, extra: Partial<WritePatter
     type: "write",
     operation: "create",
     batch: 1,
+    atomicWith: [],
+    bufferedRecords: 1,
     ...extra,
   };
 }
@@ -53,8 +55,8 @@ function workloadOf(accessPatterns: AccessPattern[], extra: Partial<Workload> = 
         avgBytes: 1000,
         maxBytes: 4000,
         attributes: [
-          { name: "userId", type: "string", skew: 0, unique: false, changes: "never" },
-          { name: "name", type: "string", skew: 0, unique: false, changes: "rare" },
+          { name: "userId", type: "string", skew: 0, unique: false, changes: "never", presence: 1 },
+          { name: "name", type: "string", skew: 0, unique: false, changes: "rare", presence: 1 },
         ],
       },
       {

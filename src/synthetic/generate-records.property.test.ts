@@ -13,6 +13,7 @@ const attributeArbitrary = (name: string): fc.Arbitrary<Attribute> =>
       skew: fc.constantFrom(0, 0.5, 1.2),
       unique: fc.boolean(),
       changes: fc.constant("never" as const),
+      presence: fc.constant(1),
       distinct: fc.option(fc.integer({ min: 1, max: 1_000_000_000 }), { nil: undefined }),
       avgBytes: fc.option(fc.integer({ min: 2, max: 3000 }), { nil: undefined }),
     })
@@ -48,7 +49,7 @@ const workloadArbitrary: fc.Arbitrary<Workload> = fc
       avgBytes: 300,
       maxBytes: 1200,
       attributes: [
-        { name: `e${index}Id`, type: "string", skew: 0, unique: true, changes: "never" },
+        { name: `e${index}Id`, type: "string", skew: 0, unique: true, changes: "never", presence: 1 },
         ...(index > 0
           ? [
               {
@@ -57,6 +58,7 @@ const workloadArbitrary: fc.Arbitrary<Workload> = fc
                 skew: 0,
                 unique: false,
                 changes: "never" as const,
+                presence: 1,
               },
             ]
           : []),

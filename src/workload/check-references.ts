@@ -22,6 +22,15 @@ export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
 function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
   const at: IssuePath = ["entities", entity.name];
   checkAttribute(pieces, entity.name, entity.key, [...at, "key"], sink);
+  const key = entity.attributes.find((attribute) => attribute.name === entity.key);
+  if (key !== undefined && key.presence < 1) {
+    sink.error(
+      "workload.invalidValue",
+      [...at, "attributes", key.name, "presence"],
+      `the key ${key.name} identifies every ${entity.name} record, so every record has it; got presence ${key.presence}`,
+      "remove presence from the key (the default is 1)",
+    );
+  }
   const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (2 MB) in Azure Cosmos DB`;
   const split =
     "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
@@ -63,6 +72,17 @@ function checkRelationships(pieces: WorkloadPieces, sink: IssueSink): void {
       }
     } else {
       checkAttribute(pieces, relationship.child, relationship.via, [...at, "via"], sink);
+    }
+    const via = pieces.entities
+      .get(relationship.child)
+      ?.attributes.find((attribute) => attribute.name === relationship.via);
+    if (relationship.owned && via !== undefined && via.presence < 1) {
+      sink.error(
+        "workload.invalidValue",
+        ["entities", relationship.child, "attributes", via.name, "presence"],
+        `${relationship.child} is owned by ${relationship.parent} (relationships[${index}]), so every ${relationship.child} has a ${via.name}; got presence ${via.presence}`,
+        "remove presence from the attribute, or owned: true from the relationship",
+      );
     }
     if (relationship.max !== undefined && relationship.max < relationship.avg) {
       sink.error(
@@ -118,6 +138,15 @@ function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSi
       checkAttribute(pieces, entity, name, [...at, "changes", position], sink),
     );
     checkDuplicates(pattern.changes ?? [], [...at, "changes"], sink);
+    checkAtomicWith(piece, pieces, sink);
+    if (pattern.bufferedRecords > 1 && (pattern.operation === "delete" || pattern.operation === "replace")) {
+      sink.error(
+        "workload.invalidValue",
+        [...at, "bufferedRecords"],
+        `bufferedRecords applies to writes that add records (create, upsert, patch); this pattern is a ${pattern.operation}`,
+        "remove bufferedRecords, or use operation: create",
+      );
+    }
     return;
   }
   checkDuplicates(pattern.select ?? [], [...at, "select"], sink);
@@ -148,6 +177,42 @@ function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSi
       sink,
     ),
   );
+}
+
+/** `atomicWith` names other write patterns of the file, each once. */
+function checkAtomicWith(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSink): void {
+  const { index, pattern } = piece;
+  if (pattern.type !== "write") return;
+  const at: IssuePath = ["accessPatterns", index, "atomicWith"];
+  checkDuplicates(pattern.atomicWith, at, sink);
+  const ids = pieces.patternIds.map(({ id }) => id);
+  pattern.atomicWith.forEach((id, position) => {
+    if (id === pattern.id) {
+      sink.error(
+        "workload.invalidValue",
+        [...at, position],
+        `${pattern.id} names itself; atomicWith lists the other writes that commit with it`,
+      );
+      return;
+    }
+    if (!ids.includes(id)) {
+      sink.error(
+        { code: "workload.unknownPattern", pattern: id },
+        [...at, position],
+        `there is no access pattern with id "${id}"`,
+        didYouMean(id, ids),
+      );
+      return;
+    }
+    const other = pieces.patterns.find((candidate) => candidate.pattern.id === id)?.pattern;
+    if (other !== undefined && other.type !== "write") {
+      sink.error(
+        "workload.invalidValue",
+        [...at, position],
+        `${id} is a read; atomicWith lists write patterns that commit in the same transaction`,
+      );
+    }
+  });
 }
 
 function checkWithItem(

@@ -81,8 +81,8 @@ describe("loadWorkload: the examples", () => {
       avgBytes: 150,
       maxBytes: 600,
       attributes: [
-        { name: "userId", type: "string", skew: 0, unique: false, changes: "never" },
-        { name: "username", type: "string", skew: 0, unique: false, changes: "rare" },
+        { name: "userId", type: "string", skew: 0, unique: false, changes: "never", presence: 1 },
+        { name: "username", type: "string", skew: 0, unique: false, changes: "rare", presence: 1 },
       ],
     });
     expect(workload.entities[1]?.attributes[3]).toEqual({
@@ -92,6 +92,7 @@ describe("loadWorkload: the examples", () => {
       skew: 0,
       unique: false,
       changes: "never",
+      presence: 1,
     });
     expect(workload.relationships[3]).toEqual({
       parent: "User",
@@ -110,6 +111,8 @@ describe("loadWorkload: the examples", () => {
       entity: "User",
       changes: ["username"],
       batch: 1,
+      atomicWith: [],
+      bufferedRecords: 1,
       rps: { avg: 2, peak: 10 },
       standalone: false,
     });
@@ -520,5 +523,105 @@ describe("loadWorkload: scale.trafficProfile (autoscale billing by the hour)", (
     const result = withProfile(hourly([1, ...Array(23).fill(0)]));
     expect(result.ok).toBe(true);
     expect(result.issues.map((issue) => issue.code)).toContain("workload.inconsistentTrafficProfile");
+  });
+});
+
+describe("loadWorkload: presence, binning, per-pattern skew, staleness, atomicWith, bufferedRecords", () => {
+  const c2 = "    operation: create\n    entity: Post\n    rps: { avg: 2, peak: 10 }";
+  it("reads every field with its default, and serializes it back", () => {
+    const text = edit(
+      c2,
+      `${c2}\n    skew: 0\n    atomicWith: [C1]\n    bufferedRecords: 60`,
+      edit(
+        "      title: string",
+        "      title: { type: string, presence: 0.15 }",
+        edit("    avgBytes: 1000", "    avgBytes: 1000\n    binning: { windowSeconds: 3600 }"),
+      ),
+    ).replace("    limit: 10\n", "    limit: 10\n    maxStalenessSeconds: 0\n");
+    const workload = loaded(loadWorkload(text));
+    const post = workload.entities.find((e) => e.name === "Post");
+    expect(post?.binning).toEqual({ kind: "window", seconds: 3600 });
+    expect(post?.attributes.find((a) => a.name === "title")?.presence).toBe(0.15);
+    expect(post?.attributes.find((a) => a.name === "postId")?.presence).toBe(1);
+    const write = workload.accessPatterns.find((p) => p.id === "C2");
+    expect(write).toMatchObject({ skew: 0, atomicWith: ["C1"], bufferedRecords: 60 });
+    expect(workload.accessPatterns.find((p) => p.id === "Q2")).toMatchObject({ maxStalenessSeconds: 0 });
+    expect(workload.accessPatterns.find((p) => p.id === "C1")).toMatchObject({
+      atomicWith: [],
+      bufferedRecords: 1,
+    });
+    expect(workload.accessPatterns.find((p) => p.id === "C1")).not.toHaveProperty("skew");
+    expect(
+      loaded(loadWorkload(edit("    avgBytes: 1000", "    avgBytes: 1000\n    binning: false"))).entities[1]
+        ?.binning,
+    ).toEqual({ kind: "never" });
+  });
+
+  it.each([
+    [
+      "presence 0",
+      edit("      title: string", "      title: { type: string, presence: 0 }"),
+      "entities.Post.attributes.title.presence",
+    ],
+    [
+      "presence over 1",
+      edit("      title: string", "      title: { type: string, presence: 1.5 }"),
+      "entities.Post.attributes.title.presence",
+    ],
+    [
+      "presence below 1 on the key",
+      edit("      postId: string", "      postId: { type: string, presence: 0.5 }"),
+      "entities.Post.attributes.postId.presence",
+    ],
+    [
+      "presence below 1 on an owned child's via",
+      edit(
+        "      userId: string\n      title",
+        "      userId: { type: string, presence: 0.5 }\n      title",
+      ).replace("max: 50 }", "max: 50, owned: true }"),
+      "entities.Post.attributes.userId.presence",
+    ],
+    [
+      "binning with both forms",
+      edit(
+        "    avgBytes: 1000",
+        "    avgBytes: 1000\n    binning: { windowSeconds: 60, recordsPerItem: 10 }",
+      ),
+      "entities.Post.binning",
+    ],
+    [
+      "binning: true",
+      edit("    avgBytes: 1000", "    avgBytes: 1000\n    binning: true"),
+      "entities.Post.binning",
+    ],
+    ["atomicWith an unknown id", edit(c2, `${c2}\n    atomicWith: [C9]`), "accessPatterns[1].atomicWith[0]"],
+    ["atomicWith itself", edit(c2, `${c2}\n    atomicWith: [C2]`), "accessPatterns[1].atomicWith[0]"],
+    ["atomicWith a read", edit(c2, `${c2}\n    atomicWith: [Q1]`), "accessPatterns[1].atomicWith[0]"],
+    [
+      "atomicWith on a read",
+      base.replace("    with: [count(Post)]\n", "    with: [count(Post)]\n    atomicWith: [C1]\n"),
+      "accessPatterns[2].atomicWith",
+    ],
+    [
+      "bufferedRecords on a delete",
+      edit(c2, c2.replace("create", "delete") + "\n    bufferedRecords: 5"),
+      "accessPatterns[1].bufferedRecords",
+    ],
+    [
+      "maxStalenessSeconds on a write",
+      edit(c2, `${c2}\n    maxStalenessSeconds: 5`),
+      "accessPatterns[1].maxStalenessSeconds",
+    ],
+    ["a negative pattern skew", edit(c2, `${c2}\n    skew: -1`), "accessPatterns[1].skew"],
+  ])("refuses %s at its path", (_what, text, path) => {
+    const result = loadWorkload(text);
+    expect(result.ok).toBe(false);
+    expect(errors(result.issues).map((issue) => formatPath(issue.path))).toContain(path);
+  });
+
+  it("suggests the id an unknown atomicWith entry was meant to be", () => {
+    const result = loadWorkload(edit(c2, `${c2}\n    atomicWith: [c1]`));
+    const issue = result.issues.find((i) => i.code === "workload.unknownPattern");
+    expect(issue?.suggestion).toBe('did you mean "C1"?');
   });
 });

@@ -8,7 +8,7 @@ import { parseSourceDocument } from "../source/parse-document.js";
 import { checkReferences } from "./check-references.js";
 import { checkWarnings } from "./check-warnings.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import { createIssueSink, type IssueSink } from "../common/issues.js";
+import { createIssueSink, type IssuePath, type IssueSink } from "../common/issues.js";
 import {
   ATTRIBUTE_NAME,
   ENTITY_NAME,
@@ -29,6 +29,7 @@ import { describeValue, parsePiece } from "./schema-issues.js";
 import type {
   AccessPattern,
   Attribute,
+  Binning,
   Entity,
   Relationship,
   Scale,
@@ -155,7 +156,7 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
         );
       }
       const entity = parsePiece(rawEntitySchema, raw, ["entities", name], sink);
-      if (entity !== undefined) entities.set(name, toEntity(name, entity));
+      if (entity !== undefined) entities.set(name, toEntity(name, entity, sink));
     }
     if (entityNames.length === 0) {
       sink.error("workload.missingField", ["entities"], "expected at least one entity, got an empty mapping");
@@ -194,10 +195,11 @@ export function defaultMaxBytes(avgBytes: number): number {
   return Math.min(4 * avgBytes, MAX_ITEM_BYTES);
 }
 
-function toEntity(name: string, raw: RawEntity): Entity {
+function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity {
   const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) =>
     toAttribute(attribute, value),
   );
+  const binning = raw.binning === undefined ? undefined : toBinning(raw.binning, ["entities", name], sink);
   return {
     name,
     key: raw.key,
@@ -206,12 +208,35 @@ function toEntity(name: string, raw: RawEntity): Entity {
     avgBytes: raw.avgBytes,
     maxBytes: raw.maxBytes ?? defaultMaxBytes(raw.avgBytes),
     ...(raw.ttlSeconds === undefined ? {} : { ttlSeconds: raw.ttlSeconds }),
+    ...(binning === undefined ? {} : { binning }),
     attributes,
   };
 }
 
+/** `binning:`: false, or exactly one of windowSeconds and recordsPerItem. */
+function toBinning(
+  raw: NonNullable<RawEntity["binning"]>,
+  at: IssuePath,
+  sink: IssueSink,
+): Binning | undefined {
+  if (raw === false) return { kind: "never" };
+  if ((raw.windowSeconds === undefined) === (raw.recordsPerItem === undefined)) {
+    sink.error(
+      "workload.invalidValue",
+      [...at, "binning"],
+      "expected either windowSeconds or recordsPerItem, not both or neither",
+      "for example binning: { windowSeconds: 3600 } (one bucket item per key and hour), binning: { recordsPerItem: 100 }, or binning: false",
+    );
+    return undefined;
+  }
+  return raw.windowSeconds !== undefined
+    ? { kind: "window", seconds: raw.windowSeconds }
+    : { kind: "records", perItem: raw.recordsPerItem ?? 1 };
+}
+
 function toAttribute(name: string, raw: RawAttribute): Attribute {
-  if (typeof raw === "string") return { name, type: raw, skew: 0, unique: false, changes: "never" };
+  if (typeof raw === "string")
+    return { name, type: raw, skew: 0, unique: false, changes: "never", presence: 1 };
   return {
     name,
     type: raw.type,
@@ -220,6 +245,7 @@ function toAttribute(name: string, raw: RawAttribute): Attribute {
     skew: raw.skew ?? 0,
     unique: raw.unique ?? false,
     changes: raw.changes ?? "never",
+    presence: raw.presence ?? 1,
   };
 }
 
@@ -253,6 +279,7 @@ function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink):
     entity: raw.entity,
     rps: { avg: raw.rps.avg, peak: raw.rps.peak },
     standalone: raw.standalone ?? false,
+    ...(raw.skew === undefined ? {} : { skew: raw.skew }),
   };
   if (raw.type === "write") {
     if (raw.operation === undefined) {
@@ -270,6 +297,8 @@ function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink):
       operation: raw.operation,
       ...(raw.changes === undefined ? {} : { changes: raw.changes }),
       batch: raw.batch ?? 1,
+      atomicWith: raw.atomicWith ?? [],
+      bufferedRecords: raw.bufferedRecords ?? 1,
     };
     return { index, pattern, withPositions: [] };
   }
@@ -287,6 +316,7 @@ function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink):
     with: withItems.map(({ item }) => item),
     ...(raw.consistency === undefined ? {} : { consistency: raw.consistency }),
     ...(raw.latencyMs === undefined ? {} : { latencyMs: raw.latencyMs }),
+    ...(raw.maxStalenessSeconds === undefined ? {} : { maxStalenessSeconds: raw.maxStalenessSeconds }),
   };
   return { index, pattern, withPositions: withItems.map(({ position }) => position) };
 }

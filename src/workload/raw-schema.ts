@@ -29,8 +29,9 @@ export const READ_ONLY_FIELDS = [
   "with",
   "consistency",
   "latencyMs",
+  "maxStalenessSeconds",
 ] as const;
-export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch"] as const;
+export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch", "atomicWith", "bufferedRecords"] as const;
 
 /** Entity names appear inside `with` entries (`User.username`), so they are identifiers. */
 export const ENTITY_NAME = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/;
@@ -67,6 +68,11 @@ const ttlSeconds = z
       `expected at most ${formatInteger(MAX_TTL_SECONDS)} seconds (about 68 years), the largest time to live Cosmos DB accepts (${LIMIT_SOURCES.timeToLive})`,
     ),
   );
+/** A share of an entity's records: more than 0, at most 1. */
+const shareOfRecords = z
+  .number(expect("expected a share of the records, more than 0 and at most 1 (e.g. 0.15)"))
+  .gt(0, expect("expected a share of the records, more than 0 and at most 1 (e.g. 0.15)"))
+  .max(1, expect("expected a share of the records, more than 0 and at most 1 (e.g. 0.15)"));
 const nonEmptyString = z
   .string(expect("expected a non-empty string"))
   .min(1, expect("expected a non-empty string"));
@@ -91,8 +97,9 @@ export const rawAttributeSchema = z.union(
         skew: nonNegativeNumber.optional(),
         unique: boolean.optional(),
         changes: enumOf(CHANGE_FREQUENCIES).optional(),
+        presence: shareOfRecords.optional(),
       },
-      "type, avgBytes, distinct, skew, unique, changes",
+      "type, avgBytes, distinct, skew, unique, changes, presence",
     ),
   ],
   expect(`${oneOf(ATTRIBUTE_TYPES)}, or a mapping such as { type: string, distinct: 3 }`),
@@ -106,6 +113,18 @@ export const rawEntitySchema = strict(
     avgBytes: positiveNumber,
     maxBytes: positiveNumber.optional(),
     ttlSeconds: ttlSeconds.optional(),
+    binning: z
+      .union(
+        [
+          z.literal(false),
+          strict(
+            { windowSeconds: positiveInteger, recordsPerItem: positiveInteger },
+            "windowSeconds or recordsPerItem",
+          ).partial(),
+        ],
+        expect("expected false (never bin) or { windowSeconds: N } or { recordsPerItem: N }"),
+      )
+      .optional(),
     attributes: z
       .record(z.string(), rawAttributeSchema, expect("expected a mapping of attribute name -> type"))
       .optional(),
@@ -137,6 +156,7 @@ export const rawAccessPatternSchema = strict(
     entity: nonEmptyString,
     rps: rate,
     standalone: boolean.optional(),
+    skew: nonNegativeNumber.optional(),
     // reads
     where: z
       .record(z.string(), enumOf(PREDICATE_OPERATORS), expect("expected a mapping of attribute -> operator"))
@@ -158,10 +178,16 @@ export const rawAccessPatternSchema = strict(
       .optional(),
     consistency: consistency.optional(),
     latencyMs: positiveNumber.optional(),
+    maxStalenessSeconds: nonNegativeNumber.optional(),
     // writes
     operation: enumOf(WRITE_OPERATIONS).optional(),
     changes: z.array(nonEmptyString, expect("expected a list of attribute names")).optional(),
     batch: positiveInteger.optional(),
+    atomicWith: z
+      .array(nonEmptyString, expect("expected a list of write pattern ids, e.g. [W2]"))
+      .min(1, expect("expected a non-empty list of write pattern ids (omit atomicWith for none)"))
+      .optional(),
+    bufferedRecords: positiveInteger.optional(),
   },
   "id, name, type, entity, rps, ...",
 );

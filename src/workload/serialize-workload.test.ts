@@ -68,7 +68,17 @@ function variantOf(workload: Workload): fc.Arbitrary<Workload> {
       domain: text,
       description: text,
       scale: scaleVariant(),
-      entities: fc.tuple(...workload.entities.map(entityVariant)),
+      entities: fc.tuple(
+        ...workload.entities.map((entity) =>
+          entityVariant(
+            entity,
+            new Set([
+              entity.key,
+              ...workload.relationships.flatMap((r) => (r.child === entity.name && r.via ? [r.via] : [])),
+            ]),
+          ),
+        ),
+      ),
       relationships: fc.tuple(...workload.relationships.map(relationshipVariant)),
       accessPatterns: fc.tuple(...workload.accessPatterns.map(patternVariant)),
     },
@@ -98,7 +108,8 @@ function scaleVariant(): fc.Arbitrary<Scale> {
   );
 }
 
-function entityVariant(entity: Entity): fc.Arbitrary<Entity> {
+/** `present`: attributes every record has (the key, relationships' via), kept at presence 1. */
+function entityVariant(entity: Entity, present: ReadonlySet<string>): fc.Arbitrary<Entity> {
   return fc
     .record({
       count: positive,
@@ -116,7 +127,7 @@ function entityVariant(entity: Entity): fc.Arbitrary<Entity> {
       avgBytes,
       maxBytes: Math.min(MAX_ITEM_BYTES, factor === null ? 4 * avgBytes : factor * avgBytes),
       ...(ttl === null ? {} : { ttlSeconds: ttl }),
-      attributes,
+      attributes: attributes.map((a) => (present.has(a.name) ? { ...a, presence: 1 } : a)),
     }));
 }
 
@@ -129,6 +140,7 @@ function attributeVariant(attribute: Attribute): fc.Arbitrary<Attribute> {
       skew: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 3, noNaN: true })),
       unique: fc.boolean(),
       changes: fc.constantFrom("never", "rare", "frequent" as const),
+      presence: fc.oneof(fc.constant(1), fc.double({ min: 0.001, max: 1, noNaN: true })),
     })
     .map(({ avgBytes, distinct, ...rest }) => ({
       name: attribute.name,
@@ -160,15 +172,28 @@ function patternVariant(pattern: AccessPattern): fc.Arbitrary<AccessPattern> {
     avg: nonNegative,
     extra: nonNegative,
     standalone: fc.boolean(),
+    skew: fc.option(fc.double({ min: 0, max: 3, noNaN: true })),
   });
   if (pattern.type === "write") {
-    return fc.record({ common, batch: fc.integer({ min: 1, max: 100 }) }).map(({ common: c, batch }) => ({
-      ...pattern,
-      name: c.name,
-      rps: { avg: c.avg, peak: c.avg + c.extra },
-      standalone: c.standalone,
-      batch,
-    }));
+    const appends = pattern.operation !== "delete" && pattern.operation !== "replace";
+    return fc
+      .record({
+        common,
+        batch: fc.integer({ min: 1, max: 100 }),
+        bufferedRecords: appends ? fc.integer({ min: 1, max: 100 }) : fc.constant(1),
+      })
+      .map(({ common: c, batch, bufferedRecords }) => {
+        const { skew: _skew, ...rest } = pattern;
+        return {
+          ...rest,
+          name: c.name,
+          rps: { avg: c.avg, peak: c.avg + c.extra },
+          standalone: c.standalone,
+          ...(c.skew === null ? {} : { skew: c.skew }),
+          batch,
+          bufferedRecords,
+        };
+      });
   }
   return fc
     .record({
@@ -176,9 +201,18 @@ function patternVariant(pattern: AccessPattern): fc.Arbitrary<AccessPattern> {
       limit: fc.option(fc.integer({ min: 1, max: 1000 })),
       latencyMs: fc.option(positive),
       consistency: fc.option(fc.constantFrom("strong", "eventual" as const)),
+      maxStalenessSeconds: fc.option(fc.constantFrom(0, 5, 3600)),
     })
-    .map(({ common: c, limit, latencyMs, consistency }) => {
-      const { limit: _limit, latencyMs: _latency, consistency: _consistency, returns, ...rest } = pattern;
+    .map(({ common: c, limit, latencyMs, consistency, maxStalenessSeconds }) => {
+      const {
+        limit: _limit,
+        latencyMs: _latency,
+        consistency: _consistency,
+        maxStalenessSeconds: _staleness,
+        skew: _skew,
+        returns,
+        ...rest
+      } = pattern;
       const keepReturns = returns !== undefined && (limit === null || returns.avg <= limit);
       return {
         ...rest,
@@ -189,6 +223,8 @@ function patternVariant(pattern: AccessPattern): fc.Arbitrary<AccessPattern> {
         ...(keepReturns ? { returns } : {}),
         ...(latencyMs === null ? {} : { latencyMs }),
         ...(consistency === null ? {} : { consistency }),
+        ...(maxStalenessSeconds === null ? {} : { maxStalenessSeconds }),
+        ...(c.skew === null ? {} : { skew: c.skew }),
       };
     });
 }

@@ -5,7 +5,7 @@
  */
 import { Document, isCollection } from "yaml";
 import { defaultMaxBytes } from "./load-workload.js";
-import type { AccessPattern, Attribute, Entity, Relationship, Scale, Workload } from "./types.js";
+import type { AccessPattern, Attribute, Binning, Entity, Relationship, Scale, Workload } from "./types.js";
 import { formatWithItem } from "./with-items.js";
 
 /** Fields of an access pattern written on one line (`rps: { avg: 2, peak: 10 }`). */
@@ -74,10 +74,24 @@ function entityFields(entity: Entity): Record<string, unknown> {
     avgBytes: entity.avgBytes,
     ...(entity.maxBytes === defaultMaxBytes(entity.avgBytes) ? {} : { maxBytes: entity.maxBytes }),
     ...(entity.ttlSeconds === undefined ? {} : { ttlSeconds: entity.ttlSeconds }),
+    ...(entity.binning === undefined ? {} : { binning: binningFields(entity.binning) }),
     ...(entity.attributes.length === 0
       ? {}
       : { attributes: Object.fromEntries(entity.attributes.map((a) => [a.name, attributeFields(a)])) }),
   };
+}
+
+function binningFields(binning: Binning): unknown {
+  switch (binning.kind) {
+    case "never":
+      return false;
+    case "window":
+      return { windowSeconds: binning.seconds };
+    case "records":
+      return { recordsPerItem: binning.perItem };
+    default:
+      return binning satisfies never;
+  }
 }
 
 function attributeFields(attribute: Attribute): unknown {
@@ -87,6 +101,7 @@ function attributeFields(attribute: Attribute): unknown {
     ...(Object.is(attribute.skew, 0) ? {} : { skew: attribute.skew }),
     ...(attribute.unique ? { unique: true } : {}),
     ...(attribute.changes === "never" ? {} : { changes: attribute.changes }),
+    ...(attribute.presence === 1 ? {} : { presence: attribute.presence }),
   };
   return Object.keys(long).length === 0 ? attribute.type : { type: attribute.type, ...long };
 }
@@ -108,6 +123,7 @@ function patternFields(pattern: AccessPattern): Record<string, unknown> {
   const tail = {
     rps: { avg: pattern.rps.avg, peak: pattern.rps.peak },
     ...(pattern.standalone ? { standalone: true } : {}),
+    ...(pattern.skew === undefined ? {} : { skew: pattern.skew }),
   };
   switch (pattern.type) {
     case "write":
@@ -117,6 +133,8 @@ function patternFields(pattern: AccessPattern): Record<string, unknown> {
         entity: pattern.entity,
         ...(pattern.changes === undefined ? {} : { changes: [...pattern.changes] }),
         ...(pattern.batch === 1 ? {} : { batch: pattern.batch }),
+        ...(pattern.atomicWith.length === 0 ? {} : { atomicWith: [...pattern.atomicWith] }),
+        ...(pattern.bufferedRecords === 1 ? {} : { bufferedRecords: pattern.bufferedRecords }),
         ...tail,
       };
     case "read":
@@ -138,6 +156,9 @@ function patternFields(pattern: AccessPattern): Record<string, unknown> {
         ...(pattern.with.length === 0 ? {} : { with: pattern.with.map(formatWithItem) }),
         ...(pattern.consistency === undefined ? {} : { consistency: pattern.consistency }),
         ...(pattern.latencyMs === undefined ? {} : { latencyMs: pattern.latencyMs }),
+        ...(pattern.maxStalenessSeconds === undefined
+          ? {}
+          : { maxStalenessSeconds: pattern.maxStalenessSeconds }),
         ...tail,
       };
     default:

@@ -24,7 +24,23 @@ export interface Attribute {
   /** Unique across all items of the entity. */
   readonly unique: boolean;
   readonly changes: ChangeFrequency;
+  /**
+   * Share of the entity's records that have a value (0 < presence <= 1; default 1). An index,
+   * a copy or a container keyed by the attribute holds only those records; the others have no
+   * value for it (sparse attribute).
+   */
+  readonly presence: number;
 }
+
+/**
+ * How an entity's records may be grouped into bucket items (`binning:` in the file, the answer
+ * to the massive-scale question): never, per time window, or a number of records per item.
+ * Absent = the design decides.
+ */
+export type Binning =
+  | { readonly kind: "never" }
+  | { readonly kind: "window"; readonly seconds: number }
+  | { readonly kind: "records"; readonly perItem: number };
 
 export interface Entity {
   readonly name: string;
@@ -40,6 +56,8 @@ export interface Entity {
   readonly maxBytes: number;
   /** Items expire this long after their last write. */
   readonly ttlSeconds?: number;
+  /** How records may be grouped into bucket items; absent = the design decides. */
+  readonly binning?: Binning;
   /** In the order the file lists them; may be empty when the file lists none. */
   readonly attributes: readonly Attribute[];
 }
@@ -106,6 +124,13 @@ interface PatternBase {
   readonly rps: Rate;
   /** Exempt from the read-without-write / write-without-read warnings. */
   readonly standalone: boolean;
+  /**
+   * Zipf exponent of how this pattern's requests spread over the values of the attribute that
+   * locates them (its filter, or the written record's partition key), overriding that
+   * attribute's `skew` for this pattern's traffic (0 = every value alike). Absent = the
+   * attribute's own skew.
+   */
+  readonly skew?: number;
 }
 
 export interface ReadPattern extends PatternBase {
@@ -121,6 +146,12 @@ export interface ReadPattern extends PatternBase {
   readonly with: readonly WithItem[];
   readonly consistency?: Consistency;
   readonly latencyMs?: number;
+  /**
+   * How old the related data the read returns may be, in seconds: 0 = it reflects every write
+   * committed before the read (derived data kept in the same transaction, or read at query
+   * time); absent = a few seconds (change-feed maintenance) are acceptable.
+   */
+  readonly maxStalenessSeconds?: number;
 }
 
 export interface WritePattern extends PatternBase {
@@ -130,6 +161,17 @@ export interface WritePattern extends PatternBase {
   readonly changes?: readonly string[];
   /** Items written per request. Default 1. */
   readonly batch: number;
+  /**
+   * Ids of other write patterns that must commit in the same transaction as this one (each
+   * request of this pattern and one of each listed pattern succeed or fail together). Default [].
+   */
+  readonly atomicWith: readonly string[];
+  /**
+   * Records of one key value the writer collects before it writes them in one request (e.g. a
+   * device sends 60 readings at once); binning then appends them to the bucket item with one
+   * patch. Default 1 (every record written as it comes).
+   */
+  readonly bufferedRecords: number;
 }
 
 export type AccessPattern = ReadPattern | WritePattern;
