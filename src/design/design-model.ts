@@ -106,6 +106,7 @@ function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern)
       current,
       {
         id: `denormalize-${pattern.id}-${decisions.length}`,
+        subject: { kind: "denormalize", pattern: pattern.id },
         title: `${pattern.id}: ${candidate.name}?`,
         keepName: "read it at query time",
         context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
@@ -138,6 +139,13 @@ function designComponent(
       current,
       {
         id: `aggregate-${relationship.parent}-${relationship.child}`,
+        subject: {
+          kind: "aggregate",
+          parent: relationship.parent,
+          child: relationship.child,
+          correlation: share,
+          identifying: relationship.owned,
+        },
         title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
         keepName: `keep ${relationship.child} where it is`,
         context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
@@ -153,6 +161,7 @@ function designComponent(
       current,
       {
         id: `unique-${entity.name}`,
+        subject: { kind: "unique", entity: entity.name },
         title: `Unique ${entity.name} attributes`,
         keepName: "query by the attribute",
         context:
@@ -169,6 +178,7 @@ function designComponent(
       current,
       {
         id: `key-${container.name}`,
+        subject: { kind: "partitionKey", container: container.name },
         title: `Partition key of ${container.name}`,
         keepName: `${container.name} by ${container.partitionKey.join(", ")}`,
         context: "a key with many distinct values that the frequent filters give",
@@ -183,6 +193,7 @@ function designComponent(
       current,
       {
         id: `id-${entity.name}`,
+        subject: { kind: "id", entity: entity.name },
         title: `Id of ${entity.name} items`,
         keepName: `id = {${entity.key}}`,
         context: "a read that identifies one item by other attributes",
@@ -198,6 +209,7 @@ function designComponent(
       current,
       {
         id: `bucket-${entity.name}`,
+        subject: { kind: "binning", entity: entity.name },
         title: `Binning ${entity.name} records`,
         keepName: "one item per record",
         context: "many small records written per key and read in time order",
@@ -222,6 +234,7 @@ function designComponent(
       current,
       {
         id: `fan-out-${pattern.id}`,
+        subject: { kind: "fanOut", pattern: pattern.id },
         title: `${pattern.id} without fan-out`,
         keepName: "accept the fan-out",
         context: `${pattern.id} queries every physical partition as modeled`,
@@ -240,6 +253,7 @@ function designComponent(
       current,
       {
         id: `shard-${name}`,
+        subject: { kind: "shard", container: name },
         title: `Hot logical partition in ${name}`,
         keepName: "one logical partition per key",
         context: hot.message,
@@ -254,6 +268,7 @@ function designComponent(
     current,
     {
       id: "consolidate-containers",
+      subject: { kind: "consolidateContainers" },
       title: "Containers that can share one",
       keepName: "one container per aggregate",
       context: "every container pays its own minimum throughput",
@@ -274,6 +289,7 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
     if (ttls.every((t) => t === first) && first !== undefined) {
       decisions.push({
         id: `ttl-${container.name}`,
+        subject: { kind: "ttl", container: container.name },
         title: `Expiry in ${container.name}`,
         chosen: `defaultTtl ${first} s`,
         alternatives: [],
@@ -283,6 +299,7 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
     }
     decisions.push({
       id: `ttl-${container.name}`,
+      subject: { kind: "ttl", container: container.name },
       title: `Expiry in ${container.name}`,
       chosen: "defaultTtl -1 with a ttl per item type",
       alternatives: [],
@@ -369,6 +386,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   )) {
     decisions.push({
       id: "fallback-baseline",
+      subject: { kind: "fallbackBaseline" },
       title: "Design versus baseline",
       chosen: "the baseline",
       alternatives: [
@@ -404,6 +422,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   } else model = finalized;
   decisions.push({
     id: "throughput",
+    subject: { kind: "throughput" },
     title: "Throughput per container",
     chosen: final.evaluation.containers
       .map(
@@ -418,6 +437,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   if (unmet.length > 0) {
     decisions.push({
       id: "unmet-limits",
+      subject: { kind: "unmetLimits", errors: unmet.length },
       title: "Hard limits the design does not meet",
       chosen: `${unmet.length} hard-limit error(s) remain`,
       alternatives: [],

@@ -30,7 +30,16 @@ export function generateWorkload(count: number): Workload {
         { name: key, type: "string", skew: 0, unique: false, changes: "never", presence: 1 },
         ...(via === undefined
           ? []
-          : [{ name: via, type: "string" as const, skew: 0, unique: false, changes: "never" as const, presence: 1 }]),
+          : [
+              {
+                name: via,
+                type: "string" as const,
+                skew: 0,
+                unique: false,
+                changes: "never" as const,
+                presence: 1,
+              },
+            ]),
         { name: "title", type: "string", skew: 0, unique: false, changes: "rare", presence: 1 },
         { name: "createdAt", type: "datetime", skew: 0, unique: false, changes: "never", presence: 1 },
       ],

@@ -32,8 +32,36 @@ export interface Alternative {
   readonly errors: number;
 }
 
+/**
+ * What a decision is about, as data (the documents read it instead of parsing the id): one
+ * kind per step of the search, with the entity, relationship, container or pattern it concerns.
+ */
+export type DecisionSubject =
+  | {
+      readonly kind: "aggregate";
+      readonly parent: string;
+      readonly child: string;
+      /** Share of the requests touching the pair that need both (0..1). */
+      readonly correlation: number;
+      /** The relationship is identifying (`owned`). */
+      readonly identifying: boolean;
+    }
+  | { readonly kind: "unique"; readonly entity: string }
+  | { readonly kind: "partitionKey"; readonly container: string }
+  | { readonly kind: "id"; readonly entity: string }
+  | { readonly kind: "binning"; readonly entity: string }
+  | { readonly kind: "denormalize"; readonly pattern: string }
+  | { readonly kind: "fanOut"; readonly pattern: string }
+  | { readonly kind: "shard"; readonly container: string }
+  | { readonly kind: "consolidateContainers" }
+  | { readonly kind: "ttl"; readonly container: string }
+  | { readonly kind: "fallbackBaseline" }
+  | { readonly kind: "throughput" }
+  | { readonly kind: "unmetLimits"; readonly errors: number };
+
 export interface Decision {
   readonly id: string;
+  readonly subject: DecisionSubject;
   readonly title: string;
   readonly chosen: string;
   readonly alternatives: readonly Alternative[];
@@ -155,6 +183,7 @@ export function decide(
   current: Scored,
   decision: {
     readonly id: string;
+    readonly subject: DecisionSubject;
     readonly title: string;
     readonly keepName: string;
     /** The rule and its numbers, the start of the decision's "why". */
@@ -201,6 +230,7 @@ export function decide(
   if (candidates.length > 0) {
     decisions.push({
       id: decision.id,
+      subject: decision.subject,
       title: decision.title,
       chosen: bestName,
       alternatives,

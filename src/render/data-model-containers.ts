@@ -231,7 +231,9 @@ function partitionKeyOf(
       : `; ${formatNumber(evaluated.physicalPartitions, 0)} physical partition(s) for ${gb(evaluated.storageGB)} at the horizon; ` +
         `hottest logical partition ${code(evaluated.hottestLogicalPartition.key)} at ${rus(evaluated.hottestLogicalPartition.rus)} peak ` +
         `(limit ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) and ${gb(evaluated.hottestLogicalPartition.storageGB)} (limit ${MAX_LOGICAL_PARTITION_GB} GB)`;
-  const decision = context.decisions.find((d) => d.id === `key-${container.name}`);
+  const decision = context.decisions.find(
+    (d) => d.subject.kind === "partitionKey" && d.subject.container === container.name,
+  );
   const why = decision === undefined ? "" : ` Decision: ${e(decision.chosen)}, because ${e(decision.why)}.`;
   return `${paths}, ${kind}; ${perType.join("; ")}${numbers}.${why}`;
 }

@@ -253,9 +253,7 @@ function renderAggregateDecisions(context: Context): string {
       ),
     );
   }
-  const aggregate = context.decisions.filter(
-    (d) => d.id.startsWith("aggregate-") || d.id.startsWith("unique-"),
-  );
+  const aggregate = context.decisions.filter(isAggregateDecision);
   if (aggregate.length > 0) {
     lines.push("", "Decisions of the design search (each alternative evaluated in full):");
     for (const decision of aggregate) lines.push("", renderDecision(decision));
@@ -265,6 +263,29 @@ function renderAggregateDecisions(context: Context): string {
 
 // ---------------------------------------------------------------------------------------------
 // Trade-offs
+
+/** Decisions about aggregates and uniqueness, shown in the aggregate section. */
+function isAggregateDecision(decision: Decision): boolean {
+  switch (decision.subject.kind) {
+    case "aggregate":
+    case "unique":
+      return true;
+    case "partitionKey":
+    case "id":
+    case "binning":
+    case "denormalize":
+    case "fanOut":
+    case "shard":
+    case "consolidateContainers":
+    case "ttl":
+    case "fallbackBaseline":
+    case "throughput":
+    case "unmetLimits":
+      return false;
+    default:
+      return decision.subject satisfies never;
+  }
+}
 
 function chosenAlternative(decision: Decision): Alternative | undefined {
   return decision.alternatives.find((a) => a.name === decision.chosen);
@@ -296,9 +317,7 @@ function renderTradeOffs(context: Context): string {
     );
   }
   lines.push(items.length === 0 ? "No trade-offs: the baseline design is kept as is." : bulletList(items));
-  const detailed = context.decisions.filter(
-    (d) => !(d.id.startsWith("aggregate-") || d.id.startsWith("unique-")) && d.alternatives.length > 1,
-  );
+  const detailed = context.decisions.filter((d) => !isAggregateDecision(d) && d.alternatives.length > 1);
   if (detailed.length > 0) {
     lines.push("", "Alternatives evaluated for the other decisions:");
     for (const decision of detailed) lines.push("", renderDecision(decision));
