@@ -127,7 +127,8 @@ function evaluateWith(
       const before = state.loads.get(container.name)?.peak ?? 0;
       // Only patterns with a step on the container can have load on it (the others' delta is 0).
       const onContainer = solver.patternsOn(container.name);
-      const trial = solve({ ...partitions, [container.name]: current + 1 });
+      // Only the plans are compared: no loads are built for the trial.
+      const trialPlans = solver.solvePlans({ ...partitions, [container.name]: current + 1 });
       const deltas = onContainer.flatMap((index) => {
         const pattern = workload.accessPatterns[index];
         if (pattern === undefined) return [];
@@ -136,7 +137,7 @@ function evaluateWith(
           {
             pattern,
             index,
-            delta: was > 0 ? (patternLoadOn(trial.plans[index], container.name) - was) * pattern.rps.peak : 0,
+            delta: was > 0 ? (patternLoadOn(trialPlans[index], container.name) - was) * pattern.rps.peak : 0,
           },
         ];
       });

@@ -74,10 +74,12 @@ export class Solver {
    */
   private readonly stepsOn = new Map<string, Set<number>>();
   private readonly loads = new Map<string, ContainerLoad>();
-  private solved = false;
-  /** The last solve's result, and whether a plan changed since. */
-  private last: Solved | undefined;
+  /** The last solve's plans and loads (shared while nothing changes), and whether a plan changed. */
+  private lastPlans: readonly Plan[] | undefined;
+  private lastLoads: ReadonlyMap<string, ContainerLoad> | undefined;
   private plansChanged = false;
+  /** Containers whose contributions changed since their load was last built. */
+  private readonly pending = new Set<string>();
 
   /** The model's planning environment (partition counts: those of the last solve). */
   readonly environment: PlanEnvironment;
@@ -146,12 +148,16 @@ export class Solver {
     return value;
   }
 
-  /** Plans and loads at `counts` (physical partitions per container). */
-  solve(counts: Readonly<Record<string, number>>): Solved {
+  /**
+   * The plans at `counts` (physical partitions per container), without the loads: the loads of
+   * the containers whose contributions changed are rebuilt at the next `solve`.
+   */
+  solvePlans(counts: Readonly<Record<string, number>>): readonly Plan[] {
     this.counts = counts;
     const dirty = new Set<number>();
-    if (!this.solved) {
+    if (this.lastPlans === undefined) {
       for (let index = 0; index < this.plans.length; index++) dirty.add(index);
+      for (const container of this.model.containers) this.pending.add(container.name);
     } else {
       for (const [name, readers] of this.countReaders) {
         if (this.base.partitions(name) !== this.lastCounts.get(name))
@@ -163,13 +169,19 @@ export class Solver {
           dirty.add(index);
       }
     }
-    const rebuild = new Set<string>();
-    for (const index of [...dirty].sort((a, b) => a - b)) this.refresh(index, rebuild);
+    for (const index of [...dirty].sort((a, b) => a - b)) this.refresh(index, this.pending);
     for (const name of this.countReaders.keys()) this.lastCounts.set(name, this.base.partitions(name));
-    if (!this.solved) for (const container of this.model.containers) rebuild.add(container.name);
-    this.solved = true;
-    let loadsChanged = this.last === undefined;
-    for (const name of rebuild) {
+    // A solve that changes no plan gives the same array (shared, never changed).
+    if (this.lastPlans === undefined || this.plansChanged) this.lastPlans = [...this.plans];
+    this.plansChanged = false;
+    return this.lastPlans;
+  }
+
+  /** Plans and loads at `counts` (physical partitions per container). */
+  solve(counts: Readonly<Record<string, number>>): Solved {
+    const plans = this.solvePlans(counts);
+    let loadsChanged = this.lastLoads === undefined;
+    for (const name of this.pending) {
       const sequence = (this.touching.get(name) ?? []).flatMap((index) => {
         const entry = this.contributions[index];
         return entry === undefined ? [] : [entry.contribution];
@@ -178,20 +190,16 @@ export class Solver {
       if (this.loads.get(name) !== load) loadsChanged = true;
       this.loads.set(name, load);
     }
-    // A solve that changes nothing gives the same plans and loads (shared, never changed).
-    const plans = this.last !== undefined && !this.plansChanged ? this.last.plans : [...this.plans];
-    let loads = this.last?.loads;
-    if (loads === undefined || loadsChanged) {
+    this.pending.clear();
+    if (this.lastLoads === undefined || loadsChanged) {
       const fresh = new Map<string, ContainerLoad>();
       for (const container of this.model.containers) {
         const load = this.loads.get(container.name);
         if (load !== undefined) fresh.set(container.name, load);
       }
-      loads = fresh;
+      this.lastLoads = fresh;
     }
-    this.plansChanged = false;
-    this.last = { plans, loads };
-    return this.last;
+    return { plans, loads: this.lastLoads };
   }
 
   /** Brings one pattern's plan and contribution up to date; notes the containers to rebuild. */
