@@ -67,6 +67,13 @@ export { hotPartitionRisks, entityStorage } from "./analysis/design-consideratio
 export { zipfShare, harmonic } from "./cost/zipf.js";
 export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
 export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
+export { productionSettingsOf } from "./render/production-settings.js";
+export type {
+  IacOptions,
+  ProductionOptions,
+  ProductionSettings,
+  ChangeFeedMode,
+} from "./render/production-settings.js";
 export { renderBicep } from "./render/bicep.js";
 export { renderTerraform } from "./render/terraform.js";
 export { renderAzureCli } from "./render/azure-cli.js";
