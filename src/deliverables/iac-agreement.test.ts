@@ -25,9 +25,9 @@ import {
   parseTerraform,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
-import { bashSyntaxErrors, hasBinary, shellcheckReport } from "../test-support/shell-checks.js";
+import { bashSyntaxErrors, shellcheckAvailable, shellcheckReport } from "../test-support/shell-checks.js";
 
-const SHELLCHECK = hasBinary("shellcheck");
+const SHELLCHECK = shellcheckAvailable();
 if (!SHELLCHECK)
   console.warn(
     "iac-agreement: shellcheck is not installed (apt-get install shellcheck): scripts get bash -n only",

@@ -13,7 +13,7 @@ import {
 import { EXAMPLE_NAMES, readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import {
   bashSyntaxErrors,
-  hasBinary,
+  shellcheckAvailable,
   runWithStubAz,
   shellcheckReport,
 } from "../test-support/shell-checks.js";
@@ -112,7 +112,7 @@ describe("the infrastructure conforms to the schemas Azure applies", () => {
     expect(bashSyntaxErrors(renderAzureCli(m, options))).toBe("");
   });
 
-  it.skipIf(!hasBinary("shellcheck")).each(VARIANTS)(
+  it.skipIf(!shellcheckAvailable()).each(VARIANTS)(
     "the Azure CLI script of %s passes shellcheck (skipped when the shellcheck binary is missing: apt-get install shellcheck)",
     (_, m, options) => {
       expect(shellcheckReport(renderAzureCli(m, options))).toBe("");

@@ -13,6 +13,20 @@ export function hasBinary(name: string): boolean {
   return spawnSync(name, ["--version"], { encoding: "utf8" }).status === 0;
 }
 
+/**
+ * Whether `shellcheck` can run here. CI installs it (`.ci/run` sets COSMOS_MODELER_CI=1): there
+ * a missing binary fails the run instead of skipping the checks that need it.
+ */
+export function shellcheckAvailable(): boolean {
+  const available = hasBinary("shellcheck");
+  if (!available && process.env["COSMOS_MODELER_CI"] === "1") {
+    throw new Error(
+      "the shellcheck tests must run in CI: install Debian's package (apt-get install -y shellcheck)",
+    );
+  }
+  return available;
+}
+
 /** `bash -n` of a script: the syntax errors, or "" when it parses. */
 export function bashSyntaxErrors(script: string): string {
   const check = spawnSync("bash", ["-n"], { input: script, encoding: "utf8" });
