@@ -43,6 +43,11 @@ export interface RuCoefficients {
   /** Items a query loads and filters without the index: half per item, half per KB (see below). */
   readonly queryPerScannedItem: number;
   readonly queryPerScannedKB: number;
+  /**
+   * A stored procedure's charge beyond the operations its script runs (starting the JavaScript
+   * runtime, the script's own work). A transactional batch has no script.
+   */
+  readonly scriptOverhead: number;
   /** Automatic indexing, when `indexedValues` is not given: one indexed value per this many bytes. */
   readonly bytesPerIndexedValue: number;
   /** ... and the range of that density used for the low and high bounds. */
@@ -54,6 +59,8 @@ export interface RuCoefficients {
     /** replace, patch, upsert of an existing item, delete: no calibration row; wider. */
     readonly uncalibratedWrite: Band;
     readonly query: Band;
+    /** batch and storedProcedure: around the sum of their operations' ranges. */
+    readonly transaction: Band;
   };
 }
 
@@ -96,16 +103,17 @@ export const DEFAULT_RU_COEFFICIENTS: RuCoefficients = {
   pointReadMinimum: 1,
   pointReadBase: 0.864,
   pointReadPerKB: 0.1132,
-  writeBase: 4.93,
-  writePerKB: 0.544,
-  writePerIndexedValue: 0.347,
+  writeBase: 4.807,
+  writePerKB: 0.5462,
+  writePerIndexedValue: 0.3377,
   replaceFactor: 2,
   indexTermsPerChangedValue: 2,
-  queryPerPartition: 2.8,
-  queryPerReturnedItem: 0.138,
-  queryPerReturnedKB: 0.0217,
-  queryPerScannedItem: 0.0333,
-  queryPerScannedKB: 0.0052,
+  queryPerPartition: 2.785,
+  queryPerReturnedItem: 0.1376,
+  queryPerReturnedKB: 0.02316,
+  queryPerScannedItem: 0.01521,
+  queryPerScannedKB: 0.00801,
+  scriptOverhead: 4.873,
   // Densities of the calibration rows that give both size and indexed values: 153/2, 819/7,
   // 512/6, 307/5, 819/25, 819/26 bytes per value = 76, 117, 85, 61, 33, 31 (geometric mean 59).
   bytesPerIndexedValue: 64,
@@ -120,6 +128,7 @@ export const DEFAULT_RU_COEFFICIENTS: RuCoefficients = {
     insert: { low: 0.75, high: 1.35 },
     uncalibratedWrite: { low: 0.65, high: 1.5 },
     query: { low: 0.85, high: 1.2 },
+    transaction: { low: 0.85, high: 1.2 },
   },
 };
 
