@@ -90,7 +90,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/sessionId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --ttl 86400 \
-  --max-throughput 69000
+  --max-throughput 68000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

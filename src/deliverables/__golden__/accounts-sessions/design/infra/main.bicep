@@ -184,7 +184,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 69000
+        maxThroughput: 68000
       }
     }
   }

@@ -185,7 +185,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_version = 2
   default_ttl           = 86400
   autoscale_settings {
-    max_throughput = 69000
+    max_throughput = 68000
   }
 
   indexing_policy {

@@ -101,7 +101,7 @@ az rest --method put \
 # Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.
 az rest --method put \
   --url "https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"'session-events?api-version=2024-11-15' \
-  --body '{"properties":{"resource":{"id":"session-events","partitionKey":{"paths":["/tenantId","/userId","/sessionId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":48000}}}}'
+  --body '{"properties":{"resource":{"id":"session-events","partitionKey":{"paths":["/tenantId","/userId","/sessionId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":46000}}}}'
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

@@ -319,7 +319,7 @@ resource container3 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 48000
+        maxThroughput: 46000
       }
     }
   }

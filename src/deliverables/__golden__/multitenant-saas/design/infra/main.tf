@@ -283,7 +283,7 @@ resource "azurerm_cosmosdb_sql_container" "container_3" {
   partition_key_version = 2
   default_ttl           = 2592000
   autoscale_settings {
-    max_throughput = 48000
+    max_throughput = 46000
   }
 
   indexing_policy {

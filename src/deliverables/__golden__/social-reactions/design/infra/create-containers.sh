@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 12000
+  --max-throughput 11000
 
 # Container posts
 az cosmosdb sql container create \
@@ -88,7 +88,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 1519000
+  --max-throughput 1470000
 
 # Container reactions
 az cosmosdb sql container create \
@@ -99,7 +99,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postIdShard' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 2717000
+  --max-throughput 2663000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

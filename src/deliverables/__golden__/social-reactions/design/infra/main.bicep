@@ -133,7 +133,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 12000
+        maxThroughput: 11000
       }
     }
   }
@@ -176,7 +176,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 1519000
+        maxThroughput: 1470000
       }
     }
   }
@@ -234,7 +234,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 2717000
+        maxThroughput: 2663000
       }
     }
   }

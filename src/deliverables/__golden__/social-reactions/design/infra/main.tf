@@ -145,7 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 12000
+    max_throughput = 11000
   }
 
   indexing_policy {
@@ -175,7 +175,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 1519000
+    max_throughput = 1470000
   }
 
   indexing_policy {
@@ -209,7 +209,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 2717000
+    max_throughput = 2663000
   }
 
   indexing_policy {

@@ -174,7 +174,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 995000
+        maxThroughput: 977000
       }
     }
   }
