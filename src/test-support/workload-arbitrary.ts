@@ -20,6 +20,8 @@ import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 
 export interface WorkloadArbitraryOptions {
+  /** Fewest entities (default 1); at most `maxEntities`. */
+  readonly minEntities?: number;
   /** Most entities (default 6); at least 1. */
   readonly maxEntities?: number;
   /** Most extra attributes per entity besides its key and parent keys (default 6). */
@@ -443,8 +445,10 @@ function attributeField(attribute: AttributeDraft): unknown {
 }
 
 function withDefaults(options: WorkloadArbitraryOptions): Required<WorkloadArbitraryOptions> {
+  const maxEntities = Math.max(1, options.maxEntities ?? 6);
   return {
-    maxEntities: Math.max(1, options.maxEntities ?? 6),
+    minEntities: Math.min(maxEntities, Math.max(1, options.minEntities ?? 1)),
+    maxEntities,
     maxAttributes: options.maxAttributes ?? 6,
     maxReadsPerEntity: options.maxReadsPerEntity ?? 3,
     maxWritesPerEntity: options.maxWritesPerEntity ?? 2,
@@ -463,7 +467,7 @@ export function workloadDocumentArbitrary(
 ): fc.Arbitrary<WorkloadDocument> {
   const settings = withDefaults(options);
   return fc
-    .integer({ min: 1, max: settings.maxEntities })
+    .integer({ min: settings.minEntities, max: settings.maxEntities })
     .chain((size) =>
       fc.tuple(...Array.from({ length: size }, (_, index) => entityArbitrary(index, settings))),
     )
