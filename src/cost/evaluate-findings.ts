@@ -157,12 +157,22 @@ export function evaluateContainer(
   issues: EvaluationIssue[],
 ): ContainerEvaluation {
   if (choice === undefined) throw new Error(`internal: ${container.name} was not priced`);
+  throughputFindings(container, load, choice, issues);
+  storageFindings(container, stored, issues);
+  return containerFigures(container, load, stored, choice);
+}
+
+/** Hot logical and physical partitions, throttling, pinned counts and the container maximum. */
+function throughputFindings(
+  container: Container,
+  load: ContainerLoad,
+  choice: ThroughputChoice,
+  issues: EvaluationIssue[],
+): void {
   const layout = choice.chosen.layout;
   const partitions = layout.partitions;
   const hottest = layout.hottest;
   const hot = hottestKey(load);
-  const storageGB = stored?.totalGB ?? 0;
-  const hottestStorage = stored?.hottestKeyGB ?? 0;
   const path: IssuePath = ["containers", container.name];
   if (hot.peak > layout.partitionLimit) {
     issues.push({
@@ -239,6 +249,16 @@ export function evaluateContainer(
       suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or spread the load over more containers`,
     });
   }
+}
+
+/** A logical partition over the size limit, or one that would reach it within a month of peak. */
+function storageFindings(
+  container: Container,
+  stored: ContainerStorage | undefined,
+  issues: EvaluationIssue[],
+): void {
+  const hottestStorage = stored?.hottestKeyGB ?? 0;
+  const path: IssuePath = ["containers", container.name];
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
     issues.push({
       code: "evaluate.logicalPartitionTooLarge",
@@ -264,6 +284,21 @@ export function evaluateContainer(
       });
     }
   }
+}
+
+/** The container's figures as the evaluation reports them. */
+function containerFigures(
+  container: Container,
+  load: ContainerLoad,
+  stored: ContainerStorage | undefined,
+  choice: ThroughputChoice,
+): ContainerEvaluation {
+  const layout = choice.chosen.layout;
+  const partitions = layout.partitions;
+  const hottest = layout.hottest;
+  const hot = hottestKey(load);
+  const storageGB = stored?.totalGB ?? 0;
+  const hottestStorage = stored?.hottestKeyGB ?? 0;
   return {
     name: container.name,
     physicalPartitions: partitions,

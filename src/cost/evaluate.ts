@@ -18,7 +18,7 @@ import { checkAccount, checkItemSizes, evaluateContainer, evaluatePatterns } fro
 import type { Evaluation } from "./evaluation-types.js";
 import { type LayoutMode } from "./layout.js";
 import { EvaluationCache } from "./evaluation-cache.js";
-import { Solver } from "./solver.js";
+import { Solver, type Solved } from "./solver.js";
 import { type ContainerLoad } from "./loads.js";
 import { containerAnswerKey } from "./model-answers.js";
 import { storageOf, type ContainerStorage } from "./storage.js";
@@ -70,6 +70,22 @@ export function createEvaluator(
   return (model) => evaluateWith(cache, workload, model, options);
 }
 
+/**
+ * One evaluation's partition search: the counts reached so far (mutable), the containers whose
+ * fan-out cannot scale (their count is frozen), each container's storage and the mode whose
+ * layout the solve follows (the model's, else the one the account decision chose last).
+ */
+interface PartitionSearch {
+  readonly workload: Workload;
+  readonly model: Model;
+  readonly solver: Solver;
+  readonly storage: ReadonlyMap<string, ContainerStorage>;
+  readonly partitions: Record<string, number>;
+  readonly diverging: Set<string>;
+  readonly modeHint: Map<string, LayoutMode>;
+  readonly issues: EvaluationIssue[];
+}
+
 function evaluateWith(
   cache: EvaluationCache,
   workload: Workload,
@@ -78,7 +94,6 @@ function evaluateWith(
 ): DetailedEvaluation {
   const prices = options.prices ?? DEFAULT_PRICES;
   const issues: EvaluationIssue[] = [];
-  const storage = new Map<string, ReturnType<typeof storageOf>>();
   const partitions: Record<string, number> = {};
   // A parent's children sit in one logical partition (or one per write shard), each read by one
   // change-feed lease that sums a batch's changes per parent: at most that many patches/s.
@@ -88,7 +103,7 @@ function evaluateWith(
     return CHANGE_FEED_BATCHES_PER_SECOND * Math.min(shards, partitions[name] ?? 1);
   };
   const solver = new Solver(cache, model, options, leasesOf);
-  const probe = solver.environment;
+  const storage = new Map<string, ContainerStorage>();
   for (const container of model.containers)
     storage.set(
       container.name,
@@ -101,133 +116,32 @@ function evaluateWith(
     partitions[container.name] =
       container.physicalPartitions ?? Math.max(1, Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB));
   }
-  const solve = (counts: Record<string, number>) => solver.solve(counts);
-  // The mode whose partition layout the solve follows: the model's, else the one the account
-  // decision chose last (autoscale's ceil(RU/s / 10,000) before any decision).
-  const modeHint = new Map<string, LayoutMode>();
-  const needed = (load: ContainerLoad | undefined, container: Container, current: number): number => {
-    if (container.physicalPartitions !== undefined || load === undefined) return current;
-    const mode = layoutModeOf(container.throughput, modeHint.get(container.name) ?? "autoscale");
-    return containerLayout(container, mode, load, storage.get(container.name)?.totalGB ?? 0).partitions;
+  const search: PartitionSearch = {
+    workload,
+    model,
+    solver,
+    storage,
+    partitions,
+    diverging: new Set(),
+    modeHint: new Map(),
+    issues,
   };
-  let state = solve(partitions);
-  const diverging = new Set<string>();
-  const maxIterations = options.maxIterations ?? 40;
-  // Physical partitions only ever split, so the count grows until the load fits.
-  for (let iteration = 0; iteration < maxIterations; iteration++) {
-    let changed = false;
-    for (const container of model.containers) {
-      if (diverging.has(container.name)) continue;
-      const current = partitions[container.name] ?? 1;
-      const target = needed(state.loads.get(container.name), container, current);
-      if (target <= current) continue;
-      // Would one more partition add more fan-out RU/s than a partition can serve? Patterns that
-      // only move onto the container at the new count (a plan that prefers it there) are not its
-      // fan-out growing.
-      const before = state.loads.get(container.name)?.peak ?? 0;
-      // Only patterns with a step on the container can have load on it (the others' delta is 0).
-      const onContainer = solver.patternsOn(container.name);
-      // Only the plans are compared: no loads are built for the trial.
-      const trialPlans = solver.solvePlans({ ...partitions, [container.name]: current + 1 });
-      const deltas = onContainer.flatMap((index) => {
-        const pattern = workload.accessPatterns[index];
-        if (pattern === undefined) return [];
-        const was = patternLoadOn(state.plans[index], container.name);
-        return [
-          {
-            pattern,
-            index,
-            delta: was > 0 ? (patternLoadOn(trialPlans[index], container.name) - was) * pattern.rps.peak : 0,
-          },
-        ];
-      });
-      const growth = deltas.reduce((sum, d) => sum + Math.max(0, d.delta), 0);
-      if (growth >= MAX_PHYSICAL_PARTITION_RUS) {
-        diverging.add(container.name);
-        // Blame the patterns whose own load grows by a partition's worth; if none does alone,
-        // every pattern whose load grows shares the blame.
-        const alone = deltas.filter((d) => d.delta >= MAX_PHYSICAL_PARTITION_RUS);
-        const blamed = alone.length > 0 ? alone : deltas.filter((d) => d.delta > 0);
-        for (const { pattern, index, delta } of blamed) {
-          issues.push({
-            code: "evaluate.fanOutCannotScale",
-            pattern: pattern.id,
-            container: container.name,
-            rusAddedPerPartition: delta,
-            physicalPartitions: current,
-            severity: "error",
-            path: ["accessPatterns", index],
-            message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(growth)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
-            suggestion:
-              "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
-          });
-        }
-        continue;
-      }
-      partitions[container.name] = target;
-      changed = true;
-    }
-    if (!changed) break;
-    state = solve(partitions);
-  }
-  // Plans may have moved away from a container whose fan-out made it grow: per container, take
-  // the fewest partitions (from what the final plans need up to the count reached) at which
-  // planning again still fits.
-  for (const container of model.containers) {
-    if (diverging.has(container.name) || container.physicalPartitions !== undefined) continue;
-    const reached = partitions[container.name] ?? 1;
-    for (
-      let count = needed(state.loads.get(container.name), container, 1);
-      count < reached;
-      count = Math.max(count + 1, Math.ceil(count * 1.25))
-    ) {
-      const retry = solve({ ...partitions, [container.name]: count });
-      if (needed(retry.loads.get(container.name), container, 1) <= count) {
-        partitions[container.name] = count;
-        state = retry;
-        break;
-      }
-    }
-  }
-  // Price every mode on its own layout, decide the account's capacity mode, and follow the
-  // chosen layouts (a mode's partition count changes fan-out costs, so re-plan once it moves).
-  const planned = (): Map<string, { partitions: number; fixed: boolean }> =>
-    new Map(
-      model.containers.map((c) => [
-        c.name,
-        { partitions: partitions[c.name] ?? 1, fixed: diverging.has(c.name) },
-      ]),
-    );
-  let priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
-  for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
-    let moved = false;
-    for (const [index, container] of model.containers.entries()) {
-      const choice = priced.choices[index];
-      if (choice === undefined || diverging.has(container.name) || container.physicalPartitions !== undefined)
-        continue;
-      modeHint.set(container.name, choice.chosen.mode);
-      if (choice.chosen.layout.partitions !== partitions[container.name]) {
-        partitions[container.name] = choice.chosen.layout.partitions;
-        moved = true;
-      }
-    }
-    if (!moved) break;
-    state = solve(partitions);
-    priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
-  }
-  const { plans, loads } = state;
+  let state = growPartitions(search, solver.solve(partitions), options.maxIterations ?? 40);
+  state = fewestThatFit(search, state);
+  const followed = followChosenLayouts(search, cache, state, prices);
+  const { plans, loads } = followed.state;
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
     evaluateContainer(
       container,
       loads.get(container.name) ?? EMPTY_LOAD,
       storage.get(container.name),
-      priced.choices[index],
+      followed.priced.choices[index],
       issues,
     ),
   );
-  checkAccount(priced.account, containers, issues);
-  checkItemSizes(probe, model, issues);
+  checkAccount(followed.priced.account, containers, issues);
+  checkItemSizes(solver.environment, model, issues);
   const totals = {
     rus: {
       avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),
@@ -239,10 +153,167 @@ function evaluateWith(
     patterns,
     containers,
     totals,
-    account: priced.account,
+    account: followed.priced.account,
     issues,
     partitions: { ...partitions },
   };
+}
+
+/** The partitions `container` needs for `load` in the mode the search follows (at least `current`). */
+function neededPartitions(
+  search: PartitionSearch,
+  load: ContainerLoad | undefined,
+  container: Container,
+  current: number,
+): number {
+  if (container.physicalPartitions !== undefined || load === undefined) return current;
+  const mode = layoutModeOf(container.throughput, search.modeHint.get(container.name) ?? "autoscale");
+  return containerLayout(container, mode, load, search.storage.get(container.name)?.totalGB ?? 0).partitions;
+}
+
+/**
+ * Physical partitions only ever split, so each count grows until the load fits, as a fixed point
+ * (fan-out cost grows with partitions); a container where one more partition adds more fan-out
+ * RU/s than a partition serves stops growing, with the patterns to blame.
+ */
+function growPartitions(search: PartitionSearch, initial: Solved, maxIterations: number): Solved {
+  const { model, partitions, diverging } = search;
+  let state = initial;
+  for (let iteration = 0; iteration < maxIterations; iteration++) {
+    let changed = false;
+    for (const container of model.containers) {
+      if (diverging.has(container.name)) continue;
+      const current = partitions[container.name] ?? 1;
+      const target = neededPartitions(search, state.loads.get(container.name), container, current);
+      if (target <= current) continue;
+      if (fanOutCannotScale(search, state, container, current)) {
+        diverging.add(container.name);
+        continue;
+      }
+      partitions[container.name] = target;
+      changed = true;
+    }
+    if (!changed) break;
+    state = search.solver.solve(partitions);
+  }
+  return state;
+}
+
+/**
+ * Would one more partition add more fan-out RU/s than a partition can serve? Patterns that only
+ * move onto the container at the new count (a plan that prefers it there) are not its fan-out
+ * growing. When it would, the patterns whose own load grows by a partition's worth are blamed
+ * (if none does alone, every pattern whose load grows shares the blame).
+ */
+function fanOutCannotScale(
+  search: PartitionSearch,
+  state: Solved,
+  container: Container,
+  current: number,
+): boolean {
+  const { workload, solver, partitions, issues } = search;
+  const before = state.loads.get(container.name)?.peak ?? 0;
+  // Only patterns with a step on the container can have load on it (the others' delta is 0).
+  const onContainer = solver.patternsOn(container.name);
+  // Only the plans are compared: no loads are built for the trial.
+  const trialPlans = solver.solvePlans({ ...partitions, [container.name]: current + 1 });
+  const deltas = onContainer.flatMap((index) => {
+    const pattern = workload.accessPatterns[index];
+    if (pattern === undefined) return [];
+    const was = patternLoadOn(state.plans[index], container.name);
+    return [
+      {
+        pattern,
+        index,
+        delta: was > 0 ? (patternLoadOn(trialPlans[index], container.name) - was) * pattern.rps.peak : 0,
+      },
+    ];
+  });
+  const growth = deltas.reduce((sum, d) => sum + Math.max(0, d.delta), 0);
+  if (growth < MAX_PHYSICAL_PARTITION_RUS) return false;
+  const alone = deltas.filter((d) => d.delta >= MAX_PHYSICAL_PARTITION_RUS);
+  const blamed = alone.length > 0 ? alone : deltas.filter((d) => d.delta > 0);
+  for (const { pattern, index, delta } of blamed) {
+    issues.push({
+      code: "evaluate.fanOutCannotScale",
+      pattern: pattern.id,
+      container: container.name,
+      rusAddedPerPartition: delta,
+      physicalPartitions: current,
+      severity: "error",
+      path: ["accessPatterns", index],
+      message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(growth)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
+      suggestion:
+        "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
+    });
+  }
+  return true;
+}
+
+/**
+ * Plans may have moved away from a container whose fan-out made it grow: per container, takes
+ * the fewest partitions (from what the final plans need up to the count reached) at which
+ * planning again still fits.
+ */
+function fewestThatFit(search: PartitionSearch, reachedState: Solved): Solved {
+  const { model, partitions, diverging, solver } = search;
+  let state = reachedState;
+  for (const container of model.containers) {
+    if (diverging.has(container.name) || container.physicalPartitions !== undefined) continue;
+    const reached = partitions[container.name] ?? 1;
+    for (
+      let count = neededPartitions(search, state.loads.get(container.name), container, 1);
+      count < reached;
+      count = Math.max(count + 1, Math.ceil(count * 1.25))
+    ) {
+      const retry = solver.solve({ ...partitions, [container.name]: count });
+      if (neededPartitions(search, retry.loads.get(container.name), container, 1) <= count) {
+        partitions[container.name] = count;
+        state = retry;
+        break;
+      }
+    }
+  }
+  return state;
+}
+
+/**
+ * Prices every mode on its own layout, decides the account's capacity mode, and follows the
+ * chosen layouts (a mode's partition count changes fan-out costs, so it re-plans once one moves).
+ */
+function followChosenLayouts(
+  search: PartitionSearch,
+  cache: EvaluationCache,
+  initial: Solved,
+  prices: Prices,
+): { state: Solved; priced: { account: AccountCapacity; choices: ThroughputChoice[] } } {
+  const { workload, model, partitions, diverging, storage } = search;
+  const planned = (): Map<string, { partitions: number; fixed: boolean }> =>
+    new Map(
+      model.containers.map((c) => [
+        c.name,
+        { partitions: partitions[c.name] ?? 1, fixed: diverging.has(c.name) },
+      ]),
+    );
+  let state = initial;
+  let priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
+  for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
+    let moved = false;
+    for (const [index, container] of model.containers.entries()) {
+      const choice = priced.choices[index];
+      if (choice === undefined || diverging.has(container.name) || container.physicalPartitions !== undefined)
+        continue;
+      search.modeHint.set(container.name, choice.chosen.mode);
+      if (choice.chosen.layout.partitions !== partitions[container.name]) {
+        partitions[container.name] = choice.chosen.layout.partitions;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+    state = search.solver.solve(partitions);
+    priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
+  }
+  return { state, priced };
 }
 
 function withoutPin(input: ThroughputInput): ThroughputInput {
@@ -259,7 +330,7 @@ function priceContainers(
   workload: Workload,
   model: Model,
   loads: ReadonlyMap<string, ContainerLoad>,
-  storage: Map<string, ContainerStorage>,
+  storage: ReadonlyMap<string, ContainerStorage>,
   prices: Prices,
   planned: Map<string, { readonly partitions: number; readonly fixed: boolean }>,
 ): { account: AccountCapacity; choices: ThroughputChoice[] } {
