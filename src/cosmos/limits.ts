@@ -159,6 +159,12 @@ export const SYSTEM_PROPERTIES_BYTES = 205;
 export const HOURS_PER_MONTH = 730;
 
 /**
+ * Seconds in that month (730 x 3,600 = 2,628,000, 30.4 days): the one month every figure uses,
+ * from monthly growth and TTLs to the bill.
+ */
+export const SECONDS_PER_MONTH = HOURS_PER_MONTH * 3_600;
+
+/**
  * Free tier: the first 1,000 RU/s and 25 GB of one account per subscription are free.
  * Source: how-pricing-works (ms.date 2025-06-25), checked 2026-11-22.
  */
@@ -247,6 +253,7 @@ export const LIMITS = {
   initialRusPerPartitionAutoscale: INITIAL_RUS_PER_PARTITION_AUTOSCALE,
   systemPropertiesBytes: SYSTEM_PROPERTIES_BYTES,
   hoursPerMonth: HOURS_PER_MONTH,
+  secondsPerMonth: SECONDS_PER_MONTH,
   freeTierRus: FREE_TIER_RUS,
   freeTierGB: FREE_TIER_GB,
   maxExactNumber: MAX_EXACT_NUMBER,
