@@ -93,13 +93,18 @@ export const bench: Bench = {
     const failures = results.flatMap((r) => r.failures.map((f) => `${r.entities} entities: ${f}`));
     const passed = failures.length === 0 && limitedMedian < MEDIAN_LIMIT_MS.ms && slope <= SLOPE_LIMIT;
     const lines = [
-      ...results.map(
-        (r) =>
-          `${r.entities} entities (${r.patterns.join("/")} patterns): median ${median(r.times).toFixed(0)} ms of ${r.times.length} designs (min ${Math.min(...r.times).toFixed(0)}, max ${Math.max(...r.times).toFixed(0)})`,
+      ...results.map((r) =>
+        r.times.length === 0
+          ? `${r.entities} entities (${r.patterns.join("/")} patterns): no design finished`
+          : `${r.entities} entities (${r.patterns.join("/")} patterns): median ${median(r.times).toFixed(0)} ms of ${r.times.length} designs (min ${Math.min(...r.times).toFixed(0)}, max ${Math.max(...r.times).toFixed(0)})`,
       ),
       ...failures,
-      `log-log slope of time over entities: ${slope.toFixed(2)} (target <= ${SLOPE_LIMIT}; 1 = linear)`,
-      `${MEDIAN_LIMIT_MS.entities} entities: median ${limitedMedian.toFixed(0)} ms (target < ${MEDIAN_LIMIT_MS.ms} ms)`,
+      Number.isNaN(slope)
+        ? `log-log slope of time over entities: none (designs finished at fewer than two sizes; target <= ${SLOPE_LIMIT})`
+        : `log-log slope of time over entities: ${slope.toFixed(2)} (target <= ${SLOPE_LIMIT}; 1 = linear)`,
+      Number.isNaN(limitedMedian)
+        ? `${MEDIAN_LIMIT_MS.entities} entities: no design finished (target: median < ${MEDIAN_LIMIT_MS.ms} ms)`
+        : `${MEDIAN_LIMIT_MS.entities} entities: median ${limitedMedian.toFixed(0)} ms (target < ${MEDIAN_LIMIT_MS.ms} ms)`,
       passed ? "targets met" : "targets MISSED",
     ];
     return { passed, ran: true, report: lines.join("\n") };
