@@ -112,7 +112,8 @@ function returnedItemBytes(env: PlanEnvironment, pattern: ReadPattern, placement
       env.shape({ ...placement, item: { ...placement.item, copies: [], counts: [] } }).avgBytes;
     bytes = Math.min(shape.avgBytes, selected + Math.max(0, extras));
   }
-  for (const cut of pattern.truncate) {
+  // Bucket records are cut by the function after the read (the SQL returns whole buckets).
+  for (const cut of placement.item.bucket === undefined ? pattern.truncate : []) {
     if (placement.item.truncate.some((t) => t.attribute === cut.attribute && t.bytes <= cut.bytes)) continue;
     const full = attributePropertyBytes(entity, cut.attribute) - cut.attribute.length - 4;
     if (full > cut.bytes) bytes -= (full - cut.bytes) * env.recordsPerBucket(placement.item);
@@ -195,10 +196,15 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       partitionKey: item.partitionKey,
       ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, consistency }),
       times,
-      note:
+      note: `${
         times > 1
           ? `one point read per requested ${[...inAttributes].join(", ")} (ReadMany)`
-          : "point read by id and partition key",
+          : "point read by id and partition key"
+      }${
+        pattern.select === undefined && pattern.truncate.length === 0
+          ? ""
+          : ` (charged for the whole item; the function returns only ${pattern.select === undefined ? "the cut attributes" : "the selected attributes"})`
+      }`,
     };
     first = step;
     kind = "pointRead";
@@ -253,7 +259,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       valuesFrom: "input",
       orderBy: pattern.orderBy,
       ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
-      ...(pattern.select === undefined ? {} : { projection: projectionOf(env, pattern, placement) }),
+      ...queryProjection(env, pattern, placement),
     });
     const step: QueryStep = {
       kind: "query",
@@ -324,6 +330,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     (step) =>
       step.kind === "query" && (step.scope === "fanOut" || step.scope === "shards") && step.partitions > 1,
   );
+  const returnedShape = returnedShapeOf(env, pattern, placement);
   return {
     total,
     ...(tooSmall === undefined ? {} : { tooSmall }),
@@ -337,13 +344,24 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       fanOut,
       served: problems.length === 0,
       notes: [...problems, ...notes],
+      ...(returnedShape === undefined ? {} : { returnedShape }),
     },
   };
 }
 
-function projectionOf(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): readonly string[] {
+/**
+ * The properties a read returns of each item: `id`, the selected attributes (all of the entity's
+ * without `select`), what the item holds for `with` (copies, counters, embeds), and the keys
+ * follow-up reads need (the entity key, the parents' `via`).
+ */
+export function projectionOf(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): readonly string[] {
   const { item } = placement;
-  const fields = new Set(["id", ...(pattern.select ?? [])]);
+  const selected = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
+  const fields = new Set(["id", ...selected]);
   for (const copy of item.copies) fields.add(copy.as);
   for (const counter of item.counts) fields.add(counter.as);
   for (const embed of item.embeds) fields.add(embed.as);
@@ -352,6 +370,42 @@ function projectionOf(env: PlanEnvironment, pattern: ReadPattern, placement: Pla
     if (relationship.via !== undefined) fields.add(relationship.via);
   fields.add(env.context.entity(pattern.entity).key);
   return [...fields];
+}
+
+/**
+ * The projection of a query: with `select`, the selected properties; with `truncate`, every
+ * property with the cut ones as `LEFT`. None for bucket items (their `records` are shaped by the
+ * function after the read).
+ */
+function queryProjection(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): { projection?: readonly string[]; truncate?: Readonly<Record<string, number>> } {
+  // A bucket item answers with its `records`: the function shapes them after the read.
+  if (placement.item.bucket !== undefined) return {};
+  const cuts = pattern.truncate;
+  if (pattern.select === undefined && cuts.length === 0) return {};
+  const projection = projectionOf(env, pattern, placement);
+  const truncate = Object.fromEntries(
+    cuts.filter((cut) => projection.includes(cut.attribute)).map((cut) => [cut.attribute, cut.bytes]),
+  );
+  // At most `bytes` characters; the function then cuts to bytes (a character takes 1 to 4).
+  return Object.keys(truncate).length === 0 ? { projection } : { projection, truncate };
+}
+
+/** What the function returns of each item, when the pattern shapes it (`select`, `truncate`). */
+function returnedShapeOf(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): ReadPlan["returnedShape"] {
+  if (pattern.select === undefined && pattern.truncate.length === 0) return undefined;
+  return {
+    ...(pattern.select === undefined ? {} : { properties: projectionOf(env, pattern, placement) }),
+    truncate: pattern.truncate,
+    bucketed: placement.item.bucket !== undefined,
+  };
 }
 
 function queryNote(routing: Routing, partitions: number): string {

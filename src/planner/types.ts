@@ -4,7 +4,7 @@
  * code by `render`, and executed by `verify`, so they cannot disagree.
  */
 import type { RuEstimate } from "../estimator/operation.js";
-import type { WriteOperation } from "../workload/types.js";
+import type { Truncation, WriteOperation } from "../workload/types.js";
 
 /** Where a value in a query parameter, id or partition key comes from at run time. */
 export type ValueSource =
@@ -116,6 +116,18 @@ export type PlanStep = PointReadStep | QueryStep | WriteStep | BatchStep | Chang
 
 export type ReadPlanKind = "pointRead" | "singlePartitionQuery" | "prefixQuery" | "fanOut";
 
+/**
+ * What a read's function returns of each item, when the pattern has `select` or `truncate`: only
+ * these properties (absent = all) and strings cut to bytes. Queries project and cut in the SQL
+ * already (the charge follows the smaller response); a point read is charged for the whole item.
+ */
+export interface ReturnedShape {
+  readonly properties?: readonly string[];
+  readonly truncate: readonly Truncation[];
+  /** Bucket items: the shape applies to each record of their `records`. */
+  readonly bucketed: boolean;
+}
+
 export interface ReadPlan {
   readonly patternId: string;
   readonly type: "read";
@@ -135,6 +147,8 @@ export interface ReadPlan {
    * one description each, whether or not the plan reads them (they are maintained for nothing).
    */
   readonly boundedSetsTooSmall?: readonly string[];
+  /** What the function returns of each item (`select`, `truncate`); absent = the items as stored. */
+  readonly returnedShape?: ReturnedShape;
 }
 
 export interface WritePlan {

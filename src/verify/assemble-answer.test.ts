@@ -10,7 +10,7 @@ import type { Model } from "../model/types.js";
 import type { ReadPlan } from "../planner/types.js";
 import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { assembleReadAnswer, isLookupPlan } from "./assemble-answer.js";
+import { assembleReadAnswer, isLookupPlan, returnedLeaks } from "./assemble-answer.js";
 
 const blogging = readExampleWorkload("blogging");
 
@@ -196,5 +196,27 @@ describe("isLookupPlan", () => {
     };
     expect(isLookupPlan(model, plan)).toBe(true);
     expect(isLookupPlan(plainModel, q2Plan)).toBe(false);
+  });
+});
+
+describe("returnedLeaks", () => {
+  const q3 = pattern(blogging, "Q3");
+  it("names attributes select leaves out and strings longer than their truncate", () => {
+    const narrow = { ...q3, select: ["postId", "title"] };
+    const record = { id: "p1", postId: "p1", title: "t", creationDate: "2026", content: "x".repeat(201) };
+    expect(returnedLeaks(blogging, narrow, [record])).toEqual([
+      "content is returned although select lists postId, title",
+      "creationDate is returned although select lists postId, title",
+      "content is returned with more than the 200 bytes truncate allows",
+    ]);
+  });
+  it("accepts the selection, the key, the parents' via, and strings within their bytes", () => {
+    const cut = q3;
+    expect(returnedLeaks(blogging, cut, [{ postId: "p1", userId: "u1", content: "é".repeat(100) }])).toEqual(
+      [],
+    );
+    expect(returnedLeaks(blogging, cut, [{ postId: "p1", content: `${"é".repeat(100)}x` }])).toEqual([
+      "content is returned with more than the 200 bytes truncate allows",
+    ]);
   });
 });

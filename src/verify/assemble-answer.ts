@@ -32,6 +32,46 @@ export interface AssembledAnswer {
   readonly answers: readonly Readonly<Record<string, unknown>>[];
   /** `with` entries neither the items nor the follow-ups answered (a defect of the plan or code). */
   readonly unresolved: readonly string[];
+  /**
+   * What the function returned beyond the pattern's `select` and `truncate` (an attribute not
+   * selected, a string longer than its cut), one description each.
+   */
+  readonly leaks: readonly string[];
+}
+
+/**
+ * What the returned records hold beyond what the pattern returns: attributes of the entity that
+ * `select` leaves out (except the key and the parents' `via`, which follow-up reads need), and
+ * strings longer than their `truncate` in bytes.
+ */
+export function returnedLeaks(
+  workload: Workload,
+  pattern: ReadPattern,
+  records: readonly Readonly<Record<string, unknown>>[],
+): string[] {
+  const entity = entityOf(workload, pattern.entity);
+  const structural = new Set([
+    entity.key,
+    ...workload.relationships.filter((r) => r.child === entity.name).flatMap((r) => r.via ?? []),
+  ]);
+  const leaks = new Set<string>();
+  for (const record of records) {
+    if (pattern.select !== undefined) {
+      for (const attribute of entity.attributes) {
+        const name = attribute.name;
+        if (name in record && !pattern.select.includes(name) && !structural.has(name)) {
+          leaks.add(`${name} is returned although select lists ${pattern.select.join(", ")}`);
+        }
+      }
+    }
+    for (const cut of pattern.truncate) {
+      const value = record[cut.attribute];
+      if (typeof value === "string" && Buffer.byteLength(value, "utf8") > cut.bytes) {
+        leaks.add(`${cut.attribute} is returned with more than the ${cut.bytes} bytes truncate allows`);
+      }
+    }
+  }
+  return [...leaks];
 }
 
 function itemTypeOf(model: Model, container: string, type: string): ItemType | undefined {
@@ -143,11 +183,16 @@ export function assembleReadAnswer(
   const answering = lookup ? plan.operations[1] : plan.operations[0];
   const itemType =
     answering === undefined ? undefined : itemTypeOf(model, answering.container, answering.itemType);
-  if (itemType === undefined) return { answers: [], unresolved: [] };
+  if (itemType === undefined) return { answers: [], unresolved: [], leaks: [] };
   const followUps = lookup ? output.followUps.slice(1) : output.followUps;
   const bucketed = itemType.bucket !== undefined;
   let records = output.items.flatMap((item, itemIndex) =>
     unpackItem(itemType, item).map((record) => ({ record, itemIndex })),
+  );
+  const leaks = returnedLeaks(
+    workload,
+    pattern,
+    records.map(({ record }) => record),
   );
   if (bucketed) {
     // The records of a bucket item are filtered, ordered and limited by the application.
@@ -171,5 +216,5 @@ export function assembleReadAnswer(
     }
     return completed;
   });
-  return { answers, unresolved: [...unresolved] };
+  return { answers, unresolved: [...unresolved], leaks };
 }

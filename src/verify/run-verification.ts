@@ -460,6 +460,9 @@ export async function runVerification(
             request.parameters,
             output,
           );
+          if (detail === undefined && assembled.leaks.length > 0) {
+            detail = `${pattern.id}: ${assembled.leaks.join("; ")} (parameters ${printable(request.parameters)})`;
+          }
           if (detail === undefined && assembled.unresolved.length > 0) {
             detail = `${pattern.id}: ${assembled.unresolved.join(", ")} answered neither by the items nor by the follow-up reads (parameters ${printable(request.parameters)})`;
           }

@@ -24,6 +24,7 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
+  shapeItems,
   processChangeFeeds,
   type ChangeHandler,
   type CopySource,
@@ -392,16 +393,32 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
         runtime.container("users"),
-        "SELECT c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
         [
           { name: "@type", value: "post" },
           { name: "@userId", value: input.userId },
+          { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * C3: Create a comment
@@ -525,17 +542,33 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
         runtime.container("posts-latest"),
-        "SELECT TOP @limit c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
+        "SELECT TOP @limit c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
         [
           { name: "@type", value: "post" },
           { name: "@partition", value: renderKeyValue("post-{replica}", values1) },
+          { name: "@contentChars", value: 200 },
           { name: "@limit", value: 100 },
         ],
         [renderKeyValue("post-{replica}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     handleUsersUserChanges,
     handlePostsPostChanges,
