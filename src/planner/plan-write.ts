@@ -5,52 +5,27 @@
  * (`source`) replayed into other containers with `keepLatest` trimming, and propagation of changed
  * attributes to every item holding a copy of them.
  */
-import { templateAttributes } from "../model/templates.js";
+import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
 import { countChangedIndexedValues, countIndexedValues, isPathIndexed } from "./indexing.js";
 import { keyConditions } from "./key-conditions.js";
 import { keyProperty, routeRequest } from "./routing.js";
+import { anyChangeProbability, changeKind, changeProbability, type ChangeKind } from "./changes.js";
+import { copyMoveSteps } from "./plan-copy-moves.js";
+import { planMove } from "./plan-move.js";
 import { buildQuery } from "./sql.js";
-import type { BatchStep, ChangeFeedStep, PlanStep, QueryStep, WritePlan, WriteStep } from "./types.js";
-
-/** Share of write requests of `pattern` that change `attribute` (workload spec: rare 1/100, frequent 1/2). */
-export function changeProbability(env: PlanEnvironment, pattern: WritePattern, attribute: string): number {
-  if (pattern.operation === "create" || pattern.operation === "delete") return 0;
-  const listed = pattern.changes?.includes(attribute);
-  if (pattern.changes !== undefined && listed !== true) return 0;
-  switch (env.context.attribute(pattern.entity, attribute)?.changes ?? "never") {
-    case "rare":
-      return 0.01;
-    case "frequent":
-      return 0.5;
-    case "never":
-      // The pattern names the attribute explicitly: every write of it may change it.
-      return listed === true ? 1 : 0;
-    default:
-      return 0;
-  }
-}
-
-/** The kind of change a write makes to its items (an upsert counts as a create). */
-export type ChangeKind = "create" | "update" | "delete";
-
-/** The kind of change a write pattern makes (an upsert counts as a create). */
-export function changeKind(pattern: WritePattern): ChangeKind {
-  switch (pattern.operation) {
-    case "create":
-    case "upsert":
-      return "create";
-    case "delete":
-      return "delete";
-    case "replace":
-    case "patch":
-      return "update";
-    default:
-      return pattern.operation satisfies never;
-  }
-}
+import type {
+  BatchStep,
+  ChangeFeedStep,
+  PlannedMove,
+  PlanStep,
+  QueryStep,
+  WriteFinding,
+  WritePlan,
+  WriteStep,
+} from "./types.js";
 
 function writeStep(
   env: PlanEnvironment,
@@ -94,6 +69,7 @@ function replayCopies(
   source: Placement,
   kind: ChangeKind,
   times: number,
+  pattern?: WritePattern,
   depth = 0,
 ): ChangeFeedStep[] {
   // Work below a thousandth of a request unit per request is left out of the plan.
@@ -109,17 +85,23 @@ function replayCopies(
           ? Math.min(1, env.itemCount(copy) / replicas / Math.max(1, env.context.countAtHorizon(item.entity)))
           : 1;
       if (times * replicas * share < 1e-4) continue;
-      const inner: PlanStep[] = [
-        writeStep(
-          env,
-          copy,
-          kind === "delete" ? "delete" : "upsert",
-          times * replicas * share,
-          replicas > 1
-            ? `write the copy into each of the ${replicas} replicas`
-            : `replay the ${source.item.type} into ${container.name}`,
-        ),
-      ];
+      const replay = writeStep(
+        env,
+        copy,
+        kind === "delete" ? "delete" : "upsert",
+        times * replicas * share,
+        replicas > 1
+          ? `write the copy into each of the ${replicas} replicas`
+          : `replay the ${source.item.type} into ${container.name}`,
+      );
+      // A copy whose address moves: the old one found and deleted; a delete checked first.
+      const moves =
+        item.keepLatest === undefined
+          ? copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
+              writeStep(env, copy, "delete", count, note),
+            )
+          : [];
+      const inner: PlanStep[] = kind === "delete" ? [...moves, replay] : [replay, ...moves];
       if (item.keepLatest !== undefined && kind === "create") {
         const routing = routeRequest(item, new Set());
         const query = buildQuery({
@@ -170,7 +152,7 @@ function replayCopies(
           `change feed of ${source.container.name} keeps ${container.name}/${item.type} in step`,
         ),
       );
-      steps.push(...replayCopies(env, copy, kind, times * replicas * share, depth + 1));
+      steps.push(...replayCopies(env, copy, kind, times * replicas * share, pattern, depth + 1));
     }
   }
   return steps;
@@ -232,34 +214,75 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const operations: PlanStep[] = [];
   const async: ChangeFeedStep[] = [];
   const writes = new Map<Placement, WriteStep>();
+  const moves: PlannedMove[] = [];
+  // Moves go first: a create under a unique id (a lookup item) can refuse the whole write (409).
+  const moveSteps: PlanStep[] = [];
+  const findings: WriteFinding[] = [];
+  const entity = context.entity(pattern.entity);
   for (const placement of primaries) {
     // A projection (`select`) is only rewritten when the write changes one of its attributes.
     const projected = placement.item.select;
-    if (projected !== undefined && kind === "update" && pattern.changes !== undefined) {
-      const touched = pattern.changes.filter((name) => projected.includes(name));
-      const share = Math.min(1, Math.max(0, ...touched.map((name) => changeProbability(env, pattern, name))));
-      if (share === 0) continue;
-      const idChanges = touched.some((name) => templateAttributes(placement.item.id).includes(name));
-      if (idChanges) {
-        // A new id: create the item under the new value, then delete the old one.
-        const note = `${placement.item.type}: a change of ${touched.join(", ")} (${Math.round(share * 100)}% of requests) re-creates it under its new id`;
-        writes.set(placement, writeStep(env, placement, "create", share * pattern.batch, note));
-        operations.push(
-          writeStep(env, placement, "delete", share * pattern.batch, `delete the old ${placement.item.type}`),
+    const touchedShare =
+      projected !== undefined && kind === "update" && pattern.changes !== undefined
+        ? Math.min(
+            1,
+            Math.max(
+              0,
+              ...pattern.changes
+                .filter((name) => projected.includes(name))
+                .map((name) => changeProbability(env, pattern, name)),
+            ),
+          )
+        : undefined;
+    // A write that changes the item's id or key moves it (delete + create), or cannot.
+    const moved = movedBy(entity, placement.item, pattern);
+    const moveShare = anyChangeProbability(env, pattern, moved);
+    if (moveShare > 0) {
+      const reason = unmovableReason(placement.item);
+      if (reason === undefined) {
+        // A patch that changes nothing but the address writes nothing when the address stays.
+        const stored = placement.item.select ?? entity.attributes.map((a) => a.name);
+        const patchesMore =
+          pattern.operation !== "patch" ||
+          [...attributesChangedBy(entity, pattern)].some(
+            (name) => !moved.includes(name) && stored.includes(name),
+          );
+        const inPlace = patchesMore ? Math.max(0, (touchedShare ?? 1) - moveShare) : 0;
+        const planned = planMove(env, pattern, placement, moved, moveShare, inPlace, (op, times, note) =>
+          writeStep(env, placement, op, times, note, op === pattern.operation ? pattern.changes : undefined),
         );
-      } else {
-        writes.set(
-          placement,
-          writeStep(
-            env,
-            placement,
-            pattern.operation,
-            share * pattern.batch,
-            `${pattern.operation} the ${placement.item.type} when ${touched.join(", ")} change`,
-            pattern.changes,
-          ),
+        moveSteps.push(...planned.steps);
+        moves.push(planned.move);
+        notes.push(planned.note);
+        async.push(
+          ...replayCopies(env, placement, "update", inPlace * pattern.batch, pattern),
+          ...replayCopies(env, placement, "create", moveShare * pattern.batch, pattern),
+          ...replayCopies(env, placement, "delete", moveShare * pattern.batch, pattern),
         );
+        continue;
       }
+      findings.push({
+        kind: "keyChangedInPlace",
+        container: placement.container.name,
+        itemType: placement.item.type,
+        attributes: moved,
+        reason,
+      });
+    }
+    if (projected !== undefined && touchedShare !== undefined) {
+      if (touchedShare === 0) continue;
+      const touched = pattern.changes?.filter((name) => projected.includes(name)) ?? [];
+      writes.set(
+        placement,
+        writeStep(
+          env,
+          placement,
+          pattern.operation,
+          touchedShare * pattern.batch,
+          `${pattern.operation} the ${placement.item.type} when ${touched.join(", ")} change`,
+          pattern.changes,
+        ),
+      );
       continue;
     }
     const records = env.recordsPerBucket(placement.item);
@@ -365,8 +388,9 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
       };
       operations.unshift(batch);
     }
-    async.push(...replayCopies(env, placement, kind, step.times));
+    async.push(...replayCopies(env, placement, kind, step.times, pattern));
   }
+  operations.unshift(...moveSteps);
   // Propagation of changed attributes to the items that hold copies of them.
   for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
     {
@@ -446,5 +470,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     async,
     served,
     notes,
+    ...(moves.length === 0 ? {} : { moves }),
+    ...(findings.length === 0 ? {} : { findings }),
   };
 }

@@ -485,7 +485,8 @@ type ValidationCheck =
   | "itemSize"
   | "fanOutScale"
   | "capacityMode"
-  | "throughputLimits";
+  | "throughputLimits"
+  | "writes";
 
 /** The check a finding fails, if any (the others are reported in the findings table only). */
 function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
@@ -509,6 +510,10 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.underProvisioned":
     case "evaluate.overContainerMaximum":
       return "throughputLimits";
+    case "evaluate.keyChangedInPlace":
+    case "evaluate.copyNotMaintainable":
+    case "evaluate.notAtomic":
+      return "writes";
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
@@ -572,6 +577,14 @@ function renderValidation(context: Context): string {
     check(
       tooLarge.length === 0,
       `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
+    ),
+    check(
+      failing("writes").length === 0,
+      failing("writes").length === 0
+        ? "Every write keeps its items where they belong: keys never patched in place, every copy maintainable, atomic writes in one logical partition."
+        : `Writes the model cannot make correct: ${failing("writes")
+            .map((i) => e(i.message))
+            .join("; ")}.`,
     ),
     check(
       failing("fanOutScale").length === 0,

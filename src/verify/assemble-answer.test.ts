@@ -220,3 +220,57 @@ describe("returnedLeaks", () => {
     ]);
   });
 });
+
+describe("follow-ups of one entity for several with entries", () => {
+  it("takes each entry from the step the plan made for it (latest, count, all of comments)", () => {
+    const several: ReadPattern = {
+      ...pattern(blogging, "Q2"),
+      with: [
+        { kind: "latest", entity: "Comment", n: 1 },
+        { kind: "count", entity: "Comment" },
+        { kind: "all", entity: "Comment" },
+      ],
+    };
+    const plan: ReadPlan = {
+      ...q2Plan,
+      operations: [
+        step("post", false),
+        { ...step("comment", true), withEntry: "latest(Comment, 1)" },
+        { ...step("comment", true), withEntry: "count(Comment)" },
+        { ...step("comment", true), withEntry: "all(Comment)" },
+      ],
+    };
+    const c1 = {
+      commentId: "c1",
+      postId: "p1",
+      userId: "u1",
+      content: "a",
+      creationDate: "2025-01-02T00:00:00Z",
+    };
+    const c2 = { ...c1, commentId: "c2", creationDate: "2025-01-01T00:00:00Z" };
+    const perResult = (items: unknown[]) => ({
+      container: "app",
+      itemType: "comment",
+      perResult: true,
+      items,
+      byResult: [items],
+    });
+    const assembled = assembleReadAnswer(
+      blogging,
+      plainModel,
+      several,
+      plan,
+      { postId: "p1" },
+      {
+        items: [post],
+        followUps: [perResult([c1]), perResult([2]), perResult([c1, c2])],
+        requestCharge: 4,
+      },
+    );
+    expect(assembled.answers[0]).toMatchObject({
+      "latest(Comment, 1)": [c1],
+      "count(Comment)": 2,
+      "all(Comment)": [c1, c2],
+    });
+  });
+});

@@ -19,6 +19,8 @@ export interface FollowUpOutput {
   readonly perResult: boolean;
   readonly items: readonly unknown[];
   readonly byResult: readonly (readonly unknown[])[];
+  /** The `with` entry the plan's step answers (from the plan, by position). */
+  readonly withEntry?: string;
 }
 
 /** What a generated read function returned (`ReadResult` of the generated module). */
@@ -112,9 +114,17 @@ function followUpValue(
   itemIndex: number,
   followUps: readonly FollowUpOutput[],
 ): unknown {
-  const candidates = followUps.filter(
-    (followUp) => itemTypeOf(model, followUp.container, followUp.itemType)?.entity === entry.entity,
-  );
+  // The follow-up the plan made for this entry, else any on the entry's entity.
+  const label = withLabel(entry);
+  const own = followUps.filter((followUp) => followUp.withEntry === label);
+  const candidates =
+    own.length > 0
+      ? own
+      : followUps.filter(
+          (followUp) =>
+            followUp.withEntry === undefined &&
+            itemTypeOf(model, followUp.container, followUp.itemType)?.entity === entry.entity,
+        );
   for (const followUp of candidates) {
     const found = followUp.perResult ? (followUp.byResult[itemIndex] ?? []) : followUp.items;
     switch (entry.kind) {
@@ -184,7 +194,14 @@ export function assembleReadAnswer(
   const itemType =
     answering === undefined ? undefined : itemTypeOf(model, answering.container, answering.itemType);
   if (itemType === undefined) return { answers: [], unresolved: [], leaks: [] };
-  const followUps = lookup ? output.followUps.slice(1) : output.followUps;
+  // The function returns one follow-up per plan step after the first, in order.
+  const steps = plan.operations.slice(1);
+  const followUps = output.followUps
+    .map((followUp, index) => {
+      const entry = steps[index]?.withEntry;
+      return entry === undefined ? followUp : { ...followUp, withEntry: entry };
+    })
+    .slice(lookup ? 1 : 0);
   const bucketed = itemType.bucket !== undefined;
   let records = output.items.flatMap((item, itemIndex) =>
     unpackItem(itemType, item).map((record) => ({ record, itemIndex })),

@@ -99,3 +99,95 @@ describe("select and truncate (sel.yaml)", () => {
     );
   });
 });
+
+/** Items of a container whose `type` is `itemType`, by id. */
+function byId(
+  items: readonly Record<string, unknown>[],
+  itemType: string,
+): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    items.filter((item) => item["type"] === itemType).map((item) => [item["id"], item]),
+  );
+}
+
+describe("a write that changes the partition key (status.yaml)", () => {
+  it("moves the ticket (create, then delete) instead of patching its key, and keeps its copy", async () => {
+    const fixture = await openFixture("status");
+    const ticket = { ticketId: "t1", status: "open", createdAt: "2026-11-24T10:00:00Z" };
+    await fixture.call("applyChanges", (await fixture.call("c1OpenTicket", ticket)).changes);
+    const moved = await fixture.call("w1ChangeStatus", { ticketId: "t1", status: "closed" });
+    // The plan's requests for a moved record: the copy, the ticket, the create and the delete.
+    const plan = fixture.example.plans.find((p) => p.patternId === "W1");
+    const reads = plan?.operations.filter((step) => step.kind === "pointRead") ?? [];
+    expect(reads.map((step) => step.container)).toEqual(["tickets-by-ticketid", "tickets"]);
+    expect(moved.requestCharge).toBe(reads.length + 2);
+    const tickets = await fixture.itemsOf("tickets");
+    expect(tickets.map((item) => [item["id"], item["status"]])).toEqual([["t1", "closed"]]);
+    await fixture.call("applyChanges", moved.changes);
+    // The copy keyed by ticketId holds the new status: the old ticket's delete did not remove it.
+    const copies = byId(await fixture.itemsOf("tickets-by-ticketid"), "ticket");
+    expect(Object.keys(copies)).toEqual(["t1"]);
+    expect(copies["t1"]?.["status"]).toBe("closed");
+    expect((await fixture.call("q2TicketById", { ticketId: "t1" })).item).toMatchObject({ status: "closed" });
+    // The same status again: found the same way, and nothing else to write (W1 changes only the key).
+    const same = await fixture.call("w1ChangeStatus", { ticketId: "t1", status: "closed" });
+    expect(plan?.operations.some((step) => step.kind === "write" && step.operation === "patch")).toBe(false);
+    expect(same.requestCharge).toBe(reads.length);
+    expect((await fixture.itemsOf("tickets")).length).toBe(1);
+  }, 60_000);
+
+  it("finds the ticket by a query when its copy lags, and refuses a ticket that does not exist", async () => {
+    const fixture = await openFixture("status");
+    // Written without its change-feed work: the copy does not exist yet.
+    await fixture.call("c1OpenTicket", { ticketId: "t2", status: "open", createdAt: "2026-11-24T10:00:00Z" });
+    const moved = await fixture.call("w1ChangeStatus", { ticketId: "t2", status: "pending" });
+    // The copy (missing), the query, the create and the delete.
+    expect(moved.requestCharge).toBe(4);
+    expect((await fixture.itemsOf("tickets")).map((item) => item["status"])).toEqual(["pending"]);
+    await expect(fixture.call("w1ChangeStatus", { ticketId: "none", status: "open" })).rejects.toMatchObject({
+      code: "notFound",
+    });
+  }, 60_000);
+});
+
+describe("a copy keyed by an attribute writes change (esc.yaml)", () => {
+  it("moves the copy: the old one under the previous escalatedTo is found and deleted", async () => {
+    const fixture = await openFixture("esc");
+    const complaint = {
+      complaintId: "k1",
+      customerId: "c1",
+      escalatedTo: "e1",
+      createdAt: "2026-11-24T10:00:00Z",
+    };
+    await fixture.call("applyChanges", (await fixture.call("c1FileComplaint", complaint)).changes);
+    const escalated = await fixture.call("w1Escalate", { complaintId: "k1", escalatedTo: "e2" });
+    const maintained = await fixture.call("applyChanges", escalated.changes);
+    const copies = (await fixture.itemsOf("complaints-by-escalatedto")).map((item) => [
+      item["id"],
+      item["escalatedTo"],
+    ]);
+    expect(copies).toEqual([["k1", "e2"]]);
+    // Both copies upserted, the search for the old copy and its delete: what the plan lists.
+    const plan = fixture.example.plans.find((p) => p.patternId === "W1");
+    const planned = plan?.type === "write" ? plan.async.flatMap((step) => step.steps) : [];
+    expect(planned.map((step) => step.kind)).toEqual(["write", "write", "query", "write"]);
+    expect(maintained.requestCharge).toBe(planned.length);
+    expect((await fixture.call("q2ComplaintsEscalatedTo", { escalatedTo: "e1" })).items).toEqual([]);
+  }, 60_000);
+
+  it("a change the feed reports without its kind (latest version) searches once and keeps the copy", async () => {
+    const fixture = await openFixture("esc");
+    const complaint = {
+      complaintId: "k2",
+      customerId: "c1",
+      escalatedTo: "e1",
+      createdAt: "2026-11-24T10:00:00Z",
+    };
+    const written = await fixture.call("c1FileComplaint", complaint);
+    const asFeed = (written.changes ?? []).map((change) => ({ ...(change as object), kind: "upsert" }));
+    const maintained = await fixture.call("applyChanges", asFeed);
+    // Two copies created (201), one search for an old copy under another escalatedTo.
+    expect(maintained.requestCharge).toBe(3);
+    expect((await fixture.itemsOf("complaints-by-escalatedto")).map((item) => item["id"])).toEqual(["k2"]);
+  }, 60_000);
+});
