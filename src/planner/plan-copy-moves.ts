@@ -117,8 +117,8 @@ export function copyMoveSteps(
         ? `look for a copy of the record at an old ${moving.join(", ")} (the latest-version change feed does not tell a create from an update)`
         : `find the copies left under the old ${moving.join(", ")} by the ${key}`,
   };
-  return [
-    find,
-    deleteStep(times * moveShare * replicas, `delete the copy left under the old ${moving.join(", ")}`),
-  ];
+  const removals = times * moveShare * replicas;
+  return removals > 0
+    ? [find, deleteStep(removals, `delete the copy left under the old ${moving.join(", ")}`)]
+    : [find];
 }

@@ -106,7 +106,6 @@ describe("a copy keyed by an attribute writes change (esc.yaml)", () => {
     expect(copy?.steps.map(brief)).toEqual([
       { kind: "write", operation: "upsert", container: "complaints-by-escalatedto", times: 1 },
       { kind: "query", role: "staleCopies", container: "complaints-by-escalatedto", times: 1 },
-      { kind: "write", operation: "delete", container: "complaints-by-escalatedto", times: 0 },
     ]);
   });
 });

@@ -13,6 +13,7 @@ import { countChangedIndexedValues, countIndexedValues, isPathIndexed } from "./
 import { keyConditions } from "./key-conditions.js";
 import { keyProperty, routeRequest } from "./routing.js";
 import { anyChangeProbability, changeKind, changeProbability, type ChangeKind } from "./changes.js";
+import { binnedWriteSteps } from "./plan-binning.js";
 import { copyMoveSteps } from "./plan-copy-moves.js";
 import { planMove } from "./plan-move.js";
 import { buildQuery } from "./sql.js";
@@ -217,6 +218,8 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const moves: PlannedMove[] = [];
   // Moves go first: a create under a unique id (a lookup item) can refuse the whole write (409).
   const moveSteps: PlanStep[] = [];
+  // Buckets created with their first records (after the appends that find no bucket).
+  const bucketCreates: PlanStep[] = [];
   const findings: WriteFinding[] = [];
   const entity = context.entity(pattern.entity);
   for (const placement of primaries) {
@@ -285,17 +288,24 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
       );
       continue;
     }
+    if (placement.item.bucket !== undefined && kind === "create") {
+      // Appended to the bucket item by a patch per record (or per buffered records).
+      const binned = binnedWriteSteps(env, pattern, placement);
+      // The write that counters and copies follow: the appends, or the creates of whole buckets.
+      writes.set(placement, binned.append.times > 0 ? binned.append : binned.create);
+      bucketCreates.push(
+        ...[binned.missing, binned.create].filter((step) => step.times > 0 && step !== writes.get(placement)),
+      );
+      continue;
+    }
     const records = env.recordsPerBucket(placement.item);
     const replicas = placement.item.replicas ?? 1;
-    const operation = placement.item.bucket !== undefined && kind !== "delete" ? "create" : pattern.operation;
     const times = (pattern.batch * replicas) / records;
     const note =
-      placement.item.bucket !== undefined
-        ? `one ${placement.item.type} item per ${Math.round(records)} records (the writer bins records before writing)`
-        : replicas > 1
-          ? `written to each of the ${replicas} replicas`
-          : `${pattern.operation} the ${placement.item.type} item`;
-    writes.set(placement, writeStep(env, placement, operation, times, note, pattern.changes));
+      replicas > 1
+        ? `written to each of the ${replicas} replicas`
+        : `${pattern.operation} the ${placement.item.type} item`;
+    writes.set(placement, writeStep(env, placement, pattern.operation, times, note, pattern.changes));
   }
   // Children embedded in a parent item: the parent is rewritten (patched) with each write.
   let writtenWithParent = false;
@@ -391,6 +401,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     async.push(...replayCopies(env, placement, kind, step.times, pattern));
   }
   operations.unshift(...moveSteps);
+  operations.push(...bucketCreates);
   // Propagation of changed attributes to the items that hold copies of them.
   for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
     {

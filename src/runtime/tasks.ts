@@ -42,6 +42,11 @@ export type WriteTask =
   | (ItemRef & {
       readonly kind: "item";
       readonly operation: "create" | "replace" | "upsert" | "patch" | "delete";
+      /**
+       * Bucket items: the writer gives whole buckets (buffered records), so each is created
+       * directly (409 when it exists: then appended) instead of appended first.
+       */
+      readonly wholeBuckets?: boolean;
     })
   | (ItemRef & {
       /**

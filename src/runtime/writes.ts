@@ -6,6 +6,7 @@
 import { BulkOperationType, type JSONObject, type OperationInput, type PatchOperation } from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
 import { DataAccessError } from "./errors.js";
+import { appendToBuckets } from "./buckets.js";
 import { moveItem } from "./moves.js";
 import {
   deletedItem,
@@ -64,7 +65,7 @@ function changedAttributeOperations(
 async function writeItem(
   runtime: Runtime,
   charged: Charged,
-  ref: ItemRef,
+  ref: ItemRef & { readonly wholeBuckets?: boolean },
   operation: "create" | "replace" | "upsert" | "patch" | "delete",
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
@@ -81,20 +82,8 @@ async function writeItem(
       continue;
     }
     if (shape.bucket !== undefined) {
-      // Append the record to its bucket item; create the bucket on its first record.
-      const stored = storedAttributes(shape, record);
-      const appended = await patchItem(container, id, keys, [
-        { op: "add", path: "/records/-", value: stored },
-      ]);
-      charged.requestCharge += appended.requestCharge;
-      if (appended.item !== undefined) {
-        charged.changes.push(changeOf(ref, "update", appended.item));
-        continue;
-      }
-      const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, extra));
-      const response = await container.items.create<StoredItem>(item);
-      charged.requestCharge += response.requestCharge;
-      charged.changes.push(changeOf(ref, "create", response.resource ?? item));
+      // Append the record(s) to their bucket item; create the bucket on its first records.
+      await appendToBuckets(runtime, charged, ref, shape, record, extra, ref.wholeBuckets === true);
       continue;
     }
     if (operation === "patch") {

@@ -71,6 +71,8 @@ export interface DraftAccessPattern {
   readonly operation?: WriteOperation;
   readonly changes?: readonly string[];
   readonly batch?: number;
+  /** Records of one key the writer sends together (binning appends them together). */
+  readonly bufferedRecords?: number;
   // reads
   readonly where?: Readonly<Record<string, PredicateOperator>>;
   readonly orderBy?: Readonly<Record<string, "asc" | "desc">>;
@@ -178,6 +180,7 @@ const filePatternSchema = z.object({
   operation: z.enum(WRITE_OPERATIONS).optional(),
   changes: z.array(nameSchema).optional(),
   batch: positiveInteger.optional(),
+  bufferedRecords: positiveInteger.optional(),
   where: z.record(nameSchema, z.enum(PREDICATE_OPERATORS)).optional(),
   orderBy: z.record(nameSchema, z.enum(["asc", "desc"])).optional(),
   limit: positiveInteger.optional(),
@@ -356,6 +359,7 @@ export function draftToDocument(
         with: pattern.with,
         changes: pattern.changes,
         batch: pattern.batch,
+        bufferedRecords: pattern.bufferedRecords,
         rps: pattern.rps,
         consistency: pattern.consistency,
         latencyMs: pattern.latencyMs,

@@ -191,3 +191,35 @@ describe("a copy keyed by an attribute writes change (esc.yaml)", () => {
     expect((await fixture.itemsOf("complaints-by-escalatedto")).map((item) => item["id"])).toEqual(["k2"]);
   }, 60_000);
 });
+
+describe("binned writes as the plan costs them (gps.yaml)", () => {
+  it("a record is one patch of its bucket; a new bucket a 404 and a create; 12 buffered records two patches", async () => {
+    const fixture = await openFixture("gps");
+    const ping = (n: number, at: string) => ({
+      pingId: `p${n}`,
+      vehicleId: "v1",
+      at,
+      lat: 48.8,
+      lon: 2.3,
+    });
+    const first = await fixture.call("c1Ping", ping(1, "2026-11-24T10:00:05Z"));
+    expect(first.requestCharge).toBe(2); // the append finds no bucket (404), then the create
+    const second = await fixture.call("c1Ping", ping(2, "2026-11-24T10:00:10Z"));
+    expect(second.requestCharge).toBe(1); // one patch appends it
+    const buffered = Array.from({ length: 12 }, (_, i) =>
+      ping(10 + i, `2026-11-24T10:01:${String(10 + i)}Z`),
+    );
+    const appended = await fixture.call("c1Ping", buffered[0], { bucketRecords: buffered });
+    expect(appended.requestCharge).toBe(2); // 12 records, at most 10 per patch
+    const buckets = await fixture.itemsOf("pings");
+    expect(buckets).toHaveLength(1);
+    expect((buckets[0]?.["records"] as unknown[]).length).toBe(14);
+    // The plan states the same requests per record: a patch, and per bucket a 404 and a create.
+    const plan = fixture.example.plans.find((p) => p.patternId === "C1");
+    expect(plan?.operations.map((s) => (s.kind === "write" ? s.operation : s.kind))).toEqual([
+      "patch",
+      "pointRead",
+      "create",
+    ]);
+  }, 60_000);
+});

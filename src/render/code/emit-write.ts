@@ -118,11 +118,26 @@ export function writeTasksOf(
       continue;
     }
     if (shape.entity === pattern.entity) {
+      // A bucket's append and its create are one task (the runtime creates a missing bucket).
+      if (done.has(stepKey)) continue;
+      done.add(stepKey);
+      // The plan never appends when the writer buffers whole buckets: each is created directly.
+      const appends = plan.operations.filter(
+        (other) =>
+          other.kind === "write" &&
+          other.operation === "patch" &&
+          shapeKey(other.container, other.itemType) === stepKey,
+      );
+      const wholeBuckets =
+        shape.bucket !== undefined &&
+        changeKindOf(pattern) === "create" &&
+        appends.every((other) => other.times === 0);
       tasks.push({
         kind: "item",
         container: step.container,
         itemType: step.itemType,
-        operation: step.operation,
+        operation: shape.bucket !== undefined ? pattern.operation : step.operation,
+        ...(wholeBuckets ? { wholeBuckets } : {}),
       });
       continue;
     }

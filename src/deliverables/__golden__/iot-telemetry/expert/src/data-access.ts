@@ -199,12 +199,20 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
   return {
     /**
      * C1: Ingest a device reading
-     * Plan: one readingBucket item per 30 records (the writer bins records before writing).
+     * Plan: create a readingBucket item with its first records (once per ~30 records).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1IngestADeviceReading(record: ReadingRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reading", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "telemetry", itemType: "readingBucket", operation: "create" }];
+      const tasks: WriteTask[] = [
+        {
+          kind: "item",
+          container: "telemetry",
+          itemType: "readingBucket",
+          operation: "create",
+          wholeBuckets: true,
+        },
+      ];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
