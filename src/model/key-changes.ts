@@ -63,3 +63,19 @@ export function changingAddress(
   const changed = new Set(patterns.flatMap((pattern) => [...movedBy(entity, item, pattern)]));
   return addressingAttributes(item).filter((name) => changed.has(name));
 }
+
+/**
+ * True when some write of the workload changes the attribute a bounded set (`keepLatest`) is
+ * ordered by: an item outside the set may then enter it on an update.
+ */
+export function keepLatestOrderChanges(
+  entity: Entity,
+  patterns: readonly WritePattern[],
+  item: ItemType,
+): boolean {
+  const by = item.keepLatest?.by;
+  return (
+    by !== undefined &&
+    patterns.some((pattern) => pattern.entity === entity.name && attributesChangedBy(entity, pattern).has(by))
+  );
+}

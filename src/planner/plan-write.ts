@@ -9,11 +9,12 @@ import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-chan
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { countChangedIndexedValues, countIndexedValues, isPathIndexed } from "./indexing.js";
+import { countChangedIndexedValues, countIndexedValues } from "./indexing.js";
 import { keyConditions } from "./key-conditions.js";
 import { keyProperty, routeRequest } from "./routing.js";
 import { anyChangeProbability, changeKind, changeProbability, type ChangeKind } from "./changes.js";
 import { binnedWriteSteps } from "./plan-binning.js";
+import { boundedSetSteps } from "./plan-bounded-sets.js";
 import { copyMoveSteps } from "./plan-copy-moves.js";
 import { planMove } from "./plan-move.js";
 import { buildQuery } from "./sql.js";
@@ -80,73 +81,36 @@ function replayCopies(
     {
       const copy: Placement = { container, item };
       const replicas = item.replicas ?? 1;
-      // An update only reaches a bounded set when the item is among the newest kept there.
+      // An update or a delete reaches a bounded set only when the item is among the newest kept.
       const share =
-        item.keepLatest !== undefined && kind === "update"
+        item.keepLatest !== undefined && kind !== "create"
           ? Math.min(1, env.itemCount(copy) / replicas / Math.max(1, env.context.countAtHorizon(item.entity)))
           : 1;
-      if (times * replicas * share < 1e-4) continue;
-      const replay = writeStep(
-        env,
-        copy,
-        kind === "delete" ? "delete" : "upsert",
-        times * replicas * share,
-        replicas > 1
-          ? `write the copy into each of the ${replicas} replicas`
-          : `replay the ${source.item.type} into ${container.name}`,
-      );
-      // A copy whose address moves: the old one found and deleted; a delete checked first.
-      const moves =
-        item.keepLatest === undefined
-          ? copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
-              writeStep(env, copy, "delete", count, note),
-            )
-          : [];
-      const inner: PlanStep[] = kind === "delete" ? [...moves, replay] : [replay, ...moves];
-      if (item.keepLatest !== undefined && kind === "create") {
-        const routing = routeRequest(item, new Set());
-        const query = buildQuery({
-          keys: keyConditions(
-            copy,
-            { ...routing, scope: "single", knownLevels: item.partitionKey.length },
-            "result",
-            new Set(),
-          ),
-          predicates: [],
-          valuesFrom: "result",
-          orderBy: [{ attribute: item.keepLatest.by, direction: "asc" }],
-          top: 1,
-          projection: ["id"],
-        });
-        const trim: QueryStep = {
-          kind: "query",
-          container: container.name,
-          itemType: item.type,
-          sql: query.sql,
-          parameters: query.parameters,
-          partitionKey: item.partitionKey,
-          scope: "single",
-          partitions: 1,
-          returned: 1,
-          orderServedByIndex: isPathIndexed(env.policy(container), `/${item.keepLatest.by}`),
-          ru: env.estimate({ op: "query", returned: 1, returnedBytes: 60, partitions: 1 }),
-          times: times * replicas,
-          note: `find the oldest item beyond the newest ${item.keepLatest.count}`,
-        };
-        inner.push(
-          trim,
-          writeStep(
-            env,
-            copy,
-            "delete",
-            times * replicas,
-            `trim the set to the newest ${item.keepLatest.count}`,
-          ),
+      let inner: PlanStep[];
+      if (item.keepLatest !== undefined) {
+        inner = boundedSetSteps(env, copy, kind, times, share, (operation, count, note) =>
+          writeStep(env, copy, operation, count, note),
         );
+      } else {
+        if (times * replicas < 1e-4) continue;
+        const replay = writeStep(
+          env,
+          copy,
+          kind === "delete" ? "delete" : "upsert",
+          times * replicas,
+          replicas > 1
+            ? `write the copy into each of the ${replicas} replicas`
+            : `replay the ${source.item.type} into ${container.name}`,
+        );
+        // A copy whose address moves: the old one found and deleted; a delete checked first.
+        const moves = copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
+          writeStep(env, copy, "delete", count, note),
+        );
+        inner = kind === "delete" ? [...moves, replay] : [replay, ...moves];
       }
       steps.push(
         feedStep(
-          item.keepLatest !== undefined && kind === "create" ? "trim" : replicas > 1 ? "replica" : "copy",
+          item.keepLatest !== undefined ? "trim" : replicas > 1 ? "replica" : "copy",
           source,
           copy,
           inner,

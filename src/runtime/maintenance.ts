@@ -14,18 +14,17 @@ import {
   type WriteResult,
 } from "./context.js";
 import {
-  deletedItem,
   itemKeyOf,
   materializeItem,
   partitionKeyOfItem,
   recordOf,
   relatedOf,
-  templateValuesOf,
   type ItemTypeShape,
   type StoredItem,
 } from "./items.js";
-import { asItems, deleteItem, patchItem, pointer, queryItems } from "./requests.js";
+import { asItems, patchItem, pointer, queryItems } from "./requests.js";
 import type { ItemRef, MaintenanceTask } from "./tasks.js";
+import { maintainBoundedSet } from "./bounded-sets.js";
 import { deleteCopy, removeStaleCopies } from "./copy-moves.js";
 import { parameterValue } from "./parameters.js";
 import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
@@ -39,6 +38,10 @@ async function maintainCopy(
   change: ItemChange,
 ): Promise<void> {
   const shape = runtime.shape(task.target.container, task.target.itemType);
+  if (shape.keepLatest !== undefined && task.bounded !== undefined) {
+    await maintainBoundedSet(runtime, charged, task, shape, sourceShape, change);
+    return;
+  }
   const container = runtime.container(task.target.container);
   const record = recordOf(sourceShape, change.item);
   const related = relatedOf(sourceShape, change.item);
@@ -57,30 +60,6 @@ async function maintainCopy(
     charged.changes.push(changeOf(task.target, "upsert", response.resource ?? item));
     written.push({ id, keys });
     created ||= response.statusCode === 201;
-    if (task.trim === undefined || shape.keepLatest === undefined) continue;
-    const values = templateValuesOf(shape, record, extra);
-    const bind = (limit: number) =>
-      (task.trim?.parameters ?? []).map((parameter) => ({
-        name: parameter.name,
-        value: parameterValue(parameter.source, values, limit),
-      }));
-    const counted = await queryItems(
-      container,
-      task.trim.countSql,
-      bind(1).filter((p) => p.name !== "@limit"),
-      keys,
-    );
-    charged.requestCharge += counted.requestCharge;
-    const total = typeof counted.items[0] === "number" ? counted.items[0] : 0;
-    const excess = total - shape.keepLatest.count;
-    if (excess <= 0) continue;
-    const oldest = await queryItems(container, task.trim.oldestSql, bind(excess), keys);
-    charged.requestCharge += oldest.requestCharge;
-    for (const stale of asItems(oldest.items)) {
-      if (typeof stale["id"] !== "string") continue;
-      charged.requestCharge += await deleteItem(container, stale["id"], keys);
-      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, stale["id"], keys)));
-    }
   }
   if (change.kind !== "delete") {
     await removeStaleCopies(runtime, charged, task, shape, sourceShape, change, written, created);

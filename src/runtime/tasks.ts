@@ -90,10 +90,15 @@ export type MaintenanceTask =
   | {
       readonly kind: "copy";
       readonly target: ItemRef;
-      readonly trim?: {
-        readonly countSql: string;
-        readonly oldestSql: string;
+      /**
+       * A bounded set (keepLatest): the query reading its members (id and order value) in one
+       * logical partition, and whether writes can change the order value (then an update of an
+       * item outside the set may enter it).
+       */
+      readonly bounded?: {
+        readonly membersSql: string;
         readonly parameters: readonly TaskQueryParameter[];
+        readonly sortMayChange: boolean;
       };
       /**
        * The copy's address can change: when an upsert creates the copy of a changed record, this

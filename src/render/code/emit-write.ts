@@ -4,12 +4,9 @@
  * counters) and the change-feed tasks of each source item type (copies with replicas and
  * trimming, propagation of copied attributes, counters), all taken from the plans.
  */
-import { buildQuery } from "../../planner/sql.js";
-import { keyConditions } from "../../planner/key-conditions.js";
-import { routeRequest } from "../../planner/routing.js";
 import type { ChangeFeedStep, QueryParameter, WritePlan } from "../../planner/types.js";
 import type { ItemType, Model } from "../../model/types.js";
-import { addressingAttributes, changingAddress } from "../../model/key-changes.js";
+import { addressingAttributes, changingAddress, keepLatestOrderChanges } from "../../model/key-changes.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
 import {
   entityNamed,
@@ -189,26 +186,6 @@ function parameterSources(parameters: readonly QueryParameter[]): {
   });
 }
 
-/** `SELECT VALUE COUNT(1)` over the partition a trim query visits (same conditions, same parameters). */
-function countQuery(model: Model, ref: ItemRef): string | undefined {
-  const container = model.containers.find((c) => c.name === ref.container);
-  const item = container?.items.find((i) => i.type === ref.itemType);
-  if (container === undefined || item === undefined) return undefined;
-  const routing = routeRequest(item, new Set());
-  return buildQuery({
-    keys: keyConditions(
-      { container, item },
-      { ...routing, scope: "single", knownLevels: item.partitionKey.length },
-      "result",
-      new Set(),
-    ),
-    predicates: [],
-    valuesFrom: "result",
-    orderBy: [],
-    aggregate: { fn: "count" },
-  }).sql;
-}
-
 function maintenanceTask(
   workload: Workload,
   model: Model,
@@ -221,8 +198,7 @@ function maintenanceTask(
     case "copy":
     case "replica":
     case "trim": {
-      const trim = step.steps.find((s) => s.kind === "query" && s.role === undefined);
-      const countSql = trim === undefined ? undefined : countQuery(model, target);
+      const members = step.steps.find((s) => s.kind === "query" && s.role === "boundedSet");
       const stale = step.steps.find((s) => s.kind === "query" && s.role === "staleCopies");
       const checked = step.steps.some((s) => s.role === "checkCopy")
         ? guardedAttributes(workload, model, step)
@@ -232,8 +208,14 @@ function maintenanceTask(
         task: {
           kind: "copy",
           target,
-          ...(trim?.kind === "query" && countSql !== undefined
-            ? { trim: { countSql, oldestSql: trim.sql, parameters: parameterSources(trim.parameters) } }
+          ...(members?.kind === "query"
+            ? {
+                bounded: {
+                  membersSql: members.sql,
+                  parameters: parameterSources(members.parameters),
+                  sortMayChange: sortMayChange(workload, model, step),
+                },
+              }
             : {}),
           ...(stale?.kind === "query"
             ? {
@@ -304,16 +286,27 @@ function guardedAttributes(workload: Workload, model: Model, step: ChangeFeedSte
   return changingAddress(entity, writes, source).filter((name) => !copyAddress.has(name));
 }
 
-/** Two copy tasks of one target planned by different patterns, as one (trim, stale, check kept). */
+/** True when a write of the bounded set's entity can change the attribute the set is ordered by. */
+function sortMayChange(workload: Workload, model: Model, step: ChangeFeedStep): boolean {
+  const copy = model.containers
+    .find((c) => c.name === step.container)
+    ?.items.find((i) => i.type === step.itemType);
+  const entity = copy === undefined ? undefined : entityNamed(workload, copy.entity);
+  if (copy === undefined || entity === undefined) return false;
+  const writes = workload.accessPatterns.filter((p): p is WritePattern => p.type === "write");
+  return keepLatestOrderChanges(entity, writes, copy);
+}
+
+/** Two copy tasks of one target planned by different patterns, as one (set, stale, check kept). */
 function mergeCopyTasks(a: MaintenanceTaskData, b: MaintenanceTaskData): MaintenanceTaskData {
   if (a.kind !== "copy" || b.kind !== "copy") return b;
   const checked = [...new Set([...(a.checkBeforeDelete ?? []), ...(b.checkBeforeDelete ?? [])])];
-  const trim = a.trim ?? b.trim;
+  const bounded = a.bounded ?? b.bounded;
   const stale = a.stale ?? b.stale;
   return {
     kind: "copy",
     target: a.target,
-    ...(trim === undefined ? {} : { trim }),
+    ...(bounded === undefined ? {} : { bounded }),
     ...(stale === undefined ? {} : { stale }),
     ...(checked.length === 0 ? {} : { checkBeforeDelete: checked }),
   };
@@ -321,7 +314,7 @@ function mergeCopyTasks(a: MaintenanceTaskData, b: MaintenanceTaskData): Mainten
 
 /**
  * The change-feed tasks of every source item type, by `container/type`, from the `async` steps
- * of every write plan (the same copy planned by several patterns is kept once, with its trim,
+ * of every write plan (the same copy planned by several patterns is kept once, with its set,
  * its search for stale copies and its check before deleting).
  */
 export function maintenanceTasksOf(

@@ -61,4 +61,4 @@ az cosmosdb sql container create \
   --partition-key-path '/partition' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/creationDate/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 60000
+  --max-throughput 81000

@@ -183,7 +183,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     counts: [{ of: "Comment", as: "commentCount" }, { of: "Like", as: "likeCount" }],
     source: { container: "posts", type: "post" },
     keepLatest: { count: 100, by: "creationDate" },
-    replicas: 8,
+    replicas: 16,
   },
 };
 
@@ -286,14 +286,13 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       {
         kind: "copy",
         target: { container: "posts-latest", itemType: "post" },
-        trim: {
-          countSql: "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND c.partition = @partition",
-          oldestSql: "SELECT TOP @limit c.id FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate ASC",
+        bounded: {
+          membersSql: "SELECT c.id, c.creationDate, c.postId FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
           parameters: [
             { name: "@type", source: { kind: "literal", value: "post" } },
             { name: "@partition", source: { kind: "template", template: "post-{replica}" } },
-            { name: "@limit", source: { kind: "limit" } },
           ],
+          sortMayChange: false,
         },
       },
     ];
@@ -315,6 +314,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: upsert the user item.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to post.userUsername.
      * Change feed (copy): change feed of posts keeps users/post in step.
+     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to like.userUsername.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to comment.userUsername.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -424,7 +424,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C3: Create a comment
      * Plan: transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps posts-latest/post in step.
+     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3CreateAComment(record: CommentRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -477,7 +477,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Like a post
      * Plan: transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps posts-latest/post in step.
+     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4LikeAPost(record: LikeRecord, related: WriteRelated = {}): Promise<WriteResult> {
