@@ -163,18 +163,209 @@ function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Plac
   });
 }
 
+/** A point read of the item by id and partition key (one per requested key of an `in` filter). */
+function pointReadStep(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  addressed: ReadonlySet<string>,
+  returnedRecords: number,
+): PointReadStep {
+  const { container, item } = placement;
+  const inAttributes = [...new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute))];
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const times = inAttributes.some((a) => addressed.has(a)) ? Math.max(1, returnedRecords) : 1;
+  return {
+    kind: "pointRead",
+    container: container.name,
+    itemType: item.type,
+    id: item.id,
+    partitionKey: item.partitionKey,
+    ru: env.estimate({ op: "read", itemBytes: env.shape(placement).avgBytes, consistency }),
+    times,
+    note: `${
+      times > 1
+        ? `one point read per requested ${inAttributes.join(", ")} (ReadMany)`
+        : "point read by id and partition key"
+    }${
+      pattern.select === undefined && pattern.truncate.length === 0
+        ? ""
+        : ` (charged for the whole item; the function returns only ${pattern.select === undefined ? "the cut attributes" : "the selected attributes"})`
+    }`,
+  };
+}
+
+/**
+ * Items a query loads without returning them: every item it visits when a filter is not indexed,
+ * every match when the ORDER BY is not served by an index, each partition's own first `limit`
+ * items when several partitions are merged; with the note that says why.
+ */
+function scannedNotReturned(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  routing: Routing,
+  itemsReturned: number,
+  physical: number,
+): { scanned: number; served: boolean; note?: string } {
+  const { item } = placement;
+  const keyAttributes = new Set(partitionKeyAttributes(item));
+  // Items in the logical partitions the query visits.
+  const keysPerRequest = routing.scope === "shards" ? routing.shardCount : 1;
+  const inScope =
+    routing.scope === "fanOut"
+      ? env.itemCount(placement) / (item.replicas ?? 1)
+      : (env.itemCount(placement) / env.logicalKeys(placement)) * keysPerRequest;
+  const policy = env.policy(placement.container);
+  const unindexed = pattern.where.filter(
+    (p) =>
+      !(routing.scope !== "fanOut" && keyAttributes.has(p.attribute) && p.op === "eq") &&
+      !isPathIndexed(policy, `/${p.attribute}`),
+  );
+  const served = orderServed(env, pattern, placement);
+  if (unindexed.length > 0) {
+    return {
+      scanned: Math.max(0, inScope - itemsReturned),
+      served,
+      note: `filter on ${unindexed.map((p) => p.attribute).join(", ")} is not indexed: the query loads every item it visits`,
+    };
+  }
+  if (!served) {
+    return {
+      scanned: Math.max(
+        0,
+        Math.min(inScope, expectedMatches(env, pattern) / env.recordsPerBucket(item)) - itemsReturned,
+      ),
+      served,
+      note: `ORDER BY ${pattern.orderBy.map((s) => s.attribute).join(", ")} is not served by an index: the query sorts every match`,
+    };
+  }
+  if (physical > 1 && pattern.orderBy.length > 0 && pattern.limit !== undefined) {
+    // Each partition returns its own first `limit` items; the SDK merges them.
+    const perPartition = Math.min(pattern.limit, inScope / physical);
+    return { scanned: Math.max(0, physical * perPartition - itemsReturned), served };
+  }
+  return { scanned: 0, served };
+}
+
+/** The query that answers `pattern` on `placement` (single partition, key prefix, shards or fan-out). */
+function queryStep(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  routing: Routing,
+  returnedRecords: number,
+): { step: QueryStep; kind: ReadPlanKind; notes: string[] } {
+  const { container, item } = placement;
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const physical = partitionsVisited(env, placement, routing);
+  const itemsReturned =
+    item.keepLatest !== undefined
+      ? Math.min(pattern.limit ?? item.keepLatest.count, item.keepLatest.count)
+      : item.bucket !== undefined
+        ? Math.ceil(returnedRecords / env.recordsPerBucket(item)) + (returnedRecords > 0 ? 1 : 0)
+        : returnedRecords;
+  const bytesEach = returnedItemBytes(env, pattern, placement);
+  const { scanned, served, note } = scannedNotReturned(
+    env,
+    pattern,
+    placement,
+    routing,
+    itemsReturned,
+    physical,
+  );
+  const query = buildQuery({
+    keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
+    predicates: pattern.where,
+    ...(item.bucket?.kind === "window"
+      ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
+      : {}),
+    valuesFrom: "input",
+    orderBy: pattern.orderBy,
+    ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
+    ...queryProjection(env, pattern, placement),
+  });
+  const step: QueryStep = {
+    kind: "query",
+    container: container.name,
+    itemType: item.type,
+    sql: query.sql,
+    parameters: query.parameters,
+    ...(routing.scope === "fanOut" ? {} : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
+    scope: routing.scope,
+    partitions: physical,
+    returned: itemsReturned,
+    orderServedByIndex: served,
+    ru: env.estimate({
+      op: "query",
+      returned: itemsReturned,
+      returnedBytes: itemsReturned * bytesEach,
+      scannedNotReturned: scanned,
+      scannedBytes: scanned * env.shape(placement).avgBytes,
+      partitions: physical,
+      consistency,
+    }),
+    times: 1,
+    note: queryNote(routing, physical),
+  };
+  const kind: ReadPlanKind =
+    routing.scope === "single"
+      ? "singlePartitionQuery"
+      : routing.scope === "prefix"
+        ? "prefixQuery"
+        : "fanOut";
+  return { step, kind, notes: note === undefined ? [] : [note] };
+}
+
+/**
+ * A lookup item (a projection that keeps the entity key but not every attribute the pattern
+ * needs): the point read of the complete record it points to, or why there is none.
+ */
+function keyLookupSteps(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  returnedRecords: number,
+): { steps: PlanStep[]; problems: string[]; notes: string[] } {
+  const { item } = placement;
+  const entity = env.context.entity(pattern.entity);
+  const needed = pattern.select ?? entity.attributes.map((a) => a.name);
+  if (
+    item.select === undefined ||
+    needed.every((name) => item.select?.includes(name)) ||
+    !item.select.includes(entity.key)
+  )
+    return { steps: [], problems: [], notes: [] };
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const full = planKeyLookup(env, pattern.entity, Math.max(1, returnedRecords), consistency);
+  if (full === undefined)
+    return {
+      steps: [],
+      problems: [
+        `${item.type} holds only ${item.select.join(", ")} and no item type stores complete ${pattern.entity} records`,
+      ],
+      notes: [],
+    };
+  return {
+    steps: [
+      {
+        ...full,
+        note: `read the complete ${pattern.entity} by the ${entity.key} the ${item.type} item holds`,
+      },
+    ],
+    problems: [],
+    notes: [`${item.type} is a lookup item: ${pattern.id} reads it, then the ${pattern.entity} it points to`],
+  };
+}
+
 function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {
   const { container, item } = placement;
   const { problems, tooSmall } = coverageProblems(env, pattern, placement);
   const known = new Set(pattern.where.filter((p) => p.op === "eq" || p.op === "in").map((p) => p.attribute));
   const routing = routeRequest(item, known);
-  const inAttributes = new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute));
   const idAttributes = templateAttributes(item.id);
-  const keyAttributes = new Set(partitionKeyAttributes(item));
-  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
-  const shape = env.shape(placement);
   const returnedRecords = expectedReturned(env, pattern);
-  const addressed = new Set([...idAttributes, ...keyAttributes]);
+  const addressed = new Set([...idAttributes, ...partitionKeyAttributes(item)]);
   const pointReadable =
     routing.scope === "single" &&
     routing.idKnown &&
@@ -183,148 +374,21 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     pattern.orderBy.length === 0 &&
     pattern.where.every((p) => (p.op === "eq" || p.op === "in") && addressed.has(p.attribute)) &&
     idAttributes.every((a) => known.has(a));
-  const notes: string[] = [];
-  let first: PlanStep;
-  let kind: ReadPlanKind;
-  if (pointReadable) {
-    const times = [...inAttributes].some((a) => addressed.has(a)) ? Math.max(1, returnedRecords) : 1;
-    const step: PointReadStep = {
-      kind: "pointRead",
-      container: container.name,
-      itemType: item.type,
-      id: item.id,
-      partitionKey: item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, consistency }),
-      times,
-      note: `${
-        times > 1
-          ? `one point read per requested ${[...inAttributes].join(", ")} (ReadMany)`
-          : "point read by id and partition key"
-      }${
-        pattern.select === undefined && pattern.truncate.length === 0
-          ? ""
-          : ` (charged for the whole item; the function returns only ${pattern.select === undefined ? "the cut attributes" : "the selected attributes"})`
-      }`,
-    };
-    first = step;
-    kind = "pointRead";
-  } else {
-    const physical = partitionsVisited(env, placement, routing);
-    const recordsPerItem = env.recordsPerBucket(item);
-    const itemsReturned =
-      item.keepLatest !== undefined
-        ? Math.min(pattern.limit ?? item.keepLatest.count, item.keepLatest.count)
-        : item.bucket !== undefined
-          ? Math.ceil(returnedRecords / recordsPerItem) + (returnedRecords > 0 ? 1 : 0)
-          : returnedRecords;
-    const bytesEach = returnedItemBytes(env, pattern, placement);
-    // Items in the logical partitions the query visits.
-    const keysPerRequest = routing.scope === "shards" ? routing.shardCount : 1;
-    const inScope =
-      routing.scope === "fanOut"
-        ? env.itemCount(placement) / (item.replicas ?? 1)
-        : (env.itemCount(placement) / env.logicalKeys(placement)) * keysPerRequest;
-    const policy = env.policy(container);
-    const unindexed = pattern.where.filter(
-      (p) =>
-        !(routing.scope !== "fanOut" && keyAttributes.has(p.attribute) && p.op === "eq") &&
-        !isPathIndexed(policy, `/${p.attribute}`),
-    );
-    const served = orderServed(env, pattern, placement);
-    let scanned = 0;
-    if (unindexed.length > 0) {
-      scanned = Math.max(0, inScope - itemsReturned);
-      notes.push(
-        `filter on ${unindexed.map((p) => p.attribute).join(", ")} is not indexed: the query loads every item it visits`,
-      );
-    } else if (!served) {
-      scanned = Math.max(
-        0,
-        Math.min(inScope, expectedMatches(env, pattern) / recordsPerItem) - itemsReturned,
-      );
-      notes.push(
-        `ORDER BY ${pattern.orderBy.map((s) => s.attribute).join(", ")} is not served by an index: the query sorts every match`,
-      );
-    } else if (physical > 1 && pattern.orderBy.length > 0 && pattern.limit !== undefined) {
-      // Each partition returns its own first `limit` items; the SDK merges them.
-      const perPartition = Math.min(pattern.limit, inScope / physical);
-      scanned = Math.max(0, physical * perPartition - itemsReturned);
-    }
-    const query = buildQuery({
-      keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
-      predicates: pattern.where,
-      ...(item.bucket?.kind === "window"
-        ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
-        : {}),
-      valuesFrom: "input",
-      orderBy: pattern.orderBy,
-      ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
-      ...queryProjection(env, pattern, placement),
-    });
-    const step: QueryStep = {
-      kind: "query",
-      container: container.name,
-      itemType: item.type,
-      sql: query.sql,
-      parameters: query.parameters,
-      ...(routing.scope === "fanOut"
-        ? {}
-        : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
-      scope: routing.scope,
-      partitions: physical,
-      returned: itemsReturned,
-      orderServedByIndex: served,
-      ru: env.estimate({
-        op: "query",
-        returned: itemsReturned,
-        returnedBytes: itemsReturned * bytesEach,
-        scannedNotReturned: scanned,
-        scannedBytes: scanned * shape.avgBytes,
-        partitions: physical,
-        consistency,
-      }),
-      times: 1,
-      note: queryNote(routing, physical),
-    };
-    first = step;
-    kind =
-      routing.scope === "single"
-        ? "singlePartitionQuery"
-        : routing.scope === "prefix"
-          ? "prefixQuery"
-          : "fanOut";
-  }
+  const queried = pointReadable ? undefined : queryStep(env, pattern, placement, routing, returnedRecords);
+  const first: PlanStep = queried?.step ?? pointReadStep(env, pattern, placement, addressed, returnedRecords);
+  const kind: ReadPlanKind = queried?.kind ?? "pointRead";
+  const notes: string[] = [...(queried?.notes ?? [])];
   if (item.source !== undefined)
     notes.push(
       `${item.type} in ${container.name} is a copy kept from the change feed of ${item.source.container} (eventually consistent)`,
     );
-  const entityKey = env.context.entity(pattern.entity).key;
-  const needed = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
-  const lookupSteps: PlanStep[] = [];
-  if (
-    item.select !== undefined &&
-    needed.some((name) => !item.select?.includes(name)) &&
-    item.select.includes(entityKey)
-  ) {
-    const full = planKeyLookup(env, pattern.entity, Math.max(1, returnedRecords), consistency);
-    if (full === undefined)
-      problems.push(
-        `${item.type} holds only ${item.select.join(", ")} and no item type stores complete ${pattern.entity} records`,
-      );
-    else {
-      lookupSteps.push({
-        ...full,
-        note: `read the complete ${pattern.entity} by the ${entityKey} the ${item.type} item holds`,
-      });
-      notes.push(
-        `${item.type} is a lookup item: ${pattern.id} reads it, then the ${pattern.entity} it points to`,
-      );
-    }
-  }
+  const lookup = keyLookupSteps(env, pattern, placement, returnedRecords);
+  problems.push(...lookup.problems);
+  notes.push(...lookup.notes);
   const followUps = planFollowUps(env, pattern, placement, returnedRecords);
   problems.push(...followUps.problems);
   notes.push(...followUps.notes);
-  const operations = [first, ...lookupSteps, ...followUps.steps];
+  const operations = [first, ...lookup.steps, ...followUps.steps];
   const total = sumEstimates(operations.map((step) => scaleEstimate(step.ru, step.times))).estimate;
   const fanOut = operations.some(
     (step) =>
