@@ -6,6 +6,7 @@
  * attributes to every item holding a copy of them.
  */
 import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
+import type { Copy } from "../model/types.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
@@ -443,10 +444,11 @@ function planPropagations(
   env: PlanEnvironment,
   pattern: WritePattern,
   feedSource: Placement | undefined,
-): { async: ChangeFeedStep[]; notes: string[] } {
+): { async: ChangeFeedStep[]; notes: string[]; findings: WriteFinding[] } {
   const { context } = env;
   const async: ChangeFeedStep[] = [];
   const notes: string[] = [];
+  const findings: WriteFinding[] = [];
   for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
     for (const copy of item.copies) {
       if (copy.from.entity !== pattern.entity) continue;
@@ -458,6 +460,7 @@ function planPropagations(
         notes.push(
           `${item.type}.${copy.as}: no relationship from ${pattern.entity} to ${item.entity} to find the holders`,
         );
+        findings.push(copyNotMaintainable(holder, copy));
         continue;
       }
       const holders = relationship.avg;
@@ -511,7 +514,36 @@ function planPropagations(
       );
     }
   }
-  return { async, notes };
+  return { async, notes, findings };
+}
+
+/** The finding of a copy no relationship with `via` keeps up to date (many-to-many). */
+function copyNotMaintainable(holder: Placement, copy: Copy): WriteFinding {
+  return {
+    kind: "copyNotMaintainable",
+    container: holder.container.name,
+    itemType: holder.item.type,
+    property: copy.as,
+    entity: copy.from.entity,
+    attribute: copy.from.attribute,
+  };
+}
+
+/**
+ * Copies on the items a create writes whose source no relationship with `via` leads to (a
+ * many-to-many relationship): the new item cannot find the record to copy from.
+ */
+function unreachableCopies(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  written: readonly Placement[],
+): WriteFinding[] {
+  if (changeKind(pattern) !== "create") return [];
+  return written.flatMap((placement) =>
+    placement.item.copies
+      .filter((copy) => env.context.relationship(copy.from.entity, placement.item.entity)?.via === undefined)
+      .map((copy) => copyNotMaintainable(placement, copy)),
+  );
 }
 
 /** Plans a write pattern. */
@@ -536,6 +568,11 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const async = [...primary.async, ...embedded.async, ...counters.async, ...copies, ...propagations.async];
   const served = primaries.length > 0 || operations.length > 0 || embedded.writtenWithParent;
   const notes = [...primary.notes, ...embedded.notes, ...propagations.notes];
+  const findings = [
+    ...primary.findings,
+    ...unreachableCopies(env, pattern, [...primary.writes.keys()]),
+    ...propagations.findings,
+  ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);
   return {
     patternId: pattern.id,
@@ -546,6 +583,6 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     served,
     notes,
     ...(primary.moves.length === 0 ? {} : { moves: primary.moves }),
-    ...(primary.findings.length === 0 ? {} : { findings: primary.findings }),
+    ...(findings.length === 0 ? {} : { findings }),
   };
 }
