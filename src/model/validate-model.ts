@@ -279,6 +279,8 @@ function checkNameClashes(
  */
 function checkKeyChanges(context: Context, item: ItemType, entity: Entity, path: IssuePath): void {
   if (item.source !== undefined) return; // a copy follows its source from the change feed
+  // A malformed template is reported as model.badTemplate; its attributes are unknown.
+  if ([item.id, ...item.partitionKey].some((template) => templateProblem(template) !== undefined)) return;
   const reason = unmovableReason(item);
   if (reason === undefined) return;
   for (const pattern of context.workload.accessPatterns) {
