@@ -1,161 +1,30 @@
 /**
  * Plans a write access pattern on a model: the primary write of every item type that stores the
- * entity (buckets amortized, replicas multiplied), counters in the same logical partition in the
- * same transactional batch, and the change-feed work it triggers: counters elsewhere, copies
- * (`source`) replayed into other containers with `keepLatest` trimming, and propagation of changed
- * attributes to every item holding a copy of them.
+ * entity (moves when the write changes an id or key, buckets amortized, replicas multiplied),
+ * counters in the same logical partition in the same transactional batch, and the change-feed
+ * work it triggers: counters elsewhere, copies (`source`) replayed into other containers
+ * (`plan-replay.ts`), and propagation of changed attributes to every item holding a copy of them
+ * (`plan-propagation.ts`).
  */
 import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
-import type { Copy } from "../model/types.js";
 import type { WritePattern } from "../workload/types.js";
+import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { countChangedIndexedValues, countIndexedValues } from "./indexing.js";
-import { keyConditions } from "./key-conditions.js";
-import { keyProperty, routeRequest } from "./routing.js";
-import { anyChangeProbability, changeKind, changeProbability, type ChangeKind } from "./changes.js";
 import { binnedWriteSteps } from "./plan-binning.js";
-import { boundedSetSteps } from "./plan-bounded-sets.js";
-import { copyMoveSteps } from "./plan-copy-moves.js";
 import { planMove } from "./plan-move.js";
-import { buildQuery } from "./sql.js";
+import { planPropagations, unreachableCopies } from "./plan-propagation.js";
+import { replayCopies } from "./plan-replay.js";
+import { feedStep, sumOf, writeStep } from "./plan-steps.js";
 import type {
   BatchStep,
   ChangeFeedStep,
   PlannedMove,
   PlanStep,
-  QueryStep,
   WriteFinding,
   WritePlan,
   WriteStep,
 } from "./types.js";
-
-function writeStep(
-  env: PlanEnvironment,
-  placement: Placement,
-  operation: WriteStep["operation"],
-  times: number,
-  note: string,
-  changed?: readonly string[],
-  extra: Partial<Pick<WriteStep, "increments" | "sets">> = {},
-): WriteStep {
-  const shape = env.shape(placement);
-  const policy = env.policy(placement.container);
-  const indexedValues = countIndexedValues(policy, shape);
-  const update = operation === "replace" || operation === "patch";
-  return {
-    kind: "write",
-    container: placement.container.name,
-    itemType: placement.item.type,
-    operation,
-    id: placement.item.id,
-    partitionKey: placement.item.partitionKey,
-    ru: env.estimate({
-      op: operation,
-      itemBytes: shape.avgBytes,
-      indexedValues,
-      ...(update ? { changedValues: countChangedIndexedValues(policy, shape, changed) } : {}),
-    }),
-    times,
-    note,
-    ...extra,
-  };
-}
-
-/**
- * Change-feed work when an item of `source` is created, updated or deleted `times` times per
- * request: every item type that is a copy of it (`source:`) is written again, bounded sets are
- * trimmed, and copies of copies follow.
- */
-function replayCopies(
-  env: PlanEnvironment,
-  source: Placement,
-  kind: ChangeKind,
-  times: number,
-  pattern?: WritePattern,
-  depth = 0,
-): ChangeFeedStep[] {
-  // Work below a thousandth of a request unit per request is left out of the plan.
-  if (depth > 4 || times < 1e-4) return [];
-  const steps: ChangeFeedStep[] = [];
-  for (const { container, item } of env.context.copiesOf(source.container.name, source.item.type)) {
-    {
-      const copy: Placement = { container, item };
-      const replicas = item.replicas ?? 1;
-      // An update or a delete reaches a bounded set only when the item is among the newest kept.
-      const share =
-        item.keepLatest !== undefined && kind !== "create"
-          ? Math.min(1, env.itemCount(copy) / replicas / Math.max(1, env.context.countAtHorizon(item.entity)))
-          : 1;
-      let inner: PlanStep[];
-      if (item.keepLatest !== undefined) {
-        inner = boundedSetSteps(env, copy, kind, times, share, (operation, count, note) =>
-          writeStep(env, copy, operation, count, note),
-        );
-      } else {
-        if (times * replicas < 1e-4) continue;
-        const replay = writeStep(
-          env,
-          copy,
-          kind === "delete" ? "delete" : "upsert",
-          times * replicas,
-          replicas > 1
-            ? `write the copy into each of the ${replicas} replicas`
-            : `replay the ${source.item.type} into ${container.name}`,
-        );
-        // A copy whose address moves: the old one found and deleted; a delete checked first.
-        const moves = copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
-          writeStep(env, copy, "delete", count, note),
-        );
-        inner = kind === "delete" ? [...moves, replay] : [replay, ...moves];
-      }
-      steps.push(
-        feedStep(
-          item.keepLatest !== undefined ? "trim" : replicas > 1 ? "replica" : "copy",
-          source,
-          copy,
-          inner,
-          `change feed of ${source.container.name} keeps ${container.name}/${item.type} in step`,
-        ),
-      );
-      steps.push(...replayCopies(env, copy, kind, times * replicas * share, pattern, depth + 1));
-    }
-  }
-  return steps;
-}
-
-/** Change-feed work on `target` fed by the changes of `from`: its steps once per request. */
-function feedStep(
-  reason: ChangeFeedStep["reason"],
-  from: Placement,
-  target: Placement,
-  steps: readonly PlanStep[],
-  note: string,
-): ChangeFeedStep {
-  return {
-    kind: "changeFeed",
-    reason,
-    from: { container: from.container.name, itemType: from.item.type },
-    container: target.container.name,
-    itemType: target.item.type,
-    steps,
-    ru: sumOf(steps),
-    times: 1,
-    note,
-  };
-}
-
-/** Sum of the steps' charges per request (each step's charge times its executions). */
-function sumOf(steps: readonly PlanStep[]): { estimate: number; low: number; high: number } {
-  return steps.reduce(
-    (sum, step) => ({
-      estimate: sum.estimate + step.ru.estimate * step.times,
-      low: sum.low + step.ru.low * step.times,
-      high: sum.high + step.ru.high * step.times,
-    }),
-    { estimate: 0, low: 0, high: 0 },
-  );
-}
 
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
@@ -437,113 +306,6 @@ function withBatchedCounters(
       note: `transactional batch: the ${placement.item.type} and its parent's counter in one logical partition`,
     } satisfies BatchStep;
   });
-}
-
-/** Propagation of changed attributes to the items that hold copies of them (`copies`). */
-function planPropagations(
-  env: PlanEnvironment,
-  pattern: WritePattern,
-  feedSource: Placement | undefined,
-): { async: ChangeFeedStep[]; notes: string[]; findings: WriteFinding[] } {
-  const { context } = env;
-  const async: ChangeFeedStep[] = [];
-  const notes: string[] = [];
-  const findings: WriteFinding[] = [];
-  for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
-    for (const copy of item.copies) {
-      if (copy.from.entity !== pattern.entity) continue;
-      const probability = changeProbability(env, pattern, copy.from.attribute);
-      if (probability === 0) continue;
-      const holder: Placement = { container, item };
-      const relationship = context.relationship(pattern.entity, item.entity);
-      if (relationship?.via === undefined) {
-        notes.push(
-          `${item.type}.${copy.as}: no relationship from ${pattern.entity} to ${item.entity} to find the holders`,
-        );
-        findings.push(copyNotMaintainable(holder, copy));
-        continue;
-      }
-      const holders = relationship.avg;
-      const routing = routeRequest(item, new Set([relationship.via]));
-      const partitions =
-        routing.scope === "fanOut"
-          ? env.partitions(container.name)
-          : routing.scope === "shards"
-            ? Math.min(routing.shardCount, env.partitions(container.name))
-            : 1;
-      const query = buildQuery({
-        keys: keyConditions(holder, routing, "result", new Set([relationship.via])),
-        predicates: [{ attribute: relationship.via, op: "eq" }],
-        valuesFrom: "result",
-        resultNames: { [relationship.via]: context.entity(pattern.entity).key },
-        orderBy: [],
-        projection: ["id", ...container.partitionKey.map(keyProperty).filter((name) => name !== "id")],
-      });
-      const find: QueryStep = {
-        kind: "query",
-        container: container.name,
-        itemType: item.type,
-        sql: query.sql,
-        parameters: query.parameters,
-        scope: routing.scope,
-        partitions,
-        returned: holders,
-        orderServedByIndex: true,
-        ru: env.estimate({ op: "query", returned: holders, returnedBytes: holders * 80, partitions }),
-        times: probability * pattern.batch,
-        note: `find the ${item.type} items holding ${copy.as} (${holders} per ${pattern.entity} on average)`,
-      };
-      const update = writeStep(
-        env,
-        holder,
-        "patch",
-        probability * pattern.batch * holders,
-        `set ${copy.as} on each holder`,
-        [copy.as],
-        { sets: [copy.as] },
-      );
-      async.push(
-        feedStep(
-          "propagate",
-          feedSource ?? holder,
-          holder,
-          [find, update],
-          `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
-        ),
-        ...replayCopies(env, holder, "update", probability * pattern.batch * holders),
-      );
-    }
-  }
-  return { async, notes, findings };
-}
-
-/** The finding of a copy no relationship with `via` keeps up to date (many-to-many). */
-function copyNotMaintainable(holder: Placement, copy: Copy): WriteFinding {
-  return {
-    kind: "copyNotMaintainable",
-    container: holder.container.name,
-    itemType: holder.item.type,
-    property: copy.as,
-    entity: copy.from.entity,
-    attribute: copy.from.attribute,
-  };
-}
-
-/**
- * Copies on the items a create writes whose source no relationship with `via` leads to (a
- * many-to-many relationship): the new item cannot find the record to copy from.
- */
-function unreachableCopies(
-  env: PlanEnvironment,
-  pattern: WritePattern,
-  written: readonly Placement[],
-): WriteFinding[] {
-  if (changeKind(pattern) !== "create") return [];
-  return written.flatMap((placement) =>
-    placement.item.copies
-      .filter((copy) => env.context.relationship(copy.from.entity, placement.item.entity)?.via === undefined)
-      .map((copy) => copyNotMaintainable(placement, copy)),
-  );
 }
 
 /** Plans a write pattern. */

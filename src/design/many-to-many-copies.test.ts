@@ -6,15 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluateModel } from "../cost/evaluate.js";
-import { designModel } from "../design/design-model.js";
-import { baselineModel } from "../design/model-edits.js";
-import { denormalizationCandidates } from "../design/rules-access.js";
+import { designModel } from "./design-model.js";
+import { baselineModel } from "./model-edits.js";
+import { denormalizationCandidates } from "./rules-access.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { readWriteFixture } from "../test-support/model-examples.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
-import { planModel } from "./plan-model.js";
+import { planModel } from "../planner/plan-model.js";
 
 function m2m(): { workload: Workload; model: Model } {
   const text = readWriteFixture("m2m2");
