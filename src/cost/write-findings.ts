@@ -34,7 +34,7 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         severity: "error",
         path,
         message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no relationship with "via" leads from ${finding.entity} to the items holding it: ${plan.patternId} cannot find them to update (and a new holder cannot find the ${finding.entity} to copy from)`,
-        suggestion: `read ${finding.entity}.${finding.attribute} with a follow-up, or give the relationship a link attribute (via)`,
+        suggestion: `drop the copy; to keep ${finding.entity}.${finding.attribute} with each ${finding.itemType}, make the many-to-many link an entity of its own (its key, and the keys of both sides as one-to-many relationships with via), then copy ${finding.entity}.${finding.attribute} into the link items`,
       };
     case "notAtomic":
       return {

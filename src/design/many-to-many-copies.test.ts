@@ -58,6 +58,9 @@ describe("copies across a many-to-many relationship (m2m2)", () => {
       ["W1", "error"],
     ]);
     expect(issues[1]?.message).toMatch(/^products\/product\.tagName copies Tag\.name, but no relationship/);
+    expect(issues[1]?.suggestion).toMatch(
+      /^drop the copy; .* make the many-to-many link an entity of its own/,
+    );
   });
 
   it("the design does not copy an attribute across the many-to-many relationship", () => {
