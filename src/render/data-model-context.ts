@@ -15,7 +15,6 @@ import {
   escapeMarkdownText as e,
   escapeTableCell as cell,
   formatNumber,
-  formatRate,
   inlineCode,
   table,
 } from "./markdown.js";
@@ -44,7 +43,7 @@ export interface Context {
 
 /** An RU figure: 2 decimals under 10, 1 under 100, none above. */
 export function ru(value: number): string {
-  return formatRate(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
+  return formatNumber(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
 }
 
 export function ruRange(estimate: RuEstimate): string {
@@ -52,7 +51,7 @@ export function ruRange(estimate: RuEstimate): string {
 }
 
 export function rus(value: number): string {
-  return `${formatRate(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
+  return `${formatNumber(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
 }
 
 export function usd(value: number): string {
@@ -60,7 +59,7 @@ export function usd(value: number): string {
 }
 
 export function gb(value: number): string {
-  return `${formatRate(value, value >= 10 ? 1 : value >= 0.01 ? 2 : 4)} GB`;
+  return `${formatNumber(value, value >= 10 ? 1 : 2)} GB`;
 }
 
 export function code(text: string): string {

@@ -11,7 +11,6 @@ import {
   escapeTableCell as cell,
   formatNumber,
   formatPercent,
-  formatRate,
   inlineCode,
   table,
 } from "./markdown.js";
@@ -40,7 +39,7 @@ export function describeStep(step: PlanStep, code: (text: string) => string = in
   const times =
     step.times === 1
       ? ""
-      : ` x ${formatRate(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
+      : ` x ${formatNumber(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
   const where = `${code(step.itemType)} in ${code(step.container)}`;
   switch (step.kind) {
     case "pointRead":
@@ -54,7 +53,7 @@ export function describeStep(step: PlanStep, code: (text: string) => string = in
             : step.scope === "shards"
               ? `query over the shards (${formatNumber(step.partitions, 0)} partitions)`
               : `fan-out query over ${formatNumber(step.partitions, 0)} physical partitions`;
-      return `${scope} on ${where}, ~${formatRate(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
+      return `${scope} on ${where}, ~${formatNumber(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
     }
     case "write":
       return `${step.operation} ${where}${step.sets === undefined ? "" : ` (sets ${step.sets.map(code).join(", ")})`}${step.increments === undefined ? "" : ` (increments ${step.increments.map((i) => code(i.property)).join(", ")})`}: ${ruRange(step.ru)}${times}`;
@@ -90,7 +89,7 @@ export function renderAccessPatternMapping(context: Context): string {
     return [
       code(pattern.id),
       cell(pattern.name),
-      `${pattern.type}, ${formatRate(pattern.rps.avg, 2)}/s avg, ${formatRate(pattern.rps.peak, 2)}/s peak`,
+      `${pattern.type}, ${formatNumber(pattern.rps.avg, 2)}/s avg, ${formatNumber(pattern.rps.peak, 2)}/s peak`,
       containers.map(code).join(", "),
       [`**${evaluated.plan.kind}**`, ...operations, ...asyncOps.map((x) => `async: ${x}`)].join("<br>"),
       ruRange(evaluated.ru) + (evaluated.ru.async > 0 ? ` + ${ru(evaluated.ru.async)} RU async` : ""),
@@ -159,11 +158,11 @@ export function renderHotPartitions(context: Context): string {
       [
         code(pattern.id),
         `${code(first.container)}/${code(first.itemType)}`,
-        formatRate(pattern.rps.peak, 2),
+        formatNumber(pattern.rps.peak, 2),
         formatNumber(keys, 0),
         fanOut
           ? `every partition (fan-out over ${formatNumber(first.kind === "query" ? first.partitions : 0, 0)})`
-          : formatRate(pattern.rps.peak / keys, 4),
+          : formatNumber(pattern.rps.peak / keys, 4),
         rus(evaluated.rus.peak),
       ],
     ];

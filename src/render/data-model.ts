@@ -24,6 +24,7 @@ import {
   formatBytes,
   formatNumber,
   formatPercent,
+  link,
   table,
 } from "./markdown.js";
 import {
@@ -414,7 +415,7 @@ function renderCost(context: Context): string {
       `autoscale ${usd3(prices.autoscalePer100RusHour)} per 100 RU/s per hour on each hour's highest RU/s, at least 10% of the maximum (multi-region writes ${usd3(prices.autoscaleMultiRegionWritePer100RusHour)})`,
       `serverless ${usd3(prices.serverlessPerMillionRu)} per million RU`,
       `storage ${usd3(prices.storagePerGBMonth)} per GB-month per region`,
-      `sources: ${prices.sources.map((s) => `<${e(s)}>`).join(", ")}`,
+      `sources: ${prices.sources.map(link).join(", ")}`,
     ]),
   ].join("\n");
 }

@@ -32,7 +32,6 @@ import {
   formatBytes,
   formatNumber,
   formatPercent,
-  formatRate,
   table,
 } from "./markdown.js";
 import {
@@ -461,9 +460,9 @@ function renderDesignConsiderations(workload: Workload, pairs: readonly PairAnal
       formatNumber(r.distinct, 0),
       formatNumber(r.skew, 2),
       formatPercent(r.topShare, 3),
-      formatRate(r.topReadsPeak, 1),
-      formatRate(r.topWritesPeak, 1),
-      formatRate(r.minRus, 0),
+      formatNumber(r.topReadsPeak, 1),
+      formatNumber(r.topWritesPeak, 1),
+      formatNumber(r.minRus, 0),
       concerns.length === 0 ? "✅" : concerns.join("; "),
     ];
   });
