@@ -88,13 +88,16 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
   };
 }
 
-/** Copies, counters and embedded newest children for one read's `with` data, each tried in turn. */
-function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
+/**
+ * Copies, counters and embedded newest children for one read's `with` data, each tried in turn.
+ * `tried` holds the candidates already decided for the pattern (by name): the step runs again
+ * after the fan-out removal, for the data a new copy needs, and never decides one twice.
+ */
+function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern, tried: Set<string>): Scored {
   const { workload, decisions } = search;
   let current = start;
   // Each candidate is built on the model as it is when its turn comes, so an accepted one is
   // never undone by the next (candidates built up front would each start from the same model).
-  const tried = new Set<string>();
   for (;;) {
     const candidate = denormalizationCandidates(workload, current.model, current.evaluation, pattern).find(
       (c) => !tried.has(c.name),
@@ -222,9 +225,11 @@ function designComponent(
   const reads = workload.accessPatterns
     .filter((p) => p.type === "read")
     .sort((a, b) => b.rps.peak - a.rps.peak);
+  const denormalized = new Map(reads.map((p) => [p.id, new Set<string>()]));
+  const triedFor = (id: string): Set<string> => denormalized.get(id) ?? new Set<string>();
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
-    current = denormalize(search, current, pattern);
+    current = denormalize(search, current, pattern, triedFor(pattern.id));
   }
   step("fan-out removal");
   for (const pattern of reads) {
@@ -242,7 +247,7 @@ function designComponent(
       fanOutCandidates(workload, current.model, current.evaluation, pattern),
     );
     // The new copy may need denormalized data of its own source.
-    current = denormalize(search, current, pattern);
+    current = denormalize(search, current, pattern, triedFor(pattern.id));
   }
   // 7. Hot write keys.
   step("hot partitions");
