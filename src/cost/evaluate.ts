@@ -6,6 +6,10 @@
  */
 import {
   INITIAL_RUS_PER_PARTITION_MANUAL,
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
+  limitStatus,
   MAX_CONTAINER_RUS,
   MAX_CONTAINER_RUS_TICKET,
   MAX_ITEM_BYTES,
@@ -32,7 +36,13 @@ import { planAccessPattern } from "../planner/plan-model.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
+import type {
+  ContainerEvaluation,
+  ContainerLimits,
+  Evaluation,
+  LimitCheck,
+  PatternEvaluation,
+} from "./evaluation-types.js";
 import { heavyPartitionLoads, hottestPhysicalLoad, physicalPartitionOf } from "./hash-partitions.js";
 import { layoutFor, type LayoutMode, type PartitionLayout } from "./layout.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
@@ -277,6 +287,7 @@ export function evaluateModel(
   const patterns = evaluatePatterns(workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
     evaluateContainer(
+      env,
       container,
       loads.get(container.name) ?? EMPTY_LOAD,
       storage.get(container.name),
@@ -464,7 +475,61 @@ function keysOnBusiestPartition(container: Container, load: ContainerLoad, parti
     .map(([name, key]) => `${name} (${formatInteger(key.peak)} RU/s)`);
 }
 
+/** A figure against its limit, with its status (cosmos/limits.ts thresholds). */
+function limitCheck(value: number, limit: number, nearShare: number): LimitCheck {
+  return { value, limit, share: value / limit, nearShare, status: limitStatus(value, limit, nearShare) };
+}
+
+/**
+ * The partition limits of a container with their status: the hottest logical and the busiest
+ * physical partition against what a partition serves in its mode, the largest logical partition
+ * against 20 GB (near too when it would reach 20 GB within a month of peak writes).
+ */
+function containerLimits(
+  hottestLogicalRus: number,
+  busiestPhysicalRus: number,
+  partitionLimit: number,
+  largestLogicalGB: number,
+  growth: ContainerStorage["growth"],
+): ContainerLimits {
+  const storage = limitCheck(largestLogicalGB, MAX_LOGICAL_PARTITION_GB, NEAR_LOGICAL_PARTITION_GB_SHARE);
+  const fastest = growth.reduce<ContainerStorage["growth"][number] | undefined>(
+    (best, g) => (best === undefined || g.hoursTo20GB < best.hoursTo20GB ? g : best),
+    undefined,
+  );
+  const soon = fastest !== undefined && fastest.hoursTo20GB < LOGICAL_PARTITION_GROWTH_WARNING_HOURS;
+  return {
+    hottestLogicalPartitionRus: limitCheck(hottestLogicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
+    busiestPhysicalPartitionRus: limitCheck(busiestPhysicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
+    largestLogicalPartitionGB: {
+      ...storage,
+      status: storage.status === "ok" && soon ? "near" : storage.status,
+      ...(fastest === undefined
+        ? {}
+        : {
+            growth: {
+              itemType: fastest.itemType,
+              gbPerHour: fastest.gbPerHour,
+              hoursToLimit: fastest.hoursTo20GB,
+              withinHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+            },
+          }),
+    },
+  };
+}
+
+/** Items at the horizon and distinct key values of each item type (what the documents print). */
+function itemTypesOf(env: PlanEnvironment, container: Container): ContainerEvaluation["itemTypes"] {
+  return container.items.flatMap((item) => {
+    const placement = env.context.placement(container.name, item.type);
+    return placement === undefined
+      ? []
+      : [{ type: item.type, items: env.itemCount(placement), keyValues: env.logicalKeys(placement) }];
+  });
+}
+
 function evaluateContainer(
+  env: PlanEnvironment,
   container: Container,
   load: ContainerLoad,
   stored: ContainerStorage | undefined,
@@ -566,7 +631,7 @@ function evaluateContainer(
     });
   }
   for (const growth of stored?.growth ?? []) {
-    if (growth.hoursTo20GB < 24 * 30) {
+    if (growth.hoursTo20GB < LOGICAL_PARTITION_GROWTH_WARNING_HOURS) {
       issues.push({
         code: "evaluate.logicalPartitionGrowth",
         container: container.name,
@@ -586,6 +651,8 @@ function evaluateContainer(
     rus: { avg: load.avg, peak: load.peak },
     hottestLogicalPartition: { rus: hot.peak, storageGB: hottestStorage, key: hot.key },
     hottestPhysicalPartition: { rus: hottest, storageGB: storageGB / partitions },
+    limits: containerLimits(hot.peak, hottest, layout.partitionLimit, hottestStorage, stored?.growth ?? []),
+    itemTypes: itemTypesOf(env, container),
     partitionLayout: {
       partitions,
       partitionsForStorage: layout.partitionsForStorage,
