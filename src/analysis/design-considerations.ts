@@ -5,7 +5,14 @@
  * whatever the key, which paths need indexes, and which related data could be copied.
  * Pure data, derived only from the workload.
  */
-import { BYTES_PER_GB, MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  BYTES_PER_GB,
+  MAX_PHYSICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  NEAR_PARTITION_RUS_SHARE,
+  limitStatus,
+  type LimitStatus,
+} from "../cosmos/limits.js";
 import { zipfShare } from "../cost/zipf.js";
 import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import type { Entity, ReadPattern, SortKey, Workload, WritePattern } from "../workload/types.js";
@@ -67,8 +74,24 @@ export interface HotValueRisk {
   readonly readPatterns: readonly string[];
   readonly writePatterns: readonly string[];
   readonly lowCardinality: boolean;
-  /** `minRus` alone exceeds what one logical partition can serve (10,000 RU/s). */
-  readonly overPartitionLimit: boolean;
+  /**
+   * `minRus` against what one logical partition can serve (10,000 RU/s): over it, near it (from
+   * `NEAR_PARTITION_RUS_SHARE`), or ok.
+   */
+  readonly partitionRusStatus: LimitStatus;
+}
+
+/**
+ * Patterns whose own requests on the most used value of a key candidate exceed one logical
+ * partition (reads x 1 RU or writes x 5 RU over 10,000 RU/s), for the requirements' notes.
+ */
+export function concentratedPatterns(workload: Workload): ReadonlySet<string> {
+  return new Set(
+    hotPartitionRisks(workload).flatMap((r) => [
+      ...(r.topWritesPeak * MIN_WRITE_RU > MAX_PHYSICAL_PARTITION_RUS ? r.writePatterns : []),
+      ...(r.topReadsPeak * MIN_READ_RU > MAX_PHYSICAL_PARTITION_RUS ? r.readPatterns : []),
+    ]),
+  );
 }
 
 function distinctOf(workload: Workload, entity: Entity, attribute: string): number | undefined {
@@ -123,7 +146,7 @@ export function hotPartitionRisks(workload: Workload): readonly HotValueRisk[] {
         readPatterns: filtering.map((r) => r.id),
         writePatterns: writes.map((w) => w.id),
         lowCardinality: distinct < MIN_KEY_CARDINALITY,
-        overPartitionLimit: minRus > MAX_PHYSICAL_PARTITION_RUS,
+        partitionRusStatus: limitStatus(minRus, MAX_PHYSICAL_PARTITION_RUS, NEAR_PARTITION_RUS_SHARE),
       });
     }
   }

@@ -31,6 +31,7 @@ import {
   type SearchContext,
 } from "./search.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
+import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
 export interface DesignOptions extends EvaluateOptions {
@@ -137,6 +138,8 @@ function designComponent(
   );
   for (const relationship of pairs) {
     const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
+    // The documents' classification of the relationship (the prompt's check), not `owned` alone.
+    const identifying = identifyingRelationshipCheck(workload, relationship).useIdentifyingRelationship;
     current = decide(
       search,
       current,
@@ -147,11 +150,11 @@ function designComponent(
           parent: relationship.parent,
           child: relationship.child,
           correlation: share,
-          identifying: relationship.owned,
+          identifying,
         },
         title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
         keepName: `keep ${relationship.child} where it is`,
-        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
+        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${identifying ? ", an identifying relationship" : relationship.owned ? `, owned by its ${relationship.parent} but not an identifying relationship` : ""}`,
       },
       aggregateCandidates(workload, current.model, relationship, share),
     );

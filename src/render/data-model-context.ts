@@ -3,8 +3,15 @@
  * formats (thousands separators, RU with their range, USD) and plan step helpers.
  */
 import { formatUsd } from "../common/format-number.js";
+import type { PairAnalysis } from "../analysis/aggregate-analysis.js";
 import type { Prices } from "../cosmos/prices.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
+import type { LimitStatus } from "../cosmos/limits.js";
+import type {
+  ContainerEvaluation,
+  Evaluation,
+  LimitCheck,
+  PatternEvaluation,
+} from "../cost/evaluation-types.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Decision } from "../design/search.js";
 import type { Model } from "../model/types.js";
@@ -15,6 +22,7 @@ import {
   escapeMarkdownText as e,
   escapeTableCell as cell,
   formatNumber,
+  formatPercent,
   inlineCode,
   table,
 } from "./markdown.js";
@@ -36,6 +44,8 @@ export interface Context {
   readonly baseline?: BaselineFigures;
   readonly env: PlanEnvironment;
   readonly seed: number;
+  /** The aggregate analysis of the workload: each relationship's one classification. */
+  readonly pairs: readonly PairAnalysis[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -146,6 +156,32 @@ export function renderDecision(decision: Decision): string {
   return out.join("\n");
 }
 
-export function mark(ok: boolean): string {
-  return ok ? "✅" : "❌";
+/**
+ * The mark of a limit status: `✅` ok, `⚠️ near the limit`, `❌ over the limit` (the words are
+ * what a reader and the consistency test look for).
+ */
+export function statusMark(status: LimitStatus): string {
+  switch (status) {
+    case "ok":
+      return "✅";
+    case "near":
+      return "⚠️ near the limit";
+    case "over":
+      return "❌ over the limit";
+    default:
+      return status satisfies never;
+  }
+}
+
+/** The worst of some statuses (`over` before `near` before `ok`); `ok` for none. */
+export function worstStatus(statuses: readonly LimitStatus[]): LimitStatus {
+  return statuses.includes("over") ? "over" : statuses.includes("near") ? "near" : "ok";
+}
+
+/**
+ * A figure against its limit with the evaluation's status:
+ * `9,988 RU/s (99.9% of 10,000 RU/s) ⚠️ near the limit`.
+ */
+export function limitText(check: LimitCheck, unit: (value: number) => string): string {
+  return `${unit(check.value)} (${formatPercent(check.share)} of ${unit(check.limit)}) ${statusMark(check.status)}`;
 }

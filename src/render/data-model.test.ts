@@ -283,6 +283,21 @@ describe("renderDataModel validation results", () => {
         ? {
             ...c,
             hottestLogicalPartition: { ...c.hottestLogicalPartition, rus: 12_345, storageGB: 25 },
+            limits: {
+              ...c.limits,
+              hottestLogicalPartitionRus: {
+                ...c.limits.hottestLogicalPartitionRus,
+                value: 12_345,
+                share: 1.2345,
+                status: "over" as const,
+              },
+              largestLogicalPartitionGB: {
+                ...c.limits.largestLogicalPartitionGB,
+                value: 25,
+                share: 1.25,
+                status: "over" as const,
+              },
+            },
           }
         : c,
     );

@@ -6,9 +6,14 @@
  * diagram). Every number comes from the evaluation, the decisions or the cost model; user text
  * is escaped everywhere (see `markdown.ts`).
  */
-import { MAX_ITEM_BYTES, MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+  MAX_ITEM_BYTES,
+  MAX_LOGICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+} from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
-import type { Evaluation } from "../cost/evaluation-types.js";
+import type { Evaluation, LimitCheck } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
 import { formatPath, type EvaluationIssue, type Issue } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
@@ -38,6 +43,8 @@ import {
   code,
   list,
   patternOf,
+  limitText,
+  worstStatus,
   CONSISTENCY_WHY,
   renderDecision,
 } from "./data-model-context.js";
@@ -88,6 +95,7 @@ export function renderDataModel(
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     env: createPlanEnvironment(workload, model, { partitions }),
     seed: options.seed ?? 1,
+    pairs: analyzeAccessCorrelation(workload),
   };
   const sections = [
     `# Azure Cosmos DB NoSQL Data Model: ${e(workload.name)}`,
@@ -221,8 +229,7 @@ function placementsText(model: Model, entity: string): string {
 }
 
 function renderAggregateDecisions(context: Context): string {
-  const { workload, model } = context;
-  const pairs = analyzeAccessCorrelation(workload);
+  const { model, pairs } = context;
   const lines = ["## Aggregate Design Decisions"];
   if (pairs.length === 0) {
     lines.push("The workload has no relationships: every entity is its own aggregate.");
@@ -519,30 +526,73 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
   }
 }
 
+/**
+ * A validation line: `[x] ✅` met, `[x] ⚠️` met but near a limit, `[ ] ⚠️` a warning, `[ ] ❌`
+ * failed. Limit lines take the evaluation's status; the others are met or not.
+ */
+type CheckResult = "met" | "near" | "warning" | "failed";
+
+function checkLine(result: CheckResult, text: string): string {
+  switch (result) {
+    case "met":
+      return `[x] ✅ ${text}`;
+    case "near":
+      return `[x] ⚠️ ${text}`;
+    case "warning":
+      return `[ ] ⚠️ ${text}`;
+    case "failed":
+      return `[ ] ❌ ${text}`;
+    default:
+      return result satisfies never;
+  }
+}
+
+/** The check result of the worst status among the containers' checks of one limit. */
+function limitResult(checks: readonly LimitCheck[]): CheckResult {
+  const status = worstStatus(checks.map((c) => c.status));
+  return status === "over" ? "failed" : status === "near" ? "near" : "met";
+}
+
+/** The check with the highest share of its limit (what the line quotes). */
+function highest(checks: readonly LimitCheck[]): LimitCheck | undefined {
+  return checks.reduce<LimitCheck | undefined>(
+    (a, b) => (a === undefined || b.share > a.share ? b : a),
+    undefined,
+  );
+}
+
 function renderValidation(context: Context): string {
   const { evaluation, workload } = context;
   const issues = evaluation.issues;
   const failing = (check: ValidationCheck): EvaluationIssue[] =>
     issues.filter((i) => validationCheckOf(i) === check);
-  const hottestLogical = Math.max(0, ...evaluation.containers.map((c) => c.hottestLogicalPartition.rus));
-  const largestLogical = Math.max(
-    0,
-    ...evaluation.containers.map((c) => c.hottestLogicalPartition.storageGB),
-  );
-  const hottestPhysical = Math.max(0, ...evaluation.containers.map((c) => c.hottestPhysicalPartition.rus));
+  const logicalRus = evaluation.containers.map((c) => c.limits.hottestLogicalPartitionRus);
+  const physicalRus = evaluation.containers.map((c) => c.limits.busiestPhysicalPartitionRus);
+  const logicalGB = evaluation.containers.map((c) => c.limits.largestLogicalPartitionGB);
+  const quote = (checks: readonly LimitCheck[], unit: (v: number) => string): string => {
+    const top = highest(checks);
+    return top === undefined ? "none" : limitText(top, unit);
+  };
+  const growing = evaluation.containers.flatMap((c) => {
+    const growth = c.limits.largestLogicalPartitionGB.growth;
+    return growth !== undefined && growth.hoursToLimit < growth.withinHours
+      ? [
+          `the ${code(growth.itemType)} partition of ${code(c.name)} would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${formatNumber(growth.hoursToLimit, 1)} hours of peak writes`,
+        ]
+      : [];
+  });
   const served = evaluation.patterns.filter((p) => p.plan.served).length;
   const mapped = workload.accessPatterns.filter((p) => evaluation.patterns.some((x) => x.id === p.id)).length;
   const fanOuts = evaluation.patterns.filter((p) => p.fanOut);
   const tooLarge = failing("itemSize");
-  const check = (ok: boolean, text: string, warning = false): string =>
-    ok ? `[x] ✅ ${text}` : warning ? `[ ] ⚠️ ${text}` : `[ ] ❌ ${text}`;
+  const met = (ok: boolean, otherwise: CheckResult = "failed"): CheckResult => (ok ? "met" : otherwise);
   const items = [
-    check(
-      mapped === workload.accessPatterns.length,
+    checkLine(
+      met(mapped === workload.accessPatterns.length),
       `Every access pattern is mapped to container operations: ${formatNumber(mapped, 0)} of ${formatNumber(workload.accessPatterns.length, 0)}.`,
     ),
-    check(
-      served === evaluation.patterns.length,
+    checkLine(
+      met(served === evaluation.patterns.length),
       `Every access pattern is served: ${formatNumber(served, 0)} of ${formatNumber(evaluation.patterns.length, 0)}${
         served === evaluation.patterns.length
           ? ""
@@ -552,56 +602,47 @@ function renderValidation(context: Context): string {
               .join(", ")})`
       }.`,
     ),
-    check(
-      failing("hotLogical").length === 0 && hottestLogical <= MAX_PHYSICAL_PARTITION_RUS,
-      `No logical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the hottest needs ${rus(hottestLogical)} at peak.`,
+    checkLine(
+      limitResult(logicalRus),
+      `No logical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the hottest needs ${quote(logicalRus, rus)} at peak.`,
     ),
-    check(
-      failing("hotPhysical").length === 0 && hottestPhysical <= MAX_PHYSICAL_PARTITION_RUS,
-      `No physical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the busiest carries ${rus(hottestPhysical)} at peak.`,
-      true,
+    checkLine(
+      limitResult(physicalRus),
+      `No physical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the busiest carries ${quote(physicalRus, rus)} at peak.`,
     ),
-    check(
-      failing("logicalSize").length === 0 && largestLogical <= MAX_LOGICAL_PARTITION_GB,
-      `No logical partition over ${MAX_LOGICAL_PARTITION_GB} GB: the largest holds ${gb(largestLogical)} at the horizon.`,
+    checkLine(
+      limitResult(logicalGB),
+      `No logical partition over ${MAX_LOGICAL_PARTITION_GB} GB, now or within ${formatNumber(LOGICAL_PARTITION_GROWTH_WARNING_HOURS / 24, 0)} days of peak writes: the largest holds ${quote(logicalGB, gb)} at the horizon${growing.length === 0 ? "" : `; ${growing.join("; ")}`}.`,
     ),
-    check(
-      failing("logicalGrowth").length === 0,
-      `No logical partition reaches ${MAX_LOGICAL_PARTITION_GB} GB within 30 days of peak writes.`,
-      true,
-    ),
-    check(
-      tooLarge.length === 0,
+    checkLine(
+      met(tooLarge.length === 0),
       `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
     ),
-    check(
-      failing("fanOutScale").length === 0,
+    checkLine(
+      met(failing("fanOutScale").length === 0),
       "Every fan-out query can scale with the data (each added partition adds less than a partition serves).",
     ),
-    check(
-      failing("capacityMode").length === 0,
+    checkLine(
+      met(failing("capacityMode").length === 0),
       `One capacity mode for the whole account, possible for every container: ${e(evaluation.account.mode)}.`,
     ),
-    check(
-      failing("throughputLimits").length === 0,
+    checkLine(
+      met(failing("throughputLimits").length === 0, "warning"),
       failing("throughputLimits").length === 0
         ? "Every container's throughput serves its busiest partition and stays under the default maximum per container and database."
         : `Throughput settings to revisit: ${failing("throughputLimits")
             .map((i) => e(i.message))
             .join("; ")}.`,
-      true,
     ),
-    check(
-      fanOuts.length === 0,
+    checkLine(
+      met(fanOuts.length === 0, "warning"),
       fanOuts.length === 0
         ? "No read fans out over every physical partition."
         : `Reads that fan out over every physical partition: ${fanOuts.map((p) => `${e(p.id)} (${ruRange(p.ru)}, ${rus(p.rus.peak)} at peak)`).join(", ")}.`,
-      true,
     ),
-    check(
-      context.decisions.length > 0,
+    checkLine(
+      met(context.decisions.length > 0, "warning"),
       `Design decisions documented with their alternatives and numbers: ${formatNumber(context.decisions.length, 0)}.`,
-      true,
     ),
   ];
   const lines = ["## Validation Results 🔴", "", bulletList(items)];

@@ -6,14 +6,7 @@
  */
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
 import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
-import type {
-  AccessPattern,
-  Predicate,
-  ReadPattern,
-  Relationship,
-  RelationshipKind,
-  Workload,
-} from "../workload/types.js";
+import type { AccessPattern, Predicate, ReadPattern, RelationshipKind, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import {
   MIN_KEY_CARDINALITY,
@@ -21,6 +14,7 @@ import {
   MIN_WRITE_RU,
   denormalizationIdeas,
   entityStorage,
+  concentratedPatterns,
   hotPartitionRisks,
   indexingNeeds,
   unroutableReads,
@@ -60,7 +54,7 @@ export function renderRequirements(workload: Workload, state: RequirementsState 
       "The design considerations are evolving thoughts, re-evaluated when the data model is designed.",
     renderOverview(workload),
     renderAccessPatterns(workload),
-    renderRelationships(workload),
+    renderRelationships(workload, pairs),
     renderAggregateAnalysis(workload, pairs),
     renderConsolidation(pairs),
     renderDesignConsiderations(workload, pairs),
@@ -250,13 +244,7 @@ function renderAccessPatterns(workload: Workload): string {
     ...readsWithoutWrites(workload),
     ...writesWithoutReads(workload),
   ]);
-  // Patterns whose own requests on the most used key value exceed one logical partition.
-  const hotWrites = new Set(
-    hotPartitionRisks(workload).flatMap((r) => [
-      ...(r.topWritesPeak * MIN_WRITE_RU > MAX_PHYSICAL_PARTITION_RUS ? r.writePatterns : []),
-      ...(r.topReadsPeak * MIN_READ_RU > MAX_PHYSICAL_PARTITION_RUS ? r.readPatterns : []),
-    ]),
-  );
+  const hotWrites = concentratedPatterns(workload);
   const rows = workload.accessPatterns.map((p) => [
     cell(p.id),
     cell(p.name),
@@ -288,21 +276,26 @@ function renderAccessPatterns(workload: Workload): string {
   ].join("\n");
 }
 
-function describeRelationship(workload: Workload, r: Relationship): string {
+function describeRelationship(workload: Workload, pair: PairAnalysis): string {
+  const r = pair.relationship;
   const max = r.max === undefined ? "unbounded" : `max ${formatNumber(r.max, 0)}`;
   const via = r.via === undefined ? "no key of the parent on the child" : `via ${e(r.via)}`;
   const owned = r.owned
-    ? `${e(r.child)} cannot exist without its ${e(r.parent)} (identifying)`
+    ? `${e(r.child)} cannot exist without its ${e(r.parent)}`
     : `${e(r.child)} can exist on its own`;
+  // The one classification (the identifying relationship check below), never `owned` alone.
+  const identifying = pair.identifying.useIdentifyingRelationship
+    ? "identifying relationship"
+    : "not an identifying relationship";
   const per = workload.entities.some((x) => x.name === r.parent) ? ` per ${e(r.parent)}` : "";
-  return `**${e(r.parent)} → ${e(r.child)}**: ${KIND_LABEL[r.kind]} (avg ${formatNumber(r.avg, 2)}${per}, ${max}), ${via}; ${owned}`;
+  return `**${e(r.parent)} → ${e(r.child)}**: ${KIND_LABEL[r.kind]} (avg ${formatNumber(r.avg, 2)}${per}, ${max}), ${via}; ${owned}; ${identifying}`;
 }
 
-function renderRelationships(workload: Workload): string {
+function renderRelationships(workload: Workload, pairs: readonly PairAnalysis[]): string {
   const lines =
-    workload.relationships.length === 0
+    pairs.length === 0
       ? "No relationships captured yet."
-      : bulletList(workload.relationships.map((r) => describeRelationship(workload, r)));
+      : bulletList(pairs.map((pair) => describeRelationship(workload, pair)));
   return ["## Entity Relationships Deep Dive", lines].join("\n");
 }
 
@@ -450,10 +443,21 @@ function renderDesignConsiderations(workload: Workload, pairs: readonly PairAnal
   const riskRows = risks.map((r) => {
     const concerns: string[] = [];
     if (r.lowCardinality) concerns.push(`⚠️ fewer than ${MIN_KEY_CARDINALITY} distinct values`);
-    if (r.overPartitionLimit) {
-      concerns.push(
-        `⚠️ above the ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s of one logical partition: shard writes or keep counters elsewhere`,
-      );
+    switch (r.partitionRusStatus) {
+      case "over":
+        concerns.push(
+          `❌ over the limit: above the ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s of one logical partition: shard writes or keep counters elsewhere`,
+        );
+        break;
+      case "near":
+        concerns.push(
+          `⚠️ near the limit: ${formatPercent(r.minRus / MAX_PHYSICAL_PARTITION_RUS)} of the ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s of one logical partition at least`,
+        );
+        break;
+      case "ok":
+        break;
+      default:
+        return r.partitionRusStatus satisfies never;
     }
     return [
       `${e(r.entity)}.${e(r.attribute)}`,
