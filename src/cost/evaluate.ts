@@ -53,7 +53,7 @@ import {
   type ThroughputChoice,
   type ThroughputInput,
 } from "./throughput.js";
-import { formatInteger } from "../common/format-number.js";
+import { formatFigure, formatInteger } from "../common/format-number.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
@@ -421,7 +421,7 @@ function evaluatePatterns(
         rusPeak: sync.estimate * pattern.rps.peak,
         severity: pattern.rps.peak >= 100 ? "warning" : "info",
         path: ["accessPatterns", index],
-        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
+        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${formatFigure(sync.estimate)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
       });
     }
     if (plan.type === "read") {
@@ -626,7 +626,7 @@ function evaluateContainer(
       storageGB: hottestStorage,
       severity: "error",
       path,
-      message: `the largest logical partition of ${container.name} holds ${hottestStorage.toFixed(1)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
+      message: `the largest logical partition of ${container.name} holds ${formatFigure(hottestStorage)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
       suggestion: "add a level to the partition key (hierarchical key) or bucket the items",
     });
   }
@@ -640,7 +640,7 @@ function evaluateContainer(
         hoursTo20GB: growth.hoursTo20GB,
         severity: "warning",
         path,
-        message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${growth.gbPerHour.toFixed(2)} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${growth.hoursTo20GB.toFixed(1)} hours of peak`,
+        message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${formatFigure(growth.gbPerHour, { decimals: 2 })} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${formatFigure(growth.hoursTo20GB)} hours of peak`,
       });
     }
   }
