@@ -275,9 +275,10 @@ function designComponent(
     search,
     current,
     {
-      id: "consolidate-containers",
+      // One per group of related entities: the group names it, so no two decisions read alike.
+      id: `consolidate-containers-${workload.entities.map((e) => e.name).join("-")}`,
       subject: { kind: "consolidateContainers" },
-      title: "Containers that can share one",
+      title: `Containers of ${workload.entities.map((e) => e.name).join(", ")} that can share one`,
       keepName: "one container per aggregate",
       context: "every container pays its own minimum throughput",
     },

@@ -218,7 +218,7 @@ function partitionKeyOf(
         ? ""
         : keyedBy.identifying.useIdentifyingRelationship
           ? ` (identifying relationship: ${e(keyedBy.child)} cannot exist without its ${e(keyedBy.parent)} and is always read by ${code(via)}, so it is partitioned by ${code(via)})`
-          : ` (partitioned by ${code(via)}, its ${e(keyedBy.parent)}'s key; not an identifying relationship)`;
+          : ` (partitioned by ${code(via)}, the key of its ${e(keyedBy.parent)}: not an identifying relationship)`;
     return (
       (figures === undefined
         ? `${code(item.type)}: not evaluated`

@@ -56,6 +56,8 @@ describe("escapeMarkdownText", () => {
     );
     expect(escapeMarkdownText('food "delivery" & more')).toBe('food "delivery" \\& more');
     expect(escapeMarkdownText('food "delivery" & <b>')).not.toMatch(/&(quot|amp|lt|gt|#39);/);
+    // Amounts stay readable; a `$` that could delimit math (GitHub) is escaped.
+    expect(escapeMarkdownText("$25,241.81/month vs $x$")).toBe("$25,241.81/month vs \\$x\\$");
   });
   it("renders (marked, CommonMark + GFM) as exactly the text given, with no HTML element", () => {
     const text = fc.string({

@@ -35,12 +35,14 @@ function flattenLines(text: string): string {
  * Escapes text for use inline in Markdown with backslash escapes only (CommonMark: any ASCII
  * punctuation may be escaped), so the text shows as written on GitHub and in any CommonMark
  * renderer, never as HTML entities: `<`, `>` and `&` cannot open a tag or an entity, `|` cannot
- * end a table cell, `` ` `` `*` `_` `[` `]` `#` `~` `$` `\` cannot start code, emphasis, links,
- * headings, strike-through or math; line breaks become spaces.
+ * end a table cell, `` ` `` `*` `_` `[` `]` `#` `~` `\` cannot start code, emphasis, links,
+ * headings or strike-through, and a `$` not followed by a digit cannot delimit math (GitHub);
+ * line breaks become spaces.
  * `escapeMarkdownText('a|b <script> "x"')` -> `a\|b \<script\> "x"`.
  */
 export function escapeMarkdownText(text: string): string {
-  return flattenLines(text).replace(/[\\`*_[\]#|~<>&$]/g, (ch) => `\\${ch}`);
+  // A `$` before a digit (an amount: `$1,234`) can never close a math span, so it stays as is.
+  return flattenLines(text).replace(/[\\`*_[\]#|~<>&]|\$(?!\d)/g, (ch) => `\\${ch}`);
 }
 
 /** Escapes text for a table cell: like `escapeMarkdownText`; an empty cell shows a dash. */
