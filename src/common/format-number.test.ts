@@ -24,9 +24,11 @@ describe("formatFigure", () => {
     expect(formatFigure(-0.005, { decimals: 2 })).toBe("-0.005");
   });
   it("says < only for a value truly under the floor", () => {
-    expect(formatFigure(0.00001)).toBe("<0.0001");
-    expect(formatFigure(0.0001)).toBe("0.0001");
-    expect(formatFigure(-0.00001)).toBe(">-0.0001");
+    expect(formatFigure(0.00005)).toBe("0.00005");
+    expect(formatFigure(0.0000001)).toBe("<0.000001");
+    expect(formatFigure(0.00001, { floor: 0.0001 })).toBe("<0.0001");
+    expect(formatFigure(0.0001, { floor: 0.0001 })).toBe("0.0001");
+    expect(formatFigure(-0.0000001)).toBe(">-0.000001");
     expect(formatFigure(0.004, { floor: 0.01 })).toBe("<0.01");
   });
   it("prints every finite value within half its last digit, never a non-zero as 0, < only below the floor", () => {

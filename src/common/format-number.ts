@@ -6,7 +6,7 @@
  *
  * A figure is never rounded to a different small value: a non-zero value keeps at least two
  * significant digits (0.005 prints `0.005`, never `0.01`), and `<` is printed only for a value
- * truly below the floor shown (`<0.0001`).
+ * truly below the floor shown (`<0.000001`; `<0.0001` for GB).
  */
 const FORMATS = new Map<number, Intl.NumberFormat>();
 
@@ -28,7 +28,7 @@ export interface FigureFormat {
   readonly decimals?: number;
   /** Least significant digits of a non-zero value (default 2): adds decimals to small values. */
   readonly significant?: number;
-  /** A non-zero value whose magnitude is under this prints as `<floor` (default 0.0001). */
+  /** A non-zero value whose magnitude is under this prints as `<floor` (default 0.000001). */
   readonly floor?: number;
 }
 
@@ -46,12 +46,12 @@ export function decimalsFor(value: number, format: FigureFormat = {}): number {
  * A figure with thousands separators: at most `decimals` decimals, more for a small value so it
  * keeps `significant` digits; under `floor`, `<floor` (`>-floor` below zero).
  * @example formatFigure(12345.67) // "12,345.7"; formatFigure(0.005, { decimals: 2 }) // "0.005"
- * formatFigure(0.00001) // "<0.0001"
+ * formatFigure(0.00005) // "0.00005"; formatFigure(0.00001, { floor: 0.0001 }) // "<0.0001"
  */
 export function formatFigure(value: number, format: FigureFormat = {}): string {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return "0";
-  const floor = format.floor ?? 0.0001;
+  const floor = format.floor ?? 0.000001;
   if (Math.abs(value) < floor) {
     const shown = withDecimals(MAX_DECIMALS).format(floor);
     return value > 0 ? `<${shown}` : `>-${shown}`;

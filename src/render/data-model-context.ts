@@ -2,7 +2,7 @@
  * What the sections of the data model document share: the context computed once, number
  * formats (thousands separators, RU with their range, USD) and plan step helpers.
  */
-import { formatUsd } from "../common/format-number.js";
+import { formatFigure, formatUsd } from "../common/format-number.js";
 import type { PairAnalysis } from "../analysis/aggregate-analysis.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { LimitStatus } from "../cosmos/limits.js";
@@ -69,7 +69,8 @@ export function usd(value: number): string {
 }
 
 export function gb(value: number): string {
-  return `${formatNumber(value, value >= 10 ? 1 : 2)} GB`;
+  // Under 0.0001 GB (about 100 KB) a partition is small enough: `<0.0001 GB`.
+  return `${formatFigure(value, { decimals: value >= 10 ? 1 : 2, floor: 0.0001 })} GB`;
 }
 
 export function code(text: string): string {

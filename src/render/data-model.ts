@@ -42,7 +42,6 @@ import {
   gb,
   code,
   list,
-  patternOf,
   limitText,
   worstStatus,
   CONSISTENCY_WHY,
@@ -317,10 +316,9 @@ function renderTradeOffs(context: Context): string {
   }
   const maintained = context.evaluation.patterns.filter((p) => p.ru.async > 0);
   for (const p of maintained) {
-    const pattern = patternOf(context, p.id);
     items.push(
       `**Change-feed maintenance of ${e(p.id)}**: each request triggers ${ru(p.ru.async)} RU of asynchronous work ` +
-        `(${rus(p.ru.async * (pattern?.rps.avg ?? 0))} avg, ${rus(p.ru.async * (pattern?.rps.peak ?? 0))} peak), ` +
+        `(${rus(p.rusBreakdown.changeFeed.avg)} avg, ${rus(p.rusBreakdown.changeFeed.peak)} peak), ` +
         "paid on writes so that reads stay single-partition; copies are eventually consistent.",
     );
   }

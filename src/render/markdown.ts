@@ -112,7 +112,7 @@ export function bulletList(items: readonly string[]): string {
 /**
  * Formats a number with thousands separators and at most `digits` decimals, more for a small
  * value so that it keeps two significant digits (`formatFigure`): 12345.6 -> `12,345.6`,
- * 0.005 -> `0.005`; a value under 0.0001 -> `<0.0001`.
+ * 0.005 -> `0.005`; a value under 0.000001 -> `<0.000001`.
  */
 export function formatNumber(value: number, digits = 1): string {
   return formatFigure(value, { decimals: digits });
