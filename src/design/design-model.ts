@@ -91,27 +91,32 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
 
 /**
  * Copies, counters and embedded newest children for one read's `with` data, each tried in turn.
- * `tried` holds the candidates already decided for the pattern (by name): the step runs again
- * after the fan-out removal, for the data a new copy needs, and never decides one twice.
+ * The step runs again after the fan-out removal (a new copy may need data of its own, and a
+ * candidate refused before may pay on the model as it is now): a candidate decided again
+ * replaces its earlier decision, so no decision is listed twice.
  */
-function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern, tried: Set<string>): Scored {
+function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
   const { workload, decisions } = search;
   let current = start;
   // Each candidate is built on the model as it is when its turn comes, so an accepted one is
   // never undone by the next (candidates built up front would each start from the same model).
+  const tried = new Set<string>();
   for (;;) {
     const candidate = denormalizationCandidates(workload, current.model, current.evaluation, pattern).find(
       (c) => !tried.has(c.name),
     );
     if (candidate === undefined) break;
     tried.add(candidate.name);
+    const title = `${pattern.id}: ${candidate.name}?`;
+    const earlier = decisions.findIndex((d) => d.subject.kind === "denormalize" && d.title === title);
+    if (earlier >= 0) decisions.splice(earlier, 1);
     current = decide(
       search,
       current,
       {
-        id: `denormalize-${pattern.id}-${decisions.length}`,
+        id: `denormalize-${pattern.id}-${candidate.name.replace(/[^A-Za-z0-9]+/g, "-")}`,
         subject: { kind: "denormalize", pattern: pattern.id },
-        title: `${pattern.id}: ${candidate.name}?`,
+        title,
         keepName: "read it at query time",
         context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
       },
@@ -228,11 +233,9 @@ function designComponent(
   const reads = workload.accessPatterns
     .filter((p) => p.type === "read")
     .sort((a, b) => b.rps.peak - a.rps.peak);
-  const denormalized = new Map(reads.map((p) => [p.id, new Set<string>()]));
-  const triedFor = (id: string): Set<string> => denormalized.get(id) ?? new Set<string>();
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
-    current = denormalize(search, current, pattern, triedFor(pattern.id));
+    current = denormalize(search, current, pattern);
   }
   step("fan-out removal");
   for (const pattern of reads) {
@@ -250,7 +253,7 @@ function designComponent(
       fanOutCandidates(workload, current.model, current.evaluation, pattern),
     );
     // The new copy may need denormalized data of its own source.
-    current = denormalize(search, current, pattern, triedFor(pattern.id));
+    current = denormalize(search, current, pattern);
   }
   // 7. Hot write keys.
   step("hot partitions");
