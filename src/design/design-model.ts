@@ -30,7 +30,7 @@ import {
   type Scored,
   type SearchContext,
 } from "./search.js";
-import { formatDecimal, formatInteger } from "../common/format-number.js";
+import { formatDecimal, formatFigure, formatInteger } from "../common/format-number.js";
 import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
@@ -159,7 +159,7 @@ function designComponent(
         },
         title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
         keepName: `keep ${relationship.child} where it is`,
-        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${identifying ? ", an identifying relationship" : relationship.owned ? `, owned by its ${relationship.parent} but not an identifying relationship` : ""}`,
+        context: `${formatFigure(share * 100, { decimals: 0 })}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${formatInteger(relationship.max)}`} ${relationship.child} per ${relationship.parent}${identifying ? ", an identifying relationship" : relationship.owned ? `, owned by its ${relationship.parent} but not an identifying relationship` : ""}`,
       },
       aggregateCandidates(workload, current.model, relationship, share),
     );
