@@ -5,13 +5,16 @@
  * distribution, each computed from the workload (`analysis/design-considerations.ts`).
  */
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
-import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  MAX_PHYSICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  MIN_READ_RU,
+  MIN_WRITE_RU,
+} from "../cosmos/limits.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import {
   MIN_KEY_CARDINALITY,
-  MIN_READ_RU,
-  MIN_WRITE_RU,
   denormalizationIdeas,
   entityStorage,
   hotPartitionRisks,
