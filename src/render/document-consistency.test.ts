@@ -78,18 +78,22 @@ describe("the documents agree with the evaluation, the analysis and the decision
     expect(documentContradictions(render(workload, model, evaluateModel(workload, model)))).toEqual([]);
   });
 
-  it(`designed generated workloads (${RUNS})`, () => {
-    fc.assert(
-      fc.property(workloadDocumentArbitrary({ maxEntities: 4 }), (document) => {
-        const workload = toWorkload(document);
-        const design = designModel(workload);
-        const problems = documentContradictions(render(workload, design.model, design.evaluation, design));
-        expect(problems, workloadText(document)).toEqual([]);
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    // A design takes 1-3 s on an idle machine; the bench's hundreds get room on a busy one.
-  }, Math.max(600_000, RUNS * 60_000));
+  it(
+    `designed generated workloads (${RUNS})`,
+    () => {
+      fc.assert(
+        fc.property(workloadDocumentArbitrary({ maxEntities: 4 }), (document) => {
+          const workload = toWorkload(document);
+          const design = designModel(workload);
+          const problems = documentContradictions(render(workload, design.model, design.evaluation, design));
+          expect(problems, workloadText(document)).toEqual([]);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      // A design takes 1-3 s on an idle machine; the bench's hundreds get room on a busy one.
+    },
+    Math.max(600_000, RUNS * 60_000),
+  );
 
   it("finds a contradiction planted in a document (the check can fail)", () => {
     const good = designed("social-reactions");
