@@ -4,13 +4,16 @@
  * second model. The renderer only formats these figures; it computes none of its own.
  */
 import {
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
   MAX_LOGICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_RUS,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
 } from "../../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../../cosmos/prices.js";
 import { attributeCost } from "../../cost/cost-attribution.js";
-import type { ContainerEvaluation, Evaluation, RatePair } from "../../cost/evaluation-types.js";
+import type { ContainerEvaluation, Evaluation, LimitCheck, RatePair } from "../../cost/evaluation-types.js";
 import type { RuEstimate } from "../../estimator/operation.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
@@ -47,19 +50,24 @@ export interface PatternRow {
   readonly shareOfBill: number;
 }
 
-/** A figure against the Cosmos DB limit it must stay under. */
+/**
+ * A figure against a Cosmos DB limit: the evaluation's limit checks (with their status), or a
+ * figure shown against a limit the service keeps by itself (no status: physical partitions split
+ * before 50 GB).
+ */
 export interface LimitGauge {
   readonly value: number;
   readonly limit: number;
   /** value / limit. */
-  readonly ratio: number;
+  readonly share: number;
+  readonly status?: LimitCheck["status"];
 }
 
 export interface ContainerRow {
   readonly evaluation: ContainerEvaluation;
-  readonly hottestLogicalRus: LimitGauge;
-  readonly hottestLogicalGB: LimitGauge;
-  readonly hottestPhysicalRus: LimitGauge;
+  readonly hottestLogicalRus: LimitCheck;
+  readonly hottestLogicalGB: ContainerEvaluation["limits"]["largestLogicalPartitionGB"];
+  readonly hottestPhysicalRus: LimitCheck;
   readonly physicalPartitionGB: LimitGauge;
   readonly issues: readonly Issue[];
 }
@@ -144,6 +152,10 @@ export interface ReportData {
     readonly physicalPartitionRus: number;
     readonly logicalPartitionGB: number;
     readonly physicalPartitionGB: number;
+    /** Where "near the limit" starts (cosmos/limits.ts), for the legend. */
+    readonly nearPartitionRusShare: number;
+    readonly nearLogicalPartitionGBShare: number;
+    readonly growthWarningHours: number;
   };
 }
 
@@ -191,8 +203,6 @@ function scopeOf(plan: Plan): { scope: PatternScope; partitions: number } {
       return plan satisfies never;
   }
 }
-
-const gauge = (value: number, limit: number): LimitGauge => ({ value, limit, ratio: value / limit });
 
 function figuresOf(label: string, evaluation: Evaluation, projection: CostProjection): ModelFigures {
   return {
@@ -243,10 +253,14 @@ export function buildReportData(input: ReportInput): ReportData {
   });
   const containers = evaluation.containers.map((c): ContainerRow => ({
     evaluation: c,
-    hottestLogicalRus: gauge(c.hottestLogicalPartition.rus, MAX_PHYSICAL_PARTITION_RUS),
-    hottestLogicalGB: gauge(c.hottestLogicalPartition.storageGB, MAX_LOGICAL_PARTITION_GB),
-    hottestPhysicalRus: gauge(c.hottestPhysicalPartition.rus, MAX_PHYSICAL_PARTITION_RUS),
-    physicalPartitionGB: gauge(c.hottestPhysicalPartition.storageGB, MAX_PHYSICAL_PARTITION_GB),
+    hottestLogicalRus: c.limits.hottestLogicalPartitionRus,
+    hottestLogicalGB: c.limits.largestLogicalPartitionGB,
+    hottestPhysicalRus: c.limits.busiestPhysicalPartitionRus,
+    physicalPartitionGB: {
+      value: c.hottestPhysicalPartition.storageGB,
+      limit: MAX_PHYSICAL_PARTITION_GB,
+      share: c.hottestPhysicalPartition.storageGB / MAX_PHYSICAL_PARTITION_GB,
+    },
     issues: evaluation.issues.filter((i) => containerOf(i) === c.name),
   }));
   const label = input.label ?? "model";
@@ -274,6 +288,9 @@ export function buildReportData(input: ReportInput): ReportData {
       physicalPartitionRus: MAX_PHYSICAL_PARTITION_RUS,
       logicalPartitionGB: MAX_LOGICAL_PARTITION_GB,
       physicalPartitionGB: MAX_PHYSICAL_PARTITION_GB,
+      nearPartitionRusShare: NEAR_PARTITION_RUS_SHARE,
+      nearLogicalPartitionGBShare: NEAR_LOGICAL_PARTITION_GB_SHARE,
+      growthWarningHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
     },
   };
 }
