@@ -29,6 +29,12 @@ import {
   requirePattern,
 } from "./draft-edits.js";
 import { estimateRate } from "./estimate-rate.js";
+import {
+  checkPatternReferences,
+  fillImpliedFacts,
+  missingWithRelationships,
+  newDesignWarnings,
+} from "./answer-checks.js";
 import type { SessionState } from "./state.js";
 
 export interface AppliedChanges {
@@ -48,36 +54,56 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
   const learned: string[] = [];
   const warnings: Issue[] = [];
   let current = state;
+  const reject = (index: number, kind: string, error: ChangeRejected): void => {
+    issues.push({
+      code: "session.changeRejected",
+      change: kind,
+      severity: "error",
+      path: ["changes", index],
+      message: error.message,
+      ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
+    });
+  };
+  const warn = (index: number, message: string): void => {
+    warnings.push({ code: "session.warning", severity: "warning", path: ["changes", index], message });
+  };
+  // The patterns each change added or edited: their references are checked once every change
+  // is applied (a write may name, in atomicWith, a write added later in the same answer).
+  const touched: { index: number; kind: string; id: string }[] = [];
   changes.forEach((change, index) => {
-    const path = ["changes", index];
     try {
       const step = applyOne(current, change);
       current = step.state;
       learned.push(...step.learned);
-      warnings.push(
-        ...step.warnings.map((message) => ({
-          code: "session.warning" as const,
-          severity: "warning" as const,
-          path,
-          message,
-        })),
-      );
+      for (const message of step.warnings) warn(index, message);
+      if (step.pattern !== undefined) touched.push({ index, kind: change.kind, id: step.pattern });
     } catch (error) {
       if (!(error instanceof ChangeRejected)) throw error;
-      issues.push({
-        code: "session.changeRejected",
-        change: change.kind,
-        severity: "error",
-        path,
-        message: error.message,
-        ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
-      });
+      reject(index, change.kind, error);
     }
   });
+  for (const { index, kind, id } of touched) {
+    const pattern = current.workload.accessPatterns.find((p) => p.id === id);
+    if (pattern === undefined) continue;
+    try {
+      checkPatternReferences(current.workload, pattern);
+      for (const message of missingWithRelationships(current.workload, pattern)) warn(index, message);
+    } catch (error) {
+      if (!(error instanceof ChangeRejected)) throw error;
+      reject(index, kind, error);
+    }
+  }
   if (issues.length > 0) return { ok: false, issues };
+  const implied = fillImpliedFacts(current.workload);
+  learned.push(...implied.learned);
+  warnings.push(...newDesignWarnings(state.workload, implied.workload));
   return {
     ok: true,
-    value: { state: { ...current, turn: state.turn + 1 }, learned: lastPerRelationship(learned), warnings },
+    value: {
+      state: { ...current, workload: implied.workload, turn: state.turn + 1 },
+      learned: lastPerRelationship(learned),
+      warnings,
+    },
     issues: warnings,
   };
 }
@@ -86,6 +112,8 @@ interface Step {
   readonly state: SessionState;
   readonly learned: readonly string[];
   readonly warnings: readonly string[];
+  /** The access pattern the change added or edited, for the reference checks. */
+  readonly pattern?: string;
 }
 
 function applyOne(state: SessionState, change: Change): Step {
@@ -266,14 +294,17 @@ function applyOne(state: SessionState, change: Change): Step {
       if (workload.accessPatterns.some((pattern) => pattern.id === patternId))
         throw new ChangeRejected(`access pattern ${patternId} already exists`);
       const pattern = checkPattern(compact({ id: patternId, ...fields }) as DraftAccessPattern);
-      return done(
-        {
-          workload: { ...workload, accessPatterns: [...workload.accessPatterns, pattern] },
-          confirmed: { ...state.confirmed, accessPatternsComplete: false },
-        },
-        [`Access pattern ${patternId} (${pattern.type}): ${pattern.name}${describeRate(pattern)}.`],
-        missingAttributes(entity, pattern),
-      );
+      return {
+        ...done(
+          {
+            workload: { ...workload, accessPatterns: [...workload.accessPatterns, pattern] },
+            confirmed: { ...state.confirmed, accessPatternsComplete: false },
+          },
+          [`Access pattern ${patternId} (${pattern.type}): ${pattern.name}${describeRate(pattern)}.`],
+          missingAttributes(entity, pattern),
+        ),
+        pattern: patternId,
+      };
     }
     case "update-access-pattern": {
       const existing = requirePattern(workload, change.id);
@@ -281,32 +312,55 @@ function applyOne(state: SessionState, change: Change): Step {
       const pattern = checkPattern({ ...existing, ...compact(fields) } as DraftAccessPattern);
       const entity = requireEntity(workload, pattern.entity);
       const rateChanged = fields.rps !== undefined;
-      return done(
-        {
-          workload: {
-            ...workload,
-            accessPatterns: workload.accessPatterns.map((p) => (p.id === pattern.id ? pattern : p)),
+      return {
+        ...done(
+          {
+            workload: {
+              ...workload,
+              accessPatterns: workload.accessPatterns.map((p) => (p.id === pattern.id ? pattern : p)),
+            },
+            ...(rateChanged ? forgetPatterns(state, [pattern.id]) : {}),
           },
-          ...(rateChanged ? forgetPatterns(state, [pattern.id]) : {}),
-        },
-        [
-          `Access pattern ${pattern.id} updated: ${Object.keys(compact(fields)).join(", ")}${rateChanged ? describeRate(pattern) : ""}.`,
-        ],
-        missingAttributes(entity, pattern),
-      );
+          [
+            `Access pattern ${pattern.id} updated: ${Object.keys(compact(fields)).join(", ")}${rateChanged ? describeRate(pattern) : ""}.`,
+          ],
+          missingAttributes(entity, pattern),
+        ),
+        pattern: pattern.id,
+      };
     }
     case "remove-access-pattern": {
       requirePattern(workload, change.id);
-      return done(
-        {
-          workload: {
-            ...workload,
-            accessPatterns: workload.accessPatterns.filter((pattern) => pattern.id !== change.id),
-          },
-          ...forgetPatterns(state, [change.id]),
-        },
-        [`Removed access pattern ${change.id}.`],
+      // writes that committed with it no longer name it
+      const partners = workload.accessPatterns.filter((p) => p.atomicWith?.includes(change.id));
+      const accessPatterns = workload.accessPatterns
+        .filter((pattern) => pattern.id !== change.id)
+        .map((pattern) => {
+          if (!pattern.atomicWith?.includes(change.id)) return pattern;
+          const { atomicWith, ...rest } = pattern;
+          const others = atomicWith.filter((id) => id !== change.id);
+          return others.length === 0 ? rest : { ...rest, atomicWith: others };
+        });
+      return done({ workload: { ...workload, accessPatterns }, ...forgetPatterns(state, [change.id]) }, [
+        `Removed access pattern ${change.id}${partners.length === 0 ? "" : ` (and from the atomicWith of ${partners.map((p) => p.id).join(", ")})`}.`,
+      ]);
+    }
+    case "set-latency-target": {
+      const reads = workload.accessPatterns.filter((p) => p.type === "read");
+      const ids = change.patterns ?? reads.filter((p) => p.latencyMs === undefined).map((p) => p.id);
+      for (const id of ids) {
+        const pattern = requirePattern(workload, id);
+        if (pattern.type !== "read")
+          throw new ChangeRejected(`${id} is a write; a latency target applies to reads`);
+      }
+      const accessPatterns = workload.accessPatterns.map((p) =>
+        ids.includes(p.id) ? { ...p, latencyMs: change.latencyMs } : p,
       );
+      return withWorkload({ ...workload, accessPatterns }, [
+        ids.length === 0
+          ? "Every read already has a latency target."
+          : `Latency target ${change.latencyMs} ms (p99) for ${ids.join(", ")}.`,
+      ]);
     }
     case "set-rate": {
       const existing = requirePattern(workload, change.pattern);
@@ -398,19 +452,6 @@ function applyOne(state: SessionState, change: Change): Step {
         return `${labels[field] ?? field}: ${shown}.`;
       });
       return withWorkload({ ...workload, scale }, said);
-    }
-    case "answer-massive-scale": {
-      const { kind: _kind, ...answers } = change;
-      const set = compact(answers);
-      const labels = {
-        binning: "Binning",
-        writeReduction: "Write reduction",
-        dataSizeFanOut: "Data size and fan-out",
-      } as const;
-      return done(
-        { massiveScale: { ...state.massiveScale, ...set } },
-        Object.entries(set).map(([field, value]) => `${labels[field as keyof typeof labels]}: ${value}`),
-      );
     }
     case "decline-question":
       return done({ declined: [...new Set([...state.declined, change.question])] }, [

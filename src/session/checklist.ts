@@ -5,7 +5,7 @@
  * when all three agree, as the expert prompt requires.
  */
 import { stringify } from "yaml";
-import { hasErrors, type Issue } from "../common/issues.js";
+import { formatPath, hasErrors, type Issue } from "../common/issues.js";
 import {
   requirementsChecklist,
   requirementsComplete,
@@ -15,18 +15,22 @@ import {
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { draftToDocument, type DraftWorkload } from "./draft.js";
+import { askDesignDetails } from "./ask-details.js";
 import {
   cardinalityGaps,
   entitiesWithoutKey,
   entitiesWithoutSize,
   inferredRelationships,
+  massiveScaleGaps,
   massiveScaleOpen,
   massiveScaleReason,
   pairingGaps,
   patternsWithoutRate,
   relationshipsWithoutBounds,
+  skewGaps,
   undeclaredAttributes,
 } from "./gaps.js";
+import { groupQuestions } from "./questions.js";
 import type { SessionState } from "./state.js";
 
 /** One item of the session checklist. */
@@ -122,16 +126,33 @@ export function sessionChecklist(state: SessionState): readonly SessionChecklist
   );
   add(
     "cardinality",
-    "Filtered attributes have their number of distinct values (or you skipped the question)",
-    cardinalityGaps(state).map(({ entity, attribute }) => `${entity}.${attribute}`),
+    "Filtered attributes have their number of distinct values and how the requests spread over them (or you skipped the question)",
+    [
+      ...cardinalityGaps(state).map(({ entity, attribute }) => `distinct values of ${entity}.${attribute}`),
+      ...skewGaps(state).map(({ entity, attribute }) => `spread of the requests over ${entity}.${attribute}`),
+    ],
     "known",
   );
   const reason = massiveScaleReason(workload);
   add(
     "massive-scale",
-    "Massive-scale questions answered (binning, write reduction, data size and fan-out)",
-    massiveScaleOpen(state) ? [`open: ${reason ?? ""}`] : [],
+    "Massive-scale questions answered (binning, writer buffering, acceptable staleness)",
+    massiveScaleOpen(state)
+      ? [
+          `${reason ?? ""}: open ${massiveScaleGaps(state)
+            .map((gap) => gap.questionId)
+            .join(", ")}`,
+        ]
+      : [],
     reason === undefined ? "not a massive-scale workload" : "answered",
+  );
+  add(
+    "design-details",
+    "Result sizes, latency target, sparse attributes and atomic writes asked (or you skipped them)",
+    groupQuestions(askDesignDetails(state))
+      .map(({ group, questions }) => group?.id ?? questions[0]?.id ?? "")
+      .filter((id) => !state.declined.includes(id)),
+    "asked",
   );
   add(
     "distribution",
@@ -175,10 +196,22 @@ export function checkReadiness(state: SessionState, file = "workload.yaml"): Rea
   const loaded = loadWorkload(serializeDraft(state.workload), { file });
   const session = sessionChecklist(state);
   const requirements = loaded.ok ? requirementsChecklist(loaded.value, requirementsState(state)) : [];
+  const errors = loaded.issues.filter((issue) => issue.severity === "error");
+  const shown = 5;
   const reasons = [
     ...session.filter((item) => !item.done).map((item) => `${item.label}: ${item.why}`),
     ...(hasErrors(loaded.issues)
-      ? [`${file} does not load yet: ${loaded.issues.filter((i) => i.severity === "error").length} errors`]
+      ? [
+          `${file} does not load yet: ${errors.length} error${errors.length === 1 ? "" : "s"}: ${errors
+            .slice(0, shown)
+            .map(
+              (issue) =>
+                `${issue.line === undefined ? "" : `line ${issue.line} `}${formatPath(issue.path)}: ${issue.message}${issue.suggestion === undefined ? "" : ` (${issue.suggestion})`}`,
+            )
+            .join(
+              "; ",
+            )}${errors.length > shown ? `; and ${errors.length - shown} more (check-workload lists them)` : ""}`,
+        ]
       : []),
     ...requirements.filter((item) => !item.done && item.blocking).map((item) => `${item.label}: ${item.why}`),
   ];

@@ -139,11 +139,15 @@ export function patternAttributes(pattern: DraftAccessPattern): readonly string[
   ];
 }
 
-/** Warnings for attributes a pattern names that its entity does not list. */
+/**
+ * Warnings for attributes a pattern selects, changes or truncates that its entity does not list
+ * (filters and sort keys are the design warnings' `workload.filterNeverWritten`).
+ */
 export function missingAttributes(entity: DraftEntity, pattern: DraftAccessPattern): string[] {
   if (entity.attributes.length === 0) return [];
+  const filtered = new Set([...Object.keys(pattern.where ?? {}), ...Object.keys(pattern.orderBy ?? {})]);
   const missing = [...new Set(patternAttributes(pattern))].filter(
-    (name) => !entity.attributes.some((a) => a.name === name),
+    (name) => !filtered.has(name) && !entity.attributes.some((a) => a.name === name),
   );
   return missing.length === 0
     ? []

@@ -13,6 +13,7 @@ import {
   type DraftWorkload,
 } from "../../session/draft.js";
 import type { QuantityUnit } from "../../session/quantity.js";
+import { RANGES, type NumberRange } from "../../session/value-ranges.js";
 import { attributeList, runForm } from "./interview-forms.js";
 import type { Prompter } from "./interview-prompter.js";
 
@@ -99,7 +100,7 @@ async function editApplication(prompter: Prompter, workload: DraftWorkload): Pro
       ];
     case "horizonMonths": {
       const months = await prompter.quantity("Planning horizon (e.g. 12, 3 years)", "months", {
-        integer: true,
+        range: RANGES.positiveInteger,
       });
       return typeof months === "number" ? [{ kind: "set-scale", horizonMonths: months }] : [];
     }
@@ -141,12 +142,12 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     { value: "remove-attribute", name: "Remove an attribute" },
     { value: "back", name: "Back" },
   ] as const);
-  const units: Record<string, QuantityUnit> = {
-    count: "count",
-    avgBytes: "bytes",
-    maxBytes: "bytes",
-    growthPerMonth: "count",
-    ttlSeconds: "seconds",
+  const units: Record<string, { unit: QuantityUnit; range: NumberRange }> = {
+    count: { unit: "count", range: RANGES.positive },
+    avgBytes: { unit: "bytes", range: RANGES.positive },
+    maxBytes: { unit: "bytes", range: RANGES.positive },
+    growthPerMonth: { unit: "count", range: RANGES.nonNegative },
+    ttlSeconds: { unit: "seconds", range: RANGES.ttlSeconds },
   };
   switch (field) {
     case "count":
@@ -154,7 +155,8 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     case "maxBytes":
     case "growthPerMonth":
     case "ttlSeconds": {
-      const value = await prompter.quantity(`New value`, units[field] ?? "count");
+      const { unit, range } = units[field] ?? { unit: "count", range: RANGES.positive };
+      const value = await prompter.quantity(`New value`, unit, { range });
       return typeof value === "number" ? [{ kind: "update-entity", name, [field]: value }] : [];
     }
     case "key":
@@ -193,7 +195,7 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
       if (field === "remove-attribute") return [{ kind: "remove-attribute", entity: name, name: attribute }];
       const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
         allowBlank: true,
-        integer: true,
+        range: RANGES.positiveInteger,
       });
       const unique = await prompter.yes(
         "Unique across all items?",
@@ -238,10 +240,12 @@ async function editRelationships(prompter: Prompter, workload: DraftWorkload): P
   if (action === "remove") return [{ kind: "remove-relationship", parent, child }];
   const avg = await prompter.quantity(`${child} items per ${parent} on average (blank to keep)`, "count", {
     allowBlank: true,
+    range: RANGES.positive,
   });
   const max = await prompter.quantity(`...at most (a number, "unbounded", blank to keep)`, "count", {
     allowBlank: true,
     words: ["unbounded"],
+    range: RANGES.positive,
   });
   const owned = await prompter.yes(
     `Does a ${child} belong to its ${parent} (cannot exist without it)?`,
@@ -291,8 +295,8 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
   ]);
   switch (field) {
     case "rate": {
-      const avg = await prompter.quantity("Average requests/s", "requests/s");
-      const peak = await prompter.quantity("Peak requests/s", "requests/s");
+      const avg = await prompter.quantity("Average requests/s", "requests/s", { range: RANGES.nonNegative });
+      const peak = await prompter.quantity("Peak requests/s", "requests/s", { range: RANGES.positive });
       return typeof avg === "number" && typeof peak === "number"
         ? [{ kind: "set-rate", pattern: id, avg, peak }]
         : [];
@@ -304,7 +308,11 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
     case "latencyMs":
     case "limit":
     case "batch": {
-      const value = await prompter.quantity(`New ${field}`, "count", { integer: field !== "latencyMs" });
+      const value = await prompter.quantity(
+        `New ${field}`,
+        field === "latencyMs" ? "milliseconds" : "count",
+        { range: field === "latencyMs" ? RANGES.positive : RANGES.positiveInteger },
+      );
       return typeof value === "number" ? [{ kind: "update-access-pattern", id, [field]: value }] : [];
     }
     case "standalone":

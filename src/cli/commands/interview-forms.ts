@@ -15,6 +15,7 @@ import {
 } from "../../session/draft.js";
 import { questionChoices, type Answer, type FormRequest, type Question } from "../../session/questions.js";
 import type { Prompter } from "./interview-prompter.js";
+import { RANGES } from "../../session/value-ranges.js";
 
 /** An answer to a question, plus the changes of any form the answer opened. */
 export interface AskedAnswer {
@@ -42,7 +43,7 @@ export async function askQuestion(
         `${question.text}${hint}${question.optional ? " (blank to skip)" : ""}`,
         spec.unit,
         {
-          integer: spec.integer,
+          range: spec.range,
           allowBlank: question.optional,
           words,
         },
@@ -79,7 +80,11 @@ export async function askQuestion(
     }
     case "form":
       prompter.print(question.text);
-      return { formChanges: await runForm(prompter, spec.request, workload) };
+      return {
+        formChanges: await runForm(prompter, spec.request, workload, {
+          repeat: spec.request.form === "access-pattern",
+        }),
+      };
     default:
       spec satisfies never;
       return { formChanges: [] };
@@ -91,7 +96,15 @@ export async function runForm(
   prompter: Prompter,
   request: FormRequest,
   workload: DraftWorkload,
+  options: { readonly repeat?: boolean } = {},
 ): Promise<readonly Change[]> {
+  if (options.repeat === true) {
+    // every pattern of the application, one form after the other
+    const changes = [...(await runForm(prompter, request, workload))];
+    while (await prompter.yes("Add another access pattern?", true))
+      changes.push(...(await runForm(prompter, request, workload)));
+    return changes;
+  }
   switch (request.form) {
     case "entity":
       return [await entityForm(prompter, workload)];
@@ -99,10 +112,91 @@ export async function runForm(
       return relationshipForm(prompter, workload);
     case "access-pattern":
       return accessPatternForm(prompter, workload, request.preset);
+    case "attribute-presence":
+      return presenceForm(prompter, workload, request.preset);
+    case "atomic-writes":
+      return atomicWritesForm(prompter, workload, request.preset);
     default:
       request.form satisfies never;
       return [];
   }
+}
+
+/** Which attributes most records lack, and the share that has each. */
+async function presenceForm(
+  prompter: Prompter,
+  workload: DraftWorkload,
+  preset: Readonly<Record<string, unknown>>,
+): Promise<readonly Change[]> {
+  const candidates = Array.isArray(preset.attributes)
+    ? preset.attributes.filter((a): a is string => typeof a === "string")
+    : workload.entities.flatMap((e) => e.attributes.map((a) => `${e.name}.${a.name}`));
+  const changes: Change[] = [];
+  for (;;) {
+    const left = candidates.filter(
+      (c) => !changes.some((ch) => ch.kind === "set-attribute" && `${ch.entity}.${ch.name}` === c),
+    );
+    if (left.length === 0) break;
+    const picked = await prompter.choose("Which attribute do many records lack?", [
+      ...left.map((c) => ({ value: c, name: c })),
+      { value: "", name: changes.length === 0 ? "None after all" : "No other" },
+    ]);
+    if (picked === "") break;
+    const [entity = "", name = ""] = picked.split(".");
+    const share = await prompter.quantity(
+      `What share of the ${entity} records have a ${name} (e.g. 0.15 or 15%)?`,
+      "share",
+      {
+        range: RANGES.share,
+      },
+    );
+    if (typeof share === "number") changes.push({ kind: "set-attribute", entity, name, presence: share });
+  }
+  return changes;
+}
+
+/** Which writes commit together (atomicWith). */
+async function atomicWritesForm(
+  prompter: Prompter,
+  workload: DraftWorkload,
+  preset: Readonly<Record<string, unknown>>,
+): Promise<readonly Change[]> {
+  const writes = workload.accessPatterns.filter((p) => p.type === "write");
+  const ids = Array.isArray(preset.writes)
+    ? preset.writes.filter((w): w is string => typeof w === "string")
+    : writes.map((w) => w.id);
+  const changes: Change[] = [];
+  do {
+    const id = await prompter.choose(
+      "Which write?",
+      writes.filter((w) => ids.includes(w.id)).map((w) => ({ value: w.id, name: `${w.id} ${w.name}` })),
+    );
+    const others = await prompter.text(
+      `Which writes must commit together with ${id}? (ids, comma-separated)`,
+      {
+        validate: (value) => {
+          const listed = value
+            .split(",")
+            .map((v) => v.trim())
+            .filter((v) => v !== "");
+          if (listed.length === 0) return "give at least one write id";
+          const wrong = listed.filter((v) => v === id || !ids.includes(v));
+          return wrong.length === 0
+            ? true
+            : `${wrong.join(", ")}: expected other write ids (${ids.filter((w) => w !== id).join(", ")})`;
+        },
+      },
+    );
+    changes.push({
+      kind: "update-access-pattern",
+      id,
+      atomicWith: others
+        .split(",")
+        .map((v) => v.trim())
+        .filter((v) => v !== ""),
+    });
+  } while (await prompter.yes("Another group of writes that commit together?", false));
+  return changes;
 }
 
 async function entityForm(prompter: Prompter, workload: DraftWorkload): Promise<Change> {
@@ -181,7 +275,7 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
   const avg = await prompter.quantity(
     `${child} items per ${parent} on average (blank if not known yet)`,
     "count",
-    { allowBlank: true },
+    { allowBlank: true, range: RANGES.positive },
   );
   const max = await prompter.quantity(
     `...and at most (a number, "unbounded", or blank if not known yet)`,
@@ -189,6 +283,7 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
     {
       allowBlank: true,
       words: ["unbounded"],
+      range: RANGES.positive,
     },
   );
   const owned = await prompter.choose(`Can a ${child} exist without its ${parent}?`, [
@@ -263,10 +358,26 @@ async function accessPatternForm(
     const limit = await prompter.quantity(
       "At most how many items returned? (blank for all matches)",
       "count",
-      { allowBlank: true, integer: true },
+      { allowBlank: true, range: RANGES.positiveInteger },
     );
-    if (typeof limit === "number" && limit > 0) fields.limit = limit;
+    if (typeof limit === "number") fields.limit = limit;
   }
+  const avg = await prompter.quantity("Average requests per second (blank if not known yet)", "requests/s", {
+    allowBlank: true,
+    range: RANGES.nonNegative,
+  });
+  const peak =
+    avg === undefined
+      ? undefined
+      : await prompter.quantity("Peak requests per second (blank if not known yet)", "requests/s", {
+          allowBlank: true,
+          range: RANGES.positive,
+        });
+  if (typeof avg === "number" || typeof peak === "number")
+    fields.rps = {
+      ...(typeof avg === "number" ? { avg } : {}),
+      ...(typeof peak === "number" ? { peak } : {}),
+    };
   const change: Change = { kind: "add-access-pattern", type, entity, name: name.trim(), ...fields } as Change;
   const attributeChanges = await declareNewAttributes(prompter, workload, entity, change);
   return [...attributeChanges, change];
