@@ -67,7 +67,7 @@ export function parseQuantity(text: string, unit: QuantityUnit): QuantityResult 
   if (multiplier === undefined)
     return { ok: false, message: `"${suffix}" is not a unit I know${hint(unit)}` };
   const value = base * multiplier;
-  if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large` };
+  if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large${hint(unit)}` };
   return { ok: true, value };
 }
 

@@ -156,7 +156,7 @@ function unselectiveRead(
     pattern.where.length === 0
       ? `${pattern.id} has no filter: each request reads ${records}`
       : `${pattern.id} filters only with ${pattern.where.map((p) => `${p.attribute} ${p.op}`).join(", ")}: each request may read a large share of ${records} (1% is assumed per range or prefix)`;
-  const rate = pattern.avg === undefined ? "" : `, ${formatDecimal(pattern.avg)} times a second on average`;
+  const rate = pattern.avg === undefined ? "" : `, ${formatDecimal(pattern.avg)} requests/s on average`;
   return {
     detail: { code: "workload.unselectiveRead", pattern: pattern.id, entity: entity.name },
     path: ["accessPatterns", pattern.index, "where"],
@@ -210,7 +210,13 @@ function growthMismatch(
     (p): p is Extract<CheckedPattern, { type: "write" }> => p.type === "write" && p.entity === entity.name,
   );
   const creates = writes.filter((w) => w.operation === "create");
-  if (entity.growthPerMonth === undefined || creates.length === 0 || creates.some((c) => c.avg === undefined))
+  // growth 0 is also what a file that omits it gets: only a stated growth is compared
+  if (
+    entity.growthPerMonth === undefined ||
+    entity.growthPerMonth === 0 ||
+    creates.length === 0 ||
+    creates.some((c) => c.avg === undefined)
+  )
     return undefined;
   const perMonth = (list: typeof writes): number =>
     list.reduce((sum, w) => sum + (w.avg ?? 0) * w.recordsPerRequest, 0) * SECONDS_PER_MONTH;
