@@ -119,7 +119,11 @@ export interface IssuePayloads {
   "session.invalidWorkload": Plain;
   "session.invalidSessionFile": Plain;
   /** A change the session could not apply; `change` is its kind (`add-entity`, ...). */
-  "session.changeRejected": { readonly change: string };
+  "session.changeRejected": {
+    readonly change: string;
+    /** The field of the change that is wrong, when one is. */
+    readonly field?: string;
+  };
   "session.warning": Plain;
 
   // A command's failure reported like an issue: an edge's error (`cli.fileNotFound`,

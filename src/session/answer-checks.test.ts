@@ -161,7 +161,9 @@ describe("applyChanges at the moment of the answer", () => {
       { kind: "update-access-pattern", id: "C1", atomicWith: ["C3"] },
     ]);
     expect(result.ok).toBe(false);
-    expect(result.issues[0]?.message).toContain("there is no access pattern C3 (did you mean C2?); the write patterns are C2");
+    expect(result.issues[0]?.message).toContain(
+      "there is no access pattern C3 (did you mean C2?); the write patterns are C2",
+    );
     // a write added later in the same answer may be named
     const later = applyChanges(withWrites, [
       { kind: "update-access-pattern", id: "C1", atomicWith: ["C3"] },

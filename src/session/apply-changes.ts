@@ -62,6 +62,7 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
       path: ["changes", index],
       message: error.message,
       ...(error.suggestion === undefined ? {} : { suggestion: error.suggestion }),
+      ...(error.field === undefined ? {} : { field: error.field }),
     });
   };
   const warn = (index: number, message: string): void => {

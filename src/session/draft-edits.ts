@@ -13,6 +13,8 @@ export class ChangeRejected extends Error {
   constructor(
     message: string,
     readonly suggestion?: string,
+    /** The field of the change that is wrong, when one is (`peak`): only its answer is asked again. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -100,12 +102,16 @@ export function checkPattern(pattern: DraftAccessPattern): DraftAccessPattern {
   if (avg !== undefined && peak !== undefined && peak < avg) {
     throw new ChangeRejected(
       `${pattern.id}: the peak rate (${formatNumber(peak)}/s) is below the average (${formatNumber(avg)}/s)`,
+      undefined,
+      "peak",
     );
   }
   if (peak === 0) {
     // The requirements checklist counts a zero peak as a missing rate: a pattern that never runs.
     throw new ChangeRejected(
       `${pattern.id}: a peak rate of 0/s means the pattern never runs; give its busiest rate (it can be small, e.g. 0.01/s) or remove it`,
+      undefined,
+      "peak",
     );
   }
   if (pattern.type === "write" && pattern.operation === undefined) {

@@ -267,14 +267,20 @@ export function cardinalityGaps(
 export function skewGaps(
   state: SessionState,
 ): readonly { entity: string; attribute: string; questionId: string }[] {
-  return locatingAttributes(state.workload)
-    .filter(({ attribute }) => attribute.skew === undefined && attribute.type !== "boolean")
-    .map(({ entity, attribute }) => ({
-      entity: entity.name,
-      attribute: attribute.name,
-      questionId: `skew:${entity.name}:${attribute.name}`,
-    }))
-    .filter((gap) => !state.declined.includes(gap.questionId));
+  return (
+    locatingAttributes(state.workload)
+      // a unique value is one record's: how often it is looked up does not concentrate anything
+      .filter(
+        ({ attribute }) =>
+          attribute.skew === undefined && attribute.type !== "boolean" && attribute.unique !== true,
+      )
+      .map(({ entity, attribute }) => ({
+        entity: entity.name,
+        attribute: attribute.name,
+        questionId: `skew:${entity.name}:${attribute.name}`,
+      }))
+      .filter((gap) => !state.declined.includes(gap.questionId))
+  );
 }
 
 /** The declared attributes reads filter on with eq or in, other than the entity's key, once each. */

@@ -96,7 +96,7 @@ export class PtyTerminal {
 
   /** Types text as it is (no Enter). */
   type(text: string): void {
-    this.tmux("send-keys", "-t", "main", "-l", text);
+    this.tmux("send-keys", "-t", "main", "-l", "--", text);
   }
 
   /** Presses named keys (`KEY.enter`, `KEY.down`, ...). */

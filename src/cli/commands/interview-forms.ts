@@ -372,6 +372,8 @@ async function accessPatternForm(
       : await prompter.quantity("Peak requests per second (blank if not known yet)", "requests/s", {
           allowBlank: true,
           range: RANGES.positive,
+          check: (peak) =>
+            typeof avg === "number" && peak < avg ? `the peak is at least the average (${avg}/s)` : undefined,
         });
   if (typeof avg === "number" || typeof peak === "number")
     fields.rps = {

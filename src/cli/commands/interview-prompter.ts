@@ -93,7 +93,13 @@ export class Prompter {
   async quantity(
     message: string,
     unit: QuantityUnit,
-    options: { range: NumberRange; allowBlank?: boolean; words?: readonly string[] },
+    options: {
+      range: NumberRange;
+      allowBlank?: boolean;
+      words?: readonly string[];
+      /** A further check of the number (e.g. a peak not below its average): why it is refused. */
+      check?: (value: number) => string | undefined;
+    },
   ): Promise<number | string | undefined> {
     const words = (options.words ?? []).map((word) => word.toLowerCase());
     const alternatives = words.filter((word) => word !== MENU_WORD);
@@ -105,7 +111,7 @@ export class Prompter {
         const parsed = parseQuantity(value, unit);
         const or = alternatives.length === 0 ? "" : `, or ${alternatives.map((w) => `"${w}"`).join(" or ")}`;
         if (!parsed.ok) return `${parsed.message}${or}`;
-        const outside = rangeProblem(parsed.value, options.range);
+        const outside = rangeProblem(parsed.value, options.range) ?? options.check?.(parsed.value);
         return outside === undefined ? true : `${outside}${or}`;
       },
     });

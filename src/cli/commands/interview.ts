@@ -225,7 +225,14 @@ async function answerTurn(
         if (applied.ok) return { kind: "answered", changes: built.changes };
         for (const issue of applied.issues) {
           const change = typeof issue.path[1] === "number" ? issue.path[1] : -1;
-          const sources = built.sources[change] ?? [];
+          // the answers the refused change came from; only the wrong field's when it is known
+          const all = built.sources[change] ?? [];
+          const field = issue.code === "session.changeRejected" ? issue.field : undefined;
+          const named = all.filter((index) => {
+            const fills = questions[index]?.fills?.field;
+            return field !== undefined && (fills === field || fills?.endsWith(`.${field}`) === true);
+          });
+          const sources = named.length > 0 ? named : all;
           prompter.print(`  ${formatIssue(issue)}${sources.length > 0 ? ": asked again" : ": left out"}`);
           for (const source of sources) again.add(source);
           if (sources.length === 0)

@@ -4,7 +4,6 @@
  * their maintenance) and checks each read's answer against the data, as `cosmos-modeler verify`
  * does. Only the embedded endpoint: an assistant cannot send it to an account.
  */
-import { z } from "zod";
 import { formatIssue, hasErrors, issueToJson } from "../../common/issues.js";
 import { confinePath } from "../../files/confine.js";
 import { readInputFile } from "../../files/io.js";
