@@ -121,19 +121,30 @@ function formChanges(request: FormRequest): string {
 
 /** How to send the answer to `question` (one of the turn's `questions`) with update-requirements. */
 export function howToAnswer(question: Question, turn: readonly Question[] = [question]): string {
-  const parts: string[] = [];
+  const { change, others } = answerParts(question, turn);
+  return [...(change === undefined ? [] : [change]), ...others].join("; ");
+}
+
+/**
+ * The answer in parts: the change the question's group fills (the same for every part of a
+ * group), and what else its answer may be (choices, forms, "I don't know", a skip).
+ */
+function answerParts(
+  question: Question,
+  turn: readonly Question[],
+): { readonly change?: string; readonly others: readonly string[] } {
+  const others: string[] = [];
   const spec = question.answer;
   const example = exampleChange(question, turn);
-  if (example !== undefined) {
-    const siblings = turn.filter(
-      (other) => other !== question && other.group !== undefined && other.group.id === question.group?.id,
-    );
-    parts.push(
-      `send ${example}${spec.kind === "list" ? " for each item" : ""}${siblings.length > 0 ? " (one change with the answers of this group)" : ""}`,
-    );
-  }
+  const grouped = turn.some(
+    (other) => other !== question && other.group !== undefined && other.group.id === question.group?.id,
+  );
+  const change =
+    example === undefined
+      ? undefined
+      : `send ${example}${spec.kind === "list" ? " for each item" : ""}${grouped ? " (one change with the answers of this group)" : ""}`;
   if (spec.kind === "list" && question.fills?.change.kind === "add-entity")
-    parts.push(
+    others.push(
       'each may carry its key and attributes, e.g. {"kind":"add-entity","name":"Order","key":"orderId","attributes":{"orderId":"string","customerId":"string"}}',
     );
   for (const choice of questionChoices(question)) {
@@ -142,18 +153,18 @@ export function howToAnswer(question: Question, turn: readonly Question[] = [que
       choice.form === undefined
         ? ""
         : `${choice.changes.length === 0 ? "" : " and "}${formChanges(choice.form)}`;
-    parts.push(
+    others.push(
       `"${choice.label}": ${choice.changes.length === 0 ? "" : `send ${JSON.stringify(choice.changes)}`}${form}`,
     );
   }
-  if (spec.kind === "form") parts.push(formChanges(spec.request));
+  if (spec.kind === "form") others.push(formChanges(spec.request));
   if (question.whenUnknown !== undefined)
-    parts.push(`if the user does not know: send ${JSON.stringify(question.whenUnknown)}`);
+    others.push(`if the user does not know: send ${JSON.stringify(question.whenUnknown)}`);
   if (question.alsoChanges !== undefined)
-    parts.push(`with the answer also send ${JSON.stringify(question.alsoChanges)}`);
+    others.push(`with the answer also send ${JSON.stringify(question.alsoChanges)}`);
   if (question.optional)
-    parts.push(`to skip: send ${JSON.stringify({ kind: "decline-question", question: question.id })}`);
-  return parts.join("; ");
+    others.push(`to skip: send ${JSON.stringify({ kind: "decline-question", question: question.id })}`);
+  return { ...(change === undefined ? {} : { change }), others };
 }
 
 /** The status part of get-next-questions and update-requirements results. */
@@ -183,21 +194,34 @@ export function readinessOf(state: SessionState): Readiness {
   return checkReadiness(state, WORKLOAD_FILE);
 }
 
-/** The questions as numbered text: a group is one question with lettered parts and one answer. */
-export function formatQuestions(questions: readonly (Question & { readonly howToAnswer: string })[]): string {
+/**
+ * The questions as numbered text: a group is one question with lettered parts; the change its
+ * parts fill is shown once, after them.
+ */
+export function formatQuestions(questions: readonly Question[]): string {
   return groupQuestions(questions)
     .map(({ group, questions: parts }, index) => {
       if (group === undefined) {
-        const [only] = parts as readonly (Question & { readonly howToAnswer: string })[];
+        const [only] = parts;
         return only === undefined
           ? ""
-          : `${index + 1}. ${only.text}\n   why: ${only.why}\n   answer: ${only.howToAnswer}`;
+          : `${index + 1}. ${only.text}\n   why: ${only.why}\n   answer: ${howToAnswer(only, questions)}`;
       }
-      const lines = (parts as readonly (Question & { readonly howToAnswer: string })[]).map(
-        (part, i) =>
-          `   ${String.fromCharCode(97 + (i % 26))}) ${part.text}${part.optional ? " (optional)" : ""}\n      why: ${part.why}\n      answer: ${part.howToAnswer}`,
-      );
-      return [`${index + 1}. ${group.text}`, ...lines].join("\n");
+      const changes = new Set<string>();
+      const lines = parts.map((part, i) => {
+        const { change, others } = answerParts(part, questions);
+        if (change !== undefined) changes.add(change);
+        return [
+          `   ${String.fromCharCode(97 + (i % 26))}) ${part.text}${part.optional ? " (optional)" : ""}`,
+          `      why: ${part.why}`,
+          ...(others.length === 0 ? [] : [`      or: ${others.join("; ")}`]),
+        ].join("\n");
+      });
+      return [
+        `${index + 1}. ${group.text}`,
+        ...lines,
+        ...[...changes].map((change) => `   answer: ${change}`),
+      ].join("\n");
     })
     .join("\n");
 }

@@ -145,7 +145,7 @@ export function askSizes(state: SessionState): readonly Question[] {
         questions.push({
           id: `size:${entity.name}:count`,
           topic: "sizes",
-          text: `How many ${entity.name} items will there be at the start (e.g. 2.5M)?`,
+          text: `How many ${entity.name} items will there be at the start (e.g. 2.5M; for a new application, the number soon after launch: the growth comes next)?`,
           why: "Item counts and sizes give the storage, the number of physical partitions and the 20 GB logical-partition risk.",
           answer: { kind: "number", unit: "count", range: RANGES.positive },
           fills: { change: update, field: "count" },
