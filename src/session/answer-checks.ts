@@ -12,7 +12,7 @@ import {
   designQuestionFindings,
   type CheckedEntity,
   type CheckedPattern,
-} from "../workload/check-warnings.js";
+} from "../workload/check-design-questions.js";
 import { parseWithItem, WITH_FORMS } from "../workload/with-items.js";
 import type { DraftAccessPattern, DraftEntity, DraftWorkload } from "./draft.js";
 import { ChangeRejected, findEntity } from "./draft-edits.js";
