@@ -138,133 +138,45 @@ function skewChoices(): readonly Choice[] {
   ];
 }
 
+/** A skew the interview has yet to ask. */
+type SkewGap = ReturnType<typeof skewGaps>[number];
+/** The change a relationship's answers fill (add- or update-relationship, without its fields). */
+type ChangeTarget = Readonly<Record<string, unknown>>;
+
+/** A relationship the interview asks about, found or inferred, and what is open about it. */
+interface OpenRelationship {
+  readonly parent: string;
+  readonly child: string;
+  readonly via: string | undefined;
+  /** The id of the question whether it exists (asked only for an inferred one). */
+  readonly questionId: string;
+  /** False for a relationship inferred from an attribute's name, not yet in the workload. */
+  readonly exists: boolean;
+  /** Whether its bounds and ownership are asked (false when only the skew is open). */
+  readonly bounds: boolean;
+}
+
 /**
  * Each relationship in one group: whether a likely one exists (the child has an attribute named
  * like the parent's key), its bounds and ownership, and how evenly the reads that follow it
  * spread over the parents. Three relationships a turn.
  */
 export function askRelationships(state: SessionState): readonly Question[] {
-  const inferred = inferredRelationships(state).map((r) => ({ ...r, exists: false, bounds: true }));
-  const known = relationshipsWithoutBounds(state.workload).map((r) => ({
-    parent: r.parent,
-    child: r.child,
-    via: r.via,
-    questionId: `relationship:${r.parent}:${r.child}:exists`,
-    exists: true,
-    bounds: true,
-  }));
   const skews = skewGaps(state);
-  const viaSkew = (child: string, via: string | undefined) =>
+  const viaSkew = (child: string, via: string | undefined): SkewGap | undefined =>
     via === undefined ? undefined : skews.find((gap) => gap.entity === child && gap.attribute === via);
-  // relationships whose bounds are known, but not how their parents' popularity spreads the reads
-  const onlySkew = state.workload.relationships
-    .filter((r) => !known.some((k) => k.parent === r.parent && k.child === r.child))
-    .filter((r) => viaSkew(r.child, r.via) !== undefined)
-    .map((r) => ({
-      parent: r.parent,
-      child: r.child,
-      via: r.via,
-      questionId: `relationship:${r.parent}:${r.child}:exists`,
-      exists: true,
-      bounds: false,
-    }));
-  return [...inferred, ...known, ...onlySkew].flatMap((relationship) => {
+  return openRelationships(state, viaSkew).flatMap((relationship) => {
     const { parent, child, via } = relationship;
     const group: QuestionGroup = {
       id: `relationship:${parent}:${child}`,
       text: `${parent} and ${child}${via === undefined ? "" : ` (${child}.${via} holds the ${parent}'s key)`}: how are they related?`,
     };
-    const existing = state.workload.relationships.find((r) => r.parent === parent && r.child === child);
-    const target = relationship.exists
+    const target: ChangeTarget = relationship.exists
       ? { kind: "update-relationship", parent, child }
       : { kind: "add-relationship", parent, child, ...(via === undefined ? {} : { via }) };
-    const prefix = `relationship:${parent}:${child}`;
     const questions: Question[] = [];
-    const rest = [`${prefix}:avg`, `${prefix}:max`, `${prefix}:owned`, `skew:${child}:${via ?? ""}`];
-    if (!relationship.exists) {
-      questions.push({
-        id: relationship.questionId,
-        topic: "relationships",
-        text: `${child} has ${via ?? "an attribute"}, the key of ${parent}. How are they related?`,
-        why: "One-to-many relationships are where embedding, identifying partition keys and denormalization pay off.",
-        answer: {
-          kind: "choice",
-          choices: [
-            {
-              value: "one-to-many",
-              label: `Each ${parent} has many ${child} items`,
-              changes: [],
-              sets: { relationshipKind: "one-to-many" },
-            },
-            {
-              value: "one-to-one",
-              label: `Each ${parent} has at most one ${child}`,
-              changes: [],
-              sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
-              skips: [`${prefix}:avg`, `${prefix}:max`],
-            },
-            {
-              value: "none",
-              label: "They are not related that way",
-              changes: [{ kind: "decline-question", question: relationship.questionId }],
-              skips: rest,
-            },
-          ],
-        },
-        fills: { change: target, field: "relationshipKind" },
-        optional: true,
-        group,
-      });
-    }
-    if (relationship.bounds && existing?.avg === undefined) {
-      questions.push({
-        id: `${prefix}:avg`,
-        topic: "relationships",
-        text: `How many ${child} items does one ${parent} have on average?`,
-        why: "The average number of children sets the size of an embedded list and the result size of a per-parent query.",
-        answer: { kind: "number", unit: "count", range: RANGES.positive },
-        fills: { change: target, field: "avg" },
-        optional: false,
-        group,
-      });
-    }
-    if (relationship.bounds && existing?.max === undefined) {
-      questions.push({
-        id: `${prefix}:max`,
-        topic: "relationships",
-        text: `And at most? (a number, or "unbounded" if there is no limit)`,
-        why: "Only a bounded list can be embedded safely (2 MB item limit); an unbounded one needs its own items.",
-        answer: {
-          kind: "number",
-          unit: "count",
-          range: RANGES.positive,
-          alternatives: [
-            { value: "unbounded", label: "unbounded (no limit)", changes: [], sets: { max: null } },
-          ],
-        },
-        fills: { change: target, field: "max" },
-        optional: false,
-        group,
-      });
-    }
-    if (relationship.bounds && existing?.owned === undefined) {
-      questions.push({
-        id: `${prefix}:owned`,
-        topic: "relationships",
-        text: `Can a ${child} exist without its ${parent} (e.g. after the ${parent} is deleted)?`,
-        why: "A child that cannot exist without its parent is an identifying relationship: the parent's key can partition both.",
-        answer: {
-          kind: "choice",
-          choices: [
-            { value: "owned", label: `No, it belongs to its ${parent}`, changes: [], sets: { owned: true } },
-            { value: "independent", label: "Yes, it is independent", changes: [], sets: { owned: false } },
-          ],
-        },
-        fills: { change: target, field: "owned" },
-        optional: false,
-        group,
-      });
-    }
+    if (!relationship.exists) questions.push(relationshipKindQuestion(relationship, target, group));
+    if (relationship.bounds) questions.push(...boundsQuestions(state, relationship, target, group));
     const skew = viaSkew(child, via);
     if (skew !== undefined && via !== undefined) {
       questions.push({
@@ -280,6 +192,145 @@ export function askRelationships(state: SessionState): readonly Question[] {
     }
     return questions;
   });
+}
+
+/**
+ * The relationships with something open: inferred ones (not yet in the workload), known ones
+ * without bounds, and known ones whose bounds are known but not how the parents' popularity
+ * spreads the reads.
+ */
+function openRelationships(
+  state: SessionState,
+  viaSkew: (child: string, via: string | undefined) => SkewGap | undefined,
+): readonly OpenRelationship[] {
+  const inferred = inferredRelationships(state).map((r) => ({ ...r, exists: false, bounds: true }));
+  const known = relationshipsWithoutBounds(state.workload).map((r) => ({
+    parent: r.parent,
+    child: r.child,
+    via: r.via,
+    questionId: `relationship:${r.parent}:${r.child}:exists`,
+    exists: true,
+    bounds: true,
+  }));
+  const onlySkew = state.workload.relationships
+    .filter((r) => !known.some((k) => k.parent === r.parent && k.child === r.child))
+    .filter((r) => viaSkew(r.child, r.via) !== undefined)
+    .map((r) => ({
+      parent: r.parent,
+      child: r.child,
+      via: r.via,
+      questionId: `relationship:${r.parent}:${r.child}:exists`,
+      exists: true,
+      bounds: false,
+    }));
+  return [...inferred, ...known, ...onlySkew];
+}
+
+/** Whether an inferred relationship exists, and of which kind (one-to-one skips the bounds). */
+function relationshipKindQuestion(
+  relationship: OpenRelationship,
+  target: ChangeTarget,
+  group: QuestionGroup,
+): Question {
+  const { parent, child, via } = relationship;
+  const prefix = `relationship:${parent}:${child}`;
+  const rest = [`${prefix}:avg`, `${prefix}:max`, `${prefix}:owned`, `skew:${child}:${via ?? ""}`];
+  return {
+    id: relationship.questionId,
+    topic: "relationships",
+    text: `${child} has ${via ?? "an attribute"}, the key of ${parent}. How are they related?`,
+    why: "One-to-many relationships are where embedding, identifying partition keys and denormalization pay off.",
+    answer: {
+      kind: "choice",
+      choices: [
+        {
+          value: "one-to-many",
+          label: `Each ${parent} has many ${child} items`,
+          changes: [],
+          sets: { relationshipKind: "one-to-many" },
+        },
+        {
+          value: "one-to-one",
+          label: `Each ${parent} has at most one ${child}`,
+          changes: [],
+          sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
+          skips: [`${prefix}:avg`, `${prefix}:max`],
+        },
+        {
+          value: "none",
+          label: "They are not related that way",
+          changes: [{ kind: "decline-question", question: relationship.questionId }],
+          skips: rest,
+        },
+      ],
+    },
+    fills: { change: target, field: "relationshipKind" },
+    optional: true,
+    group,
+  };
+}
+
+/** The relationship's average and maximum children and its ownership, those not known yet. */
+function boundsQuestions(
+  state: SessionState,
+  relationship: OpenRelationship,
+  target: ChangeTarget,
+  group: QuestionGroup,
+): readonly Question[] {
+  const { parent, child } = relationship;
+  const prefix = `relationship:${parent}:${child}`;
+  const existing = state.workload.relationships.find((r) => r.parent === parent && r.child === child);
+  const questions: Question[] = [];
+  if (existing?.avg === undefined) {
+    questions.push({
+      id: `${prefix}:avg`,
+      topic: "relationships",
+      text: `How many ${child} items does one ${parent} have on average?`,
+      why: "The average number of children sets the size of an embedded list and the result size of a per-parent query.",
+      answer: { kind: "number", unit: "count", range: RANGES.positive },
+      fills: { change: target, field: "avg" },
+      optional: false,
+      group,
+    });
+  }
+  if (existing?.max === undefined) {
+    questions.push({
+      id: `${prefix}:max`,
+      topic: "relationships",
+      text: `And at most? (a number, or "unbounded" if there is no limit)`,
+      why: "Only a bounded list can be embedded safely (2 MB item limit); an unbounded one needs its own items.",
+      answer: {
+        kind: "number",
+        unit: "count",
+        range: RANGES.positive,
+        alternatives: [
+          { value: "unbounded", label: "unbounded (no limit)", changes: [], sets: { max: null } },
+        ],
+      },
+      fills: { change: target, field: "max" },
+      optional: false,
+      group,
+    });
+  }
+  if (existing?.owned === undefined) {
+    questions.push({
+      id: `${prefix}:owned`,
+      topic: "relationships",
+      text: `Can a ${child} exist without its ${parent} (e.g. after the ${parent} is deleted)?`,
+      why: "A child that cannot exist without its parent is an identifying relationship: the parent's key can partition both.",
+      answer: {
+        kind: "choice",
+        choices: [
+          { value: "owned", label: `No, it belongs to its ${parent}`, changes: [], sets: { owned: true } },
+          { value: "independent", label: "Yes, it is independent", changes: [], sets: { owned: false } },
+        ],
+      },
+      fills: { change: target, field: "owned" },
+      optional: false,
+      group,
+    });
+  }
+  return questions;
 }
 
 /**

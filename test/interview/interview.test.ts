@@ -184,15 +184,31 @@ describe.skipIf(!haveTmux)("cosmos-modeler interview in a terminal", () => {
     run.type("25M");
     run.press(KEY.enter);
     await run.waitFor("Entity Account: 25,000,000 items.");
+    // an attribute's distinct values, uniqueness and how often writes change it
+    await run.keys("no write pattern that creates them", KEY.up, KEY.enter);
+    await run.keys("What next?", KEY.down, KEY.enter); // edit
+    await run.keys("What do you want to change?", KEY.down, KEY.enter); // entities
+    await run.keys("Entities", KEY.down, KEY.enter); // edit
+    await run.keys("Which entity?", KEY.enter); // Account
+    await run.keys("Change Account", ...Array.from({ length: 8 }, () => KEY.down), KEY.enter); // an attribute
+    await run.keys("Which attribute?", KEY.down, KEY.down, KEY.down, KEY.enter); // displayName
+    await run.answer("Distinct values (blank to keep)", "1000");
+    await run.answer("Unique across all items?", "n");
+    await run.keys("How often do writes change it?", KEY.down, KEY.down, KEY.enter); // frequent
+    await run.waitFor("Attribute Account.displayName");
     await run.keys("no write pattern that creates them", KEY.up, KEY.enter);
     await run.keys("What next?", ...Array.from({ length: 4 }, () => KEY.down), KEY.enter); // quit
     await run.waitFor("Session saved");
     expect(await run.exited()).toBe(0);
     const workload = workloadOf(dir) as {
-      entities: { Account: { count: number } };
+      entities: { Account: { count: number; attributes: Record<string, unknown> } };
       accessPatterns: { id: string }[];
     };
     expect(workload.entities.Account.count).toBe(25_000_000);
+    expect(workload.entities.Account.attributes.displayName).toMatchObject({
+      distinct: 1000,
+      changes: "frequent",
+    });
     expect(workload.accessPatterns.map((p) => p.id)).not.toContain("C1");
   });
 

@@ -10,6 +10,7 @@ import {
   CONSISTENCY_LEVELS,
   isValidEntityName,
   isValidName,
+  type DraftEntity,
   type DraftWorkload,
 } from "../../session/draft.js";
 import type { QuantityUnit } from "../../session/quantity.js";
@@ -128,7 +129,28 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     );
     return sure ? [{ kind: "remove-entity", name }] : [];
   }
-  const entity = workload.entities.find((e) => e.name === name);
+  return editEntity(
+    prompter,
+    name,
+    workload.entities.find((e) => e.name === name),
+  );
+}
+
+/** The entity's numbers with their units and ranges, as the edit menu asks them. */
+const ENTITY_QUANTITIES = {
+  count: { unit: "count", range: RANGES.positive },
+  avgBytes: { unit: "bytes", range: RANGES.positive },
+  maxBytes: { unit: "bytes", range: RANGES.positive },
+  growthPerMonth: { unit: "count", range: RANGES.nonNegative },
+  ttlSeconds: { unit: "seconds", range: RANGES.ttlSeconds },
+} as const satisfies Record<string, { unit: QuantityUnit; range: NumberRange }>;
+
+/** One field of an entity changed: a number, its key or name, or its attributes. */
+async function editEntity(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+): Promise<readonly Change[]> {
   const field = await prompter.choose(`Change ${name}`, [
     { value: "count", name: `Item count (${entity?.count ?? "unknown"})` },
     { value: "avgBytes", name: `Average item size (${entity?.avgBytes ?? "unknown"} bytes)` },
@@ -142,20 +164,13 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     { value: "remove-attribute", name: "Remove an attribute" },
     { value: "back", name: "Back" },
   ] as const);
-  const units: Record<string, { unit: QuantityUnit; range: NumberRange }> = {
-    count: { unit: "count", range: RANGES.positive },
-    avgBytes: { unit: "bytes", range: RANGES.positive },
-    maxBytes: { unit: "bytes", range: RANGES.positive },
-    growthPerMonth: { unit: "count", range: RANGES.nonNegative },
-    ttlSeconds: { unit: "seconds", range: RANGES.ttlSeconds },
-  };
   switch (field) {
     case "count":
     case "avgBytes":
     case "maxBytes":
     case "growthPerMonth":
     case "ttlSeconds": {
-      const { unit, range } = units[field] ?? { unit: "count", range: RANGES.positive };
+      const { unit, range } = ENTITY_QUANTITIES[field];
       const value = await prompter.quantity(`New value`, unit, { range });
       return typeof value === "number" ? [{ kind: "update-entity", name, [field]: value }] : [];
     }
@@ -183,45 +198,54 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
       }));
     }
     case "attribute":
-    case "remove-attribute": {
-      if (entity === undefined || entity.attributes.length === 0) {
-        prompter.print(`${name} lists no attributes yet.`);
-        return [];
-      }
-      const attribute = await prompter.choose(
-        "Which attribute?",
-        entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
-      );
-      if (field === "remove-attribute") return [{ kind: "remove-attribute", entity: name, name: attribute }];
-      const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
-        allowBlank: true,
-        range: RANGES.positiveInteger,
-      });
-      const unique = await prompter.yes(
-        "Unique across all items?",
-        entity.attributes.find((a) => a.name === attribute)?.unique ?? false,
-      );
-      const changes = await prompter.choose(
-        "How often do writes change it?",
-        CHANGE_FREQUENCIES.map((f) => ({ value: f, name: f })),
-      );
-      return [
-        {
-          kind: "set-attribute",
-          entity: name,
-          name: attribute,
-          unique,
-          changes,
-          ...(typeof distinct === "number" ? { distinct } : {}),
-        },
-      ];
-    }
+    case "remove-attribute":
+      return editAttribute(prompter, name, entity, field === "remove-attribute");
     case "back":
       return [];
     default:
       field satisfies never;
       return [];
   }
+}
+
+/** An attribute of the entity removed, or its distinct values, uniqueness and change rate set. */
+async function editAttribute(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+  remove: boolean,
+): Promise<readonly Change[]> {
+  if (entity === undefined || entity.attributes.length === 0) {
+    prompter.print(`${name} lists no attributes yet.`);
+    return [];
+  }
+  const attribute = await prompter.choose(
+    "Which attribute?",
+    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
+  );
+  if (remove) return [{ kind: "remove-attribute", entity: name, name: attribute }];
+  const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
+    allowBlank: true,
+    range: RANGES.positiveInteger,
+  });
+  const unique = await prompter.yes(
+    "Unique across all items?",
+    entity.attributes.find((a) => a.name === attribute)?.unique ?? false,
+  );
+  const changes = await prompter.choose(
+    "How often do writes change it?",
+    CHANGE_FREQUENCIES.map((f) => ({ value: f, name: f })),
+  );
+  return [
+    {
+      kind: "set-attribute",
+      entity: name,
+      name: attribute,
+      unique,
+      changes,
+      ...(typeof distinct === "number" ? { distinct } : {}),
+    },
+  ];
 }
 
 async function editRelationships(prompter: Prompter, workload: DraftWorkload): Promise<readonly Change[]> {
