@@ -134,8 +134,7 @@ export function answersToChanges(
 export function answeredChanges(
   answered: readonly { readonly question: Question; readonly answer: Answer }[],
 ): { readonly changes: readonly AnsweredChange[]; readonly issues: readonly Issue[] } {
-  const merged = new Map<string, { change: Record<string, unknown>; answers: number[] }>();
-  const made: { change: unknown; answers: number[] }[] = [];
+  const collected = collector();
   const issues: Issue[] = [];
   // answers dropped because a choice of their group said they do not apply
   const skipped = new Set(
@@ -145,85 +144,138 @@ export function answeredChanges(
         : [],
     ),
   );
-  const fill = (question: Question, values: Readonly<Record<string, unknown>>, index: number): void => {
-    if (question.fills === undefined) return;
-    const key = JSON.stringify(question.fills.change);
-    let entry = merged.get(key);
-    if (entry === undefined) {
-      entry = {
-        change: structuredClone({ ...question.fills.change }) as Record<string, unknown>,
-        answers: [],
-      };
-      merged.set(key, entry);
-      made.push(entry);
-    }
-    entry.answers.push(index);
-    for (const [field, value] of Object.entries(values)) setField(entry.change, field, value);
-  };
-  const extra = (change: Change, index: number): void => {
-    const existing = made.find((other) => JSON.stringify(other.change) === JSON.stringify(change));
-    if (existing === undefined) made.push({ change, answers: [index] });
-    else existing.answers.push(index);
-  };
   answered.forEach(({ question, answer }, index) => {
     if (skipped.has(question.id)) return;
-    const problem = (message: string): void => {
+    const problem = collectAnswer(question, answer, index, collected);
+    if (problem !== undefined) {
       issues.push({
         code: "session.invalidAnswer",
         severity: "error",
         path: ["answers", index],
-        message: `${question.id}: ${message}`,
+        message: `${question.id}: ${problem}`,
       });
-    };
-    switch (answer.kind) {
-      case "skip":
-        if (!question.optional) return problem("this question cannot be skipped");
-        made.push({ change: { kind: "decline-question", question: question.id }, answers: [index] });
-        return;
-      case "unknown":
-        if (question.whenUnknown === undefined)
-          return problem('"don\'t know" is not an answer to this question');
-        for (const change of question.whenUnknown) made.push({ change, answers: [index] });
-        break;
-      case "choice": {
-        const choices = questionChoices(question);
-        const choice = choices.find((candidate) => candidate.value === answer.value);
-        if (choice === undefined) {
-          return problem(
-            choices.length === 0
-              ? "expected a value, not a choice"
-              : `"${answer.value}" is not one of ${choices.map((c) => c.value).join(", ")}`,
-          );
-        }
-        for (const change of choice.changes) made.push({ change, answers: [index] });
-        if (choice.sets !== undefined) fill(question, choice.sets, index);
-        break;
-      }
-      case "value": {
-        if (question.fills === undefined) return problem("this question is answered with a choice or a form");
-        const { change, field } = question.fills;
-        const spec = question.answer;
-        if (spec.kind === "number") {
-          const value = answer.value;
-          if (typeof value !== "number") return problem(`expected a number, got ${JSON.stringify(value)}`);
-          const outside = rangeProblem(value, spec.range);
-          if (outside !== undefined) return problem(outside);
-        }
-        if (spec.kind === "list") {
-          const values = Array.isArray(answer.value) ? answer.value : [answer.value];
-          for (const value of values) {
-            const item = structuredClone({ ...change }) as Record<string, unknown>;
-            setField(item, field, value);
-            made.push({ change: item, answers: [index] });
-          }
-        } else fill(question, { [field]: answer.value }, index);
-        break;
-      }
-      default:
-        answer satisfies never;
     }
-    for (const change of question.alsoChanges ?? []) extra(change, index);
   });
+  const changes = checkedChanges(collected.made, answered, issues);
+  return { changes, issues };
+}
+
+/** A change being made from answers (not yet checked against the change schema). */
+interface CollectedChange {
+  readonly change: unknown;
+  readonly answers: number[];
+}
+
+/** The changes being made: the answers that fill one change are merged into it. */
+interface Collector {
+  readonly made: CollectedChange[];
+  /** Sets fields of the change the question fills (made on its first answer). */
+  fill(question: Question, values: Readonly<Record<string, unknown>>, index: number): void;
+  /** A change of its own; an identical one already made only records the answer. */
+  extra(change: Change, index: number): void;
+}
+
+function collector(): Collector {
+  const merged = new Map<string, { change: Record<string, unknown>; answers: number[] }>();
+  const made: CollectedChange[] = [];
+  return {
+    made,
+    fill(question, values, index) {
+      if (question.fills === undefined) return;
+      const key = JSON.stringify(question.fills.change);
+      let entry = merged.get(key);
+      if (entry === undefined) {
+        entry = {
+          change: structuredClone({ ...question.fills.change }) as Record<string, unknown>,
+          answers: [],
+        };
+        merged.set(key, entry);
+        made.push(entry);
+      }
+      entry.answers.push(index);
+      for (const [field, value] of Object.entries(values)) setField(entry.change, field, value);
+    },
+    extra(change, index) {
+      const existing = made.find((other) => JSON.stringify(other.change) === JSON.stringify(change));
+      if (existing === undefined) made.push({ change, answers: [index] });
+      else existing.answers.push(index);
+    },
+  };
+}
+
+/** Collects the changes of one answer; returns what is wrong with it, if anything. */
+function collectAnswer(
+  question: Question,
+  answer: Answer,
+  index: number,
+  collected: Collector,
+): string | undefined {
+  const { made } = collected;
+  switch (answer.kind) {
+    case "skip":
+      if (!question.optional) return "this question cannot be skipped";
+      made.push({ change: { kind: "decline-question", question: question.id }, answers: [index] });
+      return undefined;
+    case "unknown":
+      if (question.whenUnknown === undefined) return '"don\'t know" is not an answer to this question';
+      for (const change of question.whenUnknown) made.push({ change, answers: [index] });
+      break;
+    case "choice": {
+      const choices = questionChoices(question);
+      const choice = choices.find((candidate) => candidate.value === answer.value);
+      if (choice === undefined) {
+        return choices.length === 0
+          ? "expected a value, not a choice"
+          : `"${answer.value}" is not one of ${choices.map((c) => c.value).join(", ")}`;
+      }
+      for (const change of choice.changes) made.push({ change, answers: [index] });
+      if (choice.sets !== undefined) collected.fill(question, choice.sets, index);
+      break;
+    }
+    case "value": {
+      const problem = collectValue(question, answer.value, index, collected);
+      if (problem !== undefined) return problem;
+      break;
+    }
+    default:
+      answer satisfies never;
+  }
+  for (const change of question.alsoChanges ?? []) collected.extra(change, index);
+  return undefined;
+}
+
+/** A typed value: in range for a number; one change per item for a list; else the field filled. */
+function collectValue(
+  question: Question,
+  value: unknown,
+  index: number,
+  collected: Collector,
+): string | undefined {
+  if (question.fills === undefined) return "this question is answered with a choice or a form";
+  const { change, field } = question.fills;
+  const spec = question.answer;
+  if (spec.kind === "number") {
+    if (typeof value !== "number") return `expected a number, got ${JSON.stringify(value)}`;
+    const outside = rangeProblem(value, spec.range);
+    if (outside !== undefined) return outside;
+  }
+  if (spec.kind === "list") {
+    const values: readonly unknown[] = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      const listed = structuredClone({ ...change }) as Record<string, unknown>;
+      setField(listed, field, item);
+      collected.made.push({ change: listed, answers: [index] });
+    }
+  } else collected.fill(question, { [field]: value }, index);
+  return undefined;
+}
+
+/** The collected changes the change schema accepts; the others become issues of their answers. */
+function checkedChanges(
+  made: readonly CollectedChange[],
+  answered: readonly { readonly question: Question }[],
+  issues: Issue[],
+): AnsweredChange[] {
   const changes: AnsweredChange[] = [];
   for (const { change, answers } of made) {
     const result = changeSchema.safeParse(change);
@@ -242,7 +294,7 @@ export function answeredChanges(
         message: `${answered[index]?.question.id ?? ""}: ${message}`,
       });
   }
-  return { changes, issues };
+  return changes;
 }
 
 /** Sets `field` of `target`; a dotted field (`returns.avg`) sets a field of a nested object. */

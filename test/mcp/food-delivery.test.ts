@@ -32,7 +32,11 @@ afterAll(async () => {
   await client.close();
 });
 
+/** Every tool call the session made, of any tool. */
+let toolCalls = 0;
+
 async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  toolCalls += 1;
   return (await client.callTool({ name, arguments: args }, undefined, {
     timeout: 300_000,
   })) as CallToolResult;
@@ -457,7 +461,7 @@ let written: { verification: { ran: boolean; ok: boolean; failed: string[] } } |
 let writtenText = "";
 
 describe("a food-delivery session over MCP (6 entities, 18 patterns, 20,000 GPS pings/s)", () => {
-  it("reaches a written data model, verified pattern by pattern, in at most 15 update-requirements calls", async () => {
+  it("reaches a written data model, verified pattern by pattern, in at most 15 tool calls in all", async () => {
     let calls = 0;
     const asked: string[] = [];
     let status = (await call("get-next-questions")).structuredContent as {
@@ -508,6 +512,9 @@ describe("a food-delivery session over MCP (6 entities, 18 patterns, 20,000 GPS 
         counts: { passed: number; failed: number };
       };
     };
+    // the whole session: get-next-questions, the update-requirements turns, write-data-model
+    expect(toolCalls).toBe(calls + 2);
+    expect(toolCalls).toBeLessThanOrEqual(15);
     expect(data.files).toContain("cosmosdb_data_model.md");
     expect(data.verification.ran).toBe(true);
     const document = readFileSync(join(dir, "cosmosdb_data_model.md"), "utf8");
