@@ -6,7 +6,7 @@
  */
 import { escapeMarkdownText as e, escapeTableCell as cell, formatNumber, table } from "./markdown.js";
 import { ruRange } from "./data-model-context.js";
-import type { VerificationSummary } from "./report/report-data.js";
+import type { VerificationSummary } from "./verification-summary.js";
 
 /** What the document shows of verification: a run, or why none could run. */
 export type DataModelVerification =

@@ -211,7 +211,7 @@ describe("applyChanges at the moment of the answer", () => {
     expect(warnings).toContainEqual([
       "workload.growthMismatch",
       expect.stringContaining(
-        "Order grows by 50,000,000 records a month, but its create patterns make 1,555,200,000 a month (C1 600/s on average, x 2,592,000 s",
+        "Order grows by 50,000,000 records a month, but its create patterns make 1,576,800,000 a month (C1 600/s on average, x 2,628,000 s",
       ),
     ]);
     expect(warnings).toContainEqual([

@@ -5,11 +5,10 @@
  * as warnings (check-warnings.ts); the interview when the answer that causes them arrives.
  */
 import { formatDecimal, formatInteger } from "../common/format-number.js";
+import { HOURS_PER_MONTH, SECONDS_PER_MONTH } from "../cosmos/limits.js";
 import type { IssueDetail, IssuePath } from "../common/issues.js";
 import type { WriteOperation } from "./types.js";
 
-/** Seconds in the 30-day month growth is counted in (the horizon's month, src/workload/horizon.ts). */
-export const SECONDS_PER_MONTH = 30 * 86_400;
 /** `growthPerMonth` and the records the create patterns make may differ by this factor before it is reported. */
 export const GROWTH_TOLERANCE = 2;
 
@@ -189,7 +188,7 @@ function growthMismatch(
       createdPerMonth: created,
     },
     path: ["entities", entity.name, "growthPerMonth"],
-    message: `${entity.name} grows by ${formatInteger(growth)} records a month, but its create patterns make ${formatInteger(created)} a month (${arithmetic} on average, x ${formatInteger(SECONDS_PER_MONTH)} s in a 30-day month): ${growth > created ? "more than" : "less than"} 1/${GROWTH_TOLERANCE} to ${GROWTH_TOLERANCE}x of it`,
+    message: `${entity.name} grows by ${formatInteger(growth)} records a month, but its create patterns make ${formatInteger(created)} a month (${arithmetic} on average, x ${formatInteger(SECONDS_PER_MONTH)} s in a ${HOURS_PER_MONTH}-hour month): ${growth > created ? "more than" : "less than"} 1/${GROWTH_TOLERANCE} to ${GROWTH_TOLERANCE}x of it`,
     suggestion: `correct growthPerMonth or the average rate of ${creates.map((c) => c.id).join(", ")}: one of them is wrong`,
   };
 }

@@ -67,7 +67,7 @@ describe("design-question warnings", () => {
       [
         "workload.growthMismatch",
         "entities.Order.growthPerMonth",
-        "Order grows by 50,000,000 records a month, but its create patterns make 1,555,200,000 a month (C1 600/s on average, x 2,592,000 s in a 30-day month): less than 1/2 to 2x of it",
+        "Order grows by 50,000,000 records a month, but its create patterns make 1,576,800,000 a month (C1 600/s on average, x 2,628,000 s in a 730-hour month): less than 1/2 to 2x of it",
       ],
     ]);
     // within a factor of 2 it is consistent

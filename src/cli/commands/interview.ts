@@ -18,8 +18,8 @@ import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.j
 import { writeDataModel } from "../../session-store/deliverables.js";
 import { openSession, saveSession, SessionFileChangedError } from "../../session-store/session-files.js";
 import { HandEditedError } from "../../files/write-outputs.js";
-import type { CommandRegistration } from "../main.js";
-import { EXIT_OK } from "../output.js";
+import type { CommandRegistration } from "../support/command.js";
+import { EXIT_OK } from "../support/output.js";
 import { MENU_WORD, Prompter, type PromptContext } from "./interview-prompter.js";
 import { answerTurn, applyWhatCan, isInterruption } from "./interview-turn.js";
 import { runEditMenu } from "./interview-edits.js";

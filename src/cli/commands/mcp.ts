@@ -5,8 +5,8 @@
  */
 import { resolve } from "node:path";
 import { parseAllowedDatabases } from "../../import/postgres/connection-url.js";
-import type { CommandRegistration } from "../main.js";
-import { EXIT_USAGE } from "../output.js";
+import type { CommandRegistration } from "../support/command.js";
+import { EXIT_USAGE } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
   program

@@ -10,9 +10,9 @@ import { readInputFile } from "../../files/io.js";
 import { loadModel } from "../../model/load-model.js";
 import { verifyOnEmbeddedEndpoint } from "../../session-store/deliverables.js";
 import { DATA_MODEL_MODEL_FILE } from "../../session-store/session-files.js";
-import { failure, success } from "../results.js";
-import { workloadFor } from "../session-workload.js";
-import { defineTool, READ_ONLY, sessionPath } from "../tool-definition.js";
+import { failure, success } from "../support/results.js";
+import { workloadFor } from "../support/session-workload.js";
+import { defineTool, READ_ONLY, sessionPath } from "../support/tool-definition.js";
 import { verificationResult, verificationSchema } from "./verification-schema.js";
 
 export const verifyModelTool = defineTool({

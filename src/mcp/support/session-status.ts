@@ -3,18 +3,18 @@
  * answer it in changes), the checklist, and whether the data model may be written.
  */
 import { z } from "zod";
-import { checkReadiness, type Readiness } from "../session/checklist.js";
-import { nextQuestions } from "../session/next-questions.js";
+import { checkReadiness, type Readiness } from "../../session/checklist.js";
+import { nextQuestions } from "../../session/next-questions.js";
 import {
   groupQuestions,
   questionChoices,
   setField,
   type FormRequest,
   type Question,
-} from "../session/questions.js";
-import { describeRange } from "../session/value-ranges.js";
-import type { SessionState } from "../session/state.js";
-import { WORKLOAD_FILE } from "../session-store/session-files.js";
+} from "../../session/questions.js";
+import { describeRange } from "../../session/value-ranges.js";
+import type { SessionState } from "../../session/state.js";
+import { WORKLOAD_FILE } from "../../session-store/session-files.js";
 
 const looseRecord = z.record(z.string(), z.unknown());
 
