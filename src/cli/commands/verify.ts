@@ -14,6 +14,9 @@ import { issueToJson } from "../../common/issues.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
+import type { Model } from "../../model/types.js";
+import type { VerificationReport } from "../../verify/index.js";
+import type { Workload } from "../../workload/types.js";
 import {
   EXIT_INPUT_ERROR,
   EXIT_OK,
@@ -99,21 +102,9 @@ export const register: CommandRegistration = (program: Command) => {
     .addOption(new Option("--fault <kind>", "test only: drop-counter, drop-copy or drop-trim").hideHelp())
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
-      let scale: number | undefined;
-      let seed: number | undefined;
-      let maxItems: number | undefined;
-      try {
-        scale = positiveNumber(flags.scale, "--scale", false);
-        seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
-        maxItems = positiveNumber(flags.maxItems, "--max-items", true);
-        if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
-          throw new UsageError(
-            `--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`,
-          );
-        }
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
+      const numbers = verifyNumbers(flags);
+      if (!numbers.ok) {
+        process.stderr.write(`error: ${escapeControlCharacters(numbers.message)}\n`);
         process.exitCode = EXIT_USAGE;
         return;
       }
@@ -123,48 +114,7 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const { workload, model } = inputs.value;
-      // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
-      const verify = await import("../../verify/index.js");
-      const real = verify.realEndpointOptionsFrom(flags.connectionString, process.env);
-      const secrets =
-        real === undefined
-          ? []
-          : "connectionString" in real
-            ? [
-                real.connectionString,
-                ...secretOf(() => verify.parseConnectionString(real.connectionString).key),
-              ]
-            : [real.key];
-      const bar = progressBar(process.stderr.isTTY && flags.json !== true);
-      let report;
-      try {
-        const endpoint =
-          real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
-        try {
-          report = await verify.verifyOnEndpoint(endpoint, workload, model, {
-            ...(seed === undefined ? {} : { seed }),
-            ...(scale === undefined ? {} : { scale }),
-            ...(maxItems === undefined ? {} : { maxItemsPerEntity: maxItems }),
-            ...(flags.keep === true ? { keep: true } : {}),
-            ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
-            secrets,
-            onProgress: (progress) => {
-              if (progress.kind === "deploy") bar.update("deploy", 0, 1);
-              else bar.update(progress.kind, progress.done, progress.total);
-            },
-          });
-        } finally {
-          bar.end();
-          await endpoint.close();
-        }
-      } catch (error) {
-        // Every message that leaves this command is redacted (the key never appears).
-        if (error instanceof CosmosModelerError) {
-          throw new CosmosModelerError(error.code, verify.redactSecrets(error.message, secrets));
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
-      }
+      const report = await runVerify(workload, model, flags, numbers.value);
       if (flags.html !== undefined) {
         const { evaluateModel } = await import("../../cost/evaluate.js");
         const { buildReportData } = await import("../../render/report/report-data.js");
@@ -181,12 +131,96 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues.map(issueToJson) });
       } else {
-        printText(verify.formatVerificationReport(report, workload.name));
+        const { formatVerificationReport } = await import("../../verify/index.js");
+        printText(formatVerificationReport(report, workload.name));
         reportIssues(inputs.issues);
       }
       process.exitCode = report.ok ? EXIT_OK : EXIT_INPUT_ERROR;
     });
 };
+
+/** The numbers the flags give. */
+interface VerifyNumbers {
+  readonly scale?: number;
+  readonly seed?: number;
+  readonly maxItems?: number;
+}
+
+/** The flags' numbers and fault checked, or the usage error's message. */
+function verifyNumbers(
+  flags: VerifyFlags,
+): { readonly ok: true; readonly value: VerifyNumbers } | { readonly ok: false; readonly message: string } {
+  try {
+    const scale = positiveNumber(flags.scale, "--scale", false);
+    const seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
+    const maxItems = positiveNumber(flags.maxItems, "--max-items", true);
+    if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
+      throw new UsageError(`--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`);
+    }
+    return {
+      ok: true,
+      value: {
+        ...(scale === undefined ? {} : { scale }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(maxItems === undefined ? {} : { maxItems }),
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return { ok: false, message: error.message };
+  }
+}
+
+/**
+ * Runs the verification on the endpoint the flags and the environment name (the embedded one
+ * when none), with a progress bar on a terminal; every error message leaves with the secrets
+ * redacted.
+ */
+async function runVerify(
+  workload: Workload,
+  model: Model,
+  flags: VerifyFlags,
+  { scale, seed, maxItems }: VerifyNumbers,
+): Promise<VerificationReport> {
+  // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
+  const verify = await import("../../verify/index.js");
+  const real = verify.realEndpointOptionsFrom(flags.connectionString, process.env);
+  const secrets =
+    real === undefined
+      ? []
+      : "connectionString" in real
+        ? [real.connectionString, ...secretOf(() => verify.parseConnectionString(real.connectionString).key)]
+        : [real.key];
+  const bar = progressBar(process.stderr.isTTY && flags.json !== true);
+  try {
+    const endpoint =
+      real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
+    try {
+      return await verify.verifyOnEndpoint(endpoint, workload, model, {
+        ...(seed === undefined ? {} : { seed }),
+        ...(scale === undefined ? {} : { scale }),
+        ...(maxItems === undefined ? {} : { maxItemsPerEntity: maxItems }),
+        ...(flags.keep === true ? { keep: true } : {}),
+        ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
+        secrets,
+        onProgress: (progress) => {
+          if (progress.kind === "deploy") bar.update("deploy", 0, 1);
+          else bar.update(progress.kind, progress.done, progress.total);
+        },
+      });
+    } finally {
+      bar.end();
+      await endpoint.close();
+    }
+  } catch (error) {
+    // Every message that leaves this command is redacted (the key never appears).
+    if (error instanceof CosmosModelerError) {
+      throw new CosmosModelerError(error.code, verify.redactSecrets(error.message, secrets));
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
+  }
+}
 
 /** A secret derived from the connection string, or none when it cannot be parsed. */
 function secretOf(get: () => string): string[] {
