@@ -11,12 +11,12 @@ import { Option, type Command } from "commander";
 import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
+import type { Model } from "../../model/types.js";
+import type { Workload } from "../../workload/types.js";
+import type { VerificationReport } from "../../verify/run-verification.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
-import type { Model } from "../../model/types.js";
-import type { VerificationReport } from "../../verify/index.js";
-import type { Workload } from "../../workload/types.js";
 import {
   EXIT_INPUT_ERROR,
   EXIT_OK,
@@ -102,32 +102,16 @@ export const register: CommandRegistration = (program: Command) => {
     .addOption(new Option("--fault <kind>", "test only: drop-counter, drop-copy or drop-trim").hideHelp())
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
-      const numbers = verifyNumbers(flags);
-      if (!numbers.ok) {
-        process.stderr.write(`error: ${escapeControlCharacters(numbers.message)}\n`);
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
+      const numbers = parseNumbers(flags);
+      if (numbers === undefined) return;
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
         return;
       }
       const { workload, model } = inputs.value;
-      const report = await runVerify(workload, model, flags, numbers.value);
-      if (flags.html !== undefined) {
-        const { evaluateModel } = await import("../../cost/evaluate.js");
-        const { buildReportData } = await import("../../render/report/report-data.js");
-        const { renderReportHtml } = await import("../../render/report/report-html.js");
-        const data = buildReportData({
-          workload,
-          model,
-          evaluation: evaluateModel(workload, model),
-          label: basename(modelPath),
-          verification: report,
-        });
-        await writeFileAtomic(flags.html, await renderReportHtml(data));
-      }
+      const report = await runVerify(workload, model, flags, numbers);
+      if (flags.html !== undefined) await writeHtml(flags.html, workload, model, modelPath, report);
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues.map(issueToJson) });
       } else {
@@ -139,17 +123,14 @@ export const register: CommandRegistration = (program: Command) => {
     });
 };
 
-/** The numbers the flags give. */
 interface VerifyNumbers {
   readonly scale?: number;
   readonly seed?: number;
   readonly maxItems?: number;
 }
 
-/** The flags' numbers and fault checked, or the usage error's message. */
-function verifyNumbers(
-  flags: VerifyFlags,
-): { readonly ok: true; readonly value: VerifyNumbers } | { readonly ok: false; readonly message: string } {
+/** The numeric flags, or undefined after printing the usage error (exit 2). */
+function parseNumbers(flags: VerifyFlags): VerifyNumbers | undefined {
   try {
     const scale = positiveNumber(flags.scale, "--scale", false);
     const seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
@@ -158,29 +139,24 @@ function verifyNumbers(
       throw new UsageError(`--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`);
     }
     return {
-      ok: true,
-      value: {
-        ...(scale === undefined ? {} : { scale }),
-        ...(seed === undefined ? {} : { seed }),
-        ...(maxItems === undefined ? {} : { maxItems }),
-      },
+      ...(scale === undefined ? {} : { scale }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(maxItems === undefined ? {} : { maxItems }),
     };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { ok: false, message: error.message };
+    process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
+    process.exitCode = EXIT_USAGE;
+    return undefined;
   }
 }
 
-/**
- * Runs the verification on the endpoint the flags and the environment name (the embedded one
- * when none), with a progress bar on a terminal; every error message leaves with the secrets
- * redacted.
- */
+/** Runs the verification on the endpoint the flags and environment name; every message redacted. */
 async function runVerify(
   workload: Workload,
   model: Model,
   flags: VerifyFlags,
-  { scale, seed, maxItems }: VerifyNumbers,
+  numbers: VerifyNumbers,
 ): Promise<VerificationReport> {
   // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
   const verify = await import("../../verify/index.js");
@@ -197,9 +173,9 @@ async function runVerify(
       real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
     try {
       return await verify.verifyOnEndpoint(endpoint, workload, model, {
-        ...(seed === undefined ? {} : { seed }),
-        ...(scale === undefined ? {} : { scale }),
-        ...(maxItems === undefined ? {} : { maxItemsPerEntity: maxItems }),
+        ...(numbers.seed === undefined ? {} : { seed: numbers.seed }),
+        ...(numbers.scale === undefined ? {} : { scale: numbers.scale }),
+        ...(numbers.maxItems === undefined ? {} : { maxItemsPerEntity: numbers.maxItems }),
         ...(flags.keep === true ? { keep: true } : {}),
         ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
         secrets,
@@ -220,6 +196,27 @@ async function runVerify(
     const message = error instanceof Error ? error.message : String(error);
     throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
   }
+}
+
+/** `--html`: the model's report with this run's results. */
+async function writeHtml(
+  file: string,
+  workload: Workload,
+  model: Model,
+  modelPath: string,
+  report: VerificationReport,
+): Promise<void> {
+  const { evaluateModel } = await import("../../cost/evaluate.js");
+  const { buildReportData } = await import("../../render/report/report-data.js");
+  const { renderReportHtml } = await import("../../render/report/report-html.js");
+  const data = buildReportData({
+    workload,
+    model,
+    evaluation: evaluateModel(workload, model),
+    label: basename(modelPath),
+    verification: report,
+  });
+  await writeFileAtomic(file, await renderReportHtml(data));
 }
 
 /** A secret derived from the connection string, or none when it cannot be parsed. */
