@@ -46,6 +46,7 @@ import {
 } from "./data-model-containers.js";
 import { renderAccessPatternMapping, renderHotPartitions } from "./data-model-patterns.js";
 import { renderValidation } from "./data-model-validation.js";
+import { renderVerification, type DataModelVerification } from "./data-model-verification.js";
 
 /** The file name the expert prompt gives the data model document. */
 export const DATA_MODEL_FILE_NAME = "cosmosdb_data_model.md";
@@ -59,6 +60,8 @@ export interface DataModelOptions {
   readonly baseline?: BaselineFigures;
   /** Seed of the synthetic data the sample items come from. Default 1. */
   readonly seed?: number;
+  /** A verify run of this model (or why none ran): its own section, after the validation. */
+  readonly verification?: DataModelVerification;
 }
 
 export { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples };
@@ -101,6 +104,7 @@ export function renderDataModel(
     renderGlobalDistribution(context),
     renderCost(context),
     renderValidation(context),
+    ...(options.verification === undefined ? [] : [renderVerification(options.verification)]),
     renderDiagramSection(model),
   ];
   return `${sections.join("\n\n")}\n`;

@@ -23,6 +23,9 @@ import type { Plan, PlanStep } from "../../planner/types.js";
 import type { Rate, Workload } from "../../workload/types.js";
 import { diagramGraph, type DiagramGraph } from "../diagram.js";
 import type { BaselineFigures } from "../data-model-context.js";
+import type { VerificationSummary } from "../verification-summary.js";
+
+export type { VerificationSummary } from "../verification-summary.js";
 
 /** The report file's name in an output folder. */
 export const REPORT_FILE_NAME = "report.html";
@@ -70,28 +73,6 @@ export interface ContainerRow {
   readonly hottestPhysicalRus: LimitCheck;
   readonly physicalPartitionGB: LimitGauge;
   readonly issues: readonly Issue[];
-}
-
-/** What the report shows of a verify run (a `verify --json` document fits it). */
-export interface VerificationSummary {
-  readonly endpoint: { readonly kind: "embedded" | "real" };
-  readonly seed: number;
-  readonly ok: boolean;
-  readonly counts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
-  readonly patterns: readonly {
-    readonly patternId: string;
-    readonly type: "read" | "write";
-    readonly name: string;
-    readonly status: "passed" | "failed" | "notCheckable";
-    readonly detail?: string | undefined;
-    readonly requests: number;
-    readonly results?: number | undefined;
-    readonly measuredRu?: number | undefined;
-    readonly estimatedRu: RuEstimate;
-    readonly ruVersusEstimate?: "within" | "below" | "above" | undefined;
-    readonly latencyMs?: { readonly p50: number; readonly max: number } | undefined;
-  }[];
-  readonly outOfScope: readonly string[];
 }
 
 /** One model's headline figures (the report's and the compared one's). */
