@@ -12,6 +12,7 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "case-study": () => import("./case-study.js"),
   "design-speed": () => import("./design-speed.js"),
   "design-budget": () => import("./design-budget.js"),
+  "document-consistency": () => import("./document-consistency.js"),
   "design-property": () => import("./design-property.js"),
 };
 

@@ -133,6 +133,7 @@ function evaluateWith(
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
     evaluateContainer(
+      solver.environment,
       container,
       loads.get(container.name) ?? EMPTY_LOAD,
       storage.get(container.name),
