@@ -6,13 +6,10 @@
  */
 import {
   INITIAL_RUS_PER_PARTITION_MANUAL,
-  MAX_CONTAINER_RUS,
-  MAX_CONTAINER_RUS_TICKET,
   MAX_ITEM_BYTES,
   MAX_LOGICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_RUS,
-  MAX_SHARED_DATABASE_RUS,
   SYSTEM_PROPERTIES_BYTES,
 } from "../cosmos/limits.js";
 import type { PartitionKeyHashing } from "../cosmos/partition-key-hash.js";
@@ -20,6 +17,7 @@ import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { EvaluationIssue, IssuePath } from "../common/issues.js";
 import type { Container, Model, Throughput } from "../model/types.js";
 import { partitionKeyHashingOf } from "../planner/container-definition.js";
+import { throughputMaximumIssue } from "./throughput-maximum.js";
 import type { Placement } from "../planner/context.js";
 import {
   createPlanEnvironment,
@@ -543,17 +541,14 @@ function evaluateContainer(
       message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${formatInteger(required)} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
     });
   }
-  if (choice.chosen.mode !== "serverless" && choice.chosen.provisionedRus > MAX_CONTAINER_RUS) {
-    issues.push({
-      code: "evaluate.overContainerMaximum",
-      containers: [container.name],
-      rus: choice.chosen.provisionedRus,
-      severity: "warning",
-      path: [...path, "throughput"],
-      message: `${container.name} needs ${formatInteger(choice.chosen.provisionedRus)} RU/s, over the default maximum of ${formatInteger(MAX_CONTAINER_RUS)} RU/s per container: the deployment fails unless the limit is raised first`,
-      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or spread the load over more containers`,
-    });
-  }
+  const overMaximum =
+    choice.chosen.mode === "serverless"
+      ? undefined
+      : throughputMaximumIssue([container.name], choice.chosen.provisionedRus, false, [
+          ...path,
+          "throughput",
+        ]);
+  if (overMaximum !== undefined) issues.push(overMaximum);
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
     issues.push({
       code: "evaluate.logicalPartitionTooLarge",
@@ -644,17 +639,16 @@ function checkAccount(
   }
   const shared = containers.filter((c) => c.throughput.mode === "shared");
   const sharedRus = shared.reduce((sum, c) => sum + c.throughput.provisionedRus, 0);
-  if (shared.length > 0 && sharedRus > MAX_SHARED_DATABASE_RUS) {
-    issues.push({
-      code: "evaluate.overContainerMaximum",
-      containers: shared.map((c) => c.name),
-      rus: sharedRus,
-      severity: "warning",
-      path: ["containers"],
-      message: `the containers on shared database throughput (${shared.map((c) => c.name).join(", ")}) need ${formatInteger(sharedRus)} RU/s together, over the default maximum of ${formatInteger(MAX_SHARED_DATABASE_RUS)} RU/s per database`,
-      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or give the busiest containers their own throughput`,
-    });
-  }
+  const overMaximum =
+    shared.length === 0
+      ? undefined
+      : throughputMaximumIssue(
+          shared.map((c) => c.name),
+          sharedRus,
+          true,
+          ["containers"],
+        );
+  if (overMaximum !== undefined) issues.push(overMaximum);
 }
 
 function checkItemSizes(env: PlanEnvironment, model: Model, issues: EvaluationIssue[]): void {

@@ -9,6 +9,7 @@ import { describeValue } from "./model-issues.js";
 import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
+import { checkServiceLimits } from "./check-service-limits.js";
 
 /**
  * Characters Cosmos DB does not allow in a resource id (container names and item ids), and the
@@ -23,6 +24,7 @@ const SYSTEM_PROPERTIES = ["_rid", "_self", "_etag", "_ts", "_attachments", "_ls
 
 /** Runs every workload-independent check of the model. */
 export function checkModel(model: Model, issues: IssueSink): void {
+  checkServiceLimits(model, issues);
   const names = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
     const path: IssuePath = ["containers", containerIndex];

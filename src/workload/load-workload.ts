@@ -6,6 +6,7 @@
 import { hasErrors, type Result } from "../common/issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { checkReferences } from "./check-references.js";
+import { checkServiceLimits } from "./check-service-limits.js";
 import { checkWarnings } from "./check-warnings.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssuePath, type IssueSink } from "../common/issues.js";
@@ -102,6 +103,7 @@ function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
   checkReferences(pieces, sink);
   if (pieces.complete) checkWarnings(pieces, sink);
   const scale = document === undefined ? undefined : toScale(document.scale ?? {});
+  if (scale !== undefined) checkServiceLimits(pieces, scale, sink);
   if (scale?.multiRegionWrites === true && scale.consistency === "strong") {
     // https://learn.microsoft.com/azure/cosmos-db/consistency-levels (checked 2026-11-22):
     // accounts with multiple write regions cannot use strong consistency.
