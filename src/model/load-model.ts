@@ -8,7 +8,7 @@ import { createIssueSink, hasErrors, type IssuePath, type IssueSink, type Result
 import type { Workload } from "../workload/types.js";
 import type { Model } from "./types.js";
 import { parseSourceDocument } from "../source/parse-document.js";
-import { didYouMean } from "../source/suggest.js";
+import { didYouMean, withSuggestionBudget } from "../source/suggest.js";
 import { checkModel } from "./check-model.js";
 import { describeValue } from "./model-issues.js";
 import { fieldsAt, modelFileSchema } from "./model-schema.js";
@@ -27,6 +27,11 @@ export interface LoadModelOptions {
  * @example loadModel(text, { file: "model.yaml", workload }) // { ok: true, value: Model, issues: [warnings] }
  */
 export function loadModel(text: string, options: LoadModelOptions = {}): Result<Model> {
+  // One "did you mean" budget for the whole document (source/suggest.ts).
+  return withSuggestionBudget(() => loadModelText(text, options));
+}
+
+function loadModelText(text: string, options: LoadModelOptions): Result<Model> {
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { value, lineOf } = parsed.document;

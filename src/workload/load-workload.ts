@@ -5,6 +5,7 @@
  */
 import { hasErrors, type Result } from "../common/issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
+import { withSuggestionBudget } from "../source/suggest.js";
 import { checkReferences } from "./check-references.js";
 import { checkServiceLimits } from "./check-service-limits.js";
 import { checkWarnings } from "./check-warnings.js";
@@ -75,6 +76,11 @@ export interface WorkloadPieces {
  * @example loadWorkload(readFileSync("workload.yaml", "utf8"), { file: "workload.yaml" })
  */
 export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): Result<Workload> {
+  // One "did you mean" budget for the whole document (source/suggest.ts).
+  return withSuggestionBudget(() => loadWorkloadText(text, options));
+}
+
+function loadWorkloadText(text: string, options: LoadWorkloadOptions): Result<Workload> {
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { document } = parsed;
