@@ -72,7 +72,8 @@ function reportSchemaIssues(
           collector.error(
             "model.unknownField",
             [...path, key],
-            `unknown field "${key}"`,
+            // The path ends with the field's name: not again in the message.
+            "unknown field",
             didYouMean(key, fields),
           );
         }

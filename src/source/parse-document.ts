@@ -2,7 +2,7 @@
  * Parses a YAML or JSON document into plain data while keeping where each value came from,
  * so that every issue can name its line. Refuses oversized input and YAML alias bombs.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node } from "yaml";
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Node } from "yaml";
 import type { Issue } from "../common/issues.js";
 
 /** Inputs larger than this are refused before parsing. */
@@ -42,14 +42,23 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
           code: "source.tooLarge",
           severity: "error",
           path: [],
-          message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused`,
+          message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused (the limit falls on this line)`,
           ...where,
+          line: lineAtByte(text, MAX_DOCUMENT_BYTES),
         },
       ],
     };
   }
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  // logLevel "error": the YAML library's warnings (a collection used as a key) would otherwise be
+  // printed by Node on stderr, raw; what matters of them is reported as issues.
+  const document = parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+    logLevel: "error",
+  });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   if (document.errors.length > 0) {
     return {
@@ -78,9 +87,10 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
           severity: "error",
           path: [],
           message: aliasBomb
-            ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb`
+            ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb (the first alias is on this line)`
             : `cannot read the document: ${firstLine(message)}`,
           ...where,
+          line: firstAliasLine(document, lineAt) ?? 1,
         },
       ],
     };
@@ -91,7 +101,8 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
       value,
       lineOf(path) {
         let node: unknown = document.contents;
-        let line = positionLine(node, lineAt);
+        // An empty document (or one of only comments) has no node: its one line is line 1.
+        let line = positionLine(node, lineAt) ?? 1;
         for (const segment of path) {
           node = childOf(node, segment);
           if (node === undefined) break;
@@ -132,6 +143,29 @@ function childOf(node: unknown, segment: string | number): unknown {
 function positionLine(node: unknown, lineAt: (offset: number) => number): number | undefined {
   const range = (node as Node | null | undefined)?.range;
   return range === undefined || range === null ? undefined : lineAt(range[0]);
+}
+
+/** The line of the first alias (`*name`) of the document, where the expansion starts. */
+function firstAliasLine(
+  document: ReturnType<typeof parseDocument>,
+  lineAt: (offset: number) => number,
+): number | undefined {
+  let line: number | undefined;
+  visit(document, {
+    Alias(_, node) {
+      line = positionLine(node, lineAt);
+      return visit.BREAK;
+    },
+  });
+  return line;
+}
+
+/** The 1-based line of `text` on which its UTF-8 byte `limit` falls. */
+function lineAtByte(text: string, limit: number): number {
+  const head = Buffer.from(text, "utf8").subarray(0, limit);
+  let line = 1;
+  for (let index = head.indexOf(10); index >= 0; index = head.indexOf(10, index + 1)) line++;
+  return line;
 }
 
 function firstLine(message: string): string {

@@ -43,7 +43,8 @@ function reportSchemaIssue(
         sink.error(
           "workload.unknownField",
           [...path, key],
-          `unknown field "${key}"`,
+          // The path ends with the field's name: not again in the message.
+          "unknown field",
           didYouMean(key, [...fields]),
         );
       }
