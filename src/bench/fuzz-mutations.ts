@@ -338,6 +338,24 @@ const MUTATIONS: readonly (readonly [string, number, Mutation])[] = [
   ],
 ];
 
+/**
+ * A number scaled by a power of ten, or set to the largest number the formats accept: mostly
+ * valid documents with extreme counts, sizes, rates and partitions (what must get an answer).
+ */
+const scaleNumber: Mutation = (random, document, paths) => {
+  const numeric = paths.filter((path) => {
+    const value = valueAt(document, path);
+    return typeof value === "number" && value > 0 && path[0] !== "version";
+  });
+  if (numeric.length === 0) return { document, description: "no number to scale" };
+  const path = pick(random, numeric);
+  const value = valueAt(document, path) as number;
+  const factor = pick(random, [10, 1e3, 1e6, 1e9, 1e12, 0]);
+  const scaled =
+    factor === 0 ? 2 ** 53 - 1 : Number.isInteger(value) ? Math.round(value * factor) : value * factor;
+  return { document: replaceAt(document, path, scaled), description: `${show(path)} = ${scaled}` };
+};
+
 const TOTAL_WEIGHT = MUTATIONS.reduce((sum, [, weight]) => sum + weight, 0);
 
 function pickMutation(random: Random): readonly [string, number, Mutation] {
@@ -382,10 +400,23 @@ export interface MutatedText {
 }
 
 /**
- * Applies 1 to 3 structural mutations to the YAML `text` (or, one time in ten, one text-level
- * breakage), and returns the new text (YAML or JSON) with their descriptions.
+ * Applies 1 to 3 mutations to the YAML `text` and returns the new text (YAML or JSON) with their
+ * descriptions: four times in ten numbers scaled up (extreme but mostly valid), else structural
+ * mutations of every kind, or (one time in ten of those) a text-level breakage.
  */
 export function mutateDocument(random: Random, text: string): MutatedText {
+  if (random() < 0.4) {
+    // Extreme but mostly valid: only numbers scaled up.
+    let document = parse(text) as Json;
+    const mutations: string[] = [];
+    const count = 1 + Math.floor(random() * 3);
+    for (let i = 0; i < count; i++) {
+      const mutated = scaleNumber(random, document, pathsOf(document));
+      document = mutated.document;
+      mutations.push(`scaled number: ${mutated.description}`);
+    }
+    return { text: serialize(random, document), mutations };
+  }
   if (random() < 0.1) {
     const [name, mutate] = pick(random, TEXT_MUTATIONS);
     return { text: mutate(random, text), mutations: [`text: ${name}`] };

@@ -64,6 +64,20 @@ describe("model numbers no account could have", () => {
     expect(errors(autoscale)).toEqual([expect.objectContaining({ path: "containers[0].throughput.maxRus" })]);
   });
 
+  it("one issue for a number over 2^53, with the limit and its source", () => {
+    const found = errors(
+      model(1).replace("throughput: { mode: manual }", "throughput: { mode: manual, rus: 1e20 }"),
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        path: "containers[0].throughput.rus",
+        message: expect.stringMatching(
+          /^expected a number at most 9,007,199,254,740,991 .*nosql\/query\/constants/,
+        ),
+      }),
+    ]);
+  });
+
   it("physical partitions, shards and replicas up to the most partitions a container can have", () => {
     expect(MAX_PHYSICAL_PARTITIONS).toBe(42_949_673);
     expect(errors(model(1, `, physicalPartitions: ${MAX_PHYSICAL_PARTITIONS}`))).toEqual([]);

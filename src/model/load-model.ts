@@ -6,6 +6,8 @@
 import type { z } from "zod";
 import { createIssueSink, hasErrors, type IssuePath, type IssueSink, type Result } from "../common/issues.js";
 import type { Workload } from "../workload/types.js";
+import { formatInteger } from "../common/format-number.js";
+import { LIMIT_SOURCES, MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 import type { Model } from "./types.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { didYouMean, withSuggestionBudget } from "../source/suggest.js";
@@ -109,7 +111,9 @@ function reportSchemaIssues(
         collector.error(
           "model.invalidValue",
           path,
-          `expected ${bound(issue.origin, "at most", issue.maximum, issue.inclusive)}, got ${describeSize(value)}`,
+          issue.origin === "number" && issue.maximum === MAX_EXACT_NUMBER
+            ? `expected a number at most ${formatInteger(MAX_EXACT_NUMBER)} (2^53 - 1, the largest whole number Cosmos DB holds exactly: its numbers are IEEE 754 doubles, ${LIMIT_SOURCES.queryConstants}), got ${describeSize(value)}`
+            : `expected ${bound(issue.origin, "at most", issue.maximum, issue.inclusive)}, got ${describeSize(value)}`,
         );
         break;
       default:

@@ -7,8 +7,11 @@ import { z } from "zod";
 import { MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 
 const name = z.string().min(1);
-/** Every number is at most the largest whole number Cosmos DB holds exactly. */
-const number = z.number().max(MAX_EXACT_NUMBER);
+/**
+ * Every number is at most the largest whole number Cosmos DB holds exactly; over it, no other
+ * check runs (a whole number over 2^53 is too large, not "not whole": one issue says so).
+ */
+const number = z.number().max(MAX_EXACT_NUMBER, { abort: true });
 const positiveInteger = number.int().positive();
 /** A string or a list of strings; a single string is read as a list of one. */
 const stringList = z.preprocess(

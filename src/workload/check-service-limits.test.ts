@@ -54,6 +54,30 @@ describe("scale bounds", () => {
   });
 });
 
+describe("numbers over the exact range", () => {
+  it("get one issue, saying they are too large (not that they are not whole)", () => {
+    const batch = errorsOf(
+      edit(
+        "    entity: Post\n    rps: { avg: 2, peak: 10 }",
+        "    entity: Post\n    batch: 1e20\n    rps: { avg: 2, peak: 10 }",
+      ),
+    );
+    expect(batch).toEqual([
+      expect.objectContaining({
+        path: "accessPatterns[1].batch",
+        message: expect.stringMatching(/^expected a number at most 9,007,199,254,740,991/),
+      }),
+    ]);
+    const ttl = errorsOf(edit("    count: 5000\n", "    count: 5000\n    ttlSeconds: 2592000000000000000\n"));
+    expect(ttl).toEqual([
+      expect.objectContaining({
+        path: "entities.Post.ttlSeconds",
+        message: expect.stringMatching(/^expected at most 2,147,483,647 seconds/),
+      }),
+    ]);
+  });
+});
+
 describe("workload.beyondServiceLimit", () => {
   it("refuses an entity whose data at the horizon no container could hold, at the entity's line", () => {
     // 2^31 GB of 1 MB items is 2^41 items: one more month of growth than that tips it over.

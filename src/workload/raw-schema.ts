@@ -53,21 +53,23 @@ const nonNegativeNumber = z
   .number(expect("expected a number >= 0"))
   .nonnegative(expect("expected a number >= 0"))
   .max(MAX_EXACT_NUMBER, TOO_LARGE);
+// The bound comes first and stops the checks: a whole number over 2^53 is not "not whole", it is
+// too large, and one message says so.
 const positiveInteger = z
   .number(expect("expected a positive whole number"))
+  .max(MAX_EXACT_NUMBER, { ...TOO_LARGE, abort: true })
   .int(expect("expected a positive whole number"))
-  .positive(expect("expected a positive whole number"))
-  .max(MAX_EXACT_NUMBER, TOO_LARGE);
+  .positive(expect("expected a positive whole number"));
 const ttlSeconds = z
   .number(expect("expected a positive whole number"))
-  .int(expect("expected a positive whole number"))
-  .positive(expect("expected a positive whole number"))
-  .max(
-    MAX_TTL_SECONDS,
-    expect(
+  .max(MAX_TTL_SECONDS, {
+    ...expect(
       `expected at most ${formatInteger(MAX_TTL_SECONDS)} seconds (about 68 years), the largest time to live Cosmos DB accepts (${LIMIT_SOURCES.timeToLive})`,
     ),
-  );
+    abort: true,
+  })
+  .int(expect("expected a positive whole number"))
+  .positive(expect("expected a positive whole number"));
 /** A share of an entity's records: more than 0, at most 1. */
 const shareOfRecords = z
   .number(expect("expected a share of the records, more than 0 and at most 1 (e.g. 0.15)"))
