@@ -4,8 +4,8 @@
  * into temporary folders, and checks every run against the CLI contract (fuzz-checks.ts). Most
  * runs go through the CLI's own entry in a worker thread (`dist/cli/run-worker.js`: a process
  * start costs half a second), which the fuzzer terminates when a run does not answer in time or
- * outgrows 1 GB; every tenth runs as a real process of the built CLI. A fixed seed makes a run
- * repeatable: `test/cli/fuzz.test.ts` runs a few hundred cases, `npm run bench` thousands.
+ * outgrows 1 GB; every twentieth also runs as a real process of the built CLI. A fixed seed makes
+ * a run repeatable: `test/cli/fuzz.test.ts` runs 200 cases, `npm run bench` 2,000.
  */
 import { spawn } from "node:child_process";
 import {
@@ -66,6 +66,8 @@ export interface FuzzReport {
   readonly processRuns: number;
   /** `command exit` -> count, e.g. `check 1`. */
   readonly outcomes: ReadonlyMap<string, number>;
+  /** `command (worker|process)` -> total ms. */
+  readonly time: ReadonlyMap<string, number>;
   readonly slowest: readonly {
     readonly ms: number;
     readonly args: string;
@@ -256,6 +258,7 @@ export async function runFuzz(setup: FuzzSetup): Promise<FuzzReport> {
   const runner = new InProcessRunner(join(setup.root, "dist", "cli", "run-worker.js"));
   const cli = join(setup.root, "dist", "cli", "main.js");
   const outcomes = new Map<string, number>();
+  const time = new Map<string, number>();
   const timed: { ms: number; args: string; mutations: readonly string[] }[] = [];
   const failures: FuzzFailure[] = [];
   let runs = 0;
@@ -275,6 +278,8 @@ export async function runFuzz(setup: FuzzSetup): Promise<FuzzReport> {
         if (mode === "process") processRuns++;
         const key = `${fuzz.command} ${outcome.code ?? outcome.failure?.split(":")[0] ?? "?"}`;
         outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+        const timeKey = `${fuzz.command} (${mode})`;
+        time.set(timeKey, (time.get(timeKey) ?? 0) + outcome.ms);
         const shown = args.map((arg) => arg.replace(dir, ".")).join(" ");
         timed.push({ ms: outcome.ms, args: `${mode}: ${shown}`, mutations: fuzz.mutations });
         const shape: RunShape = {
@@ -304,7 +309,7 @@ export async function runFuzz(setup: FuzzSetup): Promise<FuzzReport> {
     if (failures.length === 0) rmSync(work, { recursive: true, force: true });
   }
   timed.sort((a, b) => b.ms - a.ms);
-  return { cases: setup.cases, runs, processRuns, outcomes, slowest: timed.slice(0, 5), failures };
+  return { cases: setup.cases, runs, processRuns, outcomes, time, slowest: timed.slice(0, 5), failures };
 }
 
 /** The report as text. */
@@ -315,6 +320,10 @@ export function formatFuzzReport(report: FuzzReport, seed: number): string {
   return [
     `seed ${seed}: ${report.cases} cases, ${report.runs} runs (${report.processRuns} as processes)`,
     `exit status by command: ${outcomes.join(", ")}`,
+    `time by command: ${[...report.time]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, ms]) => `${key} ${(ms / 1000).toFixed(1)} s`)
+      .join(", ")}`,
     `slowest: ${report.slowest.map((run) => `${(run.ms / 1000).toFixed(1)} s ${run.args} [${run.mutations.join("; ")}]`).join("\n         ")}`,
     report.failures.length === 0
       ? "no run broke the contract"
@@ -328,7 +337,7 @@ export function formatFuzzReport(report: FuzzReport, seed: number): string {
   ].join("\n");
 }
 
-/** `npm run bench`: thousands of cases, one in ten also as a process. */
+/** `npm run bench`: 2,000 cases (about 15 minutes here), one in twenty also as a process. */
 export const bench: Bench = {
   name: "CLI fuzzer (mutated workloads and models, issue 14)",
   async run(context) {
@@ -337,7 +346,7 @@ export const bench: Bench = {
       return { passed: false, ran: false, report: "dist/cli/run-worker.js is missing: run npm run build" };
     const seed = 20261124;
     const start = performance.now();
-    const report = await runFuzz({ root, seed, cases: 3_000, processEvery: 10, timeoutMs: 60_000 });
+    const report = await runFuzz({ root, seed, cases: 2_000, processEvery: 20, timeoutMs: 60_000 });
     const minutes = (performance.now() - start) / 60_000;
     return {
       passed: report.failures.length === 0,

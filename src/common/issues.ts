@@ -26,6 +26,7 @@ export interface IssuePayloads {
   "source.syntax": Plain;
   "source.tooLarge": Plain;
   "source.aliasBomb": Plain;
+  "source.tooComplex": Plain;
 
   // Loading a workload.
   "workload.invalidValue": Plain;
