@@ -5,6 +5,4 @@
  */
 import { runCli } from "./run-cli.js";
 
-export type { CommandRegistration } from "./run-cli.js";
-
 process.exitCode = await runCli(process.argv);

@@ -6,7 +6,7 @@
  */
 import { zipfShare } from "../cost/zipf.js";
 import { formatDecimal as formatNumber } from "../common/format-number.js";
-import type { ColumnInfo, ColumnStatistics } from "./snapshot.js";
+import type { ColumnInfo, ColumnStatistics } from "./snapshot/snapshot.js";
 
 /** A number and how it was obtained. */
 export interface Derived {

@@ -4,14 +4,18 @@
  * and cross references are checked after this, in `normalize-model.ts` and `check-model.ts`.
  */
 import { z } from "zod";
-import { MAX_EXACT_NUMBER } from "../cosmos/limits.js";
+import { formatInteger } from "../common/format-number.js";
+import { LIMIT_SOURCES, MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 
 const name = z.string().min(1);
 /**
  * Every number is at most the largest whole number Cosmos DB holds exactly; over it, no other
  * check runs (a whole number over 2^53 is too large, not "not whole": one issue says so).
  */
-const number = z.number().max(MAX_EXACT_NUMBER, { abort: true });
+const number = z.number().max(MAX_EXACT_NUMBER, {
+  error: `expected a number at most ${formatInteger(MAX_EXACT_NUMBER)} (2^53 - 1, the largest whole number Cosmos DB holds exactly: its numbers are IEEE 754 doubles, ${LIMIT_SOURCES.queryConstants})`,
+  abort: true,
+});
 const positiveInteger = number.int().positive();
 /** A string or a list of strings; a single string is read as a list of one. */
 const stringList = z.preprocess(
@@ -82,38 +86,3 @@ export type ModelFile = z.infer<typeof modelFileSchema>;
 export type ContainerFile = ModelFile["containers"][number];
 export type ItemFile = ContainerFile["items"][number];
 export type IndexingPolicyFile = Exclude<ContainerFile["indexing"], "automatic" | undefined>;
-
-/**
- * The fields valid in the object at `path` (for "did you mean" on unknown fields), found from
- * the last named segment of the path.
- */
-export function fieldsAt(path: readonly PropertyKey[]): readonly string[] {
-  const last = path.at(-1);
-  const named = typeof last === "number" ? path.at(-2) : last;
-  switch (named) {
-    case undefined:
-      return Object.keys(modelShape);
-    case "containers":
-      return Object.keys(containerShape);
-    case "items":
-      return Object.keys(itemShape);
-    case "throughput":
-      return Object.keys(throughputShape);
-    case "indexing":
-      return Object.keys(indexingPolicyShape);
-    case "embeds":
-      return Object.keys(embedShape);
-    case "copies":
-      return Object.keys(copyShape);
-    case "counts":
-      return Object.keys(counterShape);
-    case "ancestors":
-      return Object.keys(ancestorsShape);
-    case "keepLatest":
-      return Object.keys(keepLatestShape);
-    case "bucket":
-      return Object.keys(bucketShape);
-    default:
-      return [];
-  }
-}

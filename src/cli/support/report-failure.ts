@@ -3,9 +3,9 @@
  * `--json`, the one JSON document on stdout), and the exit status that tells an input problem
  * (1) from a bug (70).
  */
-import { CosmosModelerError } from "../common/errors.js";
-import { issueToJson, type FailureCode, type Issue } from "../common/issues.js";
-import { escapeTerminalText } from "../common/safe-text.js";
+import { CosmosModelerError } from "../../common/errors.js";
+import { issueToJson, type FailureCode, type Issue } from "../../common/issues.js";
+import { escapeTerminalText } from "../../common/safe-text.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
 import { cliStreams } from "./streams.js";
 
