@@ -116,7 +116,8 @@ function violation(edge: Import): string | undefined {
 }
 
 /** The directory of a module at any depth (`cli/commands`), `(src)` for the entry. */
-const directoryOf = (path: string): string => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "(src)");
+const directoryOf = (path: string): string =>
+  path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "(src)";
 
 /**
  * Cycles between folders (as strongly connected components of more than one folder), where a

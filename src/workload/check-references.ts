@@ -309,7 +309,9 @@ function checkAttribute(
     { code: "workload.unknownAttribute", entity, attribute: name },
     at,
     // The path names the attribute when it ends with it (where.userID): not again in the message.
-    at.at(-1) === name ? `entity ${entity} has no such attribute` : `entity ${entity} has no attribute "${name}"`,
+    at.at(-1) === name
+      ? `entity ${entity} has no such attribute`
+      : `entity ${entity} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }
