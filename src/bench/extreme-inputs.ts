@@ -34,14 +34,30 @@ function edit(text: string, from: string, to: string): string {
   return text.replace(from, () => to);
 }
 
+/** The example files the cases change. */
+interface Examples {
+  readonly social: string;
+  readonly socialExpert: string;
+  readonly iot: string;
+  readonly blogging: string;
+  readonly bloggingExpert: string;
+}
+
 /** The extreme cases, built from the examples of the repository at `root`. */
 export function extremeCases(root: string): ExtremeCase[] {
   const read = (path: string) => readFileSync(join(root, path), "utf8");
-  const social = read("examples/social-reactions/workload.yaml");
-  const socialExpert = read("test/fixtures/examples/social-reactions/expert-model.yaml");
-  const iot = read("examples/iot-telemetry/workload.yaml");
-  const blogging = read("examples/blogging/workload.yaml");
-  const bloggingExpert = read("test/fixtures/examples/blogging/expert-model.yaml");
+  const examples: Examples = {
+    social: read("examples/social-reactions/workload.yaml"),
+    socialExpert: read("test/fixtures/examples/social-reactions/expert-model.yaml"),
+    iot: read("examples/iot-telemetry/workload.yaml"),
+    blogging: read("examples/blogging/workload.yaml"),
+    bloggingExpert: read("test/fixtures/examples/blogging/expert-model.yaml"),
+  };
+  return [...workloadCases(examples), ...modelCases(examples)];
+}
+
+/** Extreme workloads, designed. */
+function workloadCases({ social, iot, blogging }: Examples): ExtremeCase[] {
   const posts = "    count: 500000000\n";
   return [
     {
@@ -122,6 +138,12 @@ export function extremeCases(root: string): ExtremeCase[] {
       exit: 0,
       codes: [],
     },
+  ];
+}
+
+/** Extreme models, evaluated against their workloads. */
+function modelCases({ social, socialExpert, blogging, bloggingExpert }: Examples): ExtremeCase[] {
+  return [
     {
       name: 'partitionKey: ["{shard}"] on reactions (social-reactions expert model)',
       command: "evaluate",

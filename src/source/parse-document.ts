@@ -41,38 +41,8 @@ export type ParseOutcome =
  */
 export function parseSourceDocument(text: string, file?: string): ParseOutcome {
   const where = file === undefined ? {} : { file };
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_DOCUMENT_BYTES) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "source.tooLarge",
-          severity: "error",
-          path: [],
-          message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused (the limit falls on this line)`,
-          ...where,
-          line: lineAtByte(text, MAX_DOCUMENT_BYTES),
-        },
-      ],
-    };
-  }
-  const crowded = separatorLimitLine(text);
-  if (crowded !== undefined) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "source.tooComplex",
-          severity: "error",
-          path: [],
-          message: `the document has more than ${MAX_DOCUMENT_SEPARATORS.toLocaleString("en-US")} list and mapping entries (counted by their separators [ { , : - ? *; the limit falls on this line); reading it would take more memory and time than a command may use. The largest workloads in practice (500 entities, 2,000 access patterns) have about 45,000`,
-          ...where,
-          line: crowded,
-        },
-      ],
-    };
-  }
+  const refused = sizeRefusal(text);
+  if (refused !== undefined) return { ok: false, issues: [{ ...refused, ...where }] };
   const lineCounter = new LineCounter();
   // logLevel "error": the YAML library's warnings (a collection used as a key) would otherwise be
   // printed by Node on stderr, raw; what matters of them is reported as issues.
@@ -92,7 +62,7 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
         severity: "error" as const,
         path: [],
         message: /call stack/i.test(error.message)
-          ? "the document is nested too deeply to be read (a workload or a model needs a few levels)"
+          ? TOO_DEEP
           : `not valid YAML or JSON: ${firstLine(error.message)}`,
         ...where,
         line: lineAt(error.pos[0]),
@@ -115,7 +85,7 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
           message: aliasBomb
             ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb (the first alias is on this line)`
             : /call stack/i.test(message)
-              ? "the document is nested too deeply to be read (a workload or a model needs a few levels)"
+              ? TOO_DEEP
               : `cannot read the document: ${firstLine(message)}`,
           ...where,
           line: firstAliasLine(document, lineAt) ?? 1,
@@ -123,34 +93,68 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
       ],
     };
   }
+  return { ok: true, document: locatedDocument(value, document, lineAt) };
+}
+
+const TOO_DEEP = "the document is nested too deeply to be read (a workload or a model needs a few levels)";
+
+/**
+ * The refusal of a text too large (bytes) or with too many entries (separators) to be parsed
+ * within a command's budget, at the line where the limit falls; undefined when it can be read.
+ */
+function sizeRefusal(text: string): Issue | undefined {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    return {
+      code: "source.tooLarge",
+      severity: "error",
+      path: [],
+      message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused (the limit falls on this line)`,
+      line: lineAtByte(text, MAX_DOCUMENT_BYTES),
+    };
+  }
+  const crowded = separatorLimitLine(text);
+  if (crowded === undefined) return undefined;
   return {
-    ok: true,
-    document: {
-      value,
-      lineOf(path) {
-        let node: unknown = document.contents;
-        // An empty document (or one of only comments) has no node: its one line is line 1.
-        let line = positionLine(node, lineAt) ?? 1;
-        for (const segment of path) {
-          node = childOf(node, segment);
-          if (node === undefined) break;
-          line = positionLine(node, lineAt) ?? line;
-        }
-        return line;
-      },
-      keyLineOf(path) {
-        let node: unknown = document.contents;
-        for (const segment of path.slice(0, -1)) {
-          node = childOf(node, segment);
-          if (node === undefined) return undefined;
-        }
-        const last = path.at(-1);
-        if (last === undefined || !isMap(node)) return undefined;
-        const pair = node.items.find(
-          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(last),
-        );
-        return pair === undefined ? undefined : positionLine(pair.key, lineAt);
-      },
+    code: "source.tooComplex",
+    severity: "error",
+    path: [],
+    message: `the document has more than ${MAX_DOCUMENT_SEPARATORS.toLocaleString("en-US")} list and mapping entries (counted by their separators [ { , : - ? *; the limit falls on this line); reading it would take more memory and time than a command may use. The largest workloads in practice (500 entities, 2,000 access patterns) have about 45,000`,
+    line: crowded,
+  };
+}
+
+/** The parsed `value` with the lines of its fields, from the YAML `document`'s positions. */
+function locatedDocument(
+  value: unknown,
+  document: ReturnType<typeof parseDocument>,
+  lineAt: (offset: number) => number,
+): ParsedDocument {
+  return {
+    value,
+    lineOf(path) {
+      let node: unknown = document.contents;
+      // An empty document (or one of only comments) has no node: its one line is line 1.
+      let line = positionLine(node, lineAt) ?? 1;
+      for (const segment of path) {
+        node = childOf(node, segment);
+        if (node === undefined) break;
+        line = positionLine(node, lineAt) ?? line;
+      }
+      return line;
+    },
+    keyLineOf(path) {
+      let node: unknown = document.contents;
+      for (const segment of path.slice(0, -1)) {
+        node = childOf(node, segment);
+        if (node === undefined) return undefined;
+      }
+      const last = path.at(-1);
+      if (last === undefined || !isMap(node)) return undefined;
+      const pair = node.items.find(
+        (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(last),
+      );
+      return pair === undefined ? undefined : positionLine(pair.key, lineAt);
     },
   };
 }
