@@ -324,6 +324,7 @@ export function formatFuzzReport(report: FuzzReport, seed: number): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, ms]) => `${key} ${(ms / 1000).toFixed(1)} s`)
       .join(", ")}`,
+    `breaches: ${breachSummary(report.failures)}`,
     `slowest: ${report.slowest.map((run) => `${(run.ms / 1000).toFixed(1)} s ${run.args} [${run.mutations.join("; ")}]`).join("\n         ")}`,
     report.failures.length === 0
       ? "no run broke the contract"
@@ -335,6 +336,26 @@ export function formatFuzzReport(report: FuzzReport, seed: number): string {
           )
           .join("\n")}`,
   ].join("\n");
+}
+
+/** The kinds of breach the contract knows, each counted over the failed runs' findings. */
+const BREACHES: readonly (readonly [string, RegExp])[] = [
+  ["hangs", /^hang/],
+  ["crashes", /^crash/],
+  ["internal errors (untyped, exit 70)", /^internal error|^exit status 70/],
+  ["stack traces", /^stack trace/],
+  ["other", /./],
+];
+
+/** Findings of each kind (`hangs 0, crashes 0, ...`; a run can have several): all must be zero. */
+function breachSummary(failures: readonly FuzzFailure[]): string {
+  const counts = BREACHES.map(([name]) => [name, 0] as [string, number]);
+  for (const finding of failures.flatMap((failure) => failure.failures)) {
+    const index = BREACHES.findIndex(([, pattern]) => pattern.test(finding));
+    const entry = counts[index];
+    if (entry !== undefined) entry[1]++;
+  }
+  return counts.map(([name, n]) => `${name} ${n}`).join(", ");
 }
 
 /** `npm run bench`: 2,000 cases (about 15 minutes here), one in twenty also as a process. */
