@@ -13,7 +13,7 @@ import {
   MAX_ACCOUNT_RUS,
   MAX_CONTAINER_STORAGE_GB,
   MAX_PROVISIONED_RUS,
-  MIN_REQUEST_CHARGE,
+  MIN_READ_RU,
 } from "../cosmos/limits.js";
 import { itemsAtHorizon } from "./horizon.js";
 import type { WorkloadPieces } from "./load-workload.js";
@@ -23,7 +23,7 @@ import type { Scale } from "./types.js";
 const CONTAINER_STORAGE_REASON = `storage is unlimited, but every GB needs at least 1 RU/s of manual throughput and a container's RU/s are a 32-bit integer in the Azure management API, at most ${formatInteger(MAX_PROVISIONED_RUS)} (${LIMIT_SOURCES.conceptsLimits}; ${LIMIT_SOURCES.throughputApi})`;
 
 /** Why an account serves at most {@link MAX_ACCOUNT_RUS} RU/s per region, for messages. */
-const ACCOUNT_RUS_REASON = `an account holds at most ${MAX_ACCOUNT_CONTAINERS} containers and databases (a limit that cannot be raised), each with at most ${formatInteger(MAX_PROVISIONED_RUS)} RU/s, so at most ${formatInteger(MAX_ACCOUNT_RUS)} RU/s per region, and every request costs at least ${MIN_REQUEST_CHARGE} RU (${LIMIT_SOURCES.conceptsLimits}; ${LIMIT_SOURCES.throughputApi}; ${LIMIT_SOURCES.requestUnits})`;
+const ACCOUNT_RUS_REASON = `an account holds at most ${MAX_ACCOUNT_CONTAINERS} containers and databases (a limit that cannot be raised), each with at most ${formatInteger(MAX_PROVISIONED_RUS)} RU/s, so at most ${formatInteger(MAX_ACCOUNT_RUS)} RU/s per region, and every request costs at least ${MIN_READ_RU} RU (${LIMIT_SOURCES.conceptsLimits}; ${LIMIT_SOURCES.throughputApi}; ${LIMIT_SOURCES.requestUnits})`;
 
 /**
  * Reports every entity whose data at the horizon, every request whose records, and the request
@@ -99,7 +99,7 @@ function checkAccountRate(pieces: WorkloadPieces, scale: Scale, sink: IssueSink)
         : pattern.rps.peak / scale.regions,
   }));
   const total = perPattern.reduce((sum, pattern) => sum + pattern.perRegion, 0);
-  const rus = total * MIN_REQUEST_CHARGE;
+  const rus = total * MIN_READ_RU;
   const largest = perPattern.reduce<(typeof perPattern)[number] | undefined>(
     (best, pattern) => (best === undefined || pattern.perRegion > best.perRegion ? pattern : best),
     undefined,
