@@ -10,6 +10,7 @@ const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [
   () => import("./estimator-accuracy.js"),
   () => import("./case-study.js"),
   () => import("./design-speed.js"),
+  () => import("./document-consistency.js"),
   () => import("./extreme-inputs.js"),
   () => import("./cli-fuzz.js"),
 ];

@@ -68,6 +68,20 @@ export interface IssuePayloads {
     readonly attribute: string;
     readonly distinct: number;
   };
+  /** A read without a filter, a limit or an expected result size: it reads every record. */
+  "workload.unselectiveRead": { readonly pattern: string; readonly entity: string };
+  /** Records created per month by the create patterns and `growthPerMonth` disagree. */
+  "workload.growthMismatch": {
+    readonly entity: string;
+    readonly growthPerMonth: number;
+    readonly createdPerMonth: number;
+  };
+  /** A read filters or sorts on an attribute that none of the entity's writes sets. */
+  "workload.filterNeverWritten": {
+    readonly pattern: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
 
   // Loading a model.
   "model.invalidValue": Plain;
@@ -90,6 +104,8 @@ export interface IssuePayloads {
   "model.unstoredEntity": { readonly entity: string };
   "model.unknownEntity": { readonly entity: string };
   "model.unknownAttribute": { readonly entity: string; readonly attribute: string };
+  /** A write changes an attribute that places items of a type that cannot move (a bucket). */
+  "model.keyChangedInPlace": { readonly pattern: string; readonly attributes: readonly string[] };
 
   // Reading `estimate-ru` operations.
   "operation.invalidJson": Plain;
@@ -117,7 +133,11 @@ export interface IssuePayloads {
   "session.invalidWorkload": Plain;
   "session.invalidSessionFile": Plain;
   /** A change the session could not apply; `change` is its kind (`add-entity`, ...). */
-  "session.changeRejected": { readonly change: string };
+  "session.changeRejected": {
+    readonly change: string;
+    /** The field of the change that is wrong, when one is. */
+    readonly field?: string;
+  };
   "session.warning": Plain;
 
   // A command's failure reported like an issue: an edge's error (`cli.fileNotFound`,
@@ -178,6 +198,39 @@ export interface IssuePayloads {
   };
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
+  /**
+   * A write changes an attribute of the id or partition key of items that cannot be moved (a
+   * bucket holding many records): the model would patch a key in place, which Cosmos DB cannot.
+   */
+  "evaluate.keyChangedInPlace": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly attributes: readonly string[];
+  };
+  /**
+   * A copied attribute the model cannot keep up to date: no relationship with `via` leads from
+   * the source entity to the items holding the copy (a many-to-many relationship without a link
+   * attribute), so neither the holder's create nor a change of the attribute can find them.
+   */
+  "evaluate.copyNotMaintainable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
+  /**
+   * Writes that must commit together (`atomicWith`) whose items are not in one logical partition
+   * of one container, so no transactional batch can hold them.
+   */
+  "evaluate.notAtomic": {
+    readonly pattern: string;
+    readonly patterns: readonly string[];
+    readonly containers: readonly string[];
+    readonly reason: "containers" | "partitions" | "notBatchable" | "tooManyOperations";
+  };
 }
 
 export type IssueCode = keyof IssuePayloads;

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
   LIMITS,
+  limitStatus,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
   MAX_ITEM_BYTES,
   minimumAutoscaleMaxRus,
   minimumManualRus,
   physicalPartitionsFor,
 } from "./limits.js";
 import { consistencyReadMultiplier, CONSISTENCY_LEVELS } from "./consistency.js";
+import { MAX_PATCH_OPERATIONS } from "./limits.js";
+import { MAX_PATCH_OPERATIONS as RUNTIME_MAX_PATCH_OPERATIONS } from "../runtime/requests.js";
 
 describe("limits", () => {
   it("states the documented sizes", () => {
@@ -16,6 +21,9 @@ describe("limits", () => {
     expect(LIMITS.maxPhysicalPartitionRus).toBe(10_000);
     expect(LIMITS.maxHierarchicalKeyLevels).toBe(3);
     expect(LIMITS.maxTransactionalBatchOperations).toBe(100);
+    expect(MAX_PATCH_OPERATIONS).toBe(10);
+    // The runtime ships on its own: its copy of the figure is the same fact.
+    expect(RUNTIME_MAX_PATCH_OPERATIONS).toBe(MAX_PATCH_OPERATIONS);
   });
   it("computes the manual minimum as max(400, GB x 1, highest / 100)", () => {
     expect(minimumManualRus(10)).toBe(400);
@@ -37,5 +45,18 @@ describe("limits", () => {
 describe("consistencyReadMultiplier", () => {
   it("doubles reads under strong and bounded staleness only", () => {
     expect(CONSISTENCY_LEVELS.map(consistencyReadMultiplier)).toEqual([2, 2, 1, 1, 1]);
+  });
+});
+
+describe("limitStatus", () => {
+  it("has three levels: over the limit, near it from the share given, ok under that", () => {
+    expect(limitStatus(10_001, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("over");
+    expect(limitStatus(10_000, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("near");
+    // The audit's busiest partitions: 9,988, 9,887 and 9,720 of 10,000 RU/s were marked ok.
+    for (const rus of [9_988, 9_887, 9_720, 7_500])
+      expect(limitStatus(rus, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("near");
+    expect(limitStatus(7_499, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("ok");
+    expect(limitStatus(14, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("near");
+    expect(limitStatus(13.9, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("ok");
   });
 });
