@@ -250,6 +250,8 @@ export function runExtreme(root: string, extreme: ExtremeCase, timeoutMs: number
         encoding: "utf8",
         timeout: timeoutMs,
         killSignal: "SIGKILL",
+        // A design of 500 entities prints megabytes of JSON (spawnSync stops at 1 MB by default).
+        maxBuffer: 512 * 1024 * 1024,
       },
     );
     const ms = performance.now() - start;
