@@ -13,6 +13,8 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "design-speed": () => import("./design-speed.js"),
   "design-budget": () => import("./design-budget.js"),
   "document-consistency": () => import("./document-consistency.js"),
+  "extreme-inputs": () => import("./extreme-inputs.js"),
+  "cli-fuzz": () => import("./cli-fuzz.js"),
   "design-property": () => import("./design-property.js"),
 };
 

@@ -8,12 +8,9 @@ import {
   NEAR_LOGICAL_PARTITION_GB_SHARE,
   NEAR_PARTITION_RUS_SHARE,
   limitStatus,
-  MAX_CONTAINER_RUS,
-  MAX_CONTAINER_RUS_TICKET,
   MAX_ITEM_BYTES,
   MAX_LOGICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_RUS,
-  MAX_SHARED_DATABASE_RUS,
   SYSTEM_PROPERTIES_BYTES,
 } from "../cosmos/limits.js";
 import type { EvaluationIssue, IssuePath } from "../common/issues.js";
@@ -38,6 +35,7 @@ import { hottestKey, type ContainerLoad } from "./loads.js";
 import { type ContainerStorage } from "./storage.js";
 import { type ThroughputChoice } from "./throughput.js";
 import { formatFigure, formatInteger } from "../common/format-number.js";
+import { throughputMaximumIssue } from "./throughput-maximum.js";
 import { writeFindingIssues } from "./write-findings.js";
 
 function stepTotal(steps: readonly PlanStep[]) {
@@ -304,17 +302,14 @@ function throughputFindings(
       message: `${container.name} is pinned at ${partitions} physical partitions but its peak of ${formatInteger(required)} RU/s needs ${Math.ceil(required / MAX_PHYSICAL_PARTITION_RUS)}; Cosmos DB would split it and every fan-out query would cost more`,
     });
   }
-  if (choice.chosen.mode !== "serverless" && choice.chosen.provisionedRus > MAX_CONTAINER_RUS) {
-    issues.push({
-      code: "evaluate.overContainerMaximum",
-      containers: [container.name],
-      rus: choice.chosen.provisionedRus,
-      severity: "warning",
-      path: [...path, "throughput"],
-      message: `${container.name} needs ${formatInteger(choice.chosen.provisionedRus)} RU/s, over the default maximum of ${formatInteger(MAX_CONTAINER_RUS)} RU/s per container: the deployment fails unless the limit is raised first`,
-      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or spread the load over more containers`,
-    });
-  }
+  const overMaximum =
+    choice.chosen.mode === "serverless"
+      ? undefined
+      : throughputMaximumIssue([container.name], choice.chosen.provisionedRus, false, [
+          ...path,
+          "throughput",
+        ]);
+  if (overMaximum !== undefined) issues.push(overMaximum);
 }
 
 /** A logical partition over the size limit, or one that would reach it within a month of peak. */
@@ -433,17 +428,16 @@ export function checkAccount(
   }
   const shared = containers.filter((c) => c.throughput.mode === "shared");
   const sharedRus = shared.reduce((sum, c) => sum + c.throughput.provisionedRus, 0);
-  if (shared.length > 0 && sharedRus > MAX_SHARED_DATABASE_RUS) {
-    issues.push({
-      code: "evaluate.overContainerMaximum",
-      containers: shared.map((c) => c.name),
-      rus: sharedRus,
-      severity: "warning",
-      path: ["containers"],
-      message: `the containers on shared database throughput (${shared.map((c) => c.name).join(", ")}) need ${formatInteger(sharedRus)} RU/s together, over the default maximum of ${formatInteger(MAX_SHARED_DATABASE_RUS)} RU/s per database`,
-      suggestion: `file ${MAX_CONTAINER_RUS_TICKET} before deploying, or give the busiest containers their own throughput`,
-    });
-  }
+  const overMaximum =
+    shared.length === 0
+      ? undefined
+      : throughputMaximumIssue(
+          shared.map((c) => c.name),
+          sharedRus,
+          true,
+          ["containers"],
+        );
+  if (overMaximum !== undefined) issues.push(overMaximum);
 }
 
 /** Item types whose largest item is over the 2 MB item limit. */
