@@ -68,8 +68,18 @@ const containerShape = {
   items: z.array(z.strictObject(itemShape)).min(1),
 };
 
+export const deleteModes = ["softDelete", "allVersionsAndDeletes"] as const;
+
+const deletesShape = {
+  mode: z.enum(deleteModes),
+  property: name.optional(),
+  ttl: z.union([z.string(), number]).optional(),
+  retention: z.string().optional(),
+};
+
 const modelShape = {
   version: z.literal(1),
+  deletes: z.strictObject(deletesShape).optional(),
   containers: z.array(z.strictObject(containerShape)).min(1),
 };
 
@@ -78,6 +88,7 @@ export const modelFileSchema = z.strictObject(modelShape);
 export type ModelFile = z.infer<typeof modelFileSchema>;
 export type ContainerFile = ModelFile["containers"][number];
 export type ItemFile = ContainerFile["items"][number];
+export type DeletesFile = NonNullable<ModelFile["deletes"]>;
 export type IndexingPolicyFile = Exclude<ContainerFile["indexing"], "automatic" | undefined>;
 
 /**
@@ -110,6 +121,8 @@ export function fieldsAt(path: readonly PropertyKey[]): readonly string[] {
       return Object.keys(keepLatestShape);
     case "bucket":
       return Object.keys(bucketShape);
+    case "deletes":
+      return Object.keys(deletesShape);
     default:
       return [];
   }
