@@ -6,28 +6,10 @@
  */
 import type { Predicate, SortKey } from "../workload/types.js";
 import type { QueryParameter, ValueSource } from "./types.js";
+import { propertyRef } from "../runtime/sql.js";
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED = new Set([
-  "select",
-  "from",
-  "where",
-  "order",
-  "by",
-  "value",
-  "top",
-  "and",
-  "or",
-  "not",
-  "in",
-]);
-
-/** `c.name`, or `c["na me"]` for names that are not plain identifiers (or are SQL keywords). */
-export function propertyRef(name: string): string {
-  return IDENTIFIER.test(name) && !RESERVED.has(name.toLowerCase())
-    ? `c.${name}`
-    : `c[${JSON.stringify(name)}]`;
-}
+/** `c.name`, or `c["desc"]` for names that are not safe identifiers or are reserved words. */
+export { propertyRef } from "../runtime/sql.js";
 
 /** A parameter name derived from a property name (letters and digits only). */
 function parameterName(name: string, used: Set<string>): string {
@@ -132,7 +114,7 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
     const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);
     select = `VALUE ${spec.aggregate.fn.toUpperCase()}(${target})`;
   } else if (spec.projection !== undefined) {
-    select = spec.projection.map(propertyRef).join(", ");
+    select = spec.projection.map((name) => propertyRef(name)).join(", ");
   } else {
     select = "*";
   }
