@@ -166,7 +166,13 @@ export function accumulateLoads(
         step.reason === "counter"
           ? options.counterPatchesPerSecondPerParent(step.from.container, step.from.itemType)
           : undefined;
-      for (const inner of step.steps) visit(inner, pattern, perParent);
+      // Only the counter's increment is summed per parent; each child's marker is its own write.
+      for (const inner of step.steps)
+        visit(
+          inner,
+          pattern,
+          inner.kind === "write" && inner.increments !== undefined ? perParent : undefined,
+        );
       return;
     }
     const placement = env.context.placement(step.container, step.itemType);

@@ -11,7 +11,7 @@ import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment
 import { planFollowUps, planKeyLookup } from "./follow-ups.js";
 import { isPathIndexed } from "./indexing.js";
 import { attributePropertyBytes } from "./item-shape.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
@@ -254,6 +254,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       orderBy: pattern.orderBy,
       ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
       ...(pattern.select === undefined ? {} : { projection: projectionOf(env, pattern, placement) }),
+      ...tombstoneFilter(env, placement),
     });
     const step: QueryStep = {
       kind: "query",

@@ -13,6 +13,7 @@ import { countChangedIndexedValues, countIndexedValues, isPathIndexed } from "./
 import { keyConditions } from "./key-conditions.js";
 import { keyProperty, routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
+import { DEFAULT_TOMBSTONE_TTL_SECONDS } from "../model/deletes.js";
 import type { BatchStep, ChangeFeedStep, PlanStep, QueryStep, WritePlan, WriteStep } from "./types.js";
 
 /** Share of write requests of `pattern` that change `attribute` (workload spec: rare 1/100, frequent 1/2). */
@@ -209,6 +210,53 @@ function sumOf(steps: readonly PlanStep[]): { estimate: number; low: number; hig
   );
 }
 
+/** The note of a soft delete: a patch that leaves a tombstone for the change feed. */
+function softDeleteNote(env: PlanEnvironment, placement: Placement, tombstone: string): string {
+  const deletes = env.context.model.deletes;
+  const ttl = deletes?.mode === "softDelete" ? deletes.ttlSeconds : DEFAULT_TOMBSTONE_TTL_SECONDS;
+  return `soft delete: patch ${placement.item.type}.${tombstone} = true and ttl ${ttl} s (the change feed carries the tombstone to the counters and copies; it expires after the ttl)`;
+}
+
+/**
+ * The counted child's marker next to the holder (`src/runtime/counters.ts`): created with the
+ * count (a delete removes it), one per child, so a redelivered change is not counted twice. It is
+ * a small item of the holder's logical partition; only its increment is summed per batch.
+ */
+function counterMarkerStep(
+  env: PlanEnvironment,
+  holder: Placement,
+  kind: ChangeKind,
+  times: number,
+): WriteStep {
+  const policy = env.policy(holder.container);
+  const properties = [
+    "id",
+    "type",
+    "counter",
+    "child",
+    ...holder.container.partitionKey.map((p) => p.slice(1)),
+  ];
+  const indexedValues = properties.filter((name) => isPathIndexed(policy, `/${name}`)).length;
+  return {
+    kind: "write",
+    container: holder.container.name,
+    itemType: holder.item.type,
+    operation: kind === "delete" ? "delete" : "create",
+    id: "{counter}~{childKey}",
+    partitionKey: holder.item.partitionKey,
+    ru: env.estimate({
+      op: kind === "delete" ? "delete" : "create",
+      itemBytes: COUNTER_MARKER_BYTES,
+      indexedValues,
+    }),
+    times,
+    note: `${kind === "delete" ? "delete" : "create"} the counted child's marker in the ${holder.item.type}'s partition (a redelivered change is not counted twice)`,
+  };
+}
+
+/** Bytes of a counter marker item as stored (id, key, type, counter, child and system properties). */
+export const COUNTER_MARKER_BYTES = 250;
+
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
   if (holder.container.name !== child.container.name) return false;
@@ -264,15 +312,34 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     }
     const records = env.recordsPerBucket(placement.item);
     const replicas = placement.item.replicas ?? 1;
-    const operation = placement.item.bucket !== undefined && kind !== "delete" ? "create" : pattern.operation;
+    const tombstone =
+      kind === "delete" ? env.context.tombstone(placement.container.name, placement.item.type) : undefined;
+    const operation =
+      tombstone !== undefined
+        ? "patch"
+        : placement.item.bucket !== undefined && kind !== "delete"
+          ? "create"
+          : pattern.operation;
     const times = (pattern.batch * replicas) / records;
     const note =
-      placement.item.bucket !== undefined
-        ? `one ${placement.item.type} item per ${Math.round(records)} records (the writer bins records before writing)`
-        : replicas > 1
-          ? `written to each of the ${replicas} replicas`
-          : `${pattern.operation} the ${placement.item.type} item`;
-    writes.set(placement, writeStep(env, placement, operation, times, note, pattern.changes));
+      tombstone !== undefined
+        ? softDeleteNote(env, placement, tombstone)
+        : placement.item.bucket !== undefined
+          ? `one ${placement.item.type} item per ${Math.round(records)} records (the writer bins records before writing)`
+          : replicas > 1
+            ? `written to each of the ${replicas} replicas`
+            : `${pattern.operation} the ${placement.item.type} item`;
+    writes.set(
+      placement,
+      writeStep(
+        env,
+        placement,
+        operation,
+        times,
+        note,
+        tombstone === undefined ? pattern.changes : [tombstone, "ttl"],
+      ),
+    );
   }
   // Children embedded in a parent item: the parent is rewritten (patched) with each write.
   let writtenWithParent = false;
@@ -339,7 +406,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
               "counter",
               feedSource ?? holder,
               holder,
-              [increment],
+              [counterMarkerStep(env, holder, kind, pattern.batch), increment],
               `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
             ),
           );

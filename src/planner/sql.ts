@@ -43,6 +43,8 @@ export interface QuerySpec {
   readonly top?: number;
   /** Properties returned; absent = the whole item. */
   readonly projection?: readonly string[];
+  /** The tombstone property of a soft-deleted item type: tombstones are left out (`NOT IS_DEFINED`). */
+  readonly excludeTombstones?: string;
   /** `SELECT VALUE COUNT(1)` and friends instead of items. */
   readonly aggregate?: { readonly fn: "count" | "sum" | "min" | "max"; readonly attribute?: string };
 }
@@ -109,6 +111,8 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         return predicate.op satisfies never;
     }
   }
+  if (spec.excludeTombstones !== undefined)
+    conditions.push(`NOT IS_DEFINED(${propertyRef(spec.excludeTombstones)})`);
   let select: string;
   if (spec.aggregate !== undefined) {
     const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);

@@ -32,6 +32,8 @@ export interface DataAccessOptions {
 export interface Runtime {
   readonly container: (name: string) => Container;
   readonly shape: (container: string, itemType: string) => ItemTypeShape;
+  /** The item types a container holds. */
+  readonly itemTypes: (container: string) => readonly ItemTypeShape[];
   readonly copySources: (container: string, itemType: string) => Readonly<Record<string, CopySource>>;
   readonly transactionalBatch: boolean;
   readonly random: () => number;
@@ -60,6 +62,7 @@ export function createRuntime(
       }
       return shape;
     },
+    itemTypes: (container) => Object.values(model.itemTypes).filter((shape) => shape.container === container),
     copySources: (container, itemType) => model.copySources[`${container}/${itemType}`] ?? {},
     transactionalBatch: options.transactionalBatch ?? true,
     random: options.random ?? Math.random,

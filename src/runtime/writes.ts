@@ -18,7 +18,8 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { deleteItem, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import { removeItem } from "./removal.js";
+import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -76,8 +77,11 @@ async function writeItem(
     const extra = { ...related, ...(shape.replicas === undefined ? {} : { replica }) };
     const { id, keys } = itemKeyOf(shape, record, extra);
     if (operation === "delete") {
-      charged.requestCharge += await deleteItem(container, id, keys);
-      charged.changes.push(changeOf(ref, "delete", deletedItem(shape, record, id, keys)));
+      const removed = await removeItem(container, shape, id, keys);
+      charged.requestCharge += removed.requestCharge;
+      charged.changes.push(
+        changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+      );
       continue;
     }
     if (shape.bucket !== undefined) {
@@ -192,8 +196,11 @@ async function rekeyItem(
   charged.requestCharge += response.requestCharge;
   charged.changes.push(changeOf(task, moved ? "create" : "update", response.resource ?? item));
   if (old === undefined || previous === undefined || !moved) return;
-  charged.requestCharge += await deleteItem(container, old.id, old.keys);
-  charged.changes.push(changeOf(task, "delete", deletedItem(shape, previous, old.id, old.keys)));
+  const removed = await removeItem(container, shape, old.id, old.keys);
+  charged.requestCharge += removed.requestCharge;
+  charged.changes.push(
+    changeOf(task, "delete", removed.tombstone ?? deletedItem(shape, previous, old.id, old.keys)),
+  );
 }
 
 /** Updates the embedded copy of a child record in its parent item. */
@@ -267,7 +274,19 @@ async function writeBatch(
   const { id, keys } = itemKeyOf(shape, record, related);
   const partitionKey = toPartitionKey(keys);
   const operations: OperationInput[] = [];
-  if (task.operation === "delete") {
+  if (task.operation === "delete" && shape.softDelete !== undefined) {
+    operations.push({
+      operationType: BulkOperationType.Patch,
+      id,
+      partitionKey,
+      resourceBody: {
+        operations: [
+          { op: "set", path: pointer(shape.softDelete.property), value: true },
+          { op: "set", path: "/ttl", value: shape.softDelete.ttlSeconds },
+        ],
+      },
+    });
+  } else if (task.operation === "delete") {
     operations.push({ operationType: BulkOperationType.Delete, id, partitionKey });
   } else {
     const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, related));
@@ -316,7 +335,12 @@ async function writeBatch(
     task.operation === "upsert" ? (results[0]?.statusCode === 201 ? "create" : "update") : context.change;
   charged.changes.push(
     task.operation === "delete"
-      ? changeOf(task, "delete", deletedItem(shape, record, id, keys))
+      ? changeOf(
+          task,
+          "delete",
+          (shape.softDelete === undefined ? undefined : (first as StoredItem | undefined)) ??
+            deletedItem(shape, record, id, keys),
+        )
       : changeOf(task, kind, first === undefined ? { ...record, id } : (first as StoredItem)),
   );
   for (const [index, holder] of holders.entries()) {

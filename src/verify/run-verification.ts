@@ -20,6 +20,7 @@ import {
   type CosmosEndpoint,
 } from "./endpoint.js";
 import { databaseWithFault, type MaintenanceState } from "./fault-database.js";
+import { memoryCheckpointStore } from "../runtime/checkpoints.js";
 import { loadItems } from "./load.js";
 import {
   loadDataAccess,
@@ -179,13 +180,17 @@ async function startFeedMaintenance(
   let charge = 0;
   const errors: unknown[] = [];
   const processors = access.startChangeFeedProcessors({
-    pollMs,
+    checkpoints: memoryCheckpointStore(),
+    // Verify's database is new: every change is one of this run's.
+    startFrom: "beginning",
+    pollIntervalMs: pollMs,
+    leaseRenewMs: pollMs * 4,
     onError: (error) => errors.push(error),
-    applyChanges: async (changes, cascade) => {
+    applyFeed: async (container, entries) => {
       inFlight++;
       state.depth++;
       try {
-        const result = await access.applyChanges(changes, cascade);
+        const result = await access.applyFeed(container, entries);
         charge += result.requestCharge;
         return result;
       } finally {
@@ -195,6 +200,7 @@ async function startFeedMaintenance(
       }
     },
   });
+  await processors.ready;
   // Let every processor read its starting point before the first write.
   await new Promise((resolve) => setTimeout(resolve, pollMs * 4));
   return {

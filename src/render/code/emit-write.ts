@@ -238,7 +238,7 @@ function maintenanceTask(
       };
     }
     case "counter": {
-      const [increment] = step.steps;
+      const increment = step.steps.find((inner) => inner.kind === "write" && inner.increments !== undefined);
       const property = increment?.kind === "write" ? increment.increments?.[0]?.property : undefined;
       if (increment?.kind !== "write" || property === undefined) return undefined;
       const holder = shapeOrFail(shapes, target);
@@ -247,9 +247,10 @@ function maintenanceTask(
         increment.id,
         ...increment.partitionKey,
       ]);
+      const childKey = entityNamed(workload, child.entity)?.key ?? "id";
       return {
         key: `counter:${targetKey}:${property}`,
-        task: { kind: "counter", holder: target, id, partitionKey, property },
+        task: { kind: "counter", holder: target, id, partitionKey, property, childKey },
       };
     }
     default:

@@ -20,7 +20,7 @@ import {
   stringLiteral,
   uniqueNamer,
 } from "./identifiers.js";
-import { copySourcesOf, shapesOf, type ItemTypeShapeData } from "./model-data.js";
+import { changeFeedModeOf, copySourcesOf, shapesOf, type ItemTypeShapeData } from "./model-data.js";
 import { RUNTIME_FILES } from "./runtime-files.generated.js";
 
 /** The folder of the runtime next to the generated module. */
@@ -42,10 +42,12 @@ const RUNTIME_VALUES = [
   "runWrite",
   "shardValues",
   "processChangeFeeds",
+  "changesOfFeed",
 ];
 
 /** Runtime types the generated module may use. */
 const RUNTIME_TYPES = [
+  "ChangeFeedProcessor",
   "ChangeFeedProcessorOptions",
   "ChangeHandler",
   "ContainerChange",
@@ -66,6 +68,7 @@ const RUNTIME_TYPES = [
 
 /** Runtime types the module re-exports for its callers. */
 const REEXPORTED_TYPES = [
+  "ChangeFeedProcessor",
   "ChangeFeedProcessorOptions",
   "ContainerChange",
   "DataAccessOptions",
@@ -92,7 +95,14 @@ export function dataAccessNames(
   workload: Workload,
   handlerSources: readonly { readonly container: string; readonly itemType: string }[],
 ): DataAccessNames {
-  const unique = uniqueNamer(["applyChanges", "constructor", "toString", "valueOf", "hasOwnProperty"]);
+  const unique = uniqueNamer([
+    "applyChanges",
+    "applyFeed",
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+  ]);
   const patterns = new Map(
     workload.accessPatterns.map((p) => [p.id, unique(camelIdentifier(`${p.id} ${p.name}`, "pattern"))]),
   );
@@ -326,6 +336,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
     `/** Where the records that items copy from are read, by "container/type" and entity. */\nconst copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {\n${copyEntries.join("\n")}\n};`,
     `/**\n * Every access pattern by id: the name of its function in createDataAccess, read or write, its\n * entity, and whether the model serves it.\n */\nexport const accessPatterns = {\n${catalog.join("\n")}\n} as const;`,
     `/** Containers whose change feed drives maintenance. */\nconst SOURCE_CONTAINERS: readonly string[] = ${jsonBlock(sourceContainers, "")};`,
+    `/**\n * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),\n * or "allVersionsAndDeletes" (the account needs continuous backup).\n */\nexport const CHANGE_FEED_MODE = ${stringLiteral(changeFeedModeOf(model))};`,
     "// ---- Data access --------------------------------------------------------------------------",
     createDataAccessSource(functions, handlers, [...names.handlers.values()], handlerEntries),
     CHANGE_FEED_SOURCE,
@@ -380,10 +391,17 @@ function createDataAccessSource(
     "   */",
     "  const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>",
     "    applyChangesWith(handlers, changes, cascade);",
+    "  /**",
+    "   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what",
+    "   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).",
+    "   */",
+    "  const applyFeed = (container: string, entries: readonly unknown[]): Promise<WriteResult> =>",
+    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE), false);",
     "  return {",
     functions.join("\n"),
     ...handlerNames.map((name) => `    ${name},`),
     "    applyChanges,",
+    "    applyFeed,",
     "  };",
     "}",
     "",
@@ -393,13 +411,16 @@ function createDataAccessSource(
 }
 
 const CHANGE_FEED_SOURCE = `/**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * \`options.checkpoints\` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to \`options.deadLetters\` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }`;
