@@ -17,7 +17,7 @@ import type {
 import type { ContainerFile, DeletesFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
 import { DEFAULT_TOMBSTONE_PROPERTY, DEFAULT_TOMBSTONE_TTL_SECONDS } from "./deletes.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
-import { describeValue } from "./model-issues.js";
+import { describeValue } from "../source/schema-issues.js";
 import {
   AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_MAX_RUS,
