@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
-import { readExampleWorkload } from "../test-support/model-examples.js";
 import type { Workload } from "../workload/types.js";
 import {
   attributesOfDeleteEvent,
@@ -129,31 +128,16 @@ function deletePattern(workload: Workload, entity: string) {
 }
 
 describe("untraceableDeletes", () => {
-  it("names the counter a reaction's delete event cannot address (its id and key are composite)", () => {
+  it("reads a reaction's post back from its partition key ({postId}-{shard}), so its counter is traceable", () => {
     const { workload, model } = loadExample("social-reactions");
     const avad: Model = { ...model, deletes: { mode: "allVersionsAndDeletes", retentionDays: 7 } };
-    expect(attributesOfDeleteEvent({ id: "{postId}-{userId}", partitionKey: ["{postId}-{shard}"] })).toEqual(
-      [],
-    );
-    expect(untraceableDeletes(workload, avad)).toEqual([
-      {
-        container: "reactions",
-        itemType: "reaction",
-        target: { kind: "counter", container: "posts", itemType: "post", property: "reactionCount" },
-        missing: ["reactionId", "postId"],
-      },
+    expect(attributesOfDeleteEvent({ id: "{postId}-{userId}", partitionKey: ["{postId}-{shard}"] })).toEqual([
+      "postId",
     ]);
-    expect(untraceableDeletes(workload, model)).toEqual([]);
-    // The loader reports it against the model's deletes.
-    const text = serializeModel(avad);
-    const loaded = loadModel(text, { workload: readExampleWorkload("social-reactions") });
-    expect(loaded.ok).toBe(false);
-    expect(loaded.issues.filter((i) => i.code === "model.deleteNotTraceable")).toMatchObject([
-      { target: "posts/post", missing: ["reactionId", "postId"], path: ["deletes", "mode"] },
-    ]);
+    expect(untraceableDeletes(workload, avad)).toEqual([]);
   });
 
-  it("accepts a copy keyed by what the deleted item's id gives, and not one keyed by another attribute", () => {
+  it("names a copy keyed by what the deleted item's id and key do not give, and the loader refuses it", () => {
     const { workload, model } = loadExample("blogging");
     const removing: Workload = {
       ...workload,
@@ -168,6 +152,12 @@ describe("untraceableDeletes", () => {
         target: { kind: "copy", container: "users", itemType: "post" },
         missing: ["userId"],
       },
+    ]);
+    expect(untraceableDeletes(removing, model)).toEqual([]);
+    const loaded = loadModel(serializeModel(avad), { workload: removing });
+    expect(loaded.ok).toBe(false);
+    expect(loaded.issues.filter((i) => i.code === "model.deleteNotTraceable")).toMatchObject([
+      { target: "users/post", missing: ["userId"], path: ["deletes", "mode"], line: 2 },
     ]);
   });
 

@@ -89,6 +89,32 @@ export function holderSharesPartition(
   return rewritten.every((template, index) => template === child.item.partitionKey[index]);
 }
 
+/**
+ * The item types counted by a parent's counter held outside their logical partition (kept from the
+ * change feed): in latest-version mode they carry the counters' flags (`src/runtime/counters.ts`).
+ */
+export function countedFromFeedOf(
+  workload: Workload,
+  model: Model,
+): readonly { readonly container: string; readonly itemType: string }[] {
+  const found: { container: string; itemType: string }[] = [];
+  for (const container of model.containers) {
+    for (const item of container.items) {
+      if (item.source !== undefined) continue;
+      const counted = model.containers.some((other) =>
+        other.items.some(
+          (holder) =>
+            holder.source === undefined &&
+            holder.counts.some((counter) => counter.of === item.entity) &&
+            !holderSharesPartition(workload, { container: other, item: holder }, { container, item }),
+        ),
+      );
+      if (counted) found.push({ container: container.name, itemType: item.type });
+    }
+  }
+  return found;
+}
+
 /** True when some write of `entity` removes an item of `item` (a delete, or a change of its keys). */
 function removesItems(workload: Workload, entity: string, item: ItemType): boolean {
   const keyAttributes = new Set([item.id, ...item.partitionKey].flatMap((t) => templateAttributes(t)));
@@ -142,15 +168,18 @@ export function deleteCarriersOf(workload: Workload, model: Model): readonly Del
 }
 
 /**
- * The attributes a delete event of the all-versions-and-deletes feed gives back: those whose
- * value is a whole template of the item's id or partition key (`{postId}`, not `{postId}-{shard}`),
- * the only values an id and a partition key can be read back into without ambiguity.
+ * The attributes a delete event of the all-versions-and-deletes feed gives back: those its id and
+ * partition key values can be read back into without ambiguity (`unrenderTemplate`): a template
+ * that is the attribute itself (`{postId}`), or one attribute with the write shard or read
+ * replica and literal text (`{postId}-{shard}`).
  */
 export function attributesOfDeleteEvent(item: Pick<ItemType, "id" | "partitionKey">): readonly string[] {
   const names: string[] = [];
   for (const template of [item.id, ...item.partitionKey]) {
     const parts = parseTemplate(template);
-    const only = parts.length === 1 ? parts[0] : undefined;
+    const attributes = parts.filter((part) => part.kind === "attribute");
+    if (attributes.length !== 1 || parts.some((part) => part.kind === "bucket")) continue;
+    const only = attributes[0];
     if (only?.kind === "attribute" && !names.includes(only.name)) names.push(only.name);
   }
   return names;
@@ -198,9 +227,6 @@ function targetAttributes(
       templates = templates.map((t) => t.split(`{${key}}`).join(`{${via}}`));
       if (shardBy === key) shardBy = via;
     }
-    // The counter's marker is named after the child's key.
-    const childKey = workload.entities.find((e) => e.name === carrier.entity)?.key;
-    if (childKey !== undefined) needed.push(childKey);
   }
   for (const template of templates) needed.push(...templateAttributes(template));
   if (item.shards !== undefined && shardBy !== undefined) needed.push(shardBy);

@@ -218,44 +218,24 @@ function softDeleteNote(env: PlanEnvironment, placement: Placement, tombstone: s
 }
 
 /**
- * The counted child's marker next to the holder (`src/runtime/counters.ts`): created with the
- * count (a delete removes it), one per child, so a redelivered change is not counted twice. It is
- * a small item of the holder's logical partition; only its increment is summed per batch.
+ * The counted child's flag (`src/runtime/counters.ts`): in latest-version mode the handler marks
+ * the child counted (or no longer) after the holder's summed update, one patch per child in the
+ * child's own partition, so a folded or redelivered version is not counted twice. None with all
+ * versions and deletes (every create and delete arrives once per sequence number).
  */
-function counterMarkerStep(
-  env: PlanEnvironment,
-  holder: Placement,
-  kind: ChangeKind,
-  times: number,
-): WriteStep {
-  const policy = env.policy(holder.container);
-  const properties = [
-    "id",
-    "type",
-    "counter",
-    "child",
-    ...holder.container.partitionKey.map((p) => p.slice(1)),
+function counterFlagSteps(env: PlanEnvironment, child: Placement | undefined, times: number): WriteStep[] {
+  if (child === undefined || env.context.model.deletes?.mode === "allVersionsAndDeletes") return [];
+  return [
+    writeStep(
+      env,
+      child,
+      "patch",
+      times,
+      `flag the ${child.item.type} as counted (or no longer) for the next change`,
+      ["counted"],
+    ),
   ];
-  const indexedValues = properties.filter((name) => isPathIndexed(policy, `/${name}`)).length;
-  return {
-    kind: "write",
-    container: holder.container.name,
-    itemType: holder.item.type,
-    operation: kind === "delete" ? "delete" : "create",
-    id: "{counter}~{childKey}",
-    partitionKey: holder.item.partitionKey,
-    ru: env.estimate({
-      op: kind === "delete" ? "delete" : "create",
-      itemBytes: COUNTER_MARKER_BYTES,
-      indexedValues,
-    }),
-    times,
-    note: `${kind === "delete" ? "delete" : "create"} the counted child's marker in the ${holder.item.type}'s partition (a redelivered change is not counted twice)`,
-  };
 }
-
-/** Bytes of a counter marker item as stored (id, key, type, counter, child and system properties). */
-export const COUNTER_MARKER_BYTES = 250;
 
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
@@ -406,7 +386,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
               "counter",
               feedSource ?? holder,
               holder,
-              [counterMarkerStep(env, holder, kind, pattern.batch), increment],
+              [increment, ...counterFlagSteps(env, feedSource, pattern.batch)],
               `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
             ),
           );

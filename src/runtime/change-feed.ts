@@ -33,8 +33,12 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Changes read per page by default. */
 export const DEFAULT_MAX_ITEM_COUNT = 1000;
 
-/** Runs the handlers for a batch of changes as the feed delivered them. */
-export type DeliverChanges = (container: string, changes: readonly unknown[]) => Promise<unknown>;
+/** Runs the handlers for a batch of changes as the feed delivered them from feed range `range`. */
+export type DeliverChanges = (
+  container: string,
+  changes: readonly unknown[],
+  range: string,
+) => Promise<unknown>;
 
 /** What happened to a batch (for monitoring). */
 export interface BatchEvent {
@@ -159,7 +163,7 @@ export function processChangeFeeds(
     const where = { container: entry.lease.container, range: entry.lease.range };
     for (let attempt = 1; ; attempt++) {
       try {
-        await deliver(where.container, page.changes);
+        await deliver(where.container, page.changes, where.range);
         return {
           ...where,
           changes: page.changes.length,
@@ -187,7 +191,7 @@ export function processChangeFeeds(
     for (const [index, change] of page.changes.entries()) {
       for (let attempt = 1; ; attempt++) {
         try {
-          await deliver(where.container, [change]);
+          await deliver(where.container, [change], where.range);
           break;
         } catch (error) {
           onError(error, where);

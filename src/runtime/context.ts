@@ -15,6 +15,8 @@ import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } fr
 export interface ModelData {
   readonly itemTypes: Readonly<Record<string, ItemTypeShape>>;
   readonly copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>>;
+  /** The change feed mode the model's deletes need (default latestVersion). */
+  readonly changeFeedMode?: "latestVersion" | "allVersionsAndDeletes";
 }
 
 /** Options of createDataAccess. */
@@ -37,6 +39,8 @@ export interface Runtime {
   readonly copySources: (container: string, itemType: string) => Readonly<Record<string, CopySource>>;
   readonly transactionalBatch: boolean;
   readonly random: () => number;
+  /** The change feed mode the model's deletes need: how counters read a change. */
+  readonly changeFeedMode: "latestVersion" | "allVersionsAndDeletes";
 }
 
 /** The runtime over a database, for a model's item types. */
@@ -66,6 +70,7 @@ export function createRuntime(
     copySources: (container, itemType) => model.copySources[`${container}/${itemType}`] ?? {},
     transactionalBatch: options.transactionalBatch ?? true,
     random: options.random ?? Math.random,
+    changeFeedMode: model.changeFeedMode ?? "latestVersion",
   };
 }
 
@@ -76,6 +81,8 @@ export interface ItemChange {
   readonly item: StoredItem;
   /** The item before the change, when known. */
   readonly previous?: StoredItem;
+  /** Where the change feed delivered it: its logical sequence number and feed range. */
+  readonly feed?: { readonly lsn: number; readonly range: string };
 }
 
 /** An item change with where it happened. */

@@ -101,13 +101,13 @@ export function containerDeadLetterStore(container: Container): DeadLetterStore 
 export async function replayDeadLetters(
   store: DeadLetterStore,
   processor: string,
-  deliver: (container: string, changes: readonly unknown[]) => Promise<unknown>,
+  deliver: (container: string, changes: readonly unknown[], range: string) => Promise<unknown>,
 ): Promise<{ readonly applied: number; readonly failed: number }> {
   let applied = 0;
   let failed = 0;
   for (const letter of await store.list(processor)) {
     try {
-      await deliver(letter.container, [letter.change]);
+      await deliver(letter.container, [letter.change], letter.range);
       await store.remove(letter);
       applied++;
     } catch {

@@ -8,10 +8,15 @@
 import type { ContainerChange, Runtime } from "./context.js";
 import type { ChangeFeedModeName } from "./feed-source.js";
 import { isTombstone, keyPathSegments, setPath, type ItemTypeShape, type StoredItem } from "./items.js";
-import { parseTemplate, templateAttributes } from "./templates.js";
+import { templateAttributes, unrenderTemplate } from "./templates.js";
 
 function isObject(value: unknown): value is StoredItem {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Where a change was delivered, when the feed gives its sequence number. */
+function feedOf(lsn: unknown, range: string | undefined): { feed?: { lsn: number; range: string } } {
+  return typeof lsn === "number" && range !== undefined ? { feed: { lsn, range } } : {};
 }
 
 /** A latest-version entry: an upsert, or a delete when it is a tombstone of its item type. */
@@ -19,18 +24,19 @@ function latestVersionChange(
   runtime: Runtime,
   container: string,
   entry: unknown,
+  range: string | undefined,
 ): ContainerChange | undefined {
   if (!isObject(entry) || typeof entry["type"] !== "string") return undefined;
   const shape = runtime.itemTypes(container).find((candidate) => candidate.type === entry["type"]);
   if (shape === undefined) return undefined;
   const kind = isTombstone(shape, entry) ? "delete" : "upsert";
-  return { container, itemType: shape.type, kind, item: entry };
+  return { container, itemType: shape.type, kind, item: entry, ...feedOf(entry["_lsn"], range) };
 }
 
 /**
  * The item a delete event stands for under the hypothesis that it is of `shape`: id, key
- * properties and `type`, with every attribute that is a whole template of the id or a key; undefined
- * when the templates need an attribute the event does not give.
+ * properties and `type`, with every attribute its id and key can be read back into
+ * (`unrenderTemplate`); undefined when they do not match the item type's templates.
  */
 export function itemOfDeleteEvent(
   shape: ItemTypeShape,
@@ -47,31 +53,38 @@ export function itemOfDeleteEvent(
     return value;
   });
   const given = new Map<string, unknown>();
-  [shape.id, ...shape.partitionKey].forEach((template, index) => {
-    const parts = parseTemplate(template);
-    const only = parts.length === 1 ? parts[0] : undefined;
+  const templates = [shape.id, ...shape.partitionKey];
+  for (const [index, template] of templates.entries()) {
     const value = index === 0 ? id : keys[index - 1];
-    if (only?.kind === "attribute" && value !== undefined) given.set(only.name, value);
-  });
-  for (const template of [shape.id, ...shape.partitionKey]) {
-    for (const name of templateAttributes(template)) if (!given.has(name)) return undefined;
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean")
+      return undefined;
+    const read = unrenderTemplate(template, value);
+    // A template with several attributes cannot be read back; one with one attribute must match.
+    if (read === undefined && templateAttributes(template).length <= 1) return undefined;
+    for (const [name, attribute] of Object.entries(read?.attributes ?? {})) given.set(name, attribute);
   }
   for (const [name, value] of given) item[name] ??= value;
   return item;
 }
 
 /** An all-versions-and-deletes entry: `{ current, metadata: { operationType, id, partitionKey } }`. */
-function allVersionsChanges(runtime: Runtime, container: string, entry: unknown): ContainerChange[] {
+function allVersionsChanges(
+  runtime: Runtime,
+  container: string,
+  entry: unknown,
+  range: string | undefined,
+): ContainerChange[] {
   if (!isObject(entry)) return [];
   const metadata = isObject(entry["metadata"]) ? entry["metadata"] : {};
   const operation = metadata["operationType"];
+  const feed = feedOf(metadata["lsn"], range);
   if (operation === "delete") {
     const id = metadata["id"];
     const partitionKey = isObject(metadata["partitionKey"]) ? metadata["partitionKey"] : {};
     if (typeof id !== "string") return [];
     return runtime.itemTypes(container).flatMap((shape): ContainerChange[] => {
       const item = itemOfDeleteEvent(shape, id, partitionKey);
-      return item === undefined ? [] : [{ container, itemType: shape.type, kind: "delete", item }];
+      return item === undefined ? [] : [{ container, itemType: shape.type, kind: "delete", item, ...feed }];
     });
   }
   const current = entry["current"];
@@ -84,8 +97,8 @@ function allVersionsChanges(runtime: Runtime, container: string, entry: unknown)
 }
 
 /**
- * The changes of a page of `container`'s change feed, in the feed's order; entries of no item type
- * of the model (leases, counter markers) are left out.
+ * The changes of a page of `container`'s change feed (read from feed range `range`), in the feed's
+ * order, with their sequence numbers; entries of no item type of the model are left out.
  * @example changesOfFeed(runtime, "posts", response.result, "latestVersion")
  */
 export function changesOfFeed(
@@ -93,10 +106,11 @@ export function changesOfFeed(
   container: string,
   entries: readonly unknown[],
   mode: ChangeFeedModeName,
+  range?: string,
 ): ContainerChange[] {
   return entries.flatMap((entry) => {
-    if (mode === "allVersionsAndDeletes") return allVersionsChanges(runtime, container, entry);
-    const change = latestVersionChange(runtime, container, entry);
+    if (mode === "allVersionsAndDeletes") return allVersionsChanges(runtime, container, entry, range);
+    const change = latestVersionChange(runtime, container, entry, range);
     return change === undefined ? [] : [change];
   });
 }

@@ -23,3 +23,4 @@ export * from "./feed-source.js";
 export * from "./feed-changes.js";
 export * from "./counters.js";
 export * from "./removal.js";
+export * from "./rewrite.js";

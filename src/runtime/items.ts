@@ -83,6 +83,11 @@ export interface ItemTypeShape {
    * to true and the item's `ttl` (the model's `deletes: softDelete`, for delete carriers).
    */
   readonly softDelete?: { readonly property: string; readonly ttlSeconds: number };
+  /**
+   * Counted by a parent's counter kept from the latest-version change feed: the item carries the
+   * counters' flags (`src/runtime/counters.ts`), which a rewrite keeps.
+   */
+  readonly countedFromFeed?: boolean;
 }
 
 /** Everything besides the entity record that an item needs. */

@@ -5,7 +5,6 @@
  */
 import {
   changeOf,
-  readValues,
   withCopies,
   type Charged,
   type ContainerChange,
@@ -28,7 +27,7 @@ import { asItems, deleteItem, patchItem, pointer, queryItems } from "./requests.
 import { applyCounter } from "./counters.js";
 import { removeItem } from "./removal.js";
 import type { ItemRef, MaintenanceTask, ParameterSource } from "./tasks.js";
-import { renderKeyValue, renderTemplate, type TemplateValues } from "./templates.js";
+import { renderKeyValue, type TemplateValues } from "./templates.js";
 
 function parameterValue(source: ParameterSource, values: TemplateValues, limit: number): unknown {
   switch (source.kind) {

@@ -12,13 +12,13 @@ import {
   keyPathSegments,
   materializeItem,
   recordOf,
-  relatedOf,
   storedAttributes,
   type ItemTypeShape,
   type RelatedData,
   type StoredItem,
 } from "./items.js";
 import { removeItem } from "./removal.js";
+import { rewriteItem } from "./rewrite.js";
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
@@ -115,40 +115,19 @@ async function writeItem(
       charged.changes.push(changeOf(ref, "update", patched.item));
       continue;
     }
-    let carried: RelatedData = extra;
-    let previous: StoredItem | undefined;
-    if (
-      operation !== "create" &&
-      (shape.counts.length > 0 || shape.embeds.length > 0 || shape.ancestors !== undefined)
-    ) {
-      // An upsert replaces the whole item: keep the counters and embedded children others maintain.
-      const existing = await readItem(container, id, keys);
-      charged.requestCharge += existing.requestCharge;
-      previous = existing.item;
-      if (previous !== undefined) {
-        const kept = relatedOf(shape, previous);
-        carried = {
-          ...extra,
-          ...(kept.counts === undefined ? {} : { counts: { ...kept.counts, ...extra.counts } }),
-          ...(kept.embeds === undefined ? {} : { embeds: { ...kept.embeds, ...extra.embeds } }),
-          ...(kept.ancestors === undefined || extra.ancestors !== undefined
-            ? {}
-            : { ancestors: kept.ancestors }),
-        };
-      }
-    }
-    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, carried));
-    const response =
-      operation === "create"
-        ? await container.items.create<StoredItem>(item)
-        : operation === "upsert"
-          ? await container.items.upsert<StoredItem>(item)
-          : await container.item(id, toPartitionKey(keys)).replace<StoredItem>(item);
-    charged.requestCharge += response.requestCharge;
-    // An upsert answers 201 when it created the item and 200 when it replaced one.
-    const kind =
-      operation === "upsert" ? (response.statusCode === 201 ? "create" : "update") : context.change;
-    charged.changes.push(changeOf(ref, kind, response.resource ?? item, previous));
+    const written = await rewriteItem(
+      runtime,
+      charged,
+      container,
+      shape,
+      operation,
+      { id, keys },
+      record,
+      extra,
+    );
+    // An upsert that created the item is a create; one that replaced it is an update.
+    const kind = operation === "upsert" ? (written.created ? "create" : "update") : context.change;
+    charged.changes.push(changeOf(ref, kind, written.item, written.previous));
   }
 }
 

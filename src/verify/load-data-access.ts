@@ -48,7 +48,11 @@ export interface DataAccess {
     cascade?: boolean,
   ) => Promise<GeneratedWriteResult>;
   /** Runs the handlers for a page of a container's change feed (what the processors call). */
-  readonly applyFeed: (container: string, entries: readonly unknown[]) => Promise<GeneratedWriteResult>;
+  readonly applyFeed: (
+    container: string,
+    entries: readonly unknown[],
+    range?: string,
+  ) => Promise<GeneratedWriteResult>;
   /**
    * `startChangeFeedProcessors` of the module over the same database; `applyFeed` replaces the
    * module's own (to watch or fail the handlers). Options as the runtime's
@@ -56,7 +60,11 @@ export interface DataAccess {
    */
   readonly startChangeFeedProcessors: (
     options: ChangeFeedProcessorOptions & {
-      readonly applyFeed?: (container: string, entries: readonly unknown[]) => Promise<GeneratedWriteResult>;
+      readonly applyFeed?: (
+        container: string,
+        entries: readonly unknown[],
+        range?: string,
+      ) => Promise<GeneratedWriteResult>;
     },
   ) => ChangeFeedProcessor;
 }

@@ -186,11 +186,11 @@ async function startFeedMaintenance(
     pollIntervalMs: pollMs,
     leaseRenewMs: pollMs * 4,
     onError: (error) => errors.push(error),
-    applyFeed: async (container, entries) => {
+    applyFeed: async (container, entries, range) => {
       inFlight++;
       state.depth++;
       try {
-        const result = await access.applyFeed(container, entries);
+        const result = await access.applyFeed(container, entries, range);
         charge += result.requestCharge;
         return result;
       } finally {

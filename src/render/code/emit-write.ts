@@ -73,7 +73,8 @@ export function writeTasksOf(
     if (step.kind === "batch") {
       const [primary, ...increments] = step.operations;
       if (primary === undefined) continue;
-      const operation = primary.operation === "patch" ? "upsert" : primary.operation;
+      const operation =
+        change === "delete" ? "delete" : primary.operation === "patch" ? "upsert" : primary.operation;
       tasks.push({
         kind: "batch",
         container: step.container,
@@ -120,7 +121,8 @@ export function writeTasksOf(
           kind: "item",
           container: step.container,
           itemType: step.itemType,
-          operation: step.operation,
+          // A soft delete is planned as a patch; the runtime removes by the item type's softDelete.
+          operation: change === "delete" ? "delete" : step.operation,
         });
       }
       continue;

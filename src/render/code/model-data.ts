@@ -3,7 +3,7 @@
  * type (with what it inherits from its `source`), and where the records an item copies from can be
  * point-read.
  */
-import { deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
+import { countedFromFeedOf, deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
 import { itemTypeShapeOf } from "../../model/item-type-shape.js";
 import { templateAttributes, templateUses } from "../../model/templates.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
@@ -56,17 +56,25 @@ export function shapesOf(workload: Workload, model: Model): ReadonlyMap<string, 
       ? deleteCarriersOf(workload, model).map((carrier) => shapeKey(carrier.container, carrier.itemType))
       : [],
   );
+  const counted = new Set(
+    deletes.mode === "softDelete"
+      ? countedFromFeedOf(workload, model).map((placement) =>
+          shapeKey(placement.container, placement.itemType),
+        )
+      : [],
+  );
   const shapes = new Map<string, ItemTypeShapeData>();
   for (const container of model.containers) {
     for (const item of container.items) {
       const key = shapeKey(container.name, item.type);
       const shape = shapeOf(workload, model, container, item);
-      shapes.set(
-        key,
-        tombstoned.has(key) && deletes.mode === "softDelete"
-          ? { ...shape, softDelete: { property: deletes.property, ttlSeconds: deletes.ttlSeconds } }
-          : shape,
-      );
+      shapes.set(key, {
+        ...shape,
+        ...(tombstoned.has(key) && deletes.mode === "softDelete"
+          ? { softDelete: { property: deletes.property, ttlSeconds: deletes.ttlSeconds } }
+          : {}),
+        ...(counted.has(key) ? { countedFromFeed: true } : {}),
+      });
     }
   }
   return shapes;

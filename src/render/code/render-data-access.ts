@@ -79,8 +79,26 @@ const REEXPORTED_TYPES = [
   "WriteResult",
 ];
 
+/** Runtime values the module re-exports: where a change-feed processor keeps its place and its failures. */
+const REEXPORTED_VALUES = [
+  "containerCheckpointStore",
+  "memoryCheckpointStore",
+  "containerDeadLetterStore",
+  "memoryDeadLetterStore",
+  "replayDeadLetters",
+  "DataAccessError",
+];
+
 /** Names the generated module declares or imports (entity and input types must not clash with them). */
-const RESERVED_NAMES = ["Database", ...RUNTIME_VALUES, ...RUNTIME_TYPES, "DataAccess", "createDataAccess"];
+const RESERVED_NAMES = [
+  "Database",
+  ...RUNTIME_VALUES,
+  ...RUNTIME_TYPES,
+  ...REEXPORTED_VALUES,
+  "DataAccess",
+  "createDataAccess",
+  "CHANGE_FEED_MODE",
+];
 
 /** The name of the function of each access pattern, and of each change handler. */
 export interface DataAccessNames {
@@ -162,6 +180,7 @@ function runtimeImport(body: string): string {
     `} from "./${RUNTIME_FOLDER}/index.js";`,
     "",
     `export type { ${REEXPORTED_TYPES.join(", ")} } from "./${RUNTIME_FOLDER}/index.js";`,
+    `export { ${REEXPORTED_VALUES.join(", ")} } from "./${RUNTIME_FOLDER}/index.js";`,
   ].join("\n");
 }
 
@@ -380,7 +399,7 @@ function createDataAccessSource(
     ' * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });',
     " */",
     "export function createDataAccess(database: Database, options: DataAccessOptions = {}) {",
-    "  const runtime = createRuntime(database, { itemTypes, copySources }, options);",
+    "  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);",
     ...handlers,
     "  const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {",
     ...handlerEntries,
@@ -395,8 +414,8 @@ function createDataAccessSource(
     "   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what",
     "   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).",
     "   */",
-    "  const applyFeed = (container: string, entries: readonly unknown[]): Promise<WriteResult> =>",
-    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE), false);",
+    "  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>",
+    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);",
     "  return {",
     functions.join("\n"),
     ...handlerNames.map((name) => `    ${name},`),
