@@ -21,6 +21,7 @@
  * https://learn.microsoft.com/azure/cosmos-db/continuous-backup-restore-introduction (7-day and
  * 30-day tiers; the 7-day tier is not charged for backup storage).
  */
+import { countedFlag } from "../runtime/counters.js";
 import { templateAttributes, parseTemplate } from "./templates.js";
 import type { Container, DeletePropagation, ItemType, Model } from "./types.js";
 import type { Workload } from "../workload/types.js";
@@ -91,25 +92,28 @@ export function holderSharesPartition(
 
 /**
  * The item types counted by a parent's counter held outside their logical partition (kept from the
- * change feed): in latest-version mode they carry the counters' flags (`src/runtime/counters.ts`).
+ * change feed), with the flags they carry in latest-version mode (`countedFlag` of
+ * `src/runtime/counters.ts`: `counted:<holder type>.<counter>`, true while the holder counts them).
  */
 export function countedFromFeedOf(
   workload: Workload,
   model: Model,
-): readonly { readonly container: string; readonly itemType: string }[] {
-  const found: { container: string; itemType: string }[] = [];
+): readonly { readonly container: string; readonly itemType: string; readonly flags: readonly string[] }[] {
+  const found: { container: string; itemType: string; flags: string[] }[] = [];
   for (const container of model.containers) {
     for (const item of container.items) {
       if (item.source !== undefined) continue;
-      const counted = model.containers.some((other) =>
-        other.items.some(
-          (holder) =>
-            holder.source === undefined &&
-            holder.counts.some((counter) => counter.of === item.entity) &&
-            !holderSharesPartition(workload, { container: other, item: holder }, { container, item }),
-        ),
-      );
-      if (counted) found.push({ container: container.name, itemType: item.type });
+      const flags: string[] = [];
+      for (const other of model.containers) {
+        for (const holder of other.items) {
+          if (holder.source !== undefined) continue;
+          if (holderSharesPartition(workload, { container: other, item: holder }, { container, item })) continue;
+          for (const counter of holder.counts) {
+            if (counter.of === item.entity) flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
+          }
+        }
+      }
+      if (flags.length > 0) found.push({ container: container.name, itemType: item.type, flags });
     }
   }
   return found;

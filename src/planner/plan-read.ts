@@ -252,7 +252,6 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
         : {}),
       valuesFrom: "input",
       orderBy: pattern.orderBy,
-      ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
       ...(pattern.select === undefined ? {} : { projection: projectionOf(env, pattern, placement) }),
       ...tombstoneFilter(env, placement),
     });
@@ -268,6 +267,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       scope: routing.scope,
       partitions: physical,
       returned: itemsReturned,
+      ...(pattern.limit === undefined ? {} : { pageSize: pattern.limit }),
       orderServedByIndex: served,
       ru: env.estimate({
         op: "query",

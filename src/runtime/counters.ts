@@ -28,7 +28,10 @@ import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 type CounterTask = Extract<MaintenanceTask, { kind: "counter" }>;
 
 /** The flag a counted child carries while `task`'s holder counts it. */
-export function countedFlag(task: Pick<CounterTask, "holder" | "property">): string {
+export function countedFlag(task: {
+  readonly holder: { readonly itemType: string };
+  readonly property: string;
+}): string {
   return `counted:${task.holder.itemType}.${task.property}`;
 }
 

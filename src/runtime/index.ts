@@ -24,3 +24,4 @@ export * from "./feed-changes.js";
 export * from "./counters.js";
 export * from "./removal.js";
 export * from "./rewrite.js";
+export * from "./increments.js";

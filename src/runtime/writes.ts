@@ -3,9 +3,10 @@
  * record (replicas, buckets), projections moved to a new id, embedded children patched into their
  * parent, and transactional batches of an item with its parent's counter.
  */
-import { BulkOperationType, type JSONObject, type OperationInput, type PatchOperation } from "@azure/cosmos";
+import { BulkOperationType, type JSONObject, type OperationInput } from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
-import { DataAccessError } from "./errors.js";
+import { DataAccessError, chargeOf, statusOf } from "./errors.js";
+import { isIncrement, patchOf } from "./increments.js";
 import {
   deletedItem,
   itemKeyOf,
@@ -44,21 +45,38 @@ export function parentAttributes(
   return parent === undefined ? record : { ...parent, ...record };
 }
 
-/** The patch operations that set the attributes a write changes (key and id attributes excluded). */
-function changedAttributeOperations(
+/**
+ * The patch of the attributes a write changes (key and id attributes excluded): `set` for values,
+ * `incr` for increments (`{ incr: -2, min: 0 }`), conditional on their bounds.
+ */
+function changedAttributePatch(
   shape: ItemTypeShape,
   record: Readonly<Record<string, unknown>>,
   changes: readonly string[] | undefined,
-): PatchOperation[] {
+): ReturnType<typeof patchOf> {
   const fixed = new Set<string>(["id", "type"]);
   for (const part of [shape.id, ...shape.partitionKey].flatMap((template) => parseTemplate(template))) {
     if (part.kind === "attribute") fixed.add(part.name);
   }
   for (const path of shape.keyPaths) fixed.add(keyPathSegments(path)[0] ?? "");
   const stored = storedAttributes(shape, record);
-  return Object.keys(stored)
-    .filter((name) => !fixed.has(name) && (changes === undefined || changes.includes(name)))
-    .map((name) => ({ op: "set" as const, path: pointer(name), value: stored[name] }));
+  const changed = Object.keys(stored).filter(
+    (name) => !fixed.has(name) && (changes === undefined || changes.includes(name)),
+  );
+  return patchOf(Object.fromEntries(changed.map((name) => [name, stored[name]])));
+}
+
+/** Refuses increments in a write that replaces whole items (only a patch adds to a value). */
+function refuseIncrements(record: Readonly<Record<string, unknown>>, operation: string): void {
+  const name = Object.keys(record).find((key) => isIncrement(record[key]));
+  if (name === undefined) return;
+  throw new DataAccessError(
+    "badIncrement",
+    `"${name}" is an increment, which only a patch write applies (this write is a ${operation})`,
+    {
+      context: { attribute: name },
+    },
+  );
 }
 
 /** Writes the item(s) of one item type for a record: replicas, buckets, counters kept on upserts. */
@@ -102,12 +120,22 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      const patched = await patchItem(
-        container,
-        id,
-        keys,
-        changedAttributeOperations(shape, record, context.changes),
-      );
+      const patch = changedAttributePatch(shape, record, context.changes);
+      let patched: Awaited<ReturnType<typeof patchItem>>;
+      try {
+        patched = await patchItem(container, id, keys, patch.operations, patch.condition);
+      } catch (error) {
+        charged.requestCharge += chargeOf(error);
+        if (statusOf(error) !== 412 || patch.condition === undefined) throw error;
+        throw new DataAccessError(
+          "boundViolated",
+          `${ref.itemType} ${id}: the increment would cross its bound (${patch.condition})`,
+          {
+            cause: error,
+            context: { id, condition: patch.condition },
+          },
+        );
+      }
       charged.requestCharge += patched.requestCharge;
       if (patched.item === undefined) {
         throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
@@ -115,6 +143,7 @@ async function writeItem(
       charged.changes.push(changeOf(ref, "update", patched.item));
       continue;
     }
+    refuseIncrements(record, operation);
     const written = await rewriteItem(
       runtime,
       charged,

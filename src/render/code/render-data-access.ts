@@ -9,7 +9,8 @@
 import type { Model } from "../../model/types.js";
 import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
-import { attributeTsType, emitReadBody, readInputType } from "./emit-read.js";
+import { attributeTsType, emitReadBody, readAnswer, readInputType } from "./emit-read.js";
+import { itemInterface } from "./emit-types.js";
 import { changeKindOf, maintenanceTasksOf, writeTasksOf } from "./emit-write.js";
 import {
   camelIdentifier,
@@ -43,6 +44,13 @@ const RUNTIME_VALUES = [
   "shardValues",
   "processChangeFeeds",
   "changesOfFeed",
+  "queryPage",
+  "readMany",
+  "liveRead",
+  "liveItem",
+  "itemsAs",
+  "pageOf",
+  "partitionKeyOfItem",
 ];
 
 /** Runtime types the generated module may use. */
@@ -58,8 +66,10 @@ const RUNTIME_TYPES = [
   "ItemTypeShape",
   "KeyValue",
   "MaintenanceTask",
+  "PageOptions",
   "ReadResult",
   "StoredItem",
+  "WithIncrements",
   "WriteContext",
   "WriteRelated",
   "WriteResult",
@@ -74,6 +84,7 @@ const REEXPORTED_TYPES = [
   "DataAccessOptions",
   "FollowUpResult",
   "ItemChange",
+  "PageOptions",
   "ReadResult",
   "WriteRelated",
   "WriteResult",
@@ -217,23 +228,53 @@ function docComment(lines: readonly string[], indent: string): string {
 }
 
 function readFunction(
-  workload: Workload,
   pattern: ReadPattern,
   plan: ReadPlan | undefined,
   name: string,
   inputType: string,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
+  typeOf: (container: string, itemType: string) => string,
 ): string {
   const body =
     plan === undefined
       ? [`throw new Error(${stringLiteral(`${pattern.id} has no plan`)});`]
-      : emitReadBody(pattern, plan, shapes);
+      : emitReadBody(pattern, plan, shapes, typeOf);
+  const answer = plan === undefined || plan.operations.length === 0 ? undefined : readAnswer(plan, shapes);
+  const itemType =
+    answer === undefined
+      ? "StoredItem"
+      : pattern.select !== undefined && answer === plan?.operations[0]
+        ? `Partial<${typeOf(answer.container, answer.itemType)}>`
+        : typeOf(answer.container, answer.itemType);
   return [
-    docComment(describePlan(pattern, plan), "    "),
-    `    async ${name}(input: ${inputType}): Promise<ReadResult> {`,
+    docComment(
+      [
+        ...describePlan(pattern, plan),
+        "Pass page.pageSize and the previous answer's continuationToken for the next page.",
+      ],
+      "    ",
+    ),
+    `    async ${name}(input: ${inputType}, page: PageOptions = {}): Promise<ReadResult<${itemType}>> {`,
     indentLines(body, "      "),
     "    },",
   ].join("\n");
+}
+
+/**
+ * The record a write function takes: the entity's record, where a patch may give the number
+ * attributes it changes as increments (`{ incr: -1, min: 0 }`: atomic, bounded).
+ */
+function writeRecordType(workload: Workload, pattern: WritePattern, recordType: string): string {
+  if (pattern.operation !== "patch") return recordType;
+  const entity = workload.entities.find((e) => e.name === pattern.entity);
+  const numbers = (entity?.attributes ?? [])
+    .filter(
+      (a) => a.type === "number" && a.name !== entity?.key && (pattern.changes?.includes(a.name) ?? true),
+    )
+    .map((a) => stringLiteral(a.name));
+  return numbers.length === 0 || recordType.startsWith("Readonly<Record")
+    ? recordType
+    : `WithIncrements<${recordType}, ${numbers.join(" | ")}>`;
 }
 
 function writeFunction(
@@ -288,6 +329,16 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   );
   const recordType = (entity: string): string =>
     recordTypes.get(entity) ?? "Readonly<Record<string, unknown>>";
+  const itemTypeNames = new Map(
+    [...shapes].map(([key, shape]) => [
+      key,
+      typeNamer(
+        `${pascalIdentifier(shape.container, "Container")}${pascalIdentifier(shape.type, "Item")}Item`,
+      ),
+    ]),
+  );
+  const typeOf = (container: string, itemType: string): string =>
+    itemTypeNames.get(`${container}/${itemType}`) ?? "StoredItem";
 
   const inputTypes: string[] = [];
   const functions: string[] = [];
@@ -304,7 +355,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
         `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
       );
       functions.push(
-        readFunction(workload, pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes),
+        readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
       );
     } else {
       functions.push(
@@ -313,7 +364,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
           pattern,
           plan?.type === "write" ? plan : undefined,
           name,
-          recordType(pattern.entity),
+          writeRecordType(workload, pattern, recordType(pattern.entity)),
           shapes,
         ),
       );
@@ -347,8 +398,11 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   );
 
   const body = [
-    "// ---- Records and inputs -------------------------------------------------------------------",
+    "// ---- Records, items and inputs -------------------------------------------------------------",
     entityTypes(workload, (entity) => recordType(entity)),
+    [...shapes]
+      .map(([key, shape]) => itemInterface(workload, shape, itemTypeNames.get(key) ?? "StoredItem"))
+      .join("\n\n"),
     inputTypes.join("\n\n"),
     "// ---- The model ----------------------------------------------------------------------------",
     `/** The stored shape of every item type, by "container/type". */\nexport const itemTypes: Readonly<Record<string, ItemTypeShape>> = {\n${shapeEntries.join("\n")}\n};`,
