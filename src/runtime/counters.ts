@@ -21,7 +21,7 @@ import { changeOf, readValues, type Charged, type ItemChange, type Runtime } fro
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isTombstone, partitionKeyOfItem, recordOf, type ItemTypeShape, type StoredItem } from "./items.js";
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
-import { propertyRef } from "./sql.js";
+import { patchCondition, propertyRef } from "./sql.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -35,9 +35,13 @@ export function countedFlag(task: {
   return `counted:${task.holder.itemType}.${task.property}`;
 }
 
-/** The holder's mark of the highest sequence number applied from one feed range. */
+/**
+ * The holder's mark of the highest sequence number applied from one feed range: `appliedLsn_`,
+ * the counter and the range's key, anything but letters, digits and `_` as `_` (a plain identifier,
+ * which every query engine reads in a patch condition).
+ */
 export function appliedMark(property: string, range: string): string {
-  return `applied:${property}:${range}`;
+  return `appliedLsn_${`${property}_${range}`.replace(/[^A-Za-z0-9_]/g, "_")}`;
 }
 
 /** The flags of counted children an item carries (to keep them when the item is rewritten). */
@@ -167,7 +171,9 @@ async function updateHolder(
           ],
           ...(etag === undefined
             ? {
-                condition: `FROM c WHERE NOT IS_DEFINED(${propertyRef(mark)}) OR ${propertyRef(mark)} <= ${applied}`,
+                condition: patchCondition(
+                  `NOT IS_DEFINED(${propertyRef(mark)}) OR ${propertyRef(mark)} <= ${applied}`,
+                ),
               }
             : {}),
         },

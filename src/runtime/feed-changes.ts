@@ -92,7 +92,13 @@ function allVersionsChanges(
   const shape = runtime.itemTypes(container).find((candidate) => candidate.type === current["type"]);
   if (shape === undefined) return [];
   return [
-    { container, itemType: shape.type, kind: operation === "create" ? "create" : "update", item: current },
+    {
+      container,
+      itemType: shape.type,
+      kind: operation === "create" ? "create" : "update",
+      item: current,
+      ...feed,
+    },
   ];
 }
 

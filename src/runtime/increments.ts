@@ -7,7 +7,7 @@
 import type { PatchOperation, PatchRequestBody } from "@azure/cosmos";
 import { DataAccessError } from "./errors.js";
 import { pointer } from "./requests.js";
-import { propertyRef } from "./sql.js";
+import { patchCondition, propertyRef } from "./sql.js";
 
 /** A relative change of a number attribute, with an optional floor and ceiling of the result. */
 export interface Increment {
@@ -45,7 +45,7 @@ function finite(value: number, what: string, attribute: string): number {
 /**
  * The patch of attribute values: `set` for values, `incr` for increments, and the condition that
  * keeps each increment within its bounds (`c.stock >= 2` for `{ incr: -2, min: 0 }`).
- * @example patchOf({ stock: { incr: -2, min: 0 } }) // { operations: [{ op: "incr", path: "/stock", value: -2 }], condition: "FROM c WHERE c.stock >= 2" }
+ * @example patchOf({ stock: { incr: -2, min: 0 } }) // { operations: [{ op: "incr", path: "/stock", value: -2 }], condition: "FROM c  WHERE (c.stock >= 2)" }
  */
 export function patchOf(values: Readonly<Record<string, unknown>>): {
   readonly operations: PatchOperation[];
@@ -69,7 +69,7 @@ export function patchOf(values: Readonly<Record<string, unknown>>): {
   const operations = [...increments, ...sets];
   return conditions.length === 0
     ? { operations }
-    : { operations, condition: `FROM c WHERE ${conditions.join(" AND ")}` };
+    : { operations, condition: patchCondition(conditions.join(" AND ")) };
 }
 
 /** The request body of `patchOf` for `@azure/cosmos`. */

@@ -1,13 +1,14 @@
 /**
- * Rewriting a whole item (create, replace, upsert) without losing what others maintain in it:
+ * Writing a whole item (create, replace, upsert) without losing what others maintain in it:
  * counters, embedded children, ancestors, and the marks and flags of counters kept from the change
- * feed. When an item holds any of them, the write reads it, rebuilds it from the record and what
- * it read, and replaces it only if it has not changed since (ETag `ifMatch`); a concurrent change
- * (a counter increment, another edit) makes it read and rebuild again, up to `MAX_REWRITE_ATTEMPTS`
- * times with backoff, then `conflict`. A missing item is created (`ifNoneMatch` semantics: a create
- * that answers 409 when another writer created it first, which is retried the same way).
+ * feed. When an item holds any of them, the write patches the properties its record owns (one
+ * atomic patch, or a transactional batch of patches of the item over 10 properties), so a
+ * concurrent counter increment or embed is never overwritten and never makes the write fail; a
+ * missing item is created whole (a 409, when another writer created it first, patches it instead,
+ * up to `MAX_REWRITE_ATTEMPTS` times, then `conflict`). An attribute missing from the record is
+ * left as the item has it. Items without maintained data are created, replaced or upserted whole.
  */
-import type { Container } from "@azure/cosmos";
+import { BulkOperationType, type Container, type OperationInput, type PatchOperation } from "@azure/cosmos";
 import { withCopies, type Charged, type Runtime } from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import {
@@ -18,7 +19,7 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { readItem, toPartitionKey } from "./requests.js";
+import { MAX_PATCH_OPERATIONS, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import { backoffDelay } from "./retry.js";
 import type { KeyValue } from "./templates.js";
 
@@ -29,7 +30,7 @@ export const MAX_REWRITE_ATTEMPTS = 8;
 function maintainedProperties(item: StoredItem): StoredItem {
   const kept: StoredItem = {};
   for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith("applied:") || name.startsWith("counted:")) kept[name] = value;
+    if (name.startsWith("appliedLsn_") || name.startsWith("counted:")) kept[name] = value;
   }
   return kept;
 }
@@ -58,6 +59,66 @@ function carriedFrom(
     ...(kept.embeds === undefined ? {} : { embeds: { ...kept.embeds, ...extra.embeds } }),
     ...(kept.ancestors === undefined || extra.ancestors !== undefined ? {} : { ancestors: kept.ancestors }),
   };
+}
+
+/**
+ * The properties a record's write owns in an item that others also write: everything but the id,
+ * the counters, embeds and ancestors others maintain (unless the caller gives them), and the
+ * handlers' marks and flags.
+ */
+function recordProperties(shape: ItemTypeShape, item: StoredItem, extra: RelatedData): StoredItem {
+  const maintained = new Set<string>(["id"]);
+  if (extra.counts === undefined) for (const counter of shape.counts) maintained.add(counter.as);
+  if (extra.embeds === undefined) for (const embed of shape.embeds) maintained.add(embed.as);
+  if (extra.ancestors === undefined && shape.ancestors !== undefined) maintained.add(shape.ancestors.as);
+  const owned: StoredItem = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!maintained.has(name) && !name.startsWith("appliedLsn_") && !name.startsWith("counted:"))
+      owned[name] = value;
+  }
+  return owned;
+}
+
+/**
+ * Sets `properties` on the item in one atomic step: one patch, or (over 10 operations) a
+ * transactional batch of patches of the item; one patch after another on endpoints without
+ * transactional batches. Undefined when the item does not exist.
+ */
+async function patchWhole(
+  runtime: Runtime,
+  container: Container,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  properties: StoredItem,
+): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+  const operations: PatchOperation[] = Object.entries(properties).map(([name, value]) => ({
+    op: "set",
+    path: pointer(name),
+    value,
+  }));
+  if (operations.length <= MAX_PATCH_OPERATIONS || !runtime.transactionalBatch) {
+    return patchItem(container, target.id, target.keys, operations);
+  }
+  const partitionKey = toPartitionKey(target.keys);
+  const batch: OperationInput[] = [];
+  for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {
+    batch.push({
+      operationType: BulkOperationType.Patch,
+      id: target.id,
+      partitionKey,
+      resourceBody: { operations: operations.slice(start, start + MAX_PATCH_OPERATIONS) },
+    });
+  }
+  const response = await container.items.batch(batch, partitionKey);
+  const results = response.result ?? [];
+  const requestCharge = results.reduce((sum, result) => sum + result.requestCharge, 0);
+  if (results.some((result) => result.statusCode === 404)) return { item: undefined, requestCharge };
+  const failed = results.find((result) => result.statusCode >= 400 && result.statusCode !== 424);
+  if (failed !== undefined) {
+    throw new DataAccessError("batchFailed", `patching ${target.id} answered ${failed.statusCode}`, {
+      context: { id: target.id, statusCode: failed.statusCode },
+    });
+  }
+  return { item: results[results.length - 1]?.resourceBody as StoredItem | undefined, requestCharge };
 }
 
 /** What a rewrite did: the item as stored, what it replaced, and whether it created it. */
@@ -110,34 +171,27 @@ export async function rewriteItem(
       if (existing.item === undefined || !isTombstone(shape, existing.item)) throw error;
     }
   }
+  // The item holds what others maintain (counters, embeds, flags): its record's part is patched,
+  // which never conflicts with them; a missing item is created whole.
   for (let attempt = 1; attempt <= MAX_REWRITE_ATTEMPTS; attempt++) {
-    const existing = await readItem(container, target.id, target.keys);
-    charged.requestCharge += existing.requestCharge;
-    const previous = existing.item;
-    if (previous === undefined && operation === "replace") {
+    const item = await build(undefined);
+    const owned = recordProperties(shape, item, extra);
+    const patched = await patchWhole(runtime, container, target, owned);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item !== undefined) return { item: patched.item, previous: undefined, created: false };
+    if (operation === "replace") {
       throw new DataAccessError("notFound", `${shape.type} ${target.id} does not exist`, {
         context: { id: target.id },
       });
     }
-    const item = await build(previous);
-    const etag = typeof previous?.["_etag"] === "string" ? previous["_etag"] : undefined;
     try {
-      const response =
-        previous === undefined
-          ? await container.items.create<StoredItem>(item)
-          : await container
-              .item(target.id, toPartitionKey(target.keys))
-              .replace<StoredItem>(
-                item,
-                etag === undefined ? {} : { accessCondition: { type: "IfMatch", condition: etag } },
-              );
+      const response = await container.items.create<StoredItem>(item);
       charged.requestCharge += response.requestCharge;
-      return { item: response.resource ?? item, previous, created: previous === undefined };
+      return { item: response.resource ?? item, previous: undefined, created: true };
     } catch (error) {
       charged.requestCharge += chargeOf(error);
-      const status = statusOf(error);
-      // 412: changed since read; 409: created since read; 404: deleted since read.
-      if (status !== 412 && status !== 409 && status !== 404) throw error;
+      // Created by another writer since: patch it.
+      if (statusOf(error) !== 409) throw error;
       await new Promise((resolve) =>
         setTimeout(resolve, backoffDelay(attempt, { initialDelayMs: 10, maxDelayMs: 1000 }, runtime.random)),
       );
@@ -145,7 +199,7 @@ export async function rewriteItem(
   }
   throw new DataAccessError(
     "conflict",
-    `${shape.type} ${target.id} kept changing while it was rewritten (${MAX_REWRITE_ATTEMPTS} attempts)`,
+    `${shape.type} ${target.id} kept being created and deleted while it was written (${MAX_REWRITE_ATTEMPTS} attempts)`,
     { context: { container: shape.container, id: target.id } },
   );
 }

@@ -95,3 +95,14 @@ export function isSafeIdentifier(name: string): boolean {
 export function propertyRef(name: string, alias = "c"): string {
   return isSafeIdentifier(name) ? `${alias}.${name}` : `${alias}[${JSON.stringify(name)}]`;
 }
+
+/**
+ * The condition of a conditional patch: `FROM c  WHERE (predicate)`. The service reads any
+ * whitespace; the two spaces keep the embedded test endpoint (@vercel/cosmosdb-server 1.0.1) from
+ * lower-casing the predicate (it lower-cases conditions that start with "from c where", which
+ * breaks every camelCase property name; measured 2026-11-24).
+ * @example patchCondition("c.stock >= 2") // "FROM c  WHERE (c.stock >= 2)"
+ */
+export function patchCondition(predicate: string): string {
+  return `FROM c  WHERE (${predicate})`;
+}
