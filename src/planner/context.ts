@@ -5,7 +5,7 @@
  */
 import { deleteCarriersOf, deletePropagationOf } from "../model/deletes.js";
 import { effectiveItemType } from "../model/materialize-item.js";
-import type { Container, ItemType, Model } from "../model/types.js";
+import type { Container, DeletePropagation, ItemType, Model } from "../model/types.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Workload } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";
 
@@ -54,6 +54,8 @@ export interface PlanningContext {
    * tombstones. Undefined for every other item type.
    */
   tombstone(container: string, type: string): string | undefined;
+  /** How the model carries deletes to the change feed (`deletePropagationOf`, its default filled in). */
+  deletes(): DeletePropagation;
 }
 
 /** Builds the look-ups once for a workload and a model. */
@@ -155,5 +157,6 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     copyHoldersOf: (name) => copyHolders.get(name) ?? [],
     tombstone: (container, type) =>
       deletes.mode === "softDelete" && tombstoned.has(`${container}/${type}`) ? deletes.property : undefined,
+    deletes: () => deletes,
   };
 }

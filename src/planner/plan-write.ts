@@ -212,8 +212,8 @@ function sumOf(steps: readonly PlanStep[]): { estimate: number; low: number; hig
 
 /** The note of a soft delete: a patch that leaves a tombstone for the change feed. */
 function softDeleteNote(env: PlanEnvironment, placement: Placement, tombstone: string): string {
-  const deletes = env.context.model.deletes;
-  const ttl = deletes?.mode === "softDelete" ? deletes.ttlSeconds : DEFAULT_TOMBSTONE_TTL_SECONDS;
+  const deletes = env.context.deletes();
+  const ttl = deletes.mode === "softDelete" ? deletes.ttlSeconds : DEFAULT_TOMBSTONE_TTL_SECONDS;
   return `soft delete: patch ${placement.item.type}.${tombstone} = true and ttl ${ttl} s (the change feed carries the tombstone to the counters and copies; it expires after the ttl)`;
 }
 
@@ -224,7 +224,7 @@ function softDeleteNote(env: PlanEnvironment, placement: Placement, tombstone: s
  * versions and deletes (every create and delete arrives once per sequence number).
  */
 function counterFlagSteps(env: PlanEnvironment, child: Placement | undefined, times: number): WriteStep[] {
-  if (child === undefined || env.context.model.deletes?.mode === "allVersionsAndDeletes") return [];
+  if (child === undefined || env.context.deletes().mode === "allVersionsAndDeletes") return [];
   return [
     writeStep(
       env,

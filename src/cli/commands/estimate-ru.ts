@@ -111,7 +111,13 @@ function formatTable(
 }
 
 function describeInputs(operation: Operation): string {
-  const { op: _op, ...inputs } = operation;
+  const { op: _op, operations, ...inputs } = operation;
   const parts = Object.entries(inputs).map(([key, value]) => `${key}=${String(value)}`);
+  // A batch or stored procedure lists its operations, each as op and inputs.
+  if (operations !== undefined) {
+    parts.push(
+      `operations=[${operations.map((inner) => `${inner.op} ${describeInputs(inner)}`).join("; ")}]`,
+    );
+  }
   return parts.length === 0 ? "(defaults)" : parts.join(" ");
 }
