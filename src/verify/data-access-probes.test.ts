@@ -36,15 +36,67 @@ interface Generated {
 
 let sequence = 0;
 
+/** Requests counted by `countingDatabase`. */
+interface RequestCounts {
+  bulk: number;
+  pointReads: number;
+}
+
+/** Calls `method` of `target` through a counter; every other member is the target's own. */
+function counting<T extends object>(target: T, method: string, count: () => void): T {
+  return new Proxy(target, {
+    get(object, name) {
+      const value: unknown = Reflect.get(object, name, object);
+      if (typeof value !== "function") return value;
+      const bound = (value as (...args: unknown[]) => unknown).bind(object);
+      if (name !== method) return bound;
+      return (...args: unknown[]) => {
+        count();
+        return bound(...args);
+      };
+    },
+  });
+}
+
+/** The database, with its containers' bulk calls and point reads counted in `counts`. */
+function countingDatabase(database: Database, counts: RequestCounts): Database {
+  return new Proxy(database, {
+    get(object, name) {
+      if (name !== "container") {
+        const value: unknown = Reflect.get(object, name, object);
+        return typeof value === "function" ? (value as () => unknown).bind(object) : value;
+      }
+      return (id: string) => {
+        const container = object.container(id);
+        return new Proxy(container, {
+          get(inner, member) {
+            if (member === "items") return counting(inner.items, "bulk", () => counts.bulk++);
+            if (member === "item")
+              return (itemId: string, key: Parameters<typeof inner.item>[1]) =>
+                counting(inner.item(itemId, key), "read", () => counts.pointReads++);
+            const value: unknown = Reflect.get(inner, member, inner);
+            return typeof value === "function" ? (value as () => unknown).bind(inner) : value;
+          },
+        });
+      };
+    },
+  });
+}
+
 /** Deploys `model` on `endpoint`, imports its generated module and binds it to the database. */
-async function generated(endpoint: CosmosEndpoint, workload: Workload, model: Model): Promise<Generated> {
+async function generated(
+  endpoint: CosmosEndpoint,
+  workload: Workload,
+  model: Model,
+  wrap: (database: Database) => Database = (database) => database,
+): Promise<Generated> {
   const deployment = await deployModel(endpoint.client, model);
   const plans = evaluateModel(workload, model).patterns.map((pattern) => pattern.plan);
   const module = await importGenerated(`probe-${++sequence}`, renderDataAccessFiles(workload, model, plans));
   const create = module["createDataAccess"] as (database: Database, options: unknown) => Access;
   // Batches with patch operations only where the endpoint runs them atomically.
   const batches = endpoint.capabilities.atomicBatch && endpoint.capabilities.patchInBatch;
-  return { module, access: create(deployment.database, { transactionalBatch: batches }), deployment };
+  return { module, access: create(wrap(deployment.database), { transactionalBatch: batches }), deployment };
 }
 
 function call(access: Access, name: string): Fn {
@@ -393,6 +445,42 @@ for (const target of TEST_ENDPOINTS) {
       expect(dates).toEqual([...dates].sort().reverse());
       const small = await q3({ postId: "p2" }, { pageSize: 7 });
       expect(small.items).toHaveLength(7);
+    }, 120_000);
+
+    it("reads a feed page's posts as one ReadMany (bulk reads, no point read each), in the order asked, a missing one left out", async () => {
+      const counts: RequestCounts = { bulk: 0, pointReads: 0 };
+      const { access, deployment } = await generated(endpoint, SOCIAL.workload, SOCIAL.model, (database) =>
+        countingDatabase(database, counts),
+      );
+      deployments.push(deployment);
+      await call(
+        access,
+        "c1CreateAUserOrEditTheirProfile",
+      )({ userId: "u9", displayName: "Ann", avatarUrl: "a", bio: "b" });
+      for (let i = 0; i < 20; i++) {
+        await call(
+          access,
+          "c2PublishAPost",
+        )({
+          postId: `f${i}`,
+          authorId: "u9",
+          text: `t${i}`,
+          mediaUrls: [],
+          createdAt: "2026-11-24T03:00:00Z",
+        });
+      }
+      // 20 posts of the page, newest first as a feed lists them, and one that was never written.
+      const asked = Array.from({ length: 20 }, (_, i) => `f${19 - i}`);
+      asked.splice(7, 0, "gone");
+      counts.bulk = 0;
+      counts.pointReads = 0;
+      const page = await call(access, "q4RenderAFeedPage20PostsWithTheirReactionCounts")({ postId: asked });
+      expect((page.items ?? []).map((item) => item["postId"])).toEqual(asked.filter((id) => id !== "gone"));
+      expect((page.items ?? []).map((item) => item["text"])).toEqual(
+        asked.filter((id) => id !== "gone").map((id) => `t${id.slice(1)}`),
+      );
+      expect(counts).toEqual({ bulk: 1, pointReads: 0 });
+      expect(page.requestCharge).toBeGreaterThan(0);
     }, 120_000);
   });
 }
