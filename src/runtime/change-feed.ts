@@ -110,60 +110,97 @@ interface Running {
   done: Promise<void>;
 }
 
-/**
- * Starts a processor over the change feeds of `containers`.
- * @example processChangeFeeds(database, ["posts"], access.applyFeed, { checkpoints: containerCheckpointStore(database.container("leases")) })
- */
-export function processChangeFeeds(
-  source: Database | FeedSource,
-  containers: readonly string[],
-  deliver: DeliverChanges,
-  options: ChangeFeedProcessorOptions,
-): ChangeFeedProcessor {
+/** The processor's options with their defaults filled in. */
+interface Settings {
+  readonly feed: FeedSource;
+  readonly start: FeedStart;
+  readonly processor: string;
+  readonly owner: string;
+  readonly maxItemCount: number;
+  readonly expiry: number;
+  readonly renewEvery: number;
+  readonly poll: number;
+  readonly maxAttempts: number;
+  readonly maxLeases: number;
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly onError: NonNullable<ChangeFeedProcessorOptions["onError"]>;
+  readonly store: CheckpointStore;
+  readonly deadLetters: DeadLetterStore | undefined;
+  readonly backoff: Backoff | undefined;
+  readonly onBatch: ChangeFeedProcessorOptions["onBatch"];
+}
+
+function settingsOf(source: Database | FeedSource, options: ChangeFeedProcessorOptions): Settings {
   const mode = options.mode ?? "latestVersion";
   const maxItemCount = options.maxItemCount ?? DEFAULT_MAX_ITEM_COUNT;
-  const feed =
-    "open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount });
-  const start: FeedStart = options.startFrom ?? (mode === "allVersionsAndDeletes" ? "now" : "beginning");
-  const processor = options.processorName ?? "data-access";
-  const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const owner = options.instanceName ?? `instance-${Math.floor(random() * 2 ** 48).toString(36)}`;
-  const expiry = options.leaseExpiryMs ?? 60_000;
-  const renewEvery = options.leaseRenewMs ?? 10_000;
-  const poll = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
-  const onError = options.onError ?? ((error: unknown) => console.error(error));
-  const store = options.checkpoints;
-  const sleeper = createSleeper();
-  const running = new Map<string, Running>();
-  let stopped = false;
-
-  /** Runs `change` on the lease after its earlier changes; the lease becomes what it returns. */
-  const serialize = (
-    entry: Running,
-    change: (lease: Lease) => Promise<Lease | undefined>,
-  ): Promise<boolean> => {
-    const next = entry.queue.then(async () => {
-      if (entry.lost) return false;
-      const updated = await change(entry.lease);
-      if (updated === undefined) {
-        entry.lost = true;
-        return false;
-      }
-      entry.lease = updated;
-      return true;
-    });
-    entry.queue = next.catch(() => undefined);
-    return next;
+  return {
+    feed: "open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount }),
+    start: options.startFrom ?? (mode === "allVersionsAndDeletes" ? "now" : "beginning"),
+    processor: options.processorName ?? "data-access",
+    owner: options.instanceName ?? `instance-${Math.floor(random() * 2 ** 48).toString(36)}`,
+    maxItemCount,
+    expiry: options.leaseExpiryMs ?? 60_000,
+    renewEvery: options.leaseRenewMs ?? 10_000,
+    poll: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    maxAttempts: Math.max(1, options.maxAttempts ?? 5),
+    maxLeases: options.maxLeases ?? Number.POSITIVE_INFINITY,
+    now: options.now ?? Date.now,
+    random,
+    onError: options.onError ?? ((error: unknown) => console.error(error)),
+    store: options.checkpoints,
+    deadLetters: options.deadLetters,
+    backoff: options.backoff,
+    onBatch: options.onBatch,
   };
+}
+
+/** Where a lease reads, for errors and events. */
+const whereOf = (entry: Running): { container: string; range: string } => ({
+  container: entry.lease.container,
+  range: entry.lease.range,
+});
+
+/** Runs `change` on the lease after its earlier changes; the lease becomes what it returns. */
+function serialize(entry: Running, change: (lease: Lease) => Promise<Lease | undefined>): Promise<boolean> {
+  const next = entry.queue.then(async () => {
+    if (entry.lost) return false;
+    const updated = await change(entry.lease);
+    if (updated === undefined) {
+      entry.lost = true;
+      return false;
+    }
+    entry.lease = updated;
+    return true;
+  });
+  entry.queue = next.catch(() => undefined);
+  return next;
+}
+
+/** One instance of the processor: its leases, and the loops that read them. */
+class Processor {
+  private readonly running = new Map<string, Running>();
+  private readonly sleeper = createSleeper();
+  private stopped = false;
+
+  private readonly settings: Settings;
+  private readonly containers: readonly string[];
+  private readonly deliver: DeliverChanges;
+
+  constructor(settings: Settings, containers: readonly string[], deliver: DeliverChanges) {
+    this.settings = settings;
+    this.containers = containers;
+    this.deliver = deliver;
+  }
 
   /** Delivers one page: the whole batch with retries, then change by change to isolate a poison one. */
-  const deliverPage = async (entry: Running, page: FeedPage): Promise<BatchEvent | undefined> => {
-    const where = { container: entry.lease.container, range: entry.lease.range };
+  private async deliverPage(entry: Running, page: FeedPage): Promise<BatchEvent | undefined> {
+    const { onError, maxAttempts, deadLetters, backoff, random } = this.settings;
+    const where = whereOf(entry);
     for (let attempt = 1; ; attempt++) {
       try {
-        await deliver(where.container, page.changes, where.range);
+        await this.deliver(where.container, page.changes, where.range);
         return {
           ...where,
           changes: page.changes.length,
@@ -173,75 +210,90 @@ export function processChangeFeeds(
         };
       } catch (error) {
         onError(error, where);
-        if (stopped || entry.lost) return undefined;
-        const giveUp = options.deadLetters !== undefined && attempt >= maxAttempts && !isTransient(error);
-        if (giveUp) return deliverOneByOne(entry, page, attempt);
-        await sleeper.sleep(backoffDelay(attempt, options.backoff, random));
+        if (this.stopped || entry.lost) return undefined;
+        const giveUp = deadLetters !== undefined && attempt >= maxAttempts && !isTransient(error);
+        if (giveUp) return this.deliverOneByOne(entry, page, attempt);
+        await this.sleeper.sleep(backoffDelay(attempt, backoff, random));
       }
     }
-  };
+  }
 
-  const deliverOneByOne = async (
+  /** Delivers a page's changes one at a time, dead-lettering those that keep failing. */
+  private async deliverOneByOne(
     entry: Running,
     page: FeedPage,
     attempts: number,
-  ): Promise<BatchEvent | undefined> => {
-    const where = { container: entry.lease.container, range: entry.lease.range };
+  ): Promise<BatchEvent | undefined> {
     let deadLettered = 0;
     for (const [index, change] of page.changes.entries()) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await deliver(where.container, [change], where.range);
-          break;
-        } catch (error) {
-          onError(error, where);
-          if (stopped || entry.lost) return undefined;
-          if (attempt >= maxAttempts && !isTransient(error) && options.deadLetters !== undefined) {
-            const letter: DeadLetter = {
-              id: `${entry.lease.id}.${encodeURIComponent(page.continuation).slice(0, 120)}.${index}.${now()}`,
-              processor,
-              ...where,
-              ...(entry.lease.continuation === undefined ? {} : { continuation: entry.lease.continuation }),
-              change,
-              error: error instanceof Error ? error.message : String(error),
-              attempts: attempts + attempt,
-              at: new Date(now()).toISOString(),
-            };
-            try {
-              await options.deadLetters.put([letter]);
-              deadLettered++;
-              break;
-            } catch (storeError) {
-              // Never skip a change the store did not take: keep trying both.
-              onError(storeError, where);
-            }
-          }
-          await sleeper.sleep(backoffDelay(attempt, options.backoff, random));
-        }
-      }
+      const outcome = await this.deliverChange(entry, page, index, change, attempts);
+      if (outcome === undefined) return undefined;
+      if (outcome === "deadLettered") deadLettered++;
     }
     return {
-      ...where,
+      ...whereOf(entry),
       changes: page.changes.length,
       attempts: attempts + 1,
       deadLettered,
       requestCharge: page.requestCharge,
     };
-  };
+  }
+
+  /** One change of a page until it passes or the dead-letter store took it; undefined when stopped. */
+  private async deliverChange(
+    entry: Running,
+    page: FeedPage,
+    index: number,
+    change: unknown,
+    attempts: number,
+  ): Promise<"delivered" | "deadLettered" | undefined> {
+    const { onError, maxAttempts, deadLetters, backoff, random, now, processor } = this.settings;
+    const where = whereOf(entry);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.deliver(where.container, [change], where.range);
+        return "delivered";
+      } catch (error) {
+        onError(error, where);
+        if (this.stopped || entry.lost) return undefined;
+        if (attempt >= maxAttempts && !isTransient(error) && deadLetters !== undefined) {
+          const letter: DeadLetter = {
+            id: `${entry.lease.id}.${encodeURIComponent(page.continuation).slice(0, 120)}.${index}.${now()}`,
+            processor,
+            ...where,
+            ...(entry.lease.continuation === undefined ? {} : { continuation: entry.lease.continuation }),
+            change,
+            error: error instanceof Error ? error.message : String(error),
+            attempts: attempts + attempt,
+            at: new Date(now()).toISOString(),
+          };
+          try {
+            await deadLetters.put([letter]);
+            return "deadLettered";
+          } catch (storeError) {
+            // Never skip a change the store did not take: keep trying both.
+            onError(storeError, where);
+          }
+        }
+        await this.sleeper.sleep(backoffDelay(attempt, backoff, random));
+      }
+    }
+  }
 
   /** Reads one lease until the processor stops or the lease is lost. */
-  const readLease = async (entry: Running): Promise<void> => {
-    const where = { container: entry.lease.container, range: entry.lease.range };
+  private async readLease(entry: Running): Promise<void> {
+    const { feed, start, onError, backoff, random, poll, maxItemCount } = this.settings;
+    const where = whereOf(entry);
     let reader = feed.open(where.container, where.range, entry.lease.continuation, start);
     let failures = 0;
-    while (!stopped && !entry.lost) {
+    while (!this.stopped && !entry.lost) {
       let page: FeedPage;
       try {
         page = await reader.read();
         failures = 0;
       } catch (error) {
         onError(error, where);
-        await sleeper.sleep(backoffDelay(++failures, options.backoff, random));
+        await this.sleeper.sleep(backoffDelay(++failures, backoff, random));
         // Open again from the last checkpoint (an iterator may not survive a failed read).
         reader = feed.open(where.container, where.range, entry.lease.continuation, start);
         continue;
@@ -249,31 +301,33 @@ export function processChangeFeeds(
       if (page.changes.length === 0) {
         // Pin where "now" was, so a restart does not begin at a later "now".
         if (entry.lease.continuation === undefined && page.continuation !== "") {
-          await saveCheckpoint(entry, page.continuation);
+          await this.saveCheckpoint(entry, page.continuation);
         }
-        await sleeper.sleep(poll);
+        await this.sleeper.sleep(poll);
         continue;
       }
-      const event = await deliverPage(entry, page);
+      const event = await this.deliverPage(entry, page);
       if (event === undefined) break;
-      if (!(await saveCheckpoint(entry, page.continuation))) break;
-      options.onBatch?.(event);
-      if (page.changes.length < maxItemCount) await sleeper.sleep(poll);
+      if (!(await this.saveCheckpoint(entry, page.continuation))) break;
+      this.settings.onBatch?.(event);
+      if (page.changes.length < maxItemCount) await this.sleeper.sleep(poll);
     }
-  };
+  }
 
-  const saveCheckpoint = async (entry: Running, continuation: string): Promise<boolean> => {
+  private async saveCheckpoint(entry: Running, continuation: string): Promise<boolean> {
+    const { store, now, expiry } = this.settings;
     try {
       return await serialize(entry, (lease) => store.checkpoint(lease, continuation, now() + expiry));
     } catch (error) {
-      onError(error, { container: entry.lease.container, range: entry.lease.range });
+      this.settings.onError(error, whereOf(entry));
       entry.lost = true;
       return false;
     }
-  };
+  }
 
   /** Creates the leases of a container's feed ranges that no lease covers yet. */
-  const initialize = async (container: string): Promise<void> => {
+  async initialize(container: string): Promise<void> {
+    const { feed, store, processor } = this.settings;
     const ranges = await feed.ranges(container);
     const leases = await store.list(processor, container);
     for (const lease of leases) {
@@ -291,24 +345,25 @@ export function processChangeFeeds(
         range: range.key,
       });
     }
-  };
+  }
 
   /** Renews owned leases and takes free or expired ones (up to `maxLeases`). */
-  const balance = async (): Promise<void> => {
-    for (const entry of running.values()) {
+  async balance(): Promise<void> {
+    const { store, owner, now, expiry, onError, processor, maxLeases } = this.settings;
+    for (const entry of this.running.values()) {
       if (entry.lost) continue;
       await serialize(entry, (lease) => store.acquire(lease, owner, now() + expiry, now())).catch(
         (error: unknown) => {
-          onError(error, { container: entry.lease.container, range: entry.lease.range });
+          onError(error, whereOf(entry));
           entry.lost = true;
         },
       );
     }
-    for (const [id, entry] of running) if (entry.lost) running.delete(id);
-    for (const container of containers) {
+    for (const [id, entry] of this.running) if (entry.lost) this.running.delete(id);
+    for (const container of this.containers) {
       for (const lease of await store.list(processor, container)) {
-        if (stopped || running.size >= (options.maxLeases ?? Number.POSITIVE_INFINITY)) return;
-        if (running.has(lease.id)) continue;
+        if (this.stopped || this.running.size >= maxLeases) return;
+        if (this.running.has(lease.id)) continue;
         const taken = await store.acquire(lease, owner, now() + expiry, now());
         if (taken === undefined) continue;
         const entry: Running = {
@@ -317,54 +372,73 @@ export function processChangeFeeds(
           lost: false,
           done: Promise.resolve(),
         };
-        entry.done = readLease(entry).catch((error: unknown) => {
+        entry.done = this.readLease(entry).catch((error: unknown) => {
           onError(error, { container, range: lease.range });
           entry.lost = true;
         });
-        running.set(lease.id, entry);
+        this.running.set(lease.id, entry);
       }
     }
-  };
+  }
 
-  const ready = (async () => {
-    for (const container of containers) await initialize(container);
-    await balance();
-  })();
-  const loop = (async () => {
-    try {
-      await ready;
-    } catch (error) {
-      onError(error, { container: containers.join(", ") });
-    }
-    while (!stopped) {
-      await sleeper.sleep(renewEvery);
-      if (stopped) break;
+  /** Creates the leases, takes what it can, then renews and balances every `renewEvery`. */
+  start(): ChangeFeedProcessor {
+    const { onError, renewEvery } = this.settings;
+    const everywhere = { container: this.containers.join(", ") };
+    const ready = (async () => {
+      for (const container of this.containers) await this.initialize(container);
+      await this.balance();
+    })();
+    const loop = (async () => {
       try {
-        await balance();
+        await ready;
       } catch (error) {
-        onError(error, { container: containers.join(", ") });
+        onError(error, everywhere);
       }
-    }
-  })();
+      while (!this.stopped) {
+        await this.sleeper.sleep(renewEvery);
+        if (this.stopped) break;
+        try {
+          await this.balance();
+        } catch (error) {
+          onError(error, everywhere);
+        }
+      }
+    })();
+    return {
+      ready,
+      owned: () => [...this.running.values()].filter((entry) => !entry.lost).map((entry) => entry.lease),
+      stop: () => this.stop(loop),
+    };
+  }
 
-  return {
-    ready,
-    owned: () => [...running.values()].filter((entry) => !entry.lost).map((entry) => entry.lease),
-    async stop() {
-      stopped = true;
-      sleeper.wakeAll();
-      await loop;
-      await Promise.allSettled([...running.values()].map((entry) => entry.done));
-      for (const entry of running.values()) {
-        if (entry.lost) continue;
-        await serialize(entry, async (lease) => {
-          await store.release(lease);
-          return lease;
-        }).catch((error: unknown) =>
-          onError(error, { container: entry.lease.container, range: entry.lease.range }),
-        );
-      }
-      running.clear();
-    },
-  };
+  /** Stops reading, waits for the loop and the batches in flight, releases the leases. */
+  private async stop(loop: Promise<void>): Promise<void> {
+    const { store, onError } = this.settings;
+    this.stopped = true;
+    this.sleeper.wakeAll();
+    await loop;
+    await Promise.allSettled([...this.running.values()].map((entry) => entry.done));
+    for (const entry of this.running.values()) {
+      if (entry.lost) continue;
+      await serialize(entry, async (lease) => {
+        await store.release(lease);
+        return lease;
+      }).catch((error: unknown) => onError(error, whereOf(entry)));
+    }
+    this.running.clear();
+  }
+}
+
+/**
+ * Starts a processor over the change feeds of `containers`.
+ * @example processChangeFeeds(database, ["posts"], access.applyFeed, { checkpoints: containerCheckpointStore(database.container("leases")) })
+ */
+export function processChangeFeeds(
+  source: Database | FeedSource,
+  containers: readonly string[],
+  deliver: DeliverChanges,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return new Processor(settingsOf(source, options), containers, deliver).start();
 }

@@ -3,7 +3,7 @@
  * record (replicas, buckets), projections moved to a new id, embedded children patched into their
  * parent, and transactional batches of an item with its parent's counter.
  */
-import { BulkOperationType, type JSONObject, type OperationInput } from "@azure/cosmos";
+import { BulkOperationType, type JSONObject, type OperationInput, type PartitionKey } from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isIncrement, patchOf } from "./increments.js";
@@ -249,41 +249,43 @@ async function writeEmbedded(
   if (patched.item !== undefined) charged.changes.push(changeOf(task, "update", patched.item, parent.item));
 }
 
-/** A write and its parent's counter in one logical partition: one transactional batch. */
-async function writeBatch(
+type BatchTask = Extract<WriteTask, { kind: "batch" }>;
+
+/** A parent's counter item, addressed from the record: the increment, its id and key values. */
+interface Holder {
+  readonly ref: BatchTask["increments"][number];
+  readonly id: string;
+  readonly keys: KeyValue[];
+}
+
+/** The counter item an increment of a batch task patches, addressed from the record and its related data. */
+function holderOf(
   runtime: Runtime,
-  charged: Charged,
-  task: Extract<WriteTask, { kind: "batch" }>,
-  context: WriteContext,
+  increment: BatchTask["increments"][number],
   record: Readonly<Record<string, unknown>>,
   related: WriteRelated,
-): Promise<void> {
-  if (!runtime.transactionalBatch) {
-    await writeItem(runtime, charged, task, task.operation, context, record, related);
-    for (const increment of task.increments) {
-      const shape = runtime.shape(increment.container, increment.itemType);
-      const values = readValues(
-        runtime,
-        shape,
-        parentAttributes(shape.entity, record, related),
-        increment.id,
-      );
-      const id = renderTemplate(increment.id, values);
-      const keys = increment.partitionKey.map((template) => renderKeyValue(template, values));
-      const patched = await patchItem(runtime.container(increment.container), id, keys, [
-        { op: "incr", path: pointer(increment.property), value: increment.by },
-      ]);
-      charged.requestCharge += patched.requestCharge;
-      if (patched.item !== undefined) charged.changes.push(changeOf(increment, "update", patched.item));
-    }
-    return;
-  }
-  const shape = runtime.shape(task.container, task.itemType);
-  const { id, keys } = itemKeyOf(shape, record, related);
-  const partitionKey = toPartitionKey(keys);
-  const operations: OperationInput[] = [];
+): Holder {
+  const shape = runtime.shape(increment.container, increment.itemType);
+  const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), increment.id);
+  return {
+    ref: increment,
+    id: renderTemplate(increment.id, values),
+    keys: increment.partitionKey.map((template) => renderKeyValue(template, values)),
+  };
+}
+
+/** The write of a batch task as a batch operation (a soft delete is a tombstone patch). */
+async function primaryOperation(
+  runtime: Runtime,
+  charged: Charged,
+  task: BatchTask,
+  shape: ItemTypeShape,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+  { id, partitionKey }: { id: string; partitionKey: PartitionKey },
+): Promise<OperationInput> {
   if (task.operation === "delete" && shape.softDelete !== undefined) {
-    operations.push({
+    return {
       operationType: BulkOperationType.Patch,
       id,
       partitionKey,
@@ -293,37 +295,66 @@ async function writeBatch(
           { op: "set", path: "/ttl", value: shape.softDelete.ttlSeconds },
         ],
       },
-    });
-  } else if (task.operation === "delete") {
-    operations.push({ operationType: BulkOperationType.Delete, id, partitionKey });
-  } else {
-    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, related));
-    const body = item as JSONObject;
-    operations.push(
-      task.operation === "create"
-        ? { operationType: BulkOperationType.Create, resourceBody: body, partitionKey }
-        : task.operation === "upsert"
-          ? { operationType: BulkOperationType.Upsert, resourceBody: body, partitionKey }
-          : { operationType: BulkOperationType.Replace, id, resourceBody: body, partitionKey },
-    );
+    };
   }
-  const holders: { ref: ItemRef; id: string; keys: KeyValue[] }[] = [];
+  if (task.operation === "delete") return { operationType: BulkOperationType.Delete, id, partitionKey };
+  const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, related));
+  const body = item as JSONObject;
+  return task.operation === "create"
+    ? { operationType: BulkOperationType.Create, resourceBody: body, partitionKey }
+    : task.operation === "upsert"
+      ? { operationType: BulkOperationType.Upsert, resourceBody: body, partitionKey }
+      : { operationType: BulkOperationType.Replace, id, resourceBody: body, partitionKey };
+}
+
+/** Without transactional batches: the write, then each counter patched on its own. */
+async function writeUnbatched(
+  runtime: Runtime,
+  charged: Charged,
+  task: BatchTask,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Promise<void> {
+  await writeItem(runtime, charged, task, task.operation, context, record, related);
   for (const increment of task.increments) {
-    const holderShape = runtime.shape(increment.container, increment.itemType);
-    const values = readValues(
-      runtime,
-      holderShape,
-      parentAttributes(holderShape.entity, record, related),
-      increment.id,
-    );
-    const holderId = renderTemplate(increment.id, values);
-    const holderKeys = increment.partitionKey.map((template) => renderKeyValue(template, values));
-    holders.push({ ref: increment, id: holderId, keys: holderKeys });
+    const holder = holderOf(runtime, increment, record, related);
+    const patched = await patchItem(runtime.container(holder.ref.container), holder.id, holder.keys, [
+      { op: "incr", path: pointer(holder.ref.property), value: holder.ref.by },
+    ]);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item !== undefined) charged.changes.push(changeOf(holder.ref, "update", patched.item));
+  }
+}
+
+/** A write and its parent's counter in one logical partition: one transactional batch. */
+async function writeBatch(
+  runtime: Runtime,
+  charged: Charged,
+  task: BatchTask,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Promise<void> {
+  if (!runtime.transactionalBatch) {
+    await writeUnbatched(runtime, charged, task, context, record, related);
+    return;
+  }
+  const shape = runtime.shape(task.container, task.itemType);
+  const { id, keys } = itemKeyOf(shape, record, related);
+  const partitionKey = toPartitionKey(keys);
+  const operations: OperationInput[] = [
+    await primaryOperation(runtime, charged, task, shape, record, related, { id, partitionKey }),
+  ];
+  const holders = task.increments.map((increment) => holderOf(runtime, increment, record, related));
+  for (const holder of holders) {
     operations.push({
       operationType: BulkOperationType.Patch,
-      id: holderId,
-      partitionKey: toPartitionKey(holderKeys),
-      resourceBody: { operations: [{ op: "incr", path: pointer(increment.property), value: increment.by }] },
+      id: holder.id,
+      partitionKey: toPartitionKey(holder.keys),
+      resourceBody: {
+        operations: [{ op: "incr", path: pointer(holder.ref.property), value: holder.ref.by }],
+      },
     });
   }
   const response = await runtime.container(task.container).items.batch(operations, partitionKey);
