@@ -2,7 +2,8 @@
  * The change-feed processor over an in-memory feed with the contract of `FeedSource` (ranges, a
  * reader per range resuming from a continuation), so that what the embedded endpoint cannot show
  * (new changes after the first read, several feed ranges, a restart) is tested here; the same
- * processor runs on `@azure/cosmos` in src/verify/data-access-probes.test.ts (a handler failing once, a processor stopped and restarted).
+ * processor runs on `@azure/cosmos` in src/verify/data-access-probes.test.ts (a handler failing
+ * once, a processor stopped and restarted).
  */
 import { describe, expect, it } from "vitest";
 import {
