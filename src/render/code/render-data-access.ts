@@ -11,7 +11,7 @@ import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
 import { attributeTsType, emitReadBody, readAnswer, readInputType } from "./emit-read.js";
 import { itemInterface } from "./emit-types.js";
-import { changeKindOf, maintenanceTasksOf, writeTasksOf } from "./emit-write.js";
+import { changeKindOf, maintenanceTasksOf, writeTasksOf, type MaintenanceTaskData } from "./emit-write.js";
 import {
   camelIdentifier,
   codeLiteral,
@@ -307,6 +307,78 @@ function writeFunction(
   ].join("\n");
 }
 
+/** The change-feed handler of one source item type: its maintenance tasks over a batch of changes. */
+function handlerSource(
+  key: string,
+  tasks: readonly MaintenanceTaskData[],
+  shape: ItemTypeShapeData | undefined,
+  name: string,
+): string {
+  const source = { container: shape?.container ?? "", itemType: shape?.type ?? "" };
+  return [
+    docComment(
+      [
+        `Change-feed work when ${key} items change: ${tasks.map((t) => t.kind).join(", ")}.`,
+        "Call it with a batch of changed items (the change feed processor does).",
+      ].map(commentText),
+      "  ",
+    ),
+    `  const ${name} = async (changes: readonly ItemChange[]): Promise<WriteResult> => {`,
+    `    const tasks: MaintenanceTask[] = ${jsonBlock(tasks, "    ")};`,
+    `    return runMaintenance(runtime, ${jsonBlock(source, "    ")}, tasks, changes);`,
+    "  };",
+  ].join("\n");
+}
+
+/** How the module names and types what the access patterns take and return. */
+interface PatternNaming {
+  readonly names: ReadonlyMap<string, string>;
+  readonly planOf: ReadonlyMap<string, Plan>;
+  readonly typeNamer: (name: string) => string;
+  readonly recordType: (entity: string) => string;
+  readonly shapes: ReadonlyMap<string, ItemTypeShapeData>;
+  readonly typeOf: (container: string, itemType: string) => string;
+}
+
+/** Per access pattern: its function, its input type (reads) and its catalog entry. */
+function patternSources(
+  workload: Workload,
+  naming: PatternNaming,
+): { inputTypes: string[]; functions: string[]; catalog: string[] } {
+  const { names, planOf, typeNamer, recordType, shapes, typeOf } = naming;
+  const inputTypes: string[] = [];
+  const functions: string[] = [];
+  const catalog: string[] = [];
+  for (const pattern of workload.accessPatterns) {
+    const name = names.get(pattern.id) ?? camelIdentifier(pattern.id, "pattern");
+    const plan = planOf.get(pattern.id);
+    catalog.push(
+      `  ${stringLiteral(pattern.id)}: { function: ${stringLiteral(name)}, type: ${stringLiteral(pattern.type)}, entity: ${stringLiteral(pattern.entity)}, served: ${String(plan?.served ?? false)} },`,
+    );
+    if (pattern.type === "read") {
+      const inputName = typeNamer(`${pascalIdentifier(name)}Input`);
+      inputTypes.push(
+        `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
+      );
+      functions.push(
+        readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
+      );
+    } else {
+      functions.push(
+        writeFunction(
+          workload,
+          pattern,
+          plan?.type === "write" ? plan : undefined,
+          name,
+          writeRecordType(workload, pattern, recordType(pattern.entity)),
+          shapes,
+        ),
+      );
+    }
+  }
+  return { inputTypes, functions, catalog };
+}
+
 /**
  * The TypeScript module (`@azure/cosmos`) for a model: `createDataAccess(database, options)` and
  * `startChangeFeedProcessors(database, access, options)`. Pure: same inputs, same text.
@@ -340,54 +412,17 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   const typeOf = (container: string, itemType: string): string =>
     itemTypeNames.get(`${container}/${itemType}`) ?? "StoredItem";
 
-  const inputTypes: string[] = [];
-  const functions: string[] = [];
-  const catalog: string[] = [];
-  for (const pattern of workload.accessPatterns) {
-    const name = names.patterns.get(pattern.id) ?? camelIdentifier(pattern.id, "pattern");
-    const plan = planOf.get(pattern.id);
-    catalog.push(
-      `  ${stringLiteral(pattern.id)}: { function: ${stringLiteral(name)}, type: ${stringLiteral(pattern.type)}, entity: ${stringLiteral(pattern.entity)}, served: ${String(plan?.served ?? false)} },`,
-    );
-    if (pattern.type === "read") {
-      const inputName = typeNamer(`${pascalIdentifier(name)}Input`);
-      inputTypes.push(
-        `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
-      );
-      functions.push(
-        readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
-      );
-    } else {
-      functions.push(
-        writeFunction(
-          workload,
-          pattern,
-          plan?.type === "write" ? plan : undefined,
-          name,
-          writeRecordType(workload, pattern, recordType(pattern.entity)),
-          shapes,
-        ),
-      );
-    }
-  }
-  const handlers = [...maintenance].map(([key, tasks]) => {
-    const shape = shapes.get(key);
-    const name = names.handlers.get(key) ?? "handleChanges";
-    const source = { container: shape?.container ?? "", itemType: shape?.type ?? "" };
-    return [
-      docComment(
-        [
-          `Change-feed work when ${key} items change: ${tasks.map((t) => t.kind).join(", ")}.`,
-          "Call it with a batch of changed items (the change feed processor does).",
-        ].map(commentText),
-        "  ",
-      ),
-      `  const ${name} = async (changes: readonly ItemChange[]): Promise<WriteResult> => {`,
-      `    const tasks: MaintenanceTask[] = ${jsonBlock(tasks, "    ")};`,
-      `    return runMaintenance(runtime, ${jsonBlock(source, "    ")}, tasks, changes);`,
-      "  };",
-    ].join("\n");
+  const { inputTypes, functions, catalog } = patternSources(workload, {
+    names: names.patterns,
+    planOf,
+    typeNamer,
+    recordType,
+    shapes,
+    typeOf,
   });
+  const handlers = [...maintenance].map(([key, tasks]) =>
+    handlerSource(key, tasks, shapes.get(key), names.handlers.get(key) ?? "handleChanges"),
+  );
   const handlerEntries = [...names.handlers].map(([key, name]) => `    ${stringLiteral(key)}: ${name},`);
   const sourceContainers = [...new Set(handlerSources.map((s) => s.container))];
   const shapeEntries = [...shapes].map(
