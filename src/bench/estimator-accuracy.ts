@@ -145,131 +145,152 @@ export const bench: Bench = {
     }
     const rows = await loadCalibrationRows(dataDir);
     const summary = measureAccuracy(rows);
-    const lines: string[] = [];
-    lines.push(formatRowTable(summary.rows));
-    lines.push("");
-    lines.push(`rows: ${rows.length}`);
-    lines.push(
-      `mean |error|: ${percent(summary.meanAbsError)} (target <= ${percent(ACCURACY_TARGETS.maxMeanAbsError)})`,
-    );
-    lines.push(`median |error|: ${percent(summary.medianAbsError)}`);
-    lines.push(
-      `worst row: ${summary.worst.row.scenario} (measured ${summary.worst.row.measuredRU}, estimate ${round(summary.worst.estimate)}, ${signedPercent(summary.worst.error)})`,
-    );
-    lines.push(
-      `inside [low, high]: ${percent(summary.insideShare)} (target >= ${percent(ACCURACY_TARGETS.minInsideShare)}); median range width ${percent(summary.medianRelativeWidth)} of the estimate`,
-    );
-    lines.push("");
-    lines.push("per family (in sample):");
-    for (const family of FAMILY_ORDER) {
-      const familyRows = summary.rows.filter((row) => row.family === family);
-      if (familyRows.length === 0) continue;
-      lines.push(
-        `  ${family.padEnd(13)} ${String(familyRows.length).padStart(2)} rows, mean |error| ${percent(mean(familyRows.map((row) => Math.abs(row.error))))}, inside ${percent(familyRows.filter((row) => row.inside).length / familyRows.length)}, measured/estimate ${ratioRange(familyRows)}`,
-      );
-    }
-    const strong = summary.rows.filter(
-      (row) => row.row.operation.consistency === "strong" || row.row.operation.consistency === "bounded",
-    );
-    if (strong.length > 0) {
-      lines.push(
-        `  of which strong or bounded staleness: ${strong.length} row(s), mean |error| ${percent(mean(strong.map((row) => Math.abs(row.error))))}`,
-      );
-    }
-
-    const crossValidated = crossValidateLeaveOneOut(rows);
-    const validated = crossValidated.filter((entry) => entry.crossValidated);
-    const looErrors = validated.map(
-      (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
-    );
-    const worstLoo = validated.reduce((a, b) =>
-      Math.abs(b.estimate - b.row.measuredRU) / b.row.measuredRU >
-      Math.abs(a.estimate - a.row.measuredRU) / a.row.measuredRU
-        ? b
-        : a,
-    );
-    lines.push("");
-    lines.push(
-      `leave-one-out cross-validation (refit without each row; the expected error on unseen data): mean |error| ${percent(mean(looErrors))}, median ${percent(median(looErrors))}, over ${validated.length} rows`,
-    );
-    lines.push(
-      `  worst: ${worstLoo.row.scenario} (measured ${worstLoo.row.measuredRU}, estimate ${round(worstLoo.estimate)})`,
-    );
-    const alone = crossValidated.filter((entry) => !entry.crossValidated);
-    if (alone.length > 0) {
-      lines.push(
-        `  not cross-validated (only row of its family, its coefficients come from it alone): ${alone.map((entry) => entry.row.scenario).join("; ")}`,
-      );
-    }
-
     const leaveSourceOut = crossValidateLeaveOneSourceOut(rows);
-    const bySource = leaveSourceOut.filter((entry) => entry.crossValidated);
-    const sources = new Set(rows.map(sourceOf)).size;
     const losoMeasured = crossValidatedError(leaveSourceOut, true);
-    const losoAll = crossValidatedError(leaveSourceOut, false);
-    const measuredCount = bySource.filter((entry) => isMeasurement(entry.row)).length;
-    lines.push(
-      `leave-one-source-out cross-validation (refit without every row of a source, ${sources} sources): on measurements mean |error| ${percent(losoMeasured)} over ${measuredCount} rows (target <= ${percent(ACCURACY_TARGETS.maxLeaveOneSourceOutError)}${losoMeasured > ACCURACY_TARGETS.maxLeaveOneSourceOutError ? ", MISSED" : ""}); with the documented figures too ${percent(losoAll)} over ${bySource.length} rows`,
-    );
-    for (const source of [...new Set(bySource.map((entry) => sourceOf(entry.row)))]) {
-      const held = bySource.filter((entry) => sourceOf(entry.row) === source);
-      const errors = held.map(
-        (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
-      );
-      lines.push(
-        `  ${percent(mean(errors)).padStart(6)} over ${String(held.length).padStart(2)} row(s) (${held.every((entry) => isMeasurement(entry.row)) ? "measured" : held.some((entry) => isMeasurement(entry.row)) ? "mixed" : "documented"}): ${source}`,
-      );
-    }
-    const notCrossValidated = leaveSourceOut.filter((entry) => !entry.crossValidated);
-    if (notCrossValidated.length > 0) {
-      lines.push(
-        `  not cross-validated by source (too few rows of their family elsewhere to fit it): ${notCrossValidated.map((entry) => entry.row.scenario).join("; ")}`,
-      );
-    }
-
-    const outOfModel = await loadOutOfModelRows(dataDir);
-    if (outOfModel.length > 0) {
-      lines.push("");
-      lines.push("measured but outside the model (not calibrated, shown with the estimate they would get):");
-      for (const row of outOfModel) {
-        const estimate = rowEstimate(row, DEFAULT_RU_COEFFICIENTS);
-        lines.push(
-          `  ${row.scenario}: measured ${row.measuredRU}, estimate ${round(estimate)} (${signedPercent((estimate - row.measuredRU) / row.measuredRU)}); ${row.outOfModel ?? ""}`,
-        );
-      }
-    }
-
-    lines.push("");
-    lines.push("refit on all rows vs DEFAULT_RU_COEFFICIENTS (coefficients.ts):");
-    const refit = fitCoefficients(rows);
-    for (const key of Object.keys(refit) as (keyof RuCoefficients)[]) {
-      const fitted = refit[key];
-      const shipped = DEFAULT_RU_COEFFICIENTS[key];
-      if (typeof fitted !== "number" || typeof shipped !== "number" || fitted === shipped) continue;
-      lines.push(
-        `  ${key.padEnd(22)} fitted ${fitted.toPrecision(4).padStart(8)}  shipped ${String(shipped).padStart(8)}`,
-      );
-    }
-
-    const caseStudy = await readFile(join(dataDir, CASE_STUDY_FILE), "utf8");
-    const fanOut = caseStudyFanOutCheck(caseStudy);
-    if (fanOut !== undefined) {
-      const charge = estimateRequestCharge(fanOut.operation);
-      lines.push("");
-      lines.push(
-        `fan-out check (not calibration): ${fanOut.scenario}: measured ${fanOut.measuredRU}, estimate ${round(charge.estimate)} [${round(charge.low)}, ${round(charge.high)}]`,
-      );
-    }
-
     const passed =
       summary.meanAbsError <= ACCURACY_TARGETS.maxMeanAbsError &&
       summary.insideShare >= ACCURACY_TARGETS.minInsideShare &&
       losoMeasured <= ACCURACY_TARGETS.maxLeaveOneSourceOutError;
-    lines.push("");
-    lines.push(passed ? "targets met" : "TARGETS MISSED");
+    const lines = [
+      ...inSampleSection(rows, summary),
+      ...leaveOneOutSection(rows),
+      ...leaveOneSourceOutSection(rows, leaveSourceOut),
+      ...outOfModelSection(await loadOutOfModelRows(dataDir)),
+      ...refitSection(rows),
+      ...fanOutSection(await readFile(join(dataDir, CASE_STUDY_FILE), "utf8")),
+      "",
+      passed ? "targets met" : "TARGETS MISSED",
+    ];
     return { ran: true, passed, report: lines.join("\n") };
   },
 };
+
+const relativeError = (entry: CrossValidatedRow): number =>
+  Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU;
+
+/** The row table and the in-sample figures, overall and per family. */
+function inSampleSection(rows: readonly CalibrationRow[], summary: AccuracySummary): string[] {
+  const lines = [formatRowTable(summary.rows), "", `rows: ${rows.length}`];
+  lines.push(
+    `mean |error|: ${percent(summary.meanAbsError)} (target <= ${percent(ACCURACY_TARGETS.maxMeanAbsError)})`,
+  );
+  lines.push(`median |error|: ${percent(summary.medianAbsError)}`);
+  lines.push(
+    `worst row: ${summary.worst.row.scenario} (measured ${summary.worst.row.measuredRU}, estimate ${round(summary.worst.estimate)}, ${signedPercent(summary.worst.error)})`,
+  );
+  lines.push(
+    `inside [low, high]: ${percent(summary.insideShare)} (target >= ${percent(ACCURACY_TARGETS.minInsideShare)}); median range width ${percent(summary.medianRelativeWidth)} of the estimate`,
+  );
+  lines.push("", "per family (in sample):");
+  for (const family of FAMILY_ORDER) {
+    const familyRows = summary.rows.filter((row) => row.family === family);
+    if (familyRows.length === 0) continue;
+    lines.push(
+      `  ${family.padEnd(13)} ${String(familyRows.length).padStart(2)} rows, mean |error| ${percent(mean(familyRows.map((row) => Math.abs(row.error))))}, inside ${percent(familyRows.filter((row) => row.inside).length / familyRows.length)}, measured/estimate ${ratioRange(familyRows)}`,
+    );
+  }
+  const strong = summary.rows.filter(
+    (row) => row.row.operation.consistency === "strong" || row.row.operation.consistency === "bounded",
+  );
+  if (strong.length > 0) {
+    lines.push(
+      `  of which strong or bounded staleness: ${strong.length} row(s), mean |error| ${percent(mean(strong.map((row) => Math.abs(row.error))))}`,
+    );
+  }
+  return lines;
+}
+
+/** Leave-one-out cross-validation: each row estimated by coefficients fitted without it. */
+function leaveOneOutSection(rows: readonly CalibrationRow[]): string[] {
+  const crossValidated = crossValidateLeaveOneOut(rows);
+  const validated = crossValidated.filter((entry) => entry.crossValidated);
+  const looErrors = validated.map(relativeError);
+  const worstLoo = validated.reduce((a, b) => (relativeError(b) > relativeError(a) ? b : a));
+  const lines = [
+    "",
+    `leave-one-out cross-validation (refit without each row; the expected error on unseen data): mean |error| ${percent(mean(looErrors))}, median ${percent(median(looErrors))}, over ${validated.length} rows`,
+    `  worst: ${worstLoo.row.scenario} (measured ${worstLoo.row.measuredRU}, estimate ${round(worstLoo.estimate)})`,
+  ];
+  const alone = crossValidated.filter((entry) => !entry.crossValidated);
+  if (alone.length > 0) {
+    lines.push(
+      `  not cross-validated (only row of its family, its coefficients come from it alone): ${alone.map((entry) => entry.row.scenario).join("; ")}`,
+    );
+  }
+  return lines;
+}
+
+/** Leave-one-source-out cross-validation: every row of a source held out together (the target). */
+function leaveOneSourceOutSection(
+  rows: readonly CalibrationRow[],
+  leaveSourceOut: readonly CrossValidatedRow[],
+): string[] {
+  const bySource = leaveSourceOut.filter((entry) => entry.crossValidated);
+  const sources = new Set(rows.map(sourceOf)).size;
+  const losoMeasured = crossValidatedError(leaveSourceOut, true);
+  const losoAll = crossValidatedError(leaveSourceOut, false);
+  const measuredCount = bySource.filter((entry) => isMeasurement(entry.row)).length;
+  const lines = [
+    `leave-one-source-out cross-validation (refit without every row of a source, ${sources} sources): on measurements mean |error| ${percent(losoMeasured)} over ${measuredCount} rows (target <= ${percent(ACCURACY_TARGETS.maxLeaveOneSourceOutError)}${losoMeasured > ACCURACY_TARGETS.maxLeaveOneSourceOutError ? ", MISSED" : ""}); with the documented figures too ${percent(losoAll)} over ${bySource.length} rows`,
+  ];
+  for (const source of [...new Set(bySource.map((entry) => sourceOf(entry.row)))]) {
+    const held = bySource.filter((entry) => sourceOf(entry.row) === source);
+    const evidence = held.every((entry) => isMeasurement(entry.row))
+      ? "measured"
+      : held.some((entry) => isMeasurement(entry.row))
+        ? "mixed"
+        : "documented";
+    lines.push(
+      `  ${percent(mean(held.map(relativeError))).padStart(6)} over ${String(held.length).padStart(2)} row(s) (${evidence}): ${source}`,
+    );
+  }
+  const notCrossValidated = leaveSourceOut.filter((entry) => !entry.crossValidated);
+  if (notCrossValidated.length > 0) {
+    lines.push(
+      `  not cross-validated by source (too few rows of their family elsewhere to fit it): ${notCrossValidated.map((entry) => entry.row.scenario).join("; ")}`,
+    );
+  }
+  return lines;
+}
+
+/** Measurements the model does not cover, with the estimate they would get. */
+function outOfModelSection(outOfModel: readonly CalibrationRow[]): string[] {
+  if (outOfModel.length === 0) return [];
+  return [
+    "",
+    "measured but outside the model (not calibrated, shown with the estimate they would get):",
+    ...outOfModel.map((row) => {
+      const estimate = rowEstimate(row, DEFAULT_RU_COEFFICIENTS);
+      return `  ${row.scenario}: measured ${row.measuredRU}, estimate ${round(estimate)} (${signedPercent((estimate - row.measuredRU) / row.measuredRU)}); ${row.outOfModel ?? ""}`;
+    }),
+  ];
+}
+
+/** Coefficients refitted on every row next to the shipped ones (where they differ). */
+function refitSection(rows: readonly CalibrationRow[]): string[] {
+  const lines = ["", "refit on all rows vs DEFAULT_RU_COEFFICIENTS (coefficients.ts):"];
+  const refit = fitCoefficients(rows);
+  for (const key of Object.keys(refit) as (keyof RuCoefficients)[]) {
+    const fitted = refit[key];
+    const shipped = DEFAULT_RU_COEFFICIENTS[key];
+    if (typeof fitted !== "number" || typeof shipped !== "number" || fitted === shipped) continue;
+    lines.push(
+      `  ${key.padEnd(22)} fitted ${fitted.toPrecision(4).padStart(8)}  shipped ${String(shipped).padStart(8)}`,
+    );
+  }
+  return lines;
+}
+
+/** The case study's fan-out query, estimated (a check, not calibration). */
+function fanOutSection(caseStudy: string): string[] {
+  const fanOut = caseStudyFanOutCheck(caseStudy);
+  if (fanOut === undefined) return [];
+  const charge = estimateRequestCharge(fanOut.operation);
+  return [
+    "",
+    `fan-out check (not calibration): ${fanOut.scenario}: measured ${fanOut.measuredRU}, estimate ${round(charge.estimate)} [${round(charge.low)}, ${round(charge.high)}]`,
+  ];
+}
 
 function formatRowTable(rows: readonly RowAccuracy[]): string {
   const header = [

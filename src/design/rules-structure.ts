@@ -24,12 +24,10 @@ import {
   removeItem,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
-import { LOW_CARDINALITY } from "../workload/check-warnings.js";
+import { MIN_KEY_CARDINALITY } from "../analysis/design-considerations.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
-/** A filter attribute with fewer distinct values cannot spread a container ("aim for 100+"). */
-const MIN_KEY_CARDINALITY = LOW_CARDINALITY;
 
 /** Correlation of each related pair (share of requests needing both), by "parent>child". */
 export function correlations(workload: Workload): Map<string, number> {

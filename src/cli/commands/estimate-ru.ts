@@ -9,8 +9,8 @@ import type { Operation, RuEstimate } from "../../estimator/operation.js";
 import { validateOperation } from "../../estimator/validate-operation.js";
 import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
-import type { CommandRegistration } from "../main.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
+import type { CommandRegistration } from "../support/command.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
 
 interface ParsedLine {
   readonly line: number;
