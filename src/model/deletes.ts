@@ -107,9 +107,11 @@ export function countedFromFeedOf(
       for (const other of model.containers) {
         for (const holder of other.items) {
           if (holder.source !== undefined) continue;
-          if (holderSharesPartition(workload, { container: other, item: holder }, { container, item })) continue;
+          if (holderSharesPartition(workload, { container: other, item: holder }, { container, item }))
+            continue;
           for (const counter of holder.counts) {
-            if (counter.of === item.entity) flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
+            if (counter.of === item.entity)
+              flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
           }
         }
       }
