@@ -133,22 +133,39 @@ export interface ItemIdentity {
 }
 
 /**
+ * Operations per bulk call: a batch request carries at most 100 operations (the transactional
+ * batch limit, MAX_TRANSACTIONAL_BATCH_OPERATIONS in src/cosmos/limits.ts), and `@azure/cosmos`
+ * 4.x refuses a bulk call with more in one partition key range ("Cannot run bulk request with
+ * more than 100 operations per partition", Items.executeBatchOperations).
+ * Source: https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch (checked 2026-11-24).
+ */
+export const MAX_BULK_OPERATIONS = 100;
+
+/**
  * Reads many items by id and partition key at once (what .NET's ReadMany does): the SDK's bulk
- * API sends the reads grouped by physical partition, one request per partition range; a missing
- * item is left out. Answers in the order asked.
+ * API sends the reads grouped by physical partition, one request per partition range, in calls of
+ * at most 100 reads (run in parallel); a missing item is left out. Answers in the order asked.
  */
 export async function readMany(
   container: Container,
   identities: readonly ItemIdentity[],
 ): Promise<{ items: StoredItem[]; requestCharge: number }> {
-  if (identities.length === 0) return { items: [], requestCharge: 0 };
-  const responses = await container.items.bulk(
-    identities.map((identity) => ({
-      operationType: BulkOperationType.Read,
-      id: identity.id,
-      partitionKey: toPartitionKey(identity.keys),
-    })),
-  );
+  const chunks: (readonly ItemIdentity[])[] = [];
+  for (let start = 0; start < identities.length; start += MAX_BULK_OPERATIONS)
+    chunks.push(identities.slice(start, start + MAX_BULK_OPERATIONS));
+  const responses = (
+    await Promise.all(
+      chunks.map((chunk) =>
+        container.items.bulk(
+          chunk.map((identity) => ({
+            operationType: BulkOperationType.Read,
+            id: identity.id,
+            partitionKey: toPartitionKey(identity.keys),
+          })),
+        ),
+      ),
+    )
+  ).flat();
   const items: StoredItem[] = [];
   let requestCharge = 0;
   for (const response of responses) {
