@@ -13,6 +13,7 @@ import {
 } from "@azure/cosmos";
 import { chargeOf, statusOf } from "./errors.js";
 import type { StoredItem } from "./items.js";
+import { backoffDelay, type Backoff } from "./retry.js";
 import type { KeyValue } from "./templates.js";
 
 /**
@@ -141,44 +142,57 @@ export interface ItemIdentity {
  */
 export const MAX_BULK_OPERATIONS = 100;
 
+/** Attempts of a read of many items whose reads the service throttles (429), as the SDK's default. */
+export const MAX_THROTTLED_ATTEMPTS = 9;
+
 /**
  * Reads many items by id and partition key at once (what .NET's ReadMany does): the SDK's bulk
  * API sends the reads grouped by physical partition, one request per partition range, in calls of
- * at most 100 reads (run in parallel); a missing item is left out. Answers in the order asked.
+ * at most 100 reads (run in parallel); reads the service throttles (429) are sent again after a
+ * backoff, up to 9 attempts; a missing item is left out. Answers in the order asked.
  */
 export async function readMany(
   container: Container,
   identities: readonly ItemIdentity[],
+  backoff: Backoff = {},
 ): Promise<{ items: StoredItem[]; requestCharge: number }> {
-  const chunks: (readonly ItemIdentity[])[] = [];
-  for (let start = 0; start < identities.length; start += MAX_BULK_OPERATIONS)
-    chunks.push(identities.slice(start, start + MAX_BULK_OPERATIONS));
-  const responses = (
-    await Promise.all(
-      chunks.map((chunk) =>
-        container.items.bulk(
-          chunk.map((identity) => ({
-            operationType: BulkOperationType.Read,
-            id: identity.id,
-            partitionKey: toPartitionKey(identity.keys),
-          })),
-        ),
-      ),
-    )
-  ).flat();
-  const items: StoredItem[] = [];
+  const found = new Array<StoredItem | undefined>(identities.length);
   let requestCharge = 0;
-  for (const response of responses) {
-    requestCharge += response.requestCharge;
-    if (response.statusCode === 200 && response.resourceBody !== undefined)
-      items.push(response.resourceBody as StoredItem);
-    else if (response.statusCode !== 404) {
-      throw Object.assign(new Error(`a read of many items answered ${response.statusCode}`), {
-        code: response.statusCode,
-      });
+  let pending = identities.map((_, index) => index);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const chunks: number[][] = [];
+    for (let start = 0; start < pending.length; start += MAX_BULK_OPERATIONS)
+      chunks.push(pending.slice(start, start + MAX_BULK_OPERATIONS));
+    const answers = await Promise.all(
+      chunks.map(async (chunk) => {
+        const responses = await container.items.bulk(
+          chunk.map((index) => ({
+            operationType: BulkOperationType.Read,
+            id: identities[index]?.id ?? "",
+            partitionKey: toPartitionKey(identities[index]?.keys ?? []),
+          })),
+        );
+        return chunk.map((index, position) => ({ index, response: responses[position] }));
+      }),
+    );
+    const throttled: number[] = [];
+    for (const { index, response } of answers.flat()) {
+      if (response === undefined) throw new Error("a read of many items answered fewer results than asked");
+      requestCharge += response.requestCharge;
+      if (response.statusCode === 200 && response.resourceBody !== undefined)
+        found[index] = response.resourceBody as StoredItem;
+      else if (response.statusCode === 429 && attempt < MAX_THROTTLED_ATTEMPTS) throttled.push(index);
+      else if (response.statusCode !== 404) {
+        throw Object.assign(new Error(`a read of many items answered ${response.statusCode}`), {
+          code: response.statusCode,
+        });
+      }
     }
+    pending = throttled;
+    if (pending.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, backoff)));
   }
-  return { items, requestCharge };
+  return { items: found.filter((item): item is StoredItem => item !== undefined), requestCharge };
 }
 
 /**
