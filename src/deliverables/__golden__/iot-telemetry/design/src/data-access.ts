@@ -428,7 +428,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q6: List a site's open alerts, newest first
      * Plan: singlePartitionQuery on alerts/alert.
-     * Note: ORDER BY raisedAt is not served by an index: the query sorts every match.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<AlertsAlertItem>> {
