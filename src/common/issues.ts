@@ -103,6 +103,8 @@ export interface IssuePayloads {
     readonly target: string;
     readonly missing: readonly string[];
   };
+  /** A write changes an attribute that places items of a type that cannot move (a bucket). */
+  "model.keyChangedInPlace": { readonly pattern: string; readonly attributes: readonly string[] };
 
   // Reading `estimate-ru` operations.
   "operation.invalidJson": Plain;
@@ -187,6 +189,39 @@ export interface IssuePayloads {
   };
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
+  /**
+   * A write changes an attribute of the id or partition key of items that cannot be moved (a
+   * bucket holding many records): the model would patch a key in place, which Cosmos DB cannot.
+   */
+  "evaluate.keyChangedInPlace": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly attributes: readonly string[];
+  };
+  /**
+   * A copied attribute the model cannot keep up to date: no relationship with `via` leads from
+   * the source entity to the items holding the copy (a many-to-many relationship without a link
+   * attribute), so neither the holder's create nor a change of the attribute can find them.
+   */
+  "evaluate.copyNotMaintainable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
+  /**
+   * Writes that must commit together (`atomicWith`) whose items are not in one logical partition
+   * of one container, so no transactional batch can hold them.
+   */
+  "evaluate.notAtomic": {
+    readonly pattern: string;
+    readonly patterns: readonly string[];
+    readonly containers: readonly string[];
+    readonly reason: "containers" | "partitions" | "notBatchable" | "tooManyOperations";
+  };
 }
 
 export type IssueCode = keyof IssuePayloads;

@@ -131,6 +131,14 @@ export const MAX_CONTAINER_RUS_TICKET =
 export const MAX_TRANSACTIONAL_BATCH_OPERATIONS = 100;
 
 /**
+ * A patch request holds at most 10 operations (appending N records to a bucket's array takes
+ * ceil(N / 10) patches). The data-access runtime, which imports nothing of the core, states the
+ * same figure in `src/runtime/requests.ts`; a test keeps them equal.
+ * Source: https://learn.microsoft.com/azure/cosmos-db/partial-document-update#supported-operations (checked 2026-11-23).
+ */
+export const MAX_PATCH_OPERATIONS = 10;
+
+/**
  * Physical partitions created with a new container: manual RU/s / 6,000, autoscale (or shared
  * database throughput) max RU/s / 10,000, rounded up; raising RU/s later splits to
  * ceil(RU/s / 10,000).

@@ -4,6 +4,7 @@
  * the partitions follow the RU/s provisioned and the storage), finds hot logical and physical
  * partitions, decides the account's capacity mode, recommends throughput and prices the month.
  */
+import { writeFindingIssues } from "./write-findings.js";
 import {
   INITIAL_RUS_PER_PARTITION_MANUAL,
   LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
@@ -539,6 +540,7 @@ function evaluatePattern(
       message: `the model cannot serve ${plan.patternId} (${pattern.name}): ${plan.notes.join("; ")}`,
     });
   }
+  if (plan.type === "write") issues.push(...writeFindingIssues(plan, index));
   const fanOut = plan.type === "read" && plan.fanOut;
   if (fanOut) {
     const partitions = Math.max(

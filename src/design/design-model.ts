@@ -496,6 +496,9 @@ function hotLogicalPartition(issue: EvaluationIssue): readonly IssueOf<"evaluate
     case "evaluate.overContainerMaximum":
     case "evaluate.mixedCapacityModes":
     case "evaluate.serverlessNotPossible":
+    case "evaluate.keyChangedInPlace":
+    case "evaluate.copyNotMaintainable":
+    case "evaluate.notAtomic":
       return [];
     default:
       return issue satisfies never;

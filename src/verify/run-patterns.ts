@@ -6,6 +6,7 @@
  * oracle's. Each phase turns what it ran into one outcome per pattern.
  */
 import type { RuEstimate } from "../estimator/operation.js";
+import type { PlanStep, WritePlan } from "../planner/types.js";
 import type { ReadPattern, WritePattern } from "../workload/types.js";
 import { assembleReadAnswer, type ReadOutput } from "./assemble-answer.js";
 import type { OverfullSet } from "./bounded-sets.js";
@@ -14,6 +15,7 @@ import { cosmosFailureOf, redactSecrets, type EndpointCapabilities } from "./end
 import type { MaintenanceState } from "./fault-database.js";
 import type { FeedMaintenance } from "./feed-maintenance.js";
 import type { DataAccess, GeneratedChange, GeneratedWriteResult } from "./load-data-access.js";
+import type { StrayItems } from "./stray-items.js";
 import type { PatternCheckPlan, VerificationPlan } from "./verification-plan.js";
 
 export type CheckStatus = "passed" | "failed" | "notCheckable";
@@ -269,6 +271,48 @@ export function failOverfullSets(
   }
 }
 
+/** Every write step of a write plan, inside batches and change-feed work too. */
+function writeSteps(plan: WritePlan): PlanStep[] {
+  const flat = (steps: readonly PlanStep[]): PlanStep[] =>
+    steps.flatMap((step) =>
+      step.kind === "batch"
+        ? [step, ...step.operations]
+        : step.kind === "changeFeed"
+          ? flat(step.steps)
+          : [step],
+    );
+  return flat([...plan.operations, ...plan.async]).filter(
+    (step) => step.kind === "write" || step.kind === "batch",
+  );
+}
+
+/**
+ * Stray items: an item the final data does not hold (a copy left under an old key, the old item
+ * of a move) fails the passed write patterns that write or maintain its item type.
+ */
+export function failStrayItems(
+  plan: VerificationPlan,
+  outcomes: Map<string, PatternOutcome>,
+  strays: readonly StrayItems[],
+): void {
+  for (const stray of strays) {
+    for (const check of plan.patterns) {
+      if (check.kind !== "write" || check.writes.length === 0) continue;
+      const outcome = outcomes.get(check.patternId);
+      if (outcome === undefined || outcome.status !== "passed") continue;
+      const touches = writeSteps(check.plan).some(
+        (step) => step.container === stray.container && step.itemType === stray.itemType,
+      );
+      if (!touches) continue;
+      outcomes.set(check.patternId, {
+        ...outcome,
+        status: "failed",
+        detail: `${check.patternId}: ${stray.container}/${stray.itemType} holds ${stray.count} item(s) the data no longer has after the writes, e.g. id ${printable(stray.example.id)} in logical partition ${printable(stray.example.partitionKey)} (a copy or item left under an old key)`,
+      });
+    }
+  }
+}
+
 /** Child patterns written inside their parent's items share the parent's outcome. */
 export function shareCarrierOutcomes(plan: VerificationPlan, outcomes: Map<string, PatternOutcome>): void {
   for (const check of plan.patterns) {
@@ -374,8 +418,10 @@ function checkOutput(
     detail:
       assembled.unresolved.length > 0
         ? `${pattern.id}: ${assembled.unresolved.join(", ")} answered neither by the items nor by the follow-up reads (parameters ${printable(parameters)})`
-        : difference === undefined
-          ? undefined
-          : `${difference.message} (parameters ${printable(parameters)}${after})`,
+        : difference !== undefined
+          ? `${difference.message} (parameters ${printable(parameters)}${after})`
+          : assembled.leaks.length > 0
+            ? `${pattern.id}: ${assembled.leaks.join("; ")} (parameters ${printable(parameters)})`
+            : undefined,
   };
 }

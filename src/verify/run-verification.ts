@@ -11,6 +11,7 @@ import type { Model } from "../model/types.js";
 import { createRng } from "../synthetic/random.js";
 import type { Workload } from "../workload/types.js";
 import { overfullSets } from "./bounded-sets.js";
+import { findStrayItems } from "./stray-items.js";
 import { deployModel, type Deployment } from "./deploy.js";
 import {
   EMBEDDED_LIMITATIONS,
@@ -24,6 +25,7 @@ import { loadItems } from "./load.js";
 import { loadDataAccess } from "./load-data-access.js";
 import {
   failOverfullSets,
+  failStrayItems,
   round,
   runReadPatterns,
   runWritePatterns,
@@ -231,6 +233,11 @@ export async function runVerification(
     };
     const outcomes = await runWritePatterns(run);
     failOverfullSets(plan, outcomes, await overfullSets(deployment, plan.model));
+    failStrayItems(
+      plan,
+      outcomes,
+      await findStrayItems(deployment.containers, plan.model, plan.finalAddresses, unreliable),
+    );
     shareCarrierOutcomes(plan, outcomes);
     await runReadPatterns(run, outcomes);
     return reportOf(endpoint, plan, options, { deployment, loaded, load, outcomes, started });

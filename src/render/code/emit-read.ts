@@ -5,7 +5,14 @@
  */
 import type { PlanStep, PointReadStep, QueryParameter, QueryStep, ReadPlan } from "../../planner/types.js";
 import type { AttributeType, ReadPattern, Workload } from "../../workload/types.js";
-import { commentText, propertyAccess, propertyKey, stringLiteral, valueLiteral } from "./identifiers.js";
+import {
+  codeLiteral,
+  commentText,
+  propertyAccess,
+  propertyKey,
+  stringLiteral,
+  valueLiteral,
+} from "./identifiers.js";
 import { entityNamed, shapeKey, type ItemTypeShapeData } from "./model-data.js";
 
 /** TypeScript type of an attribute value. */
@@ -289,14 +296,23 @@ export function emitReadBody(
   rest.forEach((step, index) => followUpStep(step, index + 1, lines));
   const done = "...(continuationToken === undefined ? {} : { continuationToken })";
   const answer = readAnswer(plan, shapes);
-  if (answer !== first) {
-    // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
+  const type = typeOf(answer.container, answer.itemType);
+  // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
+  const source = answer === first ? "items" : `itemsAs<${type}>(followUps[0]?.items ?? [])`;
+  const shape = plan.returnedShape;
+  if (shape === undefined && answer === first) {
+    lines.push(`return { items, item: items[0], requestCharge, followUps, ${done} };`);
+  } else if (shape === undefined) {
     lines.push(
-      `const complete = itemsAs<${typeOf(answer.container, answer.itemType)}>(followUps[0]?.items ?? []);`,
+      `const complete = ${source};`,
       `return { items: complete, item: complete[0], requestCharge, followUps, ${done} };`,
     );
   } else {
-    lines.push(`return { items, item: items[0], requestCharge, followUps, ${done} };`);
+    // select / truncate: the caller gets only what the pattern returns (queries already project).
+    lines.push(
+      `const returned = itemsAs<${type}>(shapeItems(asItems(${source}), ${codeLiteral(shape, "")}));`,
+      `return { items: returned, item: returned[0], requestCharge, followUps, ${done} };`,
+    );
   }
   return lines;
 }

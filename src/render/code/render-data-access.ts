@@ -42,6 +42,7 @@ const RUNTIME_VALUES = [
   "runMaintenance",
   "runWrite",
   "shardValues",
+  "shapeItems",
   "processChangeFeeds",
   "changesOfFeed",
   "queryPage",

@@ -15,6 +15,7 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
+  asItems,
   createRuntime,
   readItem,
   readValues,
@@ -22,6 +23,7 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
+  shapeItems,
   processChangeFeeds,
   changesOfFeed,
   queryPage,
@@ -376,14 +378,13 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       {
         kind: "copy",
         target: { container: "feed", itemType: "post" },
-        trim: {
-          countSql: "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition",
-          oldestSql: "SELECT TOP @limit c.id FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate ASC",
+        bounded: {
+          membersSql: "SELECT c.id, c.creationDate, c.postId FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
           parameters: [
             { name: "@type", source: { kind: "literal", value: "post" } },
             { name: "@feedPartition", source: { kind: "template", template: "post-{replica}" } },
-            { name: "@limit", source: { kind: "limit" } },
           ],
+          sortMayChange: false,
         },
       },
     ];
@@ -411,6 +412,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: upsert the user item.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to post.userUsername.
      * Change feed (copy): change feed of posts keeps users/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to comment.userUsername.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to like.userUsername.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -495,10 +497,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
         runtime.container("users"),
-        "SELECT c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
         [
           { name: "@type", value: "post" },
           { name: "@userId", value: input.userId },
+          { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
         pageOf(page.pageSize, page.continuationToken),
@@ -506,13 +509,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
       const items = itemsAs<UsersPostItem>(step1.items);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C3: Create a comment
      * Plan: transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps feed/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3CreateAComment(record: CommentRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -569,7 +587,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Like a post
      * Plan: transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps feed/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4LikeAPost(record: LikeRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -640,10 +658,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
         runtime.container("feed"),
-        "SELECT c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
         [
           { name: "@type", value: "post" },
           { name: "@feedPartition", value: renderKeyValue("post-{replica}", values1) },
+          { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("post-{replica}", values1)],
         pageOf(page.pageSize ?? 100, page.continuationToken),
@@ -651,7 +670,22 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
       const items = itemsAs<FeedPostItem>(step1.items);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      const returned = itemsAs<FeedPostItem>(shapeItems(asItems(items), {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     handleUsersUserChanges,
     handlePostsPostChanges,

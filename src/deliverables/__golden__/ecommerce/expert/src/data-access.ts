@@ -15,6 +15,7 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
+  asItems,
   createRuntime,
   readItem,
   readValues,
@@ -22,6 +23,7 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
+  shapeItems,
   processChangeFeeds,
   changesOfFeed,
   queryPage,
@@ -522,7 +524,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // point read by id and partition key
+      // point read by id and partition key (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("orders", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
@@ -532,7 +534,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      const returned = itemsAs<OrdersOrderItem>(shapeItems(asItems(items), {
+        properties: ["id", "orderId", "customerId", "orderDate", "status", "total", "lines"],
+        truncate: [],
+        bucketed: false,
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C1: Register a customer or edit their profile

@@ -15,6 +15,7 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
+  asItems,
   createRuntime,
   distinctValues,
   queryItems,
@@ -25,6 +26,7 @@ import {
   runMaintenance,
   runWrite,
   shardValues,
+  shapeItems,
   processChangeFeeds,
   changesOfFeed,
   queryPage,
@@ -390,7 +392,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // one point read per requested postId (ReadMany)
+      // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
       const step1 = await readMany(runtime.container("posts"), input.postId.map((value) => {
         const values1 = readValues(runtime, shape1, { ...input, postId: value });
@@ -398,7 +400,21 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       }));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
+        properties: [
+          "id",
+          "postId",
+          "authorId",
+          "text",
+          "mediaUrls",
+          "createdAt",
+          "userDisplayName",
+          "reactionCount",
+        ],
+        truncate: [],
+        bucketed: false,
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Get a user's profile
