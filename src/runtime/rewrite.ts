@@ -7,6 +7,8 @@
  * missing item is created whole (a 409, when another writer created it first, patches it instead,
  * up to `MAX_REWRITE_ATTEMPTS` times, then `conflict`). An attribute missing from the record is
  * left as the item has it. Items without maintained data are created, replaced or upserted whole.
+ * A create that finds a soft-delete tombstone at its address replaces it (ETag `ifMatch`), so the
+ * item comes back without the tombstone property and its ttl.
  */
 import { BulkOperationType, type Container, type OperationInput, type PatchOperation } from "@azure/cosmos";
 import { withCopies, type Charged, type Runtime } from "./context.js";
@@ -121,6 +123,32 @@ async function patchWhole(
   return { item: results[results.length - 1]?.resourceBody as StoredItem | undefined, requestCharge };
 }
 
+/**
+ * Replaces a soft-delete tombstone by the created item (without the tombstone property and its
+ * ttl), only if the tombstone is unchanged since it was read (ETag): a patch could not remove
+ * them. Undefined item when another writer changed it first (the caller's loop then patches).
+ */
+async function reviveTombstone(
+  container: Container,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  tombstone: StoredItem,
+  item: StoredItem,
+): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+  const etag = typeof tombstone["_etag"] === "string" ? tombstone["_etag"] : undefined;
+  try {
+    const response = await container
+      .item(target.id, toPartitionKey(target.keys))
+      .replace<StoredItem>(
+        item,
+        etag === undefined ? {} : { accessCondition: { type: "IfMatch", condition: etag } },
+      );
+    return { item: response.resource ?? item, requestCharge: response.requestCharge };
+  } catch (error) {
+    if (statusOf(error) !== 412 && statusOf(error) !== 404) throw error;
+    return { item: undefined, requestCharge: chargeOf(error) };
+  }
+}
+
 /** What a rewrite did: the item as stored, what it replaced, and whether it created it. */
 export interface Rewritten {
   readonly item: StoredItem;
@@ -169,6 +197,9 @@ export async function rewriteItem(
       const existing = await readItem(container, target.id, target.keys);
       charged.requestCharge += existing.requestCharge;
       if (existing.item === undefined || !isTombstone(shape, existing.item)) throw error;
+      const revived = await reviveTombstone(container, target, existing.item, await build(existing.item));
+      charged.requestCharge += revived.requestCharge;
+      if (revived.item !== undefined) return { item: revived.item, previous: undefined, created: true };
     }
   }
   // The item holds what others maintain (counters, embeds, flags): its record's part is patched,

@@ -154,6 +154,18 @@ describe("a write that changes the partition key (status.yaml)", () => {
     ).toEqual([]);
     expect(same.requestCharge).toBe(reads.length);
     expect(live(await fixture.itemsOf("tickets")).length).toBe(1);
+    // Back to "open": the create at the old address replaces the tombstone there (a live ticket
+    // again, without the tombstone property), and the "closed" ticket becomes the tombstone.
+    const reopened = await fixture.call("w1ChangeStatus", { ticketId: "t1", status: "open" });
+    await fixture.call("applyChanges", reopened.changes);
+    const back = await fixture.itemsOf("tickets");
+    expect(live(back).map((item) => [item["id"], item["status"], item["ttl"]])).toEqual([
+      ["t1", "open", undefined],
+    ]);
+    expect(
+      back.filter((item) => item[DEFAULT_TOMBSTONE_PROPERTY] === true).map((item) => item["status"]),
+    ).toEqual(["closed"]);
+    expect((await fixture.call("q2TicketById", { ticketId: "t1" })).item).toMatchObject({ status: "open" });
   }, 60_000);
 
   it("finds the ticket by a query when its copy lags, and refuses a ticket that does not exist", async () => {
