@@ -26,6 +26,7 @@ export interface IssuePayloads {
   "source.syntax": Plain;
   "source.tooLarge": Plain;
   "source.aliasBomb": Plain;
+  "source.tooComplex": Plain;
 
   // Loading a workload.
   "workload.invalidValue": Plain;
@@ -41,6 +42,16 @@ export interface IssuePayloads {
   "workload.unknownAttribute": { readonly entity: string; readonly attribute: string };
   "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
   "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };
+  /**
+   * More than any Cosmos DB account could hold or serve (`cosmos/limits.ts`): an entity's data at
+   * the horizon or one request's records over a container's largest storage (GB), or the requests
+   * per second of the workload over an account's largest throughput (RU/s).
+   */
+  "workload.beyondServiceLimit": {
+    readonly limit: "containerStorage" | "requestBytes" | "accountThroughput";
+    readonly value: number;
+    readonly maximum: number;
+  };
   // The workload's warnings: valid, but an expert would ask.
   "workload.readWithoutCreate": { readonly pattern: string; readonly entity: string };
   "workload.writeWithoutRead": { readonly pattern: string; readonly entity: string };
@@ -180,8 +191,16 @@ export interface IssuePayloads {
   };
   /** Provisioned below what the busiest partition needs at peak (requests throttled with 429). */
   "evaluate.underProvisioned": { readonly container: string; readonly rusPeak: number };
-  /** Over the default 1,000,000 RU/s of a container or a shared database (a support ticket raises it). */
-  "evaluate.overContainerMaximum": { readonly containers: readonly string[]; readonly rus: number };
+  /**
+   * Over the default 1,000,000 RU/s of a container or a shared database (a warning: a support
+   * ticket raises it), or over 2,147,483,647 RU/s, the most the API can hold (an error);
+   * `maximum` is the one exceeded.
+   */
+  "evaluate.overContainerMaximum": {
+    readonly containers: readonly string[];
+    readonly rus: number;
+    readonly maximum: number;
+  };
   /** Serverless and provisioned throughput in one account, where the mode is per account. */
   "evaluate.mixedCapacityModes": {
     readonly serverless: readonly string[];

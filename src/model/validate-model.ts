@@ -164,7 +164,10 @@ function checkAttribute(context: Context, entity: Entity, name: string, path: Is
   context.issues.error(
     { code: "model.unknownAttribute", entity: entity.name, attribute: name },
     path,
-    `${what}, but entity ${entity.name} has no attribute "${name}"`,
+    // The path names the attribute when it ends with it (truncate.x): not again in the message.
+    path.at(-1) === name
+      ? `${what}, but entity ${entity.name} has no such attribute`
+      : `${what}, but entity ${entity.name} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }

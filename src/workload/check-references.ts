@@ -308,7 +308,10 @@ function checkAttribute(
   sink.error(
     { code: "workload.unknownAttribute", entity, attribute: name },
     at,
-    `entity ${entity} has no attribute "${name}"`,
+    // The path names the attribute when it ends with it (where.userID): not again in the message.
+    at.at(-1) === name
+      ? `entity ${entity} has no such attribute`
+      : `entity ${entity} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }

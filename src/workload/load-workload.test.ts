@@ -286,7 +286,7 @@ describe("loadWorkload: malformed files", () => {
     const where = issue(
       edit("entity: Post\n    where: { userId: eq }", "entity: Post\n    where: { userid: eq }"),
     );
-    expect(where?.message).toBe('entity Post has no attribute "userid"');
+    expect(where?.message).toBe("entity Post has no such attribute");
     expect(where?.suggestion).toBe('did you mean "userId"?');
     expect(issue(edit("entity: Post\n    rps: { avg: 2", "entity: Pst\n    rps: { avg: 2"))?.suggestion).toBe(
       'did you mean "Post"?',
