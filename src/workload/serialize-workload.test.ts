@@ -140,7 +140,7 @@ function attributeVariant(attribute: Attribute): fc.Arbitrary<Attribute> {
   return fc
     .record({
       type: fc.constantFrom("string", "number", "boolean", "datetime", "object", "array" as const),
-      avgBytes: fc.option(positive),
+      avgBytes: fc.option(fc.double({ min: 1e-6, max: MAX_ITEM_BYTES, noNaN: true })),
       distinct: fc.option(count),
       skew: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 3, noNaN: true })),
       unique: fc.boolean(),
