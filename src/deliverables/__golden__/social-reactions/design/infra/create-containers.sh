@@ -98,8 +98,8 @@ az cosmosdb sql container create \
   --name 'reactions' \
   --partition-key-path '/postIdShard' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 2663000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
+  --max-throughput 5251000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

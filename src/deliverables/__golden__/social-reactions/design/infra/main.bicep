@@ -204,6 +204,9 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/createdAt/?'
           }
           {
+            path: '/deleted/?'
+          }
+          {
             path: '/postId/?'
           }
           {
@@ -234,7 +237,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 2663000
+        maxThroughput: 5251000
       }
     }
   }

@@ -209,7 +209,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 2663000
+    max_throughput = 5251000
   }
 
   indexing_policy {
@@ -217,6 +217,10 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
 
     included_path {
       path = "/createdAt/?"
+    }
+
+    included_path {
+      path = "/deleted/?"
     }
 
     included_path {
