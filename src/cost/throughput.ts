@@ -16,6 +16,7 @@ import {
   MANUAL_MIN_RUS,
   MANUAL_MIN_RUS_PER_GB,
   MANUAL_RUS_STEP,
+  MAX_PROVISIONED_RUS,
   SERVERLESS_MAX_CONTAINER_GB,
   SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   SERVERLESS_MAX_REGIONS,
@@ -91,13 +92,22 @@ const usd = (value: number): string => formatUsd(value, true);
 const rate = (value: number): string => `$${value}`;
 const num = (value: number): string => formatInteger(value);
 
-/** The model's throughput setting of an evaluated container (without the figures and reason). */
+/**
+ * The model's throughput setting of an evaluated container (without the figures and reason). A
+ * figure no account can be set to (over MAX_PROVISIONED_RUS) is left out: the mode alone is
+ * written, the evaluation computes the same figure from it and reports it over the maximum.
+ */
 export function modelThroughputOf(evaluated: ThroughputChoice["throughput"]): Throughput {
+  const settable = (rus: number): boolean => rus <= MAX_PROVISIONED_RUS;
   switch (evaluated.mode) {
-    case "manual":
-      return { mode: "manual", rus: evaluated.rus ?? evaluated.provisionedRus };
-    case "autoscale":
-      return { mode: "autoscale", maxRus: evaluated.maxRus ?? evaluated.provisionedRus };
+    case "manual": {
+      const rus = evaluated.rus ?? evaluated.provisionedRus;
+      return settable(rus) ? { mode: "manual", rus } : { mode: "manual" };
+    }
+    case "autoscale": {
+      const maxRus = evaluated.maxRus ?? evaluated.provisionedRus;
+      return settable(maxRus) ? { mode: "autoscale", maxRus } : { mode: "autoscale" };
+    }
     case "serverless":
       return { mode: "serverless" };
     case "shared":
