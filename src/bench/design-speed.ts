@@ -19,7 +19,7 @@ const SIZES = [20, 200, 500] as const;
 const WORKLOADS_PER_SIZE = 3;
 /** Designs of one workload (the median of all of a size's designs is its time). */
 const REPETITIONS: Readonly<Record<number, number>> = { 20: 3, 200: 2, 500: 1 };
-const TIMEOUT_MS = 120_000;
+const TIMEOUT_MS = 60_000;
 const MEDIAN_LIMIT_MS = { entities: 200, ms: 5_000 } as const;
 const SLOPE_LIMIT = 1.1;
 const SEED = 4;
