@@ -5,13 +5,15 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
-import { formatPath, type EvaluationIssue, type IssueOf } from "../common/issues.js";
+import { formatPath } from "../common/issues.js";
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
-import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
+import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
+import { atomicPairs, colocation } from "./atomicity.js";
+import { problemIssue, problemsOf, repairCandidates, repairMove, type Problem } from "./repair.js";
 import {
   aggregateCandidates,
   binningCandidates,
@@ -25,7 +27,9 @@ import {
 import {
   decide,
   describeScore,
+  isBetter,
   scoreModel,
+  violations,
   type Decision,
   type Scored,
   type SearchContext,
@@ -43,8 +47,11 @@ export interface DesignOptions extends EvaluateOptions {
   readonly onProgress?: (done: number, total: number, step: string) => void;
 }
 
-/** The steps of the search per group of related entities (the numbered steps of designComponent). */
-const STEPS_PER_COMPONENT = 8;
+/**
+ * The steps of the search per group of related entities: the numbered steps of designComponent,
+ * twice (moves combined with their repairs, and one at a time).
+ */
+const STEPS_PER_COMPONENT = 16;
 
 export interface DesignResult {
   readonly model: Model;
@@ -69,6 +76,8 @@ export function connectedComponents(workload: Workload): string[][] {
   for (const r of workload.relationships) union(r.parent, r.child);
   for (const p of workload.accessPatterns)
     if (p.type === "read") for (const w of p.with) union(p.entity, w.entity);
+  // Writes that must commit together are designed together.
+  for (const pair of atomicPairs(workload)) union(pair.entity, pair.partnerEntity);
   const groups = new Map<string, string[]>();
   for (const entity of workload.entities) {
     const root = find(entity.name);
@@ -117,13 +126,122 @@ function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern)
   return current;
 }
 
+/** Rounds of the hard-limit repairs (a repair can leave a problem for the next round). */
+const REPAIR_ROUNDS = 3;
+
+/** What a hard-limit problem is, for decision titles. */
+function problemTitle(problem: Problem): string {
+  switch (problem.kind) {
+    case "hotPartition":
+      return `Hot logical partition in ${problem.container}`;
+    case "largePartition":
+      return `Logical partition over 20 GB in ${problem.container}`;
+    case "fanOut":
+      return `${problem.pattern} fans out over every partition`;
+    default:
+      return problem satisfies never;
+  }
+}
+
+/** Tries every repair move on each hard-limit problem of the model, until none helps. */
+function repairLimits(search: SearchContext, start: Scored): Scored {
+  const { workload } = search;
+  let current = start;
+  for (let round = 0; round < REPAIR_ROUNDS && current.errors > 0; round++) {
+    const before = current;
+    for (const problem of problemsOf(workload, current.evaluation)) {
+      const message = problemIssue(current.evaluation, problem)?.message;
+      if (message === undefined) continue;
+      const where = problem.kind === "fanOut" ? problem.pattern : problem.container;
+      current = decide(
+        search,
+        current,
+        {
+          id:
+            problem.kind === "hotPartition"
+              ? `shard-${where}${round === 0 ? "" : `-${round + 1}`}`
+              : `repair-${problem.kind}-${where}${round === 0 ? "" : `-${round + 1}`}`,
+          subject:
+            problem.kind === "hotPartition"
+              ? { kind: "shard", container: where }
+              : { kind: "repair", problem: `${problem.kind} ${where}` },
+          title: problemTitle(problem),
+          keepName: problem.kind === "hotPartition" ? "one logical partition per key" : "leave it",
+          context: message,
+        },
+        repairCandidates(workload, current.model, current.evaluation, problem, "all"),
+      );
+    }
+    if (current === before) break;
+  }
+  return current;
+}
+
+/**
+ * One group of related entities, searched twice: combining moves (each candidate scored after
+ * the repairs of what it broke) and one move at a time. Repairs let a move that needs a second
+ * one through, but an early move made valid that way can also close a cheaper path; the better
+ * of the two searches is kept, and a decision says so when they differ.
+ */
+function designGroup(
+  workload: Workload,
+  options: EvaluateOptions,
+  decisions: Decision[],
+  step: (label: string) => void,
+): Model {
+  const combinedDecisions: Decision[] = [];
+  const combined = designComponent(workload, options, combinedDecisions, step, true);
+  const singleDecisions: Decision[] = [];
+  const single = designComponent(workload, options, singleDecisions, step, false);
+  const keepSingle = isBetter(single, combined);
+  decisions.push(...(keepSingle ? singleDecisions : combinedDecisions));
+  const [kept, other] = keepSingle ? [single, combined] : [combined, single];
+  if (describeScore(kept) !== describeScore(other)) {
+    const entities = workload.entities.map((e) => e.name);
+    const names = {
+      combined: "moves combined with the repairs of what they break",
+      single: "one move at a time",
+    };
+    decisions.push({
+      id: `search-${entities.join("-")}`,
+      subject: { kind: "search", entities, combinedMoves: !keepSingle },
+      title: `How the search moved (${entities.join(", ")})`,
+      chosen: keepSingle ? names.single : names.combined,
+      alternatives: [
+        {
+          name: names.combined,
+          rusPeak: combined.rusPeak,
+          monthlyCostUSD: combined.monthlyCostUSD,
+          errors: combined.errors,
+        },
+        {
+          name: names.single,
+          rusPeak: single.rusPeak,
+          monthlyCostUSD: single.monthlyCostUSD,
+          errors: single.errors,
+        },
+      ],
+      why: `searching with ${names.combined} reached ${describeScore(combined)}; searching ${names.single} reached ${describeScore(single)}: the decisions above are those of the better search`,
+    });
+  }
+  return kept.model;
+}
+
 function designComponent(
   workload: Workload,
   options: EvaluateOptions,
   decisions: Decision[],
-  step: (label: string) => void = () => undefined,
-): Model {
-  const search: SearchContext = { workload, options, decisions };
+  step: (label: string) => void,
+  combineMoves: boolean,
+): Scored {
+  const search: SearchContext = {
+    workload,
+    options,
+    decisions,
+    ...(combineMoves
+      ? { repair: (scored: Scored, reference: Scored) => repairMove(workload, options, scored, reference) }
+      : {}),
+  };
   let current: Scored = scoreModel(workload, baselineModel(workload), options);
   const correlation = correlations(workload);
   // 1. Aggregates, most correlated pairs first.
@@ -244,23 +362,10 @@ function designComponent(
     // The new copy may need denormalized data of its own source.
     current = denormalize(search, current, pattern);
   }
-  // 7. Hot write keys.
-  step("hot partitions");
-  for (const hot of current.evaluation.issues.flatMap(hotLogicalPartition)) {
-    const name = hot.container;
-    current = decide(
-      search,
-      current,
-      {
-        id: `shard-${name}`,
-        subject: { kind: "shard", container: name },
-        title: `Hot logical partition in ${name}`,
-        keepName: "one logical partition per key",
-        context: hot.message,
-      },
-      shardingCandidates(workload, current.model, current.evaluation, name),
-    );
-  }
+  // 7. Hard limits still broken: hot and oversized logical partitions, fan-outs that cannot
+  // scale; every repair move is tried (each with the repairs of what it breaks in turn).
+  step("hard limits");
+  current = repairLimits(search, current);
   // 8. Containers whose items are all read by id may share one (one minimum throughput).
   step("containers that can share one");
   current = decide(
@@ -275,7 +380,7 @@ function designComponent(
     },
     [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
   );
-  return current.model;
+  return current;
 }
 
 /** TTL: the container default when all its items expire alike, else per item type. */
@@ -316,6 +421,9 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
   });
   return { ...model, containers };
 }
+
+/** How much more the written model (pinned RU/s, explicit indexing) may cost than the searched one. */
+const FINALIZED_COST_TOLERANCE = 0.01;
 
 /** Writes the derived indexing policy and the recommended throughput into the model. */
 function finalize(
@@ -363,7 +471,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   let steps = 0;
   const total = components.length * STEPS_PER_COMPONENT;
   for (const entities of components) {
-    const part = designComponent(subWorkload(workload, entities), options, decisions, (label) => {
+    const part = designGroup(subWorkload(workload, entities), options, decisions, (label) => {
       options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
       steps++;
     });
@@ -381,8 +489,8 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   let model: Model = applyTtl(workload, { version: 1, containers }, decisions);
   let designed = scoreModel(workload, model, options);
   if (!(
-    designed.errors < baseline.errors ||
-    (designed.errors === baseline.errors && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
+    violations(designed) < violations(baseline) ||
+    (violations(designed) === violations(baseline) && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
   )) {
     decisions.push({
       id: "fallback-baseline",
@@ -412,12 +520,17 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   // pinned RU/s fix the partition count, and where the explicit indexing changes the load by a
   // little, the RU/s computed before may leave the busiest partition just over its limit. Then
   // the throughput stays to the evaluation (unpinned), or the model stays as it was searched.
+  // Pinned autoscale RU/s also fix the partitions at creation (max RU/s / 10,000), which can
+  // multiply a fan-out's cost: the written model may not cost more than the searched one either.
+  const worse = (scored: Scored): boolean =>
+    violations(scored) > violations(designed) ||
+    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
   const finalized = finalize(workload, model, designed.evaluation, true);
   let final = scoreModel(workload, finalized, options);
-  if (final.errors > designed.errors) {
+  if (worse(final)) {
     const indexedOnly = finalize(workload, model, designed.evaluation, false);
     final = scoreModel(workload, indexedOnly, options);
-    model = final.errors > designed.errors ? model : indexedOnly;
+    model = worse(final) ? model : indexedOnly;
     if (model !== indexedOnly) final = designed;
   } else model = finalized;
   decisions.push({
@@ -433,6 +546,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     alternatives: [],
     why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
   });
+  decisions.push(...atomicityDecisions(workload, model));
   const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
   if (unmet.length > 0) {
     decisions.push({
@@ -445,6 +559,25 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     });
   }
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
+}
+
+/** One decision per pair of writes that must commit together: one logical partition, or why not. */
+function atomicityDecisions(workload: Workload, model: Model): Decision[] {
+  return atomicPairs(workload).map((pair) => {
+    const where = colocation(workload, model, pair.entity, pair.partnerEntity);
+    return {
+      id: `atomic-${pair.pattern}-${pair.partner}`,
+      subject: { kind: "atomicity", pattern: pair.pattern, partner: pair.partner, together: where.together },
+      title: `${pair.pattern} and ${pair.partner} commit together`,
+      chosen: where.together
+        ? "one logical partition: a transactional batch"
+        : "cannot: the items are in different logical partitions",
+      alternatives: [],
+      why: where.together
+        ? `${where.why}, so each request of ${pair.pattern} and its ${pair.partner} are one transactional batch`
+        : `${where.why}; a transactional batch only holds items of one logical partition, so ${pair.pattern} and ${pair.partner} cannot commit together in this model (the application needs a compensating step or an idempotent retry)`,
+    };
+  });
 }
 
 /** Applies a component's renames to a container's name and its items' `source` references. */
@@ -464,28 +597,4 @@ function renameContainer(container: Container, renames: ReadonlyMap<string, stri
           },
     ),
   };
-}
-
-/** The hot logical partitions among the evaluation's findings: what write sharding answers. */
-function hotLogicalPartition(issue: EvaluationIssue): readonly IssueOf<"evaluate.hotPartition">[] {
-  switch (issue.code) {
-    case "evaluate.hotPartition":
-      return [issue];
-    case "evaluate.patternNotServed":
-    case "evaluate.fanOut":
-    case "evaluate.fanOutCannotScale":
-    case "evaluate.boundedSetTooSmall":
-    case "evaluate.hotPhysicalPartition":
-    case "evaluate.pinnedPartitionsOverloaded":
-    case "evaluate.logicalPartitionTooLarge":
-    case "evaluate.logicalPartitionGrowth":
-    case "evaluate.itemTooLarge":
-    case "evaluate.underProvisioned":
-    case "evaluate.overContainerMaximum":
-    case "evaluate.mixedCapacityModes":
-    case "evaluate.serverlessNotPossible":
-      return [];
-    default:
-      return issue satisfies never;
-  }
 }

@@ -8,6 +8,8 @@ import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "..
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
+import { splitAtomicPairs } from "./atomicity.js";
+import type { Repaired } from "./repair.js";
 
 export interface Scored {
   readonly model: Model;
@@ -20,6 +22,11 @@ export interface Scored {
   readonly errors: number;
   /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
   readonly overMaximum: number;
+  /**
+   * Pairs of writes that must commit together (`atomicWith`) whose items the model keeps in
+   * different logical partitions: no transactional batch can hold them. Weighed like an error.
+   */
+  readonly atomicSplit: number;
   readonly monthlyCostUSD: number;
   readonly rusPeak: number;
 }
@@ -53,9 +60,20 @@ export type DecisionSubject =
   | { readonly kind: "denormalize"; readonly pattern: string }
   | { readonly kind: "fanOut"; readonly pattern: string }
   | { readonly kind: "shard"; readonly container: string }
+  /** A hard-limit error of the model the search reached, and the moves that could repair it. */
+  | { readonly kind: "repair"; readonly problem: string }
+  /** Two writes that must commit together: kept in one logical partition, or why they cannot be. */
+  | {
+      readonly kind: "atomicity";
+      readonly pattern: string;
+      readonly partner: string;
+      readonly together: boolean;
+    }
   | { readonly kind: "consolidateContainers" }
   | { readonly kind: "ttl"; readonly container: string }
   | { readonly kind: "fallbackBaseline" }
+  /** Which of the two searches of a group of related entities was kept (see designGroup). */
+  | { readonly kind: "search"; readonly entities: readonly string[]; readonly combinedMoves: boolean }
   | { readonly kind: "throughput" }
   | { readonly kind: "unmetLimits"; readonly errors: number };
 
@@ -73,6 +91,11 @@ export interface SearchContext {
   readonly workload: Workload;
   readonly options: EvaluateOptions;
   readonly decisions: Decision[];
+  /**
+   * Repairs what a candidate move broke before it is compared (see `repair.ts`); absent = every
+   * candidate is compared as it is.
+   */
+  readonly repair?: (scored: Scored, reference: Scored) => Repaired;
 }
 
 export interface Candidate {
@@ -80,6 +103,12 @@ export interface Candidate {
   readonly model: Model;
   /** A rule of the prompt favours it: it wins when it costs at most 5% more than the best. */
   readonly preferred?: boolean;
+  /**
+   * It wins a cost tie (no more hard-limit errors, fan-outs or tickets, and not dearer by more
+   * than the smallest saving that counts): co-location with the parent (transactional batches,
+   * fewer containers).
+   */
+  readonly winsTies?: boolean;
 }
 
 /**
@@ -128,20 +157,39 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     evaluation,
     errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
     overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
+    atomicSplit: splitAtomicPairs(workload, model),
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
   };
 }
 
+/** Hard-limit errors plus pairs of writes that must commit together but cannot (see `Scored`). */
+export function violations(scored: Scored): number {
+  return scored.errors + scored.atomicSplit;
+}
+
 /**
- * True when `a` is better than `b`: fewer hard-limit errors; then fewer containers over the default
+ * True when `a` ties with `b` and wins the tie (`Candidate.winsTies`): as many violations,
+ * containers over the maximum and frequent fan-outs, and no dearer than the smallest saving.
+ */
+export function winsTie(a: Scored, b: Scored): boolean {
+  return (
+    violations(a) === violations(b) &&
+    a.overMaximum <= b.overMaximum &&
+    a.frequentFanOuts <= b.frequentFanOuts &&
+    a.monthlyCostUSD <= b.monthlyCostUSD + Math.min(b.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD)
+  );
+}
+
+/**
+ * True when `a` is better than `b`: fewer hard-limit errors (with split atomic writes); then fewer containers over the default
  * 1,000,000 RU/s maximum (each needs a support ticket before it deploys) if that costs at most 25%
  * more; then fewer frequent fan-outs if that
  * costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
  * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
-  if (a.errors !== b.errors) return a.errors < b.errors;
+  if (violations(a) !== violations(b)) return violations(a) < violations(b);
   if (a.overMaximum < b.overMaximum && a.monthlyCostUSD <= b.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
     return true;
   if (a.overMaximum > b.overMaximum && b.monthlyCostUSD <= a.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
@@ -169,7 +217,11 @@ const rus = (value: number): string => `${formatInteger(value)} RU/s`;
 
 /** Describes a scored model in one phrase: cost, peak and errors. */
 export function describeScore(scored: Scored): string {
-  const errors = scored.errors === 0 ? "" : `, ${scored.errors} hard-limit error(s)`;
+  const errors =
+    (scored.errors === 0 ? "" : `, ${scored.errors} hard-limit error(s)`) +
+    (scored.atomicSplit === 0
+      ? ""
+      : `, ${scored.atomicSplit} pair(s) of atomic writes in different logical partitions`);
   const fanOuts = scored.frequentFanOuts === 0 ? "" : `, ${scored.frequentFanOuts} frequent fan-out read(s)`;
   return `${usd(scored.monthlyCostUSD)}/month, ${rus(scored.rusPeak)} at peak${errors}${fanOuts}`;
 }
@@ -203,8 +255,15 @@ export function decide(
       errors: current.errors,
     },
   ];
-  for (const candidate of candidates) {
-    const scored = scoreModel(workload, candidate.model, options);
+  for (const move of candidates) {
+    // What the move broke is repaired before it is compared (moves that need a second one).
+    const plain = scoreModel(workload, move.model, options);
+    const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
+    const scored = repaired.scored;
+    const candidate =
+      repaired.repairs.length === 0
+        ? move
+        : { ...move, name: `${move.name}, then ${repaired.repairs.join(", then ")}` };
     alternatives.push({
       name: candidate.name,
       rusPeak: scored.rusPeak,
@@ -215,12 +274,14 @@ export function decide(
     // unless a challenger no rule prefers is more than 5% cheaper.
     const preferred = candidate.preferred === true;
     const wins =
-      preferred === bestPreferred
+      (candidate.winsTies === true && winsTie(scored, best)) ||
+      (preferred === bestPreferred
         ? isBetter(scored, best)
         : preferred
           ? isBetter(scored, best, true)
           : isBetter(scored, best) &&
-            (scored.errors < best.errors || scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD);
+            (violations(scored) < violations(best) ||
+              scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD));
     if (wins) {
       best = scored;
       bestName = candidate.name;
@@ -252,13 +313,17 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
   const saving = current.monthlyCostUSD - best.monthlyCostUSD;
   const limits =
     best.errors < current.errors ? `; removes ${current.errors - best.errors} hard-limit error(s)` : "";
+  const atomic =
+    best.atomicSplit < current.atomicSplit
+      ? `; keeps ${current.atomicSplit - best.atomicSplit} pair(s) of atomic writes in one logical partition (a transactional batch)`
+      : "";
   const fanOuts =
     best.frequentFanOuts < current.frequentFanOuts
       ? `; no longer fans out a frequent read over every partition (the prompt's rule; worth up to ${Math.round((FAN_OUT_AVOIDANCE_PREMIUM - 1) * 100)}% more)`
       : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
   const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;
-  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${fanOuts}${remaining})`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${remaining})`;
 }
 
 /** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */

@@ -1,0 +1,101 @@
+/**
+ * Writes that must commit together (`atomicWith`): Cosmos DB commits several item writes in one
+ * transaction only as a transactional batch, whose items share one logical partition of one
+ * container. This module lists the pairs of writes the workload binds and tells whether a model
+ * keeps each pair's items in one logical partition (or in one item).
+ */
+import type { ItemType, Model } from "../model/types.js";
+import type { Workload } from "../workload/types.js";
+import { findPrimary } from "./model-edits.js";
+
+/** Two write patterns that must commit together, with the entities they write. */
+export interface AtomicPair {
+  /** The pattern that lists the other in `atomicWith`. */
+  readonly pattern: string;
+  readonly partner: string;
+  readonly entity: string;
+  readonly partnerEntity: string;
+}
+
+/** Every pair a write's `atomicWith` names (each unordered pair once). */
+export function atomicPairs(workload: Workload): AtomicPair[] {
+  const pairs: AtomicPair[] = [];
+  const seen = new Set<string>();
+  for (const pattern of workload.accessPatterns) {
+    if (pattern.type !== "write") continue;
+    for (const id of pattern.atomicWith) {
+      const partner = workload.accessPatterns.find((p) => p.id === id);
+      if (partner === undefined) continue;
+      const key = [pattern.id, id].sort().join("+");
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pairs.push({ pattern: pattern.id, partner: id, entity: pattern.entity, partnerEntity: partner.entity });
+    }
+  }
+  return pairs;
+}
+
+/** `item`'s key templates with the parent key placeholder renamed to the child's `via`. */
+function asSeenByChild(item: ItemType, parentKey: string, via: string): string[] {
+  return item.partitionKey.map((t) => t.split(`{${parentKey}}`).join(`{${via}}`));
+}
+
+/**
+ * Where the pair's items stay together, or why they do not: the same entity (one item type, the
+ * writes name its records), a child embedded in its parent's item, or both item types in one
+ * container whose key templates give a child the logical partition of its parent.
+ */
+export function colocation(
+  workload: Workload,
+  model: Model,
+  a: string,
+  b: string,
+): { readonly together: boolean; readonly why: string } {
+  if (a === b) return { together: true, why: `both write ${a} items` };
+  const relationship = workload.relationships.find(
+    (r) =>
+      r.kind !== "many-to-many" && ((r.parent === a && r.child === b) || (r.parent === b && r.child === a)),
+  );
+  if (relationship?.via === undefined)
+    return {
+      together: false,
+      why: `${a} and ${b} are not parent and child through a key attribute, so no key can put a record of each in one logical partition`,
+    };
+  const parent = findPrimary(model, relationship.parent);
+  const child = findPrimary(model, relationship.child);
+  if (parent === undefined)
+    return { together: false, why: `no item type stores ${relationship.parent} records` };
+  if (child === undefined) {
+    const embedded = parent.item.embeds.some(
+      (e) => e.entity === relationship.child && e.latest === undefined,
+    );
+    return embedded
+      ? {
+          together: true,
+          why: `${relationship.child} records are embedded in their ${relationship.parent} item`,
+        }
+      : { together: false, why: `no item type stores ${relationship.child} records` };
+  }
+  const parentKey = workload.entities.find((e) => e.name === relationship.parent)?.key ?? "";
+  const sameContainer = parent.container.name === child.container.name;
+  const sameKey =
+    asSeenByChild(parent.item, parentKey, relationship.via).join("|") === child.item.partitionKey.join("|") &&
+    parent.item.shards === undefined &&
+    child.item.shards === undefined;
+  if (sameContainer && sameKey)
+    return {
+      together: true,
+      why: `${relationship.child} items share their ${relationship.parent}'s logical partition in ${parent.container.name}`,
+    };
+  return {
+    together: false,
+    why: sameContainer
+      ? `${relationship.parent} and ${relationship.child} items are keyed differently in ${parent.container.name}`
+      : `${relationship.parent} items are in ${parent.container.name} and ${relationship.child} items in ${child.container.name}`,
+  };
+}
+
+/** The pairs a model splits over logical partitions (their writes cannot be one transaction). */
+export function splitAtomicPairs(workload: Workload, model: Model, pairs = atomicPairs(workload)): number {
+  return pairs.filter((p) => !colocation(workload, model, p.entity, p.partnerEntity).together).length;
+}
