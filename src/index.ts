@@ -1,119 +1,62 @@
 /**
- * The public API of cosmos-modeler: pure functions over plain data. Heavy parts (the Cosmos DB
- * adapter, the MCP server) live behind subpath exports.
+ * The public API of cosmos-modeler (docs/library.md): pure functions over plain data, the same
+ * ones the command line calls. A workload goes in; a model, its evaluation and its files come
+ * out:
+ *
+ * ```ts
+ * import { loadWorkload, designModel, renderDesignDeliverables } from "cosmos-modeler";
+ * const loaded = loadWorkload(text, { file: "workload.yaml" });
+ * if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+ * const design = designModel(loaded.value);
+ * const files = await renderDesignDeliverables(loaded.value, design);
+ * ```
+ *
+ * Heavy parts live behind subpath exports, so designing never loads them: `cosmos-modeler/verify`
+ * (the Cosmos DB adapter and the verify run), `cosmos-modeler/mcp` (the MCP server),
+ * `cosmos-modeler/session` (the interview engine) and `cosmos-modeler/import` (drafting a
+ * workload from a PostgreSQL database or DDL file).
  */
-export type { Issue, Result, Severity } from "./common/issues.js";
-export { formatIssue, hasErrors } from "./common/issues.js";
+
+// Findings and failures.
+export type { Issue, IssuePath, Result, Severity } from "./common/issues.js";
+export { formatIssue, formatPath, hasErrors, issueToJson } from "./common/issues.js";
 export { CosmosModelerError } from "./common/errors.js";
+
+// The workload: load, check, write back.
 export type * from "./workload/types.js";
-export type * from "./model/types.js";
-export type * from "./planner/types.js";
-export type * from "./estimator/operation.js";
-export type * from "./cost/evaluation-types.js";
-export { estimateRequestCharge } from "./estimator/estimate-request-charge.js";
-export { validateOperation, OPERATION_KINDS } from "./estimator/validate-operation.js";
-export { DEFAULT_RU_COEFFICIENTS, type RuCoefficients, type Band } from "./estimator/coefficients.js";
-export { DEFAULT_PRICES, type Prices } from "./cosmos/prices.js";
-export { loadPrices } from "./cost/load-prices.js";
-export { consistencyReadMultiplier } from "./cosmos/consistency.js";
-export * from "./cosmos/limits.js";
-export { loadModel, type LoadModelOptions } from "./model/load-model.js";
-export { validateModelAgainstWorkload } from "./model/validate-model.js";
-export { serializeModel, modelToFile } from "./model/serialize-model.js";
-export {
-  parseTemplate,
-  templateAttributes,
-  templateProblem,
-  templateUses,
-  isLiteralTemplate,
-  renderTemplate,
-  renderKeyValue,
-  type TemplatePart,
-  type TemplateValues,
-  type KeyValue,
-} from "./model/templates.js";
-export {
-  materializeItem,
-  itemPartitionKeyValue,
-  itemId,
-  effectiveItemType,
-  computeShard,
-  fnv1a32,
-  bucketOf,
-  truncateUtf8,
-  BUCKET_RECORDS_PROPERTY,
-  type EntityRecord,
-  type RelatedData,
-} from "./model/materialize-item.js";
 export { loadWorkload, type LoadWorkloadOptions } from "./workload/load-workload.js";
 export { serializeWorkload } from "./workload/serialize-workload.js";
-export { escapeMarkdownText, escapeTableCell, escapeHtml, table, codeFence } from "./render/markdown.js";
-export { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./analysis/aggregate-analysis.js";
-export type {
-  PairAnalysis,
-  IdentifyingCheck,
-  ConsolidationRecommendation,
-} from "./analysis/aggregate-analysis.js";
-export { requirementsChecklist, requirementsComplete } from "./analysis/requirements-checklist.js";
-export type { RequirementsState, ChecklistItem, ChecklistId } from "./analysis/requirements-checklist.js";
+
+// The model: load (with the checks against its workload), write back.
+export type * from "./model/types.js";
+export { loadModel, type LoadModelOptions } from "./model/load-model.js";
+export { serializeModel } from "./model/serialize-model.js";
+
+// How each access pattern executes on a model, and what one request costs.
+export type * from "./planner/types.js";
+export { planModel } from "./planner/plan-model.js";
+export type * from "./estimator/operation.js";
+export { estimateRequestCharge } from "./estimator/estimate-request-charge.js";
+export { validateOperation } from "./estimator/validate-operation.js";
+export { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "./estimator/coefficients.js";
+
+// Evaluation: RU/s, partitions, hot partitions, storage, throughput and the bill.
+export type * from "./cost/evaluation-types.js";
+export { evaluateModel, type EvaluateOptions, type DetailedEvaluation } from "./cost/evaluate.js";
+export { DEFAULT_PRICES, type Prices } from "./cosmos/prices.js";
+export { loadPrices } from "./cost/load-prices.js";
+
+// Design: the search from the baseline through the expert's rules, with its decisions.
+export { designModel, type DesignOptions, type DesignResult } from "./design/design-model.js";
+export type { Decision, DecisionSubject, Alternative } from "./design/search.js";
+
+// The files a user gets: documents, report, infrastructure, data-access code.
+export {
+  renderDesignDeliverables,
+  renderDeliverables,
+  type DesignDeliverableOptions,
+  type DeliverableOptions,
+} from "./deliverables/render-deliverables.js";
+export type { RenderedFile } from "./render/artifacts.js";
 export { renderRequirements, REQUIREMENTS_FILE_NAME } from "./render/requirements.js";
-export {
-  renderDataModel,
-  DATA_MODEL_FILE_NAME,
-  type DataModelOptions,
-  type BaselineFigures,
-} from "./render/data-model.js";
-export { hotPartitionRisks, entityStorage } from "./analysis/design-considerations.js";
-export { zipfShare, harmonic } from "./cost/zipf.js";
-export { planInfrastructure, renderContainerDefinitions } from "./render/infrastructure.js";
-export type { InfrastructureOptions, InfrastructurePlan } from "./render/infrastructure.js";
-export { renderBicep } from "./render/bicep.js";
-export { renderTerraform } from "./render/terraform.js";
-export { renderAzureCli } from "./render/azure-cli.js";
-export { renderDiagram } from "./render/diagram.js";
-export { renderModelArtifacts, type RenderedFile } from "./render/artifacts.js";
-export {
-  renderDataAccessModule,
-  renderDataAccessFiles,
-  dataAccessNames,
-  type DataAccessFile,
-  type DataAccessNames,
-} from "./render/code/render-data-access.js";
-export {
-  generateDataset,
-  datasetCounts,
-  type Dataset,
-  type GenerateOptions,
-} from "./synthetic/generate-records.js";
-export { generateWriteRecord } from "./synthetic/generate-writes.js";
-export {
-  materializeDataset,
-  diffItems,
-  findDuplicateItems,
-  type ContainerItems,
-  type ItemToLoad,
-  type ItemChanges,
-  type DuplicateItems,
-} from "./synthetic/materialize-dataset.js";
-export { sampleItems, type SampleItems, type SampleItemsOptions } from "./synthetic/sample-items.js";
-export { answerReadPattern, type PatternParameters } from "./verify/oracle.js";
-export { pickParameters } from "./verify/pick-parameters.js";
-export { applyWriteToDataset } from "./verify/apply-write.js";
-export { checkReadAnswer, answerFromItem, type AnswerCheck } from "./verify/compare-answers.js";
-export { containerDefinitionOf, indexingPolicyOf } from "./planner/container-definition.js";
-export {
-  createSession,
-  sessionToJson,
-  sessionFromJson,
-  type SessionState,
-  type RateEstimate,
-} from "./session/state.js";
-export { applyChanges, type AppliedChanges } from "./session/apply-changes.js";
-export { changeSchema, changesSchema, type Change } from "./session/changes.js";
-export { nextQuestions, MAX_QUESTIONS_PER_TURN } from "./session/next-questions.js";
-export { answersToChanges, type Question, type Answer, type AnswerSpec } from "./session/questions.js";
-export { summarizeTurn, formatTurnSummary, type TurnSummary } from "./session/summarize-turn.js";
-export { checkReadiness, sessionChecklist, serializeDraft, type Readiness } from "./session/checklist.js";
-export { renderSessionRequirements } from "./session/render-session-requirements.js";
-export { estimateRate, type BusinessFigures } from "./session/estimate-rate.js";
-export { parseDraftDocument, draftToDocument, type DraftWorkload } from "./session/draft.js";
+export { renderDataModel, DATA_MODEL_FILE_NAME, type DataModelOptions } from "./render/data-model.js";

@@ -3,6 +3,7 @@
  * numbers, and every figure it gives is finite. Each case is one of the extremes that took the
  * process down (out of memory, "invalid table size", minutes of work).
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { formatIssue } from "../common/issues.js";
@@ -58,6 +59,23 @@ describe("splitTrials", () => {
         expect(trials.every((count, index) => index === 0 || count > (trials[index - 1] ?? 0))).toBe(true);
       }
     }
+  });
+});
+
+describe("splitTrials from a count", () => {
+  it("gives the same counts as the whole sequence from that count on", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 1, max: 3_000 }), fc.constantFrom(123_456, 6e7, 1e15)),
+        fc.constantFrom(1, 8, 256, 5_000, 100_000),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (base, keys, at) => {
+          const all = [...splitTrials(base, keys)];
+          const from = Math.round(base + at * ((all.at(-1) ?? base) - base + 2));
+          expect([...splitTrials(base, keys, from)]).toEqual(all.filter((count) => count >= from));
+        },
+      ),
+    );
   });
 });
 

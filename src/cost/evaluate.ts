@@ -33,7 +33,12 @@ import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
 import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
-import { heavyPartitionLoads, hottestPhysicalLoad, physicalPartitionOf } from "./hash-partitions.js";
+import {
+  heavyPartitionLoads,
+  physicalPartitionOf,
+  placeHeavyKeys,
+  type PlacedKeys,
+} from "./hash-partitions.js";
 import { layoutFor, type LayoutMode, type PartitionLayout } from "./layout.js";
 import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
 import { storageOf, type ContainerStorage } from "./storage.js";
@@ -63,9 +68,31 @@ function planAll(env: PlanEnvironment, workload: Workload): Plan[] {
   return workload.accessPatterns.map((pattern) => planAccessPattern(env, pattern));
 }
 
+/**
+ * Each load's heavy keys hashed once per hashing (a load is complete, never changed, once the
+ * layouts read it): the layouts of every mode, round and fixed-point iteration ask the same load
+ * at many partition counts.
+ */
+const placedKeys = new WeakMap<ContainerLoad, Map<string, PlacedKeys>>();
+
+function placedKeysOf(load: ContainerLoad, hashing: PartitionKeyHashing): PlacedKeys {
+  let byHashing = placedKeys.get(load);
+  if (byHashing === undefined) {
+    byHashing = new Map();
+    placedKeys.set(load, byHashing);
+  }
+  const key = `${hashing.kind}${hashing.version}`;
+  let placed = byHashing.get(key);
+  if (placed === undefined) {
+    placed = placeHeavyKeys(heavyKeysOf(load), hashing);
+    byHashing.set(key, placed);
+  }
+  return placed;
+}
+
 /** Load of the busiest physical partition when the container has `partitions` of them. */
 function hottestAt(load: ContainerLoad, partitions: number, hashing: PartitionKeyHashing): number {
-  return hottestPhysicalLoad(heavyKeysOf(load), load.spreadPeak, partitions, hashing);
+  return placedKeysOf(load, hashing).hottestAt(load.spreadPeak, partitions);
 }
 
 function heavyKeysOf(load: ContainerLoad) {
@@ -117,6 +144,8 @@ function containerLayout(
     peak: load.peak,
     storageGB,
     hottestAt: (partitions) => hottestAt(load, partitions, hashing),
+    // The busiest partition holds at least the largest key and its share of the spread load.
+    hottestLowerBound: (partitions) => load.spreadPeak / partitions + placedKeysOf(load, hashing).largest,
     heavyKeys: load.keys.size,
     ...(container.physicalPartitions !== undefined
       ? { pinnedPartitions: container.physicalPartitions }

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PartitionKeyHashing } from "../cosmos/partition-key-hash.js";
-import { hottestPhysicalLoad, physicalPartitionOf } from "./hash-partitions.js";
+import {
+  heavyPartitionLoads,
+  hottestPhysicalLoad,
+  physicalPartitionOf,
+  placeHeavyKeys,
+} from "./hash-partitions.js";
 
 const V2: PartitionKeyHashing = { kind: "Hash", version: 2 };
 const MULTI: PartitionKeyHashing = { kind: "MultiHash", version: 2 };
@@ -86,5 +91,54 @@ describe("hottestPhysicalLoad", () => {
     expect(hottestPhysicalLoad(heavy, 400, 4, V2)).toBeCloseTo(3000 + 2000 + 100, 10);
     // One partition holds everything.
     expect(hottestPhysicalLoad(heavy, 400, 1, V2)).toBeCloseTo(9400, 10);
+  });
+});
+
+describe("placeHeavyKeys", () => {
+  /** The busiest partition as the sparse map gives it: sums in the keys' order. */
+  const fromMap = (
+    heavy: { components: string[]; load: number }[],
+    spread: number,
+    partitions: number,
+  ): number => {
+    let hottest = 0;
+    for (const load of heavyPartitionLoads(heavy, partitions, V2).values()) hottest = Math.max(hottest, load);
+    return spread / partitions + hottest;
+  };
+
+  it("gives the sparse map's figure to the last bit at every count, asked in any order and again", () => {
+    fc.assert(
+      fc.property(
+        // Few distinct names so that keys collide; loads with many significant digits so that
+        // the order of a sum shows.
+        fc.array(
+          fc.record({
+            name: fc.integer({ min: 0, max: 40 }).map((i) => `k-${i}`),
+            load: fc.double({ min: 0, max: 20_000, noNaN: true }),
+          }),
+          { maxLength: 60 },
+        ),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 20 }),
+        (keys, spread, counts) => {
+          const heavy = keys.map((k) => ({ components: [k.name], load: k.load }));
+          const placed = placeHeavyKeys(heavy, V2);
+          for (const count of [...counts, ...counts])
+            expect(Object.is(placed.hottestAt(spread, count), fromMap(heavy, spread, count))).toBe(true);
+          const largest = Math.max(0, ...heavy.map((h) => h.load));
+          expect(placed.largest).toBe(largest);
+          for (const count of counts)
+            expect(spread / count + placed.largest).toBeLessThanOrEqual(placed.hottestAt(spread, count));
+        },
+      ),
+    );
+  });
+
+  it("sums three or more keys of one partition in their given order", () => {
+    // 0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1 differ in the last bit; one partition holds all.
+    const heavy = [0.1, 0.2, 0.3].map((load, i) => ({ components: [`x-${i}`], load }));
+    expect(placeHeavyKeys(heavy, V2).hottestAt(0, 1)).toBe(0.1 + 0.2 + 0.3);
+    const reversed = [...heavy].reverse();
+    expect(placeHeavyKeys(reversed, V2).hottestAt(0, 1)).toBe(0.3 + 0.2 + 0.1);
   });
 });

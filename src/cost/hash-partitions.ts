@@ -38,6 +38,10 @@ function positionOf(components: readonly PartitionKeyComponent[], hashing: Parti
   return position;
 }
 
+/** The partition (0..partitions-1) of a hash position when the space is split in equal ranges. */
+const partitionAt = (position: number, partitions: number): number =>
+  Math.min(partitions - 1, Math.floor(position * partitions));
+
 /**
  * Physical partition (0..partitions-1) of a key when the hash space is split in equal ranges.
  * @example physicalPartitionOf(["post-2"], 56, { kind: "Hash", version: 2 })
@@ -47,7 +51,7 @@ export function physicalPartitionOf(
   partitions: number,
   hashing: PartitionKeyHashing,
 ): number {
-  return Math.min(partitions - 1, Math.floor(positionOf(components, hashing) * partitions));
+  return partitionAt(positionOf(components, hashing), partitions);
 }
 
 /**
@@ -75,8 +79,82 @@ export function hottestPhysicalLoad(
   partitions: number,
   hashing: PartitionKeyHashing,
 ): number {
-  let hottest = 0;
-  for (const load of heavyPartitionLoads(heavyKeys, partitions, hashing).values())
-    hottest = Math.max(hottest, load);
-  return spreadLoad / partitions + hottest;
+  return placeHeavyKeys(heavyKeys, hashing).hottestAt(spreadLoad, partitions);
+}
+
+/** Heavy keys hashed once, to find the busiest partition at many partition counts. */
+export interface PlacedKeys {
+  /**
+   * The load of the heaviest single key (0 without keys): the busiest partition carries at least
+   * this much of the heavy load at any count.
+   */
+  readonly largest: number;
+  /**
+   * Load of the busiest physical partition at `partitions`: the heavy keys that share its range
+   * plus its share of `spreadLoad`; equal to {@link hottestPhysicalLoad} to the last bit.
+   */
+  hottestAt(spreadLoad: number, partitions: number): number;
+}
+
+/** Partition counts remembered per set of placed keys before the memo starts over. */
+const MAX_MEMOIZED_COUNTS = 4_096;
+
+/**
+ * Hashes the keys once (sorted by position, so that each partition's keys are adjacent) and
+ * answers the busiest partition at any count in one pass over the keys, with no allocation, and
+ * remembers each count asked (the layout asks the same counts for every capacity mode).
+ * Sums follow the keys' given order, as {@link heavyPartitionLoads} does, so that the figures
+ * are the same to the last bit (float addition is commutative but not associative).
+ */
+export function placeHeavyKeys(heavyKeys: readonly HeavyKey[], hashing: PartitionKeyHashing): PlacedKeys {
+  const order = heavyKeys.map((heavy, index) => ({
+    position: positionOf(heavy.components, hashing),
+    load: heavy.load,
+    index,
+  }));
+  order.sort((a, b) => a.position - b.position || a.index - b.index);
+  const position = Float64Array.from(order, (entry) => entry.position);
+  const load = Float64Array.from(order, (entry) => entry.load);
+  const given = Int32Array.from(order, (entry) => entry.index);
+  // A lower bound of the busiest partition's heavy load: the heaviest key, when no load is
+  // negative (or not a number), which a sum could then make smaller.
+  let largest = 0;
+  for (const heavy of heavyKeys) largest = heavy.load >= 0 ? Math.max(largest, heavy.load) : Number.NaN;
+  if (Number.isNaN(largest)) largest = 0;
+  const memo = new Map<number, number>();
+  const heaviestRange = (partitions: number): number => {
+    let hottest = 0;
+    let start = 0;
+    while (start < position.length) {
+      const range = partitionAt(position[start] ?? 0, partitions);
+      let end = start + 1;
+      while (end < position.length && partitionAt(position[end] ?? 0, partitions) === range) end++;
+      let sum: number;
+      if (end - start <= 2) {
+        // 0 + a + b: two terms add the same in either order.
+        sum = 0 + (load[start] ?? 0) + (end - start === 2 ? (load[start + 1] ?? 0) : 0);
+      } else {
+        const members = [];
+        for (let i = start; i < end; i++) members.push(i);
+        members.sort((a, b) => (given[a] ?? 0) - (given[b] ?? 0));
+        sum = 0;
+        for (const i of members) sum += load[i] ?? 0;
+      }
+      hottest = Math.max(hottest, sum);
+      start = end;
+    }
+    return hottest;
+  };
+  return {
+    largest,
+    hottestAt(spreadLoad, partitions) {
+      let heaviest = memo.get(partitions);
+      if (heaviest === undefined) {
+        if (memo.size >= MAX_MEMOIZED_COUNTS) memo.clear();
+        heaviest = heaviestRange(partitions);
+        memo.set(partitions, heaviest);
+      }
+      return spreadLoad / partitions + heaviest;
+    },
+  };
 }

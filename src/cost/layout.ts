@@ -44,6 +44,11 @@ export interface LayoutInput {
   readonly storageGB: number;
   /** RU/s at peak on the busiest physical partition when the container has `partitions`. */
   readonly hottestAt: (partitions: number) => number;
+  /**
+   * A lower bound of `hottestAt` at every count (the largest key plus its share of the spread
+   * load): counts where it is over the limit cannot fit and are not tried.
+   */
+  readonly hottestLowerBound?: (partitions: number) => number;
   /** How many heavy keys `hottestAt` places (bounds the partition counts tried). */
   readonly heavyKeys?: number;
   /** The model pins the partition count. */
@@ -107,21 +112,50 @@ const SPLIT_TRIALS_GEOMETRIC = 64;
 
 /**
  * The partition counts a layout tries, in increasing order, from `base` to the larger of four
- * times `base` and {@link MAX_LAYOUT_PARTITIONS}.
+ * times `base` and {@link MAX_LAYOUT_PARTITIONS}; with `from`, only those from `from` on (the
+ * same counts, reached without walking the ones before).
  * @example [...splitTrials(3, 8)].slice(0, 4) // [3, 4, 5, 6]
  */
-export function* splitTrials(base: number, heavyKeys: number): Generator<number> {
+export function* splitTrials(base: number, heavyKeys: number, from = base): Generator<number> {
   const last = Math.max(base * MAX_SPLIT_FACTOR, MAX_LAYOUT_PARTITIONS);
   const oneByOne = Math.max(SPLIT_TRIALS_GEOMETRIC, Math.floor(SPLIT_PLACEMENTS / Math.max(1, heavyKeys)));
   let count = base;
-  yield count;
-  // Counts past 2^53 have no next integer: the geometric steps take over.
-  for (let tried = 1; tried < oneByOne && count < last && count + 1 > count; tried++) yield ++count;
+  if (count >= from) yield count;
+  // The one-by-one counts end at base + oneByOne - 1 (or `last`); jump to `from` within them.
+  // Past 2^53 counts have no next integer: the walk below stops there, so no jump.
+  const end = Math.min(last, base + oneByOne - 1);
+  let tried = 1;
+  if (from > base + 1 && end < Number.MAX_SAFE_INTEGER) {
+    const skip = Math.min(from, end + 1) - 1 - base;
+    count += skip;
+    tried += skip;
+  }
+  for (; tried < oneByOne && count < last && count + 1 > count; tried++) {
+    count++;
+    if (count >= from) yield count;
+  }
   const ratio = (last / count) ** (1 / SPLIT_TRIALS_GEOMETRIC);
   while (count < last) {
     count = Math.min(last, Math.max(count + 1, Math.ceil(count * ratio)));
-    yield count;
+    if (count >= from) yield count;
   }
+}
+
+/**
+ * The fewest partitions at which the lower bound fits the limit (it falls as partitions grow),
+ * or Infinity when none does.
+ */
+function firstPossibleCount(bound: (partitions: number) => number, limit: number, last: number): number {
+  if (!(bound(last) <= limit)) return Number.POSITIVE_INFINITY;
+  let low = 1;
+  let high = last;
+  // bound(high) fits; find the least count that fits by bisection.
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (bound(middle) <= limit) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 /** Rounds of the RU/s <-> partitions fixed point (it converges in a few). */
@@ -194,11 +228,23 @@ export function layoutFor(mode: LayoutMode, input: LayoutInput): PartitionLayout
     let partitions = partitionsOf(rus);
     if (input.hottestAt(partitions) > MAX_PHYSICAL_PARTITION_RUS && input.pinnedPartitions === undefined) {
       // More partitions may bring the busiest under the limit: find the fewest that do.
+      // Counts where even the lower bound is over the limit cannot fit: start past them (none
+      // fits when the largest key alone is over it).
       let fits: number | undefined;
-      for (const count of splitTrials(partitions, input.heavyKeys ?? 1)) {
-        if (count > partitions && input.hottestAt(count) <= MAX_PHYSICAL_PARTITION_RUS) {
-          fits = count;
-          break;
+      const last = Math.max(partitions * MAX_SPLIT_FACTOR, MAX_LAYOUT_PARTITIONS);
+      const from =
+        input.hottestLowerBound === undefined
+          ? partitions + 1
+          : Math.max(
+              partitions + 1,
+              firstPossibleCount(input.hottestLowerBound, MAX_PHYSICAL_PARTITION_RUS, last),
+            );
+      if (from <= last) {
+        for (const count of splitTrials(partitions, input.heavyKeys ?? 1, from)) {
+          if (count > partitions && input.hottestAt(count) <= MAX_PHYSICAL_PARTITION_RUS) {
+            fits = count;
+            break;
+          }
         }
       }
       // Nothing fits: no RU/s serve it (an error). It is priced at the RU/s the even split would

@@ -42,9 +42,9 @@ describe("loadPrices", () => {
     expect(byPath["currency"]).toMatchObject({ code: "prices.invalidValue", line: 1 });
     expect(byPath["manualPer100RusHour"]).toMatchObject({
       line: 2,
-      message: "must be a non-negative number",
+      message: "expected a number >= 0, got -1",
     });
-    expect(byPath["sources[0]"]).toMatchObject({ line: 3, message: "must be a string" });
+    expect(byPath["sources[0]"]).toMatchObject({ line: 3, message: "expected text, got 1" });
   });
   it("rejects a document that is not a mapping, and syntax errors", () => {
     expect(loadPrices("- 1\n", "p.yaml").issues[0]?.code).toBe("prices.notAnObject");

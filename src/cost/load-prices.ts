@@ -6,7 +6,7 @@ import { z } from "zod";
 import { createIssueSink, type Result } from "../common/issues.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import { parseSourceDocument } from "../source/parse-document.js";
-import { didYouMean } from "../source/suggest.js";
+import { parseWithSchema } from "../source/schema-issues.js";
 
 const rate = z.number().nonnegative().finite();
 
@@ -47,44 +47,16 @@ export function loadPrices(text: string, file?: string): Result<Prices> {
     sink.error("prices.notAnObject", [], `a price file is a mapping of fields (${PRICE_FIELDS.join(", ")})`);
     return { ok: false, issues: sink.issues() };
   }
-  const result = priceOverrideSchema.safeParse(raw);
-  if (result.success) {
-    const override = Object.fromEntries(
-      Object.entries(result.data).filter(([, value]) => value !== undefined),
-    ) as Partial<Prices>;
-    return { ok: true, value: { ...DEFAULT_PRICES, ...override }, issues: [] };
-  }
-  for (const zodIssue of result.error.issues) {
-    const path = zodIssue.path.filter((segment) => typeof segment !== "symbol");
-    if (zodIssue.code === "unrecognized_keys") {
-      for (const key of zodIssue.keys) {
-        sink.error(
-          "prices.unknownField",
-          [...path, key],
-          `unknown price field "${key}"`,
-          didYouMean(key, PRICE_FIELDS),
-        );
-      }
-      continue;
-    }
-    sink.error("prices.invalidValue", path, describeIssue(zodIssue));
-  }
-  return { ok: false, issues: sink.issues() };
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case "invalid_type":
-      return `must be a ${issue.expected}`;
-    case "too_small":
-      return issue.minimum === 0 && issue.inclusive === true
-        ? "must be a non-negative number"
-        : `must be at least ${String(issue.minimum)}${issue.inclusive === true ? "" : " (exclusive)"}`;
-    case "too_big":
-      return `must be at most ${String(issue.maximum)}`;
-    case "invalid_value":
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
-    default:
-      return issue.message;
-  }
+  const override = parseWithSchema(priceOverrideSchema, raw, [], sink, {
+    codes: {
+      unknownField: "prices.unknownField",
+      missingField: "prices.invalidValue",
+      invalidValue: "prices.invalidValue",
+    },
+  });
+  if (override === undefined) return { ok: false, issues: sink.issues() };
+  const given = Object.fromEntries(
+    Object.entries(override).filter(([, value]) => value !== undefined),
+  ) as Partial<Prices>;
+  return { ok: true, value: { ...DEFAULT_PRICES, ...given }, issues: [] };
 }

@@ -26,9 +26,9 @@ describe("resolvePrices", () => {
     expect(failure).toBeInstanceOf(CosmosModelerError);
     const error = failure as CosmosModelerError;
     expect(error.code).toBe("prices.invalid");
-    expect(error.message).toContain(`${file}:2 autoscalePer100RuHour: unknown price field`);
+    expect(error.message).toContain(`${file}:2 autoscalePer100RuHour: unknown field "autoscalePer100RuHour"`);
     expect(error.message).toContain('did you mean "autoscalePer100RusHour"?');
-    expect(error.message).toContain(`${file}:3 storagePerGBMonth: must be a number`);
+    expect(error.message).toContain(`${file}:3 storagePerGBMonth: expected a number, got "free"`);
   });
   it("fails on a missing file", async () => {
     await expect(resolvePrices(join(tmpdir(), "no-such-prices.yaml"))).rejects.toMatchObject({

@@ -5,7 +5,7 @@
  */
 import type { Container, ItemType, Model } from "./types.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
-import { describeValue } from "./model-issues.js";
+import { describeValue } from "../source/schema-issues.js";
 import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";

@@ -357,12 +357,12 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       expect.objectContaining({
         code: "model.missingField",
         path: ["version"],
-        message: "expected 1, got nothing",
+        message: "required field is missing (expected 1)",
       }),
       expect.objectContaining({
         code: "model.invalidValue",
         path: ["containers"],
-        message: "expected at least 1 entry, got 0 entries",
+        message: "expected at least 1 entry, got an empty list",
       }),
     ]);
   });

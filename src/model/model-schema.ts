@@ -79,38 +79,3 @@ export type ModelFile = z.infer<typeof modelFileSchema>;
 export type ContainerFile = ModelFile["containers"][number];
 export type ItemFile = ContainerFile["items"][number];
 export type IndexingPolicyFile = Exclude<ContainerFile["indexing"], "automatic" | undefined>;
-
-/**
- * The fields valid in the object at `path` (for "did you mean" on unknown fields), found from
- * the last named segment of the path.
- */
-export function fieldsAt(path: readonly PropertyKey[]): readonly string[] {
-  const last = path.at(-1);
-  const named = typeof last === "number" ? path.at(-2) : last;
-  switch (named) {
-    case undefined:
-      return Object.keys(modelShape);
-    case "containers":
-      return Object.keys(containerShape);
-    case "items":
-      return Object.keys(itemShape);
-    case "throughput":
-      return Object.keys(throughputShape);
-    case "indexing":
-      return Object.keys(indexingPolicyShape);
-    case "embeds":
-      return Object.keys(embedShape);
-    case "copies":
-      return Object.keys(copyShape);
-    case "counts":
-      return Object.keys(counterShape);
-    case "ancestors":
-      return Object.keys(ancestorsShape);
-    case "keepLatest":
-      return Object.keys(keepLatestShape);
-    case "bucket":
-      return Object.keys(bucketShape);
-    default:
-      return [];
-  }
-}

@@ -7,7 +7,7 @@
 import type { Bucket, CompositePath, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
 import type { ContainerFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
-import { describeValue } from "./model-issues.js";
+import { describeValue } from "../source/schema-issues.js";
 import {
   AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_MAX_RUS,

@@ -25,7 +25,7 @@ import {
   type RawScale,
   type RawTrafficProfile,
 } from "./raw-schema.js";
-import { describeValue, parsePiece } from "./schema-issues.js";
+import { describeValue, parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
 import type {
   AccessPattern,
   Attribute,
@@ -38,6 +38,15 @@ import type {
   Workload,
 } from "./types.js";
 import { parseWithItem } from "./with-items.js";
+
+/** The codes a workload's structural problems are reported under. */
+const WORKLOAD_SCHEMA: SchemaCheckOptions = {
+  codes: {
+    unknownField: "workload.unknownField",
+    missingField: "workload.missingField",
+    invalidValue: "workload.invalidValue",
+  },
+};
 
 export interface LoadWorkloadOptions {
   /** The file name that issues name (e.g. `blogging/workload.yaml`). */
@@ -97,7 +106,7 @@ function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
     );
     return undefined;
   }
-  const document = parsePiece(rawDocumentSchema, value, [], sink);
+  const document = parseWithSchema(rawDocumentSchema, value, [], sink, WORKLOAD_SCHEMA);
   const pieces = readPieces(value, sink);
   checkReferences(pieces, sink);
   if (pieces.complete) checkWarnings(pieces, sink);
@@ -155,7 +164,7 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
           `entity name ${JSON.stringify(name)} is not valid; use letters, digits and _ starting with a letter (e.g. OrderLine)`,
         );
       }
-      const entity = parsePiece(rawEntitySchema, raw, ["entities", name], sink);
+      const entity = parseWithSchema(rawEntitySchema, raw, ["entities", name], sink, WORKLOAD_SCHEMA);
       if (entity !== undefined) entities.set(name, toEntity(name, entity, sink));
     }
     if (entityNames.length === 0) {
@@ -170,7 +179,13 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
     if (isRecord(raw) && typeof raw.parent === "string" && typeof raw.child === "string") {
       links.push({ parent: raw.parent, child: raw.child });
     }
-    const relationship = parsePiece(rawRelationshipSchema, raw, ["relationships", index], sink);
+    const relationship = parseWithSchema(
+      rawRelationshipSchema,
+      raw,
+      ["relationships", index],
+      sink,
+      WORKLOAD_SCHEMA,
+    );
     if (relationship === undefined) complete = false;
     else relationships.push({ index, relationship: toRelationship(relationship) });
   });
@@ -179,7 +194,13 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
   const rawPatterns = Array.isArray(document.accessPatterns) ? document.accessPatterns : [];
   rawPatterns.forEach((raw, index) => {
     if (isRecord(raw) && typeof raw.id === "string") patternIds.push({ index, id: raw.id });
-    const parsed = parsePiece(rawAccessPatternSchema, raw, ["accessPatterns", index], sink);
+    const parsed = parseWithSchema(
+      rawAccessPatternSchema,
+      raw,
+      ["accessPatterns", index],
+      sink,
+      WORKLOAD_SCHEMA,
+    );
     const piece = parsed === undefined ? undefined : toAccessPattern(parsed, index, sink);
     if (piece === undefined) complete = false;
     else patterns.push(piece);

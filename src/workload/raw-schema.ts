@@ -261,35 +261,3 @@ export type RawAccessPattern = z.infer<typeof rawAccessPatternSchema>;
 export type RawScale = z.infer<typeof rawScaleSchema>;
 export type RawTrafficProfile = z.infer<typeof rawTrafficProfileSchema>;
 export type RawDocument = z.infer<typeof rawDocumentSchema>;
-
-interface SchemaDef {
-  readonly type: string;
-  readonly shape?: Record<string, z.ZodType>;
-  readonly innerType?: z.ZodType;
-  readonly options?: readonly z.ZodType[];
-  readonly valueType?: z.ZodType;
-  readonly element?: z.ZodType;
-}
-
-/** The field names the strict object inside `schema` at `path` accepts (for "did you mean"). */
-export function fieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): readonly string[] {
-  let current: z.ZodType | undefined = schema;
-  const remaining = [...path];
-  while (current !== undefined) {
-    const def = current.def as unknown as SchemaDef;
-    if (def.type === "optional" || def.type === "default" || def.type === "nullable") {
-      current = def.innerType;
-    } else if (def.type === "union") {
-      current = def.options?.find((option) => (option.def as unknown as SchemaDef).type === "object");
-    } else if (remaining.length === 0) {
-      return def.type === "object" && def.shape !== undefined ? Object.keys(def.shape) : [];
-    } else {
-      const segment = remaining.shift();
-      if (def.type === "object") current = def.shape?.[String(segment)];
-      else if (def.type === "record") current = def.valueType;
-      else if (def.type === "array") current = def.element;
-      else return [];
-    }
-  }
-  return [];
-}

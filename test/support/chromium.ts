@@ -14,6 +14,12 @@ export const CHROMIUM_MISSING = existsSync(CHROMIUM_PATH)
   ? undefined
   : `chromium not found at ${CHROMIUM_PATH} (install Debian's package: apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
+// CI installs the browser (.ci/run sets COSMOS_MODELER_CI=1): there a missing browser fails the
+// run instead of skipping the tests that need it.
+if (CHROMIUM_MISSING !== undefined && process.env["COSMOS_MODELER_CI"] === "1") {
+  throw new Error(`the browser tests must run in CI: ${CHROMIUM_MISSING}`);
+}
+
 /**
  * Launches headless Chromium with no network services of its own (no updates, sync, QUIC or
  * background requests). Playwright gives every launch a fresh temporary user-data-dir.

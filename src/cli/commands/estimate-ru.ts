@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { estimateRequestCharge } from "../../estimator/estimate-request-charge.js";
 import type { Operation, RuEstimate } from "../../estimator/operation.js";
 import { validateOperation } from "../../estimator/validate-operation.js";
-import { hasErrors, type Issue } from "../../common/issues.js";
+import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../main.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
@@ -23,29 +23,30 @@ export function parseOperationLines(
   file: string,
 ): { readonly operations: readonly ParsedLine[]; readonly issues: readonly Issue[] } {
   const operations: ParsedLine[] = [];
-  const issues: Issue[] = [];
+  const sink = createIssueSink({ file });
   text.split(/\r?\n/).forEach((content, index) => {
     const line = index + 1;
     if (content.trim() === "") return;
+    // Every issue of this line is on this line, whatever its path inside the operation.
+    const lineSink = createIssueSink({ file, lineOf: () => line });
     let value: unknown;
     try {
       value = JSON.parse(content);
     } catch (error) {
-      issues.push({
-        code: "operation.invalidJson",
-        severity: "error",
-        path: [],
-        message: `not a JSON object: ${error instanceof Error ? error.message : String(error)}`,
-        file,
-        line,
-      });
+      lineSink.error(
+        "operation.invalidJson",
+        [],
+        `not a JSON object: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      sink.add(...lineSink.issues());
       return;
     }
     const result = validateOperation(value);
-    issues.push(...result.issues.map((issue) => ({ ...issue, file, line })));
+    lineSink.add(...result.issues);
+    sink.add(...lineSink.issues());
     if (result.ok) operations.push({ line, operation: result.value });
   });
-  return { operations, issues };
+  return { operations, issues: sink.issues() };
 }
 
 export const register: CommandRegistration = (program: Command) => {

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { createIssueSink, type Result } from "../../common/issues.js";
 import { parseSourceDocument } from "../../source/parse-document.js";
+import { parseWithSchema } from "../../source/schema-issues.js";
 import type { VerificationSummary } from "./report-data.js";
 
 const estimate = z.object({ estimate: z.number(), low: z.number(), high: z.number() });
@@ -39,16 +40,16 @@ const verificationSchema = z.object({
 export function loadVerification(text: string, file?: string): Result<VerificationSummary> {
   const parsed = parseSourceDocument(text, file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
-  const result = verificationSchema.safeParse(parsed.document.value);
-  if (result.success) return { ok: true, value: result.data, issues: [] };
   const sink = createIssueSink({ lineOf: parsed.document.lineOf, ...(file === undefined ? {} : { file }) });
-  for (const zodIssue of result.error.issues) {
-    sink.error(
-      "report.invalidVerification",
-      zodIssue.path.filter((segment) => typeof segment !== "symbol"),
-      `not a verify --json document: ${zodIssue.message}`,
-      "pass the output of `cosmos-modeler verify WORKLOAD MODEL --json`",
-    );
-  }
-  return { ok: false, issues: sink.issues() };
+  const summary = parseWithSchema(verificationSchema, parsed.document.value, [], sink, {
+    codes: {
+      unknownField: "report.invalidVerification",
+      missingField: "report.invalidVerification",
+      invalidValue: "report.invalidVerification",
+    },
+    suggestion: "pass the output of `cosmos-modeler verify WORKLOAD MODEL --json`",
+  });
+  return summary === undefined
+    ? { ok: false, issues: sink.issues() }
+    : { ok: true, value: summary, issues: [] };
 }
