@@ -268,7 +268,7 @@ function designComponent(
         keepName: `keep ${relationship.child} where it is`,
         context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
       },
-      aggregateCandidates(workload, current.model, relationship, share),
+      aggregateCandidates(workload, current.model, relationship, share, combineMoves),
     );
   }
   // 2. Uniqueness through lookup items.

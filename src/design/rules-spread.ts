@@ -159,14 +159,7 @@ export function spreadCandidates(
       const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
       for (const shards of pick(SHARD_CHOICES, needed, mode, current)) {
         const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
-        const placed = placeItem(
-          model,
-          container,
-          item,
-          next,
-          [`/${a}Shard`],
-          `${containerNameOf(item.entity)}-by-${a.toLowerCase()}-shard`,
-        );
+        const placed = placeItem(model, container, item, next, [`/${a}Shard`], containerNameOf(item.entity));
         candidates.push({
           name: where(
             `shard ${item.type}: key ${a}-{shard}, ${shards} shards picked by hash(${shardBy})`,

@@ -27,6 +27,7 @@ import {
 import type { Candidate } from "./search.js";
 import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import { primaryKeyProblem } from "../analysis/key-stability.js";
+import { atomicPairs } from "./atomicity.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
@@ -46,6 +47,7 @@ export function aggregateCandidates(
   model: Model,
   relationship: Relationship,
   correlation = 0,
+  everyPair = false,
 ): Candidate[] {
   const { parent, child, via } = relationship;
   if (via === undefined || relationship.kind === "many-to-many") return [];
@@ -95,10 +97,18 @@ export function aggregateCandidates(
     parentHome.item.partitionKey[0] === `{${parentEntity.key}}`;
   // A child keyed by its parent's key moves when a write re-parents it (or lacks the key).
   const viaKeyable = primaryKeyProblem(workload, child, via) === undefined;
-  // Co-location is a candidate for every parent-child pair, whatever the correlation: children
+  // Co-location is a candidate for every parent-child pair whatever the correlation: children
   // in their parent's logical partition can be written with it in one transactional batch, and
-  // one container less pays no minimum throughput. It wins a cost tie.
-  if (parentKeyed && viaKeyable && onlyChildOfContainer) {
+  // one container less pays no minimum throughput; it wins a cost tie. A child that some read
+  // finds by its own key alone would fan out there, so it is offered then only when writes of
+  // the pair must commit together (`atomicWith`), or when the search combines moves
+  // (`everyPair`: a copy keyed by the child's key can then repair that read).
+  const atomic = atomicPairs(workload).some(
+    (p) =>
+      (p.entity === parent && p.partnerEntity === child) ||
+      (p.entity === child && p.partnerEntity === parent),
+  );
+  if (parentKeyed && viaKeyable && onlyChildOfContainer && (identifying || atomic || everyPair)) {
     const target = parentHome.container;
     candidates.push({
       // Over 50% of the pair's requests need both: the prompt consolidates them.
