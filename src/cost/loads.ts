@@ -154,17 +154,30 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
     if (prefix.share > hottest.share) {
       // Storage splits do cut inside a value that outgrows a partition: a value holding S GB
       // spans about S / 50 GB physical partitions, and its load spreads over them.
-      const bytes = env.itemCount(placement) * env.shape(placement).avgBytes;
+      // The value's data: every item type of the container whose first level uses the same
+      // attributes shares its range.
+      const sharing = placement.container.items.flatMap((other) => {
+        const found = env.context.placement(placement.container.name, other.type);
+        const attributes = templateAttributes(other.partitionKey[0] ?? "");
+        return found !== undefined && attributes.join() === firstLevel.join() ? [found] : [];
+      });
       const stored = (k: number): number =>
-        Math.min(
-          ...firstLevel.map((attribute) =>
-            zipfShare(
-              env.context.distinctValues(item.entity, attribute),
-              env.context.skewOf(item.entity, attribute),
-              k,
-            ),
-          ),
-        ) * bytes;
+        sharing.reduce(
+          (sum, other) =>
+            sum +
+            Math.min(
+              ...firstLevel.map((attribute) =>
+                zipfShare(
+                  env.context.distinctValues(other.item.entity, attribute),
+                  env.context.skewOf(other.item.entity, attribute),
+                  k,
+                ),
+              ),
+            ) *
+              env.itemCount(other) *
+              env.shape(other).avgBytes,
+          0,
+        );
       for (let k = 1; k <= Math.max(1, Math.min(TRACKED_VALUES, Math.floor(prefix.n))); k++) {
         const beyond =
           zipfShare(prefix.n, prefix.s, k) - (k <= tracked ? zipfShare(hottest.n, hottest.s, k) : 0);

@@ -5,7 +5,7 @@
  * Each rule proposes candidate models; the search evaluates them.
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { Model } from "../model/types.js";
+import type { ItemType, Model } from "../model/types.js";
 import {
   analyzeAccessCorrelation,
   CONSOLIDATE_ABOVE,
@@ -33,6 +33,12 @@ import { atomicPairs } from "./atomicity.js";
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
 /** A filter attribute with fewer distinct values cannot spread a container ("aim for 100+"). */
 const MIN_KEY_CARDINALITY = LOW_CARDINALITY;
+
+/** An item type without the shards and replicas of its old key (a new key starts unspread). */
+function unspread(item: ItemType): ItemType {
+  const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...rest } = item;
+  return rest;
+}
 
 /** Correlation of each related pair (share of requests needing both), by "parent>child". */
 export function correlations(workload: Workload): Map<string, number> {
@@ -116,7 +122,7 @@ export function aggregateCandidates(
       winsTies: true,
       name: `store ${child} items in the ${parent} container, in their ${parent}'s logical partition`,
       model: moveItem(model, { container: childHome.container.name, type: childHome.item.type }, target, {
-        ...childHome.item,
+        ...unspread(childHome.item),
         type: freshItemType(target, childHome.item.type),
         partitionKey: [`{${via}}`],
       }),
@@ -137,7 +143,7 @@ export function aggregateCandidates(
             ? {
                 ...c,
                 partitionKey: [`/${via}`],
-                items: c.items.map((i) => ({ ...i, partitionKey: [`{${via}}`] })),
+                items: c.items.map((i) => ({ ...unspread(i), partitionKey: [`{${via}}`] })),
               }
             : c,
         ),
