@@ -239,7 +239,10 @@ function designComponent(
     options,
     decisions,
     ...(combineMoves
-      ? { repair: (scored: Scored, reference: Scored) => repairMove(workload, options, scored, reference) }
+      ? {
+          repair: (scored: Scored, reference: Scored | undefined) =>
+            repairMove(workload, options, scored, reference),
+        }
       : {}),
   };
   let current: Scored = scoreModel(workload, baselineModel(workload), options);

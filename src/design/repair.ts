@@ -9,7 +9,7 @@ import type { DetailedEvaluation } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { fanOutCandidates } from "./rules-access.js";
-import { spreadCandidates, type SpreadChoices } from "./rules-spread.js";
+import { relieveCandidates, spreadCandidates, type SpreadChoices } from "./rules-spread.js";
 import { FREQUENT_FAN_OUT_RPS, isBetter, scoreModel, type Candidate, type Scored } from "./search.js";
 
 /** What a move can leave broken: a hard-limit error at a container or pattern, or a frequent fan-out. */
@@ -94,7 +94,11 @@ export function repairCandidates(
 ): Candidate[] {
   switch (problem.kind) {
     case "hotPartition":
-      return spreadCandidates(workload, model, evaluation, problem.container, choices, "throughput");
+      return [
+        ...spreadCandidates(workload, model, evaluation, problem.container, choices, "throughput"),
+        // Taking the load elsewhere needs repairs of its own: only when every choice is tried.
+        ...(choices === "all" ? relieveCandidates(workload, model, problem.container) : []),
+      ];
     case "largePartition":
       return spreadCandidates(workload, model, evaluation, problem.container, choices, "storage");
     case "fanOut": {
@@ -114,10 +118,9 @@ export interface Repaired {
   readonly repairs: readonly string[];
 }
 
-/** Problems of `scored` that `reference` does not have (what the move broke). */
-function broken(workload: Workload, scored: Scored, reference: Scored): Problem[] {
-  const before = new Set(problemsOf(workload, reference.evaluation).map(problemKey));
-  return problemsOf(workload, scored.evaluation).filter((p) => !before.has(problemKey(p)));
+/** Problems of `scored` not in `known` (what the move broke). */
+function broken(workload: Workload, scored: Scored, known: ReadonlySet<string>): Problem[] {
+  return problemsOf(workload, scored.evaluation).filter((p) => !known.has(problemKey(p)));
 }
 
 /** Most problems repaired per level (the first ones: errors before fan-outs). */
@@ -125,18 +128,31 @@ const MAX_PROBLEMS_PER_LEVEL = 3;
 
 /**
  * The best of `scored` and its repairs: every move that could repair a problem `scored` has and
- * `reference` had not is applied, scored and repaired again (`depth` levels), and the best by
- * `isBetter` is kept.
+ * `reference` had not (every problem when `reference` is absent) is applied, scored and repaired
+ * again (`depth` levels), and the best by `isBetter` is kept.
  */
 export function repairMove(
   workload: Workload,
   options: Parameters<typeof scoreModel>[2],
   scored: Scored,
-  reference: Scored,
+  reference: Scored | undefined,
   depth = 2,
 ): Repaired {
+  const known = new Set(
+    reference === undefined ? [] : problemsOf(workload, reference.evaluation).map(problemKey),
+  );
+  return repairBroken(workload, options, scored, known, depth);
+}
+
+function repairBroken(
+  workload: Workload,
+  options: Parameters<typeof scoreModel>[2],
+  scored: Scored,
+  known: ReadonlySet<string>,
+  depth: number,
+): Repaired {
   if (depth <= 0) return { scored, repairs: [] };
-  const problems = broken(workload, scored, reference).slice(0, MAX_PROBLEMS_PER_LEVEL);
+  const problems = broken(workload, scored, known).slice(0, MAX_PROBLEMS_PER_LEVEL);
   let best: Repaired = { scored, repairs: [] };
   for (const problem of problems) {
     for (const candidate of repairCandidates(
@@ -146,11 +162,11 @@ export function repairMove(
       problem,
       "estimate",
     )) {
-      const next = repairMove(
+      const next = repairBroken(
         workload,
         options,
         scoreModel(workload, candidate.model, options),
-        reference,
+        known,
         depth - 1,
       );
       if (isBetter(next.scored, best.scored))

@@ -10,7 +10,7 @@ import { patternLoadOn, type DetailedEvaluation } from "../cost/evaluate.js";
 import { parseTemplate } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { containerFor, containerNameOf, freshContainerName, moveItem } from "./model-edits.js";
+import { containerFor, containerNameOf, freshContainerName, moveItem, removeItem } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
 /** Shard counts tried for a hot write key. */
@@ -222,6 +222,55 @@ export function spreadCandidates(
       candidates.push({
         name: where(`key ${item.type} by the hierarchical key [/${a}, /${entity.key}]`, placed.moved),
         model: placed.model,
+      });
+    }
+  }
+  return candidates;
+}
+
+/**
+ * Moves that take a hot partition's load elsewhere instead of spreading it: drop a copy (the
+ * reads it served fan out again, and the repairs of that fan-out may choose another copy or set
+ * of its reads), or key a primary item type by its own key again (its hot reads then fan out,
+ * and a copy keyed by their filter can take them with replicas). Each is scored after those
+ * repairs; alone, each breaks a read.
+ */
+export function relieveCandidates(workload: Workload, model: Model, containerName: string): Candidate[] {
+  const container = model.containers.find((c) => c.name === containerName);
+  if (container === undefined) return [];
+  const candidates: Candidate[] = [];
+  for (const item of container.items) {
+    const entity = workload.entities.find((e) => e.name === item.entity);
+    if (entity === undefined) continue;
+    if (item.source !== undefined) {
+      candidates.push({
+        name: `drop the copy ${container.name}/${item.type}`,
+        model: removeItem(model, container.name, item.type),
+      });
+      continue;
+    }
+    const shape = keyShape(item);
+    if (
+      container.items.length === 1 &&
+      shape?.attribute !== undefined &&
+      shape.attribute !== entity.key &&
+      item.bucket === undefined
+    ) {
+      const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
+      candidates.push({
+        name: `key ${item.type} by its own key ${entity.key} again`,
+        model: {
+          ...model,
+          containers: model.containers.map((c) =>
+            c.name === container.name
+              ? {
+                  ...c,
+                  partitionKey: [`/${entity.key}`],
+                  items: [{ ...plain, partitionKey: [`{${entity.key}}`] }],
+                }
+              : c,
+          ),
+        },
       });
     }
   }

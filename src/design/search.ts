@@ -95,7 +95,7 @@ export interface SearchContext {
    * Repairs what a candidate move broke before it is compared (see `repair.ts`); absent = every
    * candidate is compared as it is.
    */
-  readonly repair?: (scored: Scored, reference: Scored) => Repaired;
+  readonly repair?: (scored: Scored, reference: Scored | undefined) => Repaired;
 }
 
 export interface Candidate {
@@ -255,7 +255,41 @@ export function decide(
       errors: current.errors,
     },
   ];
-  for (const move of candidates) {
+  // A candidate that removes a hard-limit error is compared with the current model's own
+  // repairs too: the error may have a cheaper repair than the candidate's way around it.
+  let keepRepaired: Candidate | undefined;
+  let repairedCurrent: Scored | undefined;
+  const repairCurrent = (): void => {
+    if (repairedCurrent !== undefined || search.repair === undefined || violations(current) === 0) return;
+    const repaired = search.repair(current, undefined);
+    repairedCurrent = repaired.scored;
+    if (repaired.repairs.length > 0)
+      keepRepaired = {
+        name: `${decision.keepName}, then ${repaired.repairs.join(", then ")}`,
+        model: repaired.scored.model,
+      };
+  };
+  const moves: { move: Candidate; scored?: Scored }[] = candidates.map((move) => ({ move }));
+  for (let index = 0; index < moves.length; index++) {
+    const entry = moves[index];
+    if (entry === undefined) continue;
+    const move = entry.move;
+    if (entry.scored !== undefined) {
+      // The current model's repairs (see above), already scored.
+      const scored = entry.scored;
+      alternatives.push({
+        name: move.name,
+        rusPeak: scored.rusPeak,
+        monthlyCostUSD: scored.monthlyCostUSD,
+        errors: scored.errors,
+      });
+      if (isBetter(scored, best)) {
+        best = scored;
+        bestName = move.name;
+        bestPreferred = false;
+      }
+      continue;
+    }
     // What the move broke is repaired before it is compared (moves that need a second one).
     const plain = scoreModel(workload, move.model, options);
     const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
@@ -286,6 +320,11 @@ export function decide(
       best = scored;
       bestName = candidate.name;
       bestPreferred = candidate.preferred === true;
+    }
+    if (violations(scored) < violations(current) && repairedCurrent === undefined) {
+      repairCurrent();
+      if (keepRepaired !== undefined && repairedCurrent !== undefined)
+        moves.push({ move: keepRepaired, scored: repairedCurrent });
     }
   }
   if (candidates.length > 0) {
