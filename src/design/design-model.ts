@@ -13,7 +13,7 @@ import type { ReadPattern, Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import { atomicPairs, colocation } from "./atomicity.js";
-import { problemIssue, problemsOf, repairCandidates, repairMove, type Problem } from "./repair.js";
+import { problemContext, problemsOf, repairCandidates, repairMove, type Problem } from "./repair.js";
 import {
   aggregateCandidates,
   binningCandidates,
@@ -147,10 +147,10 @@ function problemTitle(problem: Problem): string {
 function repairLimits(search: SearchContext, start: Scored): Scored {
   const { workload } = search;
   let current = start;
-  for (let round = 0; round < REPAIR_ROUNDS && current.errors > 0; round++) {
+  for (let round = 0; round < REPAIR_ROUNDS && (current.errors > 0 || current.nearLimit > 0); round++) {
     const before = current;
     for (const problem of problemsOf(workload, current.evaluation)) {
-      const message = problemIssue(current.evaluation, problem)?.message;
+      const message = problemContext(current.evaluation, problem);
       if (message === undefined) continue;
       const where = problem.kind === "fanOut" ? problem.pattern : problem.container;
       current = decide(

@@ -5,12 +5,21 @@
  * two levels deep), and the decision names the repairs it took.
  */
 import type { EvaluationIssue } from "../common/issues.js";
+import { formatInteger } from "../common/format-number.js";
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { fanOutCandidates } from "./rules-access.js";
 import { relieveCandidates, spreadCandidates, type SpreadChoices } from "./rules-spread.js";
-import { FREQUENT_FAN_OUT_RPS, isBetter, scoreModel, type Candidate, type Scored } from "./search.js";
+import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  FREQUENT_FAN_OUT_RPS,
+  HEADROOM_SHARE,
+  isBetter,
+  scoreModel,
+  type Candidate,
+  type Scored,
+} from "./search.js";
 
 /** What a move can leave broken: a hard-limit error at a container or pattern, or a frequent fan-out. */
 export type Problem =
@@ -51,6 +60,14 @@ export function problemsOf(workload: Workload, evaluation: DetailedEvaluation): 
         break;
     }
   }
+  // A busiest partition without headroom is spread like a hot one (see HEADROOM_SHARE).
+  for (const container of evaluation.containers) {
+    if (
+      Math.max(container.hottestLogicalPartition.rus, container.hottestPhysicalPartition.rus) >
+      HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS
+    )
+      add({ kind: "hotPartition", container: container.name });
+  }
   evaluation.patterns.forEach((evaluated, index) => {
     const pattern = workload.accessPatterns[index];
     const first = evaluated.plan.operations[0];
@@ -64,6 +81,20 @@ export function problemsOf(workload: Workload, evaluation: DetailedEvaluation): 
       add({ kind: "fanOut", pattern: pattern.id });
   });
   return [...found.values()];
+}
+
+/**
+ * What a problem is, in the evaluation's words: its hard-limit error, or for a busiest partition
+ * without headroom, its figures; undefined for a frequent fan-out that is not an error.
+ */
+export function problemContext(evaluation: DetailedEvaluation, problem: Problem): string | undefined {
+  const issue = problemIssue(evaluation, problem);
+  if (issue !== undefined) return issue.message;
+  if (problem.kind !== "hotPartition") return undefined;
+  const container = evaluation.containers.find((c) => c.name === problem.container);
+  if (container === undefined) return undefined;
+  const busiest = Math.max(container.hottestLogicalPartition.rus, container.hottestPhysicalPartition.rus);
+  return `the busiest partition of ${container.name} needs ${formatInteger(busiest)} RU/s at peak, within ${Math.round((1 - busiest / MAX_PHYSICAL_PARTITION_RUS) * 100)}% of the 10,000 RU/s a partition serves: no margin for the estimate's error`;
 }
 
 /** The hard-limit error behind a problem, if the evaluation has one (a frequent fan-out may not). */

@@ -8,6 +8,7 @@ import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "..
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
+import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { splitAtomicPairs } from "./atomicity.js";
 import type { Repaired } from "./repair.js";
 
@@ -22,6 +23,11 @@ export interface Scored {
   readonly errors: number;
   /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
   readonly overMaximum: number;
+  /**
+   * Containers whose busiest partition needs more than HEADROOM_SHARE of the 10,000 RU/s a
+   * partition serves at peak: no margin for the estimate's error or traffic above the peak.
+   */
+  readonly nearLimit: number;
   /**
    * Pairs of writes that must commit together (`atomicWith`) whose items the model keeps in
    * different logical partitions: no transactional batch can hold them. Weighed like an error.
@@ -124,6 +130,10 @@ export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
  * and still be preferred (each one needs an Azure support ticket before it can be deployed).
  */
 export const OVER_MAXIMUM_AVOIDANCE_PREMIUM = 1.25;
+/** A busiest partition above this share of 10,000 RU/s at peak leaves no margin (see `Scored.nearLimit`). */
+export const HEADROOM_SHARE = 0.9;
+/** How much more a model with fewer containers without that margin may cost and still be preferred. */
+export const HEADROOM_PREMIUM = 1.1;
 /** Costs within this share of each other are a tie (the estimates are not that precise). */
 export const TIE_SHARE = 0.01;
 /** A change must save this share of the monthly cost, or this many dollars, whichever is less. */
@@ -157,6 +167,11 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     evaluation,
     errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
     overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
+    nearLimit: evaluation.containers.filter(
+      (c) =>
+        Math.max(c.hottestLogicalPartition.rus, c.hottestPhysicalPartition.rus) >
+        HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS,
+    ).length,
     atomicSplit: splitAtomicPairs(workload, model),
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
@@ -176,16 +191,18 @@ export function winsTie(a: Scored, b: Scored): boolean {
   return (
     violations(a) === violations(b) &&
     a.overMaximum <= b.overMaximum &&
+    a.nearLimit <= b.nearLimit &&
     a.frequentFanOuts <= b.frequentFanOuts &&
     a.monthlyCostUSD <= b.monthlyCostUSD + Math.min(b.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD)
   );
 }
 
 /**
- * True when `a` is better than `b`: fewer hard-limit errors (with split atomic writes); then fewer containers over the default
- * 1,000,000 RU/s maximum (each needs a support ticket before it deploys) if that costs at most 25%
- * more; then fewer frequent fan-outs if that
- * costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
+ * True when `a` is better than `b`: fewer hard-limit errors (with split atomic writes); then
+ * fewer containers over the default 1,000,000 RU/s maximum (each needs a support ticket before
+ * it deploys) if that costs at most 25% more; then fewer containers whose busiest partition is
+ * over 90% of its 10,000 RU/s if that costs at most 10% more; then fewer frequent fan-outs if
+ * that costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
  * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
@@ -194,6 +211,8 @@ export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
     return true;
   if (a.overMaximum > b.overMaximum && b.monthlyCostUSD <= a.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
     return false;
+  if (a.nearLimit < b.nearLimit && a.monthlyCostUSD <= b.monthlyCostUSD * HEADROOM_PREMIUM) return true;
+  if (a.nearLimit > b.nearLimit && b.monthlyCostUSD <= a.monthlyCostUSD * HEADROOM_PREMIUM) return false;
   if (
     a.frequentFanOuts < b.frequentFanOuts &&
     a.monthlyCostUSD <= b.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM
