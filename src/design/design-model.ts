@@ -13,7 +13,14 @@ import type { ReadPattern, Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import { atomicPairs, colocation } from "./atomicity.js";
-import { problemContext, problemsOf, repairCandidates, repairMove, type Problem } from "./repair.js";
+import {
+  problemContext,
+  problemsOf,
+  repairCandidates,
+  repairMove,
+  type Problem,
+  type Repaired,
+} from "./repair.js";
 import {
   aggregateCandidates,
   binningCandidates,
@@ -178,10 +185,11 @@ function repairLimits(search: SearchContext, start: Scored): Scored {
 }
 
 /**
- * One group of related entities, searched twice: combining moves (each candidate scored after
- * the repairs of what it broke) and one move at a time. Repairs let a move that needs a second
- * one through, but an early move made valid that way can also close a cheaper path; the better
- * of the two searches is kept, and a decision says so when they differ.
+ * One group of related entities, searched one move at a time and, when that leaves something
+ * to repair, again combining moves (each candidate scored after the repairs of what it broke).
+ * Repairs let a move that needs a second one through, but an early move made valid that way can
+ * also close a cheaper path; the better of the two searches is kept, and a decision says so when
+ * they differ.
  */
 function designGroup(
   workload: Workload,
@@ -189,10 +197,22 @@ function designGroup(
   decisions: Decision[],
   step: (label: string) => void,
 ): Model {
-  const combinedDecisions: Decision[] = [];
-  const combined = designComponent(workload, options, combinedDecisions, step, true);
   const singleDecisions: Decision[] = [];
   const single = designComponent(workload, options, singleDecisions, step, false);
+  // Moves combined with their repairs are searched when one move at a time leaves something to
+  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out.
+  if (
+    violations(single) === 0 &&
+    single.overMaximum === 0 &&
+    single.nearLimit === 0 &&
+    single.frequentFanOuts === 0
+  ) {
+    decisions.push(...singleDecisions);
+    for (let skipped = 0; skipped < STEPS_PER_COMPONENT / 2; skipped++) step("done");
+    return single.model;
+  }
+  const combinedDecisions: Decision[] = [];
+  const combined = designComponent(workload, options, combinedDecisions, step, true);
   const keepSingle = isBetter(single, combined);
   decisions.push(...(keepSingle ? singleDecisions : combinedDecisions));
   const [kept, other] = keepSingle ? [single, combined] : [combined, single];
@@ -234,14 +254,20 @@ function designComponent(
   step: (label: string) => void,
   combineMoves: boolean,
 ): Scored {
+  const ownRepairs = new WeakMap<Scored, Repaired>();
   const search: SearchContext = {
     workload,
     options,
     decisions,
     ...(combineMoves
       ? {
-          repair: (scored: Scored, reference: Scored | undefined) =>
-            repairMove(workload, options, scored, reference),
+          repair: (scored: Scored, reference: Scored | undefined) => {
+            // The current model's own repairs are asked for at every decision it survives.
+            if (reference !== undefined) return repairMove(workload, options, scored, reference);
+            const known = ownRepairs.get(scored) ?? repairMove(workload, options, scored, undefined);
+            ownRepairs.set(scored, known);
+            return known;
+          },
         }
       : {}),
   };

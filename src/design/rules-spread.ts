@@ -24,14 +24,21 @@ export const REPLICA_CHOICES = [2, 4, 8, 16, 32, 64] as const;
 export const SPREAD_TARGET_SHARE = 0.8;
 
 /**
- * How many counts to try: `all` of them (the search's own step, which can afford it), or the
- * smallest that brings the hottest partition under the target and the next one (a repair).
+ * How many counts to try: `all` that could be right (the hard-limit step: the estimate's count,
+ * the one below and two above), or only the estimate's (a repair inside another move).
  */
 export type SpreadChoices = "all" | "estimate";
 
 function pick(list: readonly number[], needed: number, mode: SpreadChoices, above: number): number[] {
   const larger = list.filter((n) => n > above);
-  if (mode === "all") return larger;
+  const first = larger.findIndex((n) => n >= needed);
+  if (mode === "all") {
+    // The count the estimate asks for, the one below (the estimate may be pessimistic) and two
+    // above (hot keys that share a physical partition need more): far fewer would not do, far
+    // more only costs writes and evaluation time.
+    const at = first === -1 ? larger.length - 1 : first;
+    return larger.slice(Math.max(0, at - 1), at + 3);
+  }
   // A repair tries the smallest count that should do; if it falls short, the next repair level
   // starts from it.
   return larger
