@@ -158,6 +158,12 @@ export interface IssuePayloads {
   };
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
+  /** Writes that must commit together (`atomicWith`) whose items are not in one logical partition. */
+  "evaluate.atomicWritesSplit": {
+    readonly pattern: string;
+    readonly partner: string;
+    readonly reason: "unrelated" | "notStored" | "differentContainers" | "differentKeys";
+  };
 }
 
 export type IssueCode = keyof IssuePayloads;

@@ -49,6 +49,7 @@ import {
   type ThroughputInput,
 } from "./throughput.js";
 import { formatInteger } from "../common/format-number.js";
+import { atomicPairs, colocation } from "./atomic-writes.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
@@ -315,6 +316,7 @@ export function evaluateModel(
   );
   checkAccount(priced.account, containers, issues);
   checkItemSizes(env, model, issues);
+  checkAtomicWrites(workload, model, issues);
   const totals = {
     rus: {
       avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),
@@ -705,5 +707,26 @@ function checkItemSizes(env: PlanEnvironment, model: Model, issues: EvaluationIs
         });
       }
     }
+  }
+}
+
+/** A warning per pair of writes that must commit together (`atomicWith`) but cannot in `model`. */
+function checkAtomicWrites(workload: Workload, model: Model, issues: EvaluationIssue[]): void {
+  for (const pair of atomicPairs(workload)) {
+    const where = colocation(workload, model, pair.entity, pair.partnerEntity);
+    if (where.together) continue;
+    issues.push({
+      code: "evaluate.atomicWritesSplit",
+      pattern: pair.pattern,
+      partner: pair.partner,
+      reason: where.reason,
+      severity: "warning",
+      path: ["accessPatterns", workload.accessPatterns.findIndex((p) => p.id === pair.pattern), "atomicWith"],
+      message: `${pair.pattern} and ${pair.partner} must commit together, but ${where.why}: a transactional batch only holds items of one logical partition of one container`,
+      suggestion:
+        where.reason === "unrelated"
+          ? "relate the entities through a key attribute, or accept a compensating step or an idempotent retry"
+          : "keep the child's items in its parent's container, keyed by the parent's key (or embed them)",
+    });
   }
 }

@@ -12,7 +12,7 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
-import { atomicPairs, colocation } from "./atomicity.js";
+import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import {
   problemContext,
   problemsOf,

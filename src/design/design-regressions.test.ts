@@ -191,6 +191,103 @@ describe("design on the reproducers of the issue 11 audit", () => {
     const atomic = result.decisions.find((d) => d.subject.kind === "atomicity");
     expect(atomic?.subject).toEqual({ kind: "atomicity", pattern: "W3", partner: "W2", together: true });
     expect(atomic?.chosen).toBe("one logical partition: a transactional batch");
+    // The written model keeps both item types in one container and logical partition, and the
+    // evaluation finds no split pair.
+    const stored = itemsOf(result.model).filter(({ item }) => item.source === undefined);
+    const receipt = stored.find(({ item }) => item.entity === "Receipt");
+    const subscription = stored.find(({ item }) => item.entity === "Subscription");
+    expect(receipt?.container.name).toBe(subscription?.container.name);
+    expect(receipt?.item.partitionKey).toEqual(["{subscriptionId}"]);
+    expect(receipt?.item.shards).toBeUndefined();
+    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit")).toEqual([]);
+  });
+
+  it("a customer and its orders with the order count: atomicWith keeps them in one logical partition", () => {
+    const document = (atomic: boolean) => ({
+      version: 1,
+      name: "customer orders with a count",
+      entities: {
+        Customer: {
+          key: "customerId",
+          count: 100_000,
+          avgBytes: 1000,
+          attributes: { customerId: "string", orderCount: "number" },
+        },
+        Order: {
+          key: "orderId",
+          count: 1_000_000,
+          avgBytes: 1000,
+          attributes: { orderId: "string", customerId: "string", restaurantId: "string" },
+        },
+      },
+      relationships: [{ parent: "Customer", child: "Order", via: "customerId", avg: 10, owned: true }],
+      accessPatterns: [
+        {
+          id: "Q1",
+          name: "order by id",
+          type: "read",
+          entity: "Order",
+          where: { orderId: "eq" },
+          rps: { avg: 1000, peak: 3000 },
+        },
+        {
+          id: "Q2",
+          name: "orders of a restaurant",
+          type: "read",
+          entity: "Order",
+          where: { restaurantId: "eq" },
+          rps: { avg: 1000, peak: 3000 },
+        },
+        {
+          id: "Q3",
+          name: "customer",
+          type: "read",
+          entity: "Customer",
+          where: { customerId: "eq" },
+          rps: { avg: 100, peak: 300 },
+        },
+        {
+          id: "W1",
+          name: "place an order",
+          type: "write",
+          operation: "create",
+          entity: "Order",
+          ...(atomic ? { atomicWith: ["W2"] } : {}),
+          rps: { avg: 50, peak: 200 },
+        },
+        {
+          id: "W2",
+          name: "count the order",
+          type: "write",
+          operation: "patch",
+          entity: "Customer",
+          changes: ["orderCount"],
+          rps: { avg: 50, peak: 200 },
+        },
+      ],
+    });
+    const result = designAndReload(workloadOf(document(true)));
+    const order = primaryOf(result.model, "Order");
+    const owner = primaryOf(result.model, "Customer");
+    expect(order.container.name).toBe(owner.container.name);
+    expect(order.item.partitionKey).toEqual(["{customerId}"]);
+    expect(result.decisions.find((d) => d.id === "atomic-W1-W2")?.subject).toEqual({
+      kind: "atomicity",
+      pattern: "W1",
+      partner: "W2",
+      together: true,
+    });
+    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit")).toEqual([]);
+    expect(errorsOf(result)).toEqual([]);
+    // Without atomicWith the search keeps orders in their own container keyed by order
+    // ($465 a month against $503): the transactional batch is what moves them.
+    const free = designAndReload(workloadOf(document(false)));
+    expect(primaryOf(free.model, "Order").container.name).not.toBe(
+      primaryOf(free.model, "Customer").container.name,
+    );
+    expect(result.evaluation.totals.monthlyCostUSD).toBeGreaterThanOrEqual(
+      free.evaluation.totals.monthlyCostUSD,
+    );
   });
 
   it("an atomic pair that no key can put together is said to be impossible, with the reason", () => {
@@ -211,6 +308,11 @@ accessPatterns:
     const atomic = result.decisions.find((d) => d.id === "atomic-W1-W2");
     expect(atomic?.subject).toEqual({ kind: "atomicity", pattern: "W1", partner: "W2", together: false });
     expect(atomic?.why).toMatch(/not parent and child through a key attribute/);
+    // The typed finding says the same to every consumer of the evaluation (check, documents).
+    const split = result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit");
+    expect(
+      split.map((i) => [i.code === "evaluate.atomicWritesSplit" ? i.reason : "", formatPath(i.path)]),
+    ).toEqual([["unrelated", "accessPatterns[0].atomicWith"]]);
     for (const decision of result.decisions) expect(decision.why).not.toMatch(/respects every limit.*atomic/);
   });
 

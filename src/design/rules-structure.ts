@@ -27,7 +27,7 @@ import {
 import type { Candidate } from "./search.js";
 import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import { primaryKeyProblem } from "../analysis/key-stability.js";
-import { atomicPairs } from "./atomicity.js";
+import { atomicPairs } from "../cost/atomic-writes.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;

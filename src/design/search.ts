@@ -9,7 +9,7 @@ import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
 import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
-import { splitAtomicPairs } from "./atomicity.js";
+import { splitAtomicPairs } from "../cost/atomic-writes.js";
 import type { Repaired } from "./repair.js";
 
 export interface Scored {

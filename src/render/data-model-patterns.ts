@@ -209,6 +209,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.overContainerMaximum":
     case "evaluate.mixedCapacityModes":
     case "evaluate.serverlessNotPossible":
+    case "evaluate.atomicWritesSplit":
       return undefined;
     default:
       return issue satisfies never;

@@ -515,6 +515,7 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
+    case "evaluate.atomicWritesSplit":
       return undefined;
     default:
       return issue satisfies never;

@@ -341,6 +341,7 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
+    case "evaluate.atomicWritesSplit":
       return undefined;
     default:
       return issue satisfies never;

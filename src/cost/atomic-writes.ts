@@ -1,12 +1,13 @@
 /**
  * Writes that must commit together (`atomicWith`): Cosmos DB commits several item writes in one
  * transaction only as a transactional batch, whose items share one logical partition of one
- * container. This module lists the pairs of writes the workload binds and tells whether a model
- * keeps each pair's items in one logical partition (or in one item).
+ * container (https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch, checked
+ * 2026-11-24). This module lists the pairs of writes a workload binds and tells whether a model
+ * keeps each pair's items in one logical partition (or in one item), and why not.
  */
-import type { ItemType, Model } from "../model/types.js";
+import type { IssuePayloads } from "../common/issues.js";
+import type { Container, ItemType, Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
-import { findPrimary } from "./model-edits.js";
 
 /** Two write patterns that must commit together, with the entities they write. */
 export interface AtomicPair {
@@ -16,6 +17,19 @@ export interface AtomicPair {
   readonly entity: string;
   readonly partnerEntity: string;
 }
+
+/**
+ * Why a pair's items are not in one logical partition (the finding's typed reason): `unrelated`
+ * (not parent and child through a key attribute, so no key puts a record of each together),
+ * `notStored` (an entity has no item type of its own, nor is embedded in the other's),
+ * `differentContainers`, or `differentKeys` (one container, but the child's key is not its
+ * parent's, or an item type is write-sharded).
+ */
+export type AtomicSplitReason = IssuePayloads["evaluate.atomicWritesSplit"]["reason"];
+
+export type Colocation =
+  | { readonly together: true; readonly why: string }
+  | { readonly together: false; readonly reason: AtomicSplitReason; readonly why: string };
 
 /** Every pair a write's `atomicWith` names (each unordered pair once). */
 export function atomicPairs(workload: Workload): AtomicPair[] {
@@ -35,6 +49,15 @@ export function atomicPairs(workload: Workload): AtomicPair[] {
   return pairs;
 }
 
+/** The container and item type that store an entity's records (not a copy). */
+function storedIn(model: Model, entity: string): { container: Container; item: ItemType } | undefined {
+  for (const container of model.containers) {
+    const item = container.items.find((i) => i.entity === entity && i.source === undefined);
+    if (item !== undefined) return { container, item };
+  }
+  return undefined;
+}
+
 /** `item`'s key templates with the parent key placeholder renamed to the child's `via`. */
 function asSeenByChild(item: ItemType, parentKey: string, via: string): string[] {
   return item.partitionKey.map((t) => t.split(`{${parentKey}}`).join(`{${via}}`));
@@ -45,12 +68,7 @@ function asSeenByChild(item: ItemType, parentKey: string, via: string): string[]
  * writes name its records), a child embedded in its parent's item, or both item types in one
  * container whose key templates give a child the logical partition of its parent.
  */
-export function colocation(
-  workload: Workload,
-  model: Model,
-  a: string,
-  b: string,
-): { readonly together: boolean; readonly why: string } {
+export function colocation(workload: Workload, model: Model, a: string, b: string): Colocation {
   if (a === b) return { together: true, why: `both write ${a} items` };
   const relationship = workload.relationships.find(
     (r) =>
@@ -59,12 +77,17 @@ export function colocation(
   if (relationship?.via === undefined)
     return {
       together: false,
+      reason: "unrelated",
       why: `${a} and ${b} are not parent and child through a key attribute, so no key can put a record of each in one logical partition`,
     };
-  const parent = findPrimary(model, relationship.parent);
-  const child = findPrimary(model, relationship.child);
+  const parent = storedIn(model, relationship.parent);
+  const child = storedIn(model, relationship.child);
   if (parent === undefined)
-    return { together: false, why: `no item type stores ${relationship.parent} records` };
+    return {
+      together: false,
+      reason: "notStored",
+      why: `no item type stores ${relationship.parent} records`,
+    };
   if (child === undefined) {
     const embedded = parent.item.embeds.some(
       (e) => e.entity === relationship.child && e.latest === undefined,
@@ -74,7 +97,7 @@ export function colocation(
           together: true,
           why: `${relationship.child} records are embedded in their ${relationship.parent} item`,
         }
-      : { together: false, why: `no item type stores ${relationship.child} records` };
+      : { together: false, reason: "notStored", why: `no item type stores ${relationship.child} records` };
   }
   const parentKey = workload.entities.find((e) => e.name === relationship.parent)?.key ?? "";
   const sameContainer = parent.container.name === child.container.name;
@@ -87,12 +110,17 @@ export function colocation(
       together: true,
       why: `${relationship.child} items share their ${relationship.parent}'s logical partition in ${parent.container.name}`,
     };
-  return {
-    together: false,
-    why: sameContainer
-      ? `${relationship.parent} and ${relationship.child} items are keyed differently in ${parent.container.name}`
-      : `${relationship.parent} items are in ${parent.container.name} and ${relationship.child} items in ${child.container.name}`,
-  };
+  return sameContainer
+    ? {
+        together: false,
+        reason: "differentKeys",
+        why: `${relationship.parent} and ${relationship.child} items are keyed differently in ${parent.container.name}`,
+      }
+    : {
+        together: false,
+        reason: "differentContainers",
+        why: `${relationship.parent} items are in ${parent.container.name} and ${relationship.child} items in ${child.container.name}`,
+      };
 }
 
 /** The pairs a model splits over logical partitions (their writes cannot be one transaction). */
