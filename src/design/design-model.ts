@@ -528,13 +528,13 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
       chosen: "the baseline",
       alternatives: [
         {
-          name: "searched design",
+          name: "the searched design",
           rusPeak: designed.rusPeak,
           monthlyCostUSD: designed.monthlyCostUSD,
           errors: designed.errors,
         },
         {
-          name: "baseline",
+          name: "the baseline",
           rusPeak: baseline.rusPeak,
           monthlyCostUSD: baseline.monthlyCostUSD,
           errors: baseline.errors,
