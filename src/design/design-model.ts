@@ -9,39 +9,12 @@ import { formatPath } from "../common/issues.js";
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
-import type { ReadPattern, Workload } from "../workload/types.js";
+import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
-import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
-import {
-  problemContext,
-  problemsOf,
-  repairCandidates,
-  repairMove,
-  type Problem,
-  type Repaired,
-} from "./repair.js";
-import {
-  aggregateCandidates,
-  binningCandidates,
-  correlations,
-  idCandidates,
-  lookupCandidates,
-  mergeCandidates,
-  sameKeyMergeCandidates,
-  partitionKeyCandidates,
-} from "./rules-structure.js";
-import {
-  decide,
-  describeScore,
-  isBetter,
-  scoreModel,
-  violations,
-  type Decision,
-  type Scored,
-  type SearchContext,
-} from "./search.js";
-import { formatDecimal, formatInteger } from "../common/format-number.js";
+import { designComponent } from "./design-component.js";
+import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
+import { formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
 export interface DesignOptions extends EvaluateOptions {
@@ -102,86 +75,6 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
     relationships: workload.relationships.filter((r) => set.has(r.parent) && set.has(r.child)),
     accessPatterns: workload.accessPatterns.filter((p) => set.has(p.entity)),
   };
-}
-
-/** Copies, counters and embedded newest children for one read's `with` data, each tried in turn. */
-function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
-  const { workload, decisions } = search;
-  let current = start;
-  // Each candidate is built on the model as it is when its turn comes, so an accepted one is
-  // never undone by the next (candidates built up front would each start from the same model).
-  const tried = new Set<string>();
-  for (;;) {
-    const candidate = denormalizationCandidates(workload, current.model, current.evaluation, pattern).find(
-      (c) => !tried.has(c.name),
-    );
-    if (candidate === undefined) break;
-    tried.add(candidate.name);
-    current = decide(
-      search,
-      current,
-      {
-        id: `denormalize-${pattern.id}-${decisions.length}`,
-        subject: { kind: "denormalize", pattern: pattern.id },
-        title: `${pattern.id}: ${candidate.name}?`,
-        keepName: "read it at query time",
-        context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
-      },
-      [candidate],
-    );
-  }
-  return current;
-}
-
-/** Rounds of the hard-limit repairs (a repair can leave a problem for the next round). */
-const REPAIR_ROUNDS = 3;
-
-/** What a hard-limit problem is, for decision titles. */
-function problemTitle(problem: Problem): string {
-  switch (problem.kind) {
-    case "hotPartition":
-      return `Hot logical partition in ${problem.container}`;
-    case "largePartition":
-      return `Logical partition over 20 GB in ${problem.container}`;
-    case "fanOut":
-      return `${problem.pattern} fans out over every partition`;
-    default:
-      return problem satisfies never;
-  }
-}
-
-/** Tries every repair move on each hard-limit problem of the model, until none helps. */
-function repairLimits(search: SearchContext, start: Scored): Scored {
-  const { workload } = search;
-  let current = start;
-  for (let round = 0; round < REPAIR_ROUNDS && (current.errors > 0 || current.nearLimit > 0); round++) {
-    const before = current;
-    for (const problem of problemsOf(workload, current.evaluation)) {
-      const message = problemContext(current.evaluation, problem);
-      if (message === undefined) continue;
-      const where = problem.kind === "fanOut" ? problem.pattern : problem.container;
-      current = decide(
-        search,
-        current,
-        {
-          id:
-            problem.kind === "hotPartition"
-              ? `shard-${where}${round === 0 ? "" : `-${round + 1}`}`
-              : `repair-${problem.kind}-${where}${round === 0 ? "" : `-${round + 1}`}`,
-          subject:
-            problem.kind === "hotPartition"
-              ? { kind: "shard", container: where }
-              : { kind: "repair", problem: `${problem.kind} ${where}` },
-          title: problemTitle(problem),
-          keepName: problem.kind === "hotPartition" ? "one logical partition per key" : "leave it",
-          context: message,
-        },
-        repairCandidates(workload, current.model, current.evaluation, problem, "all"),
-      );
-    }
-    if (current === before) break;
-  }
-  return current;
 }
 
 /**
@@ -245,171 +138,6 @@ function designGroup(
     });
   }
   return kept.model;
-}
-
-function designComponent(
-  workload: Workload,
-  options: EvaluateOptions,
-  decisions: Decision[],
-  step: (label: string) => void,
-  combineMoves: boolean,
-): Scored {
-  const ownRepairs = new WeakMap<Scored, Repaired>();
-  const search: SearchContext = {
-    workload,
-    options,
-    decisions,
-    ...(combineMoves
-      ? {
-          repair: (scored: Scored, reference: Scored | undefined) => {
-            // The current model's own repairs are asked for at every decision it survives.
-            if (reference !== undefined) return repairMove(workload, options, scored, reference);
-            const known = ownRepairs.get(scored) ?? repairMove(workload, options, scored, undefined);
-            ownRepairs.set(scored, known);
-            return known;
-          },
-        }
-      : {}),
-  };
-  let current: Scored = scoreModel(workload, baselineModel(workload), options);
-  const correlation = correlations(workload);
-  // 1. Aggregates, most correlated pairs first.
-  step("aggregates");
-  const pairs = [...workload.relationships].sort(
-    (a, b) =>
-      (correlation.get(`${b.parent}>${b.child}`) ?? 0) - (correlation.get(`${a.parent}>${a.child}`) ?? 0),
-  );
-  for (const relationship of pairs) {
-    const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
-    current = decide(
-      search,
-      current,
-      {
-        id: `aggregate-${relationship.parent}-${relationship.child}`,
-        subject: {
-          kind: "aggregate",
-          parent: relationship.parent,
-          child: relationship.child,
-          correlation: share,
-          identifying: relationship.owned,
-        },
-        title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
-        keepName: `keep ${relationship.child} where it is`,
-        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
-      },
-      aggregateCandidates(workload, current.model, relationship, share, combineMoves),
-    );
-  }
-  // 2. Uniqueness through lookup items.
-  step("unique attributes");
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `unique-${entity.name}`,
-        subject: { kind: "unique", entity: entity.name },
-        title: `Unique ${entity.name} attributes`,
-        keepName: "query by the attribute",
-        context:
-          "a unique key policy only holds within one logical partition; a lookup item keyed by the value holds across all",
-      },
-      lookupCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 3. Partition keys.
-  step("partition keys");
-  for (const container of current.model.containers) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `key-${container.name}`,
-        subject: { kind: "partitionKey", container: container.name },
-        title: `Partition key of ${container.name}`,
-        keepName: `${container.name} by ${container.partitionKey.join(", ")}`,
-        context: "a key with many distinct values that the frequent filters give",
-      },
-      partitionKeyCandidates(workload, current.model, container.name),
-    );
-  }
-  // Ids that turn single-item reads into point reads.
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `id-${entity.name}`,
-        subject: { kind: "id", entity: entity.name },
-        title: `Id of ${entity.name} items`,
-        keepName: `id = {${entity.key}}`,
-        context: "a read that identifies one item by other attributes",
-      },
-      idCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 4. Binning of small records written often per key.
-  step("binning");
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `bucket-${entity.name}`,
-        subject: { kind: "binning", entity: entity.name },
-        title: `Binning ${entity.name} records`,
-        keepName: "one item per record",
-        context: "many small records written per key and read in time order",
-      },
-      binningCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 5. Denormalization, then 6. fan-out removal, busiest patterns first.
-  step("denormalization");
-  const reads = workload.accessPatterns
-    .filter((p) => p.type === "read")
-    .sort((a, b) => b.rps.peak - a.rps.peak);
-  for (const pattern of reads) {
-    if (pattern.type !== "read") continue;
-    current = denormalize(search, current, pattern);
-  }
-  step("fan-out removal");
-  for (const pattern of reads) {
-    if (pattern.type !== "read") continue;
-    current = decide(
-      search,
-      current,
-      {
-        id: `fan-out-${pattern.id}`,
-        subject: { kind: "fanOut", pattern: pattern.id },
-        title: `${pattern.id} without fan-out`,
-        keepName: "accept the fan-out",
-        context: `${pattern.id} queries every physical partition as modeled`,
-      },
-      fanOutCandidates(workload, current.model, current.evaluation, pattern),
-    );
-    // The new copy may need denormalized data of its own source.
-    current = denormalize(search, current, pattern);
-  }
-  // 7. Hard limits still broken: hot and oversized logical partitions, fan-outs that cannot
-  // scale; every repair move is tried (each with the repairs of what it breaks in turn).
-  step("hard limits");
-  current = repairLimits(search, current);
-  // 8. Containers whose items are all read by id may share one (one minimum throughput).
-  step("containers that can share one");
-  current = decide(
-    search,
-    current,
-    {
-      id: "consolidate-containers",
-      subject: { kind: "consolidateContainers" },
-      title: "Containers that can share one",
-      keepName: "one container per aggregate",
-      context: "every container pays its own minimum throughput",
-    },
-    [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
-  );
-  return current;
 }
 
 /** TTL: the container default when all its items expire alike, else per item type. */
@@ -476,6 +204,123 @@ function finalize(
 }
 
 /**
+ * Each group of related entities designed on its own, their containers put together (names
+ * made unique across groups, with the sources that point at them).
+ */
+function designComponents(workload: Workload, options: DesignOptions, decisions: Decision[]): Container[] {
+  let containers: Container[] = [];
+  const components = connectedComponents(workload);
+  let steps = 0;
+  const total = components.length * STEPS_PER_COMPONENT;
+  for (const entities of components) {
+    const part = designGroup(subWorkload(workload, entities), options, decisions, (label) => {
+      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
+      steps++;
+    });
+    const renames = new Map<string, string>();
+    let taken: Model = { version: 1, containers };
+    for (const container of part.containers) {
+      const name = freshContainerName(taken, container.name);
+      renames.set(container.name, name);
+      taken = { version: 1, containers: [...taken.containers, { ...container, name }] };
+    }
+    containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
+  }
+  options.onProgress?.(total, total, "final evaluation");
+  return containers;
+}
+
+/** The searched design, or the baseline when the search did no better (and a decision says so). */
+function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decision[]): Scored {
+  if (
+    violations(designed) < violations(baseline) ||
+    (violations(designed) === violations(baseline) && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
+  )
+    return designed;
+  decisions.push({
+    id: "fallback-baseline",
+    subject: { kind: "fallbackBaseline" },
+    title: "Design versus baseline",
+    chosen: "the baseline",
+    alternatives: [
+      {
+        name: "the searched design",
+        rusPeak: designed.rusPeak,
+        monthlyCostUSD: designed.monthlyCostUSD,
+        errors: designed.errors,
+      },
+      {
+        name: "the baseline",
+        rusPeak: baseline.rusPeak,
+        monthlyCostUSD: baseline.monthlyCostUSD,
+        errors: baseline.errors,
+      },
+    ],
+    why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,
+  });
+  return baseline;
+}
+
+/**
+ * The model as written, with its score: the derived indexing and pinned throughput, unless they
+ * make it worse than the one evaluated. Pinned RU/s fix the partition count, and where the
+ * explicit indexing changes the load by a little, the RU/s computed before may leave the busiest
+ * partition just over its limit: then the throughput stays to the evaluation (unpinned), or the
+ * model stays as it was searched. Pinned autoscale RU/s also fix the partitions at creation
+ * (max RU/s / 10,000), which can multiply a fan-out's cost: the written model may not cost more
+ * than the searched one either.
+ */
+function writtenModel(
+  workload: Workload,
+  designed: Scored,
+  options: DesignOptions,
+): { readonly model: Model; readonly final: Scored } {
+  const worse = (scored: Scored): boolean =>
+    violations(scored) > violations(designed) ||
+    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
+  const pinned = finalize(workload, designed.model, designed.evaluation, true);
+  const scoredPinned = scoreModel(workload, pinned, options);
+  if (!worse(scoredPinned)) return { model: pinned, final: scoredPinned };
+  const indexedOnly = finalize(workload, designed.model, designed.evaluation, false);
+  const scoredIndexed = scoreModel(workload, indexedOnly, options);
+  return worse(scoredIndexed)
+    ? { model: designed.model, final: designed }
+    : { model: indexedOnly, final: scoredIndexed };
+}
+
+/** The throughput chosen per container, and the hard limits left (when any). */
+function closingDecisions(workload: Workload, model: Model, final: Scored): Decision[] {
+  const decisions: Decision[] = [
+    {
+      id: "throughput",
+      subject: { kind: "throughput" },
+      title: "Throughput per container",
+      chosen: final.evaluation.containers
+        .map(
+          (c) =>
+            `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${formatInteger(c.throughput.provisionedRus)} RU/s` : ""}`,
+        )
+        .join("; "),
+      alternatives: [],
+      why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
+    },
+    ...atomicityDecisions(workload, model),
+  ];
+  const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
+  if (unmet.length > 0) {
+    decisions.push({
+      id: "unmet-limits",
+      subject: { kind: "unmetLimits", errors: unmet.length },
+      title: "Hard limits the design does not meet",
+      chosen: `${unmet.length} hard-limit error(s) remain`,
+      alternatives: [],
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
+    });
+  }
+  return decisions;
+}
+
+/**
  * Designs the cheapest model that respects every hard limit, with the decisions that led to it.
  * @example designModel(workload).decisions.map((d) => d.chosen)
  */
@@ -495,98 +340,11 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     };
   }
   const decisions: Decision[] = [];
-  let containers: Container[] = [];
-  const components = connectedComponents(workload);
-  let steps = 0;
-  const total = components.length * STEPS_PER_COMPONENT;
-  for (const entities of components) {
-    const part = designGroup(subWorkload(workload, entities), options, decisions, (label) => {
-      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
-      steps++;
-    });
-    // Names are unique per component; rename clashes across components (and their sources).
-    const renames = new Map<string, string>();
-    let taken: Model = { version: 1, containers };
-    for (const container of part.containers) {
-      const name = freshContainerName(taken, container.name);
-      renames.set(container.name, name);
-      taken = { version: 1, containers: [...taken.containers, { ...container, name }] };
-    }
-    containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
-  }
-  options.onProgress?.(total, total, "final evaluation");
-  let model: Model = applyTtl(workload, { version: 1, containers }, decisions);
-  let designed = scoreModel(workload, model, options);
-  if (!(
-    violations(designed) < violations(baseline) ||
-    (violations(designed) === violations(baseline) && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
-  )) {
-    decisions.push({
-      id: "fallback-baseline",
-      subject: { kind: "fallbackBaseline" },
-      title: "Design versus baseline",
-      chosen: "the baseline",
-      alternatives: [
-        {
-          name: "the searched design",
-          rusPeak: designed.rusPeak,
-          monthlyCostUSD: designed.monthlyCostUSD,
-          errors: designed.errors,
-        },
-        {
-          name: "the baseline",
-          rusPeak: baseline.rusPeak,
-          monthlyCostUSD: baseline.monthlyCostUSD,
-          errors: baseline.errors,
-        },
-      ],
-      why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,
-    });
-    designed = baseline;
-    model = baseline.model;
-  }
-  // The written throughput and indexing must not make the model worse than the one evaluated:
-  // pinned RU/s fix the partition count, and where the explicit indexing changes the load by a
-  // little, the RU/s computed before may leave the busiest partition just over its limit. Then
-  // the throughput stays to the evaluation (unpinned), or the model stays as it was searched.
-  // Pinned autoscale RU/s also fix the partitions at creation (max RU/s / 10,000), which can
-  // multiply a fan-out's cost: the written model may not cost more than the searched one either.
-  const worse = (scored: Scored): boolean =>
-    violations(scored) > violations(designed) ||
-    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
-  const finalized = finalize(workload, model, designed.evaluation, true);
-  let final = scoreModel(workload, finalized, options);
-  if (worse(final)) {
-    const indexedOnly = finalize(workload, model, designed.evaluation, false);
-    final = scoreModel(workload, indexedOnly, options);
-    model = worse(final) ? model : indexedOnly;
-    if (model !== indexedOnly) final = designed;
-  } else model = finalized;
-  decisions.push({
-    id: "throughput",
-    subject: { kind: "throughput" },
-    title: "Throughput per container",
-    chosen: final.evaluation.containers
-      .map(
-        (c) =>
-          `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${formatInteger(c.throughput.provisionedRus)} RU/s` : ""}`,
-      )
-      .join("; "),
-    alternatives: [],
-    why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
-  });
-  decisions.push(...atomicityDecisions(workload, model));
-  const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
-  if (unmet.length > 0) {
-    decisions.push({
-      id: "unmet-limits",
-      subject: { kind: "unmetLimits", errors: unmet.length },
-      title: "Hard limits the design does not meet",
-      chosen: `${unmet.length} hard-limit error(s) remain`,
-      alternatives: [],
-      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
-    });
-  }
+  const containers = designComponents(workload, options, decisions);
+  const searched = scoreModel(workload, applyTtl(workload, { version: 1, containers }, decisions), options);
+  const designed = betterThanBaseline(searched, baseline, decisions);
+  const { model, final } = writtenModel(workload, designed, options);
+  decisions.push(...closingDecisions(workload, model, final));
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
 }
 
