@@ -148,28 +148,15 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     entity: "Customer",
     attributes: ["customerId", "email", "name", "phone", "createdAt", "loyaltyTier"],
     id: "customer-{customerId}",
-    partitionKey: ["customer-{customerId}"],
-    keyPaths: ["/id"],
+    partitionKey: ["{customerId}"],
+    keyPaths: ["/customerId"],
     truncate: [],
     embeds: [{ entity: "Address", as: "addresses" }],
     copies: [],
     counts: [],
   },
-  "customers/category": {
+  "customers/order": {
     container: "customers",
-    type: "category",
-    entity: "Category",
-    attributes: ["categoryId", "name", "parentCategoryId"],
-    id: "category-{categoryId}",
-    partitionKey: ["category-{categoryId}"],
-    keyPaths: ["/id"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-  },
-  "orders/order": {
-    container: "orders",
     type: "order",
     entity: "Order",
     attributes: [
@@ -182,7 +169,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "shippingAddress",
       "paymentMethod",
     ],
-    id: "{orderId}",
+    id: "order-{orderId}",
     partitionKey: ["{customerId}"],
     keyPaths: ["/customerId"],
     truncate: [],
@@ -216,16 +203,29 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
+  "categories/category": {
+    container: "categories",
+    type: "category",
+    entity: "Category",
+    attributes: ["categoryId", "name", "parentCategoryId"],
+    id: "{categoryId}",
+    partitionKey: ["{categoryId}"],
+    keyPaths: ["/categoryId"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+  },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
   "products/product": {
     Category: {
-      container: "customers",
+      container: "categories",
       itemType: "category",
-      id: "category-{categoryId}",
-      partitionKey: ["category-{categoryId}"],
+      id: "{categoryId}",
+      partitionKey: ["{categoryId}"],
     },
   },
 };
@@ -253,7 +253,7 @@ export const accessPatterns = {
 } as const;
 
 /** Containers whose change feed drives maintenance. */
-const SOURCE_CONTAINERS: readonly string[] = ["customers"];
+const SOURCE_CONTAINERS: readonly string[] = ["categories"];
 
 // ---- Data access --------------------------------------------------------------------------
 
@@ -264,10 +264,10 @@ const SOURCE_CONTAINERS: readonly string[] = ["customers"];
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources }, options);
   /**
-   * Change-feed work when customers/category items change: propagate.
+   * Change-feed work when categories/category items change: propagate.
    * Call it with a batch of changed items (the change feed processor does).
    */
-  const handleCustomersCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+  const handleCategoriesCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
     const tasks: MaintenanceTask[] = [
       {
         kind: "propagate",
@@ -281,10 +281,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         attribute: "name",
       },
     ];
-    return runMaintenance(runtime, { container: "customers", itemType: "category" }, tasks, changes);
+    return runMaintenance(runtime, { container: "categories", itemType: "category" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
-    "customers/category": handleCustomersCategoryChanges,
+    "categories/category": handleCategoriesCategoryChanges,
   };
   /**
    * Runs the change-feed handlers for changes (grouped by container and item type); with
@@ -307,7 +307,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const step1 = await readItem(
         runtime.container("customers"),
         renderTemplate("customer-{customerId}", values1),
-        [renderKeyValue("customer-{customerId}", values1)],
+        [renderKeyValue("{customerId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -360,18 +360,18 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q4: Show an order with all its lines (order details page)
-     * Plan: pointRead on orders/order.
+     * Plan: pointRead on customers/order.
      * Note: all(OrderLine) is embedded in order.orderLines.
      */
     async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("orders"),
-        renderTemplate("{orderId}", values1),
+        runtime.container("customers"),
+        renderTemplate("order-{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -380,17 +380,17 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q5: List a customer's order history with the lines of each order, newest first, 10 per page
-     * Plan: singlePartitionQuery on orders/order.
+     * Plan: singlePartitionQuery on customers/order.
      * Note: all(OrderLine) is embedded in order.orderLines.
      */
     async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // single-partition query
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
-        runtime.container("orders"),
+        runtime.container("customers"),
         "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
         [
           { name: "@type", value: "order" },
@@ -405,17 +405,17 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q6: Check an order's status (tracking widget, header only)
-     * Plan: pointRead on orders/order.
+     * Plan: pointRead on customers/order.
      */
     async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("orders"),
-        renderTemplate("{orderId}", values1),
+        runtime.container("customers"),
+        renderTemplate("order-{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -449,7 +449,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           container: "customers",
           itemType: "customer",
           id: "customer-{customerId}",
-          partitionKey: ["customer-{customerId}"],
+          partitionKey: ["{customerId}"],
           as: "addresses",
           childKey: "addressId",
           many: true,
@@ -464,7 +464,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3PlaceAnOrder(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "orders", itemType: "order", operation: "create" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -485,7 +485,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c5UpdateAnOrdersStatusPaymentShippingDeliveryReturns(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "update", changes: ["status"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "orders", itemType: "order", operation: "patch" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -547,10 +547,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c9CreateOrRenameACategory(record: CategoryRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Category", change: "create", changes: ["name"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "category", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "categories", itemType: "category", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
-    handleCustomersCategoryChanges,
+    handleCategoriesCategoryChanges,
     applyChanges,
   };
 }

@@ -10,7 +10,6 @@ DEFAULT_DATABASE_NAME='appdb'
 DATABASE_NAME="${DATABASE_NAME:-$DEFAULT_DATABASE_NAME}"
 # Further regions, in failover priority order.
 ADDITIONAL_LOCATIONS=()
-SUBSCRIPTION_ID="${SUBSCRIPTION_ID:-$(az account show --query id --output tsv)}"
 
 locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant=False)
 priority=1
@@ -39,28 +38,29 @@ az cosmosdb sql container create \
   --name 'tenants' \
   --partition-key-path '/tenantId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/tenantId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 1000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
+  --max-throughput 5000
 
-# Container users
+# Container sessions
 az cosmosdb sql container create \
   --resource-group "$RESOURCE_GROUP" \
   --account-name "$ACCOUNT_NAME" \
   --database-name "$DATABASE_NAME" \
-  --name 'users' \
-  --partition-key-path '/tenantId' \
+  --name 'sessions' \
+  --partition-key-path '/userId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
-  --max-throughput 4000
-
-# Container sessions
-# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.
-az rest --method put \
-  --url "https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"'sessions?api-version=2024-11-15' \
-  --body '{"properties":{"resource":{"id":"sessions","partitionKey":{"paths":["/tenantId","/userId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/startedAt/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/userId","order":"ascending"},{"path":"/startedAt","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":7000}}}}'
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/startedAt/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/userId","order":"ascending"},{"path":"/startedAt","order":"descending"}]]}' \
+  --ttl 2592000 \
+  --max-throughput 8000
 
 # Container session-events
-# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.
-az rest --method put \
-  --url "https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"'session-events?api-version=2024-11-15' \
-  --body '{"properties":{"resource":{"id":"session-events","partitionKey":{"paths":["/tenantId","/userId","/sessionId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":48000}}}}'
+az cosmosdb sql container create \
+  --resource-group "$RESOURCE_GROUP" \
+  --account-name "$ACCOUNT_NAME" \
+  --database-name "$DATABASE_NAME" \
+  --name 'session-events' \
+  --partition-key-path '/eventId' \
+  --partition-key-version 2 \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
+  --ttl 2592000 \
+  --max-throughput 123000

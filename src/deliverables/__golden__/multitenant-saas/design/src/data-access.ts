@@ -116,7 +116,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "tenant",
     entity: "Tenant",
     attributes: ["tenantId", "name", "plan", "region", "settings", "createdAt"],
-    id: "{tenantId}",
+    id: "tenant-{tenantId}",
     partitionKey: ["{tenantId}"],
     keyPaths: ["/tenantId"],
     truncate: [],
@@ -124,8 +124,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "users/user": {
-    container: "users",
+  "tenants/user": {
+    container: "tenants",
     type: "user",
     entity: "User",
     attributes: [
@@ -138,7 +138,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "isServiceAccount",
       "createdAt",
     ],
-    id: "{userId}",
+    id: "user-{userId}",
     partitionKey: ["{tenantId}"],
     keyPaths: ["/tenantId"],
     truncate: [],
@@ -162,8 +162,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "eventCount",
     ],
     id: "{sessionId}",
-    partitionKey: ["{tenantId}", "{userId}"],
-    keyPaths: ["/tenantId", "/userId"],
+    partitionKey: ["{userId}"],
+    keyPaths: ["/userId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -175,8 +175,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     entity: "SessionEvent",
     attributes: ["eventId", "tenantId", "userId", "sessionId", "timestamp", "eventType", "payload"],
     id: "{eventId}",
-    partitionKey: ["{tenantId}", "{userId}", "{sessionId}"],
-    keyPaths: ["/tenantId", "/userId", "/sessionId"],
+    partitionKey: ["{eventId}"],
+    keyPaths: ["/eventId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -249,7 +249,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("tenants"),
-        renderTemplate("{tenantId}", values1),
+        renderTemplate("tenant-{tenantId}", values1),
         [renderKeyValue("{tenantId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -263,22 +263,22 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c2CreateOrUpdateAUser(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "User", change: "create", changes: ["displayName", "role", "status"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "user", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "tenants", itemType: "user", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
-     * Plan: pointRead on users/user.
+     * Plan: pointRead on tenants/user.
      */
     async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("users", "user");
+      const shape1 = runtime.shape("tenants", "user");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("users"),
-        renderTemplate("{userId}", values1),
+        runtime.container("tenants"),
+        renderTemplate("user-{userId}", values1),
         [renderKeyValue("{tenantId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -287,16 +287,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
-     * Plan: singlePartitionQuery on users/user.
+     * Plan: singlePartitionQuery on tenants/user.
      */
     async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // single-partition query
-      const shape1 = runtime.shape("users", "user");
+      const shape1 = runtime.shape("tenants", "user");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
-        runtime.container("users"),
+        runtime.container("tenants"),
         "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
         [
           { name: "@type", value: "user" },
@@ -349,6 +349,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: List a user's recent sessions, newest first
      * Plan: singlePartitionQuery on sessions/session.
+     * Note: ORDER BY startedAt is not served by an index: the query sorts every match.
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput): Promise<ReadResult> {
       let requestCharge = 0;
@@ -365,7 +366,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@userId", value: input.userId },
           { name: "@limit", value: 20 },
         ],
-        [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
+        [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
@@ -373,22 +374,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q5: Replay a session with all its events
-     * Plan: pointRead on sessions/session.
+     * Plan: singlePartitionQuery on sessions/session.
      */
     async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // point read by id and partition key
+      // single-partition query
       const shape1 = runtime.shape("sessions", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = await queryItems(
         runtime.container("sessions"),
-        renderTemplate("{sessionId}", values1),
-        [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
+        [
+          { name: "@type", value: "session" },
+          { name: "@tenantId", value: input.tenantId },
+          { name: "@userId", value: input.userId },
+          { name: "@sessionId", value: input.sessionId },
+        ],
+        [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      // one query per returned item for all(SessionEvent) (single partition)
+      const items = asItems(step1.items);
+      // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
         const shape2 = runtime.shape("session-events", "sessionEvent");
         const byResult: unknown[][] = [];
@@ -396,14 +403,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           const values2 = readValues(runtime, shape2, result);
           const found = await queryItems(
             runtime.container("session-events"),
-            "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
+            "SELECT * FROM c WHERE c.type = @type AND c.sessionId = @sessionId",
             [
               { name: "@type", value: "sessionEvent" },
-              { name: "@tenantId", value: renderKeyValue("{tenantId}", values2) },
-              { name: "@userId", value: renderKeyValue("{userId}", values2) },
               { name: "@sessionId", value: result["sessionId"] },
             ],
-            [renderKeyValue("{tenantId}", values2), renderKeyValue("{userId}", values2), renderKeyValue("{sessionId}", values2)],
           );
           requestCharge += found.requestCharge;
           byResult.push(found.items);
@@ -414,12 +418,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q6: Show a tenant's recent activity (its events in a time range, newest first)
-     * Plan: prefixQuery on session-events/sessionEvent.
+     * Plan: fanOut on session-events/sessionEvent.
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // targeted query on the first 1 level(s) of the hierarchical key
+      // fan-out over all 48 physical partition(s)
       const shape1 = runtime.shape("session-events", "sessionEvent");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
@@ -432,7 +436,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
           { name: "@limit", value: 200 },
         ],
-        [renderKeyValue("{tenantId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);

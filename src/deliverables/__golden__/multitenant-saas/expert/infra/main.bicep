@@ -129,7 +129,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 56000
+        maxThroughput: 183000
       }
     }
   }

@@ -38,8 +38,8 @@ az cosmosdb sql container create \
   --name 'users' \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 12000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
+  --max-throughput 978000
 
 # Container posts
 az cosmosdb sql container create \
@@ -50,15 +50,4 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 1519000
-
-# Container reactions
-az cosmosdb sql container create \
-  --resource-group "$RESOURCE_GROUP" \
-  --account-name "$ACCOUNT_NAME" \
-  --database-name "$DATABASE_NAME" \
-  --name 'reactions' \
-  --partition-key-path '/postIdShard' \
-  --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 2717000
+  --max-throughput 871000

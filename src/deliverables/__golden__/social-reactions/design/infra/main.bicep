@@ -73,6 +73,12 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
+            path: '/createdAt/?'
+          }
+          {
+            path: '/postId/?'
+          }
+          {
             path: '/type/?'
           }
           {
@@ -84,11 +90,23 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/*'
           }
         ]
+        compositeIndexes: [
+          [
+            {
+              path: '/postId'
+              order: 'ascending'
+            }
+            {
+              path: '/createdAt'
+              order: 'descending'
+            }
+          ]
+        ]
       }
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 12000
+        maxThroughput: 978000
       }
     }
   }
@@ -131,65 +149,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 1519000
-      }
-    }
-  }
-}
-
-// Container reactions
-resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
-  parent: database
-  name: 'reactions'
-  properties: {
-    resource: {
-      id: 'reactions'
-      partitionKey: {
-        paths: [
-          '/postIdShard'
-        ]
-        kind: 'Hash'
-        version: 2
-      }
-      indexingPolicy: {
-        indexingMode: 'consistent'
-        automatic: true
-        includedPaths: [
-          {
-            path: '/createdAt/?'
-          }
-          {
-            path: '/postId/?'
-          }
-          {
-            path: '/type/?'
-          }
-          {
-            path: '/userId/?'
-          }
-        ]
-        excludedPaths: [
-          {
-            path: '/*'
-          }
-        ]
-        compositeIndexes: [
-          [
-            {
-              path: '/postId'
-              order: 'ascending'
-            }
-            {
-              path: '/createdAt'
-              order: 'descending'
-            }
-          ]
-        ]
-      }
-    }
-    options: {
-      autoscaleSettings: {
-        maxThroughput: 2717000
+        maxThroughput: 871000
       }
     }
   }

@@ -17,7 +17,6 @@ import {
   applyChangesWith,
   asItems,
   createRuntime,
-  distinctValues,
   queryItems,
   readItem,
   readValues,
@@ -25,7 +24,6 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
-  shardValues,
   processChangeFeeds,
   type ChangeHandler,
   type CopySource,
@@ -100,7 +98,20 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "user",
     entity: "User",
     attributes: ["userId", "displayName", "avatarUrl", "bio", "createdAt"],
-    id: "{userId}",
+    id: "user-{userId}",
+    partitionKey: ["{userId}"],
+    keyPaths: ["/userId"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+  },
+  "users/reaction": {
+    container: "users",
+    type: "reaction",
+    entity: "Reaction",
+    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
+    id: "reaction-{postId}-{userId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     truncate: [],
@@ -121,27 +132,17 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [{ from: { entity: "User", attribute: "displayName" }, as: "userDisplayName" }],
     counts: [{ of: "Reaction", as: "reactionCount" }],
   },
-  "reactions/reaction": {
-    container: "reactions",
-    type: "reaction",
-    entity: "Reaction",
-    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
-    id: "{postId}-{userId}",
-    partitionKey: ["{postId}-{shard}"],
-    keyPaths: ["/postIdShard"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-    shards: 64,
-    shardBy: "userId",
-  },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
   "posts/post": {
-    User: { container: "users", itemType: "user", id: "{authorId}", partitionKey: ["{authorId}"] },
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "user-{authorId}",
+      partitionKey: ["{authorId}"],
+    },
   },
 };
 
@@ -162,7 +163,7 @@ export const accessPatterns = {
 } as const;
 
 /** Containers whose change feed drives maintenance. */
-const SOURCE_CONTAINERS: readonly string[] = ["users", "reactions"];
+const SOURCE_CONTAINERS: readonly string[] = ["users"];
 
 // ---- Data access --------------------------------------------------------------------------
 
@@ -193,10 +194,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
   };
   /**
-   * Change-feed work when reactions/reaction items change: counter.
+   * Change-feed work when users/reaction items change: counter.
    * Call it with a batch of changed items (the change feed processor does).
    */
-  const handleReactionsReactionChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+  const handleUsersReactionChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
     const tasks: MaintenanceTask[] = [
       {
         kind: "counter",
@@ -206,11 +207,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         property: "reactionCount",
       },
     ];
-    return runMaintenance(runtime, { container: "reactions", itemType: "reaction" }, tasks, changes);
+    return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
     "users/user": handleUsersUserChanges,
-    "reactions/reaction": handleReactionsReactionChanges,
+    "users/reaction": handleUsersReactionChanges,
   };
   /**
    * Runs the change-feed handlers for changes (grouped by container and item type); with
@@ -242,18 +243,18 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
-     * Plan: pointRead on reactions/reaction.
+     * Plan: pointRead on users/reaction.
      */
     async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("reactions", "reaction");
+      const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("reactions"),
-        renderTemplate("{postId}-{userId}", values1),
-        [renderKeyValue("{postId}-{shard}", values1)],
+        runtime.container("users"),
+        renderTemplate("reaction-{postId}-{userId}", values1),
+        [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -261,43 +262,40 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
-     * Plan: fanOut on reactions/reaction.
+     * Plan: fanOut on users/reaction.
      */
     async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // query over the 64 write shards of the key (64 physical partition(s))
-      const shape1 = runtime.shape("reactions", "reaction");
+      // fan-out over all 384 physical partition(s)
+      const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
-        runtime.container("reactions"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postIdShard, c.postIdShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
+        runtime.container("users"),
+        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.postId = @postId ORDER BY c.createdAt DESC",
         [
           { name: "@type", value: "reaction" },
-          { name: "@postIdShard", value: shardValues(shape1, "{postId}-{shard}", input) },
           { name: "@postId", value: input.postId },
           { name: "@limit", value: 50 },
         ],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
-      // one query for the User.displayName of all returned items
+      // one point read of the User of each returned item for User.displayName
       {
         const shape2 = runtime.shape("users", "user");
-        const values2 = readValues(runtime, shape2, items[0] ?? {});
-        const found =
-          items.length === 0
-            ? { items: [], requestCharge: 0 }
-            : await queryItems(
+        const byResult: unknown[][] = [];
+        for (const result of items) {
+          const values2 = readValues(runtime, shape2, result, "user-{userId}");
+          const found = await readItem(
             runtime.container("users"),
-            "SELECT c.userId, c.displayName FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@userId, c.userId)",
-            [
-              { name: "@type", value: "user" },
-              { name: "@userId", value: distinctValues(items, "userId") },
-            ],
+            renderTemplate("user-{userId}", values2),
+            [renderKeyValue("{userId}", values2)],
           );
-        requestCharge += found.requestCharge;
-        followUps.push({ container: "users", itemType: "user", perResult: false, items: found.items, byResult: [] });
+          requestCharge += found.requestCharge;
+          byResult.push(found.item === undefined ? [] : [found.item]);
+        }
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
       }
       return { items, item: items[0], requestCharge, followUps };
     },
@@ -337,7 +335,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
         runtime.container("users"),
-        renderTemplate("{userId}", values1),
+        renderTemplate("user-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
@@ -373,7 +371,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3ReactToAPostAddAReactionOrChangeItsKind(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reaction", change: "create", changes: ["kind"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "reactions", itemType: "reaction", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -384,11 +382,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c4RemoveAReaction(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reaction", change: "delete" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "reactions", itemType: "reaction", operation: "delete" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     handleUsersUserChanges,
-    handleReactionsReactionChanges,
+    handleUsersReactionChanges,
     applyChanges,
   };
 }
