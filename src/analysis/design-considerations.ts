@@ -5,20 +5,17 @@
  * whatever the key, which paths need indexes, and which related data could be copied.
  * Pure data, derived only from the workload.
  */
-import { BYTES_PER_GB, MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  BYTES_PER_GB,
+  MAX_PHYSICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  MIN_READ_RU,
+  MIN_WRITE_RU,
+} from "../cosmos/limits.js";
 import { zipfShare } from "../cost/zipf.js";
 import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import type { Entity, ReadPattern, SortKey, Workload, WritePattern } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";
-
-/**
- * RU of the cheapest point read (1 KB item) and of a 1 KB create: the least a request costs.
- * Sources: https://learn.microsoft.com/azure/cosmos-db/optimize-cost-reads-writes (1 KB point read
- * = 1 RU) and https://learn.microsoft.com/azure/cosmos-db/plan-manage-costs (1 KB create = 5 RU),
- * checked 2026-11-22.
- */
-export const MIN_READ_RU = 1;
-export const MIN_WRITE_RU = 5;
 
 /** Distinct values under which a partition key is low-cardinality ("Aim for 100+ distinct values"). */
 export const MIN_KEY_CARDINALITY = LOW_CARDINALITY;

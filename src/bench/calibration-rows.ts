@@ -6,12 +6,46 @@ import type { Operation } from "../estimator/operation.js";
 import { validateOperation } from "../estimator/validate-operation.js";
 import { formatIssue } from "../common/issues.js";
 
+/**
+ * How a row's charge is known:
+ * - `measured`: a charge a request returned, as its author reported it;
+ * - `lab-observed`: the charge a lab's instructions say the run printed;
+ * - `documented-table`, `documented-average`, `documented-example`: figures Microsoft publishes
+ *   in a cost table, as an average, or in a worked example (rounded, how obtained not said).
+ * Leave-one-source-out accuracy is judged on measurements (`measured`, `lab-observed`); the
+ * documented figures stay in the fit, the only anchors there are for large items.
+ */
+export type Evidence =
+  "measured" | "lab-observed" | "documented-table" | "documented-average" | "documented-example";
+
+const EVIDENCE: readonly Evidence[] = [
+  "measured",
+  "lab-observed",
+  "documented-table",
+  "documented-average",
+  "documented-example",
+];
+
+/** Whether a row's charge was measured (not a documented figure). */
+export function isMeasurement(row: CalibrationRow): boolean {
+  return row.evidence === "measured" || row.evidence === "lab-observed";
+}
+
 /** One measured operation. */
 export interface CalibrationRow {
   readonly operation: Operation;
   readonly measuredRU: number;
   readonly scenario: string;
+  /** The page, issue or file the figure was published in (full address). */
   readonly source: string;
+  readonly evidence: Evidence;
+  /**
+   * For a transaction measured beside the same operations run directly: their charge, so the
+   * row checks only what the transaction adds (the items' sizes are not published).
+   */
+  readonly directRU?: number;
+  /** Rows the estimator does not model, kept with their reason (`calibration: false`). */
+  readonly outOfModel?: string;
 }
 
 /** The files the calibration set is read from, in bench/data. */
@@ -30,13 +64,28 @@ export function parseMeasurementRows(text: string): CalibrationRow[] {
         `${MEASUREMENTS_FILE}:${index + 1}: ${result.issues.map((issue) => formatIssue(issue)).join("; ")}`,
       );
     }
+    const where = `${MEASUREMENTS_FILE}:${index + 1}`;
     const measuredRU = raw["measuredRU"];
-    if (typeof measuredRU !== "number") throw new Error(`${MEASUREMENTS_FILE}:${index + 1}: no measuredRU`);
+    if (typeof measuredRU !== "number") throw new Error(`${where}: no measuredRU`);
+    const source = raw["source"];
+    if (typeof source !== "string" || !/^https:\/\//.test(source)) {
+      throw new Error(`${where}: source must be the address (https://...) the figure was published at`);
+    }
+    const evidence = raw["evidence"];
+    if (!EVIDENCE.some((e) => e === evidence)) {
+      throw new Error(`${where}: evidence must be one of ${EVIDENCE.join(", ")}`);
+    }
+    const directRU = raw["directRU"];
+    const outOfModel = raw["calibration"] === false ? String(raw["why"] ?? "") : undefined;
+    if (outOfModel === "") throw new Error(`${where}: calibration: false needs a why`);
     rows.push({
       operation: result.value,
       measuredRU,
       scenario: String(raw["scenario"] ?? `line ${index + 1}`),
-      source: String(raw["source"] ?? MEASUREMENTS_FILE),
+      source,
+      evidence: evidence as Evidence,
+      ...(typeof directRU === "number" ? { directRU } : {}),
+      ...(outOfModel === undefined ? {} : { outOfModel }),
     });
   });
   return rows;
@@ -96,6 +145,7 @@ export function caseStudyCalibrationRows(json: string): CalibrationRow[] {
       measuredRU: row.ru,
       scenario: `blog V3 [${row.request}] ${inputs.what}`,
       source: CASE_STUDY_SOURCE,
+      evidence: "measured",
     });
   }
   return rows;
@@ -116,5 +166,6 @@ export function caseStudyFanOutCheck(json: string): CalibrationRow | undefined {
     measuredRU: row.ru,
     scenario: "blog V2 [Q3] a user's posts, fan-out over the posts container's 70 partitions",
     source: CASE_STUDY_SOURCE,
+    evidence: "measured",
   };
 }

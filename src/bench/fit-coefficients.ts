@@ -11,14 +11,36 @@ type NumericKey = {
   [K in keyof RuCoefficients]: RuCoefficients[K] extends number ? K : never;
 }[keyof RuCoefficients];
 
-/** The operation families fitted separately, with the coefficients each one determines. */
+/** The operation families fitted by least squares, with the coefficients each one determines. */
 export const FAMILIES = {
   read: ["pointReadBase", "pointReadPerKB"],
   insert: ["writeBase", "writePerKB", "writePerIndexedValue"],
   indexedQuery: ["queryPerPartition", "queryPerReturnedItem", "queryPerReturnedKB"],
 } as const satisfies Record<string, readonly NumericKey[]>;
 
-export type Family = keyof typeof FAMILIES | "scan" | "other";
+/**
+ * Every family a row can belong to. `scan` and `transaction` are fitted in closed form;
+ * `update` and `delete` have no coefficient of their own (an update is the documented multiple
+ * of an insert, a delete is priced as an insert), so their rows check the insert coefficients.
+ */
+export type Family = keyof typeof FAMILIES | "scan" | "transaction" | "update" | "delete";
+
+/**
+ * The coefficients fitted from each family's rows: a row can be cross-validated only when the
+ * other rows of its family (from other sources, for leave-one-source-out) are at least as many
+ * (otherwise its coefficients would come from nothing or be underdetermined). Update and delete
+ * rows rest on the insert rows.
+ */
+export const FAMILY_PARAMETERS: Readonly<Record<Family, { readonly from: Family; readonly count: number }>> =
+  {
+    read: { from: "read", count: 2 },
+    insert: { from: "insert", count: 3 },
+    indexedQuery: { from: "indexedQuery", count: 3 },
+    scan: { from: "scan", count: 2 },
+    transaction: { from: "transaction", count: 1 },
+    update: { from: "insert", count: 3 },
+    delete: { from: "insert", count: 3 },
+  };
 
 /** Which family a row calibrates. */
 export function familyOf(row: CalibrationRow): Family {
@@ -30,20 +52,46 @@ export function familyOf(row: CalibrationRow): Family {
       return "insert";
     case "query":
       return (op.scannedNotReturned ?? 0) > 0 || (op.scannedBytes ?? 0) > 0 ? "scan" : "indexedQuery";
-    case "replace":
     case "upsert":
-    case "delete":
+      return op.changedValues === undefined ? "insert" : "update";
+    case "replace":
     case "patch":
-      return "other";
+      return "update";
+    case "delete":
+      return "delete";
+    case "batch":
+    case "storedProcedure":
+      return "transaction";
     default:
       return op.op satisfies never;
   }
 }
 
+/**
+ * The estimate a row is compared with. A row with `directRU` (the same operations measured run
+ * directly, on the same items) compares only what the transaction adds: directRU plus the
+ * transaction's estimate less its operations' estimates alone.
+ */
+export function rowEstimate(row: CalibrationRow, coefficients: RuCoefficients): number {
+  const estimate = estimateRequestCharge(row.operation, coefficients).estimate;
+  if (row.directRU === undefined) return estimate;
+  const alone = (row.operation.operations ?? []).reduce(
+    (sum, inner) => sum + estimateRequestCharge(inner, coefficients).estimate,
+    0,
+  );
+  return row.directRU + estimate - alone;
+}
+
 /** log(estimate / measured): the residual the fit minimises (symmetric in over/under). */
 export function logResidual(row: CalibrationRow, coefficients: RuCoefficients): number {
-  const estimate = estimateRequestCharge(row.operation, coefficients).estimate;
+  const estimate = rowEstimate(row, coefficients);
   return estimate > 0 ? Math.log(estimate / row.measuredRU) : Number.POSITIVE_INFINITY;
+}
+
+/** Whether `row` can be estimated from `others` alone (see FAMILY_PARAMETERS). */
+export function canCrossValidate(row: CalibrationRow, others: readonly CalibrationRow[]): boolean {
+  const { from, count } = FAMILY_PARAMETERS[familyOf(row)];
+  return others.filter((other) => familyOf(other) === from).length >= count;
 }
 
 /**
@@ -77,35 +125,72 @@ export function fitCoefficients(
       ),
     );
   }
-  const scanRows = rows.filter((row) => familyOf(row) === "scan");
-  if (scanRows.length > 0) {
-    const indexServed: RuCoefficients = { ...fitted, queryPerScannedItem: 0, queryPerScannedKB: 0 };
-    let scanRu = 0;
-    let items = 0;
-    let kilobytes = 0;
-    for (const row of scanRows) {
-      const multiplier = consistencyReadMultiplier(row.operation.consistency ?? "session");
-      scanRu +=
-        row.measuredRU / multiplier - estimateRequestCharge(row.operation, indexServed).estimate / multiplier;
-      items += row.operation.scannedNotReturned ?? 0;
-      kilobytes += (row.operation.scannedBytes ?? 0) / 1024;
-    }
-    if (scanRu > 0 && items > 0 && kilobytes > 0) {
-      fitted = {
-        ...fitted,
-        queryPerScannedItem: scanRu / items / 2,
-        queryPerScannedKB: scanRu / kilobytes / 2,
-      };
-    }
+  fitted = fitScan(
+    rows.filter((row) => familyOf(row) === "scan"),
+    fitted,
+  );
+  const transactions = rows.filter((row) => familyOf(row) === "transaction" && row.directRU !== undefined);
+  if (transactions.length > 0) {
+    // The script's overhead: the mean of what each measured stored procedure cost beyond the
+    // same operations run directly (closed form: the mean minimises the squared differences).
+    const extra = transactions.map((row) => row.measuredRU - (row.directRU ?? 0));
+    fitted = { ...fitted, scriptOverhead: extra.reduce((sum, value) => sum + value, 0) / extra.length };
   }
   return fitted;
+}
+
+/**
+ * The scan coefficients from the scan rows, in closed form: the charge left after the
+ * index-served part is split between a per-item and a per-KB cost by least squares when the rows
+ * separate them (items of different sizes), else evenly between the two (one row cannot).
+ */
+function fitScan(scanRows: readonly CalibrationRow[], fitted: RuCoefficients): RuCoefficients {
+  if (scanRows.length === 0) return fitted;
+  const indexServed: RuCoefficients = { ...fitted, queryPerScannedItem: 0, queryPerScannedKB: 0 };
+  const points = scanRows.map((row) => {
+    const multiplier = consistencyReadMultiplier(row.operation.consistency ?? "session");
+    const left = (row.measuredRU - estimateRequestCharge(row.operation, indexServed).estimate) / multiplier;
+    return {
+      left,
+      items: row.operation.scannedNotReturned ?? 0,
+      kb: (row.operation.scannedBytes ?? 0) / 1024,
+    };
+  });
+  // Least squares of left ~ a x items + b x kb, relative to each row's charge (each row counts
+  // the same whatever its size): minimise sum ((a items + b kb) / left - 1)^2.
+  let sii = 0;
+  let skk = 0;
+  let sik = 0;
+  let si = 0;
+  let sk = 0;
+  for (const p of points) {
+    if (p.left <= 0) continue;
+    const i = p.items / p.left;
+    const k = p.kb / p.left;
+    sii += i * i;
+    skk += k * k;
+    sik += i * k;
+    si += i;
+    sk += k;
+  }
+  const determinant = sii * skk - sik * sik;
+  if (determinant > 1e-12 * sii * skk) {
+    const a = (si * skk - sk * sik) / determinant;
+    const b = (sk * sii - si * sik) / determinant;
+    if (a > 0 && b > 0) return { ...fitted, queryPerScannedItem: a, queryPerScannedKB: b };
+  }
+  const left = points.reduce((sum, p) => sum + Math.max(0, p.left), 0);
+  const items = points.reduce((sum, p) => sum + p.items, 0);
+  const kb = points.reduce((sum, p) => sum + p.kb, 0);
+  if (left <= 0 || items <= 0 || kb <= 0) return fitted;
+  return { ...fitted, queryPerScannedItem: left / items / 2, queryPerScannedKB: left / kb / 2 };
 }
 
 /** One row's error when the model is fitted without it. */
 export interface CrossValidatedRow {
   readonly row: CalibrationRow;
   readonly estimate: number;
-  /** False when no other row of its family exists, so the row could not be left out. */
+  /** False when too few other rows of its family exist to fit its coefficients without it. */
   readonly crossValidated: boolean;
 }
 
@@ -113,10 +198,8 @@ export interface CrossValidatedRow {
 export function crossValidateLeaveOneOut(rows: readonly CalibrationRow[]): CrossValidatedRow[] {
   return rows.map((row, index) => {
     const others = rows.filter((_, other) => other !== index);
-    const family = familyOf(row);
-    const crossValidated = others.some((other) => familyOf(other) === family);
     const coefficients = fitCoefficients(others);
-    return { row, estimate: estimateRequestCharge(row.operation, coefficients).estimate, crossValidated };
+    return { row, estimate: rowEstimate(row, coefficients), crossValidated: canCrossValidate(row, others) };
   });
 }
 
@@ -141,11 +224,10 @@ export function crossValidateLeaveOneSourceOut(rows: readonly CalibrationRow[]):
     const others = rows.filter((row) => sourceOf(row) !== source);
     const coefficients = fitCoefficients(others);
     for (const row of held) {
-      const family = familyOf(row);
       estimates.set(row, {
         row,
-        estimate: estimateRequestCharge(row.operation, coefficients).estimate,
-        crossValidated: others.some((other) => familyOf(other) === family),
+        estimate: rowEstimate(row, coefficients),
+        crossValidated: canCrossValidate(row, others),
       });
     }
   }

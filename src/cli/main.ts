@@ -5,11 +5,9 @@
  */
 import { Command, CommanderError } from "commander";
 import { escapeTerminalText } from "../common/safe-text.js";
-import { EXIT_USAGE } from "./output.js";
-import { reportFailure } from "./report-failure.js";
-
-/** Registers one command; each `commands/*.ts` exports one of these. */
-export type CommandRegistration = (program: Command) => void;
+import type { CommandRegistration } from "./support/command.js";
+import { EXIT_USAGE } from "./support/output.js";
+import { reportFailure } from "./support/report-failure.js";
 
 const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
   () => import("./commands/check.js"),

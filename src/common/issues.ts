@@ -91,6 +91,7 @@ export interface IssuePayloads {
   "operation.invalidPartitions": Plain;
   "operation.itemTooLarge": Plain;
   "operation.changedExceedsIndexed": Plain;
+  "operation.invalidOperations": Plain;
 
   // Reading a price file.
   "prices.notAnObject": Plain;

@@ -159,6 +159,12 @@ export const SYSTEM_PROPERTIES_BYTES = 205;
 export const HOURS_PER_MONTH = 730;
 
 /**
+ * Seconds in that month (730 x 3,600 = 2,628,000, 30.4 days): the one month every figure uses,
+ * from monthly growth and TTLs to the bill.
+ */
+export const SECONDS_PER_MONTH = HOURS_PER_MONTH * 3_600;
+
+/**
  * Free tier: the first 1,000 RU/s and 25 GB of one account per subscription are free.
  * Source: how-pricing-works (ms.date 2025-06-25), checked 2026-11-22.
  */
@@ -181,6 +187,31 @@ export const MAX_EXACT_NUMBER = Number.MAX_SAFE_INTEGER;
  * years). Source: nosql/time-to-live (ms.date 2024-08-08), checked 2026-11-23.
  */
 export const MAX_TTL_SECONDS = 2_147_483_647;
+
+/**
+ * Characters Cosmos DB does not allow in a resource id (container names and item ids), and the
+ * longest resource name. Sources: https://learn.microsoft.com/rest/api/cosmos-db/resources and
+ * concepts-limits, checked 2026-11-22.
+ */
+export const FORBIDDEN_ID_CHARACTERS = ["/", "\\", "?", "#"] as const;
+/** See {@link FORBIDDEN_ID_CHARACTERS}. */
+export const MAX_RESOURCE_NAME_LENGTH = 255;
+
+/**
+ * Properties Cosmos DB writes itself on every item (system properties); a model cannot define them.
+ * Source: resource-model, checked 2026-11-22.
+ */
+export const SYSTEM_PROPERTIES = ["_rid", "_self", "_etag", "_ts", "_attachments", "_lsn"] as const;
+
+/**
+ * RU of the cheapest point read (1 KB item) and of a 1 KB create: the least a request costs.
+ * Sources: https://learn.microsoft.com/azure/cosmos-db/optimize-cost-reads-writes (1 KB point read
+ * = 1 RU) and https://learn.microsoft.com/azure/cosmos-db/plan-manage-costs (1 KB create = 5 RU),
+ * checked 2026-11-22.
+ */
+export const MIN_READ_RU = 1;
+/** See {@link MIN_READ_RU}. */
+export const MIN_WRITE_RU = 5;
 
 /** Where each limit comes from (for documents that cite their numbers). */
 export const LIMIT_SOURCES = {
@@ -222,10 +253,14 @@ export const LIMITS = {
   initialRusPerPartitionAutoscale: INITIAL_RUS_PER_PARTITION_AUTOSCALE,
   systemPropertiesBytes: SYSTEM_PROPERTIES_BYTES,
   hoursPerMonth: HOURS_PER_MONTH,
+  secondsPerMonth: SECONDS_PER_MONTH,
   freeTierRus: FREE_TIER_RUS,
   freeTierGB: FREE_TIER_GB,
   maxExactNumber: MAX_EXACT_NUMBER,
   maxTtlSeconds: MAX_TTL_SECONDS,
+  maxResourceNameLength: MAX_RESOURCE_NAME_LENGTH,
+  minReadRu: MIN_READ_RU,
+  minWriteRu: MIN_WRITE_RU,
 } as const;
 
 /**

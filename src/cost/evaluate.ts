@@ -22,17 +22,15 @@ import type { Container, Model, Throughput } from "../model/types.js";
 import { partitionKeyHashingOf } from "../planner/container-definition.js";
 import type { Placement } from "../planner/context.js";
 import {
-  createPlanEnvironment,
   sumEstimates,
   scaleEstimate,
   type PlanEnvironment,
   type PlanOptions,
 } from "../planner/environment.js";
-import { planAccessPattern } from "../planner/plan-model.js";
 import type { Plan, PlanStep } from "../planner/types.js";
-import type { Workload } from "../workload/types.js";
+import type { AccessPattern, Workload } from "../workload/types.js";
 import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "./evaluation-types.js";
+import type { ContainerEvaluation, Evaluation, PatternEvaluation, RatePair } from "./evaluation-types.js";
 import {
   heavyPartitionLoads,
   physicalPartitionOf,
@@ -40,7 +38,9 @@ import {
   type PlacedKeys,
 } from "./hash-partitions.js";
 import { layoutFor, type LayoutMode, type PartitionLayout } from "./layout.js";
-import { accumulateLoads, hottestKey, type ContainerLoad } from "./loads.js";
+import { EvaluationCache, Solver } from "./evaluation-cache.js";
+import { hottestKey, type ContainerLoad } from "./loads.js";
+import { containerAnswerKey } from "./model-answers.js";
 import { storageOf, type ContainerStorage } from "./storage.js";
 import {
   chooseThroughput,
@@ -64,10 +64,6 @@ export interface DetailedEvaluation extends Evaluation {
 
 /** Change-feed batches are read about once a second per lease under load (assumption of this model). */
 const CHANGE_FEED_BATCHES_PER_SECOND = 1;
-
-function planAll(env: PlanEnvironment, workload: Workload): Plan[] {
-  return workload.accessPatterns.map((pattern) => planAccessPattern(env, pattern));
-}
 
 /**
  * Each load's heavy keys hashed once per hashing (a load is complete, never changed, once the
@@ -125,6 +121,13 @@ function layoutModeOf(throughput: Throughput | undefined, hint: LayoutMode): Lay
   }
 }
 
+/**
+ * Layouts already found, per load (a load is never changed once read): every fixed-point
+ * iteration, layout round and capacity mode asks again, and so do the next models of a design
+ * that leave the container's load as it was.
+ */
+const layouts = new WeakMap<ContainerLoad, Map<string, PartitionLayout>>();
+
 /** The layout of `container` in `mode` under `load` (pinned partitions and RU/s respected). */
 function containerLayout(
   container: Container,
@@ -141,6 +144,39 @@ function containerLayout(
       : pinned?.mode === "autoscale" && mode === "autoscale"
         ? pinned.maxRus
         : undefined;
+  // Everything the layout reads besides the load.
+  const key = [
+    mode,
+    hashing.kind,
+    hashing.version,
+    storageGB,
+    container.physicalPartitions,
+    pinnedRus,
+    planned?.partitions,
+    planned?.fixed,
+  ].join("|");
+  let known = layouts.get(load);
+  if (known === undefined) {
+    known = new Map();
+    layouts.set(load, known);
+  }
+  let layout = known.get(key);
+  if (layout === undefined) {
+    layout = newContainerLayout(container, mode, load, storageGB, hashing, pinnedRus, planned);
+    known.set(key, layout);
+  }
+  return layout;
+}
+
+function newContainerLayout(
+  container: Container,
+  mode: LayoutMode,
+  load: ContainerLoad,
+  storageGB: number,
+  hashing: PartitionKeyHashing,
+  pinnedRus: number | undefined,
+  planned?: { readonly partitions: number; readonly fixed: boolean },
+): PartitionLayout {
   return layoutFor(mode, {
     peak: load.peak,
     storageGB,
@@ -168,17 +204,33 @@ export function evaluateModel(
   model: Model,
   options: EvaluateOptions = {},
 ): DetailedEvaluation {
+  return evaluateWith(new EvaluationCache(workload), workload, model, options);
+}
+
+/**
+ * An evaluator for many models of one workload (a design search): each evaluation equals
+ * `evaluateModel`'s, and reuses the plans, loads and layouts of the models before it wherever
+ * the model answers the same (`evaluation-cache.ts`).
+ * @example const evaluate = createEvaluator(workload); evaluate(a); evaluate(b);
+ */
+export function createEvaluator(
+  workload: Workload,
+  options: EvaluateOptions = {},
+): (model: Model) => DetailedEvaluation {
+  const cache = new EvaluationCache(workload);
+  return (model) => evaluateWith(cache, workload, model, options);
+}
+
+function evaluateWith(
+  cache: EvaluationCache,
+  workload: Workload,
+  model: Model,
+  options: EvaluateOptions,
+): DetailedEvaluation {
   const prices = options.prices ?? DEFAULT_PRICES;
   const issues: EvaluationIssue[] = [];
   const storage = new Map<string, ReturnType<typeof storageOf>>();
-  const probe = createPlanEnvironment(workload, model, options);
-  for (const container of model.containers) storage.set(container.name, storageOf(probe, container));
   const partitions: Record<string, number> = {};
-  for (const container of model.containers) {
-    const gb = storage.get(container.name)?.totalGB ?? 0;
-    partitions[container.name] =
-      container.physicalPartitions ?? Math.max(1, Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB));
-  }
   // A parent's children sit in one logical partition (or one per write shard), each read by one
   // change-feed lease that sums a batch's changes per parent: at most that many patches/s.
   const leasesOf = (name: string, itemType: string): number => {
@@ -186,15 +238,21 @@ export function evaluateModel(
       model.containers.find((c) => c.name === name)?.items.find((i) => i.type === itemType)?.shards ?? 1;
     return CHANGE_FEED_BATCHES_PER_SECOND * Math.min(shards, partitions[name] ?? 1);
   };
-  const solve = (counts: Record<string, number>) => {
-    const environment = createPlanEnvironment(workload, model, { ...options, partitions: counts });
-    const planned = planAll(environment, workload);
-    return {
-      env: environment,
-      plans: planned,
-      loads: accumulateLoads(environment, planned, { counterPatchesPerSecondPerParent: leasesOf }),
-    };
-  };
+  const solver = new Solver(cache, model, options, leasesOf);
+  const probe = solver.environment;
+  for (const container of model.containers)
+    storage.set(
+      container.name,
+      solver.remember(`storage ${container.name}`, [containerAnswerKey(container.name)], (env) =>
+        storageOf(env, container),
+      ),
+    );
+  for (const container of model.containers) {
+    const gb = storage.get(container.name)?.totalGB ?? 0;
+    partitions[container.name] =
+      container.physicalPartitions ?? Math.max(1, Math.ceil(gb / MAX_PHYSICAL_PARTITION_GB));
+  }
+  const solve = (counts: Record<string, number>) => solver.solve(counts);
   // The mode whose partition layout the solve follows: the model's, else the one the account
   // decision chose last (autoscale's ceil(RU/s / 10,000) before any decision).
   const modeHint = new Map<string, LayoutMode>();
@@ -218,17 +276,21 @@ export function evaluateModel(
       // only move onto the container at the new count (a plan that prefers it there) are not its
       // fan-out growing.
       const before = state.loads.get(container.name)?.peak ?? 0;
+      // Only patterns with a step on the container can have load on it (the others' delta is 0).
+      const onContainer = solver.patternsOn(container.name);
       const trial = solve({ ...partitions, [container.name]: current + 1 });
-      const deltas = workload.accessPatterns.map((pattern, index) => ({
-        pattern,
-        index,
-        delta:
-          patternLoadOn(state.plans[index], container.name) > 0
-            ? (patternLoadOn(trial.plans[index], container.name) -
-                patternLoadOn(state.plans[index], container.name)) *
-              pattern.rps.peak
-            : 0,
-      }));
+      const deltas = onContainer.flatMap((index) => {
+        const pattern = workload.accessPatterns[index];
+        if (pattern === undefined) return [];
+        const was = patternLoadOn(state.plans[index], container.name);
+        return [
+          {
+            pattern,
+            index,
+            delta: was > 0 ? (patternLoadOn(trial.plans[index], container.name) - was) * pattern.rps.peak : 0,
+          },
+        ];
+      });
       const growth = deltas.reduce((sum, d) => sum + Math.max(0, d.delta), 0);
       if (growth >= MAX_PHYSICAL_PARTITION_RUS) {
         diverging.add(container.name);
@@ -286,7 +348,7 @@ export function evaluateModel(
         { partitions: partitions[c.name] ?? 1, fixed: diverging.has(c.name) },
       ]),
     );
-  let priced = priceContainers(workload, model, state.loads, storage, prices, planned());
+  let priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
   for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
     let moved = false;
     for (const [index, container] of model.containers.entries()) {
@@ -301,10 +363,10 @@ export function evaluateModel(
     }
     if (!moved) break;
     state = solve(partitions);
-    priced = priceContainers(workload, model, state.loads, storage, prices, planned());
+    priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
   }
-  const { env, plans, loads } = state;
-  const patterns = evaluatePatterns(workload, plans, loads, issues);
+  const { plans, loads } = state;
+  const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
     evaluateContainer(
       container,
@@ -315,7 +377,7 @@ export function evaluateModel(
     ),
   );
   checkAccount(priced.account, containers, issues);
-  checkItemSizes(env, model, issues);
+  checkItemSizes(probe, model, issues);
   checkAtomicWrites(workload, model, issues);
   const totals = {
     rus: {
@@ -344,19 +406,20 @@ const MAX_LAYOUT_ROUNDS = 3;
 
 /** Every container priced in every mode, the account's capacity mode, and each container's choice. */
 function priceContainers(
+  cache: EvaluationCache,
   workload: Workload,
   model: Model,
-  loads: Map<string, ContainerLoad>,
+  loads: ReadonlyMap<string, ContainerLoad>,
   storage: Map<string, ContainerStorage>,
   prices: Prices,
   planned: Map<string, { readonly partitions: number; readonly fixed: boolean }>,
 ): { account: AccountCapacity; choices: ThroughputChoice[] } {
-  const inputs = model.containers.map((container): ThroughputInput => {
+  const priced = model.containers.map((container) => {
     const load = loads.get(container.name) ?? EMPTY_LOAD;
     const storageGB = storage.get(container.name)?.totalGB ?? 0;
-    const layout = (mode: LayoutMode) =>
-      containerLayout(container, mode, load, storageGB, planned.get(container.name));
-    return {
+    const plannedHere = planned.get(container.name);
+    const layout = (mode: LayoutMode) => containerLayout(container, mode, load, storageGB, plannedHere);
+    const input: ThroughputInput = {
       peak: load.peak,
       avg: load.avg,
       storageGB,
@@ -368,23 +431,35 @@ function priceContainers(
         : { trafficProfile: workload.scale.trafficProfile }),
       ...(container.throughput === undefined ? {} : { pinned: container.throughput }),
     };
+    // What the prices read besides the load (the workload and the prices are the cache's own).
+    const hashing = partitionKeyHashingOf(container);
+    const key = [
+      storageGB,
+      hashing.kind,
+      hashing.version,
+      container.physicalPartitions,
+      JSON.stringify(container.throughput ?? null),
+      plannedHere?.partitions,
+      plannedHere?.fixed,
+    ].join("|");
+    return {
+      input,
+      load,
+      key,
+      options: cache.memo(load, `options ${key}`, () => priceThroughputOptions(input, prices)),
+    };
   });
   const account = chooseAccountCapacity(
-    model.containers.map((container, index) => ({
-      container,
-      options: inputs[index] === undefined ? [] : priceThroughputOptions(inputs[index], prices),
-    })),
+    model.containers.map((container, index) => ({ container, options: priced[index]?.options ?? [] })),
   );
-  const choices = inputs.map((input) =>
-    chooseThroughput(
-      // A container whose setting the account cannot honour is priced in the account's mode.
-      input.pinned !== undefined && !account.modes.includes(layoutModeOf(input.pinned, "autoscale"))
-        ? withoutPin(input)
-        : input,
-      prices,
-      account.modes,
-    ),
-  );
+  const choices = priced.map(({ input, load, key }) => {
+    // A container whose setting the account cannot honour is priced in the account's mode.
+    const unpinned =
+      input.pinned !== undefined && !account.modes.includes(layoutModeOf(input.pinned, "autoscale"));
+    return cache.memo(load, `choice ${key}|${unpinned}|${account.modes.join(",")}`, () =>
+      chooseThroughput(unpinned ? withoutPin(input) : input, prices, account.modes),
+    );
+  });
   return { account, choices };
 }
 
@@ -406,75 +481,99 @@ function stepTotal(steps: readonly PlanStep[]) {
 }
 
 function evaluatePatterns(
+  cache: EvaluationCache,
   workload: Workload,
   plans: readonly Plan[],
-  loads: Map<string, ContainerLoad>,
+  loads: ReadonlyMap<string, ContainerLoad>,
   issues: EvaluationIssue[],
 ): PatternEvaluation[] {
+  // Per pattern, the loads holding aggregated change-feed updates of it, in the loads' order.
+  const aggregatedBy = new Map<string, ContainerLoad[]>();
+  for (const load of loads.values())
+    for (const id of load.aggregated.keys()) aggregatedBy.set(id, [...(aggregatedBy.get(id) ?? []), load]);
   return plans.map((plan, index) => {
     const pattern = workload.accessPatterns[index];
     if (pattern === undefined) throw new Error("internal: plans and patterns differ");
-    const sync = stepTotal(plan.operations);
-    const async = plan.type === "write" ? stepTotal(plan.async).estimate : 0;
-    if (!plan.served) {
-      issues.push({
-        code: "evaluate.patternNotServed",
-        pattern: plan.patternId,
-        severity: "error",
-        path: ["accessPatterns", index],
-        message: `the model cannot serve ${plan.patternId} (${pattern.name}): ${plan.notes.join("; ")}`,
-      });
-    }
-    const fanOut = plan.type === "read" && plan.fanOut;
-    if (fanOut) {
-      const partitions = Math.max(
-        0,
-        ...plan.operations.map((s) =>
-          s.kind === "query" && (s.scope === "fanOut" || s.scope === "shards") ? s.partitions : 0,
-        ),
-      );
-      issues.push({
-        code: "evaluate.fanOut",
-        pattern: plan.patternId,
-        physicalPartitions: partitions,
-        ruPerRequest: sync.estimate,
-        rusPeak: sync.estimate * pattern.rps.peak,
-        severity: pattern.rps.peak >= 100 ? "warning" : "info",
-        path: ["accessPatterns", index],
-        message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
-      });
-    }
-    if (plan.type === "read") {
-      for (const tooSmall of plan.boundedSetsTooSmall ?? []) {
-        issues.push({
-          code: "evaluate.boundedSetTooSmall",
-          pattern: plan.patternId,
-          severity: plan.served ? "warning" : "error",
-          path: ["accessPatterns", index],
-          message: `${tooSmall}: the bounded set cannot serve it${plan.served ? `, so ${plan.patternId} is served by ${plan.container}/${plan.itemType} instead` : ""}`,
-          suggestion: "raise keepLatest.count to the pattern's limit, or lower the limit",
-        });
-      }
-    }
     const aggregated = { avg: 0, peak: 0 };
-    for (const load of loads.values()) {
+    // In the containers' order, as the loads are (adding the 0 of a container without any
+    // changes the sum by nothing, so only those with some are visited).
+    for (const load of aggregatedBy.get(pattern.id) ?? []) {
       aggregated.avg += load.aggregated.get(pattern.id)?.avg ?? 0;
       aggregated.peak += load.aggregated.get(pattern.id)?.peak ?? 0;
     }
-    const requests = { avg: sync.estimate * pattern.rps.avg, peak: sync.estimate * pattern.rps.peak };
-    const changeFeed = { avg: async * pattern.rps.avg, peak: async * pattern.rps.peak };
-    return {
-      id: plan.patternId,
-      plan,
-      fanOut,
-      ru: { ...sync, async },
-      rus: {
-        avg: requests.avg + changeFeed.avg - aggregated.avg,
-        peak: requests.peak + changeFeed.peak - aggregated.peak,
-      },
-      rusBreakdown: { requests, changeFeed, aggregatedChangeFeed: aggregated },
-    };
+    // A plan evaluates the same every time with the same aggregated updates.
+    const evaluated = cache.memo(plan, `${index}|${aggregated.avg}|${aggregated.peak}`, () =>
+      evaluatePattern(plan, pattern, index, aggregated),
+    );
+    issues.push(...evaluated.issues);
+    return evaluated.evaluation;
   });
+}
+
+/** One pattern's figures and findings. */
+function evaluatePattern(
+  plan: Plan,
+  pattern: AccessPattern,
+  index: number,
+  aggregated: RatePair,
+): { evaluation: PatternEvaluation; issues: EvaluationIssue[] } {
+  const issues: EvaluationIssue[] = [];
+  const sync = stepTotal(plan.operations);
+  const async = plan.type === "write" ? stepTotal(plan.async).estimate : 0;
+  if (!plan.served) {
+    issues.push({
+      code: "evaluate.patternNotServed",
+      pattern: plan.patternId,
+      severity: "error",
+      path: ["accessPatterns", index],
+      message: `the model cannot serve ${plan.patternId} (${pattern.name}): ${plan.notes.join("; ")}`,
+    });
+  }
+  const fanOut = plan.type === "read" && plan.fanOut;
+  if (fanOut) {
+    const partitions = Math.max(
+      0,
+      ...plan.operations.map((s) =>
+        s.kind === "query" && (s.scope === "fanOut" || s.scope === "shards") ? s.partitions : 0,
+      ),
+    );
+    issues.push({
+      code: "evaluate.fanOut",
+      pattern: plan.patternId,
+      physicalPartitions: partitions,
+      ruPerRequest: sync.estimate,
+      rusPeak: sync.estimate * pattern.rps.peak,
+      severity: pattern.rps.peak >= 100 ? "warning" : "info",
+      path: ["accessPatterns", index],
+      message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
+    });
+  }
+  if (plan.type === "read") {
+    for (const tooSmall of plan.boundedSetsTooSmall ?? []) {
+      issues.push({
+        code: "evaluate.boundedSetTooSmall",
+        pattern: plan.patternId,
+        severity: plan.served ? "warning" : "error",
+        path: ["accessPatterns", index],
+        message: `${tooSmall}: the bounded set cannot serve it${plan.served ? `, so ${plan.patternId} is served by ${plan.container}/${plan.itemType} instead` : ""}`,
+        suggestion: "raise keepLatest.count to the pattern's limit, or lower the limit",
+      });
+    }
+  }
+  const requests = { avg: sync.estimate * pattern.rps.avg, peak: sync.estimate * pattern.rps.peak };
+  const changeFeed = { avg: async * pattern.rps.avg, peak: async * pattern.rps.peak };
+  const evaluation: PatternEvaluation = {
+    id: plan.patternId,
+    plan,
+    fanOut,
+    ru: { ...sync, async },
+    rus: {
+      avg: requests.avg + changeFeed.avg - aggregated.avg,
+      peak: requests.peak + changeFeed.peak - aggregated.peak,
+    },
+    rusBreakdown: { requests, changeFeed, aggregatedChangeFeed: aggregated },
+  };
+  return { evaluation, issues };
 }
 
 /** The keys on the busiest physical partition of a layout, hottest first (names for messages). */

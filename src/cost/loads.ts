@@ -207,6 +207,39 @@ export interface LoadOptions {
   readonly counterPatchesPerSecondPerParent: (sourceContainer: string, sourceItemType: string) => number;
 }
 
+/**
+ * One change a plan makes to a container's load, with the operands as computed: replaying the
+ * changes of every plan in the workload's order gives the accumulation's figures to the last bit.
+ */
+export type LoadChange =
+  /** The step's RU/s at average and peak. */
+  | { readonly kind: "rate"; readonly avg: number; readonly peak: number }
+  /** A fan-out query: spread over every partition, and its share per partition. */
+  | {
+      readonly kind: "fanOut";
+      readonly pattern: string;
+      readonly spread: number;
+      readonly perPartition: number;
+    }
+  /** Counter updates summed per parent that never reach the database. */
+  | { readonly kind: "aggregated"; readonly pattern: string; readonly peak: number; readonly avg: number }
+  /** RU/s on one named logical key (or on a first-level prefix of a hierarchical key). */
+  | {
+      readonly kind: "key";
+      readonly name: string;
+      readonly components: readonly string[];
+      readonly peak: number;
+      readonly avg: number;
+      readonly prefix?: true;
+    }
+  /** RU/s spread over all partitions (the load not on named keys). */
+  | { readonly kind: "spread"; readonly peak: number };
+
+/** What one plan adds to the loads: per container, its changes in order. */
+export interface LoadContribution {
+  readonly changes: ReadonlyMap<string, readonly LoadChange[]>;
+}
+
 function emptyLoad(): ContainerLoad {
   return {
     avg: 0,
@@ -218,42 +251,43 @@ function emptyLoad(): ContainerLoad {
   };
 }
 
-/** Accumulates the load of every plan's steps onto its containers. */
-export function accumulateLoads(
+/** The changes one plan makes to the load of each container its steps touch. */
+export function loadContribution(
   env: PlanEnvironment,
-  plans: readonly Plan[],
+  plan: Plan,
+  pattern: AccessPattern,
   options: LoadOptions,
-): Map<string, ContainerLoad> {
-  const loads = new Map<string, ContainerLoad>();
-  const loadOf = (container: string): ContainerLoad => {
-    let load = loads.get(container);
-    if (load === undefined) {
-      load = emptyLoad();
-      loads.set(container, load);
+): LoadContribution {
+  const changes = new Map<string, LoadChange[]>();
+  const changesOf = (container: string): LoadChange[] => {
+    let list = changes.get(container);
+    if (list === undefined) {
+      list = [];
+      changes.set(container, list);
     }
-    return load;
+    return list;
   };
-  for (const container of env.context.model.containers) loadOf(container.name);
-  const patterns = new Map(env.context.workload.accessPatterns.map((p) => [p.id, p]));
-  const visit = (step: PlanStep, pattern: AccessPattern, cap?: number): void => {
+  const visit = (step: PlanStep, cap?: number): void => {
     if (step.kind === "changeFeed") {
       const perParent =
         step.reason === "counter"
           ? options.counterPatchesPerSecondPerParent(step.from.container, step.from.itemType)
           : undefined;
-      for (const inner of step.steps) visit(inner, pattern, perParent);
+      for (const inner of step.steps) visit(inner, perParent);
       return;
     }
     const placement = env.context.placement(step.container, step.itemType);
     if (placement === undefined) return;
     const perRequest = step.ru.estimate * step.times;
-    const load = loadOf(step.container);
-    load.avg += perRequest * pattern.rps.avg;
-    load.peak += perRequest * pattern.rps.peak;
+    const out = changesOf(step.container);
+    out.push({ kind: "rate", avg: perRequest * pattern.rps.avg, peak: perRequest * pattern.rps.peak });
     if (step.kind === "query" && step.scope === "fanOut") {
-      load.spreadPeak += perRequest * pattern.rps.peak;
-      const perPartition = (perRequest * pattern.rps.peak) / Math.max(1, step.partitions);
-      load.fanOutPerPartition.set(pattern.id, (load.fanOutPerPartition.get(pattern.id) ?? 0) + perPartition);
+      out.push({
+        kind: "fanOut",
+        pattern: pattern.id,
+        spread: perRequest * pattern.rps.peak,
+        perPartition: (perRequest * pattern.rps.peak) / Math.max(1, step.partitions),
+      });
       return;
     }
     const concentration = concentrationOf(env, pattern, placement);
@@ -262,37 +296,102 @@ export function accumulateLoads(
       let avgRate = pattern.rps.avg * step.times * key.share;
       if (cap !== undefined) {
         // Changes summed per parent per batch: the load above the cap never reaches the database.
-        const saved = {
+        out.push({
+          kind: "aggregated",
+          pattern: pattern.id,
           peak: Math.max(0, peakRate - cap) * step.ru.estimate,
           avg: Math.max(0, avgRate - cap) * step.ru.estimate,
-        };
-        load.peak -= saved.peak;
-        load.avg -= saved.avg;
-        const total = load.aggregated.get(pattern.id) ?? { peak: 0, avg: 0 };
-        total.peak += saved.peak;
-        total.avg += saved.avg;
-        load.aggregated.set(pattern.id, total);
+        });
         peakRate = Math.min(peakRate, cap);
         avgRate = Math.min(avgRate, cap);
       }
-      const name = key.prefix === true ? `${key.components.join("|")}|*` : key.components.join("|");
-      const entry =
-        load.keys.get(name) ??
-        (key.prefix === true
-          ? { peak: 0, avg: 0, components: key.components, prefix: true as const }
-          : { peak: 0, avg: 0, components: key.components });
-      entry.peak += peakRate * step.ru.estimate;
-      entry.avg += avgRate * step.ru.estimate;
-      load.keys.set(name, entry);
+      out.push({
+        kind: "key",
+        name: key.prefix === true ? `${key.components.join("|")}|*` : key.components.join("|"),
+        components: key.components,
+        peak: peakRate * step.ru.estimate,
+        avg: avgRate * step.ru.estimate,
+        ...(key.prefix === true ? { prefix: true as const } : {}),
+      });
     }
-    load.spreadPeak += perRequest * pattern.rps.peak * concentration.rest;
+    out.push({ kind: "spread", peak: perRequest * pattern.rps.peak * concentration.rest });
   };
-  for (const plan of plans) {
-    const pattern = patterns.get(plan.patternId);
-    if (pattern === undefined) continue;
-    for (const step of plan.operations) visit(step, pattern);
-    if (plan.type === "write") for (const step of plan.async) visit(step, pattern);
+  for (const step of plan.operations) visit(step);
+  if (plan.type === "write") for (const step of plan.async) visit(step);
+  return { changes };
+}
+
+/** Applies one container's changes to its load, in order. */
+function applyChanges(load: ContainerLoad, changes: readonly LoadChange[]): void {
+  for (const change of changes) {
+    switch (change.kind) {
+      case "rate":
+        load.avg += change.avg;
+        load.peak += change.peak;
+        break;
+      case "fanOut":
+        load.spreadPeak += change.spread;
+        load.fanOutPerPartition.set(
+          change.pattern,
+          (load.fanOutPerPartition.get(change.pattern) ?? 0) + change.perPartition,
+        );
+        break;
+      case "aggregated": {
+        load.peak -= change.peak;
+        load.avg -= change.avg;
+        const total = load.aggregated.get(change.pattern) ?? { peak: 0, avg: 0 };
+        total.peak += change.peak;
+        total.avg += change.avg;
+        load.aggregated.set(change.pattern, total);
+        break;
+      }
+      case "key": {
+        const entry =
+          load.keys.get(change.name) ??
+          (change.prefix === true
+            ? { peak: 0, avg: 0, components: change.components, prefix: true as const }
+            : { peak: 0, avg: 0, components: change.components });
+        entry.peak += change.peak;
+        entry.avg += change.avg;
+        load.keys.set(change.name, entry);
+        break;
+      }
+      case "spread":
+        load.spreadPeak += change.peak;
+        break;
+      default:
+        change satisfies never;
+    }
   }
+}
+
+/**
+ * The load of `container` from the contributions of the plans, in the workload's order (the
+ * order the figures are summed in).
+ */
+export function containerLoadOf(contributions: Iterable<LoadContribution>, container: string): ContainerLoad {
+  const load = emptyLoad();
+  for (const contribution of contributions) {
+    const changes = contribution.changes.get(container);
+    if (changes !== undefined) applyChanges(load, changes);
+  }
+  return load;
+}
+
+/** Accumulates the load of every plan's steps onto its containers. */
+export function accumulateLoads(
+  env: PlanEnvironment,
+  plans: readonly Plan[],
+  options: LoadOptions,
+): Map<string, ContainerLoad> {
+  const patterns = new Map(env.context.workload.accessPatterns.map((p) => [p.id, p]));
+  const contributions = plans.flatMap((plan) => {
+    const pattern = patterns.get(plan.patternId);
+    return pattern === undefined ? [] : [loadContribution(env, plan, pattern, options)];
+  });
+  const loads = new Map<string, ContainerLoad>();
+  for (const container of env.context.model.containers)
+    loads.set(container.name, containerLoadOf(contributions, container.name));
   return loads;
 }
 

@@ -1,7 +1,10 @@
 /**
  * The deployable artifacts agree with the evaluation exactly: one capacity mode for the account
- * (serverless in every template only when every container is serverless), and every container's
- * throughput (manual RU/s or autoscale maximum) as the evaluation provisions it. Checked on the
+ * (serverless in every template only when every container is serverless), every container's
+ * throughput (manual RU/s or autoscale maximum) as the evaluation provisions it, and zone
+ * redundancy on by default only where it adds nothing to the evaluated bill. They deploy as
+ * written as far as can be checked offline: Terraform against the azurerm schema, Bicep against
+ * the Microsoft.DocumentDB types, the script with `bash -n` and `shellcheck`. Checked on the
  * design of every example and on its baseline.
  */
 import { describe, expect, it } from "vitest";
@@ -13,11 +16,27 @@ import { planInfrastructure } from "../render/infrastructure.js";
 import { renderTerraform } from "../render/terraform.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
 import { designModel } from "../design/design-model.js";
+import { productionSettingsOf } from "../render/production-settings.js";
+import { parseBicepSubset } from "../test-support/bicep-subset.js";
+import {
+  bicepFileProblems,
+  loadAzurermSchema,
+  loadBicepSchema,
+  parseTerraform,
+  terraformProblems,
+} from "../test-support/iac-schemas.js";
+import { bashSyntaxErrors, shellcheckAvailable, shellcheckReport } from "../test-support/shell-checks.js";
+
+const SHELLCHECK = shellcheckAvailable();
+if (!SHELLCHECK)
+  console.warn(
+    "iac-agreement: shellcheck is not installed (apt-get install shellcheck): scripts get bash -n only",
+  );
 
 describe("the IaC agrees with the evaluation", () => {
   it.each(EXAMPLE_NAMES.flatMap((name) => [[name, false] as const, [name, true] as const]))(
     "%s (baseline: %s)",
-    (name, baseline) => {
+    async (name, baseline) => {
       const workload = readExampleWorkload(name);
       const model = designModel(workload, { baseline }).model;
       const evaluation = evaluateModel(workload, model);
@@ -42,6 +61,16 @@ describe("the IaC agrees with the evaluation", () => {
               : undefined;
         expect(planned?.throughput, container.name).toEqual(expected);
       }
+      const everyAutoscale = evaluation.containers.every((c) => c.throughput.mode === "autoscale");
+      expect(productionSettingsOf(plan).zoneRedundant).toBe(
+        !serverless && (plan.multiRegionWrites || everyAutoscale),
+      );
+      const tf = await parseTerraform(renderTerraform(model, options));
+      expect(terraformProblems(tf, loadAzurermSchema())).toEqual([]);
+      expect(bicepFileProblems(parseBicepSubset(renderBicep(model, options)), loadBicepSchema())).toEqual([]);
+      const script = renderAzureCli(model, options);
+      expect(bashSyntaxErrors(script)).toBe("");
+      if (SHELLCHECK) expect(shellcheckReport(script)).toBe("");
     },
   );
 });

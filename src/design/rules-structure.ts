@@ -25,14 +25,12 @@ import {
   retargetSources,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
-import { LOW_CARDINALITY } from "../workload/check-warnings.js";
 import { primaryKeyProblem } from "../analysis/key-stability.js";
 import { atomicPairs } from "../cost/atomic-writes.js";
+import { MIN_KEY_CARDINALITY } from "../analysis/design-considerations.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
-/** A filter attribute with fewer distinct values cannot spread a container ("aim for 100+"). */
-const MIN_KEY_CARDINALITY = LOW_CARDINALITY;
 
 /** An item type without the shards and replicas of its old key (a new key starts unspread). */
 function unspread(item: ItemType): ItemType {

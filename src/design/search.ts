@@ -4,7 +4,7 @@
  * when it costs less per month. Every choice is recorded with its alternatives and numbers.
  */
 import { formatPath } from "../common/issues.js";
-import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
+import { createEvaluator, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
@@ -142,9 +142,31 @@ export const MIN_SAVING_USD = 1;
 /** How much more a candidate a rule prefers (e.g. consolidation over 50% correlation) may cost. */
 export const PREFERENCE_PREMIUM = 1.05;
 
+/**
+ * One evaluator per workload and options (a design search scores hundreds of candidates of one
+ * workload, each an edit of the one before): it reuses what a candidate does not change, with
+ * the figures of a fresh evaluation (`cost/evaluation-cache.ts`). Held weakly: it goes with the
+ * workload.
+ */
+const evaluators = new WeakMap<Workload, WeakMap<EvaluateOptions, (model: Model) => DetailedEvaluation>>();
+
+function evaluatorFor(workload: Workload, options: EvaluateOptions): (model: Model) => DetailedEvaluation {
+  let byOptions = evaluators.get(workload);
+  if (byOptions === undefined) {
+    byOptions = new WeakMap();
+    evaluators.set(workload, byOptions);
+  }
+  let evaluate = byOptions.get(options);
+  if (evaluate === undefined) {
+    evaluate = createEvaluator(workload, options);
+    byOptions.set(options, evaluate);
+  }
+  return evaluate;
+}
+
 /** Evaluates a model and summarizes it for comparison. */
 export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
-  const evaluation = evaluateModel(workload, model, options);
+  const evaluation = evaluatorFor(workload, options)(model);
   // Evaluated patterns are in the workload's order.
   const frequentFanOuts = evaluation.patterns.filter((p, index) => {
     const pattern = workload.accessPatterns[index];

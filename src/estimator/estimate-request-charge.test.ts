@@ -150,7 +150,7 @@ describe("properties", () => {
     expect(defaulted.estimate).toBeCloseTo(known.estimate, 0);
     expect(defaulted.high - defaulted.low).toBeGreaterThan(known.high - known.low);
   });
-  it("widens a scan's range when its items are far from the calibrated 6.4 KB", () => {
+  it("brackets a scan between all of its charge per item and all of it per byte", () => {
     const scan = (bytesPerItem: number): RuEstimate =>
       estimateRequestCharge({
         op: "query",
@@ -159,8 +159,66 @@ describe("properties", () => {
         scannedNotReturned: 10_000,
         scannedBytes: 10_000 * bytesPerItem,
       });
-    const calibrated = scan(6563);
-    const small = scan(300);
-    expect(small.high / small.low).toBeGreaterThan(2 * (calibrated.high / calibrated.low));
+    for (const bytes of [60, 300, 6563, 50_000]) {
+      const charge = scan(bytes);
+      expect(charge.low).toBeLessThan(charge.estimate);
+      expect(charge.high).toBeGreaterThan(charge.estimate);
+    }
+    // The two measured scans the coefficients come from (troubleshoot-query-performance's 60,951
+    // items of 6.4 KB for 4,059.95 RU; courselabs' 999 products of 60 bytes for 18.59 RU).
+    const upper = estimateRequestCharge({
+      op: "query",
+      returned: 7,
+      returnedBytes: 512,
+      scannedNotReturned: 60_951,
+      scannedBytes: 399_998_938,
+    });
+    const products = estimateRequestCharge({
+      op: "query",
+      returned: 1,
+      returnedBytes: 60,
+      scannedNotReturned: 999,
+      scannedBytes: 59_898,
+    });
+    expect(within(upper, 4059.95) && within(products, 18.59)).toBe(true);
+    expect(Math.abs(upper.estimate / 4059.95 - 1)).toBeLessThan(0.02);
+    expect(Math.abs(products.estimate / 18.59 - 1)).toBeLessThan(0.02);
+  });
+});
+
+describe("transactions (batch, storedProcedure) and aggregates", () => {
+  const read = { op: "read", itemBytes: 819 } as const;
+  const create = { op: "create", itemBytes: 500, indexedValues: 6 } as const;
+  const replace = { op: "replace", itemBytes: 819, indexedValues: 7, changedValues: 1 } as const;
+
+  it("prices a stored procedure of one operation as that operation plus the script's overhead", () => {
+    for (const inner of [read, create, replace] as const) {
+      const alone = estimateRequestCharge(inner).estimate;
+      const procedure = estimateRequestCharge({ op: "storedProcedure", operations: [inner] }).estimate;
+      expect(procedure - alone).toBeCloseTo(4.873, 3);
+      expect(estimateRequestCharge({ op: "batch", operations: [inner] }).estimate).toBeCloseTo(alone, 9);
+    }
+  });
+
+  it("pays the per-request base once: a batch costs less than its operations alone, more than the dearest", () => {
+    const operations = [read, replace, create];
+    const batch = estimateRequestCharge({ op: "batch", operations }).estimate;
+    const alone = operations.map((op) => estimateRequestCharge(op).estimate);
+    expect(batch).toBeLessThan(alone.reduce((sum, value) => sum + value, 0));
+    expect(batch).toBeGreaterThan(Math.max(...alone));
+    // The shared part: a read's base (0.864) and an insert's (4.807) are paid within the replace's.
+    expect(alone.reduce((sum, value) => sum + value, 0) - batch).toBeCloseTo(0.864 + 4.807, 3);
+  });
+
+  it("prices an aggregate's matching items like returned items, not like a scan", () => {
+    const count = estimateRequestCharge({
+      op: "query",
+      returned: 1,
+      returnedBytes: 20,
+      aggregated: 50,
+      aggregatedBytes: 50 * 400,
+    }).estimate;
+    const fifty = estimateRequestCharge({ op: "query", returned: 51, returnedBytes: 20 + 50 * 400 }).estimate;
+    expect(count).toBeCloseTo(fifty, 9);
   });
 });

@@ -11,8 +11,18 @@
  *            replaceFactor x (writeBase + writePerKB x KB)
  *            + writePerIndexedValue x indexTermsPerChangedValue x changedValues
  * - query:   m x (queryPerPartition x partitions
- *                 + queryPerReturnedItem x returned + queryPerReturnedKB x returnedKB
+ *                 + queryPerReturnedItem x (returned + aggregated)
+ *                 + queryPerReturnedKB x (returnedKB + aggregatedKB)
  *                 + queryPerScannedItem x scannedNotReturned + queryPerScannedKB x scannedKB)
+ *            (an aggregate's matching items are found through the index like returned items; a
+ *            scan loads items the index cannot exclude and checks them one by one)
+ * - batch, storedProcedure (one request, one logical partition):
+ *            the largest per-request base of its operations, once
+ *            + each operation's charge beyond its own base (+ scriptOverhead for a stored
+ *            procedure), where an operation's base is what it pays per request whatever its size:
+ *            writeBase for an insert or delete, replaceFactor x writeBase for an update,
+ *            pointReadBase for a point read, queryPerPartition x partitions for a query (times m
+ *            for reads). A transaction of one operation costs that operation (plus the script).
  *
  * Defaults for missing fields (each also widens the range to the values shown in brackets):
  * - itemBytes: 819 (a "1 KB" item of the documentation) [51 .. 3891 bytes: 0.25 .. 4 KB stored];
@@ -21,6 +31,7 @@
  * - changedValues of an update: 1, as the capacity planner assumes, capped by indexedValues
  *   [0 .. indexedValues];
  * - returned: 1 [0 .. 1]; returnedBytes: returned x 1 KB [x 0.25 KB .. x 4 KB];
+ * - aggregated: 0; aggregatedBytes: aggregated x 1 KB [x 0.25 KB .. x 4 KB];
  * - scannedNotReturned / scannedBytes: 0 when both are absent (the index serves the filter);
  *   when only one is given, the other assumes 1 KB per scanned item;
  * - partitions: 1; consistency: session.
@@ -48,6 +59,7 @@ export function estimateRequestCharge(
   op: Operation,
   coefficients: RuCoefficients = DEFAULT_RU_COEFFICIENTS,
 ): RuEstimate {
+  if (op.op === "batch" || op.op === "storedProcedure") return transaction(op, coefficients);
   const [low, estimate, high] = SCENARIOS.map((scenario) => chargeAt(op, scenario, coefficients));
   const band = bandOf(op, coefficients);
   // A point read never costs less than the documented minimum (1 RU, times the consistency factor).
@@ -57,6 +69,56 @@ export function estimateRequestCharge(
     low: Math.min(estimate ?? 0, Math.max(floor, (low ?? 0) * band.low)),
     high: Math.max(estimate ?? 0, (high ?? 0) * band.high),
   };
+}
+
+/**
+ * A batch or stored procedure: its operations' estimates less the per-request base each would
+ * pay alone, the request's base once, and the script's overhead. The range adds up the
+ * operations' ranges the same way, widened by the transaction band.
+ */
+function transaction(op: Operation, c: RuCoefficients): RuEstimate {
+  const operations = op.operations ?? [];
+  const bases = operations.map((inner) => requestBase(inner, c));
+  const shared = Math.max(0, ...bases);
+  const script = op.op === "storedProcedure" ? c.scriptOverhead : 0;
+  const parts = operations.map((inner, index) => {
+    const alone = estimateRequestCharge(inner, c);
+    const base = bases[index] ?? 0;
+    return { estimate: alone.estimate - base, low: alone.low - base, high: alone.high - base };
+  });
+  const sum = (key: keyof RuEstimate): number =>
+    shared + script + parts.reduce((total, part) => total + Math.max(0, part[key]), 0);
+  const estimate = sum("estimate");
+  return {
+    estimate,
+    low: Math.min(estimate, sum("low") * c.bands.transaction.low),
+    high: Math.max(estimate, sum("high") * c.bands.transaction.high),
+  };
+}
+
+/** What one operation pays per request, whatever its size (the part a transaction shares). */
+function requestBase(op: Operation, c: RuCoefficients): number {
+  switch (op.op) {
+    case "read":
+      return readMultiplier(op) * c.pointReadBase;
+    case "query":
+      return readMultiplier(op) * c.queryPerPartition * (op.partitions ?? 1);
+    case "create":
+    case "delete":
+    case "upsert":
+    case "replace":
+    case "patch":
+      return op.op === "replace" ||
+        op.op === "patch" ||
+        (op.op === "upsert" && op.changedValues !== undefined)
+        ? c.replaceFactor * c.writeBase
+        : c.writeBase;
+    case "batch":
+    case "storedProcedure":
+      return 0;
+    default:
+      return op.op satisfies never;
+  }
 }
 
 /** The charge under the low, central or high assumptions for missing inputs (no band). */
@@ -74,6 +136,9 @@ function chargeAt(op: Operation, scenario: Scenario, c: RuCoefficients): number 
       return update(op, scenario, c);
     case "query":
       return readMultiplier(op) * query(op, scenario, c);
+    case "batch":
+    case "storedProcedure":
+      return transaction(op, c)[scenario === "central" ? "estimate" : scenario];
     default:
       return op.op satisfies never;
   }
@@ -93,6 +158,9 @@ function bandOf(op: Operation, c: RuCoefficients): Band {
       return c.bands.uncalibratedWrite;
     case "query":
       return c.bands.query;
+    case "batch":
+    case "storedProcedure":
+      return c.bands.transaction;
     default:
       return op.op satisfies never;
   }
@@ -160,10 +228,14 @@ function query(op: Operation, scenario: Scenario, c: RuCoefficients): number {
     central: (perItem + perByte) / 2,
     high: Math.max(perItem, perByte),
   }[scenario];
+  const aggregated = op.aggregated ?? 0;
+  const aggregatedBytes =
+    op.aggregatedBytes ??
+    aggregated * (scenario === "central" ? DEFAULT_RETURNED_ITEM_BYTES : RETURNED_ITEM_BYTES_RANGE[scenario]);
   return (
     c.queryPerPartition * partitions +
-    c.queryPerReturnedItem * returned +
-    c.queryPerReturnedKB * (returnedBytes / 1024) +
+    c.queryPerReturnedItem * (returned + aggregated) +
+    c.queryPerReturnedKB * ((returnedBytes + aggregatedBytes) / 1024) +
     scan
   );
 }

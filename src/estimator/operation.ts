@@ -4,7 +4,16 @@
  */
 import type { Consistency } from "../cosmos/consistency.js";
 
-export type OperationKind = "read" | "create" | "replace" | "upsert" | "delete" | "patch" | "query";
+/** One request on one item or one query. */
+export type SingleOperationKind = "read" | "create" | "replace" | "upsert" | "delete" | "patch" | "query";
+
+/**
+ * Several operations in one request of one logical partition: a transactional batch (point
+ * operations, no script) or a stored procedure (its JavaScript runs the operations).
+ */
+export type TransactionKind = "batch" | "storedProcedure";
+
+export type OperationKind = SingleOperationKind | TransactionKind;
 
 export interface Operation {
   readonly op: OperationKind;
@@ -23,8 +32,20 @@ export interface Operation {
   readonly scannedNotReturned?: number;
   /** Total bytes of those scanned items. */
   readonly scannedBytes?: number;
+  /**
+   * Items an aggregate (COUNT, SUM, MIN, MAX, AVG) reads through the index without returning
+   * them (the query returns `returned` values, usually 1).
+   */
+  readonly aggregated?: number;
+  /** Total bytes of those aggregated items. */
+  readonly aggregatedBytes?: number;
   /** Physical partitions a query visits (1 = single-partition). */
   readonly partitions?: number;
+  /**
+   * The operations of a batch or stored procedure, in order (single operations only; a batch
+   * holds point operations, at most 100).
+   */
+  readonly operations?: readonly Operation[];
 }
 
 /** An RU charge: the best estimate and the range the real charge is expected to fall in. */

@@ -83,4 +83,46 @@ describe("validateOperation", () => {
     expect(result.ok).toBe(true);
     expect(result.issues[0]?.code).toBe("operation.changedExceedsIndexed");
   });
+  it("accepts a batch and a stored procedure with their operations, checked like single ones", () => {
+    const batch = validateOperation({
+      op: "batch",
+      operations: [
+        { op: "create", itemBytes: 400 },
+        { op: "patch", itemBytes: 800, changedValues: 1 },
+      ],
+    });
+    expect(batch.ok && batch.value.operations?.map((o) => o.op)).toEqual(["create", "patch"]);
+    const procedure = validateOperation({
+      op: "storedProcedure",
+      operations: [{ op: "query", returned: 3 }],
+    });
+    expect(procedure.ok).toBe(true);
+  });
+  it("reports every problem of a transaction's operations at once, with their paths", () => {
+    const result = validateOperation(
+      {
+        op: "batch",
+        operations: [
+          { op: "query" },
+          { op: "create", itemBytes: -1 },
+          { op: "storedProcedure", operations: [] },
+        ],
+      },
+      4,
+    );
+    expect(result.ok).toBe(false);
+    expect(result.issues.map((i) => [i.code, i.path.join(".")])).toEqual([
+      ["operation.invalidOperations", "4.operations.0.op"],
+      ["operation.invalidNumber", "4.operations.1.itemBytes"],
+      ["operation.invalidOperations", "4.operations.2.op"],
+    ]);
+  });
+  it("refuses a transaction without operations, an oversized batch, and operations on a single operation", () => {
+    expect(validateOperation({ op: "storedProcedure" }).issues[0]?.code).toBe("operation.invalidOperations");
+    const many = Array.from({ length: 101 }, () => ({ op: "read" }));
+    expect(validateOperation({ op: "batch", operations: many }).issues[0]?.message).toMatch(/1 to 100/);
+    expect(validateOperation({ op: "read", operations: [] }).issues[0]?.code).toBe(
+      "operation.invalidOperations",
+    );
+  });
 });

@@ -9,10 +9,10 @@ import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssueDetail, type IssuePath, type Result } from "../common/issues.js";
 import { didYouMean, suggestName } from "../source/suggest.js";
 import type { Consistency } from "../cosmos/consistency.js";
-import type { Operation, OperationKind } from "./operation.js";
+import type { Operation, OperationKind, SingleOperationKind, TransactionKind } from "./operation.js";
 
-/** The operation kinds the estimator prices. */
-export const OPERATION_KINDS: readonly OperationKind[] = [
+/** The single operation kinds the estimator prices. */
+export const OPERATION_KINDS: readonly SingleOperationKind[] = [
   "read",
   "create",
   "replace",
@@ -22,9 +22,32 @@ export const OPERATION_KINDS: readonly OperationKind[] = [
   "query",
 ];
 
+/** Several operations in one request: a transactional batch or a stored procedure. */
+export const TRANSACTION_KINDS: readonly TransactionKind[] = ["batch", "storedProcedure"];
+
+const ALL_KINDS: readonly OperationKind[] = [...OPERATION_KINDS, ...TRANSACTION_KINDS];
+
+/**
+ * Most operations in one transactional batch.
+ * Source: https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch (ms.date
+ * 2025-07-16, "a current limit of 100 operations per transactional batch"), checked 2026-11-24.
+ */
+export const MAX_BATCH_OPERATIONS = 100;
+
+/** The point operations a transactional batch can hold (no queries). */
+const BATCH_OPERATION_KINDS: readonly SingleOperationKind[] = [
+  "read",
+  "create",
+  "replace",
+  "upsert",
+  "delete",
+  "patch",
+];
+
 /** The fields of the format, in the order docs/json-output.md lists them (and issues follow). */
 const KNOWN_FIELDS = [
   "op",
+  "operations",
   "itemBytes",
   "indexedValues",
   "changedValues",
@@ -33,6 +56,8 @@ const KNOWN_FIELDS = [
   "returnedBytes",
   "scannedNotReturned",
   "scannedBytes",
+  "aggregated",
+  "aggregatedBytes",
   "partitions",
 ] as const;
 const KNOWN_FIELD_NAMES: readonly string[] = KNOWN_FIELDS;
@@ -63,21 +88,23 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
 
   const op = record["op"];
   if (op === undefined) {
-    error("operation.missingOp", "op", `op is required: one of ${OPERATION_KINDS.join(", ")}`);
-  } else if (typeof op !== "string" || !(OPERATION_KINDS as readonly string[]).includes(op)) {
+    error("operation.missingOp", "op", `op is required: one of ${ALL_KINDS.join(", ")}`);
+  } else if (typeof op !== "string" || !(ALL_KINDS as readonly string[]).includes(op)) {
     error(
       "operation.invalidOp",
       "op",
-      `op must be one of ${OPERATION_KINDS.join(", ")}; got ${JSON.stringify(op)}`,
-      typeof op === "string" ? didYouMean(op, OPERATION_KINDS) : undefined,
+      `op must be one of ${ALL_KINDS.join(", ")}; got ${JSON.stringify(op)}`,
+      typeof op === "string" ? didYouMean(op, ALL_KINDS) : undefined,
     );
   } else {
     operation.op = op as OperationKind;
   }
+  const inner = validateInnerOperations(record["operations"], operation.op, at("operations"), sink);
+  if (inner !== undefined) operation.operations = inner;
 
   for (const field of KNOWN_FIELDS) {
     const raw = record[field];
-    if (field === "op" || raw === undefined || raw === null) continue;
+    if (field === "op" || field === "operations" || raw === undefined || raw === null) continue;
     if (field === "consistency") {
       if (typeof raw !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(raw)) {
         error(
@@ -144,4 +171,58 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
   const issues = sink.issues();
   if (sink.hasErrors() || operation.op === undefined) return { ok: false, issues };
   return { ok: true, value: { ...operation, op: operation.op } as Operation, issues };
+}
+
+/**
+ * The `operations` of a batch or stored procedure: required there (1 or more single operations;
+ * a batch holds at most 100 point operations), refused on a single operation.
+ */
+function validateInnerOperations(
+  raw: unknown,
+  op: OperationKind | undefined,
+  path: IssuePath,
+  sink: ReturnType<typeof createIssueSink>,
+): readonly Operation[] | undefined {
+  const transaction = op !== undefined && (TRANSACTION_KINDS as readonly string[]).includes(op);
+  if (!transaction) {
+    if (raw !== undefined && op !== undefined) {
+      sink.error(
+        "operation.invalidOperations",
+        path,
+        `operations belongs to a batch or storedProcedure, not to a single ${op}`,
+      );
+    }
+    return undefined;
+  }
+  const limit = op === "batch" ? MAX_BATCH_OPERATIONS : Number.POSITIVE_INFINITY;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > limit) {
+    sink.error(
+      "operation.invalidOperations",
+      path,
+      `a ${op} needs operations: a list of 1${op === "batch" ? ` to ${MAX_BATCH_OPERATIONS}` : " or more"} single operations such as [{"op": "read"}, {"op": "create", "itemBytes": 500}]`,
+    );
+    return undefined;
+  }
+  const allowed: readonly string[] = op === "batch" ? BATCH_OPERATION_KINDS : OPERATION_KINDS;
+  const operations: Operation[] = [];
+  raw.forEach((value, index) => {
+    const kind =
+      typeof value === "object" && value !== null ? (value as Record<string, unknown>)["op"] : undefined;
+    if (
+      typeof kind === "string" &&
+      (ALL_KINDS as readonly string[]).includes(kind) &&
+      !allowed.includes(kind)
+    ) {
+      sink.error(
+        "operation.invalidOperations",
+        [...path, index, "op"],
+        `a ${op} can hold ${allowed.join(", ")}; got ${kind}`,
+      );
+      return;
+    }
+    const result = validateOperation(value);
+    for (const issue of result.issues) sink.add({ ...issue, path: [...path, index, ...issue.path] });
+    if (result.ok) operations.push(result.value);
+  });
+  return operations;
 }

@@ -7,7 +7,7 @@ import { CosmosModelerError } from "../common/errors.js";
 import { mapSnapshot, type ImportResult } from "./map-snapshot.js";
 import { isConnectionUrl } from "./postgres/connection-url.js";
 import { readDdl } from "./ddl/read-ddl.js";
-import type { SqlDialect } from "./snapshot.js";
+import type { SqlDialect } from "./snapshot/snapshot.js";
 import { analyzePostgresStatement, loadPostgresParser } from "./sql/postgres-parser.js";
 
 export interface ImportOptions {

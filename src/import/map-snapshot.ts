@@ -8,7 +8,7 @@ import type { ImportRecord, UnmappedItem } from "../session/import-record.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
 import { mapStatements, type AnalyzeSql } from "./map-statements.js";
 import { mapStructure } from "./map-structure.js";
-import type { DatabaseSnapshot } from "./snapshot.js";
+import type { DatabaseSnapshot } from "./snapshot/snapshot.js";
 
 export interface ImportResult {
   readonly draft: DraftWorkload;

@@ -11,7 +11,7 @@ import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
 import type { PredicateOperator } from "../workload/types.js";
 import { significant, tableKey, type MappedStructure, type MappedTable } from "./map-structure.js";
-import type { StatementStatistics } from "./snapshot.js";
+import type { StatementStatistics } from "./snapshot/snapshot.js";
 import type {
   ColumnReference,
   Filter,
@@ -19,9 +19,9 @@ import type {
   StatementShape,
   TableReference,
 } from "./sql/statement-shape.js";
+import type { AnalyzeSql } from "./sql/statement-shape.js";
 
-/** Parses one normalized statement into its shape (the PostgreSQL parser, injected). */
-export type AnalyzeSql = (sql: string) => StatementShape | { readonly error: string };
+export type { AnalyzeSql } from "./sql/statement-shape.js";
 
 export interface StatementWindow {
   readonly seconds: number;

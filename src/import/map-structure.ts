@@ -20,7 +20,7 @@ import {
   type DatabaseSnapshot,
   type ForeignKey,
   type TableInfo,
-} from "./snapshot.js";
+} from "./snapshot/snapshot.js";
 
 /** An imported table: its entity (or the many-to-many relationship it links) and its names. */
 export interface MappedTable {

@@ -5,17 +5,15 @@
  * that produced it, so the import can say where every number came from.
  */
 import { zipfShare } from "../cost/zipf.js";
+import { SECONDS_PER_MONTH } from "../cosmos/limits.js";
 import { formatDecimal as formatNumber } from "../common/format-number.js";
-import type { ColumnInfo, ColumnStatistics } from "./snapshot.js";
+import type { ColumnInfo, ColumnStatistics } from "./snapshot/snapshot.js";
 
 /** A number and how it was obtained. */
 export interface Derived {
   readonly value: number;
   readonly how: string;
 }
-
-/** Average length of a Gregorian month in seconds (365.2425 / 12 days). */
-export const SECONDS_PER_MONTH = 2_629_746;
 
 /**
  * Distinct non-null values: pg_stats.n_distinct is either the number itself (> 0) or minus the

@@ -7,7 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CosmosModelerError } from "../common/errors.js";
-import type { ReportProgress } from "./tool-definition.js";
+import type { ReportProgress } from "./support/tool-definition.js";
 
 /** What the worker is asked to do. */
 export interface WorkerTask {

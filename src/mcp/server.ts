@@ -27,10 +27,10 @@ import {
   WORKLOAD_FILE,
 } from "../session-store/session-files.js";
 import { modelingPromptText } from "./prompt.js";
-import { failure } from "./results.js";
+import { failure } from "./support/results.js";
 import { runInWorker } from "./run-in-worker.js";
 import { BoundedStdioTransport } from "./stdio-transport.js";
-import type { ReportProgress, ToolDefinition } from "./tool-definition.js";
+import type { ReportProgress, ToolDefinition } from "./support/tool-definition.js";
 import { TOOLS } from "./tools/index.js";
 
 export interface ServerOptions {

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { CosmosModelerError } from "../common/errors.js";
-import { failure } from "./results.js";
+import { failure } from "./support/results.js";
 import { TOOLS } from "./tools/index.js";
 import type { WorkerMessage, WorkerTask } from "./run-in-worker.js";
 

@@ -9,17 +9,7 @@ import { describeValue } from "../source/schema-issues.js";
 import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
-
-/**
- * Characters Cosmos DB does not allow in a resource id (container names and item ids), and the
- * longest name: https://learn.microsoft.com/en-us/rest/api/cosmos-db/resources and
- * https://learn.microsoft.com/en-us/azure/cosmos-db/concepts-limits (checked 2026-11-22).
- */
-export const FORBIDDEN_ID_CHARACTERS = ["/", "\\", "?", "#"] as const;
-export const MAX_RESOURCE_NAME_LENGTH = 255;
-
-/** Properties Cosmos DB writes itself (system properties); a model cannot define them. */
-const SYSTEM_PROPERTIES = ["_rid", "_self", "_etag", "_ts", "_attachments", "_lsn"];
+import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } from "../cosmos/limits.js";
 
 /** Runs every workload-independent check of the model. */
 export function checkModel(model: Model, issues: IssueSink): void {
@@ -336,7 +326,7 @@ function checkPropertyNames(container: Container, item: ItemType, path: IssuePat
     const clash =
       reserved.get(name) ??
       seen.get(name) ??
-      (SYSTEM_PROPERTIES.includes(name) ? "a Cosmos DB system property" : undefined);
+      ((SYSTEM_PROPERTIES as readonly string[]).includes(name) ? "a Cosmos DB system property" : undefined);
     if (clash !== undefined) {
       issues.error(
         "model.duplicateProperty",

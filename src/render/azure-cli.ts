@@ -1,6 +1,7 @@
 /**
- * Renders `create-containers.sh`: an Azure CLI script that creates the account, the database and
- * the containers of a model. Containers with one partition key path use
+ * Renders `create-containers.sh`: an Azure CLI script that creates the account (with its
+ * production settings as environment variables with defaults, checked before any change), the
+ * database, the containers of a model and the data contributors' role assignments. Containers with one partition key path use
  * `az cosmosdb sql container create` (--partition-key-path, --partition-key-version 2, --idx,
  * --ttl, --unique-key-policy, --throughput / --max-throughput); containers with a hierarchical
  * key (MultiHash) are created with `az rest` and the full ARM definition, because older CLI
@@ -9,6 +10,7 @@
  */
 import { hasUnsafeCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import type { Model } from "../model/types.js";
+import { ALL_VERSIONS_AND_DELETES, DATA_CONTRIBUTOR_ROLE_ID } from "../cosmos/account-settings.js";
 import { DOCUMENTDB_API_VERSION } from "./bicep.js";
 import {
   BOUNDED_STALENESS,
@@ -16,9 +18,9 @@ import {
   commentText,
   planInfrastructure,
   type ContainerPlan,
-  type InfrastructureOptions,
   type ProvisionedThroughput,
 } from "./infrastructure.js";
+import { productionSettingsOf, type IacOptions, type ProductionSettings } from "./production-settings.js";
 
 /**
  * A shell word in single quotes: nothing inside is expanded. `it's` -> `'it'\''s'`. Text with
@@ -87,9 +89,86 @@ function multiHashContainer(container: ContainerPlan): string {
   ].join("\n");
 }
 
+/** The production settings as environment variables with defaults, checked before any change. */
+function productionSettingLines(settings: ProductionSettings): string[] {
+  const backups = settings.allowedBackupPolicies;
+  const continuous = backups.filter((b) => b !== "Periodic");
+  return [
+    "# Production settings (see docs/infrastructure.md); each can be set in the environment.",
+    `# Backup policy: ${backups.join(" | ")}. Continuous7Days: point-in-time restore, no backup-storage charge.${settings.changeFeedMode === "allVersionsAndDeletes" ? " The all-versions-and-deletes change feed requires continuous backup." : ""}`,
+    `BACKUP_POLICY="\${BACKUP_POLICY:-${settings.backupPolicy}}"`,
+    `# Zones in every region that has them, fixed when a region is added (${commentText(settings.zoneRedundancyReason)}).`,
+    `ZONE_REDUNDANT="\${ZONE_REDUNDANT:-${settings.zoneRedundant}}"`,
+    "# Service-managed failover of the write region (single write region).",
+    `AUTOMATIC_FAILOVER="\${AUTOMATIC_FAILOVER:-${settings.automaticFailover}}"`,
+    "# Key (local) authentication off: Microsoft Entra ID with data-plane role assignments only.",
+    `DISABLE_LOCAL_AUTH="\${DISABLE_LOCAL_AUTH:-${settings.disableLocalAuth}}"`,
+    "# ENABLED | DISABLED (DISABLED needs a private endpoint, not created here).",
+    `PUBLIC_NETWORK_ACCESS="\${PUBLIC_NETWORK_ACCESS:-${settings.publicNetworkAccess.toUpperCase()}}"`,
+    "# Space-separated Microsoft Entra object ids granted Cosmos DB Built-in Data Contributor.",
+    `DATA_CONTRIBUTOR_PRINCIPAL_IDS="\${DATA_CONTRIBUTOR_PRINCIPAL_IDS:-${settings.dataContributorPrincipalIds.join(" ")}}"`,
+    "",
+    'case "$BACKUP_POLICY" in',
+    `  ${continuous.join(" | ")}) backup=(--backup-policy-type Continuous --continuous-tier "$BACKUP_POLICY") ;;`,
+    ...(backups.includes("Periodic") ? ["  Periodic) backup=(--backup-policy-type Periodic) ;;"] : []),
+    `  *) echo "BACKUP_POLICY must be one of ${backups.join(", ")}" >&2; exit 1 ;;`,
+    "esac",
+    "for setting in ZONE_REDUNDANT AUTOMATIC_FAILOVER DISABLE_LOCAL_AUTH; do",
+    '  case "${!setting}" in',
+    "    true | false) ;;",
+    '    *) echo "$setting must be true or false" >&2; exit 1 ;;',
+    "  esac",
+    "done",
+    'case "$PUBLIC_NETWORK_ACCESS" in',
+    "  ENABLED | DISABLED) ;;",
+    '  *) echo "PUBLIC_NETWORK_ACCESS must be ENABLED or DISABLED" >&2; exit 1 ;;',
+    "esac",
+    'read -r -a data_contributors <<< "$DATA_CONTRIBUTOR_PRINCIPAL_IDS"',
+    'if [ "$ZONE_REDUNDANT" = true ]; then zone=True; else zone=False; fi',
+  ];
+}
+
+const ACCOUNT_ID_LINE =
+  'ACCOUNT_ID="$(az cosmosdb show --resource-group "$RESOURCE_GROUP" --name "$ACCOUNT_NAME" --query id --output tsv)"';
+
+/** Role assignments for the data contributors, and the all-versions-and-deletes step. */
+function afterContainersLines(settings: ProductionSettings): string[] {
+  return [
+    "",
+    "# Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).",
+    ...(settings.enableAllVersionsAndDeletesAfterDeployment
+      ? [ACCOUNT_ID_LINE]
+      : ['if [ "${#data_contributors[@]}" -gt 0 ]; then', `  ${ACCOUNT_ID_LINE}`, "fi"]),
+    'for principal in ${data_contributors[@]+"${data_contributors[@]}"}; do',
+    "  " +
+      command([
+        "az cosmosdb sql role assignment create",
+        '--resource-group "$RESOURCE_GROUP"',
+        '--account-name "$ACCOUNT_NAME"',
+        `--role-definition-id "$ACCOUNT_ID/sqlRoleDefinitions/${DATA_CONTRIBUTOR_ROLE_ID}"`,
+        '--principal-id "$principal"',
+        '--scope "$ACCOUNT_ID"',
+      ]).replace(/\n {2}/g, "\n    "),
+    "done",
+    ...(settings.enableAllVersionsAndDeletesAfterDeployment
+      ? [
+          "",
+          "# Turn on the all-versions-and-deletes change feed: not possible at account creation; takes up",
+          "# to 30 minutes, during which the account accepts no other change.",
+          command([
+            "az rest --method patch",
+            `--url "https://management.azure.com\${ACCOUNT_ID}?api-version=${ALL_VERSIONS_AND_DELETES.apiVersion}"`,
+            `--body ${shellQuote(JSON.stringify({ properties: { [ALL_VERSIONS_AND_DELETES.property]: true } }))}`,
+          ]),
+        ]
+      : []),
+  ];
+}
+
 /** `create-containers.sh` for a model. */
-export function renderAzureCli(model: Model, options: InfrastructureOptions = {}): string {
+export function renderAzureCli(model: Model, options: IacOptions = {}): string {
   const plan = planInfrastructure(model, options);
+  const settings = productionSettingsOf(plan, options.production);
   const hasMultiHash = plan.containers.some((c) => c.definition.partitionKey.kind === "MultiHash");
   const accountFlags = [
     "az cosmosdb create",
@@ -106,6 +185,12 @@ export function renderAzureCli(model: Model, options: InfrastructureOptions = {}
     '"${locations[@]}"',
     ...(plan.multiRegionWrites ? ["--enable-multiple-write-locations true"] : []),
     ...(plan.serverless ? ["--capabilities EnableServerless"] : []),
+    '"${backup[@]}"',
+    '--enable-automatic-failover "$AUTOMATIC_FAILOVER"',
+    '--disable-local-auth "$DISABLE_LOCAL_AUTH"',
+    '--disable-key-based-metadata-write-access "$DISABLE_LOCAL_AUTH"',
+    `--minimal-tls-version ${settings.minimalTlsVersion}`,
+    '--public-network-access "$PUBLIC_NETWORK_ACCESS"',
   ];
   const lines: string[] = [
     "#!/usr/bin/env bash",
@@ -123,14 +208,16 @@ export function renderAzureCli(model: Model, options: InfrastructureOptions = {}
     'DATABASE_NAME="${DATABASE_NAME:-$DEFAULT_DATABASE_NAME}"',
     `# Further regions, in failover priority order.${plan.regions > 1 ? ` The workload asks for ${plan.regions} regions in all.` : ""}`,
     `ADDITIONAL_LOCATIONS=(${plan.additionalRegions.map(shellQuote).join(" ")})`,
+    "",
+    ...productionSettingLines(settings),
     ...(hasMultiHash
       ? ['SUBSCRIPTION_ID="${SUBSCRIPTION_ID:-$(az account show --query id --output tsv)}"']
       : []),
     "",
-    'locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant=False)',
+    'locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant="$zone")',
     "priority=1",
     'for region in ${ADDITIONAL_LOCATIONS[@]+"${ADDITIONAL_LOCATIONS[@]}"}; do',
-    '  locations+=(--locations regionName="$region" failoverPriority="$priority" isZoneRedundant=False)',
+    '  locations+=(--locations regionName="$region" failoverPriority="$priority" isZoneRedundant="$zone")',
     "  priority=$((priority + 1))",
     "done",
     "",
@@ -154,5 +241,6 @@ export function renderAzureCli(model: Model, options: InfrastructureOptions = {}
         : hashContainer(container),
     );
   }
+  lines.push(...afterContainersLines(settings));
   return `${lines.join("\n")}\n`;
 }

@@ -5,7 +5,12 @@
  * User text is escaped everywhere (see `markdown.ts`).
  */
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
-import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  MAX_PHYSICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  MIN_READ_RU,
+  MIN_WRITE_RU,
+} from "../cosmos/limits.js";
 import type {
   AccessPattern,
   Predicate,
@@ -17,8 +22,6 @@ import type {
 import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import {
   MIN_KEY_CARDINALITY,
-  MIN_READ_RU,
-  MIN_WRITE_RU,
   denormalizationIdeas,
   entityStorage,
   hotPartitionRisks,

@@ -1,10 +1,16 @@
 /**
- * Renders `main.tf` for the azurerm provider (4.x): `azurerm_cosmosdb_account`,
- * `azurerm_cosmosdb_sql_database` and one `azurerm_cosmosdb_sql_container` per model container.
- * Argument names: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_sql_container
- * (partition_key_paths, partition_key_kind, partition_key_version, indexing_policy, unique_key,
- * autoscale_settings), checked 2026-11-22.
+ * Renders `main.tf` for the azurerm provider (4.x, from 4.78.0): `azurerm_cosmosdb_account` with
+ * its production settings as variables (backup policy, zone redundancy, failover, key
+ * authentication, TLS, network access), `azurerm_cosmosdb_sql_database`, one
+ * `azurerm_cosmosdb_sql_container` per model container and `azurerm_cosmosdb_sql_role_assignment`
+ * for the data contributors. The provider takes `subscription_id` from a variable (azurerm 4.x
+ * requires one, or `ARM_SUBSCRIPTION_ID`).
+ * Arguments: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_account
+ * (and cosmosdb_sql_database, cosmosdb_sql_container, cosmosdb_sql_role_assignment), checked
+ * 2026-11-24; every argument written is checked in tests against
+ * `infrastructure-schemas/azurerm-4.78.0-cosmosdb.json`, extracted from the provider's source.
  */
+import { DATA_CONTRIBUTOR_ROLE_ID } from "../cosmos/account-settings.js";
 import type { Model } from "../model/types.js";
 import {
   BOUNDED_STALENESS,
@@ -12,9 +18,23 @@ import {
   CONTROL_CHARACTERS,
   commentText,
   planInfrastructure,
-  type InfrastructureOptions,
+  type InfrastructurePlan,
   type ProvisionedThroughput,
 } from "./infrastructure.js";
+import {
+  ALL_VERSIONS_AND_DELETES_STEP,
+  productionSettingsOf,
+  type IacOptions,
+  type ProductionSettings,
+} from "./production-settings.js";
+
+/**
+ * The provider versions the file accepts: `local_authentication_enabled` (which replaced the
+ * deprecated `local_authentication_disabled`) first appears in azurerm 4.78.0; 5.0 removes the
+ * 4.x-only arguments. Source: the provider's CHANGELOG and
+ * internal/services/cosmos/cosmosdb_account_resource.go at v4.78.0, checked 2026-11-24.
+ */
+export const AZURERM_VERSION_CONSTRAINT = "~> 4.78";
 
 /**
  * An HCL string literal: quotes, backslashes and control characters escaped, and `${` / `%{`
@@ -45,58 +65,137 @@ function throughputLines(throughput: ProvisionedThroughput | undefined, indent: 
     : [`${indent}autoscale_settings {`, `${indent}  max_throughput = ${throughput.maxRus}`, `${indent}}`];
 }
 
-/** `main.tf` for a model. */
-export function renderTerraform(model: Model, options: InfrastructureOptions = {}): string {
-  const plan = planInfrastructure(model, options);
-  const consistency = armConsistency(plan.consistency);
-  const lines: string[] = [
+function variable(
+  name: string,
+  type: string,
+  description: string,
+  defaultValue?: string,
+  validation?: readonly string[],
+): string[] {
+  return [
+    `variable "${name}" {`,
+    `  type        = ${type}`,
+    `  description = ${hclString(description)}`,
+    ...(defaultValue === undefined ? [] : [`  default     = ${defaultValue}`]),
+    ...(validation ?? []),
+    "}",
+    "",
+  ];
+}
+
+function oneOf(name: string, values: readonly string[], what: string): string[] {
+  return [
+    "",
+    "  validation {",
+    `    condition     = contains(${hclList(values)}, var.${name})`,
+    `    error_message = ${hclString(`${what} must be one of ${values.join(", ")}.`)}`,
+    "  }",
+  ];
+}
+
+/** The variables of the production settings, with their defaults. */
+function productionVariables(settings: ProductionSettings): string[] {
+  const feed =
+    settings.changeFeedMode === "allVersionsAndDeletes"
+      ? " The change feed in all-versions-and-deletes mode requires continuous backup."
+      : "";
+  return [
+    ...variable(
+      "backup_policy",
+      "string",
+      `Backup policy: Continuous7Days (point-in-time restore, no backup-storage charge), Continuous30Days or Periodic.${feed} An account can move from periodic to continuous, never back.`,
+      hclString(settings.backupPolicy),
+      oneOf("backup_policy", settings.allowedBackupPolicies, "backup_policy"),
+    ),
+    ...variable(
+      "zone_redundant",
+      "bool",
+      `Replicas of each region spread over availability zones, in regions that have them; fixed when a region is added (${settings.zoneRedundancyReason}).`,
+      String(settings.zoneRedundant),
+    ),
+    ...variable(
+      "automatic_failover",
+      "bool",
+      "Service-managed failover of the write region to the next failover priority (single write region).",
+      String(settings.automaticFailover),
+    ),
+    ...variable(
+      "disable_local_auth",
+      "bool",
+      "Disable key (local) authentication: only Microsoft Entra ID with data-plane role assignments is accepted, and keys cannot change databases, containers or throughput.",
+      String(settings.disableLocalAuth),
+    ),
+    ...variable(
+      "public_network_access_enabled",
+      "bool",
+      "Public network access; false needs a private endpoint (not created here).",
+      String(settings.publicNetworkAccess === "Enabled"),
+    ),
+    ...variable(
+      "data_contributor_principal_ids",
+      "list(string)",
+      "Microsoft Entra object ids (applications' managed identities, users, groups) granted Cosmos DB Built-in Data Contributor on the account.",
+      hclList(settings.dataContributorPrincipalIds),
+    ),
+  ];
+}
+
+function header(plan: InfrastructurePlan, settings: ProductionSettings): string[] {
+  return [
     "# Azure Cosmos DB for NoSQL: account, database and containers of the model.",
-    "# Generated by cosmos-modeler. terraform init && terraform apply -var account_name=<name> -var resource_group_name=<group>",
+    "# Generated by cosmos-modeler. terraform init && terraform apply -var subscription_id=<id> -var account_name=<name> -var resource_group_name=<group>",
+    "# Production settings (backup, zones, failover, key authentication, network, data access) are variables; see docs/infrastructure.md.",
     ...plan.notes.map((n) => `# Note: ${commentText(n)}`),
+    ...(settings.enableAllVersionsAndDeletesAfterDeployment
+      ? [`# After deployment: ${commentText(ALL_VERSIONS_AND_DELETES_STEP)}`]
+      : []),
     "",
     "terraform {",
     "  required_providers {",
     "    azurerm = {",
     '      source  = "hashicorp/azurerm"',
-    '      version = "~> 4.0"',
+    `      version = ${hclString(AZURERM_VERSION_CONSTRAINT)}`,
     "    }",
     "  }",
     "}",
     "",
     'provider "azurerm" {',
     "  features {}",
+    "  subscription_id = var.subscription_id",
     "}",
     "",
-    'variable "resource_group_name" {',
-    "  type        = string",
-    '  description = "Existing resource group of the account."',
-    "}",
-    "",
-    'variable "account_name" {',
-    "  type        = string",
-    '  description = "Name of the Azure Cosmos DB account (3-44 lowercase letters, digits and hyphens)."',
-    "}",
-    "",
-    'variable "location" {',
-    "  type        = string",
-    '  description = "Region of the account (failover priority 0)."',
-    ...(plan.primaryRegion === undefined ? [] : [`  default     = ${hclString(plan.primaryRegion)}`]),
-    "}",
-    "",
-    'variable "additional_locations" {',
-    "  type        = list(string)",
-    `  description = ${hclString(
+    ...variable(
+      "subscription_id",
+      "string",
+      "Subscription of the account (azurerm 4.x requires one); null reads ARM_SUBSCRIPTION_ID.",
+      "null",
+    ),
+    ...variable("resource_group_name", "string", "Existing resource group of the account."),
+    ...variable(
+      "account_name",
+      "string",
+      "Name of the Azure Cosmos DB account (3-44 lowercase letters, digits and hyphens).",
+    ),
+    ...variable(
+      "location",
+      "string",
+      "Region of the account (failover priority 0).",
+      plan.primaryRegion === undefined ? undefined : hclString(plan.primaryRegion),
+    ),
+    ...variable(
+      "additional_locations",
+      "list(string)",
       `Further regions, in failover priority order.${plan.regions > 1 ? ` The workload asks for ${plan.regions} regions in all.` : ""}`,
-    )}`,
-    `  default     = ${hclList(plan.additionalRegions)}`,
-    "}",
-    "",
-    'variable "database_name" {',
-    "  type        = string",
-    '  description = "Name of the SQL database."',
-    `  default     = ${hclString(plan.databaseName)}`,
-    "}",
-    "",
+      hclList(plan.additionalRegions),
+    ),
+    ...variable("database_name", "string", "Name of the SQL database.", hclString(plan.databaseName)),
+    ...productionVariables(settings),
+  ];
+}
+
+function accountBlock(plan: InfrastructurePlan, settings: ProductionSettings): string[] {
+  const consistency = armConsistency(plan.consistency);
+  return [
     'resource "azurerm_cosmosdb_account" "account" {',
     "  name                = var.account_name",
     "  location            = var.location",
@@ -104,7 +203,12 @@ export function renderTerraform(model: Model, options: InfrastructureOptions = {
     '  offer_type          = "Standard"',
     '  kind                = "GlobalDocumentDB"',
     "",
-    `  multiple_write_locations_enabled = ${plan.multiRegionWrites}`,
+    `  multiple_write_locations_enabled   = ${plan.multiRegionWrites}`,
+    "  automatic_failover_enabled         = var.automatic_failover",
+    "  local_authentication_enabled       = !var.disable_local_auth",
+    "  access_key_metadata_writes_enabled = !var.disable_local_auth",
+    `  minimal_tls_version                = ${hclString(settings.minimalTlsVersion)}`,
+    "  public_network_access_enabled      = var.public_network_access_enabled",
     "",
     "  consistency_policy {",
     `    consistency_level = ${hclString(consistency)}`,
@@ -116,27 +220,39 @@ export function renderTerraform(model: Model, options: InfrastructureOptions = {
       : []),
     "  }",
     "",
+    "  backup {",
+    '    type = var.backup_policy == "Periodic" ? "Periodic" : "Continuous"',
+    '    tier = var.backup_policy == "Periodic" ? null : var.backup_policy',
+    "  }",
+    "",
     "  geo_location {",
     "    location          = var.location",
     "    failover_priority = 0",
+    "    zone_redundant    = var.zone_redundant",
     "  }",
-  ];
-  if (!plan.serverless) {
-    lines.push(
-      "",
-      '  dynamic "geo_location" {',
-      "    for_each = var.additional_locations",
-      "    content {",
-      "      location          = geo_location.value",
-      "      failover_priority = geo_location.key + 1",
-      "    }",
-      "  }",
-    );
-  } else {
-    lines.push("", "  capabilities {", '    name = "EnableServerless"', "  }");
-  }
-  lines.push(
+    ...(plan.serverless
+      ? ["", "  capabilities {", '    name = "EnableServerless"', "  }"]
+      : [
+          "",
+          '  dynamic "geo_location" {',
+          "    for_each = var.additional_locations",
+          "    content {",
+          "      location          = geo_location.value",
+          "      failover_priority = geo_location.key + 1",
+          "      zone_redundant    = var.zone_redundant",
+          "    }",
+          "  }",
+        ]),
     "}",
+  ];
+}
+
+/** `main.tf` for a model. */
+export function renderTerraform(model: Model, options: IacOptions = {}): string {
+  const plan = planInfrastructure(model, options);
+  const settings = productionSettingsOf(plan, options.production);
+  const lines: string[] = [...header(plan, settings), ...accountBlock(plan, settings)];
+  lines.push(
     "",
     'resource "azurerm_cosmosdb_sql_database" "database" {',
     "  name                = var.database_name",
@@ -198,6 +314,21 @@ export function renderTerraform(model: Model, options: InfrastructureOptions = {
       "}",
     );
   });
-  lines.push("", 'output "account_endpoint" {', "  value = azurerm_cosmosdb_account.account.endpoint", "}");
+  lines.push(
+    "",
+    "# Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).",
+    'resource "azurerm_cosmosdb_sql_role_assignment" "data_contributor" {',
+    "  for_each            = toset(var.data_contributor_principal_ids)",
+    "  resource_group_name = azurerm_cosmosdb_account.account.resource_group_name",
+    "  account_name        = azurerm_cosmosdb_account.account.name",
+    `  role_definition_id  = "\${azurerm_cosmosdb_account.account.id}/sqlRoleDefinitions/${DATA_CONTRIBUTOR_ROLE_ID}"`,
+    "  principal_id        = each.value",
+    "  scope               = azurerm_cosmosdb_account.account.id",
+    "}",
+    "",
+    'output "account_endpoint" {',
+    "  value = azurerm_cosmosdb_account.account.endpoint",
+    "}",
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { ATTRIBUTE_NAME, ENTITY_NAME } from "../workload/raw-schema.js";
-import type { Issue, Result } from "../common/issues.js";
+import { createIssueSink, type Result } from "../common/issues.js";
+import { parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
 import type {
   AttributeType,
   ChangeFrequency,
@@ -220,6 +221,15 @@ export interface DraftReadOptions {
   readonly exact?: boolean;
 }
 
+/** A draft's schema problems, all under one code (the draft is re-checked as a workload later). */
+const DRAFT_SCHEMA: SchemaCheckOptions = {
+  codes: {
+    unknownField: "session.invalidWorkload",
+    missingField: "session.invalidWorkload",
+    invalidValue: "session.invalidWorkload",
+  },
+};
+
 /**
  * Reads a workload document (already parsed from YAML or JSON) that may be incomplete.
  * Every structural problem is reported as an issue with its path.
@@ -229,18 +239,10 @@ export function parseDraftDocument(
   file?: string,
   options: DraftReadOptions = {},
 ): Result<DraftWorkload> {
-  const parsed = draftDocumentSchema.safeParse(value);
-  if (!parsed.success) {
-    const issues: Issue[] = parsed.error.issues.map((issue) => ({
-      code: "session.invalidWorkload",
-      severity: "error" as const,
-      path: issue.path.filter((segment) => typeof segment !== "symbol"),
-      message: issue.message,
-      ...(file === undefined ? {} : { file }),
-    }));
-    return { ok: false, issues };
-  }
-  return { ok: true, value: fromDocument(parsed.data, options.exact === true), issues: [] };
+  const sink = createIssueSink(file === undefined ? {} : { file });
+  const parsed = parseWithSchema(draftDocumentSchema, value, [], sink, DRAFT_SCHEMA);
+  if (parsed === undefined) return { ok: false, issues: sink.issues() };
+  return { ok: true, value: fromDocument(parsed, options.exact === true), issues: [] };
 }
 
 function fromDocument(document: DraftDocument, exact: boolean): DraftWorkload {

@@ -12,7 +12,8 @@ import {
   parseDraftDocument,
   type DraftWorkload,
 } from "./draft.js";
-import type { Result } from "../common/issues.js";
+import { createIssueSink, type Result } from "../common/issues.js";
+import { parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
 import { importRecordSchema, type ImportRecord } from "./import-record.js";
 
 /**
@@ -109,24 +110,22 @@ export function sessionToJson(state: SessionState): Record<string, unknown> {
   return { ...state, workload: draftToDocument(state.workload, { exact: true }) };
 }
 
+/** A session file's schema problems, all under one code. */
+const SESSION_FILE_SCHEMA: SchemaCheckOptions = {
+  codes: {
+    unknownField: "session.invalidSessionFile",
+    missingField: "session.invalidSessionFile",
+    invalidValue: "session.invalidSessionFile",
+  },
+};
+
 /** Reads a session back from `sessionToJson` output; every problem is reported. */
 export function sessionFromJson(value: unknown, file?: string): Result<SessionState> {
-  const parsed = sessionFileSchema.safeParse(value);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      issues: parsed.error.issues.map((issue) => ({
-        code: "session.invalidSessionFile",
-        severity: "error" as const,
-        path: issue.path.filter((segment) => typeof segment !== "symbol"),
-        message: issue.message,
-        ...(file === undefined ? {} : { file }),
-      })),
-    };
-  }
-  const workload = parseDraftDocument(parsed.data.workload, file, { exact: true });
+  const sink = createIssueSink(file === undefined ? {} : { file });
+  const data = parseWithSchema(sessionFileSchema, value, [], sink, SESSION_FILE_SCHEMA);
+  if (data === undefined) return { ok: false, issues: sink.issues() };
+  const workload = parseDraftDocument(data.workload, file, { exact: true });
   if (!workload.ok) return workload;
-  const data = parsed.data;
   const state: SessionState = {
     version: 1,
     workload: workload.value,

@@ -114,7 +114,14 @@ export function entityKeyValue(entity: Entity, index: number): string | number {
 /** The attributes of a record: the listed ones, with the key first when the list omits it. */
 export function recordAttributes(entity: Entity): readonly Attribute[] {
   if (entity.attributes.some((attribute) => attribute.name === entity.key)) return entity.attributes;
-  const key: Attribute = { name: entity.key, type: "string", skew: 0, unique: true, changes: "never", presence: 1 };
+  const key: Attribute = {
+    name: entity.key,
+    type: "string",
+    skew: 0,
+    unique: true,
+    changes: "never",
+    presence: 1,
+  };
   return [key, ...entity.attributes];
 }
 

@@ -31,7 +31,7 @@ function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): v
       "remove presence from the key (the default is 1)",
     );
   }
-  const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (2 MB) in Azure Cosmos DB`;
+  const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (${MAX_ITEM_BYTES / 1024 / 1024} MB) in Azure Cosmos DB`;
   const split =
     "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
   if (entity.avgBytes > MAX_ITEM_BYTES) {

@@ -2,10 +2,8 @@
  * How many items an entity has at the end of the planning horizon: the one rule behind the
  * storage figures of the requirements document and of the evaluation.
  */
+import { SECONDS_PER_MONTH } from "../cosmos/limits.js";
 import type { Entity } from "./types.js";
-
-/** Seconds in the 30-day month that TTLs are converted with. */
-const SECONDS_PER_MONTH = 30 * 86_400;
 
 /**
  * `count + growthPerMonth x horizonMonths`; under a TTL, the larger of `count` and what the TTL

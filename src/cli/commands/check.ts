@@ -2,11 +2,11 @@
  * `cosmos-modeler check <workload> [--json]`: loads a workload file and lists every issue.
  * Exit status 0 when it loads (warnings allowed), 1 when it has errors, 2 on wrong usage.
  */
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { issueToJson } from "../../common/issues.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
 import { readInputFile } from "../../files/io.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
   program

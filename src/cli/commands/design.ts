@@ -9,7 +9,7 @@ import { designModel } from "../../design/design-model.js";
 import { renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadFile } from "../../files/load-inputs.js";
 import { locateIssues } from "../../cost/locate-issues.js";
 import {
@@ -19,16 +19,16 @@ import {
   printText,
   reportIssues,
   reportRefusedInput,
-} from "../output.js";
+} from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import { formatDecisions } from "../../render/decisions-report.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
   VERIFICATION_OPTION_DESCRIPTION,
-} from "../report-inputs.js";
+} from "../support/report-inputs.js";
 
 interface DesignFlags {
   readonly out?: string;

@@ -9,8 +9,8 @@ import type { Operation, RuEstimate } from "../../estimator/operation.js";
 import { validateOperation } from "../../estimator/validate-operation.js";
 import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
-import type { CommandRegistration } from "../main.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../output.js";
+import type { CommandRegistration } from "../support/command.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
 
 interface ParsedLine {
   readonly line: number;
@@ -111,7 +111,13 @@ function formatTable(
 }
 
 function describeInputs(operation: Operation): string {
-  const { op: _op, ...inputs } = operation;
+  const { op: _op, operations, ...inputs } = operation;
   const parts = Object.entries(inputs).map(([key, value]) => `${key}=${String(value)}`);
+  // A batch or stored procedure lists its operations, each as op and inputs.
+  if (operations !== undefined) {
+    parts.push(
+      `operations=[${operations.map((inner) => `${inner.op} ${describeInputs(inner)}`).join("; ")}]`,
+    );
+  }
   return parts.length === 0 ? "(defaults)" : parts.join(" ");
 }

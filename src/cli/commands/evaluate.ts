@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { locateIssues } from "../../cost/locate-issues.js";
 import {
@@ -16,9 +16,9 @@ import {
   printText,
   reportIssues,
   reportRefusedInput,
-} from "../output.js";
+} from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
 import { basename } from "node:path";
 import { buildReportData } from "../../render/report/report-data.js";
@@ -28,7 +28,7 @@ import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
   VERIFICATION_OPTION_DESCRIPTION,
-} from "../report-inputs.js";
+} from "../support/report-inputs.js";
 
 interface EvaluateFlags {
   readonly json?: boolean;

@@ -5,15 +5,15 @@
  */
 import { resolve } from "node:path";
 import { Option } from "commander";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { importDatabase } from "../../import/import-database.js";
 import { REQUIRED_PRIVILEGES } from "../../import/postgres/catalog-queries.js";
 import { isConnectionUrl, redactConnectionUrl } from "../../import/postgres/connection-url.js";
-import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot.js";
+import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { startImportedSession } from "../../session-store/import-session.js";
 import { readInputFile } from "../../files/io.js";
-import { EXIT_OK, printJson, printText } from "../output.js";
+import { EXIT_OK, printJson, printText } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
   program

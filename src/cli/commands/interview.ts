@@ -19,8 +19,8 @@ import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.j
 import { writeDataModel } from "../../session-store/deliverables.js";
 import { openSession, saveSession, SessionFileChangedError } from "../../session-store/session-files.js";
 import { HandEditedError } from "../../files/write-outputs.js";
-import type { CommandRegistration } from "../main.js";
-import { EXIT_OK } from "../output.js";
+import type { CommandRegistration } from "../support/command.js";
+import { EXIT_OK } from "../support/output.js";
 import { askQuestion } from "./interview-forms.js";
 import { Prompter, type PromptContext } from "./interview-prompter.js";
 import { runEditMenu } from "./interview-edits.js";

@@ -4,7 +4,7 @@
  * is written to standard output.
  */
 import { resolve } from "node:path";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 
 export const register: CommandRegistration = (program) => {
   program

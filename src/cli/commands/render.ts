@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
 import { renderDeliverables, renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel, readWorkloadFile, type InputFiles } from "../../files/load-inputs.js";
 import type { Model } from "../../model/types.js";
 import type { Workload } from "../../workload/types.js";
@@ -20,15 +20,15 @@ import {
   printText,
   reportIssues,
   reportRefusedInput,
-} from "../output.js";
+} from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../prices-option.js";
+import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
   VERIFICATION_OPTION_DESCRIPTION,
-} from "../report-inputs.js";
+} from "../support/report-inputs.js";
 
 interface RenderFlags {
   readonly out: string;

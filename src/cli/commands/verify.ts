@@ -12,7 +12,7 @@ import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
 import { writeFileAtomic } from "../../files/io.js";
-import type { CommandRegistration } from "../main.js";
+import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import {
   EXIT_INPUT_ERROR,
@@ -22,7 +22,7 @@ import {
   printText,
   reportIssues,
   reportRefusedInput,
-} from "../output.js";
+} from "../support/output.js";
 
 interface VerifyFlags {
   readonly connectionString?: string;

@@ -3,7 +3,13 @@
  * (a constraint added by ALTER TABLE after its CREATE TABLE), for every dialect.
  */
 import type { AttributeType } from "../../workload/types.js";
-import type { ColumnInfo, DatabaseObject, ForeignKey, TableInfo, UnreadStatement } from "../snapshot.js";
+import type {
+  ColumnInfo,
+  DatabaseObject,
+  ForeignKey,
+  TableInfo,
+  UnreadStatement,
+} from "../snapshot/snapshot.js";
 
 export interface DdlContent {
   readonly tables: readonly TableInfo[];

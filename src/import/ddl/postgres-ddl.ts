@@ -4,7 +4,7 @@
  * by ALTER TABLE, as pg_dump writes them), triggers, functions, procedures and views.
  * psql commands (`\connect`, `\restrict`) and COPY data blocks are skipped.
  */
-import { attributeTypeOf } from "../sql-types.js";
+import { attributeTypeOf } from "../snapshot/sql-types.js";
 import { parsePostgres } from "../sql/postgres-parser.js";
 import type { DdlContent } from "./ddl-content.js";
 import { DdlCollector } from "./ddl-content.js";

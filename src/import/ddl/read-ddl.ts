@@ -3,7 +3,7 @@
  * whose parser reads the most statements of the file (PostgreSQL first on a tie).
  */
 import { CosmosModelerError } from "../../common/errors.js";
-import type { DatabaseSnapshot, SqlDialect } from "../snapshot.js";
+import type { DatabaseSnapshot, SqlDialect } from "../snapshot/snapshot.js";
 import type { DdlContent } from "./ddl-content.js";
 import { readPostgresDdl } from "./postgres-ddl.js";
 import { readSqlParserDdl } from "./sql-parser-ddl.js";

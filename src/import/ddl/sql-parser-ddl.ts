@@ -6,7 +6,7 @@
  * rejects is listed with the parser's message.
  */
 import { createRequire } from "node:module";
-import { attributeTypeOf } from "../sql-types.js";
+import { attributeTypeOf } from "../snapshot/sql-types.js";
 import { DdlCollector, type DdlContent } from "./ddl-content.js";
 import {
   leadingWords,

@@ -7,7 +7,7 @@
 import pg from "pg";
 import { CosmosModelerError } from "../../common/errors.js";
 import type { AttributeType } from "../../workload/types.js";
-import { attributeTypeOf } from "../sql-types.js";
+import { attributeTypeOf } from "../snapshot/sql-types.js";
 import type {
   ColumnInfo,
   ColumnStatistics,
@@ -16,7 +16,7 @@ import type {
   ForeignKey,
   StatementStatistics,
   TableInfo,
-} from "../snapshot.js";
+} from "../snapshot/snapshot.js";
 import {
   COLUMNS_QUERY,
   CONSTRAINTS_QUERY,

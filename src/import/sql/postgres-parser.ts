@@ -4,7 +4,7 @@
  * every statement pg_dump writes.
  */
 import { loadModule, parseSync, type ParseResult } from "libpg-query";
-import type { AnalyzeSql } from "../map-statements.js";
+import type { AnalyzeSql } from "./statement-shape.js";
 import { analyzeStatement } from "./analyze-statement.js";
 
 let loaded: Promise<void> | undefined;

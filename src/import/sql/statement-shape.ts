@@ -96,3 +96,6 @@ export interface UnsupportedShape {
 
 export type StatementShape =
   SelectShape | InsertShape | UpdateShape | DeleteShape | UtilityShape | UnsupportedShape;
+
+/** Parses one normalized statement into its shape (the PostgreSQL parser, injected). */
+export type AnalyzeSql = (sql: string) => StatementShape | { readonly error: string };

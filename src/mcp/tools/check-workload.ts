@@ -8,8 +8,8 @@ import { formatIssue, issueToJson } from "../../common/issues.js";
 import { MAX_INPUT_BYTES, readInputFile } from "../../files/io.js";
 import { WORKLOAD_FILE } from "../../session-store/session-files.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
-import { failure, issueSchema, success } from "../results.js";
-import { defineTool, READ_ONLY, sessionPath } from "../tool-definition.js";
+import { failure, issueSchema, success } from "../support/results.js";
+import { defineTool, READ_ONLY, sessionPath } from "../support/tool-definition.js";
 
 const inputSchema = {
   path: sessionPath("workload file; default: the session's workload.yaml").optional(),

@@ -8,9 +8,9 @@ import { designModel } from "../../design/design-model.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import { formatDecisions } from "../../render/decisions-report.js";
-import { success } from "../results.js";
-import { workloadFor } from "../session-workload.js";
-import { defineTool, READ_ONLY, sessionPath } from "../tool-definition.js";
+import { success } from "../support/results.js";
+import { workloadFor } from "../support/session-workload.js";
+import { defineTool, READ_ONLY, sessionPath } from "../support/tool-definition.js";
 import { evaluationShape } from "./evaluation-schema.js";
 
 const decisionSchema = z.looseObject({

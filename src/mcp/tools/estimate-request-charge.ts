@@ -7,8 +7,8 @@ import { formatIssue, hasErrors, issueToJson, type Issue } from "../../common/is
 import { CONSISTENCY_LEVELS } from "../../cosmos/consistency.js";
 import { estimateRequestCharge } from "../../estimator/estimate-request-charge.js";
 import { OPERATION_KINDS, validateOperation } from "../../estimator/validate-operation.js";
-import { failure, success } from "../results.js";
-import { defineTool, READ_ONLY } from "../tool-definition.js";
+import { failure, success } from "../support/results.js";
+import { defineTool, READ_ONLY } from "../support/tool-definition.js";
 
 const operationSchema = z.object({
   op: z.enum(OPERATION_KINDS as ["read", ...string[]]),

@@ -8,9 +8,9 @@ import { readInputFile } from "../../files/io.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { loadModel } from "../../model/load-model.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
-import { failure, success } from "../results.js";
-import { workloadFor } from "../session-workload.js";
-import { defineTool, READ_ONLY, sessionPath } from "../tool-definition.js";
+import { failure, success } from "../support/results.js";
+import { workloadFor } from "../support/session-workload.js";
+import { defineTool, READ_ONLY, sessionPath } from "../support/tool-definition.js";
 import { evaluationShape } from "./evaluation-schema.js";
 
 export const evaluateModelTool = defineTool({

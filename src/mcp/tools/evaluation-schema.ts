@@ -3,7 +3,7 @@
  * container, with totals, as `cosmos-modeler evaluate --json` prints it.
  */
 import { z } from "zod";
-import { issueSchema } from "../results.js";
+import { issueSchema } from "../support/results.js";
 
 const rate = z.object({ avg: z.number(), peak: z.number() });
 

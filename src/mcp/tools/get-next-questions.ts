@@ -3,9 +3,9 @@
  * subject), how to answer each with update-requirements, and the checklist.
  */
 import { openSession } from "../../session-store/session-files.js";
-import { success } from "../results.js";
-import { readinessOf, sessionStatus, sessionStatusShape } from "../session-status.js";
-import { defineTool, READ_ONLY } from "../tool-definition.js";
+import { success } from "../support/results.js";
+import { readinessOf, sessionStatus, sessionStatusShape } from "../support/session-status.js";
+import { defineTool, READ_ONLY } from "../support/tool-definition.js";
 
 export const getNextQuestionsTool = defineTool({
   name: "get-next-questions",

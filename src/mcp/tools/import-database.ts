@@ -7,11 +7,11 @@ import { confinePath } from "../../files/confine.js";
 import { readInputFile } from "../../files/io.js";
 import { importDatabase } from "../../import/import-database.js";
 import { isConnectionUrl } from "../../import/postgres/connection-url.js";
-import { SQL_DIALECTS } from "../../import/snapshot.js";
+import { SQL_DIALECTS } from "../../import/snapshot/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { SessionExistsError, startImportedSession } from "../../session-store/import-session.js";
-import { failure, success } from "../results.js";
-import { defineTool } from "../tool-definition.js";
+import { failure, success } from "../support/results.js";
+import { defineTool } from "../support/tool-definition.js";
 
 const inputSchema = {
   source: z

@@ -2,7 +2,7 @@
  * Every tool of the MCP server, in the order clients list them. Adding a tool: its file in this
  * folder and one line here.
  */
-import type { ToolDefinition } from "../tool-definition.js";
+import type { ToolDefinition } from "../support/tool-definition.js";
 import { checkWorkloadTool } from "./check-workload.js";
 import { designModelTool } from "./design-model.js";
 import { estimateRequestChargeTool } from "./estimate-request-charge.js";

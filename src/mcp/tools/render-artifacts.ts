@@ -9,9 +9,9 @@ import { readInputFile } from "../../files/io.js";
 import { handEditedMessage, HandEditedError, writeOutputs } from "../../files/write-outputs.js";
 import { loadModel } from "../../model/load-model.js";
 import { renderModelArtifacts } from "../../render/artifacts.js";
-import { failure, issueSchema, success } from "../results.js";
-import { sessionWorkload } from "../session-workload.js";
-import { defineTool, sessionPath } from "../tool-definition.js";
+import { failure, issueSchema, success } from "../support/results.js";
+import { sessionWorkload } from "../support/session-workload.js";
+import { defineTool, sessionPath } from "../support/tool-definition.js";
 
 export const renderArtifactsTool = defineTool({
   name: "render-artifacts",

@@ -10,9 +10,9 @@ import { applyChanges } from "../../session/apply-changes.js";
 import { changesSchema } from "../../session/changes.js";
 import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.js";
 import { openSession, saveSession } from "../../session-store/session-files.js";
-import { failure, issueSchema, success } from "../results.js";
-import { sessionStatus, sessionStatusShape } from "../session-status.js";
-import { defineTool } from "../tool-definition.js";
+import { failure, issueSchema, success } from "../support/results.js";
+import { sessionStatus, sessionStatusShape } from "../support/session-status.js";
+import { defineTool } from "../support/tool-definition.js";
 
 function formatProblem(issue: Issue): string {
   return `- ${formatPath(issue.path)}: ${issue.message}${issue.suggestion === undefined ? "" : ` (${issue.suggestion})`}`;

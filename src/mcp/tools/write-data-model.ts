@@ -8,8 +8,8 @@ import { handEditedMessage, HandEditedError } from "../../files/write-outputs.js
 import { resolvePrices } from "../../files/read-prices.js";
 import { writeDataModel } from "../../session-store/deliverables.js";
 import { openSession } from "../../session-store/session-files.js";
-import { failure, success } from "../results.js";
-import { defineTool, sessionPath } from "../tool-definition.js";
+import { failure, success } from "../support/results.js";
+import { defineTool, sessionPath } from "../support/tool-definition.js";
 import { totalsSchema } from "./evaluation-schema.js";
 
 export const writeDataModelTool = defineTool({

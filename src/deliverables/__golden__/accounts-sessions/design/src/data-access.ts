@@ -139,22 +139,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "accounts/passwordResetToken": {
+  "accounts/session": {
     container: "accounts",
-    type: "passwordResetToken",
-    entity: "PasswordResetToken",
-    attributes: ["tokenId", "accountId", "email", "createdAt", "expiresAt"],
-    id: "passwordResetToken-{tokenId}",
-    partitionKey: ["passwordResetToken-{tokenId}"],
-    keyPaths: ["/id"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-    ttl: 900,
-  },
-  "sessions/session": {
-    container: "sessions",
     type: "session",
     entity: "Session",
     attributes: [
@@ -166,9 +152,23 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "userAgent",
       "mfaSatisfied",
     ],
-    id: "{sessionId}",
-    partitionKey: ["{sessionId}"],
-    keyPaths: ["/sessionId"],
+    id: "session-{sessionId}",
+    partitionKey: ["session-{sessionId}"],
+    keyPaths: ["/id"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+    ttl: 86400,
+  },
+  "password-reset-tokens/passwordResetToken": {
+    container: "password-reset-tokens",
+    type: "passwordResetToken",
+    entity: "PasswordResetToken",
+    attributes: ["tokenId", "accountId", "email", "createdAt", "expiresAt"],
+    id: "{tokenId}",
+    partitionKey: ["{tokenId}"],
+    keyPaths: ["/tokenId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -317,23 +317,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3SignInCreateASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "create" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
      * Q3: Validate a session by its token id (every API call)
-     * Plan: pointRead on sessions/session.
+     * Plan: pointRead on accounts/session.
      */
     async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("sessions", "session");
+      const shape1 = runtime.shape("accounts", "session");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("sessions"),
-        renderTemplate("{sessionId}", values1),
-        [renderKeyValue("{sessionId}", values1)],
+        runtime.container("accounts"),
+        renderTemplate("session-{sessionId}", values1),
+        [renderKeyValue("session-{sessionId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -341,16 +341,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q4: List an account's active sessions (security page, sign out everywhere)
-     * Plan: fanOut on sessions/session.
+     * Plan: fanOut on accounts/session.
      */
     async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // fan-out over all 7 physical partition(s)
-      const shape1 = runtime.shape("sessions", "session");
+      // fan-out over all 9 physical partition(s)
+      const shape1 = runtime.shape("accounts", "session");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
-        runtime.container("sessions"),
+        runtime.container("accounts"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
         [
           { name: "@type", value: "session" },
@@ -368,7 +368,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c4SignOutOrRevokeASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "delete" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "delete" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -381,7 +381,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [
         {
           kind: "item",
-          container: "accounts",
+          container: "password-reset-tokens",
           itemType: "passwordResetToken",
           operation: "create",
         },
@@ -390,18 +390,18 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q5: Read a password-reset token when its link is opened
-     * Plan: pointRead on accounts/passwordResetToken.
+     * Plan: pointRead on password-reset-tokens/passwordResetToken.
      */
     async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("accounts", "passwordResetToken");
+      const shape1 = runtime.shape("password-reset-tokens", "passwordResetToken");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
-        runtime.container("accounts"),
-        renderTemplate("passwordResetToken-{tokenId}", values1),
-        [renderKeyValue("passwordResetToken-{tokenId}", values1)],
+        runtime.container("password-reset-tokens"),
+        renderTemplate("{tokenId}", values1),
+        [renderKeyValue("{tokenId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
@@ -417,7 +417,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [
         {
           kind: "item",
-          container: "accounts",
+          container: "password-reset-tokens",
           itemType: "passwordResetToken",
           operation: "delete",
         },

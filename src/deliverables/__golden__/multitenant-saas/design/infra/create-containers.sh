@@ -11,10 +11,42 @@ DATABASE_NAME="${DATABASE_NAME:-$DEFAULT_DATABASE_NAME}"
 # Further regions, in failover priority order.
 ADDITIONAL_LOCATIONS=()
 
-locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant=False)
+# Production settings (see docs/infrastructure.md); each can be set in the environment.
+# Backup policy: Continuous7Days | Continuous30Days | Periodic. Continuous7Days: point-in-time restore, no backup-storage charge.
+BACKUP_POLICY="${BACKUP_POLICY:-Continuous7Days}"
+# Zones in every region that has them, fixed when a region is added (default on: the premium is waived for autoscale throughput, which every container uses).
+ZONE_REDUNDANT="${ZONE_REDUNDANT:-true}"
+# Service-managed failover of the write region (single write region).
+AUTOMATIC_FAILOVER="${AUTOMATIC_FAILOVER:-true}"
+# Key (local) authentication off: Microsoft Entra ID with data-plane role assignments only.
+DISABLE_LOCAL_AUTH="${DISABLE_LOCAL_AUTH:-true}"
+# ENABLED | DISABLED (DISABLED needs a private endpoint, not created here).
+PUBLIC_NETWORK_ACCESS="${PUBLIC_NETWORK_ACCESS:-ENABLED}"
+# Space-separated Microsoft Entra object ids granted Cosmos DB Built-in Data Contributor.
+DATA_CONTRIBUTOR_PRINCIPAL_IDS="${DATA_CONTRIBUTOR_PRINCIPAL_IDS:-}"
+
+case "$BACKUP_POLICY" in
+  Continuous7Days | Continuous30Days) backup=(--backup-policy-type Continuous --continuous-tier "$BACKUP_POLICY") ;;
+  Periodic) backup=(--backup-policy-type Periodic) ;;
+  *) echo "BACKUP_POLICY must be one of Continuous7Days, Continuous30Days, Periodic" >&2; exit 1 ;;
+esac
+for setting in ZONE_REDUNDANT AUTOMATIC_FAILOVER DISABLE_LOCAL_AUTH; do
+  case "${!setting}" in
+    true | false) ;;
+    *) echo "$setting must be true or false" >&2; exit 1 ;;
+  esac
+done
+case "$PUBLIC_NETWORK_ACCESS" in
+  ENABLED | DISABLED) ;;
+  *) echo "PUBLIC_NETWORK_ACCESS must be ENABLED or DISABLED" >&2; exit 1 ;;
+esac
+read -r -a data_contributors <<< "$DATA_CONTRIBUTOR_PRINCIPAL_IDS"
+if [ "$ZONE_REDUNDANT" = true ]; then zone=True; else zone=False; fi
+
+locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant="$zone")
 priority=1
 for region in ${ADDITIONAL_LOCATIONS[@]+"${ADDITIONAL_LOCATIONS[@]}"}; do
-  locations+=(--locations regionName="$region" failoverPriority="$priority" isZoneRedundant=False)
+  locations+=(--locations regionName="$region" failoverPriority="$priority" isZoneRedundant="$zone")
   priority=$((priority + 1))
 done
 
@@ -23,7 +55,13 @@ az cosmosdb create \
   --name "$ACCOUNT_NAME" \
   --kind GlobalDocumentDB \
   --default-consistency-level Session \
-  "${locations[@]}"
+  "${locations[@]}" \
+  "${backup[@]}" \
+  --enable-automatic-failover "$AUTOMATIC_FAILOVER" \
+  --disable-local-auth "$DISABLE_LOCAL_AUTH" \
+  --disable-key-based-metadata-write-access "$DISABLE_LOCAL_AUTH" \
+  --minimal-tls-version Tls12 \
+  --public-network-access "$PUBLIC_NETWORK_ACCESS"
 
 az cosmosdb sql database create \
   --resource-group "$RESOURCE_GROUP" \
@@ -63,4 +101,17 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
   --ttl 2592000 \
-  --max-throughput 123000
+  --max-throughput 114000
+
+# Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
+if [ "${#data_contributors[@]}" -gt 0 ]; then
+  ACCOUNT_ID="$(az cosmosdb show --resource-group "$RESOURCE_GROUP" --name "$ACCOUNT_NAME" --query id --output tsv)"
+fi
+for principal in ${data_contributors[@]+"${data_contributors[@]}"}; do
+  az cosmosdb sql role assignment create \
+    --resource-group "$RESOURCE_GROUP" \
+    --account-name "$ACCOUNT_NAME" \
+    --role-definition-id "$ACCOUNT_ID/sqlRoleDefinitions/00000000-0000-0000-0000-000000000002" \
+    --principal-id "$principal" \
+    --scope "$ACCOUNT_ID"
+done

@@ -3,11 +3,11 @@
  * session's own workload (when it is complete enough to load).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { formatIssue, issueToJson } from "../common/issues.js";
-import { readWorkloadFile } from "../files/load-inputs.js";
-import { checkReadiness } from "../session/checklist.js";
-import { openSession, WORKLOAD_FILE } from "../session-store/session-files.js";
-import type { Workload } from "../workload/types.js";
+import { formatIssue, issueToJson } from "../../common/issues.js";
+import { readWorkloadFile } from "../../files/load-inputs.js";
+import { checkReadiness } from "../../session/checklist.js";
+import { openSession, WORKLOAD_FILE } from "../../session-store/session-files.js";
+import type { Workload } from "../../workload/types.js";
 import { failure } from "./results.js";
 
 /** The session's workload when it loads (for scale and checks), else undefined. */

@@ -5,15 +5,15 @@
  * input's, with exit status 1.
  */
 import { basename } from "node:path";
-import { evaluateModel } from "../cost/evaluate.js";
-import type { Prices } from "../cosmos/prices.js";
-import { hasErrors, type Issue } from "../common/issues.js";
-import { loadModel } from "../model/load-model.js";
-import { loadVerification } from "../render/report/load-verification.js";
-import type { ComparedModel, VerificationSummary } from "../render/report/report-data.js";
-import type { Workload } from "../workload/types.js";
-import { readInputFile } from "../files/io.js";
-import type { Inputs } from "../files/load-inputs.js";
+import { evaluateModel } from "../../cost/evaluate.js";
+import type { Prices } from "../../cosmos/prices.js";
+import { hasErrors, type Issue } from "../../common/issues.js";
+import { loadModel } from "../../model/load-model.js";
+import { loadVerification } from "../../render/report/load-verification.js";
+import type { ComparedModel, VerificationSummary } from "../../render/report/report-data.js";
+import type { Workload } from "../../workload/types.js";
+import { readInputFile } from "../../files/io.js";
+import type { Inputs } from "../../files/load-inputs.js";
 
 export const COMPARE_OPTION_DESCRIPTION = "a second model file to show side by side in report.html";
 export const VERIFICATION_OPTION_DESCRIPTION = "a `verify --json` output to show in report.html";

@@ -2,7 +2,7 @@
  * SQL column types -> workload attribute types, for PostgreSQL, MySQL and SQL Server type names.
  * A type that is none of the known families is a string (how it would travel in JSON).
  */
-import type { AttributeType } from "../workload/types.js";
+import type { AttributeType } from "../../workload/types.js";
 
 const NUMBER =
   /^(small|big|tiny|medium)?int(eger)?\d*\b|^(int[248]|serial\d*|smallserial|bigserial|decimal|numeric|number|real|float\d*|double|money|smallmoney|dec|fixed|oid)\b/;

@@ -10,8 +10,8 @@ import {
   escapeControlCharacters,
   escapeJsonText,
   escapeTerminalText,
-} from "../common/safe-text.js";
-import { formatIssue, hasErrors, issueToJson, type Issue } from "../common/issues.js";
+} from "../../common/safe-text.js";
+import { formatIssue, hasErrors, issueToJson, type Issue } from "../../common/issues.js";
 
 export const EXIT_OK = 0;
 export const EXIT_INPUT_ERROR = 1;

@@ -3,11 +3,11 @@
  * answer it in changes), the checklist, and whether the data model may be written.
  */
 import { z } from "zod";
-import { checkReadiness, type Readiness } from "../session/checklist.js";
-import { nextQuestions } from "../session/next-questions.js";
-import type { Question } from "../session/questions.js";
-import type { SessionState } from "../session/state.js";
-import { WORKLOAD_FILE } from "../session-store/session-files.js";
+import { checkReadiness, type Readiness } from "../../session/checklist.js";
+import { nextQuestions } from "../../session/next-questions.js";
+import type { Question } from "../../session/questions.js";
+import type { SessionState } from "../../session/state.js";
+import { WORKLOAD_FILE } from "../../session-store/session-files.js";
 
 const looseRecord = z.record(z.string(), z.unknown());
 

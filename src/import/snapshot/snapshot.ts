@@ -5,7 +5,7 @@
  * PostgreSQL server (catalog, `pg_stats`, `pg_stat_statements`) and a DDL file (structure only).
  * `mapSnapshot` turns it into a draft workload; nothing here touches a database or a file.
  */
-import type { AttributeType } from "../workload/types.js";
+import type { AttributeType } from "../../workload/types.js";
 
 /** The SQL dialects a DDL file can be written in. */
 export const SQL_DIALECTS = ["postgresql", "mysql", "sqlserver"] as const;

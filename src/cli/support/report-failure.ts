@@ -3,8 +3,8 @@
  * `--json`, the one JSON document on stdout), and the exit status that tells an input problem
  * (1) from a bug (70).
  */
-import { CosmosModelerError } from "../common/errors.js";
-import type { FailureCode, Issue } from "../common/issues.js";
+import { CosmosModelerError } from "../../common/errors.js";
+import type { FailureCode, Issue } from "../../common/issues.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { PathAccess } from "../files/confine.js";
+import type { PathAccess } from "../../files/confine.js";
 
 /** Progress of a long tool: `done` of `total` steps (total unknown: undefined), and what it is doing. */
 export type ReportProgress = (done: number, total: number | undefined, message: string) => void;

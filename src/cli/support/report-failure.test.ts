@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CosmosModelerError } from "../common/errors.js";
+import { CosmosModelerError } from "../../common/errors.js";
 import { failureIssue } from "./report-failure.js";
 
 describe("failureIssue", () => {

@@ -1,0 +1,122 @@
+/**
+ * The design scores its candidates with an evaluator that reuses what a candidate does not change
+ * (`cost/evaluation-cache.ts`). On random workloads, walking the design's rules from the baseline
+ * (each rule's candidates evaluated in turn, then one of them taken), every evaluation of the
+ * shared evaluator must be a fresh `evaluateModel`'s to the last bit: same plans, loads, layouts,
+ * prices, issues and their order.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createEvaluator, evaluateModel } from "../cost/evaluate.js";
+import type { Model } from "../model/types.js";
+import { toWorkload, workloadDocumentArbitrary } from "../test-support/workload-arbitrary.js";
+import type { Workload } from "../workload/types.js";
+import { baselineModel } from "./model-edits.js";
+import { problemsOf, repairCandidates } from "./repair.js";
+import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
+import {
+  aggregateCandidates,
+  binningCandidates,
+  correlations,
+  idCandidates,
+  lookupCandidates,
+  mergeCandidates,
+  partitionKeyCandidates,
+  sameKeyMergeCandidates,
+} from "./rules-structure.js";
+import type { Candidate } from "./search.js";
+
+const RUNS = Number(process.env.INCREMENTAL_PROPERTY_RUNS ?? 12);
+
+/** Every step of the walk: the candidates of one rule at the model reached so far. */
+type Step = (workload: Workload, model: Model, evaluate: (model: Model) => unknown) => Candidate[];
+
+function steps(workload: Workload): Step[] {
+  const correlation = correlations(workload);
+  const evaluationOf = (evaluate: (model: Model) => unknown, model: Model) =>
+    evaluate(model) as ReturnType<typeof evaluateModel>;
+  return [
+    ...workload.relationships.map(
+      (relationship): Step =>
+        (w, model) =>
+          aggregateCandidates(
+            w,
+            model,
+            relationship,
+            correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0,
+          ),
+    ),
+    ...workload.entities.map(
+      (entity): Step =>
+        (w, model) =>
+          lookupCandidates(w, model, entity.name),
+    ),
+    ...workload.entities.map(
+      (entity): Step =>
+        (w, model) =>
+          model.containers
+            .filter((c) => c.items.some((i) => i.entity === entity.name))
+            .flatMap((c) => partitionKeyCandidates(w, model, c.name)),
+    ),
+    ...workload.entities.map(
+      (entity): Step =>
+        (w, model) =>
+          idCandidates(w, model, entity.name),
+    ),
+    ...workload.entities.map(
+      (entity): Step =>
+        (w, model) =>
+          binningCandidates(w, model, entity.name),
+    ),
+    ...workload.accessPatterns.flatMap((pattern): Step[] =>
+      pattern.type === "read"
+        ? [
+            (w, model, evaluate) =>
+              denormalizationCandidates(w, model, evaluationOf(evaluate, model), pattern),
+            (w, model, evaluate) => fanOutCandidates(w, model, evaluationOf(evaluate, model), pattern),
+          ]
+        : [],
+    ),
+    // The hard-limit repairs: shards, replicas, hierarchical keys, moves away from a hot key.
+    (w, model, evaluate) => {
+      const evaluation = evaluationOf(evaluate, model);
+      return problemsOf(w, evaluation).flatMap((problem) =>
+        repairCandidates(w, model, evaluation, problem, "all"),
+      );
+    },
+    (w, model) => [...mergeCandidates(model), ...sameKeyMergeCandidates(model, w, correlation)],
+  ];
+}
+
+describe("the design's shared evaluator", () => {
+  it(`evaluates every candidate of the design's rules exactly as a fresh evaluation (${RUNS} workloads)`, () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(
+        workloadDocumentArbitrary({ maxEntities: 4 }),
+        fc.array(fc.nat(), { minLength: 64, maxLength: 64 }),
+        (document, picks) => {
+          const workload = toWorkload(document);
+          const evaluate = createEvaluator(workload);
+          const same = (model: Model): void => {
+            expect(JSON.stringify(evaluate(model))).toBe(JSON.stringify(evaluateModel(workload, model)));
+            compared++;
+          };
+          let model = baselineModel(workload);
+          same(model);
+          for (const [index, step] of steps(workload).entries()) {
+            const candidates = step(workload, model, evaluate);
+            for (const candidate of candidates) same(candidate.model);
+            // Back to the model the step started from, then on with one candidate (or none).
+            same(model);
+            const pick = (picks[index % picks.length] ?? 0) % (candidates.length + 1);
+            model = candidates[pick]?.model ?? model;
+          }
+        },
+      ),
+      { numRuns: RUNS, seed: 20261124 },
+    );
+    // The walk compares many models, not only the baselines.
+    expect(compared).toBeGreaterThan(RUNS * 5);
+  }, 600_000);
+});
