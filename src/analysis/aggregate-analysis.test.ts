@@ -226,4 +226,67 @@ describe("identifyingRelationshipCheck", () => {
     expect(independent.childIndependent).toBe(true);
     expect(independent.useIdentifyingRelationship).toBe(false);
   });
+  it("counts reads of the parent that return its children as parent → child queries (food-delivery Q2: all(MenuItem))", () => {
+    const patterns: AccessPattern[] = [
+      read("Q4", "Order", 90, 300, {
+        where: [{ attribute: "orderId", op: "eq" }],
+        with: [{ kind: "all", entity: "OrderLine" }],
+      }),
+    ];
+    const check = identifyingRelationshipCheck(workloadOf([orderLines], patterns), orderLines);
+    expect(check).toMatchObject({
+      alwaysQueriedWithParentKey: true,
+      crossPartitionIfSeparate: true,
+      useIdentifyingRelationship: true,
+      parentChildQueries: ["Q4"],
+    });
+    expect(check.why).not.toMatch(/No read pattern reads/);
+  });
+});
+
+describe("consolidation and the identifying check never contradict each other (issue 18)", () => {
+  it("does not call an owned child identifying, nor consolidate it, when a child read lacks the parent key (blogging User + Post)", () => {
+    const patterns: AccessPattern[] = [
+      read("Q1", "User", 100, 200, {
+        where: [{ attribute: "userId", op: "eq" }],
+        with: [{ kind: "latest", entity: "Order", n: 5 }],
+      }),
+      read("Q3", "Order", 5, 10, { where: [{ attribute: "orderId", op: "eq" }] }),
+    ];
+    const [pair] = analyzeAccessCorrelation(workloadOf([userOrders], patterns));
+    expect(pair?.correlation).toBeGreaterThan(0.5);
+    expect(pair?.identifying.useIdentifyingRelationship).toBe(false);
+    expect(pair?.recommendation.decision).toBe("compare-costs");
+    const reasons = pair?.recommendation.reasons ?? [];
+    expect(reasons).not.toContain("identifying relationship");
+    expect(reasons.join("; ")).toMatch(
+      /not an identifying relationship: Q3 read Order without its User's key/,
+    );
+  });
+
+  it.each([
+    ["separate", 0.1],
+    ["compare-costs", 0.4],
+    ["consolidate", 0.9],
+  ])("says 'identifying relationship' in a %s recommendation only when the check says Yes", (_, share) => {
+    for (const owned of [true, false]) {
+      for (const withParentKey of [true, false]) {
+        const relationship = { ...orderLines, owned };
+        const patterns: AccessPattern[] = [
+          read("Q4", "Order", share * 100, share * 100, {
+            where: [{ attribute: "orderId", op: "eq" }],
+            with: [{ kind: "all", entity: "OrderLine" }],
+          }),
+          read("Q5", "OrderLine", (1 - share) * 100, (1 - share) * 100, {
+            where: [{ attribute: withParentKey ? "orderId" : "lineId", op: "eq" }],
+          }),
+        ];
+        const [pair] = analyzeAccessCorrelation(workloadOf([relationship], patterns));
+        const says = pair?.recommendation.reasons.includes("identifying relationship");
+        if (says) expect(pair?.identifying.useIdentifyingRelationship).toBe(true);
+        if (pair?.recommendation.decision === "consolidate")
+          expect(pair.identifying.useIdentifyingRelationship).toBe(true);
+      }
+    }
+  });
 });

@@ -297,7 +297,10 @@ function updateCoupling(
  * The prompt's identifying relationship check for one relationship: can the child exist
  * without its parent, is the parent key always known when reading children, and would
  * parent -> child reads be cross-partition in a separate container? No/Yes/Yes recommends
- * partitioning the child by the parent key.
+ * partitioning the child by the parent key. The children are read by the parent key in read
+ * patterns on the child that filter on it, and in reads of the parent that return its children
+ * (`with: all(...)`, `latest(...)`, `count(...)`, aggregates): these fetch them by the parent key.
+ * This is the one classification of "identifying" that the documents and the design print.
  */
 export function identifyingRelationshipCheck(
   workload: Workload,
@@ -308,18 +311,32 @@ export function identifyingRelationshipCheck(
   const reads = workload.accessPatterns.filter(
     (p): p is ReadPattern => p.type === "read" && p.entity === child,
   );
+  // Reads of the parent that return its children: a query of the children by the parent key.
+  const throughParent =
+    via === undefined
+      ? []
+      : workload.accessPatterns
+          .filter(
+            (p): p is ReadPattern =>
+              p.type === "read" &&
+              p.entity === parent &&
+              p.with.some((w) => w.entity === child && w.kind !== "attribute"),
+          )
+          .map((p) => p.id);
   const hasEq = (read: ReadPattern, attribute: string | undefined): boolean =>
     attribute !== undefined && read.where.some((w) => w.attribute === attribute && w.op === "eq");
-  const parentChildQueries = reads.filter((r) => hasEq(r, via)).map((r) => r.id);
+  const parentChildQueries = [...reads.filter((r) => hasEq(r, via)).map((r) => r.id), ...throughParent];
   const readsWithoutParentKey = reads.filter((r) => !hasEq(r, via)).map((r) => r.id);
-  const crossPartitionIfSeparate = reads.some((r) => hasEq(r, via) && !hasEq(r, childKey));
+  const crossPartitionIfSeparate =
+    reads.some((r) => hasEq(r, via) && !hasEq(r, childKey)) || throughParent.length > 0;
   const childIndependent = !relationship.owned;
   const alwaysQueriedWithParentKey = via !== undefined && readsWithoutParentKey.length === 0;
   const useIdentifyingRelationship =
     !childIndependent && alwaysQueriedWithParentKey && crossPartitionIfSeparate;
   const why = ((): string => {
     if (via === undefined) return `${child} holds no key of ${parent}: no identifying relationship possible.`;
-    if (reads.length === 0) return `No read pattern reads ${child}: nothing to route by ${via}.`;
+    if (reads.length === 0 && throughParent.length === 0)
+      return `No read pattern reads ${child}: nothing to route by ${via}.`;
     const parts = [
       childIndependent ? `${child} can exist without ${parent}` : `${child} cannot exist without ${parent}`,
       alwaysQueriedWithParentKey
@@ -363,7 +380,13 @@ function recommendConsolidation(
   }
   if (correlation <= CONSOLIDATE_ABOVE) {
     reasons.push(`access correlation ${pct} is between 30% and 50%: compare the costs of both designs`);
-    if (identifying.useIdentifyingRelationship) reasons.push("identifying relationship present");
+    reasons.push(
+      identifying.useIdentifyingRelationship
+        ? "identifying relationship"
+        : identifying.childIndependent
+          ? `${relationship.child} can exist without ${relationship.parent}`
+          : notIdentifying(identifying),
+    );
     if (!size.bounded) reasons.push("unbounded growth");
     return { decision: "compare-costs", reasons };
   }
@@ -372,6 +395,7 @@ function recommendConsolidation(
   if (!natural) missing.push("not a natural parent-child relationship (many-to-many)");
   if (!size.bounded) missing.push("unbounded growth (no maximum children per parent)");
   if (!relationship.owned) missing.push(`${relationship.child} can exist without ${relationship.parent}`);
+  else if (!identifying.useIdentifyingRelationship) missing.push(notIdentifying(identifying));
   if (missing.length > 0) return { decision: "compare-costs", reasons: [...reasons, ...missing] };
   reasons.push("natural parent-child", "bounded size", "identifying relationship");
   // Children written much more often than the parent: embedding rewrites the whole item each time.
@@ -389,4 +413,16 @@ function recommendConsolidation(
     );
   }
   return { decision: "consolidate", aggregate: single ? "single-document" : "multi-document", reasons };
+}
+
+/** Why an owned child is still not an identifying relationship (the check's No). */
+function notIdentifying(check: IdentifyingCheck): string {
+  if (!check.alwaysQueriedWithParentKey) {
+    return check.readsWithoutParentKey.length === 0
+      ? `not an identifying relationship: ${check.child} holds no key of ${check.parent}`
+      : `not an identifying relationship: ${check.readsWithoutParentKey.join(", ")} read ${check.child} without its ${check.parent}'s key`;
+  }
+  return check.parentChildQueries.length === 0
+    ? `not an identifying relationship: no read reaches ${check.child} through its ${check.parent}`
+    : `not an identifying relationship: no parent → child read would be cross-partition`;
 }

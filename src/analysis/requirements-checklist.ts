@@ -5,7 +5,7 @@
  * after user confirms all patterns captured AND validation checklist complete").
  */
 import type { AccessPattern, ReadPattern, Workload } from "../workload/types.js";
-import { analyzeAccessCorrelation } from "./aggregate-analysis.js";
+import { analyzeAccessCorrelation, type PairAnalysis } from "./aggregate-analysis.js";
 import { MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
 
 /** What the session knows beyond the workload file. */
@@ -157,161 +157,186 @@ export function requirementsChecklist(
   workload: Workload,
   state: RequirementsState = {},
 ): readonly ChecklistItem[] {
-  const items: ChecklistItem[] = [];
-  const add = (id: ChecklistId, label: string, done: boolean, why: string, blocking: boolean): void => {
-    items.push({ id, label, done, why, blocking });
-  };
-  const patterns: readonly AccessPattern[] = workload.accessPatterns;
+  const pairs = analyzeAccessCorrelation(workload);
+  return [
+    ...domainItems(workload),
+    ...aggregateItems(pairs),
+    ...patternItems(workload),
+    ...scaleItems(workload, state),
+    ...confirmationItems(workload, state),
+  ];
+}
+
+function item(id: ChecklistId, label: string, done: boolean, why: string, blocking: boolean): ChecklistItem {
+  return { id, label, done, why, blocking };
+}
+
+/** The domain and scale, and every entity in some relationship. */
+function domainItems(workload: Workload): ChecklistItem[] {
   const entities = workload.entities;
-
   const hasDomain = (workload.domain ?? workload.description ?? "").trim() !== "";
-  add(
-    "domain-and-scale",
-    "Application domain and scale documented",
-    hasDomain && entities.length > 0,
-    hasDomain
-      ? `Domain given; ${entities.length} entities with item counts and sizes.`
-      : "No domain or description yet: ask what the application does.",
-    true,
-  );
-
   const related = new Set(workload.relationships.flatMap((r) => [r.parent, r.child]));
   const unrelated =
     entities.length > 1 ? entities.filter((e) => !related.has(e.name)).map((e) => e.name) : [];
-  add(
-    "entities-and-relationships",
-    "All entities and relationships mapped",
-    entities.length > 0 && unrelated.length === 0,
-    entities.length === 0
-      ? "No entities yet."
-      : unrelated.length === 0
-        ? `${entities.length} entities, ${workload.relationships.length} relationships.`
-        : `No relationship mentions ${list(unrelated)}: confirm they are independent.`,
-    false,
-  );
+  return [
+    item(
+      "domain-and-scale",
+      "Application domain and scale documented",
+      hasDomain && entities.length > 0,
+      hasDomain
+        ? `Domain given; ${entities.length} entities with item counts and sizes.`
+        : "No domain or description yet: ask what the application does.",
+      true,
+    ),
+    item(
+      "entities-and-relationships",
+      "All entities and relationships mapped",
+      entities.length > 0 && unrelated.length === 0,
+      entities.length === 0
+        ? "No entities yet."
+        : unrelated.length === 0
+          ? `${entities.length} entities, ${workload.relationships.length} relationships.`
+          : `No relationship mentions ${list(unrelated)}: confirm they are independent.`,
+      false,
+    ),
+  ];
+}
 
-  const pairs = analyzeAccessCorrelation(workload);
+/** The related pairs' access correlation, identifying check and consolidation decision. */
+function aggregateItems(pairs: readonly PairAnalysis[]): ChecklistItem[] {
   const untouched = pairs.filter((p) => p.patterns.length === 0).map((p) => `${p.parent} + ${p.child}`);
-  add(
-    "aggregate-boundaries",
-    "Aggregate boundaries identified based on access patterns",
-    untouched.length === 0,
-    untouched.length === 0
-      ? `Access correlation computed for ${pairs.length} related pairs.`
-      : `No access pattern touches ${list(untouched)}.`,
-    false,
-  );
-
   const identifying = pairs.filter((p) => p.identifying.useIdentifyingRelationship).length;
-  add(
-    "identifying-relationships",
-    "Identifying relationships checked for consolidation opportunities",
-    true,
-    `${pairs.length} relationships checked; ${identifying} call for the parent key as partition key.`,
-    false,
-  );
-
   const undecided = pairs
     .filter((p) => p.recommendation.decision === "compare-costs")
     .map((p) => `${p.parent} + ${p.child}`);
-  add(
-    "consolidation",
-    "Container consolidation analysis completed; candidates reviewed",
-    true,
-    undecided.length === 0
-      ? `${pairs.length} pairs decided by the consolidation rules.`
-      : `${pairs.length} pairs analyzed; ${list(undecided)} need the cost comparison of the design.`,
-    false,
-  );
+  return [
+    item(
+      "aggregate-boundaries",
+      "Aggregate boundaries identified based on access patterns",
+      untouched.length === 0,
+      untouched.length === 0
+        ? `Access correlation computed for ${pairs.length} related pairs.`
+        : `No access pattern touches ${list(untouched)}.`,
+      false,
+    ),
+    item(
+      "identifying-relationships",
+      "Identifying relationships checked for consolidation opportunities",
+      true,
+      `${pairs.length} relationships checked; ${identifying} call for the parent key as partition key.`,
+      false,
+    ),
+    item(
+      "consolidation",
+      "Container consolidation analysis completed; candidates reviewed",
+      true,
+      undecided.length === 0
+        ? `${pairs.length} pairs decided by the consolidation rules.`
+        : `${pairs.length} pairs analyzed; ${list(undecided)} need the cost comparison of the design.`,
+      false,
+    ),
+  ];
+}
 
+/** Every pattern's rates and details, and reads and writes in pairs. */
+function patternItems(workload: Workload): ChecklistItem[] {
+  const patterns: readonly AccessPattern[] = workload.accessPatterns;
   const missingRates = patternsMissingRates(workload);
-  add(
-    "pattern-rates",
-    "Every access pattern has RPS (average and peak)",
-    patterns.length > 0 && missingRates.length === 0,
-    patterns.length === 0
-      ? "No access patterns yet."
-      : missingRates.length === 0
-        ? `All ${patterns.length} patterns have average and peak rates.`
-        : `Missing or invalid rates: ${list(missingRates)}.`,
-    true,
-  );
-
   const noLatency = patterns.filter((p) => p.type === "read" && p.latencyMs === undefined).map((p) => p.id);
   const unknownSize = readsWithUnknownResultSize(workload);
   const detailGaps = [
     ...(noLatency.length > 0 ? [`no latency target: ${list(noLatency)}`] : []),
     ...(unknownSize.length > 0 ? [`unknown result size: ${list(unknownSize)}`] : []),
   ];
-  add(
-    "pattern-details",
-    "Every access pattern has latency SLO, consistency level, expected result size, document size band",
-    detailGaps.length === 0,
-    detailGaps.length === 0
-      ? "Latency targets, result sizes, consistency and item sizes known for every pattern."
-      : `Consistency and item sizes known; ${detailGaps.join("; ")}.`,
-    false,
-  );
-
   const lonelyReads = readsWithoutWrites(workload);
   const lonelyWrites = writesWithoutReads(workload);
   const pairGaps = [
     ...(lonelyReads.length > 0 ? [`reads of entities nothing creates: ${list(lonelyReads)}`] : []),
     ...(lonelyWrites.length > 0 ? [`writes nothing reads: ${list(lonelyWrites)}`] : []),
   ];
-  add(
-    "reads-and-writes-paired",
-    "Write pattern exists for every read pattern (and vice versa) unless the user explicitly declines",
-    pairGaps.length === 0,
-    pairGaps.length === 0
-      ? "Every read has a creating write and every write is read (or marked standalone)."
-      : `${pairGaps.join("; ")}. Add the missing patterns or mark them standalone.`,
-    true,
-  );
+  return [
+    item(
+      "pattern-rates",
+      "Every access pattern has RPS (average and peak)",
+      patterns.length > 0 && missingRates.length === 0,
+      patterns.length === 0
+        ? "No access patterns yet."
+        : missingRates.length === 0
+          ? `All ${patterns.length} patterns have average and peak rates.`
+          : `Missing or invalid rates: ${list(missingRates)}.`,
+      true,
+    ),
+    item(
+      "pattern-details",
+      "Every access pattern has latency SLO, consistency level, expected result size, document size band",
+      detailGaps.length === 0,
+      detailGaps.length === 0
+        ? "Latency targets, result sizes, consistency and item sizes known for every pattern."
+        : `Consistency and item sizes known; ${detailGaps.join("; ")}.`,
+      false,
+    ),
+    item(
+      "reads-and-writes-paired",
+      "Write pattern exists for every read pattern (and vice versa) unless the user explicitly declines",
+      pairGaps.length === 0,
+      pairGaps.length === 0
+        ? "Every read has a creating write and every write is read (or marked standalone)."
+        : `${pairGaps.join("; ")}. Add the missing patterns or mark them standalone.`,
+      true,
+    ),
+  ];
+}
 
+/** The massive-scale questions when writes exceed 10,000/s, and the hot-partition inputs. */
+function scaleItems(workload: Workload, state: RequirementsState): ChecklistItem[] {
   const writes = peakWritesPerSecond(workload);
   const massive = writes > MASSIVE_SCALE_WRITES_PER_SECOND;
-  add(
-    "massive-scale",
-    "Massive scale questions asked (binning, write reduction, fan-out) when writes exceed 10,000/s",
-    !massive || state.massiveScaleDiscussed === true,
-    !massive
-      ? `${writes.toLocaleString("en-US")} writes/s at peak: under 10,000/s.`
-      : state.massiveScaleDiscussed === true
-        ? `${writes.toLocaleString("en-US")} writes/s at peak; binning, write reduction and fan-out discussed.`
-        : `${writes.toLocaleString("en-US")} writes/s at peak: ask about binning records into chunks, reducing writes and the fan-out of large data.`,
-    true,
-  );
-
   const unknownCardinality = filtersWithUnknownCardinality(workload);
-  add(
-    "hot-partitions",
-    "Hot partition risks evaluated",
-    unknownCardinality.length === 0,
-    unknownCardinality.length === 0
-      ? "Cardinality and skew known for every filtered attribute."
-      : `Distinct values unknown for ${list(unknownCardinality)}: ask how many values and how skewed.`,
-    false,
-  );
+  return [
+    item(
+      "massive-scale",
+      "Massive scale questions asked (binning, write reduction, fan-out) when writes exceed 10,000/s",
+      !massive || state.massiveScaleDiscussed === true,
+      !massive
+        ? `${writes.toLocaleString("en-US")} writes/s at peak: under 10,000/s.`
+        : state.massiveScaleDiscussed === true
+          ? `${writes.toLocaleString("en-US")} writes/s at peak; binning, write reduction and fan-out discussed.`
+          : `${writes.toLocaleString("en-US")} writes/s at peak: ask about binning records into chunks, reducing writes and the fan-out of large data.`,
+      true,
+    ),
+    item(
+      "hot-partitions",
+      "Hot partition risks evaluated",
+      unknownCardinality.length === 0,
+      unknownCardinality.length === 0
+        ? "Cardinality and skew known for every filtered attribute."
+        : `Distinct values unknown for ${list(unknownCardinality)}: ask how many values and how skewed.`,
+      false,
+    ),
+  ];
+}
 
-  add(
-    "design-considerations",
-    "Design considerations captured (subject to final validation)",
-    patterns.length > 0,
-    patterns.length > 0 ? "Derived from the access patterns below." : "No access patterns yet.",
-    false,
-  );
-
-  add(
-    "patterns-confirmed",
-    "User confirmed that every access pattern is captured",
-    state.confirmedPatterns === true,
-    state.confirmedPatterns === true
-      ? "Confirmed by the user."
-      : "Ask: do you have any other access patterns? Every read needs its writes and vice versa.",
-    true,
-  );
-  return items;
+/** The design considerations, and the user's confirmation that every pattern is captured. */
+function confirmationItems(workload: Workload, state: RequirementsState): ChecklistItem[] {
+  const patterns = workload.accessPatterns;
+  return [
+    item(
+      "design-considerations",
+      "Design considerations captured (subject to final validation)",
+      patterns.length > 0,
+      patterns.length > 0 ? "Derived from the access patterns below." : "No access patterns yet.",
+      false,
+    ),
+    item(
+      "patterns-confirmed",
+      "User confirmed that every access pattern is captured",
+      state.confirmedPatterns === true,
+      state.confirmedPatterns === true
+        ? "Confirmed by the user."
+        : "Ask: do you have any other access patterns? Every read needs its writes and vice versa.",
+      true,
+    ),
+  ];
 }
 
 /** True when no blocking checklist item is open: the data model may be written. */

@@ -5,6 +5,8 @@ import { join } from "node:path";
 
 /** Where the bench finds its inputs, all inside the repository. */
 export interface BenchContext {
+  /** The repository checkout (where `node_modules` and `src` are). */
+  readonly root: string;
   /** `bench/data`: ru-measurements.jsonl and blogging-case-study.json (see its README.md). */
   readonly dataDir: string;
   /** `examples`: the example workloads (`blogging/workload.yaml`). */
@@ -16,6 +18,7 @@ export interface BenchContext {
 /** The bench's inputs in the repository checkout at `root`. */
 export function repositoryBenchContext(root: string): BenchContext {
   return {
+    root,
     dataDir: join(root, "bench", "data"),
     examplesDir: join(root, "examples"),
     modelsDir: join(root, "test", "fixtures", "examples"),

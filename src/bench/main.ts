@@ -10,6 +10,7 @@ const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [
   () => import("./estimator-accuracy.js"),
   () => import("./case-study.js"),
   () => import("./design-speed.js"),
+  () => import("./document-consistency.js"),
 ];
 
 /** The repository root: dist/bench/main.js (or src/bench/main.ts) is two folders below it. */

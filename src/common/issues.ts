@@ -57,6 +57,20 @@ export interface IssuePayloads {
     readonly attribute: string;
     readonly distinct: number;
   };
+  /** A read without a filter, a limit or an expected result size: it reads every record. */
+  "workload.unselectiveRead": { readonly pattern: string; readonly entity: string };
+  /** Records created per month by the create patterns and `growthPerMonth` disagree. */
+  "workload.growthMismatch": {
+    readonly entity: string;
+    readonly growthPerMonth: number;
+    readonly createdPerMonth: number;
+  };
+  /** A read filters or sorts on an attribute that none of the entity's writes sets. */
+  "workload.filterNeverWritten": {
+    readonly pattern: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
 
   // Loading a model.
   "model.invalidValue": Plain;
@@ -106,7 +120,11 @@ export interface IssuePayloads {
   "session.invalidWorkload": Plain;
   "session.invalidSessionFile": Plain;
   /** A change the session could not apply; `change` is its kind (`add-entity`, ...). */
-  "session.changeRejected": { readonly change: string };
+  "session.changeRejected": {
+    readonly change: string;
+    /** The field of the change that is wrong, when one is. */
+    readonly field?: string;
+  };
   "session.warning": Plain;
 
   // A command's failure reported like an issue: an edge's error (`cli.fileNotFound`,

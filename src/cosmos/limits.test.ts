@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   LIMITS,
+  limitStatus,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
   MAX_ITEM_BYTES,
   minimumAutoscaleMaxRus,
   minimumManualRus,
@@ -37,5 +40,18 @@ describe("limits", () => {
 describe("consistencyReadMultiplier", () => {
   it("doubles reads under strong and bounded staleness only", () => {
     expect(CONSISTENCY_LEVELS.map(consistencyReadMultiplier)).toEqual([2, 2, 1, 1, 1]);
+  });
+});
+
+describe("limitStatus", () => {
+  it("has three levels: over the limit, near it from the share given, ok under that", () => {
+    expect(limitStatus(10_001, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("over");
+    expect(limitStatus(10_000, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("near");
+    // The audit's busiest partitions: 9,988, 9,887 and 9,720 of 10,000 RU/s were marked ok.
+    for (const rus of [9_988, 9_887, 9_720, 7_500])
+      expect(limitStatus(rus, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("near");
+    expect(limitStatus(7_499, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("ok");
+    expect(limitStatus(14, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("near");
+    expect(limitStatus(13.9, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("ok");
   });
 });

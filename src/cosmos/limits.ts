@@ -189,6 +189,49 @@ export const MAX_EXACT_NUMBER = Number.MAX_SAFE_INTEGER;
 export const MAX_TTL_SECONDS = 2_147_483_647;
 
 /**
+ * How a figure stands against its Cosmos DB limit: `ok` (under it with room), `near` (under it,
+ * but within the margin below) or `over`. Every document and the report show these three levels
+ * from the evaluation's typed checks, never recomputed.
+ */
+export type LimitStatus = "ok" | "near" | "over";
+
+/**
+ * RU/s of one (logical or physical) partition are near the 10,000 RU/s limit from 75% of it.
+ * A judgement of this tool, not a documented Cosmos DB figure: the RU estimates carry a measured
+ * band up to 1.35 times the estimate for point reads and inserts (about 90% of the calibration's
+ * leave-one-out ratios, src/estimator/coefficients.ts `bands`), so a partition estimated at 75% of the limit may
+ * need 0.75 x 1.35 = 101% of it at the top of the band; Microsoft documents throttling (429) at
+ * 100% of a partition's RU/s and gives no lower alert threshold
+ * (https://learn.microsoft.com/azure/cosmos-db/monitor-normalized-request-units, checked 2026-11-24).
+ */
+export const NEAR_PARTITION_RUS_SHARE = 0.75;
+
+/**
+ * A logical partition's storage is near the 20 GB limit from 70% of it (14 GB): the threshold of
+ * Microsoft's alert for logical partition keys approaching 20 GB.
+ * Source: https://learn.microsoft.com/azure/cosmos-db/how-to-alert-on-logical-partition-key-storage-size,
+ * checked 2026-11-24.
+ */
+export const NEAR_LOGICAL_PARTITION_GB_SHARE = 0.7;
+
+/**
+ * A logical partition that would reach 20 GB within 30 days of writes at the peak rate is near the
+ * limit whatever it holds today (a warning of the evaluation): a month is the time a team needs to
+ * re-key a container (a new container and a copy of the data: partition keys cannot change).
+ * A judgement of this tool. Source of the constraint: partitioning-overview, checked 2026-11-24.
+ */
+export const LOGICAL_PARTITION_GROWTH_WARNING_HOURS = 24 * 30;
+
+/**
+ * The status of `value` against `limit`: over it, near it from `nearShare` of it, else ok.
+ * @example limitStatus(9_988, 10_000, NEAR_PARTITION_RUS_SHARE) // "near"
+ */
+export function limitStatus(value: number, limit: number, nearShare: number): LimitStatus {
+  if (value > limit) return "over";
+  return value >= limit * nearShare ? "near" : "ok";
+}
+
+/**
  * Characters Cosmos DB does not allow in a resource id (container names and item ids), and the
  * longest resource name. Sources: https://learn.microsoft.com/rest/api/cosmos-db/resources and
  * concepts-limits, checked 2026-11-22.
@@ -258,6 +301,9 @@ export const LIMITS = {
   freeTierGB: FREE_TIER_GB,
   maxExactNumber: MAX_EXACT_NUMBER,
   maxTtlSeconds: MAX_TTL_SECONDS,
+  nearPartitionRusShare: NEAR_PARTITION_RUS_SHARE,
+  nearLogicalPartitionGBShare: NEAR_LOGICAL_PARTITION_GB_SHARE,
+  logicalPartitionGrowthWarningHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
   maxResourceNameLength: MAX_RESOURCE_NAME_LENGTH,
   minReadRu: MIN_READ_RU,
   minWriteRu: MIN_WRITE_RU,

@@ -7,7 +7,7 @@
  * container; the model's own settings win, and settings that mix the modes are an error.
  */
 import type { Container } from "../model/types.js";
-import { formatInteger } from "../common/format-number.js";
+import { formatInteger, formatUsd } from "../common/format-number.js";
 import type { ThroughputOption } from "./throughput.js";
 
 export type AccountCapacityMode = "provisioned" | "serverless";
@@ -30,7 +30,8 @@ export interface AccountCapacity {
   readonly modes: readonly ThroughputOption["mode"][];
 }
 
-const usd = (value: number): string => `$${value.toFixed(2)}`;
+/** Dollars and cents with thousands separators, as the documents print them. */
+const usd = (value: number): string => formatUsd(value, true);
 
 /**
  * Decides the account's capacity mode from each container's priced options.

@@ -6,6 +6,10 @@
  */
 import {
   INITIAL_RUS_PER_PARTITION_MANUAL,
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
+  limitStatus,
   MAX_CONTAINER_RUS,
   MAX_CONTAINER_RUS_TICKET,
   MAX_ITEM_BYTES,
@@ -30,7 +34,14 @@ import {
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { AccessPattern, Workload } from "../workload/types.js";
 import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation, RatePair } from "./evaluation-types.js";
+import type {
+  ContainerEvaluation,
+  ContainerLimits,
+  Evaluation,
+  LimitCheck,
+  PatternEvaluation,
+  RatePair,
+} from "./evaluation-types.js";
 import {
   heavyPartitionLoads,
   physicalPartitionOf,
@@ -48,7 +59,7 @@ import {
   type ThroughputChoice,
   type ThroughputInput,
 } from "./throughput.js";
-import { formatInteger } from "../common/format-number.js";
+import { formatFigure, formatInteger } from "../common/format-number.js";
 import { atomicPairs, colocation } from "./atomic-writes.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
@@ -369,6 +380,7 @@ function evaluateWith(
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
     evaluateContainer(
+      probe,
       container,
       loads.get(container.name) ?? EMPTY_LOAD,
       storage.get(container.name),
@@ -545,7 +557,7 @@ function evaluatePattern(
       rusPeak: sync.estimate * pattern.rps.peak,
       severity: pattern.rps.peak >= 100 ? "warning" : "info",
       path: ["accessPatterns", index],
-      message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${sync.estimate.toFixed(1)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
+      message: `${plan.patternId} fans out over ${partitions} physical partition(s): ${formatFigure(sync.estimate)} RU per request, ${formatInteger(sync.estimate * pattern.rps.peak)} RU/s at peak`,
     });
   }
   if (plan.type === "read") {
@@ -594,7 +606,61 @@ function keysOnBusiestPartition(container: Container, load: ContainerLoad, parti
     .map(([name, key]) => `${name} (${formatInteger(key.peak)} RU/s)`);
 }
 
+/** A figure against its limit, with its status (cosmos/limits.ts thresholds). */
+function limitCheck(value: number, limit: number, nearShare: number): LimitCheck {
+  return { value, limit, share: value / limit, nearShare, status: limitStatus(value, limit, nearShare) };
+}
+
+/**
+ * The partition limits of a container with their status: the hottest logical and the busiest
+ * physical partition against what a partition serves in its mode, the largest logical partition
+ * against 20 GB (near too when it would reach 20 GB within a month of peak writes).
+ */
+function containerLimits(
+  hottestLogicalRus: number,
+  busiestPhysicalRus: number,
+  partitionLimit: number,
+  largestLogicalGB: number,
+  growth: ContainerStorage["growth"],
+): ContainerLimits {
+  const storage = limitCheck(largestLogicalGB, MAX_LOGICAL_PARTITION_GB, NEAR_LOGICAL_PARTITION_GB_SHARE);
+  const fastest = growth.reduce<ContainerStorage["growth"][number] | undefined>(
+    (best, g) => (best === undefined || g.hoursTo20GB < best.hoursTo20GB ? g : best),
+    undefined,
+  );
+  const soon = fastest !== undefined && fastest.hoursTo20GB < LOGICAL_PARTITION_GROWTH_WARNING_HOURS;
+  return {
+    hottestLogicalPartitionRus: limitCheck(hottestLogicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
+    busiestPhysicalPartitionRus: limitCheck(busiestPhysicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
+    largestLogicalPartitionGB: {
+      ...storage,
+      status: storage.status === "ok" && soon ? "near" : storage.status,
+      ...(fastest === undefined
+        ? {}
+        : {
+            growth: {
+              itemType: fastest.itemType,
+              gbPerHour: fastest.gbPerHour,
+              hoursToLimit: fastest.hoursTo20GB,
+              withinHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+            },
+          }),
+    },
+  };
+}
+
+/** Items at the horizon and distinct key values of each item type (what the documents print). */
+function itemTypesOf(env: PlanEnvironment, container: Container): ContainerEvaluation["itemTypes"] {
+  return container.items.flatMap((item) => {
+    const placement = env.context.placement(container.name, item.type);
+    return placement === undefined
+      ? []
+      : [{ type: item.type, items: env.itemCount(placement), keyValues: env.logicalKeys(placement) }];
+  });
+}
+
 function evaluateContainer(
+  env: PlanEnvironment,
   container: Container,
   load: ContainerLoad,
   stored: ContainerStorage | undefined,
@@ -691,12 +757,12 @@ function evaluateContainer(
       storageGB: hottestStorage,
       severity: "error",
       path,
-      message: `the largest logical partition of ${container.name} holds ${hottestStorage.toFixed(1)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
+      message: `the largest logical partition of ${container.name} holds ${formatFigure(hottestStorage)} GB, over the ${MAX_LOGICAL_PARTITION_GB} GB limit`,
       suggestion: "add a level to the partition key (hierarchical key) or bucket the items",
     });
   }
   for (const growth of stored?.growth ?? []) {
-    if (growth.hoursTo20GB < 24 * 30) {
+    if (growth.hoursTo20GB < LOGICAL_PARTITION_GROWTH_WARNING_HOURS) {
       issues.push({
         code: "evaluate.logicalPartitionGrowth",
         container: container.name,
@@ -705,7 +771,7 @@ function evaluateContainer(
         hoursTo20GB: growth.hoursTo20GB,
         severity: "warning",
         path,
-        message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${growth.gbPerHour.toFixed(2)} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${growth.hoursTo20GB.toFixed(1)} hours of peak`,
+        message: `at the peak write rate the hottest ${growth.itemType} partition of ${container.name} grows ${formatFigure(growth.gbPerHour, { decimals: 2 })} GB per hour and would reach ${MAX_LOGICAL_PARTITION_GB} GB after ${formatFigure(growth.hoursTo20GB)} hours of peak`,
       });
     }
   }
@@ -716,6 +782,8 @@ function evaluateContainer(
     rus: { avg: load.avg, peak: load.peak },
     hottestLogicalPartition: { rus: hot.peak, storageGB: hottestStorage, key: hot.key },
     hottestPhysicalPartition: { rus: hottest, storageGB: storageGB / partitions },
+    limits: containerLimits(hot.peak, hottest, layout.partitionLimit, hottestStorage, stored?.growth ?? []),
+    itemTypes: itemTypesOf(env, container),
     partitionLayout: {
       partitions,
       partitionsForStorage: layout.partitionsForStorage,

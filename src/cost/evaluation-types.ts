@@ -3,6 +3,7 @@
  * `evaluate --json` prints this shape (docs/json-output.md); documents and design read it.
  */
 import type { EvaluationIssue } from "../common/issues.js";
+import type { LimitStatus } from "../cosmos/limits.js";
 import type { Throughput } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
 import type { RuEstimate } from "../estimator/operation.js";
@@ -36,6 +37,41 @@ export interface PatternEvaluation {
   };
 }
 
+/**
+ * A figure against the Cosmos DB limit it must stay under, with its status: `over` the limit,
+ * `near` it from `nearShare` of it, else `ok` (thresholds and their reasons: cosmos/limits.ts).
+ * Documents and the report print these; none recomputes them.
+ */
+export interface LimitCheck {
+  readonly value: number;
+  readonly limit: number;
+  /** `value / limit`. */
+  readonly share: number;
+  /** The share of the limit from which the figure is near it. */
+  readonly nearShare: number;
+  readonly status: LimitStatus;
+}
+
+/** The limits a container's partitions must respect, checked at peak and at the horizon. */
+export interface ContainerLimits {
+  /** RU/s of the hottest logical partition at peak, against what one partition serves. */
+  readonly hottestLogicalPartitionRus: LimitCheck;
+  /** RU/s of the busiest physical partition at peak, against what one partition serves. */
+  readonly busiestPhysicalPartitionRus: LimitCheck;
+  /**
+   * GB of the largest logical partition at the horizon, against 20 GB; `near` too when a skewed
+   * key would reach 20 GB within `growth.withinHours` of writes at the peak rate.
+   */
+  readonly largestLogicalPartitionGB: LimitCheck & {
+    readonly growth?: {
+      readonly itemType: string;
+      readonly gbPerHour: number;
+      readonly hoursToLimit: number;
+      readonly withinHours: number;
+    };
+  };
+}
+
 export interface ContainerEvaluation {
   readonly name: string;
   readonly physicalPartitions: number;
@@ -48,6 +84,14 @@ export interface ContainerEvaluation {
     readonly key: string;
   };
   readonly hottestPhysicalPartition: { readonly rus: number; readonly storageGB: number };
+  /** The partition limits with their status (ok, near, over). */
+  readonly limits: ContainerLimits;
+  /** Per item type: items at the horizon and the distinct partition key values they spread over. */
+  readonly itemTypes: readonly {
+    readonly type: string;
+    readonly items: number;
+    readonly keyValues: number;
+  }[];
   /** How many physical partitions it has and why (RU/s at creation, storage, hot keys). */
   readonly partitionLayout: {
     readonly partitions: number;

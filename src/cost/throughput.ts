@@ -23,7 +23,7 @@ import {
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
 import type { TrafficProfile } from "../workload/types.js";
-import { formatInteger } from "../common/format-number.js";
+import { formatFigure, formatInteger, formatUsd } from "../common/format-number.js";
 import {
   HOURS_PER_DAY,
   autoscaleBilledRus,
@@ -85,7 +85,8 @@ export interface ThroughputChoice {
   readonly options: readonly ThroughputOption[];
 }
 
-const usd = (value: number): string => `$${value.toFixed(2)}`;
+/** Dollars and cents with thousands separators, as the documents print them. */
+const usd = (value: number): string => formatUsd(value, true);
 /** Rates such as $0.012 per 100 RU/s-hour keep their digits. */
 const rate = (value: number): string => `$${value}`;
 const num = (value: number): string => formatInteger(value);
@@ -175,7 +176,7 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
   const rangeText =
     range === undefined
       ? ""
-      : `; ${usd(range.lowUSD)} average-billed to ${usd(range.highUSD)} peak-billed${range.manualCheaperAbovePeakHours === undefined ? "" : `, manual is cheaper if the peak lasts over ${range.manualCheaperAbovePeakHours.toFixed(1)} hours a day`}`;
+      : `; ${usd(range.lowUSD)} average-billed to ${usd(range.highUSD)} peak-billed${range.manualCheaperAbovePeakHours === undefined ? "" : `, manual is cheaper if the peak lasts over ${formatFigure(range.manualCheaperAbovePeakHours)} hours a day`}`;
   return [
     {
       mode: "manual",
@@ -228,7 +229,7 @@ export function chooseThroughput(
   const options = priceThroughputOptions(input, prices);
   const storageGBBilled = Math.max(1, input.storageGB);
   const monthlyStorageUSD = storageGBBilled * prices.storagePerGBMonth * input.regions;
-  const storageFormula = `${storageGBBilled.toFixed(1)} GB x ${rate(prices.storagePerGBMonth)} x ${input.regions} region(s) = ${usd(monthlyStorageUSD)}`;
+  const storageFormula = `${formatFigure(storageGBBilled)} GB x ${rate(prices.storagePerGBMonth)} x ${input.regions} region(s) = ${usd(monthlyStorageUSD)}`;
   const pinnedMode: ThroughputMode | undefined =
     input.pinned?.mode === "shared" ? "manual" : input.pinned?.mode;
   const candidates = options.filter((o) => modes.includes(o.mode));
@@ -258,7 +259,7 @@ export function chooseThroughput(
   const reason =
     (pinnedMode !== undefined
       ? `${input.pinned?.mode} as the model sets it (${usd(chosen.monthlyThroughputUSD)}/month; ${others})`
-      : `${chosen.mode} is the cheapest${modes.length < 3 ? ` the account's capacity mode allows` : ""}: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? ratio.toFixed(1) : "n/a"}x; ${chosen.why}`) +
+      : `${chosen.mode} is the cheapest${modes.length < 3 ? ` the account's capacity mode allows` : ""}: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? formatFigure(ratio) : "n/a"}x; ${chosen.why}`) +
     split +
     separated +
     raised;

@@ -31,8 +31,10 @@ export interface DesignDeliverableOptions {
   readonly requirementsState?: RequirementsState;
   /** What the report calls the model (default "designed model" with decisions, else "model"). */
   readonly label?: string;
-  /** A verify run to show in `report.html`. */
+  /** A verify run to show in `report.html` and `cosmosdb_data_model.md`. */
   readonly verification?: VerificationSummary;
+  /** Why verify could not run, when it was meant to (shown as a failure in `cosmosdb_data_model.md`). */
+  readonly verificationNotRun?: string;
   /** A second model to show side by side in `report.html`. */
   readonly compare?: ComparedModel;
 }
@@ -96,6 +98,11 @@ export async function renderDeliverables(
       content: renderDataModel(workload, explicit, evaluation, options.decisions ?? [], {
         ...(options.prices === undefined ? {} : { prices: options.prices }),
         ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+        ...(options.verification !== undefined
+          ? { verification: { kind: "ran" as const, run: options.verification } }
+          : options.verificationNotRun !== undefined
+            ? { verification: { kind: "notRun" as const, reason: options.verificationNotRun } }
+            : {}),
       }),
       executable: false,
     },

@@ -4,7 +4,8 @@
  */
 import type { EvaluateOptions } from "../cost/evaluate.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { formatDecimal } from "../common/format-number.js";
+import { formatDecimal, formatFigure, formatInteger } from "../common/format-number.js";
+import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
 import { baselineModel } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import {
@@ -74,6 +75,8 @@ function chooseAggregates(
   );
   for (const relationship of pairs) {
     const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
+    // The documents' classification of the relationship (the prompt's check), not `owned` alone.
+    const identifying = identifyingRelationshipCheck(workload, relationship).useIdentifyingRelationship;
     current = decide(
       search,
       current,
@@ -84,11 +87,11 @@ function chooseAggregates(
           parent: relationship.parent,
           child: relationship.child,
           correlation: share,
-          identifying: relationship.owned,
+          identifying,
         },
         title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
         keepName: `keep ${relationship.child} where it is`,
-        context: `${Math.round(share * 100)}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${relationship.max}`} ${relationship.child} per ${relationship.parent}${relationship.owned ? ", identifying" : ""}`,
+        context: `${formatFigure(share * 100, { decimals: 0 })}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${formatInteger(relationship.max)}`} ${relationship.child} per ${relationship.parent}${identifying ? ", an identifying relationship" : relationship.owned ? `, owned by its ${relationship.parent} but not an identifying relationship` : ""}`,
       },
       aggregateCandidates(workload, current.model, relationship, share, combineMoves),
     );
@@ -214,9 +217,10 @@ function consolidateContainers(search: SearchContext, current: Scored, correlati
     search,
     current,
     {
-      id: "consolidate-containers",
+      // One per group of related entities: the group names it, so no two decisions read alike.
+      id: `consolidate-containers-${workload.entities.map((e) => e.name).join("-")}`,
       subject: { kind: "consolidateContainers" },
-      title: "Containers that can share one",
+      title: `Containers of ${workload.entities.map((e) => e.name).join(", ")} that can share one`,
       keepName: "one container per aggregate",
       context: "every container pays its own minimum throughput",
     },
@@ -224,7 +228,12 @@ function consolidateContainers(search: SearchContext, current: Scored, correlati
   );
 }
 
-/** Copies, counters and embedded newest children for one read's `with` data, each tried in turn. */
+/**
+ * Copies, counters and embedded newest children for one read's `with` data, each tried in turn.
+ * The step runs again after the fan-out removal (a new copy may need data of its own, and a
+ * candidate refused before may pay on the model as it is now): a candidate decided again
+ * replaces its earlier decision, so no decision is listed twice.
+ */
 function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
   const { workload, decisions } = search;
   let current = start;
@@ -237,13 +246,16 @@ function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern)
     );
     if (candidate === undefined) break;
     tried.add(candidate.name);
+    const title = `${pattern.id}: ${candidate.name}?`;
+    const earlier = decisions.findIndex((d) => d.subject.kind === "denormalize" && d.title === title);
+    if (earlier >= 0) decisions.splice(earlier, 1);
     current = decide(
       search,
       current,
       {
-        id: `denormalize-${pattern.id}-${decisions.length}`,
+        id: `denormalize-${pattern.id}-${candidate.name.replace(/[^A-Za-z0-9]+/g, "-")}`,
         subject: { kind: "denormalize", pattern: pattern.id },
-        title: `${pattern.id}: ${candidate.name}?`,
+        title,
         keepName: "read it at query time",
         context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
       },
@@ -292,7 +304,8 @@ function repairLimits(search: SearchContext, start: Scored): Scored {
             problem.kind === "hotPartition"
               ? { kind: "shard", container: where }
               : { kind: "repair", problem: `${problem.kind} ${where}` },
-          title: problemTitle(problem),
+          // A problem left for the next round is decided again: its title says which round.
+          title: `${problemTitle(problem)}${round === 0 ? "" : ` (round ${round + 1})`}`,
           keepName: problem.kind === "hotPartition" ? "one logical partition per key" : "leave it",
           context: message,
         },

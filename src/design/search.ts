@@ -56,7 +56,10 @@ export type DecisionSubject =
       readonly child: string;
       /** Share of the requests touching the pair that need both (0..1). */
       readonly correlation: number;
-      /** The relationship is identifying (`owned`). */
+      /**
+       * The relationship is identifying: the prompt's check (`identifyingRelationshipCheck`:
+       * owned, always read by the parent key, cross-partition if separate), as the documents say.
+       */
       readonly identifying: boolean;
     }
   | { readonly kind: "unique"; readonly entity: string }

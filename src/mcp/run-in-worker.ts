@@ -7,7 +7,7 @@
 import { Worker } from "node:worker_threads";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CosmosModelerError } from "../common/errors.js";
-import type { ReportProgress } from "./support/tool-definition.js";
+import type { ReportProgress, ServerConfig } from "./support/tool-definition.js";
 
 /** What the worker is asked to do. */
 export interface WorkerTask {
@@ -16,6 +16,7 @@ export interface WorkerTask {
   readonly args: Readonly<Record<string, unknown>>;
   /** How each confined path argument is shown to the user (relative to the session folder). */
   readonly displayed: Readonly<Record<string, string>>;
+  readonly config: ServerConfig;
 }
 
 /** What the worker posts back. */

@@ -30,7 +30,8 @@ import { modelingPromptText } from "./prompt.js";
 import { failure } from "./support/results.js";
 import { runInWorker } from "./run-in-worker.js";
 import { BoundedStdioTransport } from "./stdio-transport.js";
-import type { ReportProgress, ToolDefinition } from "./support/tool-definition.js";
+import type { AllowedDatabase } from "../import/postgres/connection-url.js";
+import type { ReportProgress, ServerConfig, ToolDefinition } from "./support/tool-definition.js";
 import { TOOLS } from "./tools/index.js";
 
 export interface ServerOptions {
@@ -38,6 +39,12 @@ export interface ServerOptions {
   readonly dir: string;
   /** Folder of the bundled examples (default: the package's `examples/`). */
   readonly examplesDir?: string;
+  /**
+   * Database servers import-database may connect to with a connection URL (default none: an
+   * assistant cannot make the server connect anywhere, nor send it a password from the
+   * environment, unless the user allowed that server).
+   */
+  readonly allowedDatabases?: readonly AllowedDatabase[];
 }
 
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -62,6 +69,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 export async function createCosmosModelerServer(options: ServerOptions): Promise<McpServer> {
   const dir = resolve(options.dir);
+  const config: ServerConfig = { allowedDatabases: options.allowedDatabases ?? [] };
   const server = new McpServer(SERVER_INFO, {
     instructions:
       "Designs Azure Cosmos DB for NoSQL data models. Use the cosmos-data-modeling prompt for the interview workflow: " +
@@ -88,7 +96,7 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
         annotations: tool.annotations,
       },
       (args: Record<string, unknown>, extra: Extra) => {
-        const run = (): Promise<CallToolResult> => callTool(dir, tool, args, extra);
+        const run = (): Promise<CallToolResult> => callTool(dir, config, tool, args, extra);
         return tool.annotations.readOnlyHint ? run() : serialized(extra.signal, run);
       },
     );
@@ -122,6 +130,7 @@ export async function createCosmosModelerServer(options: ServerOptions): Promise
  */
 async function callTool(
   dir: string,
+  config: ServerConfig,
   tool: ToolDefinition,
   args: Record<string, unknown>,
   extra: Extra,
@@ -147,11 +156,11 @@ async function callTool(
   try {
     if (tool.worker === true) {
       return await runInWorker(
-        { tool: tool.name, dir, args: confined, displayed },
+        { tool: tool.name, dir, args: confined, displayed, config },
         { signal: extra.signal, onProgress: progress },
       );
     }
-    return await tool.run({ dir, display, progress }, confined as never);
+    return await tool.run({ dir, config, display, progress }, confined as never);
   } catch (error) {
     if (error instanceof CosmosModelerError && error.code !== "mcp.cancelled")
       return failure(`${error.code}: ${error.message}`);

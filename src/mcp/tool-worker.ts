@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     const result = await tool.run(
       {
         dir: task.dir,
+        config: task.config,
         display: (path) => task.displayed[path] ?? path,
         progress: (done, total, message) => post({ kind: "progress", done, total, message }),
       },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadExample, loadFixtureModel } from "../test-support/evaluate-fixtures.js";
+import type { CompositePath, Model } from "../model/types.js";
+import { loadExample, loadFixtureModel, loadFoodDelivery } from "../test-support/evaluate-fixtures.js";
 import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { planModel } from "./plan-model.js";
 import { routeRequest } from "./routing.js";
@@ -333,5 +334,65 @@ describe("plans of every example model", () => {
         if (step.kind === "query") expect(step.partitions).toBeLessThanOrEqual(7);
       }
     }
+  });
+});
+
+describe("ORDER BY served by a composite index (issue 18: food-delivery Q6)", () => {
+  const { workload, model } = loadFoodDelivery();
+  /** The model with every container's composite indexes replaced (Q6 may run on several). */
+  const withComposite = (composite: readonly (readonly CompositePath[])[]): Model => ({
+    ...model,
+    containers: model.containers.map((c) =>
+      c.indexing.kind !== "custom" ? c : { ...c, indexing: { ...c.indexing, composite } },
+    ),
+  });
+  // Partitions as evaluated: a fan-out over the customer-keyed copies costs more than the
+  // single-partition query on restaurants, so Q6 runs there whatever its indexes.
+  const partitions = { customers: 8, orders: 8 };
+  const q6 = (m: Model): QueryStep => {
+    const step = asQuery(readPlan(planModel(workload, m, { partitions }), "Q6").operations[0]);
+    expect(step.container).toBe("restaurants");
+    return step;
+  };
+  const path = (p: string, order: "ascending" | "descending" = "ascending"): CompositePath => ({
+    path: p,
+    order,
+  });
+
+  it("is served by /restaurantId + /status + /createdAt when the query filters on the key and status", () => {
+    const restaurants = model.containers.find((c) => c.name === "restaurants");
+    expect(restaurants?.indexing.kind === "custom" && restaurants.indexing.composite).toContainEqual([
+      path("/restaurantId"),
+      path("/status"),
+      path("/createdAt"),
+    ]);
+    const plan = readPlan(planModel(workload, model, { partitions }), "Q6");
+    expect(q6(model).orderServedByIndex).toBe(true);
+    expect(plan.notes.join(" ")).not.toMatch(/not served by an index/);
+  });
+
+  it("is not served once no composite index has the status path before createdAt", () => {
+    const sorting = readPlan(planModel(workload, withComposite([]), { partitions }), "Q6");
+    expect(q6(withComposite([])).orderServedByIndex).toBe(false);
+    expect(sorting.notes.join(" ")).toMatch(/ORDER BY createdAt is not served by an index/);
+  });
+
+  it("accepts the key path or not, the equality paths in any order, and the exact inverse order", () => {
+    expect(q6(withComposite([[path("/status"), path("/createdAt")]])).orderServedByIndex).toBe(true);
+    expect(
+      q6(withComposite([[path("/status"), path("/restaurantId"), path("/createdAt")]])).orderServedByIndex,
+    ).toBe(true);
+    expect(
+      q6(withComposite([[path("/status", "descending"), path("/createdAt", "descending")]]))
+        .orderServedByIndex,
+    ).toBe(true);
+  });
+
+  it("refuses a composite without the status path, with a path the query does not filter on, or in another order", () => {
+    expect(q6(withComposite([[path("/restaurantId"), path("/createdAt")]])).orderServedByIndex).toBe(false);
+    expect(q6(withComposite([[path("/city"), path("/status"), path("/createdAt")]])).orderServedByIndex).toBe(
+      false,
+    );
+    expect(q6(withComposite([[path("/createdAt"), path("/status")]])).orderServedByIndex).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
  * fan-out, full fan-out), what it returns and loads, and the follow-up reads for related data the
  * item does not hold; then keeps the cheapest option that serves the pattern.
  */
+import type { CompositePath } from "../model/types.js";
 import { templateAttributes } from "../model/templates.js";
 import type { ReadPattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
@@ -136,30 +137,43 @@ function partitionsVisited(env: PlanEnvironment, placement: Placement, routing: 
   }
 }
 
-/** Whether the ORDER BY is served by the container's indexes (range or composite). */
+/**
+ * Whether the ORDER BY is served by the container's indexes. One sort path needs its range index;
+ * several, or equality filters on other paths, a composite index: equality-filtered paths in any
+ * order (the partition key's among them or not: the derived policy lists them, and a key filter
+ * routes the query anyway), every other equality-filtered path among them, then the sort paths in
+ * order, in the ORDER BY's directions or all inverted
+ * (https://learn.microsoft.com/azure/cosmos-db/index-policy#composite-indexes, checked 2026-11-24).
+ */
 function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): boolean {
   if (pattern.orderBy.length === 0) return true;
   const policy = env.policy(placement.container);
   const keyAttributes = new Set(partitionKeyAttributes(placement.item));
-  const equalities = pattern.where
-    .filter((p) => p.op === "eq" && !keyAttributes.has(p.attribute))
-    .map((p) => p.attribute);
   const sorted = pattern.orderBy.map((s) => s.attribute);
-  const needsComposite = pattern.orderBy.length > 1 || equalities.some((e) => !sorted.includes(e));
-  if (!needsComposite) return isPathIndexed(policy, `/${pattern.orderBy[0]?.attribute ?? ""}`);
-  const wanted = [
-    ...equalities.filter((e) => !sorted.includes(e)).map((e) => `/${e}`),
-    ...sorted.map((s) => `/${s}`),
-  ];
-  return policy.composite.some((composite) => {
-    const paths = composite.map((c) => c.path);
-    // Equality paths may come in any order before the sort paths.
-    return (
-      paths.length === wanted.length &&
-      wanted.every((path) => paths.includes(path)) &&
-      paths.slice(-sorted.length).join() === sorted.map((s) => `/${s}`).join()
-    );
-  });
+  const equal = new Set(pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute));
+  const required = [...equal].filter((e) => !keyAttributes.has(e) && !sorted.includes(e));
+  if (pattern.orderBy.length === 1 && required.length === 0)
+    return isPathIndexed(policy, `/${sorted[0] ?? ""}`);
+  return policy.composite.some((composite) => compositeServes(composite, pattern.orderBy, equal, required));
+}
+
+/** A composite index serves `ORDER BY orderBy` of a query with equality filters on `equal`. */
+function compositeServes(
+  composite: readonly CompositePath[],
+  orderBy: ReadPattern["orderBy"],
+  equal: ReadonlySet<string>,
+  required: readonly string[],
+): boolean {
+  const split = composite.length - orderBy.length;
+  if (split < 0) return false;
+  const prefix = composite.slice(0, split).map((c) => c.path);
+  const tail = composite.slice(split);
+  if (!prefix.every((path) => equal.has(path.slice(1)))) return false;
+  if (!required.every((attribute) => prefix.includes(`/${attribute}`))) return false;
+  const paths = tail.every((c, i) => c.path === `/${orderBy[i]?.attribute ?? ""}`);
+  const asWritten = (c: CompositePath, i: number): boolean =>
+    (c.order === "ascending") === (orderBy[i]?.direction === "asc");
+  return paths && (tail.every(asWritten) || tail.every((c, i) => !asWritten(c, i)));
 }
 
 function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {

@@ -15,6 +15,7 @@ import {
   CONTROL_CHARACTERS,
   commentText,
   planInfrastructure,
+  type ContainerPlan,
   type InfrastructurePlan,
   type ProvisionedThroughput,
 } from "./infrastructure.js";
@@ -161,6 +162,29 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
       ? [`// After deployment: ${commentText(ALL_VERSIONS_AND_DELETES_STEP)}`]
       : []),
     "",
+    ...accountParams(plan),
+    ...productionParams(settings),
+    ...accountVariables(),
+    `resource account 'Microsoft.DocumentDB/databaseAccounts@${DOCUMENTDB_API_VERSION}' = ${bicepValue(accountResource(plan, settings), "")}`,
+    "",
+    `resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@${DOCUMENTDB_API_VERSION}' = ${bicepValue(databaseResource(plan), "")}`,
+    ...plan.containers.flatMap((container, index) => [
+      "",
+      `// Container ${commentText(container.definition.id)}`,
+      ...container.notes.map((n) => `// Note: ${commentText(n)}`),
+      `resource container${index} 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${DOCUMENTDB_API_VERSION}' = ${bicepValue(containerResource(container), "")}`,
+    ]),
+    "",
+    ...dataContributorAssignments(),
+    "",
+    "output accountEndpoint string = account.properties.documentEndpoint",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** The account's name, regions and database name. */
+function accountParams(plan: InfrastructurePlan): string[] {
+  return [
     ...param(
       "Name of the Azure Cosmos DB account (3-44 lowercase letters, digits and hyphens).",
       "param accountName string",
@@ -175,7 +199,12 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
       `param additionalLocations array = ${bicepValue(plan.additionalRegions, "")}`,
     ),
     ...param("Name of the SQL database.", `param databaseName string = ${bicepString(plan.databaseName)}`),
-    ...productionParams(settings),
+  ];
+}
+
+/** The account's locations (zone redundancy per parameter) and both backup policies. */
+function accountVariables(): string[] {
+  return [
     `var primaryLocations = ${bicepValue([{ locationName: new Expression("location"), failoverPriority: 0, isZoneRedundant: new Expression("zoneRedundant") }], "")}`,
     "",
     "var secondaryLocations = [for (name, i) in additionalLocations: {",
@@ -196,10 +225,11 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
     "",
     `var periodicBackup = ${bicepValue({ type: "Periodic" }, "")}`,
     "",
-    `resource account 'Microsoft.DocumentDB/databaseAccounts@${DOCUMENTDB_API_VERSION}' = ${bicepValue(accountResource(plan, settings), "")}`,
-    "",
   ];
-  const database: BicepValue = {
+}
+
+function databaseResource(plan: InfrastructurePlan): BicepValue {
+  return {
     parent: new Expression("account"),
     name: new Expression("databaseName"),
     properties: {
@@ -207,46 +237,43 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
       options: throughputOptions(plan.databaseThroughput),
     },
   };
-  lines.push(
-    `resource database 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases@${DOCUMENTDB_API_VERSION}' = ${bicepValue(database, "")}`,
-  );
-  plan.containers.forEach((container, index) => {
-    const d = container.definition;
-    const resource: BicepValue = {
-      parent: new Expression("database"),
-      name: d.id,
-      properties: {
-        resource: {
-          id: d.id,
-          partitionKey: {
-            paths: d.partitionKey.paths,
-            kind: d.partitionKey.kind,
-            version: d.partitionKey.version,
-          },
-          indexingPolicy: {
-            indexingMode: d.indexingPolicy.indexingMode,
-            automatic: d.indexingPolicy.automatic,
-            includedPaths: d.indexingPolicy.includedPaths.map((p) => ({ path: p.path })),
-            excludedPaths: d.indexingPolicy.excludedPaths.map((p) => ({ path: p.path })),
-            compositeIndexes: d.indexingPolicy.compositeIndexes?.map((paths) =>
-              paths.map((p) => ({ path: p.path, order: p.order })),
-            ),
-          },
-          defaultTtl: d.defaultTtl,
-          uniqueKeyPolicy: d.uniqueKeyPolicy && {
-            uniqueKeys: d.uniqueKeyPolicy.uniqueKeys.map((k) => ({ paths: k.paths })),
-          },
+}
+
+/** A container: partition key, indexing policy, TTL, unique keys and throughput. */
+function containerResource(container: ContainerPlan): BicepValue {
+  const d = container.definition;
+  return {
+    parent: new Expression("database"),
+    name: d.id,
+    properties: {
+      resource: {
+        id: d.id,
+        partitionKey: {
+          paths: d.partitionKey.paths,
+          kind: d.partitionKey.kind,
+          version: d.partitionKey.version,
         },
-        options: throughputOptions(container.throughput),
+        indexingPolicy: {
+          indexingMode: d.indexingPolicy.indexingMode,
+          automatic: d.indexingPolicy.automatic,
+          includedPaths: d.indexingPolicy.includedPaths.map((p) => ({ path: p.path })),
+          excludedPaths: d.indexingPolicy.excludedPaths.map((p) => ({ path: p.path })),
+          compositeIndexes: d.indexingPolicy.compositeIndexes?.map((paths) =>
+            paths.map((p) => ({ path: p.path, order: p.order })),
+          ),
+        },
+        defaultTtl: d.defaultTtl,
+        uniqueKeyPolicy: d.uniqueKeyPolicy && {
+          uniqueKeys: d.uniqueKeyPolicy.uniqueKeys.map((k) => ({ paths: k.paths })),
+        },
       },
-    };
-    lines.push(
-      "",
-      `// Container ${commentText(d.id)}`,
-      ...container.notes.map((n) => `// Note: ${commentText(n)}`),
-      `resource container${index} 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${DOCUMENTDB_API_VERSION}' = ${bicepValue(resource, "")}`,
-    );
-  });
+      options: throughputOptions(container.throughput),
+    },
+  };
+}
+
+/** Cosmos DB Built-in Data Contributor on the account for each principal of the parameter. */
+function dataContributorAssignments(): string[] {
   const assignment: BicepValue = {
     parent: new Expression("account"),
     name: new Expression("guid(account.id, principalId, dataContributorRoleId)"),
@@ -256,14 +283,10 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
       scope: new Expression("account.id"),
     },
   };
-  lines.push(
-    "",
+  return [
     "// Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).",
     `var dataContributorRoleId = ${bicepString(DATA_CONTRIBUTOR_ROLE_ID)}`,
     "",
     `resource dataContributors 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@${DOCUMENTDB_API_VERSION}' = [for principalId in dataContributorPrincipalIds: ${bicepValue(assignment, "")}]`,
-    "",
-    "output accountEndpoint string = account.properties.documentEndpoint",
-  );
-  return `${lines.join("\n")}\n`;
+  ];
 }

@@ -4,11 +4,7 @@
  * numbers, item types, attributes, patterns served, throughput, consistency, and the indexing
  * policy as Cosmos DB JSON with the patterns it serves and its RU impact.
  */
-import {
-  AUTOSCALE_MIN_FRACTION_OF_MAX,
-  MAX_LOGICAL_PARTITION_GB,
-  MAX_PHYSICAL_PARTITION_RUS,
-} from "../cosmos/limits.js";
+import { AUTOSCALE_MIN_FRACTION_OF_MAX } from "../cosmos/limits.js";
 import type { ContainerEvaluation } from "../cost/evaluation-types.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
@@ -37,6 +33,7 @@ import {
   containerEvaluation,
   syncSteps,
   asyncSteps,
+  limitText,
   CONSISTENCY_WHY,
 } from "./data-model-context.js";
 
@@ -204,33 +201,37 @@ function partitionKeyOf(
   container: Container,
   evaluated: ContainerEvaluation | undefined,
 ): string {
-  const { env, workload } = context;
   const paths = container.partitionKey.map(code).join(", ");
   const kind = container.partitionKey.length > 1 ? "hierarchical (MultiHash v2)" : "single path";
   const perType = container.items.map((item) => {
-    const placement = env.context.placement(container.name, item.type);
-    const keys = placement === undefined ? 0 : env.logicalKeys(placement);
-    const count = placement === undefined ? 0 : env.itemCount(placement);
-    const identifying = workload.relationships.find(
-      (r) =>
-        r.child === item.entity &&
-        r.owned &&
-        r.via !== undefined &&
-        item.partitionKey.some((t) => templateAttributes(t).includes(r.via ?? "")),
+    const figures = evaluated?.itemTypes.find((i) => i.type === item.type);
+    // The relationship the item is keyed by, classified once (the aggregate analysis).
+    const keyedBy = context.pairs.find(
+      (pair) =>
+        pair.child === item.entity &&
+        pair.relationship.via !== undefined &&
+        item.partitionKey.some((t) => templateAttributes(t).includes(pair.relationship.via ?? "")),
     );
-    return (
-      `${code(item.type)}: ${formatNumber(keys, 0)} distinct key values for ${formatNumber(count, 0)} items` +
-      (identifying === undefined
+    const via = keyedBy?.relationship.via ?? "";
+    const keyedText =
+      keyedBy === undefined
         ? ""
-        : ` (identifying relationship: ${e(identifying.child)} cannot exist without its ${e(identifying.parent)}, so it is partitioned by ${code(identifying.via ?? "")})`)
+        : keyedBy.identifying.useIdentifyingRelationship
+          ? ` (identifying relationship: ${e(keyedBy.child)} cannot exist without its ${e(keyedBy.parent)} and is always read by ${code(via)}, so it is partitioned by ${code(via)})`
+          : ` (partitioned by ${code(via)}, the key of its ${e(keyedBy.parent)}: not an identifying relationship)`;
+    return (
+      (figures === undefined
+        ? `${code(item.type)}: not evaluated`
+        : `${code(item.type)}: ${formatNumber(figures.keyValues, 0)} distinct key values for ${formatNumber(figures.items, 0)} items`) +
+      keyedText
     );
   });
   const numbers =
     evaluated === undefined
       ? ""
       : `; ${formatNumber(evaluated.physicalPartitions, 0)} physical partition(s) for ${gb(evaluated.storageGB)} at the horizon; ` +
-        `hottest logical partition ${code(evaluated.hottestLogicalPartition.key)} at ${rus(evaluated.hottestLogicalPartition.rus)} peak ` +
-        `(limit ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) and ${gb(evaluated.hottestLogicalPartition.storageGB)} (limit ${MAX_LOGICAL_PARTITION_GB} GB)`;
+        `hottest logical partition ${code(evaluated.hottestLogicalPartition.key)} at ${limitText(evaluated.limits.hottestLogicalPartitionRus, rus)} at peak; ` +
+        `largest logical partition ${limitText(evaluated.limits.largestLogicalPartitionGB, gb)} at the horizon`;
   const decision = context.decisions.find(
     (d) => d.subject.kind === "partitionKey" && d.subject.container === container.name,
   );

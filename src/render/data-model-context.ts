@@ -2,9 +2,16 @@
  * What the sections of the data model document share: the context computed once, number
  * formats (thousands separators, RU with their range, USD) and plan step helpers.
  */
-import { formatUsd } from "../common/format-number.js";
+import { formatFigure, formatUsd } from "../common/format-number.js";
+import type { PairAnalysis } from "../analysis/aggregate-analysis.js";
 import type { Prices } from "../cosmos/prices.js";
-import type { ContainerEvaluation, Evaluation, PatternEvaluation } from "../cost/evaluation-types.js";
+import type { LimitStatus } from "../cosmos/limits.js";
+import type {
+  ContainerEvaluation,
+  Evaluation,
+  LimitCheck,
+  PatternEvaluation,
+} from "../cost/evaluation-types.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Decision } from "../design/search.js";
 import type { Model } from "../model/types.js";
@@ -15,7 +22,7 @@ import {
   escapeMarkdownText as e,
   escapeTableCell as cell,
   formatNumber,
-  formatRate,
+  formatPercent,
   inlineCode,
   table,
 } from "./markdown.js";
@@ -37,6 +44,8 @@ export interface Context {
   readonly baseline?: BaselineFigures;
   readonly env: PlanEnvironment;
   readonly seed: number;
+  /** The aggregate analysis of the workload: each relationship's one classification. */
+  readonly pairs: readonly PairAnalysis[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -44,7 +53,7 @@ export interface Context {
 
 /** An RU figure: 2 decimals under 10, 1 under 100, none above. */
 export function ru(value: number): string {
-  return formatRate(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
+  return formatNumber(value, value >= 100 ? 0 : value >= 10 ? 1 : 2);
 }
 
 export function ruRange(estimate: RuEstimate): string {
@@ -52,7 +61,7 @@ export function ruRange(estimate: RuEstimate): string {
 }
 
 export function rus(value: number): string {
-  return `${formatRate(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
+  return `${formatNumber(value, value >= 100 ? 0 : value >= 1 ? 1 : 2)} RU/s`;
 }
 
 export function usd(value: number): string {
@@ -60,7 +69,8 @@ export function usd(value: number): string {
 }
 
 export function gb(value: number): string {
-  return `${formatRate(value, value >= 10 ? 1 : value >= 0.01 ? 2 : 4)} GB`;
+  // Under 0.0001 GB (about 100 KB) a partition is small enough: `<0.0001 GB`.
+  return `${formatFigure(value, { decimals: value >= 10 ? 1 : 2, floor: 0.0001 })} GB`;
 }
 
 export function code(text: string): string {
@@ -147,6 +157,32 @@ export function renderDecision(decision: Decision): string {
   return out.join("\n");
 }
 
-export function mark(ok: boolean): string {
-  return ok ? "✅" : "❌";
+/**
+ * The mark of a limit status: `✅` ok, `⚠️ near the limit`, `❌ over the limit` (the words are
+ * what a reader and the consistency test look for).
+ */
+export function statusMark(status: LimitStatus): string {
+  switch (status) {
+    case "ok":
+      return "✅";
+    case "near":
+      return "⚠️ near the limit";
+    case "over":
+      return "❌ over the limit";
+    default:
+      return status satisfies never;
+  }
+}
+
+/** The worst of some statuses (`over` before `near` before `ok`); `ok` for none. */
+export function worstStatus(statuses: readonly LimitStatus[]): LimitStatus {
+  return statuses.includes("over") ? "over" : statuses.includes("near") ? "near" : "ok";
+}
+
+/**
+ * A figure against its limit with the evaluation's status:
+ * `9,988 RU/s (99.9% of 10,000 RU/s) ⚠️ near the limit`.
+ */
+export function limitText(check: LimitCheck, unit: (value: number) => string): string {
+  return `${unit(check.value)} (${formatPercent(check.share)} of ${unit(check.limit)}) ${statusMark(check.status)}`;
 }

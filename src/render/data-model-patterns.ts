@@ -3,7 +3,13 @@
  * and the hot partition analysis of the data model document.
  */
 import type { EvaluationIssue } from "../common/issues.js";
-import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import {
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
+  MAX_LOGICAL_PARTITION_GB,
+  MAX_PHYSICAL_PARTITION_RUS,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
+} from "../cosmos/limits.js";
 import type { PlanStep } from "../planner/types.js";
 import {
   bulletList,
@@ -11,7 +17,6 @@ import {
   escapeTableCell as cell,
   formatNumber,
   formatPercent,
-  formatRate,
   inlineCode,
   table,
 } from "./markdown.js";
@@ -26,7 +31,8 @@ import {
   patternOf,
   syncSteps,
   asyncSteps,
-  mark,
+  containerEvaluation,
+  limitText,
 } from "./data-model-context.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -40,7 +46,7 @@ export function describeStep(step: PlanStep, code: (text: string) => string = in
   const times =
     step.times === 1
       ? ""
-      : ` x ${formatRate(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
+      : ` x ${formatNumber(step.times, 2)}${step.perResult === true ? " (per result)" : ""}`;
   const where = `${code(step.itemType)} in ${code(step.container)}`;
   switch (step.kind) {
     case "pointRead":
@@ -54,7 +60,7 @@ export function describeStep(step: PlanStep, code: (text: string) => string = in
             : step.scope === "shards"
               ? `query over the shards (${formatNumber(step.partitions, 0)} partitions)`
               : `fan-out query over ${formatNumber(step.partitions, 0)} physical partitions`;
-      return `${scope} on ${where}, ~${formatRate(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
+      return `${scope} on ${where}, ~${formatNumber(step.returned, 1)} items: ${code(step.sql)}: ${ruRange(step.ru)}${times}`;
     }
     case "write":
       return `${step.operation} ${where}${step.sets === undefined ? "" : ` (sets ${step.sets.map(code).join(", ")})`}${step.increments === undefined ? "" : ` (increments ${step.increments.map((i) => code(i.property)).join(", ")})`}: ${ruRange(step.ru)}${times}`;
@@ -90,7 +96,7 @@ export function renderAccessPatternMapping(context: Context): string {
     return [
       code(pattern.id),
       cell(pattern.name),
-      `${pattern.type}, ${formatRate(pattern.rps.avg, 2)}/s avg, ${formatRate(pattern.rps.peak, 2)}/s peak`,
+      `${pattern.type}, ${formatNumber(pattern.rps.avg, 2)}/s avg, ${formatNumber(pattern.rps.peak, 2)}/s peak`,
       containers.map(code).join(", "),
       [`**${evaluated.plan.kind}**`, ...operations, ...asyncOps.map((x) => `async: ${x}`)].join("<br>"),
       ruRange(evaluated.ru) + (evaluated.ru.async > 0 ? ` + ${ru(evaluated.ru.async)} RU async` : ""),
@@ -127,17 +133,17 @@ export function renderAccessPatternMapping(context: Context): string {
 // Hot partitions
 
 export function renderHotPartitions(context: Context): string {
-  const { env } = context;
   const containerLines = context.evaluation.containers.map((c) => {
-    const hot = c.hottestLogicalPartition;
-    const rusOk = hot.rus <= MAX_PHYSICAL_PARTITION_RUS;
-    const sizeOk = hot.storageGB <= MAX_LOGICAL_PARTITION_GB;
-    const physicalOk = c.hottestPhysicalPartition.rus <= MAX_PHYSICAL_PARTITION_RUS;
+    const { hottestLogicalPartitionRus, busiestPhysicalPartitionRus, largestLogicalPartitionGB } = c.limits;
+    const growth = largestLogicalPartitionGB.growth;
+    const growthText =
+      growth === undefined || growth.hoursToLimit >= growth.withinHours
+        ? ""
+        : `: its ${code(growth.itemType)} partition grows ${gb(growth.gbPerHour)} per hour at peak and would reach ${gb(largestLogicalPartitionGB.limit)} after ${formatNumber(growth.hoursToLimit, 1)} hours of peak`;
     return (
-      `**${e(c.name)}**: hottest logical partition ${code(hot.key)} at ${rus(hot.rus)} peak ` +
-      `(${formatPercent(hot.rus / MAX_PHYSICAL_PARTITION_RUS)} of ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)}) ${mark(rusOk)}, ` +
-      `${gb(hot.storageGB)} (${formatPercent(hot.storageGB / MAX_LOGICAL_PARTITION_GB)} of ${MAX_LOGICAL_PARTITION_GB} GB) ${mark(sizeOk)}; ` +
-      `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${rus(c.hottestPhysicalPartition.rus)} ${physicalOk ? "✅" : "⚠️"}` +
+      `**${e(c.name)}**: hottest logical partition ${code(c.hottestLogicalPartition.key)} at ${limitText(hottestLogicalPartitionRus, rus)} at peak; ` +
+      `largest logical partition ${limitText(largestLogicalPartitionGB, gb)} at the horizon${growthText}; ` +
+      `busiest of ${formatNumber(c.physicalPartitions, 0)} physical partition(s) at ${limitText(busiestPhysicalPartitionRus, rus)} at peak` +
       context.evaluation.issues
         .filter((i) => partitionFindingContainer(i) === c.name)
         .map(
@@ -151,26 +157,28 @@ export function renderHotPartitions(context: Context): string {
     const pattern = patternOf(context, evaluated.id);
     const first = evaluated.plan.operations[0];
     if (pattern === undefined || first === undefined) return [];
-    const placement = env.context.placement(first.container, first.itemType);
-    if (placement === undefined) return [];
-    const keys = env.logicalKeys(placement);
+    const keys = containerEvaluation(context, first.container)?.itemTypes.find(
+      (i) => i.type === first.itemType,
+    )?.keyValues;
+    if (keys === undefined) return [];
     const fanOut = first.kind === "query" && first.scope === "fanOut";
     return [
       [
         code(pattern.id),
         `${code(first.container)}/${code(first.itemType)}`,
-        formatRate(pattern.rps.peak, 2),
+        formatNumber(pattern.rps.peak, 2),
         formatNumber(keys, 0),
         fanOut
           ? `every partition (fan-out over ${formatNumber(first.kind === "query" ? first.partitions : 0, 0)})`
-          : formatRate(pattern.rps.peak / keys, 4),
+          : formatNumber(pattern.rps.peak / keys, 4),
         rus(evaluated.rus.peak),
       ],
     ];
   });
   return [
     "## Hot Partition Analysis",
-    `A logical partition (one key value) lives on one physical partition, which serves at most ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s and a logical partition holds at most ${MAX_LOGICAL_PARTITION_GB} GB. The hottest key includes the skew of the workload's attributes.`,
+    `A logical partition (one key value) lives on one physical partition, which serves at most ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s, and a logical partition holds at most ${MAX_LOGICAL_PARTITION_GB} GB. The hottest key includes the skew of the workload's attributes. ` +
+      `A partition is near its limit from ${formatPercent(NEAR_PARTITION_RUS_SHARE, 0)} of its RU/s (the RU estimates' measured band reaches 1.35 times the estimate) and from ${formatPercent(NEAR_LOGICAL_PARTITION_GB_SHARE, 0)} of ${MAX_LOGICAL_PARTITION_GB} GB (Microsoft's alert threshold), or when it would reach ${MAX_LOGICAL_PARTITION_GB} GB within ${formatNumber(LOGICAL_PARTITION_GROWTH_WARNING_HOURS / 24, 0)} days of peak writes.`,
     "",
     bulletList(containerLines),
     "",

@@ -4,6 +4,7 @@
  * every access pattern in the mapping, sample items that validate against their item type,
  * validation marks that follow the evaluation, and user text that cannot break the Markdown.
  */
+import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
@@ -282,6 +283,21 @@ describe("renderDataModel validation results", () => {
         ? {
             ...c,
             hottestLogicalPartition: { ...c.hottestLogicalPartition, rus: 12_345, storageGB: 25 },
+            limits: {
+              ...c.limits,
+              hottestLogicalPartitionRus: {
+                ...c.limits.hottestLogicalPartitionRus,
+                value: 12_345,
+                share: 1.2345,
+                status: "over" as const,
+              },
+              largestLogicalPartitionGB: {
+                ...c.limits.largestLogicalPartitionGB,
+                value: 25,
+                share: 1.25,
+                status: "over" as const,
+              },
+            },
           }
         : c,
     );
@@ -460,8 +476,11 @@ describe("renderDataModel escaping", () => {
     });
     const prose = proseOf(doc);
     const text = withoutCodeSpans(prose.join("\n"));
-    expect(text).not.toMatch(/<script|<b>|<i>/i);
-    expect(text).toContain("&lt;script&gt;");
+    expect(text).not.toMatch(/(?<!\\)<(script|b>|i>)/i);
+    expect(text).toContain("\\<script\\>");
+    // No HTML entity in the Markdown text, and a Markdown renderer makes no element of the user's.
+    expect(text).not.toMatch(/&(lt|gt|quot|amp|#39);/);
+    expect(marked.parse(doc, { async: false })).not.toMatch(/<(script|b|i)>/i);
     expect(prose.some((l) => l.startsWith("# Injected") || l.startsWith("## x"))).toBe(false);
     expect(prose.filter((l) => l.startsWith("# "))).toHaveLength(1);
     expectTablesIntact(prose);
@@ -492,7 +511,8 @@ describe("renderDataModel escaping", () => {
     expect(design.model.containers.flatMap((c) => c.items.map((i) => i.type))).toContain("user|<b>`x`\n# H");
     const doc = renderDataModel(workload, design.model, design.evaluation, design.decisions);
     const prose = proseOf(doc);
-    expect(withoutCodeSpans(prose.join("\n"))).not.toMatch(/<b>/);
+    expect(withoutCodeSpans(prose.join("\n"))).not.toMatch(/(?<!\\)<b>/);
+    expect(marked.parse(doc, { async: false })).not.toMatch(/<b>/);
     expect(prose.some((l) => l.startsWith("# H"))).toBe(false);
     expectTablesIntact(prose);
   });

@@ -6,11 +6,11 @@
  * diagram). Every number comes from the evaluation, the decisions or the cost model; user text
  * is escaped everywhere (see `markdown.ts`).
  */
-import { MAX_ITEM_BYTES, MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
-import { formatPath, type EvaluationIssue, type Issue } from "../common/issues.js";
+import type { Issue } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { createPlanEnvironment } from "../planner/environment.js";
 import type { Workload } from "../workload/types.js";
@@ -21,22 +21,20 @@ import {
   codeFence,
   escapeMarkdownText as e,
   escapeTableCell as cell,
-  formatBytes,
   formatNumber,
   formatPercent,
+  link,
   table,
 } from "./markdown.js";
 import {
   type Context,
   type BaselineFigures,
   ru,
-  ruRange,
   rus,
   usd,
   gb,
   code,
   list,
-  patternOf,
   CONSISTENCY_WHY,
   renderDecision,
 } from "./data-model-context.js";
@@ -47,6 +45,8 @@ import {
   renderContainers,
 } from "./data-model-containers.js";
 import { renderAccessPatternMapping, renderHotPartitions } from "./data-model-patterns.js";
+import { renderValidation } from "./data-model-validation.js";
+import { renderVerification, type DataModelVerification } from "./data-model-verification.js";
 
 /** The file name the expert prompt gives the data model document. */
 export const DATA_MODEL_FILE_NAME = "cosmosdb_data_model.md";
@@ -60,6 +60,8 @@ export interface DataModelOptions {
   readonly baseline?: BaselineFigures;
   /** Seed of the synthetic data the sample items come from. Default 1. */
   readonly seed?: number;
+  /** A verify run of this model (or why none ran): its own section, after the validation. */
+  readonly verification?: DataModelVerification;
 }
 
 export { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples };
@@ -87,6 +89,7 @@ export function renderDataModel(
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     env: createPlanEnvironment(workload, model, { partitions }),
     seed: options.seed ?? 1,
+    pairs: analyzeAccessCorrelation(workload),
   };
   const sections = [
     `# Azure Cosmos DB NoSQL Data Model: ${e(workload.name)}`,
@@ -101,6 +104,7 @@ export function renderDataModel(
     renderGlobalDistribution(context),
     renderCost(context),
     renderValidation(context),
+    ...(options.verification === undefined ? [] : [renderVerification(options.verification)]),
     renderDiagramSection(model),
   ];
   return `${sections.join("\n\n")}\n`;
@@ -220,8 +224,7 @@ function placementsText(model: Model, entity: string): string {
 }
 
 function renderAggregateDecisions(context: Context): string {
-  const { workload, model } = context;
-  const pairs = analyzeAccessCorrelation(workload);
+  const { model, pairs } = context;
   const lines = ["## Aggregate Design Decisions"];
   if (pairs.length === 0) {
     lines.push("The workload has no relationships: every entity is its own aggregate.");
@@ -312,10 +315,9 @@ function renderTradeOffs(context: Context): string {
   }
   const maintained = context.evaluation.patterns.filter((p) => p.ru.async > 0);
   for (const p of maintained) {
-    const pattern = patternOf(context, p.id);
     items.push(
       `**Change-feed maintenance of ${e(p.id)}**: each request triggers ${ru(p.ru.async)} RU of asynchronous work ` +
-        `(${rus(p.ru.async * (pattern?.rps.avg ?? 0))} avg, ${rus(p.ru.async * (pattern?.rps.peak ?? 0))} peak), ` +
+        `(${rus(p.rusBreakdown.changeFeed.avg)} avg, ${rus(p.rusBreakdown.changeFeed.peak)} peak), ` +
         "paid on writes so that reads stay single-partition; copies are eventually consistent.",
     );
   }
@@ -417,7 +419,7 @@ function renderCost(context: Context): string {
       `autoscale ${usd3(prices.autoscalePer100RusHour)} per 100 RU/s per hour on each hour's highest RU/s, at least 10% of the maximum (multi-region writes ${usd3(prices.autoscaleMultiRegionWritePer100RusHour)})`,
       `serverless ${usd3(prices.serverlessPerMillionRu)} per million RU`,
       `storage ${usd3(prices.storagePerGBMonth)} per GB-month per region`,
-      `sources: ${prices.sources.map((s) => `<${e(s)}>`).join(", ")}`,
+      `sources: ${prices.sources.map(link).join(", ")}`,
     ]),
   ].join("\n");
 }
@@ -474,157 +476,6 @@ function renderCapacity(evaluation: Evaluation): string[] {
 
 function usd3(value: number): string {
   return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 4 })}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Validation
-
-/** The validation checks that findings of the evaluation can fail. */
-type ValidationCheck =
-  | "hotLogical"
-  | "hotPhysical"
-  | "logicalSize"
-  | "logicalGrowth"
-  | "itemSize"
-  | "fanOutScale"
-  | "capacityMode"
-  | "throughputLimits";
-
-/** The check a finding fails, if any (the others are reported in the findings table only). */
-function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
-  switch (issue.code) {
-    case "evaluate.hotPartition":
-      return "hotLogical";
-    case "evaluate.hotPhysicalPartition":
-    case "evaluate.pinnedPartitionsOverloaded":
-      return "hotPhysical";
-    case "evaluate.logicalPartitionTooLarge":
-      return "logicalSize";
-    case "evaluate.logicalPartitionGrowth":
-      return "logicalGrowth";
-    case "evaluate.itemTooLarge":
-      return "itemSize";
-    case "evaluate.fanOutCannotScale":
-      return "fanOutScale";
-    case "evaluate.mixedCapacityModes":
-    case "evaluate.serverlessNotPossible":
-      return "capacityMode";
-    case "evaluate.underProvisioned":
-    case "evaluate.overContainerMaximum":
-      return "throughputLimits";
-    case "evaluate.patternNotServed":
-    case "evaluate.fanOut":
-    case "evaluate.boundedSetTooSmall":
-    case "evaluate.atomicWritesSplit":
-      return undefined;
-    default:
-      return issue satisfies never;
-  }
-}
-
-function renderValidation(context: Context): string {
-  const { evaluation, workload } = context;
-  const issues = evaluation.issues;
-  const failing = (check: ValidationCheck): EvaluationIssue[] =>
-    issues.filter((i) => validationCheckOf(i) === check);
-  const hottestLogical = Math.max(0, ...evaluation.containers.map((c) => c.hottestLogicalPartition.rus));
-  const largestLogical = Math.max(
-    0,
-    ...evaluation.containers.map((c) => c.hottestLogicalPartition.storageGB),
-  );
-  const hottestPhysical = Math.max(0, ...evaluation.containers.map((c) => c.hottestPhysicalPartition.rus));
-  const served = evaluation.patterns.filter((p) => p.plan.served).length;
-  const mapped = workload.accessPatterns.filter((p) => evaluation.patterns.some((x) => x.id === p.id)).length;
-  const fanOuts = evaluation.patterns.filter((p) => p.fanOut);
-  const tooLarge = failing("itemSize");
-  const check = (ok: boolean, text: string, warning = false): string =>
-    ok ? `[x] ✅ ${text}` : warning ? `[ ] ⚠️ ${text}` : `[ ] ❌ ${text}`;
-  const items = [
-    check(
-      mapped === workload.accessPatterns.length,
-      `Every access pattern is mapped to container operations: ${formatNumber(mapped, 0)} of ${formatNumber(workload.accessPatterns.length, 0)}.`,
-    ),
-    check(
-      served === evaluation.patterns.length,
-      `Every access pattern is served: ${formatNumber(served, 0)} of ${formatNumber(evaluation.patterns.length, 0)}${
-        served === evaluation.patterns.length
-          ? ""
-          : ` (not served: ${evaluation.patterns
-              .filter((p) => !p.plan.served)
-              .map((p) => e(p.id))
-              .join(", ")})`
-      }.`,
-    ),
-    check(
-      failing("hotLogical").length === 0 && hottestLogical <= MAX_PHYSICAL_PARTITION_RUS,
-      `No logical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the hottest needs ${rus(hottestLogical)} at peak.`,
-    ),
-    check(
-      failing("hotPhysical").length === 0 && hottestPhysical <= MAX_PHYSICAL_PARTITION_RUS,
-      `No physical partition over ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s: the busiest carries ${rus(hottestPhysical)} at peak.`,
-      true,
-    ),
-    check(
-      failing("logicalSize").length === 0 && largestLogical <= MAX_LOGICAL_PARTITION_GB,
-      `No logical partition over ${MAX_LOGICAL_PARTITION_GB} GB: the largest holds ${gb(largestLogical)} at the horizon.`,
-    ),
-    check(
-      failing("logicalGrowth").length === 0,
-      `No logical partition reaches ${MAX_LOGICAL_PARTITION_GB} GB within 30 days of peak writes.`,
-      true,
-    ),
-    check(
-      tooLarge.length === 0,
-      `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
-    ),
-    check(
-      failing("fanOutScale").length === 0,
-      "Every fan-out query can scale with the data (each added partition adds less than a partition serves).",
-    ),
-    check(
-      failing("capacityMode").length === 0,
-      `One capacity mode for the whole account, possible for every container: ${e(evaluation.account.mode)}.`,
-    ),
-    check(
-      failing("throughputLimits").length === 0,
-      failing("throughputLimits").length === 0
-        ? "Every container's throughput serves its busiest partition and stays under the default maximum per container and database."
-        : `Throughput settings to revisit: ${failing("throughputLimits")
-            .map((i) => e(i.message))
-            .join("; ")}.`,
-      true,
-    ),
-    check(
-      fanOuts.length === 0,
-      fanOuts.length === 0
-        ? "No read fans out over every physical partition."
-        : `Reads that fan out over every physical partition: ${fanOuts.map((p) => `${e(p.id)} (${ruRange(p.ru)}, ${rus(p.rus.peak)} at peak)`).join(", ")}.`,
-      true,
-    ),
-    check(
-      context.decisions.length > 0,
-      `Design decisions documented with their alternatives and numbers: ${formatNumber(context.decisions.length, 0)}.`,
-      true,
-    ),
-  ];
-  const lines = ["## Validation Results 🔴", "", bulletList(items)];
-  if (issues.length > 0) {
-    lines.push(
-      "",
-      "Findings of the evaluation:",
-      "",
-      table(
-        ["Severity", "Code", "Where", "Finding"],
-        issues.map((i) => [
-          i.severity,
-          code(i.code),
-          code(formatPath(i.path)),
-          cell(i.suggestion === undefined ? i.message : `${i.message} (${i.suggestion})`),
-        ]),
-      ),
-    );
-  }
-  return lines.join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import {
   codeFence,
@@ -7,8 +9,19 @@ import {
   formatBytes,
   formatPercent,
   inlineCode,
+  link,
   table,
 } from "./markdown.js";
+
+/** The text a browser shows for marked's HTML (the entities marked writes decoded). */
+function shownText(html: string): string {
+  return html
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+}
 
 /** Splits a GFM table row into cells the way GFM does: on `|` not preceded by a backslash. */
 function cellsOf(row: string): string[] {
@@ -25,11 +38,11 @@ describe("escapeHtml", () => {
 });
 
 describe("escapeMarkdownText", () => {
-  it("removes line breaks, HTML tags and unescaped pipes", () => {
+  it("removes line breaks, HTML tags and unescaped pipes, with backslash escapes only", () => {
     const out = escapeMarkdownText(hostile);
     expect(out).not.toMatch(/[\r\n]/);
     expect(out).not.toContain("<script>");
-    expect(out).toContain("&lt;script&gt;");
+    expect(out).toContain("\\<script\\>");
     expect(out).not.toMatch(/(?<!\\)\|/);
     expect(out).not.toMatch(/(?<!\\)`/);
     expect(out).toContain("\\*");
@@ -37,10 +50,39 @@ describe("escapeMarkdownText", () => {
     expect(out).toContain("\\#");
     expect(out).toContain("\\\\");
   });
-  it("leaves plain text alone", () => {
+  it("leaves plain text alone and writes no HTML entity (the audit's food &quot;delivery&quot;)", () => {
     expect(escapeMarkdownText("Get a user's profile, 50 per page (newest first)")).toBe(
       "Get a user's profile, 50 per page (newest first)",
     );
+    expect(escapeMarkdownText('food "delivery" & more')).toBe('food "delivery" \\& more');
+    expect(escapeMarkdownText('food "delivery" & <b>')).not.toMatch(/&(quot|amp|lt|gt|#39);/);
+    // Amounts stay readable; a `$` that could delimit math (GitHub) is escaped.
+    expect(escapeMarkdownText("$25,241.81/month vs $x$")).toBe("$25,241.81/month vs \\$x\\$");
+  });
+  it("renders (marked, CommonMark + GFM) as exactly the text given, with no HTML element", () => {
+    const text = fc.string({
+      unit: fc.constantFrom(..."ab <>&\"';|`*_[]()#~!$:-+=.1\\/\n".split(""), "&amp;", "<script>", "&#60;"),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(text, (raw) => {
+        const html = marked.parseInline(`x ${escapeMarkdownText(raw)} x`, { async: false });
+        expect(html).not.toMatch(/<(?!br>)[a-z/!]/i);
+        // Line breaks become spaces; marked collapses nothing else inline.
+        expect(shownText(html)).toBe(`x ${raw.replace(/[\r\n\t\u2028\u2029]+/g, " ")} x`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("link", () => {
+  it("writes an autolink for a plain web address and code otherwise", () => {
+    expect(link("https://azure.microsoft.com/pricing/details/cosmos-db/")).toBe(
+      "<https://azure.microsoft.com/pricing/details/cosmos-db/>",
+    );
+    expect(link("javascript:alert(1)")).toBe("`javascript:alert(1)`");
+    expect(link("https://x.test/<b>")).toBe("`https://x.test/<b>`");
   });
 });
 
@@ -64,6 +106,16 @@ describe("table", () => {
     expect(lines).toHaveLength(5);
     for (const line of lines.filter((_, i) => i !== 1)) expect(cellsOf(line)).toHaveLength(3);
     expect(rendered).not.toContain("<script>");
+    // A Markdown parser sees one table of three columns and four rows, and no HTML.
+    const [parsed] = marked.lexer(rendered);
+    expect(parsed?.type).toBe("table");
+    if (parsed?.type === "table") {
+      expect(parsed["header"]).toHaveLength(3);
+      expect(parsed["rows"]).toHaveLength(3);
+      // GFM takes the backslash of an escaped pipe off before the cell's inline parsing.
+      expect(parsed["rows"][0][0].text).toBe(escapeTableCell(hostile).replace(/\\\|/g, "|"));
+    }
+    expect(marked.parse(rendered, { async: false })).not.toMatch(/<script/);
   });
   it("flattens line breaks a caller left in a cell", () => {
     const rendered = table(["A"], [["x\ny"]]);

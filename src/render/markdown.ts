@@ -4,6 +4,7 @@
  * neither break a table, start a heading or a list, nor inject HTML.
  */
 
+import { formatFigure } from "../common/format-number.js";
 import { escapeControlCharacters, escapeTerminalText } from "../common/safe-text.js";
 
 const HTML_ENTITIES: Readonly<Record<string, string>> = {
@@ -31,15 +32,17 @@ function flattenLines(text: string): string {
 }
 
 /**
- * Escapes text for use inline in Markdown: HTML characters become entities, Markdown
- * punctuation gets a backslash, line breaks become spaces.
- * `escapeMarkdownText("a|b <script>")` -> `a\|b &lt;script&gt;`.
+ * Escapes text for use inline in Markdown with backslash escapes only (CommonMark: any ASCII
+ * punctuation may be escaped), so the text shows as written on GitHub and in any CommonMark
+ * renderer, never as HTML entities: `<`, `>` and `&` cannot open a tag or an entity, `|` cannot
+ * end a table cell, `` ` `` `*` `_` `[` `]` `#` `~` `\` cannot start code, emphasis, links,
+ * headings or strike-through, and a `$` not followed by a digit cannot delimit math (GitHub);
+ * line breaks become spaces.
+ * `escapeMarkdownText('a|b <script> "x"')` -> `a\|b \<script\> "x"`.
  */
 export function escapeMarkdownText(text: string): string {
-  const flat = flattenLines(text);
-  // `&`, `<`, `>` and quotes first (as entities), then Markdown punctuation (backslash escapes).
-  const html = flat.replace(/[&<>"]/g, (ch) => HTML_ENTITIES[ch] ?? ch);
-  return html.replace(/[\\`*_[\]#|~]/g, (ch) => `\\${ch}`);
+  // A `$` before a digit (an amount: `$1,234`) can never close a math span, so it stays as is.
+  return flattenLines(text).replace(/[\\`*_[\]#|~<>&]|\$(?!\d)/g, (ch) => `\\${ch}`);
 }
 
 /** Escapes text for a table cell: like `escapeMarkdownText`; an empty cell shows a dash. */
@@ -58,6 +61,15 @@ export function inlineCode(text: string): string {
   const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
   // A `|` ends a table cell even inside a code span (GFM); `\|` is shown as `|` there.
   return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+
+/**
+ * A web address as a Markdown autolink (`<https://...>`) when it is a plain http(s) address,
+ * else as inline code: an autolink shows its text literally, so it takes no escapes and must
+ * hold no space, `<` or `>`.
+ */
+export function link(url: string): string {
+  return /^https?:\/\/[A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]+$/.test(url) ? `<${url}>` : inlineCode(url);
 }
 
 /**
@@ -97,35 +109,21 @@ export function bulletList(items: readonly string[]): string {
   return items.map((item) => `- ${flattenLines(item)}`).join("\n");
 }
 
-/** Formats a number with thousands separators and at most `digits` decimals: 12345.6 -> 12,345.6. */
+/**
+ * Formats a number with thousands separators and at most `digits` decimals, more for a small
+ * value so that it keeps two significant digits (`formatFigure`): 12345.6 -> `12,345.6`,
+ * 0.005 -> `0.005`; a value under 0.000001 -> `<0.000001`.
+ */
 export function formatNumber(value: number, digits = 1): string {
-  if (!Number.isFinite(value)) return String(value);
-  return numberFormat(digits).format(value);
+  return formatFigure(value, { decimals: digits });
 }
 
-/** `toLocaleString` builds a formatter per call; documents format thousands of numbers. */
-const NUMBER_FORMATS = new Map<number, Intl.NumberFormat>();
-function numberFormat(digits: number): Intl.NumberFormat {
-  let format = NUMBER_FORMATS.get(digits);
-  if (format === undefined) {
-    format = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits });
-    NUMBER_FORMATS.set(digits, format);
-  }
-  return format;
-}
-
-/** Formats a share 0..1 as a percentage: 0.456 -> 45.6%; a tiny non-zero share -> `<0.1%`. */
+/**
+ * Formats a share 0..1 as a percentage with at most `digits` decimals (two significant digits
+ * for a small share): 0.456 -> `45.6%`, 0.00012 -> `0.012%`; under 0.001% -> `<0.001%`.
+ */
 export function formatPercent(share: number, digits = 1): string {
-  const smallest = 10 ** -digits;
-  if (share > 0 && share * 100 < smallest) return `<${formatNumber(smallest, digits)}%`;
-  return `${formatNumber(share * 100, digits)}%`;
-}
-
-/** Like `formatNumber`, but a tiny non-zero value shows as `<0.1` rather than `0`. */
-export function formatRate(value: number, digits = 1): string {
-  const smallest = 10 ** -digits;
-  if (value > 0 && value < smallest) return `<${formatNumber(smallest, digits)}`;
-  return formatNumber(value, digits);
+  return `${formatFigure(share * 100, { decimals: digits, floor: 0.001 })}%`;
 }
 
 /** Formats a byte count with a binary unit: 2048 -> 2 KB, 3.5e9 -> 3.3 GB. */

@@ -4,30 +4,9 @@
  * correlations, checks and checklist computed from the workload rather than guessed.
  * User text is escaped everywhere (see `markdown.ts`).
  */
-import { consistencyReadMultiplier } from "../cosmos/consistency.js";
-import {
-  MAX_PHYSICAL_PARTITION_GB,
-  MAX_PHYSICAL_PARTITION_RUS,
-  MIN_READ_RU,
-  MIN_WRITE_RU,
-} from "../cosmos/limits.js";
-import type {
-  AccessPattern,
-  Predicate,
-  ReadPattern,
-  Relationship,
-  RelationshipKind,
-  Workload,
-} from "../workload/types.js";
+import type { AccessPattern, Predicate, RelationshipKind, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
-import {
-  MIN_KEY_CARDINALITY,
-  denormalizationIdeas,
-  entityStorage,
-  hotPartitionRisks,
-  indexingNeeds,
-  unroutableReads,
-} from "../analysis/design-considerations.js";
+import { concentratedPatterns, entityStorage } from "../analysis/design-considerations.js";
 import {
   bulletList,
   escapeMarkdownText as e,
@@ -35,9 +14,9 @@ import {
   formatBytes,
   formatNumber,
   formatPercent,
-  formatRate,
   table,
 } from "./markdown.js";
+import { ids, rate, renderDesignConsiderations } from "./requirements-considerations.js";
 import {
   MASSIVE_SCALE_WRITES_PER_SECOND,
   expectedResults,
@@ -64,21 +43,13 @@ export function renderRequirements(workload: Workload, state: RequirementsState 
       "The design considerations are evolving thoughts, re-evaluated when the data model is designed.",
     renderOverview(workload),
     renderAccessPatterns(workload),
-    renderRelationships(workload),
+    renderRelationships(workload, pairs),
     renderAggregateAnalysis(workload, pairs),
     renderConsolidation(pairs),
     renderDesignConsiderations(workload, pairs),
     renderChecklist(workload, state),
   ];
   return `${sections.join("\n\n")}\n`;
-}
-
-function rate(value: number | undefined): string {
-  return typeof value === "number" && Number.isFinite(value) ? formatNumber(value, 2) : "?";
-}
-
-function ids(list: readonly string[]): string {
-  return list.length === 0 ? "none" : list.map(e).join(", ");
 }
 
 const KIND_LABEL: Readonly<Record<RelationshipKind, string>> = {
@@ -254,13 +225,7 @@ function renderAccessPatterns(workload: Workload): string {
     ...readsWithoutWrites(workload),
     ...writesWithoutReads(workload),
   ]);
-  // Patterns whose own requests on the most used key value exceed one logical partition.
-  const hotWrites = new Set(
-    hotPartitionRisks(workload).flatMap((r) => [
-      ...(r.topWritesPeak * MIN_WRITE_RU > MAX_PHYSICAL_PARTITION_RUS ? r.writePatterns : []),
-      ...(r.topReadsPeak * MIN_READ_RU > MAX_PHYSICAL_PARTITION_RUS ? r.readPatterns : []),
-    ]),
-  );
+  const hotWrites = concentratedPatterns(workload);
   const rows = workload.accessPatterns.map((p) => [
     cell(p.id),
     cell(p.name),
@@ -292,21 +257,26 @@ function renderAccessPatterns(workload: Workload): string {
   ].join("\n");
 }
 
-function describeRelationship(workload: Workload, r: Relationship): string {
+function describeRelationship(workload: Workload, pair: PairAnalysis): string {
+  const r = pair.relationship;
   const max = r.max === undefined ? "unbounded" : `max ${formatNumber(r.max, 0)}`;
   const via = r.via === undefined ? "no key of the parent on the child" : `via ${e(r.via)}`;
   const owned = r.owned
-    ? `${e(r.child)} cannot exist without its ${e(r.parent)} (identifying)`
+    ? `${e(r.child)} cannot exist without its ${e(r.parent)}`
     : `${e(r.child)} can exist on its own`;
+  // The one classification (the identifying relationship check below), never `owned` alone.
+  const identifying = pair.identifying.useIdentifyingRelationship
+    ? "identifying relationship"
+    : "not an identifying relationship";
   const per = workload.entities.some((x) => x.name === r.parent) ? ` per ${e(r.parent)}` : "";
-  return `**${e(r.parent)} → ${e(r.child)}**: ${KIND_LABEL[r.kind]} (avg ${formatNumber(r.avg, 2)}${per}, ${max}), ${via}; ${owned}`;
+  return `**${e(r.parent)} → ${e(r.child)}**: ${KIND_LABEL[r.kind]} (avg ${formatNumber(r.avg, 2)}${per}, ${max}), ${via}; ${owned}; ${identifying}`;
 }
 
-function renderRelationships(workload: Workload): string {
+function renderRelationships(workload: Workload, pairs: readonly PairAnalysis[]): string {
   const lines =
-    workload.relationships.length === 0
+    pairs.length === 0
       ? "No relationships captured yet."
-      : bulletList(workload.relationships.map((r) => describeRelationship(workload, r)));
+      : bulletList(pairs.map((pair) => describeRelationship(workload, pair)));
   return ["## Entity Relationships Deep Dive", lines].join("\n");
 }
 
@@ -446,150 +416,6 @@ function renderConsolidation(pairs: readonly PairAnalysis[]): string {
       "**Keep separate when**: <30% access overlap OR unbounded growth OR independent operations",
       "**Consider carefully**: 30-50% overlap - compare the costs of both designs",
     ]),
-  ].join("\n");
-}
-
-function renderDesignConsiderations(workload: Workload, pairs: readonly PairAnalysis[]): string {
-  const risks = hotPartitionRisks(workload);
-  const riskRows = risks.map((r) => {
-    const concerns: string[] = [];
-    if (r.lowCardinality) concerns.push(`⚠️ fewer than ${MIN_KEY_CARDINALITY} distinct values`);
-    if (r.overPartitionLimit) {
-      concerns.push(
-        `⚠️ above the ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s of one logical partition: shard writes or keep counters elsewhere`,
-      );
-    }
-    return [
-      `${e(r.entity)}.${e(r.attribute)}`,
-      formatNumber(r.distinct, 0),
-      formatNumber(r.skew, 2),
-      formatPercent(r.topShare, 3),
-      formatRate(r.topReadsPeak, 1),
-      formatRate(r.topWritesPeak, 1),
-      formatRate(r.minRus, 0),
-      concerns.length === 0 ? "✅" : concerns.join("; "),
-    ];
-  });
-  const storage = workload.entities.map((x) => entityStorage(workload, x));
-  const fanOut = table(
-    [
-      "Entity",
-      "Items at horizon",
-      "Data at horizon",
-      `Physical partitions (≥ data / ${MAX_PHYSICAL_PARTITION_GB} GB)`,
-    ],
-    storage.map((s) => [
-      e(s.entity),
-      formatNumber(s.items, 0),
-      formatBytes(s.bytes),
-      formatNumber(s.minPhysicalPartitions, 0),
-    ]),
-  );
-  const unroutable = unroutableReads(workload);
-  const crossText =
-    unroutable.length === 0
-      ? "Every read filters on at least one attribute with `eq`, so each can be routed to one partition by a matching partition key; " +
-        "a read that does not filter on the chosen key visits every physical partition."
-      : `${unroutable
-          .map(
-            (u) =>
-              `${e(u.patternId)} (${rate(u.peak)}/s at peak) visits at least ${formatNumber(u.minPartitions, 0)} physical partitions of ${e(u.entity)}`,
-          )
-          .join(
-            "; ",
-          )}: no partition key routes them (each partition visited costs about 2.8-3 RU, a measured figure the cost model calibrates).`;
-  const indexing = indexingNeeds(workload).map((x) => {
-    const parts = [
-      `filtered: ${x.filtered.length === 0 ? "none" : x.filtered.map(e).join(", ")}`,
-      `sorted: ${x.sorted.length === 0 ? "none" : x.sorted.map(e).join(", ")}`,
-    ];
-    if (x.composites.length > 0) {
-      parts.push(
-        `composite indexes: ${x.composites
-          .map(
-            (c) => `${e(c.patternId)} (${c.paths.map((p) => `${e(p.attribute)} ${p.direction}`).join(", ")})`,
-          )
-          .join("; ")}`,
-      );
-    }
-    if (x.unused.length > 0)
-      parts.push(`never filtered or sorted (exclusion candidates): ${x.unused.map(e).join(", ")}`);
-    return `**${e(x.entity)}**: ${parts.join("; ")}`;
-  });
-  const multiDocument = pairs.filter((p) => p.correlation >= 0.3 && p.correlation <= 0.7);
-  const multiEntity = workload.accessPatterns.filter(
-    (p): p is ReadPattern => p.type === "read" && p.with.length > 0,
-  );
-  const ideas = denormalizationIdeas(workload).map((i) => {
-    const maintained =
-      i.maintainedBy.length === 0 ? "no write pattern changes it" : `kept current by ${ids(i.maintainedBy)}`;
-    const verb = { copy: "copy", counter: "keep", subset: "embed", embed: "embed" }[i.kind];
-    const changes = i.changes === undefined ? "" : ` (changes: ${i.changes})`;
-    return `${e(i.patternId)}: ${verb} ${e(i.what)} in ${e(i.into)}${changes}, ${maintained}`;
-  });
-  const scale = workload.scale;
-  const overrides = workload.accessPatterns.filter(
-    (p): p is ReadPattern => p.type === "read" && p.consistency !== undefined,
-  );
-  const costly = [scale.consistency, ...overrides.map((p) => p.consistency ?? scale.consistency)].some(
-    (c) => consistencyReadMultiplier(c) > 1,
-  );
-  const global = [
-    `${scale.regions} region${scale.regions === 1 ? "" : "s"}, ${scale.multiRegionWrites ? "multi-region writes (throughput billed at the multi-region write rate)" : "single write region"}, default consistency ${scale.consistency}.`,
-    overrides.length === 0
-      ? "No pattern overrides the consistency."
-      : `Overrides: ${overrides.map((p) => `${e(p.id)} ${p.consistency ?? ""}`).join(", ")}.`,
-    costly ? "Strong and bounded-staleness reads cost twice the RU of session reads." : "",
-  ]
-    .filter((s) => s !== "")
-    .join(" ");
-  return [
-    "## Design Considerations (Subject to Change)",
-    "",
-    `- **Hot Partition Concerns**: load on the most used value of each partition key candidate at peak (Zipf skew; least RU/s = reads x ${MIN_READ_RU} RU + writes x ${MIN_WRITE_RU} RU, the charges of 1 KB items):`,
-    "",
-    risks.length === 0
-      ? "No partition key candidate with a known number of distinct values."
-      : table(
-          [
-            "Candidate key",
-            "Distinct values",
-            "Skew",
-            "Top value share",
-            "Reads/s on it (peak)",
-            "Writes/s on it (peak)",
-            "Least RU/s",
-            "Concern",
-          ],
-          riskRows,
-        ),
-    "",
-    "- **Large fan-out with many physical partitions based on total data size**: a cross-partition query visits every physical partition; storage alone needs:",
-    "",
-    fanOut,
-    "",
-    `- **Cross-Partition Query Costs**: ${crossText}`,
-    `- **Indexing Strategy**:`,
-    ...indexing.map((line) => `  - ${line}`),
-    `- **Multi-Document Opportunities** (30-70% access correlation): ${
-      multiDocument.length === 0
-        ? "none"
-        : multiDocument
-            .map((p) => `${e(p.parent)} + ${e(p.child)} (${formatPercent(p.correlation)})`)
-            .join(", ")
-    }`,
-    `- **Multi-Entity Query Patterns**: ${
-      multiEntity.length === 0
-        ? "none"
-        : multiEntity
-            .map(
-              (p) => `${e(p.id)} (${e(p.entity)} with ${p.with.map((w) => e(describeWith(w))).join(", ")})`,
-            )
-            .join("; ")
-    }`,
-    `- **Denormalization Ideas**: ${ideas.length === 0 ? "none" : ""}`,
-    ...ideas.map((line) => `  - ${line}`),
-    `- **Global Distribution**: ${global}`,
   ].join("\n");
 }
 

@@ -1,7 +1,9 @@
 /**
  * The session's final step: the design and `cosmosdb_data_model.md` with its artifacts, written
  * into the session folder only when the user confirmed every access pattern and every checklist
- * is complete (the expert prompt's rule). Before that it is refused with the reasons.
+ * is complete (the expert prompt's rule). Before that it is refused with the reasons. The
+ * designed model is verified on the embedded Cosmos DB endpoint before it is written: the
+ * document shows each pattern's result, a failure as a failure.
  */
 import { writeOutputs } from "../files/write-outputs.js";
 import type { Prices } from "../cosmos/prices.js";
@@ -9,6 +11,8 @@ import { renderDesignDeliverables } from "../deliverables/render-deliverables.js
 import { designModel, type DesignResult } from "../design/design-model.js";
 import { checkReadiness, requirementsState } from "../session/checklist.js";
 import type { SessionState } from "../session/state.js";
+import type { Model } from "../model/types.js";
+import type { VerificationReport } from "../verify/run-verification.js";
 import type { Workload } from "../workload/types.js";
 import { REQUIREMENTS_FILE, WORKLOAD_FILE } from "./session-files.js";
 
@@ -23,7 +27,14 @@ export type DataModelOutcome =
       /** Key figures of the design, one line each. */
       readonly highlights: readonly string[];
       readonly design?: DesignResult;
+      /** The verify run of the written model, or why none ran (absent with `verify: false`). */
+      readonly verification?: ModelVerification;
     };
+
+/** The verify run of a designed model, or why it could not run. */
+export type ModelVerification =
+  | { readonly kind: "ran"; readonly report: VerificationReport }
+  | { readonly kind: "notRun"; readonly reason: string };
 
 export interface DataModelOptions {
   /** Only check whether the data model may be written. */
@@ -35,6 +46,8 @@ export interface DataModelOptions {
   readonly confine?: boolean;
   /** Progress of the design (and of the verification, when it runs): done of total steps. */
   readonly onProgress?: (done: number, total: number | undefined, step: string) => void;
+  /** Verify the model on the embedded endpoint before writing it. Default true. */
+  readonly verify?: boolean;
 }
 
 /**
@@ -51,13 +64,25 @@ export async function writeDataModel(
   if (!readiness.ready || readiness.workload === undefined) return { ok: false, reasons: readiness.reasons };
   if (options.dryRun === true) return { ok: true, files: [], unchanged: [], highlights: [] };
   const workload = readiness.workload;
+  let designSteps = 0;
   const design = designModel(workload, {
     ...(options.prices === undefined ? {} : { prices: options.prices }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    onProgress: (done, total, step) => {
+      designSteps = total;
+      options.onProgress?.(done, total, step);
+    },
   });
+  const verification =
+    options.verify === false
+      ? undefined
+      : await verifyOnEmbeddedEndpoint(workload, design.model, (done, step) =>
+          options.onProgress?.(designSteps + done, undefined, step),
+        );
   const rendered = await renderDesignDeliverables(workload, design, {
     requirementsState: requirementsState(state),
     ...(options.prices === undefined ? {} : { prices: options.prices }),
+    ...(verification?.kind === "ran" ? { verification: verification.report } : {}),
+    ...(verification?.kind === "notRun" ? { verificationNotRun: verification.reason } : {}),
   });
   // The session keeps cosmosdb_requirements.md itself (with the interview's status).
   const files = rendered.filter((file) => file.path !== REQUIREMENTS_FILE);
@@ -68,9 +93,66 @@ export async function writeDataModel(
     ok: true,
     files: report.written,
     unchanged: report.unchanged,
-    highlights: highlights(workload, design),
+    highlights: [
+      ...highlights(workload, design),
+      ...(verification === undefined ? [] : [verificationLine(verification)]),
+    ],
     design,
+    ...(verification === undefined ? {} : { verification }),
   };
+}
+
+/**
+ * Runs `verify` on the embedded endpoint (started for the run, closed after it). A run that
+ * cannot start or stops with an error is reported as not run, with the reason.
+ */
+export async function verifyOnEmbeddedEndpoint(
+  workload: Workload,
+  model: Model,
+  onProgress?: (done: number, step: string) => void,
+): Promise<ModelVerification> {
+  // The adapter loads @azure/cosmos and the embedded server: only when a model is verified.
+  const verify = await import("../verify/index.js");
+  let steps = 0;
+  let endpoint;
+  try {
+    endpoint = await verify.startEmbeddedEndpoint();
+  } catch (error) {
+    return { kind: "notRun", reason: `the embedded Cosmos DB endpoint did not start: ${messageOf(error)}` };
+  }
+  try {
+    const report = await verify.verifyOnEndpoint(endpoint, workload, model, {
+      onProgress: (progress) => {
+        steps += 1;
+        onProgress?.(
+          steps,
+          progress.kind === "deploy"
+            ? "verify: deploying the model"
+            : `verify: ${progress.kind} ${progress.done}/${progress.total}`,
+        );
+      },
+    });
+    return { kind: "ran", report };
+  } catch (error) {
+    return { kind: "notRun", reason: `verify stopped: ${messageOf(error)}` };
+  } finally {
+    await endpoint.close().catch(() => undefined);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+}
+
+/** The verification in one line: passed of total, and the failures by id. */
+function verificationLine(verification: ModelVerification): string {
+  if (verification.kind === "notRun") return `NOT VERIFIED: ${verification.reason}.`;
+  const { passed, failed, notCheckable } = verification.report.counts;
+  const total = verification.report.patterns.length;
+  const failures = verification.report.patterns.filter((p) => p.status === "failed").map((p) => p.patternId);
+  return failed === 0
+    ? `Verified on the embedded Cosmos DB endpoint: ${passed} of ${total} access patterns passed${notCheckable === 0 ? "" : ` (${notCheckable} not checkable there)`}.`
+    : `VERIFY FAILED on the embedded Cosmos DB endpoint: ${failed} of ${total} access patterns failed (${failures.join(", ")}); ${passed} passed. See the verification section of cosmosdb_data_model.md.`;
 }
 
 function highlights(workload: Workload, design: DesignResult): readonly string[] {

@@ -75,7 +75,7 @@ describe("session files", () => {
     expect(error).toBeInstanceOf(CosmosModelerError);
     expect((error as CosmosModelerError).code).toBe("session.invalidWorkload");
     expect((error as CosmosModelerError).message).toMatch(
-      /workload\.yaml:\d+ entities\.Post\.count: expected a number > 0, got -3/,
+      /workload\.yaml:\d+ entities\.Post\.count: expected a number more than 0, got -3/,
     );
     // the session file is untouched: deleting the edited file resumes from it
   });

@@ -26,6 +26,8 @@ export const SESSION_FILE = "session.json";
 export const WORKLOAD_FILE = "workload.yaml";
 export const REQUIREMENTS_FILE = "cosmosdb_requirements.md";
 export const DATA_MODEL_FILE = "cosmosdb_data_model.md";
+/** The model write-data-model writes next to the data model document. */
+export const DATA_MODEL_MODEL_FILE = "model.yaml";
 
 /** Hashes kept per file: the latest write and the one before (a crash between writes is not an edit). */
 const HASHES_KEPT = 2;

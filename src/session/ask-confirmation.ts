@@ -4,14 +4,19 @@
  */
 import type { Change } from "./changes.js";
 import type { DraftWorkload } from "./draft.js";
-import type { Question } from "./questions.js";
+import type { Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
+import { RANGES } from "./value-ranges.js";
 
 /** Consistency, regions and multi-region writes, confirmed together. */
 export function askDistribution(state: SessionState): readonly Question[] {
   if (state.confirmed.distribution) return [];
   const scale = state.workload.scale;
   const confirm: Change[] = [{ kind: "confirm", subject: "distribution", value: true }];
+  const group: QuestionGroup = {
+    id: "distribution",
+    text: "Where does the data live and how consistent must reads be?",
+  };
   const consistencyChoice = (
     value: "strong" | "bounded" | "session" | "consistent-prefix" | "eventual",
     label: string,
@@ -22,6 +27,7 @@ export function askDistribution(state: SessionState): readonly Question[] {
   });
   return [
     {
+      group,
       id: "distribution:consistency",
       topic: "distribution",
       text: `Which consistency level does the application need${scale.consistency === undefined ? "" : ` (now ${scale.consistency})`}?`,
@@ -40,16 +46,18 @@ export function askDistribution(state: SessionState): readonly Question[] {
       optional: false,
     },
     {
+      group,
       id: "distribution:regions",
       topic: "distribution",
       text: `In how many Azure regions should the data live${scale.regions === undefined ? "" : ` (now ${scale.regions})`}?`,
       why: "Every region adds a full copy of the storage and provisioned throughput to the bill.",
-      answer: { kind: "number", unit: "count", integer: true },
+      answer: { kind: "number", unit: "count", range: RANGES.positiveInteger },
       fills: { change: { kind: "set-scale" }, field: "regions" },
       alsoChanges: confirm,
       optional: false,
     },
     {
+      group,
       id: "distribution:multi-region-writes",
       topic: "distribution",
       text: "Must every region accept writes (multi-region writes), or is one write region enough?",

@@ -3,8 +3,9 @@
  * keys, the first access pattern, attribute types, item counts and sizes.
  */
 import { entitiesWithoutKey, entitiesWithoutSize, undeclaredAttributes } from "./gaps.js";
-import type { Question } from "./questions.js";
+import type { Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
+import { RANGES } from "./value-ranges.js";
 
 /** The application's name and domain (and, optionally, its business rules). */
 export function askApplication(state: SessionState): readonly Question[] {
@@ -53,7 +54,7 @@ export function askEntities(state: SessionState): readonly Question[] {
     {
       id: "entities:list",
       topic: "entities",
-      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)?",
+      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)? If you know them, give each one's identifying attribute and the attributes its reads filter, sort or return.",
       why: "Entities and their relationships are what the containers will hold.",
       answer: { kind: "list" },
       fills: { change: { kind: "add-entity" }, field: "name" },
@@ -62,9 +63,14 @@ export function askEntities(state: SessionState): readonly Question[] {
   ];
 }
 
-/** The identifying attribute of each entity that has none (up to three at once). */
+/** The identifying attribute of every entity that has none, asked together. */
 export function askEntityKeys(state: SessionState): readonly Question[] {
+  const group: QuestionGroup = {
+    id: "entity-keys",
+    text: "Which attribute identifies one item of each entity?",
+  };
   return entitiesWithoutKey(state.workload).map((entity) => ({
+    group,
     id: `entity:${entity.name}:key`,
     topic: "entities",
     text: `Which attribute identifies one ${entity.name} (e.g. ${lowerFirst(entity.name)}Id)?`,
@@ -75,14 +81,14 @@ export function askEntityKeys(state: SessionState): readonly Question[] {
   }));
 }
 
-/** The first access pattern, when none is known yet. */
+/** The access patterns, when none is known yet: all of them at once. */
 export function askFirstAccessPattern(state: SessionState): readonly Question[] {
   if (state.workload.accessPatterns.length > 0) return [];
   return [
     {
       id: "access-patterns:add",
       topic: "access-patterns",
-      text: "What is the most frequent thing the application does with its data? Describe it as an access pattern: read or write, which entity, and (for reads) which attributes it filters on.",
+      text: "Which reads and writes does the application make? For each: read or write, which entity, what it filters and sorts on (reads), the operation (writes), and its average and peak requests per second if you know them. Start with the most frequent.",
       why: "Access patterns, not entities, decide the containers and partition keys.",
       answer: { kind: "form", request: { form: "access-pattern", preset: {} } },
       optional: false,
@@ -90,9 +96,11 @@ export function askFirstAccessPattern(state: SessionState): readonly Question[] 
   ];
 }
 
-/** The type of each attribute a pattern or relationship names but the entity does not declare. */
+/** The type of every attribute a pattern or relationship names but the entity does not declare, asked together. */
 export function askAttributeTypes(state: SessionState): readonly Question[] {
+  const group: QuestionGroup = { id: "attribute-types", text: "Which type has each of these attributes?" };
   return undeclaredAttributes(state.workload).map(({ entity, attribute }) => ({
+    group,
     id: `attribute:${entity}:${attribute}:type`,
     topic: "attributes",
     text: `What type is ${entity}.${attribute}?`,
@@ -109,46 +117,80 @@ export function askAttributeTypes(state: SessionState): readonly Question[] {
   }));
 }
 
-/** Item count, average size and growth of the first entity missing them. */
+/**
+ * Item count, average size, growth and retention of each entity missing its count or size, one
+ * group per entity (three entities a turn).
+ */
 export function askSizes(state: SessionState): readonly Question[] {
-  const entity = entitiesWithoutSize(state.workload)[0];
-  if (entity === undefined) return [];
-  const questions: Question[] = [];
-  const update = { kind: "update-entity", name: entity.name };
-  if (entity.count === undefined) {
-    questions.push({
-      id: `size:${entity.name}:count`,
-      topic: "sizes",
-      text: `How many ${entity.name} items will there be at the start (e.g. 2.5M)?`,
-      why: "Item counts and sizes give the storage, the number of physical partitions and the 20 GB logical-partition risk.",
-      answer: { kind: "number", unit: "count", integer: false },
-      fills: { change: update, field: "count" },
-      optional: false,
+  // An imported entity has its count and size from the database, not its retention: ask it too.
+  const imported =
+    state.imported === undefined
+      ? []
+      : state.workload.entities.filter(
+          (entity) =>
+            entity.ttlSeconds === undefined && !state.declined.includes(`size:${entity.name}:retention`),
+        );
+  const open = new Set([...entitiesWithoutSize(state.workload), ...imported].map((entity) => entity.name));
+  return state.workload.entities
+    .filter((entity) => open.has(entity.name))
+    .flatMap((entity) => {
+      const group: QuestionGroup = {
+        id: `size:${entity.name}`,
+        text: `${entity.name}: how many items, how large, how fast do they grow, and how long are they kept?`,
+      };
+      const update = { kind: "update-entity", name: entity.name };
+      const asked = (id: string): boolean => !state.declined.includes(id);
+      const questions: Question[] = [];
+      if (entity.count === undefined) {
+        questions.push({
+          id: `size:${entity.name}:count`,
+          topic: "sizes",
+          text: `How many ${entity.name} items will there be at the start (e.g. 2.5M; for a new application, the number soon after launch: the growth comes next)?`,
+          why: "Item counts and sizes give the storage, the number of physical partitions and the 20 GB logical-partition risk.",
+          answer: { kind: "number", unit: "count", range: RANGES.positive },
+          fills: { change: update, field: "count" },
+          optional: false,
+          group,
+        });
+      }
+      if (entity.avgBytes === undefined) {
+        questions.push({
+          id: `size:${entity.name}:avgBytes`,
+          topic: "sizes",
+          text: `What is the average size of one ${entity.name} item as JSON (e.g. 800 bytes, 3 KB)?`,
+          why: "RU charges grow with item size; realistic sizes, not 1 KB examples, give realistic costs.",
+          answer: { kind: "number", unit: "bytes", range: RANGES.positive },
+          fills: { change: update, field: "avgBytes" },
+          optional: false,
+          group,
+        });
+      }
+      if (entity.growthPerMonth === undefined && asked(`size:${entity.name}:growth`)) {
+        questions.push({
+          id: `size:${entity.name}:growth`,
+          topic: "sizes",
+          text: `How many new ${entity.name} items per month (0 if stable)?`,
+          why: "Growth over the planning horizon decides whether a partition key value can outgrow 20 GB.",
+          answer: { kind: "number", unit: "count", range: RANGES.nonNegative },
+          fills: { change: update, field: "growthPerMonth" },
+          optional: true,
+          group,
+        });
+      }
+      if (entity.ttlSeconds === undefined && asked(`size:${entity.name}:retention`)) {
+        questions.push({
+          id: `size:${entity.name}:retention`,
+          topic: "sizes",
+          text: `How long is one ${entity.name} item kept after its last write (e.g. 24 h, 90 d)? Skip if items are kept until deleted.`,
+          why: "Items that expire (TTL) are deleted by Cosmos DB for free: storage stops at what one retention period accumulates instead of growing for ever.",
+          answer: { kind: "number", unit: "seconds", range: RANGES.ttlSeconds },
+          fills: { change: update, field: "ttlSeconds" },
+          optional: true,
+          group,
+        });
+      }
+      return questions;
     });
-  }
-  if (entity.avgBytes === undefined) {
-    questions.push({
-      id: `size:${entity.name}:avgBytes`,
-      topic: "sizes",
-      text: `What is the average size of one ${entity.name} item as JSON (e.g. 800 bytes, 3 KB)?`,
-      why: "RU charges grow with item size; realistic sizes, not 1 KB examples, give realistic costs.",
-      answer: { kind: "number", unit: "bytes", integer: false },
-      fills: { change: update, field: "avgBytes" },
-      optional: false,
-    });
-  }
-  if (entity.growthPerMonth === undefined) {
-    questions.push({
-      id: `size:${entity.name}:growth`,
-      topic: "sizes",
-      text: `How many new ${entity.name} items per month (0 if stable)?`,
-      why: "Growth over the planning horizon decides whether a partition key value can outgrow 20 GB.",
-      answer: { kind: "number", unit: "count", integer: false },
-      fills: { change: update, field: "growthPerMonth" },
-      optional: true,
-    });
-  }
-  return questions;
 }
 
 /** "OrderItem" -> "orderItem". */

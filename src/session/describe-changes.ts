@@ -15,6 +15,13 @@ export function describeEntity(entity: Partial<DraftEntity>): string {
     entity.ttlSeconds === undefined
       ? undefined
       : `expires ${formatNumber(entity.ttlSeconds)} s after its last write`,
+    entity.binning === undefined
+      ? undefined
+      : entity.binning === false
+        ? "never binned"
+        : entity.binning.windowSeconds !== undefined
+          ? `binned per ${formatNumber(entity.binning.windowSeconds)} s window`
+          : `binned ${formatNumber(entity.binning.recordsPerItem ?? 0)} records per item`,
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? "" : `: ${parts.join(", ")}`;
 }
@@ -27,6 +34,14 @@ export function describeAttribute(attribute: DraftAttribute): string {
     attribute.unique === true ? "unique" : undefined,
     attribute.changes === undefined ? undefined : `changes ${attribute.changes}`,
     attribute.avgBytes === undefined ? undefined : `${formatNumber(attribute.avgBytes)} bytes`,
+    attribute.skew === undefined
+      ? undefined
+      : attribute.skew === 0
+        ? "requests spread evenly over its values (skew 0)"
+        : `skew ${formatNumber(attribute.skew)} (a few values get most requests)`,
+    attribute.presence === undefined
+      ? undefined
+      : `${formatNumber(attribute.presence * 100)}% of the records have it`,
   ].filter((part) => part !== undefined);
   return parts.join(", ");
 }

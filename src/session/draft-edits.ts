@@ -13,6 +13,8 @@ export class ChangeRejected extends Error {
   constructor(
     message: string,
     readonly suggestion?: string,
+    /** The field of the change that is wrong, when one is (`peak`): only its answer is asked again. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -100,12 +102,16 @@ export function checkPattern(pattern: DraftAccessPattern): DraftAccessPattern {
   if (avg !== undefined && peak !== undefined && peak < avg) {
     throw new ChangeRejected(
       `${pattern.id}: the peak rate (${formatNumber(peak)}/s) is below the average (${formatNumber(avg)}/s)`,
+      undefined,
+      "peak",
     );
   }
   if (peak === 0) {
     // The requirements checklist counts a zero peak as a missing rate: a pattern that never runs.
     throw new ChangeRejected(
       `${pattern.id}: a peak rate of 0/s means the pattern never runs; give its busiest rate (it can be small, e.g. 0.01/s) or remove it`,
+      undefined,
+      "peak",
     );
   }
   if (pattern.type === "write" && pattern.operation === undefined) {
@@ -139,11 +145,15 @@ export function patternAttributes(pattern: DraftAccessPattern): readonly string[
   ];
 }
 
-/** Warnings for attributes a pattern names that its entity does not list. */
+/**
+ * Warnings for attributes a pattern selects, changes or truncates that its entity does not list
+ * (filters and sort keys are the design warnings' `workload.filterNeverWritten`).
+ */
 export function missingAttributes(entity: DraftEntity, pattern: DraftAccessPattern): string[] {
   if (entity.attributes.length === 0) return [];
+  const filtered = new Set([...Object.keys(pattern.where ?? {}), ...Object.keys(pattern.orderBy ?? {})]);
   const missing = [...new Set(patternAttributes(pattern))].filter(
-    (name) => !entity.attributes.some((a) => a.name === name),
+    (name) => !filtered.has(name) && !entity.attributes.some((a) => a.name === name),
   );
   return missing.length === 0
     ? []

@@ -16,6 +16,7 @@ import type {
   RelationshipKind,
   WriteOperation,
 } from "../workload/types.js";
+import { numberIn, RANGES } from "./value-ranges.js";
 
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CONSISTENCY_LEVELS = ["strong", "bounded", "session", "consistent-prefix", "eventual"] as const;
@@ -32,7 +33,18 @@ export interface DraftAttribute {
   readonly skew?: number;
   readonly unique?: boolean;
   readonly changes?: ChangeFrequency;
+  /** Share of the records that have a value (sparse attribute); absent = every record (1). */
+  readonly presence?: number;
 }
+
+/**
+ * How records may be grouped into bucket items (`binning:` of the workload file): `false` =
+ * never, or one of a time window and a number of records per item.
+ */
+export type DraftBinning =
+  | false
+  | { readonly windowSeconds: number; readonly recordsPerItem?: undefined }
+  | { readonly recordsPerItem: number; readonly windowSeconds?: undefined };
 
 export interface DraftEntity {
   readonly name: string;
@@ -42,6 +54,7 @@ export interface DraftEntity {
   readonly avgBytes?: number;
   readonly maxBytes?: number;
   readonly ttlSeconds?: number;
+  readonly binning?: DraftBinning;
   readonly attributes: readonly DraftAttribute[];
 }
 
@@ -68,10 +81,16 @@ export interface DraftAccessPattern {
   readonly entity: string;
   readonly rps?: DraftRate;
   readonly standalone?: boolean;
+  /** Zipf exponent of how the requests spread over the values that locate them. */
+  readonly skew?: number;
   // writes
   readonly operation?: WriteOperation;
   readonly changes?: readonly string[];
   readonly batch?: number;
+  /** Write patterns that commit in the same transaction as this one. */
+  readonly atomicWith?: readonly string[];
+  /** Records of one key the writer sends in one request. */
+  readonly bufferedRecords?: number;
   // reads
   readonly where?: Readonly<Record<string, PredicateOperator>>;
   readonly orderBy?: Readonly<Record<string, "asc" | "desc">>;
@@ -82,6 +101,8 @@ export interface DraftAccessPattern {
   readonly with?: readonly string[];
   readonly consistency?: Consistency;
   readonly latencyMs?: number;
+  /** How old the related data a read returns may be, in seconds. */
+  readonly maxStalenessSeconds?: number;
 }
 
 export interface DraftScale {
@@ -131,19 +152,29 @@ const nameSchema = z.string().refine(isValidName, {
 const entityNameSchema = z.string().refine(isValidEntityName, {
   message: "expected a name of letters, digits and _ that does not start with a digit (at most 64)",
 });
-const positive = z.number().positive().finite();
-const positiveInteger = z.number().int().positive();
-const nonNegative = z.number().nonnegative().finite();
+const positive = numberIn(RANGES.positive);
+const positiveInteger = numberIn(RANGES.positiveInteger);
+const nonNegative = numberIn(RANGES.nonNegative);
+const share = numberIn(RANGES.share);
+const ttlSeconds = numberIn(RANGES.ttlSeconds);
+
+/** `binning:` as the workload file writes it: false, { windowSeconds } or { recordsPerItem }. */
+export const binningSchema = z.union([
+  z.literal(false),
+  z.strictObject({ windowSeconds: positiveInteger }),
+  z.strictObject({ recordsPerItem: positiveInteger }),
+]);
 
 const fileAttributeSchema = z.union([
   z.enum(ATTRIBUTE_TYPES),
   z.object({
     type: z.enum(ATTRIBUTE_TYPES),
     avgBytes: positive.optional(),
-    distinct: positive.optional(),
+    distinct: positiveInteger.optional(),
     skew: nonNegative.optional(),
     unique: z.boolean().optional(),
     changes: z.enum(CHANGE_FREQUENCIES).optional(),
+    presence: share.optional(),
   }),
 ]);
 
@@ -153,7 +184,8 @@ const fileEntitySchema = z.object({
   growthPerMonth: nonNegative.optional(),
   avgBytes: positive.optional(),
   maxBytes: positive.optional(),
-  ttlSeconds: positive.optional(),
+  ttlSeconds: ttlSeconds.optional(),
+  binning: binningSchema.optional(),
   attributes: z.record(nameSchema, fileAttributeSchema).optional(),
 });
 
@@ -176,9 +208,12 @@ const filePatternSchema = z.object({
   entity: entityNameSchema,
   rps: fileRateSchema.optional(),
   standalone: z.boolean().optional(),
+  skew: nonNegative.optional(),
   operation: z.enum(WRITE_OPERATIONS).optional(),
   changes: z.array(nameSchema).optional(),
   batch: positiveInteger.optional(),
+  atomicWith: z.array(z.string().min(1).max(64)).optional(),
+  bufferedRecords: positiveInteger.optional(),
   where: z.record(nameSchema, z.enum(PREDICATE_OPERATORS)).optional(),
   orderBy: z.record(nameSchema, z.enum(["asc", "desc"])).optional(),
   limit: positiveInteger.optional(),
@@ -188,6 +223,7 @@ const filePatternSchema = z.object({
   with: z.array(z.string().min(1)).optional(),
   consistency: z.enum(CONSISTENCY_LEVELS).optional(),
   latencyMs: positive.optional(),
+  maxStalenessSeconds: nonNegative.optional(),
 });
 
 /** The workload file's structure with every number optional (an interview in progress). */
@@ -269,6 +305,7 @@ function fromDocument(document: DraftDocument, exact: boolean): DraftWorkload {
         avgBytes: entity.avgBytes,
         maxBytes: entity.maxBytes,
         ttlSeconds: entity.ttlSeconds,
+        binning: entity.binning,
         attributes: Object.entries(entity.attributes ?? {}).map(([attributeName, attribute]) =>
           typeof attribute === "string"
             ? { name: attributeName, type: attribute }
@@ -324,6 +361,7 @@ export function draftToDocument(
           avgBytes: entity.avgBytes,
           maxBytes: entity.maxBytes,
           ttlSeconds: entity.ttlSeconds,
+          binning: entity.binning,
           attributes:
             entity.attributes.length === 0
               ? undefined
@@ -358,9 +396,13 @@ export function draftToDocument(
         with: pattern.with,
         changes: pattern.changes,
         batch: pattern.batch,
+        atomicWith: pattern.atomicWith,
+        bufferedRecords: pattern.bufferedRecords,
         rps: pattern.rps,
+        skew: pattern.skew,
         consistency: pattern.consistency,
         latencyMs: pattern.latencyMs,
+        maxStalenessSeconds: pattern.maxStalenessSeconds,
         standalone: pattern.standalone,
       }),
     ),

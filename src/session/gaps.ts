@@ -8,13 +8,10 @@ import type { DraftAccessPattern, DraftEntity, DraftRelationship, DraftWorkload 
 import { formatNumber } from "./estimate-rate.js";
 import type { SessionState } from "./state.js";
 
-/** Why the three massive-scale questions must be asked, or undefined when the workload is not massive. */
+/** Why the massive-scale questions must be asked, or undefined when the workload is not massive. */
 export function massiveScaleReason(workload: DraftWorkload): string | undefined {
   const writes = workload.accessPatterns.filter((pattern) => pattern.type === "write");
-  const total = writes.reduce(
-    (sum, pattern) => sum + (pattern.rps?.peak ?? pattern.rps?.avg ?? 0) * (pattern.batch ?? 1),
-    0,
-  );
+  const total = writes.reduce((sum, pattern) => sum + itemWrites(pattern), 0);
   if (total > MASSIVE_WRITES_PER_SECOND) {
     return `the write patterns add up to ${formatNumber(total)} item writes/s at peak, more than ${formatNumber(MASSIVE_WRITES_PER_SECOND)}/s`;
   }
@@ -24,14 +21,68 @@ export function massiveScaleReason(workload: DraftWorkload): string | undefined 
   return undefined;
 }
 
-export function massiveScaleOpen(state: SessionState): boolean {
-  return (
-    massiveScaleReason(state.workload) !== undefined &&
-    (["binning", "writeReduction", "dataSizeFanOut"] as const).some(
-      (field) =>
-        state.massiveScale[field] === undefined && !state.declined.includes(`massive-scale:${field}`),
+/** Item writes per second of a write pattern at peak (the average when the peak is not known). */
+function itemWrites(pattern: DraftAccessPattern): number {
+  return (pattern.rps?.peak ?? pattern.rps?.avg ?? 0) * (pattern.batch ?? 1);
+}
+
+/**
+ * The write patterns that make a workload massive: those with a tenth or more of its item
+ * writes, or a bulk ingest of millions; the largest first. Empty when it is not massive.
+ */
+export function massiveWrites(workload: DraftWorkload): readonly DraftAccessPattern[] {
+  if (massiveScaleReason(workload) === undefined) return [];
+  const writes = workload.accessPatterns.filter((pattern) => pattern.type === "write");
+  const total = writes.reduce((sum, pattern) => sum + itemWrites(pattern), 0);
+  return writes
+    .filter(
+      (pattern) =>
+        (pattern.batch ?? 1) >= MASSIVE_BATCH_ITEMS ||
+        (total > MASSIVE_WRITES_PER_SECOND && itemWrites(pattern) >= total / 10),
     )
+    .sort((a, b) => itemWrites(b) - itemWrites(a));
+}
+
+/** A massive-scale question still open: its id and what it is about. */
+export interface MassiveScaleGap {
+  readonly questionId: string;
+  readonly subject: "binning" | "buffering" | "staleness";
+  /** The write pattern that makes the workload massive. */
+  readonly write: DraftAccessPattern;
+  /** For staleness: the read that returns the written entity's records with other data. */
+  readonly read?: DraftAccessPattern;
+}
+
+/**
+ * The massive-scale answers still missing, for each massive write: how its entity's records may
+ * be binned (`binning`), how many records the writer sends at once (`bufferedRecords`), and how
+ * old the records may be in the reads that return them with other data (`maxStalenessSeconds`).
+ */
+export function massiveScaleGaps(state: SessionState): readonly MassiveScaleGap[] {
+  const gaps: MassiveScaleGap[] = [];
+  const entities = new Set<string>();
+  for (const write of massiveWrites(state.workload)) {
+    const entity = state.workload.entities.find((e) => e.name === write.entity);
+    if (entity !== undefined && entity.binning === undefined && !entities.has(entity.name))
+      gaps.push({ questionId: `massive-scale:${entity.name}:binning`, subject: "binning", write });
+    entities.add(write.entity);
+    if (write.bufferedRecords === undefined && write.operation !== "delete" && write.operation !== "replace")
+      gaps.push({ questionId: `massive-scale:${write.id}:buffering`, subject: "buffering", write });
+    for (const read of state.workload.accessPatterns) {
+      if (read.type !== "read" || read.maxStalenessSeconds !== undefined) continue;
+      if (!(read.with ?? []).some((entry) => withEntityOf(entry) === write.entity)) continue;
+      gaps.push({ questionId: `massive-scale:${read.id}:staleness`, subject: "staleness", write, read });
+    }
+  }
+  return gaps.filter(
+    (gap, index) =>
+      !state.declined.includes(gap.questionId) &&
+      gaps.findIndex((other) => other.questionId === gap.questionId) === index,
   );
+}
+
+export function massiveScaleOpen(state: SessionState): boolean {
+  return massiveScaleGaps(state).length > 0;
 }
 
 export function entitiesWithoutKey(workload: DraftWorkload): readonly DraftEntity[] {
@@ -56,10 +107,15 @@ export interface PairingGap {
   readonly questionId: string;
 }
 
+/** The entity a `with` entry names (`User.username`, `count(Comment)` -> User, Comment). */
+function withEntityOf(entry: string): string | undefined {
+  return /^\s*(?:[a-z]+\(\s*)?([A-Za-z_][A-Za-z0-9_]*)/.exec(entry)?.[1];
+}
+
 /** The entities a read's `with` entries name (`User.username`, `count(Comment)`, ...). */
 function withEntities(pattern: DraftAccessPattern): readonly string[] {
   return (pattern.with ?? []).flatMap((entry) => {
-    const entity = /^(?:[a-z]+\()?([A-Za-z_][A-Za-z0-9_]*)/.exec(entry)?.[1];
+    const entity = withEntityOf(entry);
     return entity === undefined ? [] : [entity];
   });
 }
@@ -189,20 +245,59 @@ export function relationshipsWithoutBounds(workload: DraftWorkload): readonly Dr
 export function cardinalityGaps(
   state: SessionState,
 ): readonly { entity: string; attribute: string; questionId: string }[] {
-  const found: { entity: string; attribute: string; questionId: string }[] = [];
-  for (const pattern of state.workload.accessPatterns) {
+  return locatingAttributes(state.workload)
+    .filter(({ entity, attribute }) => {
+      if (attribute.distinct !== undefined || attribute.unique === true) return false;
+      // implied: a boolean has 2 values, a relationship's via has one per parent
+      if (attribute.type === "boolean") return false;
+      return !state.workload.relationships.some((r) => r.child === entity.name && r.via === attribute.name);
+    })
+    .map(({ entity, attribute }) => ({
+      entity: entity.name,
+      attribute: attribute.name,
+      questionId: `cardinality:${entity.name}:${attribute.name}`,
+    }))
+    .filter((gap) => !state.declined.includes(gap.questionId));
+}
+
+/**
+ * Attributes that locate reads (eq/in filters, other than the key and booleans) whose skew, how
+ * unevenly the requests spread over their values, is unknown: it decides hot partitions.
+ */
+export function skewGaps(
+  state: SessionState,
+): readonly { entity: string; attribute: string; questionId: string }[] {
+  return (
+    locatingAttributes(state.workload)
+      // a unique value is one record's: how often it is looked up does not concentrate anything
+      .filter(
+        ({ attribute }) =>
+          attribute.skew === undefined && attribute.type !== "boolean" && attribute.unique !== true,
+      )
+      .map(({ entity, attribute }) => ({
+        entity: entity.name,
+        attribute: attribute.name,
+        questionId: `skew:${entity.name}:${attribute.name}`,
+      }))
+      .filter((gap) => !state.declined.includes(gap.questionId))
+  );
+}
+
+/** The declared attributes reads filter on with eq or in, other than the entity's key, once each. */
+function locatingAttributes(
+  workload: DraftWorkload,
+): readonly { entity: DraftEntity; attribute: DraftEntity["attributes"][number] }[] {
+  const found: { entity: DraftEntity; attribute: DraftEntity["attributes"][number] }[] = [];
+  for (const pattern of workload.accessPatterns) {
     if (pattern.type !== "read") continue;
-    const entity = state.workload.entities.find((e) => e.name === pattern.entity);
+    const entity = workload.entities.find((e) => e.name === pattern.entity);
     if (entity === undefined) continue;
     for (const [name, op] of Object.entries(pattern.where ?? {})) {
       if (name === entity.key || (op !== "eq" && op !== "in")) continue;
       const attribute = entity.attributes.find((a) => a.name === name);
-      if (attribute === undefined || attribute.distinct !== undefined || attribute.unique === true) continue;
-      if (state.workload.relationships.some((r) => r.child === entity.name && r.via === name)) continue;
-      const questionId = `cardinality:${entity.name}:${name}`;
-      if (!state.declined.includes(questionId) && !found.some((f) => f.questionId === questionId)) {
-        found.push({ entity: entity.name, attribute: name, questionId });
-      }
+      if (attribute === undefined) continue;
+      if (!found.some((f) => f.entity.name === entity.name && f.attribute.name === name))
+        found.push({ entity, attribute });
     }
   }
   return found;

@@ -19,7 +19,15 @@ export {
 export { applyChanges, type AppliedChanges } from "./apply-changes.js";
 export { changeSchema, changesSchema, type Change } from "./changes.js";
 export { nextQuestions, MAX_QUESTIONS_PER_TURN } from "./next-questions.js";
-export { answersToChanges, type Question, type Answer, type AnswerSpec } from "./questions.js";
+export {
+  answersToChanges,
+  groupQuestions,
+  type Question,
+  type QuestionGroup,
+  type Answer,
+  type AnswerSpec,
+} from "./questions.js";
+export { RANGES, describeRange, rangeProblem, type NumberRange } from "./value-ranges.js";
 export { summarizeTurn, formatTurnSummary, type TurnSummary } from "./summarize-turn.js";
 export { checkReadiness, sessionChecklist, serializeDraft, type Readiness } from "./checklist.js";
 export { renderSessionRequirements } from "./render-session-requirements.js";

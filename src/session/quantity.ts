@@ -4,7 +4,7 @@
  * (2 MB item = 2,097,152 bytes).
  */
 
-export type QuantityUnit = "count" | "bytes" | "requests/s" | "seconds" | "months";
+export type QuantityUnit = "count" | "bytes" | "requests/s" | "seconds" | "milliseconds" | "months" | "share";
 
 export type QuantityResult =
   { readonly ok: true; readonly value: number } | { readonly ok: false; readonly message: string };
@@ -38,23 +38,36 @@ const SECOND_SUFFIXES: Readonly<Record<string, number>> = {
   days: 86_400,
 };
 
+const MILLISECOND_SUFFIXES: Readonly<Record<string, number>> = {
+  ms: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  seconds: 1000,
+};
+
 /**
- * Parses a quantity in `unit`; rejects negative, non-finite and unparsable input with a message.
+ * Parses a quantity in `unit`, signed ("-5" is the number -5: whether it is allowed is the
+ * question's range, which then says so); rejects what is not a number, and numbers too large to
+ * be finite, with a message.
  * @example parseQuantity("3 KB", "bytes") // { ok: true, value: 3072 }
  */
 export function parseQuantity(text: string, unit: QuantityUnit): QuantityResult {
-  const cleaned = text.trim().toLowerCase().replace(/,/g, "").replace(/_/g, "");
+  const cleaned = text.trim().toLowerCase().replace(/,/g, "").replace(/_/g, "").replace(/%$/, " percent");
   const withoutRate =
     unit === "requests/s" ? cleaned.replace(/\s*(\/\s*s(ec(ond)?)?|rps|per second)$/, "") : cleaned;
-  const match = /^(\d+(?:\.\d+)?|\.\d+)(?:e(\d+))?\s*([a-z]*)$/.exec(withoutRate);
+  const match = /^([+-]?)\s*(\d+(?:\.\d*)?|\.\d+)(?:e([+-]?\d+))?\s*([a-z]*)$/.exec(withoutRate);
   if (match === null) return { ok: false, message: `"${text}" is not a number${hint(unit)}` };
-  const base = Number(match[1]) * 10 ** Number(match[2] ?? 0);
-  const suffix = match[3] ?? "";
+  const sign = match[1] === "-" ? -1 : 1;
+  const base = sign * Number(`${match[2] ?? "0"}e${match[3] ?? "0"}`);
+  const suffix = match[4] ?? "";
   const multiplier = multiplierOf(suffix, unit);
   if (multiplier === undefined)
     return { ok: false, message: `"${suffix}" is not a unit I know${hint(unit)}` };
   const value = base * multiplier;
-  if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large` };
+  if (!Number.isFinite(value)) return { ok: false, message: `"${text}" is too large${hint(unit)}` };
   return { ok: true, value };
 }
 
@@ -68,6 +81,10 @@ function multiplierOf(suffix: string, unit: QuantityUnit): number | undefined {
       return BYTE_SUFFIXES[suffix];
     case "seconds":
       return SECOND_SUFFIXES[suffix];
+    case "milliseconds":
+      return MILLISECOND_SUFFIXES[suffix];
+    case "share":
+      return suffix === "percent" ? 0.01 : undefined;
     case "months":
       return suffix === "y" || suffix === "year" || suffix === "years"
         ? 12
@@ -90,6 +107,10 @@ function hint(unit: QuantityUnit): string {
       return " (examples: 20, 1.5k, 300/s)";
     case "seconds":
       return " (examples: 900, 15 min, 24 h, 30 d)";
+    case "milliseconds":
+      return " (examples: 50, 50 ms, 1 s)";
+    case "share":
+      return " (examples: 0.15, 15%)";
     case "months":
       return " (examples: 12, 3 years)";
     default:

@@ -141,48 +141,77 @@ describe("answersToChanges", () => {
 });
 
 describe("the later topics of the interview", () => {
-  it("asks whether an attribute named like another entity's key is a relationship, then its bounds, three related questions", () => {
-    const [exists] = nextQuestions(base);
-    expect(exists?.id).toBe("relationship:User:Post:exists");
-    const withRelationship = apply(
-      base,
-      answer([exists as Question], [{ kind: "choice", value: "one-to-many" }]),
-    );
-    expect(withRelationship.workload.relationships).toEqual([
-      { parent: "User", child: "Post", via: "userId", kind: "one-to-many" },
-    ]);
-    const bounds = nextQuestions(withRelationship);
-    expect(bounds.map((q) => q.id)).toEqual([
+  it("asks a likely relationship as one question: whether it is one, its bounds, ownership and how busy parents spread the reads", () => {
+    const group = nextQuestions(base);
+    expect(group.map((q) => q.id)).toEqual([
+      "relationship:User:Post:exists",
       "relationship:User:Post:avg",
       "relationship:User:Post:max",
       "relationship:User:Post:owned",
+      "skew:Post:userId",
     ]);
-    const bounded = apply(
-      withRelationship,
-      answer(bounds, [
-        { kind: "value", value: 20 },
-        { kind: "choice", value: "unbounded" },
-        { kind: "choice", value: "owned" },
-      ]),
-    );
-    expect(bounded.workload.relationships[0]).toMatchObject({ avg: 20, max: null, owned: true });
-    const said = applyChanges(
-      withRelationship,
-      answer(bounds, [
-        { kind: "value", value: 20 },
-        { kind: "choice", value: "unbounded" },
-        { kind: "choice", value: "owned" },
-      ]),
-    );
-    // three changes to one relationship are said once, in their final form
-    expect(said.ok && said.value.learned).toEqual([
+    expect(new Set(group.map((q) => q.group?.id))).toEqual(new Set(["relationship:User:Post"]));
+    const answers: Answer[] = [
+      { kind: "choice", value: "one-to-many" },
+      { kind: "value", value: 20 },
+      { kind: "choice", value: "unbounded" },
+      { kind: "choice", value: "owned" },
+      { kind: "choice", value: "popular" },
+    ];
+    // the parts fill one change (and the skew its attribute's)
+    expect(answer(group, answers)).toEqual([
+      {
+        kind: "add-relationship",
+        parent: "User",
+        child: "Post",
+        via: "userId",
+        relationshipKind: "one-to-many",
+        avg: 20,
+        max: null,
+        owned: true,
+      },
+      { kind: "set-attribute", entity: "Post", name: "userId", skew: 1 },
+    ]);
+    const bounded = apply(base, answer(group, answers));
+    expect(bounded.workload.relationships).toEqual([
+      { parent: "User", child: "Post", via: "userId", kind: "one-to-many", avg: 20, max: null, owned: true },
+    ]);
+    const said = applyChanges(base, answer(group, answers));
+    // one relationship is said once, in its final form
+    expect(said.ok && said.value.learned[0]).toBe(
       "Relationship User 1:N Post via userId (avg 20, unbounded, owned).",
+    );
+    // "not related" drops the other parts of the group
+    const none = answer(group, [{ kind: "choice", value: "none" }, ...answers.slice(1)]);
+    expect(none).toEqual([{ kind: "decline-question", question: "relationship:User:Post:exists" }]);
+    // one-to-one implies its bounds: avg and max are not asked
+    const oneToOne = answer(group, [
+      { kind: "choice", value: "one-to-one" },
+      { kind: "skip" },
+      { kind: "skip" },
+      { kind: "choice", value: "independent" },
+      { kind: "choice", value: "even" },
     ]);
+    expect(oneToOne[0]).toMatchObject({ relationshipKind: "one-to-one", avg: 1, max: 1, owned: false });
     // then the cardinality of the lone status filter (the userId filter follows the relationship)
-    const [cardinality] = nextQuestions(bounded);
-    expect(cardinality?.id).toBe("cardinality:Post:status");
-    const declined = apply(bounded, answer([cardinality as Question], [{ kind: "skip" }]));
-    expect(declined.declined).toContain("cardinality:Post:status");
+    const cardinality = nextQuestions(bounded);
+    expect(cardinality.map((q) => q.id)).toEqual(["cardinality:Post:status", "skew:Post:status"]);
+    const skipped = apply(bounded, answer(cardinality, [{ kind: "skip" }, { kind: "skip" }]));
+    expect(skipped.declined).toContain("cardinality:Post:status");
+    // then the details: latency, sparse attributes, atomic writes (all optional)
+    const details = nextQuestions(skipped);
+    expect(details.map((q) => q.id)).toEqual([
+      "design:latency",
+      "design:sparse-attributes",
+      "design:atomic-writes",
+    ]);
+    const declined = apply(
+      skipped,
+      answer(details, [{ kind: "value", value: 50 }, { kind: "choice", value: "none" }, { kind: "skip" }]),
+    );
+    expect(declined.workload.accessPatterns.filter((p) => p.type === "read").map((p) => p.latencyMs)).toEqual(
+      [50, 50, 50],
+    );
     // then consistency, regions and multi-region writes, confirmed together
     const distribution = nextQuestions(declined);
     expect(distribution.map((q) => q.topic)).toEqual(["distribution", "distribution", "distribution"]);

@@ -4,12 +4,14 @@
  * structured change the answer becomes. The terminal interview renders them as prompts; an
  * assistant over MCP reads them and sends the changes itself.
  */
-import type { Issue, Result } from "../common/issues.js";
+import { formatPath, type Issue, type Result } from "../common/issues.js";
 import { changeSchema, type Change } from "./changes.js";
 import type { QuantityUnit } from "./quantity.js";
+import { rangeProblem, type NumberRange } from "./value-ranges.js";
 
 export type QuestionTopic =
   | "massive-scale"
+  | "design-details"
   | "application"
   | "entities"
   | "access-patterns"
@@ -24,7 +26,11 @@ export type QuestionTopic =
 
 /** A form that creates or edits something with several fields at once. */
 export interface FormRequest {
-  readonly form: "entity" | "relationship" | "access-pattern";
+  /**
+   * `attribute-presence`: which attributes are missing on most records (set-attribute with
+   * presence); `atomic-writes`: which writes commit together (update-access-pattern with atomicWith).
+   */
+  readonly form: "entity" | "relationship" | "access-pattern" | "attribute-presence" | "atomic-writes";
   /** Fields already decided (e.g. `{ type: "write", entity: "Session", operation: "create" }`). */
   readonly preset: Readonly<Record<string, unknown>>;
 }
@@ -34,15 +40,32 @@ export interface Choice {
   readonly label: string;
   /** The changes choosing it makes. */
   readonly changes: readonly Change[];
+  /**
+   * For a question that `fills` a change: the fields choosing it sets in that change (merged
+   * with the other answers of the group), e.g. `{ owned: true }` or `{ binning: false }`.
+   */
+  readonly sets?: Readonly<Record<string, unknown>>;
+  /** Questions of the same group that are not asked once this is chosen (their answers are dropped). */
+  readonly skips?: readonly string[];
   /** A form to fill in after choosing it (e.g. "yes, add a write pattern"). */
   readonly form?: FormRequest;
+}
+
+/**
+ * Questions asked together as one (an entity's count, size, growth and retention; a pattern's
+ * average and peak): the turn limit counts groups, and their answers fill one change.
+ */
+export interface QuestionGroup {
+  readonly id: string;
+  readonly text: string;
 }
 
 export type AnswerSpec =
   | {
       readonly kind: "number";
       readonly unit: QuantityUnit;
-      readonly integer: boolean;
+      /** The values accepted (the workload format's range for the field). */
+      readonly range: NumberRange;
       /** Words accepted instead of a number (e.g. "unbounded"), answered as a choice. */
       readonly alternatives?: readonly Choice[];
     }
@@ -71,6 +94,8 @@ export interface Question {
   readonly alsoChanges?: readonly Change[];
   /** The user may skip it (recorded with `decline-question`, not asked again). */
   readonly optional: boolean;
+  /** The group it is asked in, when it is one part of a larger question. */
+  readonly group?: QuestionGroup;
 }
 
 /** An answer to one question. */
@@ -80,88 +105,227 @@ export type Answer =
   | { readonly kind: "unknown" }
   | { readonly kind: "skip" };
 
+/** A change made by answers, with the answers it came from (their indexes). */
+export interface AnsweredChange {
+  readonly change: Change;
+  readonly answers: readonly number[];
+}
+
 /**
  * Turns answers to questions into the structured changes they mean, merging answers that fill
  * the same change (e.g. a pattern's average and peak rate become one `set-rate`).
+ * @example answersToChanges([{ question, answer: { kind: "value", value: 12 } }])
  */
 export function answersToChanges(
   answered: readonly { readonly question: Question; readonly answer: Answer }[],
 ): Result<readonly Change[]> {
-  const merged = new Map<string, Record<string, unknown>>();
-  const changes: unknown[] = [];
+  const result = answeredChanges(answered);
+  return result.issues.length > 0
+    ? { ok: false, issues: result.issues }
+    : { ok: true, value: result.changes.map((c) => c.change), issues: [] };
+}
+
+/**
+ * The changes the answers make, each with the answers it came from, and the problems of the
+ * answers that cannot be turned into changes. Each answer is checked on its own (its range, its
+ * choices, then the change it fills): every issue's path is `["answers", index]` of an answer
+ * to ask again, so the valid answers can be kept.
+ */
+export function answeredChanges(
+  answered: readonly { readonly question: Question; readonly answer: Answer }[],
+): { readonly changes: readonly AnsweredChange[]; readonly issues: readonly Issue[] } {
+  const collected = collector();
   const issues: Issue[] = [];
-  const extra: Change[] = [];
+  // answers dropped because a choice of their group said they do not apply
+  const skipped = new Set(
+    answered.flatMap(({ question, answer }) =>
+      answer.kind === "choice"
+        ? (questionChoices(question).find((c) => c.value === answer.value)?.skips ?? [])
+        : [],
+    ),
+  );
   answered.forEach(({ question, answer }, index) => {
-    const problem = (message: string): void => {
+    if (skipped.has(question.id)) return;
+    const problem = collectAnswer(question, answer, index, collected);
+    if (problem !== undefined) {
       issues.push({
         code: "session.invalidAnswer",
         severity: "error",
         path: ["answers", index],
-        message: `${question.id}: ${message}`,
+        message: `${question.id}: ${problem}`,
       });
-    };
-    switch (answer.kind) {
-      case "skip":
-        if (!question.optional) return problem("this question cannot be skipped");
-        changes.push({ kind: "decline-question", question: question.id });
-        return;
-      case "unknown":
-        if (question.whenUnknown === undefined)
-          return problem('"don\'t know" is not an answer to this question');
-        changes.push(...question.whenUnknown);
-        break;
-      case "choice": {
-        const choices = questionChoices(question);
-        const choice = choices.find((candidate) => candidate.value === answer.value);
-        if (choice === undefined) {
-          return problem(
-            choices.length === 0
-              ? "expected a value, not a choice"
-              : `"${answer.value}" is not one of ${choices.map((c) => c.value).join(", ")}`,
-          );
-        }
-        changes.push(...choice.changes);
-        break;
-      }
-      case "value": {
-        if (question.fills === undefined) return problem("this question is answered with a choice or a form");
-        const { change, field } = question.fills;
-        const values =
-          Array.isArray(answer.value) && question.answer.kind === "list" ? answer.value : [answer.value];
-        if (question.answer.kind === "list") {
-          for (const value of values) changes.push({ ...change, [field]: value });
-        } else {
-          const key = JSON.stringify(change);
-          const existing = merged.get(key);
-          if (existing === undefined) {
-            const created = { ...change, [field]: answer.value };
-            merged.set(key, created);
-            changes.push(created);
-          } else existing[field] = answer.value;
-        }
-        break;
-      }
-      default:
-        answer satisfies never;
-    }
-    for (const change of question.alsoChanges ?? []) {
-      if (!extra.some((other) => JSON.stringify(other) === JSON.stringify(change))) extra.push(change);
     }
   });
-  const all = [...changes, ...extra];
-  const parsed: Change[] = [];
-  all.forEach((change, index) => {
+  const changes = checkedChanges(collected.made, answered, issues);
+  return { changes, issues };
+}
+
+/** A change being made from answers (not yet checked against the change schema). */
+interface CollectedChange {
+  readonly change: unknown;
+  readonly answers: number[];
+}
+
+/** The changes being made: the answers that fill one change are merged into it. */
+interface Collector {
+  readonly made: CollectedChange[];
+  /** Sets fields of the change the question fills (made on its first answer). */
+  fill(question: Question, values: Readonly<Record<string, unknown>>, index: number): void;
+  /** A change of its own; an identical one already made only records the answer. */
+  extra(change: Change, index: number): void;
+}
+
+function collector(): Collector {
+  const merged = new Map<string, { change: Record<string, unknown>; answers: number[] }>();
+  const made: CollectedChange[] = [];
+  return {
+    made,
+    fill(question, values, index) {
+      if (question.fills === undefined) return;
+      const key = JSON.stringify(question.fills.change);
+      let entry = merged.get(key);
+      if (entry === undefined) {
+        entry = {
+          change: structuredClone({ ...question.fills.change }) as Record<string, unknown>,
+          answers: [],
+        };
+        merged.set(key, entry);
+        made.push(entry);
+      }
+      entry.answers.push(index);
+      for (const [field, value] of Object.entries(values)) setField(entry.change, field, value);
+    },
+    extra(change, index) {
+      const existing = made.find((other) => JSON.stringify(other.change) === JSON.stringify(change));
+      if (existing === undefined) made.push({ change, answers: [index] });
+      else existing.answers.push(index);
+    },
+  };
+}
+
+/** Collects the changes of one answer; returns what is wrong with it, if anything. */
+function collectAnswer(
+  question: Question,
+  answer: Answer,
+  index: number,
+  collected: Collector,
+): string | undefined {
+  const { made } = collected;
+  switch (answer.kind) {
+    case "skip":
+      if (!question.optional) return "this question cannot be skipped";
+      made.push({ change: { kind: "decline-question", question: question.id }, answers: [index] });
+      return undefined;
+    case "unknown":
+      if (question.whenUnknown === undefined) return '"don\'t know" is not an answer to this question';
+      for (const change of question.whenUnknown) made.push({ change, answers: [index] });
+      break;
+    case "choice": {
+      const choices = questionChoices(question);
+      const choice = choices.find((candidate) => candidate.value === answer.value);
+      if (choice === undefined) {
+        return choices.length === 0
+          ? "expected a value, not a choice"
+          : `"${answer.value}" is not one of ${choices.map((c) => c.value).join(", ")}`;
+      }
+      for (const change of choice.changes) made.push({ change, answers: [index] });
+      if (choice.sets !== undefined) collected.fill(question, choice.sets, index);
+      break;
+    }
+    case "value": {
+      const problem = collectValue(question, answer.value, index, collected);
+      if (problem !== undefined) return problem;
+      break;
+    }
+    default:
+      answer satisfies never;
+  }
+  for (const change of question.alsoChanges ?? []) collected.extra(change, index);
+  return undefined;
+}
+
+/** A typed value: in range for a number; one change per item for a list; else the field filled. */
+function collectValue(
+  question: Question,
+  value: unknown,
+  index: number,
+  collected: Collector,
+): string | undefined {
+  if (question.fills === undefined) return "this question is answered with a choice or a form";
+  const { change, field } = question.fills;
+  const spec = question.answer;
+  if (spec.kind === "number") {
+    if (typeof value !== "number") return `expected a number, got ${JSON.stringify(value)}`;
+    const outside = rangeProblem(value, spec.range);
+    if (outside !== undefined) return outside;
+  }
+  if (spec.kind === "list") {
+    const values: readonly unknown[] = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      const listed = structuredClone({ ...change }) as Record<string, unknown>;
+      setField(listed, field, item);
+      collected.made.push({ change: listed, answers: [index] });
+    }
+  } else collected.fill(question, { [field]: value }, index);
+  return undefined;
+}
+
+/** The collected changes the change schema accepts; the others become issues of their answers. */
+function checkedChanges(
+  made: readonly CollectedChange[],
+  answered: readonly { readonly question: Question }[],
+  issues: Issue[],
+): AnsweredChange[] {
+  const changes: AnsweredChange[] = [];
+  for (const { change, answers } of made) {
     const result = changeSchema.safeParse(change);
-    if (result.success) parsed.push(result.data);
-    else
+    if (result.success) {
+      changes.push({ change: result.data, answers });
+      continue;
+    }
+    const message = result.error.issues
+      .map((issue) => `${formatPath(issue.path.filter((s) => typeof s !== "symbol"))}: ${issue.message}`)
+      .join("; ");
+    for (const index of answers)
       issues.push({
         code: "session.invalidAnswer",
         severity: "error",
-        path: ["changes", index],
-        message: result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
+        path: ["answers", index],
+        message: `${answered[index]?.question.id ?? ""}: ${message}`,
       });
-  });
-  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: parsed, issues: [] };
+  }
+  return changes;
+}
+
+/** Sets `field` of `target`; a dotted field (`returns.avg`) sets a field of a nested object. */
+export function setField(target: Record<string, unknown>, field: string, value: unknown): void {
+  const [head = field, ...rest] = field.split(".");
+  if (rest.length === 0) {
+    target[head] = value;
+    return;
+  }
+  const inner = target[head];
+  const nested: Record<string, unknown> =
+    typeof inner === "object" && inner !== null ? (inner as Record<string, unknown>) : {};
+  target[head] = nested;
+  setField(nested, rest.join("."), value);
+}
+
+/** The questions of a turn in their groups (a question without a group is its own), in order. */
+export function groupQuestions(
+  questions: readonly Question[],
+): readonly { readonly group?: QuestionGroup; readonly questions: readonly Question[] }[] {
+  const groups: { group?: QuestionGroup; questions: Question[] }[] = [];
+  for (const question of questions) {
+    const last = groups.at(-1);
+    if (question.group !== undefined && last?.group?.id === question.group.id) last.questions.push(question);
+    else
+      groups.push({
+        ...(question.group === undefined ? {} : { group: question.group }),
+        questions: [question],
+      });
+  }
+  return groups;
 }
 
 /** The choices a question offers: its choices, or the words a number question accepts instead of a number. */

@@ -18,8 +18,9 @@ import { renderRequirements } from "../render/requirements.js";
 import { describeRelationship } from "./describe-changes.js";
 import { checkReadiness, requirementsState, type Readiness } from "./checklist.js";
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
-import { massiveScaleReason } from "./gaps.js";
+import { massiveScaleReason, massiveWrites } from "./gaps.js";
 import { nextQuestions } from "./next-questions.js";
+import { groupQuestions } from "./questions.js";
 import { currentValue, formatFieldPath } from "./import-record.js";
 import type { SessionState } from "./state.js";
 
@@ -126,20 +127,10 @@ function renderInterviewStatus(state: SessionState, readiness: Readiness): strin
   if (state.unknownRates.length > 0) {
     sections.push(`Rates to estimate from business figures: ${state.unknownRates.map(e).join(", ")}.`);
   }
-  const reason = massiveScaleReason(state.workload);
+  const massive = massiveWrites(state.workload);
   const answers = state.massiveScale;
-  if (reason !== undefined || Object.keys(answers).length > 0) {
-    sections.push(
-      "### Massive Scale",
-      reason === undefined
-        ? "The workload is not at massive scale any more."
-        : `Massive scale: ${e(reason)}.`,
-      bulletList([
-        `**Binning / chunking**: ${answers.binning === undefined ? "_not answered_" : e(answers.binning)}`,
-        `**Write reduction**: ${answers.writeReduction === undefined ? "_not answered_" : e(answers.writeReduction)}`,
-        `**Data size and fan-out**: ${answers.dataSizeFanOut === undefined ? "_not answered_" : e(answers.dataSizeFanOut)}`,
-      ]),
-    );
+  if (massive.length > 0 || Object.keys(answers).length > 0) {
+    sections.push("### Massive Scale", ...renderMassiveScale(state, massive));
   }
   if (state.notes.length > 0) sections.push("### Business Context Notes", bulletList(state.notes.map(e)));
   if (state.imported !== undefined) sections.push(...renderImported(state));
@@ -170,9 +161,52 @@ function renderInterviewStatus(state: SessionState, readiness: Readiness): strin
       ? readiness.ready
         ? "None: the requirements are complete and confirmed. The data model can be designed."
         : `None from the interview; open items: ${readiness.reasons.map(e).join("; ")}.`
-      : questions.map((question, index) => `${index + 1}. ${e(question.text)}`).join("\n"),
+      : groupQuestions(questions)
+          .map(({ group, questions: parts }, index) =>
+            group === undefined
+              ? `${index + 1}. ${e(parts[0]?.text ?? "")}`
+              : [`${index + 1}. ${e(group.text)}`, ...parts.map((part) => `   - ${e(part.text)}`)].join("\n"),
+          )
+          .join("\n"),
   );
   return sections.join("\n\n");
+}
+
+/** The massive-scale answers, as the workload fields that hold them (and older free-text answers). */
+function renderMassiveScale(state: SessionState, massive: readonly DraftAccessPattern[]): string[] {
+  const reason = massiveScaleReason(state.workload);
+  const lines: string[] = [];
+  for (const write of massive) {
+    const entity = state.workload.entities.find((candidate) => candidate.name === write.entity);
+    const binning = entity?.binning;
+    const staleness = state.workload.accessPatterns.filter(
+      (read) =>
+        read.type === "read" &&
+        read.maxStalenessSeconds !== undefined &&
+        (read.with ?? []).some((w) => w.includes(write.entity)),
+    );
+    lines.push(
+      `**${e(write.id)}** (${e(write.name)}, ${e(write.entity)}):`,
+      bulletList([
+        `**Binning**: ${binning === undefined ? "_not answered_" : binning === false ? "never (every record stays its own item)" : binning.windowSeconds !== undefined ? `one item per key and ${binning.windowSeconds} s window` : `${binning.recordsPerItem ?? 0} records per item`}`,
+        `**Records the writer sends at once**: ${write.bufferedRecords === undefined ? "_not answered_" : String(write.bufferedRecords)}`,
+        ...staleness.map(
+          (read) => `**${e(read.id)} may return data** up to ${read.maxStalenessSeconds ?? 0} s old`,
+        ),
+      ]),
+    );
+  }
+  const answers = state.massiveScale;
+  const older = [
+    answers.binning === undefined ? undefined : `Binning: ${e(answers.binning)}`,
+    answers.writeReduction === undefined ? undefined : `Write reduction: ${e(answers.writeReduction)}`,
+    answers.dataSizeFanOut === undefined ? undefined : `Data size and fan-out: ${e(answers.dataSizeFanOut)}`,
+  ].filter((line) => line !== undefined);
+  return [
+    reason === undefined ? "The workload is not at massive scale any more." : `Massive scale: ${e(reason)}.`,
+    ...lines,
+    ...(older.length === 0 ? [] : ["Earlier answers in your words:", bulletList(older)]),
+  ];
 }
 
 /** Where the imported values came from (and which the user changed since), and what was not imported. */

@@ -6,8 +6,10 @@ import type { Change } from "./changes.js";
 import { serializeDraft } from "./checklist.js";
 import { parseDraftDocument } from "./draft.js";
 import { MAX_QUESTIONS_PER_TURN, nextQuestions } from "./next-questions.js";
+import { groupQuestions } from "./questions.js";
 import { renderSessionRequirements } from "./render-session-requirements.js";
 import { createSession, sessionFromJson, sessionToJson } from "./state.js";
+import { loadWorkload } from "../workload/load-workload.js";
 
 const names = ["User", "Post", "Order", "Tag", "Item"] as const;
 const attributes = ["userId", "status", "createdAt", "title"] as const;
@@ -88,7 +90,7 @@ describe("applyChanges over random change sequences", () => {
         // the requirements document renders for any state (complete or not), with the checklist
         expect(renderSessionRequirements(state)).toContain("### Session Checklist");
         const questions = nextQuestions(state);
-        expect(questions.length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
+        expect(groupQuestions(questions).length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
         expect(new Set(questions.map((q) => q.topic)).size).toBeLessThanOrEqual(1);
         const session = sessionFromJson(JSON.parse(JSON.stringify(sessionToJson(state))));
         expect(session.ok && session.value).toEqual(state);
@@ -103,5 +105,42 @@ describe("applyChanges over random change sequences", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("the workload fields the massive-scale and design questions fill", () => {
+  it("binning, presence, skew, atomicWith, bufferedRecords and maxStalenessSeconds survive draft -> YAML -> draft and load", () => {
+    const text = [
+      "version: 1",
+      "name: Fleet",
+      "entities:",
+      "  Courier: { key: courierId, count: 1000, avgBytes: 500, attributes: { courierId: string, name: string } }",
+      "  Ping:",
+      "    key: pingId",
+      "    count: 1000000",
+      "    avgBytes: 150",
+      "    ttlSeconds: 86400",
+      "    binning: { windowSeconds: 60 }",
+      "    attributes: { pingId: string, courierId: { type: string, skew: 1, presence: 0.5 }, at: datetime }",
+      "relationships:",
+      "  - { parent: Courier, child: Ping, via: courierId, avg: 1000, max: 5000, owned: false }",
+      "accessPatterns:",
+      "  - { id: Q1, name: Courier with pings, type: read, entity: Courier, where: { courierId: eq }, with: ['latest(Ping, 5)'], maxStalenessSeconds: 5, skew: 0, rps: { avg: 1, peak: 2 } }",
+      "  - { id: C1, name: Ping, type: write, entity: Ping, operation: create, bufferedRecords: 5, atomicWith: [C2], rps: { avg: 1, peak: 2 } }",
+      "  - { id: C2, name: Courier, type: write, entity: Courier, operation: patch, rps: { avg: 1, peak: 2 } }",
+      "",
+    ].join("\n");
+    const draft = parseDraftDocument(parse(text));
+    if (!draft.ok) throw new Error(JSON.stringify(draft.issues));
+    const yaml = serializeDraft(draft.value);
+    const again = parseDraftDocument(parse(yaml));
+    expect(again.ok && again.value).toEqual(draft.value);
+    const original = loadWorkload(text);
+    const rewritten = loadWorkload(yaml);
+    expect(rewritten.issues.filter((i) => i.severity === "error")).toEqual([]);
+    if (original.ok && rewritten.ok) expect(rewritten.value).toEqual(original.value);
+    const ping = rewritten.ok ? rewritten.value.entities.find((e) => e.name === "Ping") : undefined;
+    expect(ping?.binning).toEqual({ kind: "window", seconds: 60 });
+    expect(ping?.attributes.find((a) => a.name === "courierId")).toMatchObject({ skew: 1, presence: 0.5 });
   });
 });

@@ -11,7 +11,7 @@ import { checkReadiness, serializeDraft } from "./checklist.js";
 import { parseDraftDocument, type DraftWorkload } from "./draft.js";
 import { pairingGaps } from "./gaps.js";
 import { MAX_QUESTIONS_PER_TURN, nextQuestions } from "./next-questions.js";
-import { answersToChanges, type Answer, type Question } from "./questions.js";
+import { answersToChanges, groupQuestions, type Answer, type Question } from "./questions.js";
 import { renderSessionRequirements } from "./render-session-requirements.js";
 import { createSession, sessionFromJson, sessionToJson, type SessionState } from "./state.js";
 import { formatTurnSummary, summarizeTurn } from "./summarize-turn.js";
@@ -95,6 +95,10 @@ const shopChanges: readonly Change[] = [
     operation: "create",
     rps: { avg: 10, peak: 60 },
   },
+  { kind: "set-attribute", entity: "Order", name: "customerId", skew: 0 },
+  { kind: "set-latency-target", latencyMs: 50 },
+  { kind: "decline-question", question: "design:sparse-attributes" },
+  { kind: "decline-question", question: "design:atomic-writes" },
   { kind: "set-scale", consistency: "session", regions: 1, multiRegionWrites: false },
   { kind: "confirm", subject: "distribution", value: true },
   { kind: "confirm", subject: "access-patterns-complete", value: true },
@@ -107,7 +111,7 @@ describe("nextQuestions", () => {
     for (let turn = 0; turn < 60; turn++) {
       const questions = nextQuestions(state);
       if (questions.length === 0) break;
-      expect(questions.length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
+      expect(groupQuestions(questions).length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
       expect(new Set(questions.map((q) => q.topic)).size).toBe(1);
       topics.push(questions[0]?.topic ?? "");
       state = apply(state, scriptedAnswers(state, questions));
@@ -144,7 +148,7 @@ describe("nextQuestions", () => {
             ),
           };
           const questions = nextQuestions(createSession(thinned));
-          expect(questions.length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
+          expect(groupQuestions(questions).length).toBeLessThanOrEqual(MAX_QUESTIONS_PER_TURN);
           expect(new Set(questions.map((q) => q.topic)).size).toBeLessThanOrEqual(1);
         },
       ),
@@ -180,9 +184,10 @@ describe("nextQuestions", () => {
     expect(readiness.reasons.join("\n")).toContain("rate unknown: Q9");
   });
 
-  it("asks the three massive-scale questions first as soon as writes exceed 10,000/s, and not at 10,000/s", () => {
+  it("asks the massive-scale questions first as soon as writes exceed 10,000/s, and not at 10,000/s; the answers are workload fields", () => {
     const base = apply(createSession(), [
-      { kind: "add-entity", name: "Reading", key: "readingId" },
+      { kind: "add-entity", name: "Device", key: "deviceId" },
+      { kind: "add-entity", name: "Reading", key: "readingId", attributes: { deviceId: "string" } },
       {
         kind: "add-access-pattern",
         id: "W1",
@@ -192,30 +197,56 @@ describe("nextQuestions", () => {
         operation: "create",
         rps: { avg: 5000, peak: 10_000 },
       },
+      {
+        kind: "add-access-pattern",
+        id: "Q1",
+        type: "read",
+        name: "A device with its latest readings",
+        entity: "Device",
+        where: { deviceId: "eq" },
+        with: ["latest(Reading, 10)"],
+      },
     ]);
     expect(nextQuestions(base).some((q) => q.topic === "massive-scale")).toBe(false);
     const massive = apply(base, [{ kind: "set-rate", pattern: "W1", peak: 10_001 }]);
     const questions = nextQuestions(massive);
     expect(questions.map((q) => q.id)).toEqual([
-      "massive-scale:binning",
-      "massive-scale:writeReduction",
-      "massive-scale:dataSizeFanOut",
+      "massive-scale:Reading:binning",
+      "massive-scale:W1:buffering",
+      "massive-scale:Q1:staleness",
     ]);
+    expect(new Set(questions.map((q) => q.group?.id))).toEqual(new Set(["massive-scale:W1"]));
     expect(questions[0]?.why).toContain("10,001 item writes/s");
     // a bulk ingest of millions of items per request also triggers them
     const bulk = apply(base, [
       { kind: "update-access-pattern", id: "W1", rps: { avg: 0.01, peak: 0.01 }, batch: 2_000_000 },
     ]);
     expect(nextQuestions(bulk)[0]?.topic).toBe("massive-scale");
-    const answered = apply(massive, [
-      {
-        kind: "answer-massive-scale",
-        binning: "100 per chunk",
-        writeReduction: "batched",
-        dataSizeFanOut: "2 TB; reads by device only",
-      },
+    const changes = answersToChanges([
+      { question: questions[0] as Question, answer: { kind: "value", value: 60 } },
+      { question: questions[1] as Question, answer: { kind: "value", value: 5 } },
+      { question: questions[2] as Question, answer: { kind: "value", value: 10 } },
     ]);
+    expect(changes.ok && changes.value).toEqual([
+      { kind: "update-entity", name: "Reading", binning: { windowSeconds: 60 } },
+      { kind: "update-access-pattern", id: "W1", bufferedRecords: 5 },
+      { kind: "update-access-pattern", id: "Q1", maxStalenessSeconds: 10 },
+    ]);
+    const answered = apply(massive, changes.ok ? changes.value : []);
     expect(nextQuestions(answered).some((q) => q.topic === "massive-scale")).toBe(false);
+    const file = parse(serializeDraft(answered.workload)) as {
+      entities: { Reading: { binning: unknown } };
+      accessPatterns: { id: string; bufferedRecords?: number; maxStalenessSeconds?: number }[];
+    };
+    expect(file.entities.Reading.binning).toEqual({ windowSeconds: 60 });
+    expect(file.accessPatterns.find((p) => p.id === "W1")?.bufferedRecords).toBe(5);
+    expect(file.accessPatterns.find((p) => p.id === "Q1")?.maxStalenessSeconds).toBe(10);
+    // "never" is an answer too
+    const never = answersToChanges([
+      { question: questions[0] as Question, answer: { kind: "choice", value: "never" } },
+    ]);
+    expect(never.ok && never.value).toEqual([{ kind: "update-entity", name: "Reading", binning: false }]);
+    expect(checkReadiness(answered).session.find((i) => i.id === "massive-scale")?.done).toBe(true);
   });
 
   it("asks about a read without a write that creates the items, and accepts 'standalone' as the answer", () => {

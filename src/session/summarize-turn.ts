@@ -4,7 +4,7 @@
  */
 import type { Readiness } from "./checklist.js";
 import { nextQuestions } from "./next-questions.js";
-import type { Question } from "./questions.js";
+import { groupQuestions, type Question } from "./questions.js";
 import type { SessionState } from "./state.js";
 
 export interface TurnSummary {
@@ -51,7 +51,11 @@ export function formatTurnSummary(summary: TurnSummary): string {
     list(summary.nextSteps, "none"),
     "4. Questions:",
     list(
-      summary.questions.map((question) => question.text),
+      groupQuestions(summary.questions).map(({ group, questions }) =>
+        group === undefined
+          ? (questions[0]?.text ?? "")
+          : [group.text, ...questions.map((question) => `  - ${question.text}`)].join("\n"),
+      ),
       "none: the requirements are complete",
     ),
   ].join("\n");
@@ -59,7 +63,8 @@ export function formatTurnSummary(summary: TurnSummary): string {
 
 function topicLabel(topic: string): string {
   const labels: Record<string, string> = {
-    "massive-scale": "the massive-scale questions (binning, write reduction, data size and fan-out)",
+    "massive-scale": "the massive-scale questions (binning, writer buffering, acceptable staleness)",
+    "design-details": "result sizes, latency, sparse attributes and atomic writes",
     application: "the application and its domain",
     entities: "the entities",
     "access-patterns": "the access patterns",

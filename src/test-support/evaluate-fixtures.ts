@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { formatIssue } from "../common/issues.js";
 import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
+import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { readExample, readExampleWorkload } from "./model-examples.js";
 
@@ -38,4 +39,19 @@ export function readEvaluateFixture(file: string): string {
 export function loadFixtureModel(example: string, file: string): { workload: Workload; model: Model } {
   const workload = readExampleWorkload(example);
   return { workload, model: parseModel(readEvaluateFixture(file), workload, file) };
+}
+
+/** test/fixtures/food-delivery: the audit's food-delivery workload and the model designed for it. */
+export const FOOD_DELIVERY_DIR = fileURLToPath(
+  new URL("../../test/fixtures/food-delivery/", import.meta.url),
+);
+
+/** The food-delivery fixture's workload and model (test/fixtures/food-delivery/README.md). */
+export function loadFoodDelivery(): { workload: Workload; model: Model } {
+  const loaded = loadWorkload(readFileSync(`${FOOD_DELIVERY_DIR}workload.yaml`, "utf8"), {
+    file: "workload.yaml",
+  });
+  if (!loaded.ok) throw new Error(`workload.yaml: ${loaded.issues.map(formatIssue).join("\n")}`);
+  const workload = loaded.value;
+  return { workload, model: parseModel(readFileSync(`${FOOD_DELIVERY_DIR}model.yaml`, "utf8"), workload) };
 }

@@ -3,6 +3,7 @@
  * is valid but probably incomplete or unusually demanding. They never fail a load.
  */
 import type { IssueSink } from "../common/issues.js";
+import { designQuestionFindings } from "./check-design-questions.js";
 import type { WorkloadPieces } from "./load-workload.js";
 
 /** Total item writes per second at peak above which the spec asks about scale. */
@@ -17,6 +18,46 @@ export function checkWarnings(pieces: WorkloadPieces, sink: IssueSink): void {
   checkReadsAndWrites(pieces, sink);
   checkWriteScale(pieces, sink);
   checkLowCardinality(pieces, sink);
+  for (const finding of designQuestionFindings(
+    [...pieces.entities.values()].map((entity) => ({
+      name: entity.name,
+      ...(entity.key === undefined ? {} : { key: entity.key }),
+      count: entity.count,
+      growthPerMonth: entity.growthPerMonth,
+      ...(pieces.attributeNames.has(entity.name)
+        ? { attributes: pieces.attributeNames.get(entity.name) ?? [] }
+        : {}),
+    })),
+    pieces.patterns.map(({ index, pattern }) =>
+      pattern.type === "read"
+        ? {
+            index,
+            id: pattern.id,
+            type: "read" as const,
+            entity: pattern.entity,
+            standalone: pattern.standalone,
+            avg: pattern.rps.avg,
+            where: pattern.where.map((p) => ({ attribute: p.attribute, op: p.op })),
+            orderBy: pattern.orderBy.map((key) => key.attribute),
+            ...(pattern.limit === undefined ? {} : { limit: pattern.limit }),
+            ...(pattern.returns === undefined ? {} : { returns: pattern.returns.avg }),
+          }
+        : {
+            index,
+            id: pattern.id,
+            type: "write" as const,
+            entity: pattern.entity,
+            standalone: pattern.standalone,
+            avg: pattern.rps.avg,
+            operation: pattern.operation,
+            recordsPerRequest: pattern.batch * pattern.bufferedRecords,
+            ...(pattern.changes === undefined ? {} : { changes: pattern.changes }),
+          },
+    ),
+    { undeclaredAttributes: false },
+  )) {
+    sink.warning(finding.detail, finding.path, finding.message, finding.suggestion);
+  }
 }
 
 function checkReadsAndWrites(pieces: WorkloadPieces, sink: IssueSink): void {

@@ -1,19 +1,14 @@
 /**
- * Test helpers: build the CLI when it is stale, and drive an interactive command through pipes
- * the way a user types (wait for a prompt, then send keys). The prompt library reads keys from a
- * pipe as from a terminal, so no pseudo-terminal is needed.
+ * Test helpers of the end-to-end tests: where the built CLI is, and building it when it is stale.
+ * Interactive commands are driven in a real pseudo-terminal (`pty-terminal.ts`).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const cli = join(root, "dist", "cli", "main.js");
-
-export const ENTER = "\r";
-export const DOWN = "\u001b[B";
-export const CTRL_C = "\u0003";
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -40,67 +35,4 @@ export function ensureBuilt(file: string): void {
     );
   }
   if (!existsSync(built)) throw new Error(`${built} was not built`);
-}
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]|\u001b[()][A-Za-z0-9]/g;
-
-/** A running CLI process with its output as plain text. */
-export class Terminal {
-  readonly child: ChildProcessWithoutNullStreams;
-  output = "";
-  errors = "";
-  private cursor = 0;
-  readonly exited: Promise<number | null>;
-
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, [cli, ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
-    });
-    this.child.stdout.setEncoding("utf8");
-    this.child.stderr.setEncoding("utf8");
-    this.child.stdout.on("data", (chunk: string) => {
-      this.output += chunk.replace(ANSI, "");
-    });
-    this.child.stderr.on("data", (chunk: string) => {
-      this.errors += chunk;
-    });
-    this.exited = new Promise((resolvePromise) => this.child.on("exit", (code) => resolvePromise(code)));
-  }
-
-  /**
-   * Waits until `text` appears after everything already waited for, and moves past it. Runs of
-   * white space match any run (prompts wrap at the width of the output).
-   */
-  async waitFor(text: string, timeoutMs = 15_000): Promise<void> {
-    const started = Date.now();
-    const wanted = text.replace(/\s+/g, " ");
-    for (;;) {
-      const flat = this.output.replace(/\s+/g, " ");
-      const index = flat.indexOf(wanted, this.cursor);
-      if (index >= 0) {
-        this.cursor = index + wanted.length;
-        // let the prompt finish drawing and start listening
-        await new Promise((r) => setTimeout(r, 100));
-        return;
-      }
-      if (Date.now() - started > timeoutMs || this.child.exitCode !== null) {
-        throw new Error(
-          `did not see ${JSON.stringify(text)}; output tail:\n${this.output.slice(-1500)}\nstderr:\n${this.errors}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-
-  send(keys: string): void {
-    this.child.stdin.write(keys);
-  }
-
-  /** Waits for a prompt, then types the answer. */
-  async answer(prompt: string, keys: string): Promise<void> {
-    await this.waitFor(prompt);
-    this.send(keys);
-  }
 }

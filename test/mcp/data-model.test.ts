@@ -35,7 +35,9 @@ function text(result: CallToolResult): string {
 }
 
 describe("a session over MCP, up to the data model", () => {
-  it("refuses write-data-model before the confirmation, then designs and writes it", async () => {
+  it("refuses write-data-model before the confirmation, then designs, verifies and writes it", async () => {
+    const noModel = await call("verify-model");
+    expect(noModel.isError).toBe(true);
     const empty = await call("write-data-model");
     expect(empty.isError).toBe(true);
     expect(text(empty)).toContain("not written yet");
@@ -108,6 +110,11 @@ describe("a session over MCP, up to the data model", () => {
           operation: "create",
           rps: { avg: 20, peak: 100 },
         },
+        // how customers spread their orders, the reads' latency target, no sparse attributes or atomic writes
+        { kind: "set-attribute", entity: "Order", name: "customerId", skew: 0 },
+        { kind: "set-latency-target", latencyMs: 50 },
+        { kind: "decline-question", question: "design:sparse-attributes" },
+        { kind: "decline-question", question: "design:atomic-writes" },
         { kind: "set-scale", consistency: "session", regions: 1, multiRegionWrites: false },
         { kind: "confirm", subject: "distribution" },
       ],
@@ -150,6 +157,24 @@ describe("a session over MCP, up to the data model", () => {
     expect(files).not.toContain("cosmosdb_requirements.md");
     const document = readFileSync(join(dir, "cosmosdb_data_model.md"), "utf8");
     expect(document).toContain("# Azure Cosmos DB NoSQL Data Model: Shop");
+    // verified before it was written: every pattern's result is in the document
+    const verification = (written.structuredContent as { verification: { ran: boolean; ok: boolean } })
+      .verification;
+    expect(verification).toMatchObject({ ran: true, ok: true });
+    expect(document).toContain("## Verification on a Cosmos DB Endpoint");
+    expect(document).toContain("[x] ✅ **4 of 4** access patterns passed");
+    for (const id of ["Q1", "Q2", "C1", "C2"])
+      expect(document).toMatch(new RegExp(`\\| ${id} \\| (read|write) \\| ✅ passed`));
+    expect(text(written)).toContain(
+      "Verified on the embedded Cosmos DB endpoint: 4 of 4 access patterns passed",
+    );
+
+    // verify-model runs the written model again (or a named one) and says each pattern's result
+    const verified = await call("verify-model");
+    expect(verified.isError, text(verified)).toBeFalsy();
+    expect(verified.structuredContent).toMatchObject({
+      verification: { ran: true, ok: true, failed: [], counts: { passed: 4, failed: 0 } },
+    });
     // the monthly cost shown is the design's own figure
     const totals = (written.structuredContent as { totals: { monthlyCostUSD: number } }).totals;
     expect(totals.monthlyCostUSD).toBeCloseTo(designed.evaluation.totals.monthlyCostUSD, 6);

@@ -180,6 +180,8 @@ describe("MCP paths stay inside the session folder", () => {
       "render-artifacts.model",
       "render-artifacts.outDir",
       "write-data-model.prices",
+      "verify-model.model",
+      "verify-model.workload",
       "import-database.source",
     ]) {
       expect(probed).toContain(expected);

@@ -115,8 +115,9 @@ describe("cosmos-modeler mcp", () => {
       /^1\. What I learned:[\s\S]*2\. Files updated:[\s\S]*3\. Next steps:[\s\S]*4\. Questions:/,
     );
     expect(data.questions.map((q) => q.id)).toEqual(["rate:Q1:avg", "rate:Q1:peak"]);
+    // one change for the question's parts, numbers shown as numbers (not "<...>" strings)
     expect(data.questions[0]?.howToAnswer).toContain(
-      '{"kind":"set-rate","pattern":"Q1","avg":"<number in requests/s>"}',
+      '{"kind":"set-rate","pattern":"Q1","avg":<number: requests/s, a number of at least 0>,"peak":<number: requests/s, a number more than 0>}',
     );
     expect(data.questions[0]?.howToAnswer).toContain('"kind":"mark-rate-unknown"');
     expect(readFileSync(join(dir, "cosmosdb_requirements.md"), "utf8")).toContain(
@@ -169,6 +170,31 @@ describe("cosmos-modeler mcp", () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toContain("there is no access pattern Q9");
     expect(readFileSync(join(dir, "workload.yaml"), "utf8")).toBe(before);
+    // an unknown field is refused with the field it probably meant, not dropped
+    const misspelled = await call("update-requirements", {
+      changes: [{ kind: "add-entity", name: "Order", keyy: "orderId" }],
+    });
+    expect(misspelled.isError).toBe(true);
+    expect(text(misspelled)).toContain('add-entity has no field "keyy" (did you mean "key"?)');
+    // a with entry that is not one of the forms is refused with the forms
+    const badWith = await call("update-requirements", {
+      changes: [
+        { kind: "add-entity", name: "MenuItem", key: "menuItemId" },
+        { kind: "update-access-pattern", id: "Q1", with: ["MenuItem"] },
+      ],
+    });
+    expect(badWith.isError).toBe(true);
+    expect(text(badWith)).toContain('with entry "MenuItem" cannot be read: expected Entity.attribute');
+    expect(readFileSync(join(dir, "workload.yaml"), "utf8")).toBe(before);
+    // numbers sent as text are numbers
+    const asText = await call("update-requirements", {
+      changes: [{ kind: "add-entity", name: "Order", key: "orderId", count: "600", avgBytes: "1.5e3" }],
+    });
+    expect(asText.isError, text(asText)).toBeFalsy();
+    expect(parse(readFileSync(join(dir, "workload.yaml"), "utf8")).entities.Order).toMatchObject({
+      count: 600,
+      avgBytes: 1500,
+    });
   });
 
   it("estimate-request-charge prices operations with a range, and rejects invalid ones", async () => {

@@ -10,9 +10,11 @@ import {
   CONSISTENCY_LEVELS,
   isValidEntityName,
   isValidName,
+  type DraftEntity,
   type DraftWorkload,
 } from "../../session/draft.js";
 import type { QuantityUnit } from "../../session/quantity.js";
+import { RANGES, type NumberRange } from "../../session/value-ranges.js";
 import { attributeList, runForm } from "./interview-forms.js";
 import type { Prompter } from "./interview-prompter.js";
 
@@ -99,7 +101,7 @@ async function editApplication(prompter: Prompter, workload: DraftWorkload): Pro
       ];
     case "horizonMonths": {
       const months = await prompter.quantity("Planning horizon (e.g. 12, 3 years)", "months", {
-        integer: true,
+        range: RANGES.positiveInteger,
       });
       return typeof months === "number" ? [{ kind: "set-scale", horizonMonths: months }] : [];
     }
@@ -127,7 +129,28 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     );
     return sure ? [{ kind: "remove-entity", name }] : [];
   }
-  const entity = workload.entities.find((e) => e.name === name);
+  return editEntity(
+    prompter,
+    name,
+    workload.entities.find((e) => e.name === name),
+  );
+}
+
+/** The entity's numbers with their units and ranges, as the edit menu asks them. */
+const ENTITY_QUANTITIES = {
+  count: { unit: "count", range: RANGES.positive },
+  avgBytes: { unit: "bytes", range: RANGES.positive },
+  maxBytes: { unit: "bytes", range: RANGES.positive },
+  growthPerMonth: { unit: "count", range: RANGES.nonNegative },
+  ttlSeconds: { unit: "seconds", range: RANGES.ttlSeconds },
+} as const satisfies Record<string, { unit: QuantityUnit; range: NumberRange }>;
+
+/** One field of an entity changed: a number, its key or name, or its attributes. */
+async function editEntity(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+): Promise<readonly Change[]> {
   const field = await prompter.choose(`Change ${name}`, [
     { value: "count", name: `Item count (${entity?.count ?? "unknown"})` },
     { value: "avgBytes", name: `Average item size (${entity?.avgBytes ?? "unknown"} bytes)` },
@@ -141,20 +164,14 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
     { value: "remove-attribute", name: "Remove an attribute" },
     { value: "back", name: "Back" },
   ] as const);
-  const units: Record<string, QuantityUnit> = {
-    count: "count",
-    avgBytes: "bytes",
-    maxBytes: "bytes",
-    growthPerMonth: "count",
-    ttlSeconds: "seconds",
-  };
   switch (field) {
     case "count":
     case "avgBytes":
     case "maxBytes":
     case "growthPerMonth":
     case "ttlSeconds": {
-      const value = await prompter.quantity(`New value`, units[field] ?? "count");
+      const { unit, range } = ENTITY_QUANTITIES[field];
+      const value = await prompter.quantity(`New value`, unit, { range });
       return typeof value === "number" ? [{ kind: "update-entity", name, [field]: value }] : [];
     }
     case "key":
@@ -181,45 +198,54 @@ async function editEntities(prompter: Prompter, workload: DraftWorkload): Promis
       }));
     }
     case "attribute":
-    case "remove-attribute": {
-      if (entity === undefined || entity.attributes.length === 0) {
-        prompter.print(`${name} lists no attributes yet.`);
-        return [];
-      }
-      const attribute = await prompter.choose(
-        "Which attribute?",
-        entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
-      );
-      if (field === "remove-attribute") return [{ kind: "remove-attribute", entity: name, name: attribute }];
-      const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
-        allowBlank: true,
-        integer: true,
-      });
-      const unique = await prompter.yes(
-        "Unique across all items?",
-        entity.attributes.find((a) => a.name === attribute)?.unique ?? false,
-      );
-      const changes = await prompter.choose(
-        "How often do writes change it?",
-        CHANGE_FREQUENCIES.map((f) => ({ value: f, name: f })),
-      );
-      return [
-        {
-          kind: "set-attribute",
-          entity: name,
-          name: attribute,
-          unique,
-          changes,
-          ...(typeof distinct === "number" ? { distinct } : {}),
-        },
-      ];
-    }
+    case "remove-attribute":
+      return editAttribute(prompter, name, entity, field === "remove-attribute");
     case "back":
       return [];
     default:
       field satisfies never;
       return [];
   }
+}
+
+/** An attribute of the entity removed, or its distinct values, uniqueness and change rate set. */
+async function editAttribute(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+  remove: boolean,
+): Promise<readonly Change[]> {
+  if (entity === undefined || entity.attributes.length === 0) {
+    prompter.print(`${name} lists no attributes yet.`);
+    return [];
+  }
+  const attribute = await prompter.choose(
+    "Which attribute?",
+    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
+  );
+  if (remove) return [{ kind: "remove-attribute", entity: name, name: attribute }];
+  const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
+    allowBlank: true,
+    range: RANGES.positiveInteger,
+  });
+  const unique = await prompter.yes(
+    "Unique across all items?",
+    entity.attributes.find((a) => a.name === attribute)?.unique ?? false,
+  );
+  const changes = await prompter.choose(
+    "How often do writes change it?",
+    CHANGE_FREQUENCIES.map((f) => ({ value: f, name: f })),
+  );
+  return [
+    {
+      kind: "set-attribute",
+      entity: name,
+      name: attribute,
+      unique,
+      changes,
+      ...(typeof distinct === "number" ? { distinct } : {}),
+    },
+  ];
 }
 
 async function editRelationships(prompter: Prompter, workload: DraftWorkload): Promise<readonly Change[]> {
@@ -238,10 +264,12 @@ async function editRelationships(prompter: Prompter, workload: DraftWorkload): P
   if (action === "remove") return [{ kind: "remove-relationship", parent, child }];
   const avg = await prompter.quantity(`${child} items per ${parent} on average (blank to keep)`, "count", {
     allowBlank: true,
+    range: RANGES.positive,
   });
   const max = await prompter.quantity(`...at most (a number, "unbounded", blank to keep)`, "count", {
     allowBlank: true,
     words: ["unbounded"],
+    range: RANGES.positive,
   });
   const owned = await prompter.yes(
     `Does a ${child} belong to its ${parent} (cannot exist without it)?`,
@@ -291,8 +319,8 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
   ]);
   switch (field) {
     case "rate": {
-      const avg = await prompter.quantity("Average requests/s", "requests/s");
-      const peak = await prompter.quantity("Peak requests/s", "requests/s");
+      const avg = await prompter.quantity("Average requests/s", "requests/s", { range: RANGES.nonNegative });
+      const peak = await prompter.quantity("Peak requests/s", "requests/s", { range: RANGES.positive });
       return typeof avg === "number" && typeof peak === "number"
         ? [{ kind: "set-rate", pattern: id, avg, peak }]
         : [];
@@ -304,7 +332,11 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
     case "latencyMs":
     case "limit":
     case "batch": {
-      const value = await prompter.quantity(`New ${field}`, "count", { integer: field !== "latencyMs" });
+      const value = await prompter.quantity(
+        `New ${field}`,
+        field === "latencyMs" ? "milliseconds" : "count",
+        { range: field === "latencyMs" ? RANGES.positive : RANGES.positiveInteger },
+      );
       return typeof value === "number" ? [{ kind: "update-access-pattern", id, [field]: value }] : [];
     }
     case "standalone":

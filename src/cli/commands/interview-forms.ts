@@ -15,6 +15,8 @@ import {
 } from "../../session/draft.js";
 import { questionChoices, type Answer, type FormRequest, type Question } from "../../session/questions.js";
 import type { Prompter } from "./interview-prompter.js";
+import { RANGES } from "../../session/value-ranges.js";
+import { atomicWritesForm, presenceForm } from "./interview-detail-forms.js";
 
 /** An answer to a question, plus the changes of any form the answer opened. */
 export interface AskedAnswer {
@@ -42,7 +44,7 @@ export async function askQuestion(
         `${question.text}${hint}${question.optional ? " (blank to skip)" : ""}`,
         spec.unit,
         {
-          integer: spec.integer,
+          range: spec.range,
           allowBlank: question.optional,
           words,
         },
@@ -79,7 +81,11 @@ export async function askQuestion(
     }
     case "form":
       prompter.print(question.text);
-      return { formChanges: await runForm(prompter, spec.request, workload) };
+      return {
+        formChanges: await runForm(prompter, spec.request, workload, {
+          repeat: spec.request.form === "access-pattern",
+        }),
+      };
     default:
       spec satisfies never;
       return { formChanges: [] };
@@ -91,7 +97,15 @@ export async function runForm(
   prompter: Prompter,
   request: FormRequest,
   workload: DraftWorkload,
+  options: { readonly repeat?: boolean } = {},
 ): Promise<readonly Change[]> {
+  if (options.repeat === true) {
+    // every pattern of the application, one form after the other
+    const changes = [...(await runForm(prompter, request, workload))];
+    while (await prompter.yes("Add another access pattern?", true))
+      changes.push(...(await runForm(prompter, request, workload)));
+    return changes;
+  }
   switch (request.form) {
     case "entity":
       return [await entityForm(prompter, workload)];
@@ -99,6 +113,10 @@ export async function runForm(
       return relationshipForm(prompter, workload);
     case "access-pattern":
       return accessPatternForm(prompter, workload, request.preset);
+    case "attribute-presence":
+      return presenceForm(prompter, workload, request.preset);
+    case "atomic-writes":
+      return atomicWritesForm(prompter, workload, request.preset);
     default:
       request.form satisfies never;
       return [];
@@ -181,7 +199,7 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
   const avg = await prompter.quantity(
     `${child} items per ${parent} on average (blank if not known yet)`,
     "count",
-    { allowBlank: true },
+    { allowBlank: true, range: RANGES.positive },
   );
   const max = await prompter.quantity(
     `...and at most (a number, "unbounded", or blank if not known yet)`,
@@ -189,6 +207,7 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
     {
       allowBlank: true,
       words: ["unbounded"],
+      range: RANGES.positive,
     },
   );
   const owned = await prompter.choose(`Can a ${child} exist without its ${parent}?`, [
@@ -263,10 +282,28 @@ async function accessPatternForm(
     const limit = await prompter.quantity(
       "At most how many items returned? (blank for all matches)",
       "count",
-      { allowBlank: true, integer: true },
+      { allowBlank: true, range: RANGES.positiveInteger },
     );
-    if (typeof limit === "number" && limit > 0) fields.limit = limit;
+    if (typeof limit === "number") fields.limit = limit;
   }
+  const avg = await prompter.quantity("Average requests per second (blank if not known yet)", "requests/s", {
+    allowBlank: true,
+    range: RANGES.nonNegative,
+  });
+  const peak =
+    avg === undefined
+      ? undefined
+      : await prompter.quantity("Peak requests per second (blank if not known yet)", "requests/s", {
+          allowBlank: true,
+          range: RANGES.positive,
+          check: (peak) =>
+            typeof avg === "number" && peak < avg ? `the peak is at least the average (${avg}/s)` : undefined,
+        });
+  if (typeof avg === "number" || typeof peak === "number")
+    fields.rps = {
+      ...(typeof avg === "number" ? { avg } : {}),
+      ...(typeof peak === "number" ? { peak } : {}),
+    };
   const change: Change = { kind: "add-access-pattern", type, entity, name: name.trim(), ...fields } as Change;
   const attributeChanges = await declareNewAttributes(prompter, workload, entity, change);
   return [...attributeChanges, change];

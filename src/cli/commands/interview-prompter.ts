@@ -4,6 +4,11 @@
  */
 import { confirm, input, select } from "@inquirer/prompts";
 import { parseQuantity, type QuantityUnit } from "../../session/quantity.js";
+import { rangeProblem, type NumberRange } from "../../session/value-ranges.js";
+
+/** Typed at any question of a turn: leave the questions for the menu (edit, summary, design, quit). */
+export const MENU_WORD = "/menu";
+const MENU_CHOICE = "\u0000menu";
 
 /** Where prompts read keys and draw; the terminal by default, streams in tests. */
 export interface PromptContext {
@@ -11,8 +16,19 @@ export interface PromptContext {
   readonly output?: NodeJS.WritableStream;
 }
 
+/** Thrown by a prompt when the user typed `/menu` (or chose the menu) while answering the questions. */
+export class MenuRequested extends Error {
+  constructor() {
+    super("the menu was asked for");
+    this.name = "MenuRequested";
+  }
+}
+
 /** The few prompt shapes the interview needs. */
 export class Prompter {
+  /** While true, every prompt offers the menu: `/menu` in text, a last choice in lists. */
+  menu = false;
+
   constructor(private readonly context: PromptContext = {}) {}
 
   /** Writes a line of text (not a prompt). */
@@ -21,35 +37,47 @@ export class Prompter {
   }
 
   /** Free text, validated as typed. */
-  text(
+  async text(
     message: string,
     options: { default?: string; validate?: (value: string) => string | true } = {},
   ): Promise<string> {
-    return input(
+    const menu = this.menu;
+    const validate = options.validate;
+    const answer = await input(
       {
         message,
         ...(options.default === undefined ? {} : { default: options.default }),
-        ...(options.validate === undefined ? {} : { validate: options.validate }),
+        ...(validate === undefined && !menu
+          ? {}
+          : {
+              validate: (value: string) =>
+                menu && value.trim() === MENU_WORD ? true : (validate?.(value) ?? true),
+            }),
       },
       this.context as never,
     );
+    if (menu && answer.trim() === MENU_WORD) throw new MenuRequested();
+    return answer;
   }
 
-  /** One of `choices`, picked with the arrow keys. */
-  choose<T extends string>(
+  /** One of `choices`, picked with the arrow keys (and, while answering questions, the menu last). */
+  async choose<T extends string>(
     message: string,
     choices: readonly { value: T; name: string }[],
     defaultValue?: T,
   ): Promise<T> {
-    return select<T>(
+    const menuChoice = { value: MENU_CHOICE, name: "(menu: edit, summary, design, quit)" };
+    const answer = await select<string>(
       {
         message,
-        choices: [...choices],
+        choices: this.menu ? [...choices, menuChoice] : [...choices],
         ...(defaultValue === undefined ? {} : { default: defaultValue }),
         pageSize: 12,
       },
       this.context as never,
     );
+    if (answer === MENU_CHOICE) throw new MenuRequested();
+    return answer as T;
   }
 
   /** Yes or no. */
@@ -57,23 +85,34 @@ export class Prompter {
     return confirm({ message, default: defaultValue }, this.context as never);
   }
 
-  /** A quantity with its unit; `blank` is returned for an empty answer when allowed, words listed in `words` as themselves. */
+  /**
+   * A quantity with its unit, checked as it is typed against `range` (signed input is read as
+   * signed, and the range says what is allowed); `blank` is returned as undefined when allowed,
+   * words listed in `words` as themselves.
+   */
   async quantity(
     message: string,
     unit: QuantityUnit,
-    options: { integer?: boolean; allowBlank?: boolean; words?: readonly string[] } = {},
+    options: {
+      range: NumberRange;
+      allowBlank?: boolean;
+      words?: readonly string[];
+      /** A further check of the number (e.g. a peak not below its average): why it is refused. */
+      check?: (value: number) => string | undefined;
+    },
   ): Promise<number | string | undefined> {
     const words = (options.words ?? []).map((word) => word.toLowerCase());
+    const alternatives = words.filter((word) => word !== MENU_WORD);
     const answer = await this.text(message, {
       validate: (value) => {
         const trimmed = value.trim().toLowerCase();
         if (trimmed === "") return options.allowBlank === true ? true : "an answer is needed";
         if (words.includes(trimmed)) return true;
         const parsed = parseQuantity(value, unit);
-        if (!parsed.ok)
-          return `${parsed.message}${words.length === 0 ? "" : `, or ${words.map((w) => `"${w}"`).join(" or ")}`}`;
-        if (options.integer === true && !Number.isInteger(parsed.value)) return "expected a whole number";
-        return true;
+        const or = alternatives.length === 0 ? "" : `, or ${alternatives.map((w) => `"${w}"`).join(" or ")}`;
+        if (!parsed.ok) return `${parsed.message}${or}`;
+        const outside = rangeProblem(parsed.value, options.range) ?? options.check?.(parsed.value);
+        return outside === undefined ? true : `${outside}${or}`;
       },
     });
     const trimmed = answer.trim().toLowerCase();

@@ -13,7 +13,6 @@ import type { Readiness } from "../../session/checklist.js";
 import type { DraftWorkload } from "../../session/draft.js";
 import { formatNumber } from "../../session/estimate-rate.js";
 import { nextQuestions } from "../../session/next-questions.js";
-import { answersToChanges, type Answer, type Question } from "../../session/questions.js";
 import type { SessionState } from "../../session/state.js";
 import { formatTurnSummary, summarizeTurn } from "../../session/summarize-turn.js";
 import { writeDataModel } from "../../session-store/deliverables.js";
@@ -21,8 +20,8 @@ import { openSession, saveSession, SessionFileChangedError } from "../../session
 import { HandEditedError } from "../../files/write-outputs.js";
 import type { CommandRegistration } from "../support/command.js";
 import { EXIT_OK } from "../support/output.js";
-import { askQuestion } from "./interview-forms.js";
-import { Prompter, type PromptContext } from "./interview-prompter.js";
+import { MENU_WORD, Prompter, type PromptContext } from "./interview-prompter.js";
+import { answerTurn, applyWhatCan, isInterruption } from "./interview-turn.js";
 import { runEditMenu } from "./interview-edits.js";
 
 export const register: CommandRegistration = (program) => {
@@ -37,11 +36,26 @@ export const register: CommandRegistration = (program) => {
       ".",
     )
     .action(async (options: { dir: string }) => {
-      process.exitCode = await runInterview({ dir: resolve(options.dir) });
+      // Ctrl+C outside a prompt (while the design runs): files are written atomically, stop at once
+      const onInterrupt = (): void => {
+        process.stdout.write(
+          "\nInterrupted. Every answer so far is saved; run the interview again to resume.\n",
+        );
+        process.exit(EXIT_INTERRUPTED);
+      };
+      process.on("SIGINT", onInterrupt);
+      try {
+        process.exitCode = await runInterview({ dir: resolve(options.dir) });
+      } finally {
+        process.off("SIGINT", onInterrupt);
+      }
     });
 };
 
 type MenuChoice = "answer" | "edit" | "summary" | "design" | "quit";
+
+/** Exit status after Ctrl+C (128 + SIGINT), as shells report an interrupted command. */
+export const EXIT_INTERRUPTED = 130;
 
 /** Runs the interview until the user quits, the data model is written, or the input ends. */
 export async function runInterview(options: { dir: string; context?: PromptContext }): Promise<number> {
@@ -51,122 +65,111 @@ export async function runInterview(options: { dir: string; context?: PromptConte
   for (const notice of opened.notices) prompter.print(`Note: ${notice}`);
   let saved = await saveSession(options.dir, state, opened.baseline);
   prompter.print(
-    opened.resumed
-      ? `Resuming the session in ${options.dir} (${state.turn} answers so far).`
-      : `New modeling session in ${options.dir}. Answers are saved after each turn; press Ctrl+C at any time and run again to resume.`,
+    `${
+      opened.resumed
+        ? `Resuming the session in ${options.dir} (${state.turn} answers so far).`
+        : `New modeling session in ${options.dir}.`
+    } Answers are saved after each turn. Type ${MENU_WORD} at a question (or choose the menu) to edit, see the summary, design or quit; Ctrl+C saves what you answered and stops.`,
   );
   prompter.print(renderSummaryTable(state.workload, saved.readiness));
-  // The questions are listed unless the turn summary just listed them.
-  let listQuestions = true;
+
+  /** Applies changes, saves the files and prints the turn summary; false when nothing could be applied. */
+  const commit = async (changes: readonly Change[], partial: boolean): Promise<boolean> => {
+    const applied = partial ? applyWhatCan(state, changes) : applyChanges(state, changes);
+    if (!applied.ok) {
+      prompter.print("Those answers could not be applied (nothing was changed):");
+      for (const issue of applied.issues) prompter.print(`  ${formatIssue(issue)}`);
+      return false;
+    }
+    try {
+      saved = await saveSession(options.dir, applied.value.state, saved.baseline);
+    } catch (error) {
+      if (!(error instanceof SessionFileChangedError)) throw error;
+      prompter.print(error.message);
+      const reopened = await openSession(options.dir);
+      for (const notice of reopened.notices) prompter.print(`Note: ${notice}`);
+      state = reopened.state;
+      saved = await saveSession(options.dir, state, reopened.baseline);
+      prompter.print(renderSummaryTable(state.workload, saved.readiness));
+      return false;
+    }
+    state = applied.value.state;
+    for (const notice of saved.notices) prompter.print(`Note: ${notice}`);
+    for (const warning of applied.value.warnings) prompter.print(`  ${formatIssue(warning)}`);
+    const summary = summarizeTurn({
+      state,
+      readiness: saved.readiness,
+      learned: applied.value.learned,
+      filesUpdated: saved.filesUpdated,
+    });
+    prompter.print(`\n${formatTurnSummary(summary)}`);
+    return true;
+  };
+
+  const interrupted = (): number => {
+    prompter.print(
+      `\nInterrupted. Every answer so far is saved in ${options.dir}; run the interview again to resume.`,
+    );
+    return EXIT_INTERRUPTED;
+  };
   try {
     for (;;) {
       const questions = nextQuestions(state);
-      if (listQuestions) {
-        prompter.print(
-          questions.length === 0
-            ? "\nNo open questions."
-            : `\nQuestions:\n${questions.map((q) => `  - ${q.text.replace(/\n/g, "\n    ")}`).join("\n")}`,
-        );
+      let choice: MenuChoice = "answer";
+      if (questions.length === 0) {
+        prompter.print("\nNo open questions.");
+        choice = await menu(prompter, false);
+      } else {
+        const turn = await answerTurn(prompter, questions, state);
+        if (turn.kind === "answered") {
+          await commit(turn.changes, false);
+          continue;
+        }
+        if (turn.partial.length > 0) await commit(turn.partial, true);
+        if (turn.kind === "interrupted") return interrupted();
+        choice = await menu(prompter, true);
       }
-      listQuestions = true;
-      const choice = await prompter.choose<MenuChoice>(
-        "What next?",
-        [
-          ...(questions.length > 0
-            ? [
-                {
-                  value: "answer" as const,
-                  name: `Answer ${questions.length === 1 ? "the next question" : `the next ${questions.length} questions`}`,
-                },
-              ]
-            : []),
-          { value: "edit", name: "Add, edit or remove entities, relationships, access patterns or scale" },
-          { value: "summary", name: "Show the summary table" },
-          { value: "design", name: "Design the model and write cosmosdb_data_model.md" },
-          { value: "quit", name: "Quit (the session is saved; run again to resume)" },
-        ],
-        questions.length > 0 ? "answer" : "design",
-      );
-      if (choice === "quit") break;
-      if (choice === "summary") {
-        prompter.print(renderSummaryTable(state.workload, saved.readiness));
-        continue;
+      switch (choice) {
+        case "answer":
+          continue;
+        case "quit":
+          prompter.print(`Session saved in ${options.dir}.`);
+          return EXIT_OK;
+        case "summary":
+          prompter.print(renderSummaryTable(state.workload, saved.readiness));
+          continue;
+        case "design":
+          if (await designStep(prompter, options.dir, state)) return EXIT_OK;
+          continue;
+        case "edit": {
+          const changes = await runEditMenu(prompter, state.workload);
+          if (changes.length > 0) await commit(changes, false);
+          continue;
+        }
+        default:
+          choice satisfies never;
       }
-      if (choice === "design") {
-        const done = await designStep(prompter, options.dir, state);
-        if (done) break;
-        continue;
-      }
-      const changes =
-        choice === "answer"
-          ? await answerTurn(prompter, questions, state.workload)
-          : await runEditMenu(prompter, state.workload);
-      if (changes === undefined || changes.length === 0) continue;
-      const applied = applyChanges(state, changes);
-      if (!applied.ok) {
-        prompter.print("Those answers could not be applied (nothing was changed):");
-        for (const issue of applied.issues) prompter.print(`  ${formatIssue(issue)}`);
-        continue;
-      }
-      try {
-        saved = await saveSession(options.dir, applied.value.state, saved.baseline);
-      } catch (error) {
-        if (!(error instanceof SessionFileChangedError)) throw error;
-        prompter.print(error.message);
-        const reopened = await openSession(options.dir);
-        for (const notice of reopened.notices) prompter.print(`Note: ${notice}`);
-        state = reopened.state;
-        saved = await saveSession(options.dir, state, reopened.baseline);
-        prompter.print(renderSummaryTable(state.workload, saved.readiness));
-        continue;
-      }
-      state = applied.value.state;
-      for (const notice of saved.notices) prompter.print(`Note: ${notice}`);
-      for (const warning of applied.value.warnings) prompter.print(`  ${formatIssue(warning)}`);
-      const summary = summarizeTurn({
-        state,
-        readiness: saved.readiness,
-        learned: applied.value.learned,
-        filesUpdated: saved.filesUpdated,
-      });
-      prompter.print(`\n${formatTurnSummary(summary)}`);
-      listQuestions = false;
     }
   } catch (error) {
-    if (error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError")) {
-      prompter.print(
-        `\nInterrupted. Every answer so far is saved in ${options.dir}; run the interview again to resume.`,
-      );
-      return EXIT_OK;
-    }
+    if (isInterruption(error)) return interrupted();
     throw error;
   }
-  prompter.print(`Session saved in ${options.dir}.`);
-  return EXIT_OK;
 }
 
-/** Asks the turn's questions; returns the changes, or undefined when nothing was answered. */
-async function answerTurn(
-  prompter: Prompter,
-  questions: readonly Question[],
-  workload: DraftWorkload,
-): Promise<readonly Change[] | undefined> {
-  const answered: { question: Question; answer: Answer }[] = [];
-  const formChanges: Change[] = [];
-  for (const question of questions) {
-    const asked = await askQuestion(prompter, question, workload);
-    formChanges.push(...asked.formChanges);
-    if (asked.answer === undefined) continue;
-    answered.push({ question, answer: asked.answer });
-    // "I don't know" for a rate: the figures to estimate it are the next turn's questions.
-    if (asked.answer.kind === "unknown") break;
-  }
-  const changes = answersToChanges(answered);
-  if (!changes.ok) {
-    for (const issue of changes.issues) prompter.print(`  ${formatIssue(issue)}`);
-    return undefined;
-  }
-  return [...changes.value, ...formChanges];
+/** The menu between turns (only when the user asks for it, or when no question is open). */
+async function menu(prompter: Prompter, questionsOpen: boolean): Promise<MenuChoice> {
+  prompter.menu = false;
+  return prompter.choose<MenuChoice>(
+    "What next?",
+    [
+      ...(questionsOpen ? [{ value: "answer" as const, name: "Back to the questions" }] : []),
+      { value: "edit", name: "Add, edit or remove entities, relationships, access patterns or scale" },
+      { value: "summary", name: "Show the summary table" },
+      { value: "design", name: "Design the model and write cosmosdb_data_model.md" },
+      { value: "quit", name: "Quit (the session is saved; run again to resume)" },
+    ],
+    questionsOpen ? "answer" : "design",
+  );
 }
 
 /** Writes the design when everything is confirmed; otherwise says why not. True when written. */

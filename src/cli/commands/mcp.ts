@@ -4,15 +4,33 @@
  * is written to standard output.
  */
 import { resolve } from "node:path";
+import { parseAllowedDatabases } from "../../import/postgres/connection-url.js";
 import type { CommandRegistration } from "../support/command.js";
+import { EXIT_USAGE } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
   program
     .command("mcp")
     .description("MCP server on stdio: the modeling interview and the tools for an AI assistant")
     .option("--dir <dir>", "session folder (workload.yaml, cosmosdb_requirements.md, .cosmos-modeler/)", ".")
-    .action(async (options: { dir: string }) => {
+    .option(
+      "--allow-database <host[:port]>",
+      "a PostgreSQL server import-database may connect to (repeatable; also COSMOS_MODELER_ALLOW_DATABASES, comma-separated); none by default",
+      (value: string, previous: readonly string[]) => [...previous, value],
+      [] as readonly string[],
+    )
+    .action(async (options: { dir: string; allowDatabase: readonly string[] }) => {
+      let allowedDatabases;
+      try {
+        allowedDatabases = parseAllowedDatabases(
+          [...options.allowDatabase, process.env.COSMOS_MODELER_ALLOW_DATABASES ?? ""].join(","),
+        );
+      } catch (error) {
+        process.stderr.write(`error: --allow-database: ${(error as Error).message}\n`);
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const { runStdioServer } = await import("../../mcp/server.js");
-      await runStdioServer({ dir: resolve(options.dir) });
+      await runStdioServer({ dir: resolve(options.dir), allowedDatabases });
     });
 };

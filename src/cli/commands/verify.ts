@@ -11,6 +11,9 @@ import { Option, type Command } from "commander";
 import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
+import type { Model } from "../../model/types.js";
+import type { Workload } from "../../workload/types.js";
+import type { VerificationReport } from "../../verify/run-verification.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
@@ -99,94 +102,122 @@ export const register: CommandRegistration = (program: Command) => {
     .addOption(new Option("--fault <kind>", "test only: drop-counter, drop-copy or drop-trim").hideHelp())
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
-      let scale: number | undefined;
-      let seed: number | undefined;
-      let maxItems: number | undefined;
-      try {
-        scale = positiveNumber(flags.scale, "--scale", false);
-        seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
-        maxItems = positiveNumber(flags.maxItems, "--max-items", true);
-        if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
-          throw new UsageError(
-            `--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`,
-          );
-        }
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw error;
-        process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
+      const numbers = parseNumbers(flags);
+      if (numbers === undefined) return;
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
         return;
       }
       const { workload, model } = inputs.value;
-      // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
-      const verify = await import("../../verify/index.js");
-      const real = verify.realEndpointOptionsFrom(flags.connectionString, process.env);
-      const secrets =
-        real === undefined
-          ? []
-          : "connectionString" in real
-            ? [
-                real.connectionString,
-                ...secretOf(() => verify.parseConnectionString(real.connectionString).key),
-              ]
-            : [real.key];
-      const bar = progressBar(process.stderr.isTTY && flags.json !== true);
-      let report;
-      try {
-        const endpoint =
-          real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
-        try {
-          report = await verify.verifyOnEndpoint(endpoint, workload, model, {
-            ...(seed === undefined ? {} : { seed }),
-            ...(scale === undefined ? {} : { scale }),
-            ...(maxItems === undefined ? {} : { maxItemsPerEntity: maxItems }),
-            ...(flags.keep === true ? { keep: true } : {}),
-            ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
-            secrets,
-            onProgress: (progress) => {
-              if (progress.kind === "deploy") bar.update("deploy", 0, 1);
-              else bar.update(progress.kind, progress.done, progress.total);
-            },
-          });
-        } finally {
-          bar.end();
-          await endpoint.close();
-        }
-      } catch (error) {
-        // Every message that leaves this command is redacted (the key never appears).
-        if (error instanceof CosmosModelerError) {
-          throw new CosmosModelerError(error.code, verify.redactSecrets(error.message, secrets));
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
-      }
-      if (flags.html !== undefined) {
-        const { evaluateModel } = await import("../../cost/evaluate.js");
-        const { buildReportData } = await import("../../render/report/report-data.js");
-        const { renderReportHtml } = await import("../../render/report/report-html.js");
-        const data = buildReportData({
-          workload,
-          model,
-          evaluation: evaluateModel(workload, model),
-          label: basename(modelPath),
-          verification: report,
-        });
-        await writeFileAtomic(flags.html, await renderReportHtml(data));
-      }
+      const report = await runVerify(workload, model, flags, numbers);
+      if (flags.html !== undefined) await writeHtml(flags.html, workload, model, modelPath, report);
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues.map(issueToJson) });
       } else {
-        printText(verify.formatVerificationReport(report, workload.name));
+        const { formatVerificationReport } = await import("../../verify/index.js");
+        printText(formatVerificationReport(report, workload.name));
         reportIssues(inputs.issues);
       }
       process.exitCode = report.ok ? EXIT_OK : EXIT_INPUT_ERROR;
     });
 };
+
+interface VerifyNumbers {
+  readonly scale?: number;
+  readonly seed?: number;
+  readonly maxItems?: number;
+}
+
+/** The numeric flags, or undefined after printing the usage error (exit 2). */
+function parseNumbers(flags: VerifyFlags): VerifyNumbers | undefined {
+  try {
+    const scale = positiveNumber(flags.scale, "--scale", false);
+    const seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
+    const maxItems = positiveNumber(flags.maxItems, "--max-items", true);
+    if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
+      throw new UsageError(`--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`);
+    }
+    return {
+      ...(scale === undefined ? {} : { scale }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(maxItems === undefined ? {} : { maxItems }),
+    };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
+    process.exitCode = EXIT_USAGE;
+    return undefined;
+  }
+}
+
+/** Runs the verification on the endpoint the flags and environment name; every message redacted. */
+async function runVerify(
+  workload: Workload,
+  model: Model,
+  flags: VerifyFlags,
+  numbers: VerifyNumbers,
+): Promise<VerificationReport> {
+  // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
+  const verify = await import("../../verify/index.js");
+  const real = verify.realEndpointOptionsFrom(flags.connectionString, process.env);
+  const secrets =
+    real === undefined
+      ? []
+      : "connectionString" in real
+        ? [real.connectionString, ...secretOf(() => verify.parseConnectionString(real.connectionString).key)]
+        : [real.key];
+  const bar = progressBar(process.stderr.isTTY && flags.json !== true);
+  try {
+    const endpoint =
+      real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);
+    try {
+      return await verify.verifyOnEndpoint(endpoint, workload, model, {
+        ...(numbers.seed === undefined ? {} : { seed: numbers.seed }),
+        ...(numbers.scale === undefined ? {} : { scale: numbers.scale }),
+        ...(numbers.maxItems === undefined ? {} : { maxItemsPerEntity: numbers.maxItems }),
+        ...(flags.keep === true ? { keep: true } : {}),
+        ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
+        secrets,
+        onProgress: (progress) => {
+          if (progress.kind === "deploy") bar.update("deploy", 0, 1);
+          else bar.update(progress.kind, progress.done, progress.total);
+        },
+      });
+    } finally {
+      bar.end();
+      await endpoint.close();
+    }
+  } catch (error) {
+    // Every message that leaves this command is redacted (the key never appears).
+    if (error instanceof CosmosModelerError) {
+      throw new CosmosModelerError(error.code, verify.redactSecrets(error.message, secrets));
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CosmosModelerError("verify.failed", verify.redactSecrets(message, secrets));
+  }
+}
+
+/** `--html`: the model's report with this run's results. */
+async function writeHtml(
+  file: string,
+  workload: Workload,
+  model: Model,
+  modelPath: string,
+  report: VerificationReport,
+): Promise<void> {
+  const { evaluateModel } = await import("../../cost/evaluate.js");
+  const { buildReportData } = await import("../../render/report/report-data.js");
+  const { renderReportHtml } = await import("../../render/report/report-html.js");
+  const data = buildReportData({
+    workload,
+    model,
+    evaluation: evaluateModel(workload, model),
+    label: basename(modelPath),
+    verification: report,
+  });
+  await writeFileAtomic(file, await renderReportHtml(data));
+}
 
 /** A secret derived from the connection string, or none when it cannot be parsed. */
 function secretOf(get: () => string): string[] {

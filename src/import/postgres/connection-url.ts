@@ -26,3 +26,103 @@ export function redactConnectionUrl(url: string): string {
   }
   return parsed.toString().replace("%2A%2A%2A", "***");
 }
+
+/** A database server an import may connect to: a host, and a port or any port. */
+export interface AllowedDatabase {
+  readonly host: string;
+  /** Absent: any port of the host. */
+  readonly port?: number;
+}
+
+/** The server a connection URL points at, as node-postgres would connect to it. */
+export interface ConnectionTarget {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * Parameters a confined connection URL may carry. Others are refused: `host`, `hostaddr` and
+ * `port` would move the connection elsewhere than the URL shows, and `sslcert`, `sslkey` and
+ * `sslrootcert` make the client read files.
+ */
+const SAFE_PARAMETERS = new Set(["sslmode", "application_name", "connect_timeout"]);
+
+/** PostgreSQL's default port. */
+const DEFAULT_PORT = 5432;
+
+/**
+ * Reads `host` or `host:port` entries separated by commas or white space (the server's
+ * configuration of what an assistant may import from); an IPv6 address is written in brackets.
+ * @example parseAllowedDatabases("db.example.com:5432, 127.0.0.1") // [{ host: "db.example.com", port: 5432 }, { host: "127.0.0.1" }]
+ */
+export function parseAllowedDatabases(text: string): readonly AllowedDatabase[] {
+  return text
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== "")
+    .map((entry) => {
+      const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
+      if (match === null) throw new Error(`"${entry}" is not host or host:port`);
+      const host = (match[1] ?? "").replace(/^\[(.+)\]$/, "$1").toLowerCase();
+      return match[2] === undefined ? { host } : { host, port: Number(match[2]) };
+    });
+}
+
+/**
+ * Where a connection URL connects, or why it cannot be read as a confined URL (a parameter
+ * that moves the connection or reads files, no host). `env` gives PGPORT, the port node-postgres
+ * uses when the URL has none.
+ */
+export function connectionTarget(
+  url: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { readonly target: ConnectionTarget } | { readonly problem: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return { problem: "it is not a valid URL (postgres://user@host:port/database)" };
+  }
+  if (!/^postgres(ql)?:$/i.test(parsed.protocol)) return { problem: "it is not a postgres:// URL" };
+  const refused = [...parsed.searchParams.keys()].filter((key) => !SAFE_PARAMETERS.has(key.toLowerCase()));
+  if (refused.length > 0)
+    return {
+      problem: `its parameters ${refused.join(", ")} are not accepted here (only ${[...SAFE_PARAMETERS].join(", ")}): put the host and port in the URL itself`,
+    };
+  const host = decodeURIComponent(parsed.hostname.replace(/^\[(.+)\]$/, "$1")).toLowerCase();
+  if (host === "" || host.startsWith("/"))
+    return {
+      problem: "it names no host (a socket or the PGHOST default is not accepted here): give host:port",
+    };
+  const port = parsed.port === "" ? Number(env.PGPORT ?? DEFAULT_PORT) : Number(parsed.port);
+  if (!Number.isInteger(port) || port <= 0)
+    return { problem: `its port ${parsed.port || env.PGPORT} is not a port` };
+  return { target: { host, port } };
+}
+
+/**
+ * Whether an import may connect to `url` on behalf of an assistant: only to a server the user
+ * allowed in the server's configuration. Nothing is connected to, and no password from the
+ * environment (PGPASSWORD, ~/.pgpass) is sent, anywhere else.
+ */
+export function checkConnectionAllowed(
+  url: string,
+  allowed: readonly AllowedDatabase[],
+  env: Readonly<Record<string, string | undefined>>,
+):
+  { readonly ok: true; readonly target: ConnectionTarget } | { readonly ok: false; readonly reason: string } {
+  const read = connectionTarget(url, env);
+  const shown = redactConnectionUrl(url);
+  if ("problem" in read) return { ok: false, reason: `${shown} is refused: ${read.problem}` };
+  const { host, port } = read.target;
+  if (allowed.some((entry) => entry.host === host && (entry.port === undefined || entry.port === port)))
+    return { ok: true, target: read.target };
+  return {
+    ok: false,
+    reason:
+      `${shown} is refused: ${host}:${port} is not a database server the user allowed. ` +
+      (allowed.length === 0
+        ? "None is allowed yet. To allow it, "
+        : `Allowed: ${allowed.map((a) => (a.port === undefined ? a.host : `${a.host}:${a.port}`)).join(", ")}. To allow it, `) +
+      `the user starts the server with --allow-database ${host}:${port} (or sets COSMOS_MODELER_ALLOW_DATABASES=${host}:${port}); or runs cosmos-modeler import in a terminal.`,
+  };
+}

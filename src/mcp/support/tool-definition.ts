@@ -7,12 +7,20 @@
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { PathAccess } from "../../files/confine.js";
+import type { AllowedDatabase } from "../../import/postgres/connection-url.js";
 
 /** Progress of a long tool: `done` of `total` steps (total unknown: undefined), and what it is doing. */
 export type ReportProgress = (done: number, total: number | undefined, message: string) => void;
 
+/** What the user configured when starting the server (never what an assistant sends). */
+export interface ServerConfig {
+  /** Database servers import-database may connect to (`--allow-database`). */
+  readonly allowedDatabases: readonly AllowedDatabase[];
+}
+
 /** What a handler gets besides its arguments. */
 export interface ToolContext {
+  readonly config: ServerConfig;
   /** The session folder (absolute, as given to the server). */
   readonly dir: string;
   /** Reports progress; sent to the client as MCP progress notifications when it asked for them. */

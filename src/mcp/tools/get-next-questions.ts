@@ -4,7 +4,12 @@
  */
 import { openSession } from "../../session-store/session-files.js";
 import { success } from "../support/results.js";
-import { readinessOf, sessionStatus, sessionStatusShape } from "../support/session-status.js";
+import {
+  formatQuestions,
+  readinessOf,
+  sessionStatus,
+  sessionStatusShape,
+} from "../support/session-status.js";
 import { defineTool, READ_ONLY } from "../support/tool-definition.js";
 
 export const getNextQuestionsTool = defineTool({
@@ -23,7 +28,7 @@ export const getNextQuestionsTool = defineTool({
         ? result.ready
           ? "No open questions: every access pattern is captured and confirmed. Call write-data-model."
           : `No open questions, but the data model cannot be written yet: ${result.reasons.join("; ")}`
-        : `Questions (ask these, at most three, nothing else this turn):\n${result.questions.map((q, i) => `${i + 1}. ${q.text}\n   why: ${q.why}\n   answer: ${q.howToAnswer}`).join("\n")}`;
+        : `Questions (ask these, at most three, nothing else this turn; the parts of a question belong together):\n${formatQuestions(result.questions)}`;
     return success(text, result);
   },
 });

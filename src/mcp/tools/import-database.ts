@@ -6,7 +6,7 @@ import { z } from "zod";
 import { confinePath } from "../../files/confine.js";
 import { readInputFile } from "../../files/io.js";
 import { importDatabase } from "../../import/import-database.js";
-import { isConnectionUrl } from "../../import/postgres/connection-url.js";
+import { checkConnectionAllowed, isConnectionUrl } from "../../import/postgres/connection-url.js";
 import { SQL_DIALECTS } from "../../import/snapshot/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { SessionExistsError, startImportedSession } from "../../session-store/import-session.js";
@@ -19,7 +19,7 @@ const inputSchema = {
     .min(1)
     .max(4096)
     .describe(
-      "postgres://user@host:port/database (password from the server's PGPASSWORD or ~/.pgpass), or a DDL file (a path inside the session folder)",
+      "postgres://user@host:port/database of a server the user allowed (cosmos-modeler mcp --allow-database host:port; the password from the server's PGPASSWORD or ~/.pgpass), or a DDL file (a path inside the session folder)",
     ),
   dialect: z.enum(SQL_DIALECTS).optional().describe("SQL dialect of a DDL file (default: recognised)"),
   replace: z
@@ -52,8 +52,13 @@ export const importDatabaseTool = defineTool({
   outputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   worker: true,
-  async run({ dir }, args) {
-    // A DDL file is confined like every path argument; a connection URL is not a path.
+  async run({ dir, config }, args) {
+    // A DDL file is confined like every path argument; a connection URL only to the database
+    // servers the user allowed when starting the server (no connection, no password, elsewhere).
+    if (isConnectionUrl(args.source)) {
+      const allowed = checkConnectionAllowed(args.source, config.allowedDatabases, process.env);
+      if (!allowed.ok) return failure(`import.notAllowed: ${allowed.reason}`);
+    }
     const source = isConnectionUrl(args.source)
       ? args.source
       : await confinePath(dir, args.source, "read", "source");

@@ -11,6 +11,7 @@ import { getNextQuestionsTool } from "./get-next-questions.js";
 import { importDatabaseTool } from "./import-database.js";
 import { renderArtifactsTool } from "./render-artifacts.js";
 import { updateRequirementsTool } from "./update-requirements.js";
+import { verifyModelTool } from "./verify-model.js";
 import { writeDataModelTool } from "./write-data-model.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -22,5 +23,6 @@ export const TOOLS: readonly ToolDefinition[] = [
   writeDataModelTool,
   evaluateModelTool,
   renderArtifactsTool,
+  verifyModelTool,
   importDatabaseTool,
 ];

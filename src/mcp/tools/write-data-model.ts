@@ -11,24 +11,30 @@ import { openSession } from "../../session-store/session-files.js";
 import { failure, success } from "../support/results.js";
 import { defineTool, sessionPath } from "../support/tool-definition.js";
 import { totalsSchema } from "./evaluation-schema.js";
+import { verificationResult, verificationSchema } from "./verification-schema.js";
 
 export const writeDataModelTool = defineTool({
   name: "write-data-model",
   title: "Write the data model",
   description:
-    "Designs the session's workload and writes cosmosdb_data_model.md, model.yaml, evaluation.json, report.html (the visual report) and the artifacts into the session folder. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete. Reports progress; can be cancelled.",
+    "Designs the session's workload, verifies the model on the embedded Cosmos DB endpoint (every access pattern run through the generated code and its answer checked), and writes cosmosdb_data_model.md (with the per-pattern verification), model.yaml, evaluation.json, report.html (the visual report) and the artifacts into the session folder. A failed pattern is reported as a failure: tell the user. Refused (isError, with the open items) until the user has confirmed that every access pattern is captured and the checklist is complete. Reports progress; can be cancelled.",
   inputSchema: {
     force: z
       .boolean()
       .default(false)
       .describe("overwrite deliverables the user edited by hand since they were written"),
     prices: sessionPath("price file overriding the built-in dated price table").optional(),
+    verify: z
+      .boolean()
+      .default(true)
+      .describe("verify the model on the embedded endpoint before writing it (a few seconds)"),
   },
   outputSchema: {
     files: z.array(z.string()).describe("files written, relative to the session folder"),
     unchanged: z.array(z.string()),
     highlights: z.array(z.string()),
     totals: totalsSchema,
+    verification: verificationSchema.optional(),
   },
   annotations: {
     readOnlyHint: false,
@@ -48,6 +54,7 @@ export const writeDataModelTool = defineTool({
         prices,
         confine: true,
         onProgress: progress,
+        verify: args.verify,
       });
     } catch (error) {
       if (!(error instanceof HandEditedError)) throw error;
@@ -74,6 +81,9 @@ export const writeDataModelTool = defineTool({
         unchanged: [...outcome.unchanged],
         highlights: [...outcome.highlights],
         totals: JSON.parse(JSON.stringify(totals)) as unknown,
+        ...(outcome.verification === undefined
+          ? {}
+          : { verification: verificationResult(outcome.verification) }),
       },
     );
   },

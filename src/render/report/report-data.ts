@@ -4,13 +4,16 @@
  * second model. The renderer only formats these figures; it computes none of its own.
  */
 import {
+  LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
   MAX_LOGICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_GB,
   MAX_PHYSICAL_PARTITION_RUS,
+  NEAR_LOGICAL_PARTITION_GB_SHARE,
+  NEAR_PARTITION_RUS_SHARE,
 } from "../../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../../cosmos/prices.js";
 import { attributeCost } from "../../cost/cost-attribution.js";
-import type { ContainerEvaluation, Evaluation, RatePair } from "../../cost/evaluation-types.js";
+import type { ContainerEvaluation, Evaluation, LimitCheck, RatePair } from "../../cost/evaluation-types.js";
 import type { RuEstimate } from "../../estimator/operation.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
@@ -20,6 +23,9 @@ import type { Plan, PlanStep } from "../../planner/types.js";
 import type { Rate, Workload } from "../../workload/types.js";
 import { diagramGraph, type DiagramGraph } from "../diagram.js";
 import type { BaselineFigures } from "../data-model-context.js";
+import type { VerificationSummary } from "../verification-summary.js";
+
+export type { VerificationSummary } from "../verification-summary.js";
 
 /** The report file's name in an output folder. */
 export const REPORT_FILE_NAME = "report.html";
@@ -47,43 +53,26 @@ export interface PatternRow {
   readonly shareOfBill: number;
 }
 
-/** A figure against the Cosmos DB limit it must stay under. */
+/**
+ * A figure against a Cosmos DB limit: the evaluation's limit checks (with their status), or a
+ * figure shown against a limit the service keeps by itself (no status: physical partitions split
+ * before 50 GB).
+ */
 export interface LimitGauge {
   readonly value: number;
   readonly limit: number;
   /** value / limit. */
-  readonly ratio: number;
+  readonly share: number;
+  readonly status?: LimitCheck["status"];
 }
 
 export interface ContainerRow {
   readonly evaluation: ContainerEvaluation;
-  readonly hottestLogicalRus: LimitGauge;
-  readonly hottestLogicalGB: LimitGauge;
-  readonly hottestPhysicalRus: LimitGauge;
+  readonly hottestLogicalRus: LimitCheck;
+  readonly hottestLogicalGB: ContainerEvaluation["limits"]["largestLogicalPartitionGB"];
+  readonly hottestPhysicalRus: LimitCheck;
   readonly physicalPartitionGB: LimitGauge;
   readonly issues: readonly Issue[];
-}
-
-/** What the report shows of a verify run (a `verify --json` document fits it). */
-export interface VerificationSummary {
-  readonly endpoint: { readonly kind: "embedded" | "real" };
-  readonly seed: number;
-  readonly ok: boolean;
-  readonly counts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
-  readonly patterns: readonly {
-    readonly patternId: string;
-    readonly type: "read" | "write";
-    readonly name: string;
-    readonly status: "passed" | "failed" | "notCheckable";
-    readonly detail?: string | undefined;
-    readonly requests: number;
-    readonly results?: number | undefined;
-    readonly measuredRu?: number | undefined;
-    readonly estimatedRu: RuEstimate;
-    readonly ruVersusEstimate?: "within" | "below" | "above" | undefined;
-    readonly latencyMs?: { readonly p50: number; readonly max: number } | undefined;
-  }[];
-  readonly outOfScope: readonly string[];
 }
 
 /** One model's headline figures (the report's and the compared one's). */
@@ -144,6 +133,10 @@ export interface ReportData {
     readonly physicalPartitionRus: number;
     readonly logicalPartitionGB: number;
     readonly physicalPartitionGB: number;
+    /** Where "near the limit" starts (cosmos/limits.ts), for the legend. */
+    readonly nearPartitionRusShare: number;
+    readonly nearLogicalPartitionGBShare: number;
+    readonly growthWarningHours: number;
   };
 }
 
@@ -191,8 +184,6 @@ function scopeOf(plan: Plan): { scope: PatternScope; partitions: number } {
       return plan satisfies never;
   }
 }
-
-const gauge = (value: number, limit: number): LimitGauge => ({ value, limit, ratio: value / limit });
 
 function figuresOf(label: string, evaluation: Evaluation, projection: CostProjection): ModelFigures {
   return {
@@ -243,10 +234,14 @@ export function buildReportData(input: ReportInput): ReportData {
   });
   const containers = evaluation.containers.map((c): ContainerRow => ({
     evaluation: c,
-    hottestLogicalRus: gauge(c.hottestLogicalPartition.rus, MAX_PHYSICAL_PARTITION_RUS),
-    hottestLogicalGB: gauge(c.hottestLogicalPartition.storageGB, MAX_LOGICAL_PARTITION_GB),
-    hottestPhysicalRus: gauge(c.hottestPhysicalPartition.rus, MAX_PHYSICAL_PARTITION_RUS),
-    physicalPartitionGB: gauge(c.hottestPhysicalPartition.storageGB, MAX_PHYSICAL_PARTITION_GB),
+    hottestLogicalRus: c.limits.hottestLogicalPartitionRus,
+    hottestLogicalGB: c.limits.largestLogicalPartitionGB,
+    hottestPhysicalRus: c.limits.busiestPhysicalPartitionRus,
+    physicalPartitionGB: {
+      value: c.hottestPhysicalPartition.storageGB,
+      limit: MAX_PHYSICAL_PARTITION_GB,
+      share: c.hottestPhysicalPartition.storageGB / MAX_PHYSICAL_PARTITION_GB,
+    },
     issues: evaluation.issues.filter((i) => containerOf(i) === c.name),
   }));
   const label = input.label ?? "model";
@@ -274,6 +269,9 @@ export function buildReportData(input: ReportInput): ReportData {
       physicalPartitionRus: MAX_PHYSICAL_PARTITION_RUS,
       logicalPartitionGB: MAX_LOGICAL_PARTITION_GB,
       physicalPartitionGB: MAX_PHYSICAL_PARTITION_GB,
+      nearPartitionRusShare: NEAR_PARTITION_RUS_SHARE,
+      nearLogicalPartitionGBShare: NEAR_LOGICAL_PARTITION_GB_SHARE,
+      growthWarningHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,
     },
   };
 }

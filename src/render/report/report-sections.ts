@@ -124,17 +124,39 @@ ${rows}
 </section>`;
 }
 
-function heatBar(title: string, gauge: LimitGauge, unit: (v: number) => string): string {
-  const state = gauge.ratio > 1 ? "over" : gauge.ratio >= 0.7 ? "warn" : "ok";
-  const words =
-    state === "over" ? "over the limit" : state === "warn" ? "near the limit" : "within the limit";
+/** The bar's style and words for a status (the evaluation's), or for a figure without one. */
+function heatState(status: LimitGauge["status"]): { style: string; words: string } {
+  switch (status) {
+    case "over":
+      return { style: "over", words: "over the limit" };
+    case "near":
+      return { style: "warn", words: "near the limit" };
+    case "ok":
+      return { style: "ok", words: "within the limit" };
+    case undefined:
+      return { style: "ok", words: "split by the service before the limit" };
+    default:
+      return status satisfies never;
+  }
+}
+
+function heatBar(title: string, gauge: LimitGauge, unit: (v: number) => string, note = ""): string {
+  const { style, words } = heatState(gauge.status);
   // The track shows up to 150% of the limit so an overload is visible; the mark is the limit.
-  const scale = Math.max(1, Math.min(1.5, gauge.ratio));
-  const width = Math.min(100, (gauge.ratio / scale) * 100);
+  const scale = Math.max(1, Math.min(1.5, gauge.share));
+  const width = Math.min(100, (gauge.share / scale) * 100);
   const mark = (1 / scale) * 100;
-  return `<div class="heat" role="meter" aria-valuemin="0" aria-valuemax="${gauge.limit}" aria-valuenow="${Math.round(gauge.value * 1000) / 1000}" aria-label="${h(title)}: ${h(unit(gauge.value))}, ${formatPercent(gauge.ratio)} of ${h(unit(gauge.limit))}">
-<div class="heat-title"><span>${h(title)}</span><span><span class="state">${state === "over" ? "&#9888; " : ""}${formatPercent(gauge.ratio)}</span> of ${unit(gauge.limit)} &middot; ${unit(gauge.value)} &middot; ${words}</span></div>
-<div class="track"><div class="fill ${state}" style="width:${width.toFixed(1)}%"></div>${scale > 1 ? `<div class="limit-mark" style="left:${mark.toFixed(1)}%"></div>` : ""}</div></div>`;
+  return `<div class="heat" role="meter" aria-valuemin="0" aria-valuemax="${gauge.limit}" aria-valuenow="${Math.round(gauge.value * 1000) / 1000}" aria-label="${h(title)}: ${h(unit(gauge.value))}, ${formatPercent(gauge.share)} of ${h(unit(gauge.limit))}, ${words}">
+<div class="heat-title"><span>${h(title)}</span><span><span class="state">${gauge.status === "over" ? "&#9888; " : ""}${formatPercent(gauge.share)}</span> of ${unit(gauge.limit)} &middot; ${unit(gauge.value)} &middot; ${words}${note === "" ? "" : `: ${h(note)}`}</span></div>
+<div class="track"><div class="fill ${style}" style="width:${width.toFixed(1)}%"></div>${scale > 1 ? `<div class="limit-mark" style="left:${mark.toFixed(1)}%"></div>` : ""}</div></div>`;
+}
+
+/** The growth that makes a logical partition near 20 GB, in words (empty when there is none). */
+function growthNote(check: ContainerRow["hottestLogicalGB"]): string {
+  const growth = check.growth;
+  return growth === undefined || growth.hoursToLimit >= growth.withinHours
+    ? ""
+    : `its ${growth.itemType} partition grows ${gb(growth.gbPerHour)} per hour at peak and would reach ${gb(check.limit)} after ${formatNumber(growth.hoursToLimit, 1)} hours of peak`;
 }
 
 function containerCard(row: ContainerRow): string {
@@ -158,7 +180,7 @@ function containerCard(row: ContainerRow): string {
 <dt>Hottest logical key</dt><dd>${code(c.hottestLogicalPartition.key === "" ? "(spread evenly)" : c.hottestLogicalPartition.key)}</dd>
 <dt>Cost per month</dt><dd>${usd(c.monthlyCostUSD)} (throughput ${usd(c.costBreakdown.throughputUSD)}, storage ${usd(c.costBreakdown.storageUSD)})</dd></dl>
 ${heatBar("Hottest logical partition, RU/s at peak", row.hottestLogicalRus, rus)}
-${heatBar("Largest logical partition, storage", row.hottestLogicalGB, gb)}
+${heatBar("Largest logical partition, storage", row.hottestLogicalGB, gb, growthNote(row.hottestLogicalGB))}
 ${heatBar("Busiest physical partition, RU/s at peak", row.hottestPhysicalRus, rus)}
 ${heatBar("Storage per physical partition", row.physicalPartitionGB, gb)}
 ${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}
@@ -168,7 +190,7 @@ ${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}
 
 export function containersSection(data: ReportData): string {
   return `<section id="containers"><h2>Containers</h2>
-<p class="lead">Throughput mode and why, load, storage and partitions per container. The heat bars put the hottest logical and physical partitions against the limits of one physical partition (${int(data.limits.physicalPartitionRus)} RU/s, ${int(data.limits.physicalPartitionGB)} GB) and of one logical partition (${int(data.limits.logicalPartitionGB)} GB): solid under 70%, striped from 70%, cross-hatched over the limit.</p>
+<p class="lead">Throughput mode and why, load, storage and partitions per container. The heat bars put the hottest logical and physical partitions against the limits of one physical partition (${int(data.limits.physicalPartitionRus)} RU/s, ${int(data.limits.physicalPartitionGB)} GB) and of one logical partition (${int(data.limits.logicalPartitionGB)} GB), with the evaluation's status: solid within the limit, striped near it (from ${formatPercent(data.limits.nearPartitionRusShare, 0)} of a partition's RU/s, from ${formatPercent(data.limits.nearLogicalPartitionGBShare, 0)} of ${int(data.limits.logicalPartitionGB)} GB, or when a partition would reach ${int(data.limits.logicalPartitionGB)} GB within ${int(data.limits.growthWarningHours / 24)} days of peak writes), cross-hatched over it.</p>
 <div class="containers">${data.containers.map(containerCard).join("\n")}</div>
 </section>`;
 }

@@ -349,7 +349,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q6: List a site's open alerts, newest first
      * Plan: singlePartitionQuery on alerts/alert.
-     * Note: ORDER BY raisedAt is not served by an index: the query sorts every match.
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput): Promise<ReadResult> {
       let requestCharge = 0;

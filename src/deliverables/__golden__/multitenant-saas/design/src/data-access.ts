@@ -349,7 +349,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: List a user's recent sessions, newest first
      * Plan: singlePartitionQuery on sessions/session.
-     * Note: ORDER BY startedAt is not served by an index: the query sorts every match.
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput): Promise<ReadResult> {
       let requestCharge = 0;

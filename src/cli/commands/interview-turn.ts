@@ -1,0 +1,159 @@
+/**
+ * One turn of the terminal interview: the engine's questions asked one by one (each checked as
+ * it is typed), their answers turned into changes and checked against the session, and a refused
+ * answer asked again alone. `/menu` or Ctrl+C end the turn with the answers given so far.
+ */
+import type { Answer, Question } from "../../session/questions.js";
+import { answeredChanges, questionChoices } from "../../session/questions.js";
+import { applyChanges } from "../../session/apply-changes.js";
+import type { Change } from "../../session/changes.js";
+import type { SessionState } from "../../session/state.js";
+import { formatIssue } from "../../common/issues.js";
+import { askQuestion } from "./interview-forms.js";
+import { MenuRequested, type Prompter } from "./interview-prompter.js";
+
+/** How a turn of questions ended. */
+export type TurnOutcome =
+  | { readonly kind: "answered"; readonly changes: readonly Change[] }
+  /** The user asked for the menu (`/menu`) or pressed Ctrl+C: the answers given so far. */
+  | { readonly kind: "menu" | "interrupted"; readonly partial: readonly Change[] };
+
+/** True for the prompt library's error on Ctrl+C (or an aborted prompt). */
+export function isInterruption(error: unknown): boolean {
+  return error instanceof Error && (error.name === "ExitPromptError" || error.name === "AbortPromptError");
+}
+
+/**
+ * Asks the turn's questions, each checked as it is typed; then turns the answers into changes and
+ * checks them against the session: an answer the session refuses (a peak below the average) is
+ * asked again with the reason, and every other answer of the group is kept.
+ */
+export async function answerTurn(
+  prompter: Prompter,
+  questions: readonly Question[],
+  state: SessionState,
+): Promise<TurnOutcome> {
+  const answers = new Map<number, Answer>();
+  const forms = new Map<number, readonly Change[]>();
+  const skipped = new Set<string>();
+  const build = () => buildTurn(questions, answers, forms, skipped);
+  let pending = questions.map((_, index) => index);
+  prompter.menu = true;
+  try {
+    for (;;) {
+      let group: string | undefined;
+      for (const index of pending) {
+        const question = questions[index];
+        if (question === undefined || skipped.has(question.id)) continue;
+        if (question.group !== undefined && question.group.id !== group)
+          prompter.print(`\n${question.group.text}`);
+        group = question.group?.id;
+        const asked = await askQuestion(prompter, question, state.workload);
+        forms.set(index, asked.formChanges);
+        if (asked.answer === undefined) answers.delete(index);
+        else answers.set(index, asked.answer);
+        for (const id of skipsOf(question, asked.answer)) skipped.add(id);
+        // "I don't know" a rate: the business figures are the next turn's questions
+        if (asked.answer?.kind === "unknown")
+          for (const other of questions) if (other.group?.id === question.group?.id) skipped.add(other.id);
+      }
+      const built = build();
+      const again = new Set(built.problems.map((problem) => problem.question));
+      for (const problem of built.problems) prompter.print(`  ${problem.message}`);
+      if (again.size === 0) {
+        const applied = applyChanges(state, built.changes);
+        if (applied.ok) return { kind: "answered", changes: built.changes };
+        for (const issue of applied.issues) {
+          const change = typeof issue.path[1] === "number" ? issue.path[1] : -1;
+          // the answers the refused change came from; only the wrong field's when it is known
+          const all = built.sources[change] ?? [];
+          const field = issue.code === "session.changeRejected" ? issue.field : undefined;
+          const named = all.filter((index) => {
+            const fills = questions[index]?.fills?.field;
+            return field !== undefined && (fills === field || fills?.endsWith(`.${field}`) === true);
+          });
+          const sources = named.length > 0 ? named : all;
+          prompter.print(`  ${formatIssue(issue)}${sources.length > 0 ? ": asked again" : ": left out"}`);
+          for (const source of sources) again.add(source);
+          if (sources.length === 0)
+            for (const [form, changes] of forms)
+              if (changes.includes(built.changes[change] as Change)) forms.delete(form);
+        }
+        if (again.size === 0) {
+          pending = [];
+          continue;
+        }
+      }
+      for (const index of again) answers.delete(index);
+      pending = [...again].sort((a, b) => a - b);
+    }
+  } catch (error) {
+    if (error instanceof MenuRequested) return { kind: "menu", partial: build().changes };
+    if (isInterruption(error)) return { kind: "interrupted", partial: build().changes };
+    throw error;
+  } finally {
+    prompter.menu = false;
+  }
+}
+
+/** The questions a choice says not to ask. */
+function skipsOf(question: Question, answer: Answer | undefined): readonly string[] {
+  if (answer?.kind !== "choice") return [];
+  return questionChoices(question).find((choice) => choice.value === answer.value)?.skips ?? [];
+}
+
+/**
+ * The changes of the answers given so far: the answers' own changes (each with the questions it
+ * came from, by index) then the forms'; and the answers that cannot become changes, with why.
+ */
+function buildTurn(
+  questions: readonly Question[],
+  answers: ReadonlyMap<number, Answer>,
+  forms: ReadonlyMap<number, readonly Change[]>,
+  skipped: ReadonlySet<string>,
+): {
+  changes: readonly Change[];
+  sources: readonly (readonly number[])[];
+  problems: readonly { question: number; message: string }[];
+} {
+  const indexes = [...answers.keys()]
+    .sort((a, b) => a - b)
+    .filter((index) => !skipped.has(questions[index]?.id ?? ""));
+  const answered = indexes.map((index) => ({
+    question: questions[index] as Question,
+    answer: answers.get(index) as Answer,
+  }));
+  const result = answeredChanges(answered);
+  const formChanges = [...forms.entries()].sort(([a], [b]) => a - b).flatMap(([, changes]) => changes);
+  return {
+    changes: [...result.changes.map((c) => c.change), ...formChanges],
+    sources: [
+      ...result.changes.map((c) => c.answers.map((k) => indexes[k] ?? -1)),
+      ...formChanges.map(() => []),
+    ],
+    problems: result.issues.map((issue) => ({
+      question: indexes[typeof issue.path[1] === "number" ? issue.path[1] : -1] ?? -1,
+      message: `${issue.message}: asked again`,
+    })),
+  };
+}
+
+/**
+ * Applies as many of `changes` as the session accepts (for the answers of an interrupted turn):
+ * the refused ones are left out, the others kept.
+ */
+export function applyWhatCan(
+  state: SessionState,
+  changes: readonly Change[],
+): ReturnType<typeof applyChanges> {
+  let remaining = [...changes];
+  for (;;) {
+    const applied = applyChanges(state, remaining);
+    if (applied.ok || remaining.length === 0) return applied;
+    const refused = new Set(applied.issues.map((issue) => issue.path[1]));
+    const kept = remaining.filter((_, index) => !refused.has(index));
+    if (kept.length === remaining.length) return applied;
+    remaining = kept;
+    if (remaining.length === 0) return applied;
+  }
+}
