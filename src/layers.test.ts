@@ -37,12 +37,17 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /**
- * The one import between edges: the `cosmos-modeler mcp` command starts the MCP server through
- * its public entry (the `cosmos-modeler/mcp` subpath), loaded only when that command runs. The
- * MCP server itself imports nothing of the CLI.
+ * The imports between edges, all dynamic: the `cosmos-modeler mcp` command starts the MCP server
+ * through its public entry (the `cosmos-modeler/mcp` subpath), loaded only when that command runs
+ * (the MCP server itself imports nothing of the CLI); two benches load the test helpers' random
+ * workloads and design property, so `npm run bench` checks the same property as `npm test`.
  */
 const ALLOWED_BETWEEN_EDGES: readonly { readonly from: string; readonly to: string }[] = [
   { from: "cli/commands/mcp.ts", to: "mcp/server.ts" }, // dynamic import() only
+  // The benches run the design property and draw random workloads as the tests do (the same code).
+  { from: "bench/design-property.ts", to: "test-support/design-property.ts" },
+  { from: "bench/design-property.ts", to: "test-support/workload-arbitrary.ts" },
+  { from: "bench/design-speed.ts", to: "test-support/workload-arbitrary.ts" },
 ];
 
 /** The public entry: may import every layer but the edges. */

@@ -1,51 +1,112 @@
 /**
- * Design speed: designs generated workloads of 20 and 200 entities (2.5 patterns per entity) and
- * reports the time. Targets (issue 4): 200 entities in under 5 s on this machine, and 10x the
- * workload at most 10x the time.
+ * Design speed on random valid workloads (the tests' generator, src/test-support/
+ * workload-arbitrary.ts) of 20, 200 and 500 entities, three workloads per size. Each workload is
+ * designed in a child process (design-child.ts) killed after `TIMEOUT_MS`; a size's time is the
+ * median of its designs (robust to the machine's other work). How time grows is the slope of
+ * log(time) over log(entities), fitted by least squares over every design (not a ratio of two
+ * runs). Targets (issues 4 and 14): 200 entities in a median under 5 s, at most linear growth
+ * (slope <= 1.1: 1 plus the noise seen between runs), and every design finished.
  */
-import { designModel } from "../design/design-model.js";
-import { generateWorkload } from "../design/generate-workload.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import type { Bench } from "./bench.js";
+import { runMeasured } from "./measured-process.js";
 
-const SMALL = 20;
-const LARGE = 200;
-const LIMIT_MS = 5_000;
+const SIZES = [20, 200, 500] as const;
+const WORKLOADS_PER_SIZE = 3;
+/** Designs of one workload (the median of all of a size's designs is its time). */
+const REPETITIONS: Readonly<Record<number, number>> = { 20: 3, 200: 2, 500: 1 };
+const TIMEOUT_MS = 120_000;
+const MEDIAN_LIMIT_MS = { entities: 200, ms: 5_000 } as const;
+const SLOPE_LIMIT = 1.1;
+const SEED = 4;
 
-/** Fastest wall time of `runs` designs, in ms (the least disturbed by the machine's other work). */
-function timeDesign(entities: number, runs: number): { ms: number; containers: number; patterns: number } {
-  const workload = generateWorkload(entities);
-  const times: number[] = [];
-  let containers = 0;
-  for (let run = 0; run < runs; run++) {
-    const start = performance.now();
-    containers = designModel(workload).model.containers.length;
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return {
-    ms: times[Math.floor(times.length / 2)] ?? 0,
-    containers,
-    patterns: workload.accessPatterns.length,
-  };
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), "design-child.js");
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Least-squares slope of log(y) over log(x); NaN with fewer than two distinct x. */
+export function logLogSlope(points: readonly { readonly x: number; readonly y: number }[]): number {
+  const logs = points.map((p) => ({ x: Math.log(p.x), y: Math.log(p.y) }));
+  const meanX = logs.reduce((s, p) => s + p.x, 0) / logs.length;
+  const meanY = logs.reduce((s, p) => s + p.y, 0) / logs.length;
+  const sxx = logs.reduce((s, p) => s + (p.x - meanX) ** 2, 0);
+  const sxy = logs.reduce((s, p) => s + (p.x - meanX) * (p.y - meanY), 0);
+  return sxx === 0 ? Number.NaN : sxy / sxx;
+}
+
+interface SizeResult {
+  readonly entities: number;
+  readonly times: number[];
+  readonly patterns: number[];
+  readonly failures: string[];
 }
 
 export const bench: Bench = {
-  name: "design speed (generated workloads)",
+  name: "design speed (random workloads of 20, 200 and 500 entities)",
   async run() {
-    // Warm up both sizes (JIT), then take the fastest run: the small design takes tens of ms, so
-    // it gets more runs to keep the ratio from following the machine's noise.
-    timeDesign(SMALL, 2);
-    timeDesign(LARGE, 1);
-    const small = timeDesign(SMALL, 15);
-    const large = timeDesign(LARGE, 5);
-    const ratio = large.ms / Math.max(small.ms, 1e-9);
-    const passed = large.ms < LIMIT_MS && ratio <= LARGE / SMALL;
-    const report = [
-      `${SMALL} entities, ${small.patterns} patterns: ${small.ms.toFixed(0)} ms (fastest of 15), ${small.containers} containers`,
-      `${LARGE} entities, ${large.patterns} patterns: ${large.ms.toFixed(0)} ms (fastest of 5), ${large.containers} containers`,
-      `time ratio ${ratio.toFixed(1)}x for ${LARGE / SMALL}x the workload (target <= ${LARGE / SMALL}x); ${LARGE} entities ${large.ms < LIMIT_MS ? "under" : "OVER"} ${LIMIT_MS / 1000} s`,
+    const { toWorkload, workloadDocumentArbitrary, workloadText } =
+      await import("../test-support/workload-arbitrary.js");
+    const dir = mkdtempSync(join(tmpdir(), "design-speed-"));
+    const results: SizeResult[] = [];
+    try {
+      for (const entities of SIZES) {
+        const result: SizeResult = { entities, times: [], patterns: [], failures: [] };
+        const arbitrary = workloadDocumentArbitrary({ minEntities: entities, maxEntities: entities });
+        const documents = fc.sample(arbitrary, { numRuns: WORKLOADS_PER_SIZE, seed: SEED });
+        for (const [index, document] of documents.entries()) {
+          const file = join(dir, `w${entities}-${index}.yaml`);
+          writeFileSync(file, workloadText(document));
+          result.patterns.push(toWorkload(document).accessPatterns.length);
+          const run = runMeasured(CHILD, [file, String(REPETITIONS[entities] ?? 1)], {
+            timeoutMs: TIMEOUT_MS,
+          });
+          if (run.status !== 0) {
+            result.failures.push(
+              run.timedOut
+                ? `workload ${index} did not finish in ${TIMEOUT_MS / 1000} s`
+                : `workload ${index} failed (exit ${run.status ?? run.signal}): ${run.stderr.split("\n")[0] ?? ""}`,
+            );
+            continue;
+          }
+          result.times.push(...(JSON.parse(run.stdout) as { times: number[] }).times);
+        }
+        results.push(result);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const points = results.flatMap((r) => r.times.map((ms) => ({ x: r.entities, y: Math.max(ms, 1e-3) })));
+    const slope = logLogSlope(points);
+    const limited = results.find((r) => r.entities === MEDIAN_LIMIT_MS.entities);
+    const limitedMedian = limited === undefined ? Number.NaN : median(limited.times);
+    const failures = results.flatMap((r) => r.failures.map((f) => `${r.entities} entities: ${f}`));
+    const passed = failures.length === 0 && limitedMedian < MEDIAN_LIMIT_MS.ms && slope <= SLOPE_LIMIT;
+    const lines = [
+      ...results.map((r) =>
+        r.times.length === 0
+          ? `${r.entities} entities (${r.patterns.join("/")} patterns): no design finished`
+          : `${r.entities} entities (${r.patterns.join("/")} patterns): median ${median(r.times).toFixed(0)} ms of ${r.times.length} designs (min ${Math.min(...r.times).toFixed(0)}, max ${Math.max(...r.times).toFixed(0)})`,
+      ),
+      ...failures,
+      Number.isNaN(slope)
+        ? `log-log slope of time over entities: none (designs finished at fewer than two sizes; target <= ${SLOPE_LIMIT})`
+        : `log-log slope of time over entities: ${slope.toFixed(2)} (target <= ${SLOPE_LIMIT}; 1 = linear)`,
+      Number.isNaN(limitedMedian)
+        ? `${MEDIAN_LIMIT_MS.entities} entities: no design finished (target: median < ${MEDIAN_LIMIT_MS.ms} ms)`
+        : `${MEDIAN_LIMIT_MS.entities} entities: median ${limitedMedian.toFixed(0)} ms (target < ${MEDIAN_LIMIT_MS.ms} ms)`,
       passed ? "targets met" : "targets MISSED",
-    ].join("\n");
-    return { passed, ran: true, report };
+    ];
+    return { passed, ran: true, report: lines.join("\n") };
   },
 };

@@ -1,25 +1,37 @@
 /**
- * `npm run bench`: runs every bench module and prints their reports. To add a bench, write a
+ * `npm run bench`: runs every bench module and prints their reports; `npm run bench -- <name>...`
+ * runs only the modules named (`design-budget`, `design-speed`, ...). To add a bench, write a
  * module exporting `bench: Bench` (bench.ts) and add one line to `BENCHES`.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { repositoryBenchContext, type Bench } from "./bench.js";
 
-const BENCHES: readonly (() => Promise<{ bench: Bench }>)[] = [
-  () => import("./estimator-accuracy.js"),
-  () => import("./case-study.js"),
-  () => import("./design-speed.js"),
-  () => import("./document-consistency.js"),
-];
+const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
+  "estimator-accuracy": () => import("./estimator-accuracy.js"),
+  "case-study": () => import("./case-study.js"),
+  "design-speed": () => import("./design-speed.js"),
+  "design-budget": () => import("./design-budget.js"),
+  "document-consistency": () => import("./document-consistency.js"),
+  "extreme-inputs": () => import("./extreme-inputs.js"),
+  "cli-fuzz": () => import("./cli-fuzz.js"),
+  "design-property": () => import("./design-property.js"),
+};
 
 /** The repository root: dist/bench/main.js (or src/bench/main.ts) is two folders below it. */
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 async function main(): Promise<number> {
   const context = repositoryBenchContext(repositoryRoot);
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown bench ${unknown.join(", ")}; known: ${Object.keys(BENCHES).join(", ")}\n`);
+    return 2;
+  }
   let failed = 0;
-  for (const load of BENCHES) {
+  for (const [name, load] of Object.entries(BENCHES)) {
+    if (named.length > 0 && !named.includes(name)) continue;
     const { bench } = await load();
     process.stdout.write(`\n=== ${bench.name} ===\n`);
     const result = await bench.run(context);

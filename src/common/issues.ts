@@ -26,6 +26,7 @@ export interface IssuePayloads {
   "source.syntax": Plain;
   "source.tooLarge": Plain;
   "source.aliasBomb": Plain;
+  "source.tooComplex": Plain;
 
   // Loading a workload.
   "workload.invalidValue": Plain;
@@ -41,6 +42,16 @@ export interface IssuePayloads {
   "workload.unknownAttribute": { readonly entity: string; readonly attribute: string };
   "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
   "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };
+  /**
+   * More than any Cosmos DB account could hold or serve (`cosmos/limits.ts`): an entity's data at
+   * the horizon or one request's records over a container's largest storage (GB), or the requests
+   * per second of the workload over an account's largest throughput (RU/s).
+   */
+  "workload.beyondServiceLimit": {
+    readonly limit: "containerStorage" | "requestBytes" | "accountThroughput";
+    readonly value: number;
+    readonly maximum: number;
+  };
   // The workload's warnings: valid, but an expert would ask.
   "workload.readWithoutCreate": { readonly pattern: string; readonly entity: string };
   "workload.writeWithoutRead": { readonly pattern: string; readonly entity: string };
@@ -93,6 +104,8 @@ export interface IssuePayloads {
   "model.unstoredEntity": { readonly entity: string };
   "model.unknownEntity": { readonly entity: string };
   "model.unknownAttribute": { readonly entity: string; readonly attribute: string };
+  /** A write changes an attribute that places items of a type that cannot move (a bucket). */
+  "model.keyChangedInPlace": { readonly pattern: string; readonly attributes: readonly string[] };
 
   // Reading `estimate-ru` operations.
   "operation.invalidJson": Plain;
@@ -168,8 +181,16 @@ export interface IssuePayloads {
   };
   /** Provisioned below what the busiest partition needs at peak (requests throttled with 429). */
   "evaluate.underProvisioned": { readonly container: string; readonly rusPeak: number };
-  /** Over the default 1,000,000 RU/s of a container or a shared database (a support ticket raises it). */
-  "evaluate.overContainerMaximum": { readonly containers: readonly string[]; readonly rus: number };
+  /**
+   * Over the default 1,000,000 RU/s of a container or a shared database (a warning: a support
+   * ticket raises it), or over 2,147,483,647 RU/s, the most the API can hold (an error);
+   * `maximum` is the one exceeded.
+   */
+  "evaluate.overContainerMaximum": {
+    readonly containers: readonly string[];
+    readonly rus: number;
+    readonly maximum: number;
+  };
   /** Serverless and provisioned throughput in one account, where the mode is per account. */
   "evaluate.mixedCapacityModes": {
     readonly serverless: readonly string[];
@@ -177,8 +198,37 @@ export interface IssuePayloads {
   };
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
-  /** Writes that must commit together (`atomicWith`) whose items are not in one logical partition. */
-  "evaluate.atomicWritesSplit": {
+  /**
+   * A write changes an attribute of the id or partition key of items that cannot be moved (a
+   * bucket holding many records): the model would patch a key in place, which Cosmos DB cannot.
+   */
+  "evaluate.keyChangedInPlace": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly attributes: readonly string[];
+  };
+  /**
+   * A copied attribute the model cannot keep up to date: no relationship with `via` leads from
+   * the source entity to the items holding the copy (a many-to-many relationship without a link
+   * attribute), so neither the holder's create nor a change of the attribute can find them.
+   */
+  "evaluate.copyNotMaintainable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
+  /**
+   * Writes that must commit together (`atomicWith`) whose items are not in one logical partition
+   * of one container, so no transactional batch can hold them: `unrelated` (not parent and child
+   * through a key attribute), `notStored` (an entity has no item type, nor is embedded in the
+   * other's), `differentContainers`, or `differentKeys` (one container, the child not keyed by its
+   * parent's key, or an item type write-sharded).
+   */
+  "evaluate.notAtomic": {
     readonly pattern: string;
     readonly partner: string;
     readonly reason: "unrelated" | "notStored" | "differentContainers" | "differentKeys";

@@ -10,6 +10,8 @@ import {
   physicalPartitionsFor,
 } from "./limits.js";
 import { consistencyReadMultiplier, CONSISTENCY_LEVELS } from "./consistency.js";
+import { MAX_PATCH_OPERATIONS } from "./limits.js";
+import { MAX_PATCH_OPERATIONS as RUNTIME_MAX_PATCH_OPERATIONS } from "../runtime/requests.js";
 
 describe("limits", () => {
   it("states the documented sizes", () => {
@@ -19,6 +21,9 @@ describe("limits", () => {
     expect(LIMITS.maxPhysicalPartitionRus).toBe(10_000);
     expect(LIMITS.maxHierarchicalKeyLevels).toBe(3);
     expect(LIMITS.maxTransactionalBatchOperations).toBe(100);
+    expect(MAX_PATCH_OPERATIONS).toBe(10);
+    // The runtime ships on its own: its copy of the figure is the same fact.
+    expect(RUNTIME_MAX_PATCH_OPERATIONS).toBe(MAX_PATCH_OPERATIONS);
   });
   it("computes the manual minimum as max(400, GB x 1, highest / 100)", () => {
     expect(minimumManualRus(10)).toBe(400);

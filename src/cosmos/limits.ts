@@ -1,7 +1,7 @@
 /**
  * Azure Cosmos DB for NoSQL limits used by the planner, the cost model and the design checks.
  * Every constant names the Microsoft page it comes from and the date it was checked
- * ({@link LIMITS_CHECKED}).
+ * ({@link LIMITS_CHECKED}, unless the constant names a later date).
  */
 
 /** Date on which the limits below were checked against their sources. */
@@ -20,6 +20,10 @@ const UNDERSTAND_YOUR_BILL = "https://learn.microsoft.com/azure/cosmos-db/unders
 const HOW_PRICING_WORKS = "https://learn.microsoft.com/azure/cosmos-db/how-pricing-works";
 const QUERY_CONSTANTS = "https://learn.microsoft.com/azure/cosmos-db/nosql/query/constants";
 const TIME_TO_LIVE = "https://learn.microsoft.com/azure/cosmos-db/nosql/time-to-live";
+const THROUGHPUT_API =
+  "https://learn.microsoft.com/powershell/module/az.cosmosdb/update-azcosmosdbsqlcontainerthroughput";
+const AZURE_REGIONS = "https://azure.microsoft.com/explore/global-infrastructure/geographies";
+const REQUEST_UNITS = "https://learn.microsoft.com/azure/cosmos-db/request-units";
 
 /**
  * Largest item: 2 MB, measured as the UTF-8 length of the item's JSON.
@@ -125,10 +129,83 @@ export const MAX_CONTAINER_RUS_TICKET =
   "an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput)";
 
 /**
+ * Most RU/s any container or shared-throughput database can be given, support ticket or not:
+ * 2,147,483,647 (2^31 - 1). The throughput and the autoscale maximum are 32-bit integers in the
+ * Azure management API and its tools (`-Throughput <Int32>` and `-AutoscaleMaxThroughput <Int32>`
+ * of Az.CosmosDB; `int? Throughput` of the .NET SDK's `ThroughputProperties`), so a larger value
+ * cannot be written in a template or a command, let alone provisioned.
+ * Source: https://learn.microsoft.com/powershell/module/az.cosmosdb/update-azcosmosdbsqlcontainerthroughput
+ * and https://learn.microsoft.com/dotnet/api/microsoft.azure.cosmos.throughputproperties, checked
+ * 2026-11-24.
+ */
+export const MAX_PROVISIONED_RUS = 2_147_483_647;
+
+/**
+ * Databases and containers one account holds: 500 together, a limit that cannot be increased.
+ * Source: concepts-limits ("Resource limits": "Maximum number of databases & containers per
+ * account 500 ... This limit cannot be increased"), checked 2026-11-24.
+ */
+export const MAX_ACCOUNT_CONTAINERS = 500;
+/**
+ * Containers one database with shared throughput holds: 25.
+ * Source: concepts-limits ("Per-account limits"), checked 2026-11-24.
+ */
+export const MAX_SHARED_DATABASE_CONTAINERS = 25;
+
+/**
+ * Regions one account spans. Cosmos DB documents no limit of its own ("Maximum number of regions:
+ * No limit (All Azure regions)"), so the bound is the number of Azure regions: Microsoft lists
+ * "more than 60". 100 is above that count with room for the regions opened since, and still
+ * refuses region counts no account could have.
+ * Sources: concepts-limits ("Per-account limits") and
+ * https://azure.microsoft.com/explore/global-infrastructure/geographies, checked 2026-11-24.
+ */
+export const MAX_ACCOUNT_REGIONS = 100;
+
+/**
+ * Largest storage of one container, derived: the storage itself is unlimited ("Maximum storage
+ * per container: Unlimited"), but every GB stored needs at least {@link MANUAL_MIN_RUS_PER_GB}
+ * RU/s of manual throughput (10 with autoscale), and no container can be given more than
+ * {@link MAX_PROVISIONED_RUS}: 2,147,483,647 GB (about 2 EB).
+ * Source: concepts-limits (the provisioned throughput table and the minimum throughput rules),
+ * checked 2026-11-24.
+ */
+export const MAX_CONTAINER_STORAGE_GB = MAX_PROVISIONED_RUS / MANUAL_MIN_RUS_PER_GB;
+
+/**
+ * Most physical partitions one container can have, derived: a container has as many as its
+ * storage needs at {@link MAX_PHYSICAL_PARTITION_GB} each or its RU/s at
+ * {@link MAX_PHYSICAL_PARTITION_RUS} each, and both are bounded by {@link MAX_PROVISIONED_RUS}
+ * (see {@link MAX_CONTAINER_STORAGE_GB}): ceil(2,147,483,647 / 50) = 42,949,673.
+ */
+export const MAX_PHYSICAL_PARTITIONS = Math.ceil(
+  Math.max(
+    MAX_CONTAINER_STORAGE_GB / MAX_PHYSICAL_PARTITION_GB,
+    MAX_PROVISIONED_RUS / MAX_PHYSICAL_PARTITION_RUS,
+  ),
+);
+
+/**
+ * Most RU/s one account can be provisioned with in one region, derived: at most
+ * {@link MAX_ACCOUNT_CONTAINERS} containers and databases, each with at most
+ * {@link MAX_PROVISIONED_RUS}. Writes are applied in every region, so this bounds the writes of
+ * the whole account; reads are served by the region they are sent to.
+ */
+export const MAX_ACCOUNT_RUS = MAX_ACCOUNT_CONTAINERS * MAX_PROVISIONED_RUS;
+
+/**
  * Transactional batch: at most 100 operations, all on one logical partition, all or nothing.
  * Source: nosql/transactional-batch, checked 2026-11-22.
  */
 export const MAX_TRANSACTIONAL_BATCH_OPERATIONS = 100;
+
+/**
+ * A patch request holds at most 10 operations (appending N records to a bucket's array takes
+ * ceil(N / 10) patches). The data-access runtime, which imports nothing of the core, states the
+ * same figure in `src/runtime/requests.ts`; a test keeps them equal.
+ * Source: https://learn.microsoft.com/azure/cosmos-db/partial-document-update#supported-operations (checked 2026-11-23).
+ */
+export const MAX_PATCH_OPERATIONS = 10;
 
 /**
  * Physical partitions created with a new container: manual RU/s / 6,000, autoscale (or shared
@@ -247,7 +324,8 @@ export const MAX_RESOURCE_NAME_LENGTH = 255;
 export const SYSTEM_PROPERTIES = ["_rid", "_self", "_etag", "_ts", "_attachments", "_lsn"] as const;
 
 /**
- * RU of the cheapest point read (1 KB item) and of a 1 KB create: the least a request costs.
+ * RU of the cheapest point read (1 KB item) and of a 1 KB create: the least a request costs
+ * (with {@link MAX_ACCOUNT_RUS}, MIN_READ_RU bounds the requests per second an account can serve).
  * Sources: https://learn.microsoft.com/azure/cosmos-db/optimize-cost-reads-writes (1 KB point read
  * = 1 RU) and https://learn.microsoft.com/azure/cosmos-db/plan-manage-costs (1 KB create = 5 RU),
  * checked 2026-11-22.
@@ -270,6 +348,9 @@ export const LIMIT_SOURCES = {
   howPricingWorks: HOW_PRICING_WORKS,
   queryConstants: QUERY_CONSTANTS,
   timeToLive: TIME_TO_LIVE,
+  throughputApi: THROUGHPUT_API,
+  azureRegions: AZURE_REGIONS,
+  requestUnits: REQUEST_UNITS,
 } as const;
 
 /** All limits in one object, for code that prefers `LIMITS.maxItemBytes`. */
@@ -301,6 +382,13 @@ export const LIMITS = {
   freeTierGB: FREE_TIER_GB,
   maxExactNumber: MAX_EXACT_NUMBER,
   maxTtlSeconds: MAX_TTL_SECONDS,
+  maxProvisionedRus: MAX_PROVISIONED_RUS,
+  maxAccountContainers: MAX_ACCOUNT_CONTAINERS,
+  maxSharedDatabaseContainers: MAX_SHARED_DATABASE_CONTAINERS,
+  maxAccountRegions: MAX_ACCOUNT_REGIONS,
+  maxContainerStorageGB: MAX_CONTAINER_STORAGE_GB,
+  maxPhysicalPartitions: MAX_PHYSICAL_PARTITIONS,
+  maxAccountRus: MAX_ACCOUNT_RUS,
   nearPartitionRusShare: NEAR_PARTITION_RUS_SHARE,
   nearLogicalPartitionGBShare: NEAR_LOGICAL_PARTITION_GB_SHARE,
   logicalPartitionGrowthWarningHours: LOGICAL_PARTITION_GROWTH_WARNING_HOURS,

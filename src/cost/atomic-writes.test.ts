@@ -90,15 +90,15 @@ describe("atomicWith pairs", () => {
     const m = model(w, MODELS[name]);
     const where = colocation(w, m, "Receipt", "Subscription");
     expect(where.together).toBe(reason === undefined);
-    const findings = evaluateModel(w, m).issues.filter((i) => i.code === "evaluate.atomicWritesSplit");
+    const findings = evaluateModel(w, m).issues.filter((i) => i.code === "evaluate.notAtomic");
     if (reason === undefined) {
       expect(findings).toEqual([]);
       return;
     }
     expect(findings).toHaveLength(1);
     const finding = findings[0];
-    expect(finding?.code === "evaluate.atomicWritesSplit" ? finding.reason : undefined).toBe(reason);
-    expect(finding?.severity).toBe("warning");
+    expect(finding?.code === "evaluate.notAtomic" ? finding.reason : undefined).toBe(reason);
+    expect(finding?.severity).toBe("error");
     expect(formatPath(finding?.path ?? [])).toBe("accessPatterns[2].atomicWith");
     expect(finding?.message).toMatch(/W3 and W2 must commit together/);
   });

@@ -3,9 +3,11 @@
  * transaction only as a transactional batch, whose items share one logical partition of one
  * container (https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch, checked
  * 2026-11-24). This module lists the pairs of writes a workload binds and tells whether a model
- * keeps each pair's items in one logical partition (or in one item), and why not.
+ * keeps each pair's items in one logical partition (or in one item), and why not: a split pair is
+ * the error `evaluate.notAtomic` (the workload states atomicity as a requirement; a model that
+ * splits the pair cannot meet it, whatever it costs).
  */
-import type { IssuePayloads } from "../common/issues.js";
+import type { EvaluationIssue, IssuePayloads } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 
@@ -25,7 +27,7 @@ export interface AtomicPair {
  * `differentContainers`, or `differentKeys` (one container, but the child's key is not its
  * parent's, or an item type is write-sharded).
  */
-export type AtomicSplitReason = IssuePayloads["evaluate.atomicWritesSplit"]["reason"];
+export type AtomicSplitReason = IssuePayloads["evaluate.notAtomic"]["reason"];
 
 export type Colocation =
   | { readonly together: true; readonly why: string }
@@ -123,7 +125,28 @@ export function colocation(workload: Workload, model: Model, a: string, b: strin
       };
 }
 
-/** The pairs a model splits over logical partitions (their writes cannot be one transaction). */
-export function splitAtomicPairs(workload: Workload, model: Model, pairs = atomicPairs(workload)): number {
-  return pairs.filter((p) => !colocation(workload, model, p.entity, p.partnerEntity).together).length;
+/**
+ * An error per pair of writes that must commit together (`atomicWith`) but cannot in `model`:
+ * `evaluate.notAtomic`, at the `atomicWith` of the pattern that names its partner.
+ */
+export function atomicWriteIssues(workload: Workload, model: Model): EvaluationIssue[] {
+  const issues: EvaluationIssue[] = [];
+  for (const pair of atomicPairs(workload)) {
+    const where = colocation(workload, model, pair.entity, pair.partnerEntity);
+    if (where.together) continue;
+    issues.push({
+      code: "evaluate.notAtomic",
+      pattern: pair.pattern,
+      partner: pair.partner,
+      reason: where.reason,
+      severity: "error",
+      path: ["accessPatterns", workload.accessPatterns.findIndex((p) => p.id === pair.pattern), "atomicWith"],
+      message: `${pair.pattern} and ${pair.partner} must commit together (atomicWith), but ${where.why}: a transactional batch only holds items of one logical partition of one container`,
+      suggestion:
+        where.reason === "unrelated"
+          ? "relate the entities through a key attribute, or drop atomicWith and accept a compensating step or an idempotent retry"
+          : "keep the child's items in its parent's container, keyed by the parent's key (or embed them), or drop atomicWith",
+    });
+  }
+  return issues;
 }

@@ -15,6 +15,8 @@ import { nonFiniteNumbers } from "../test-support/finite-numbers.js";
 import { readExample } from "../test-support/model-examples.js";
 import { evaluateModel } from "./evaluate.js";
 import { MAX_LAYOUT_PARTITIONS, splitTrials } from "./layout.js";
+import { BYTES_PER_GB, MAX_CONTAINER_STORAGE_GB, MAX_PHYSICAL_PARTITIONS } from "../cosmos/limits.js";
+import { MAX_HORIZON_MONTHS } from "../workload/raw-schema.js";
 
 type Edit = (document: ReturnType<typeof parseDocument>) => void;
 
@@ -80,10 +82,10 @@ describe("splitTrials from a count", () => {
 });
 
 describe("evaluateModel on extreme but valid inputs (bounded work, finite figures)", () => {
-  it("a model pinned at 1,000,000,000 physical partitions", () => {
+  it("a model pinned at the most physical partitions a container can have (42,949,673)", () => {
     const workload = editedWorkload("blogging");
     const model = editedModel("blogging", workload, (d) =>
-      d.setIn(["containers", 0, "physicalPartitions"], 1e9),
+      d.setIn(["containers", 0, "physicalPartitions"], MAX_PHYSICAL_PARTITIONS),
     );
     expect(evaluateTimed(workload, model)).toBeLessThan(5_000);
   });
@@ -109,10 +111,15 @@ describe("evaluateModel on extreme but valid inputs (bounded work, finite figure
   });
 
   it.each([
-    ["1e15 posts", ["entities", "Post", "count"], 1e15],
+    // As many 3,000-byte posts as one container can hold (more is refused by the loader).
+    [
+      "7e14 posts",
+      ["entities", "Post", "count"],
+      Math.floor((MAX_CONTAINER_STORAGE_GB * BYTES_PER_GB) / 3000 / 1e12) * 1e12,
+    ],
     ["a relationship of 1e8 children on average", ["relationships", 0, "avg"], 1e8],
     ["a peak of 10,000,000 requests/s", ["accessPatterns", 0, "rps", "peak"], 1e7],
-    ["a horizon of 1,000,000,000 months", ["scale", "horizonMonths"], 1e9],
+    ["the longest horizon, 1,200 months", ["scale", "horizonMonths"], MAX_HORIZON_MONTHS],
   ] as const)("the blogging expert model with %s", (_, path, value) => {
     const workload = editedWorkload("blogging", (d) => {
       d.setIn(path, value);

@@ -17,29 +17,26 @@
  */
 import type { Model } from "../model/types.js";
 import type { PlanningContext } from "../planner/context.js";
-import { createPlanEnvironment, type PlanEnvironment, type PlanOptions } from "../planner/environment.js";
-import { planAccessPattern } from "../planner/plan-model.js";
-import type { Plan, PlanStep } from "../planner/types.js";
+import type { Plan } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
-import { containerLoadOf, loadContribution, type ContainerLoad, type LoadContribution } from "./loads.js";
+import { containerLoadOf, type ContainerLoad, type LoadContribution } from "./loads.js";
 import {
   answerTable,
   changedAnswers,
   Fingerprints,
-  recordingContext,
   type AnswerKey,
   type AnswerTable,
 } from "./model-answers.js";
 
 /** The load contribution of a plan under the change-feed lease counts it read. */
-interface ContributionEntry {
+export interface ContributionEntry {
   /** [source container, item type, patches/s per parent] as read. */
   readonly leases: readonly (readonly [string, string, number])[];
   readonly contribution: LoadContribution;
 }
 
 /** A plan of one pattern with what it read. */
-interface PlanEntry {
+export interface PlanEntry {
   /** Model look-ups read (by the plan and its load contributions) and their answers then. */
   readonly keys: AnswerKey[];
   readonly fingerprints: number[];
@@ -65,8 +62,6 @@ interface PatternPlans {
 /** Plans kept per pattern (partition counts and models), and in all. */
 const PLANS_PER_PATTERN = 64;
 const MAX_PLANS = 20_000;
-/** Contributions kept per plan (different lease counts). */
-const CONTRIBUTIONS_PER_PLAN = 4;
 /** Loads kept per container name (different contributions). */
 const LOADS_PER_CONTAINER = 4;
 /** Values kept per slot (`Solver.remember`), and slots before the memo starts over. */
@@ -247,280 +242,5 @@ export class EvaluationCache {
     kept.unshift({ keys, fingerprints: keys.map((key) => this.answer(key)), value });
     if (kept.length > VALUES_PER_SLOT) kept.length = VALUES_PER_SLOT;
     this.slots.set(slot, kept);
-  }
-}
-
-/** One solve of the evaluation: the plan of every pattern and the load of every container. */
-export interface Solved {
-  readonly plans: readonly Plan[];
-  readonly loads: ReadonlyMap<string, ContainerLoad>;
-}
-
-/** The containers a plan's steps touch (change-feed steps included). */
-function stepContainers(plan: Plan): Set<string> {
-  const out = new Set<string>();
-  const visit = (step: PlanStep): void => {
-    if (step.kind === "changeFeed") for (const inner of step.steps) visit(inner);
-    else out.add(step.container);
-  };
-  for (const step of plan.operations) visit(step);
-  if (plan.type === "write") for (const step of plan.async) visit(step);
-  return out;
-}
-
-/** Inserts `value` into a sorted array of distinct numbers. */
-function insertSorted(list: number[], value: number): void {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((list[middle] ?? 0) < value) low = middle + 1;
-    else high = middle;
-  }
-  if (list[low] !== value) list.splice(low, 0, value);
-}
-
-function removeSorted(list: number[], value: number): void {
-  const index = list.indexOf(value);
-  if (index >= 0) list.splice(index, 1);
-}
-
-/**
- * Plans and loads of one model at the partition counts the evaluation asks for, each solve
- * redoing only what the counts (and the change-feed lease counts) it changed can reach.
- */
-export class Solver {
-  private readonly env: PlanEnvironment;
-  private readonly base: PlanEnvironment;
-  private trace: Set<AnswerKey> | undefined;
-  private countsRead: Map<string, number> | undefined;
-  private leasesRead: [string, string, number][] | undefined;
-  private readonly entries: (PlanEntry | undefined)[];
-  private readonly contributions: (ContributionEntry | undefined)[];
-  private readonly plans: Plan[];
-  private readonly countReaders = new Map<string, Set<number>>();
-  private readonly leaseReaders = new Set<number>();
-  private readonly lastCounts = new Map<string, number>();
-  /** Per container, the patterns whose contribution changes its load (ascending). */
-  private readonly touching = new Map<string, number[]>();
-  /**
-   * Per container, the patterns whose plan has had a step on it in any solve so far (a superset
-   * of those of any one solve: a reader checks the plan).
-   */
-  private readonly stepsOn = new Map<string, Set<number>>();
-  private readonly loads = new Map<string, ContainerLoad>();
-  private solved = false;
-  /** The last solve's result, and whether a plan changed since. */
-  private last: Solved | undefined;
-  private plansChanged = false;
-
-  /** The model's planning environment (partition counts: those of the last solve). */
-  readonly environment: PlanEnvironment;
-  /** The partition counts of the solve under way. */
-  private counts: Readonly<Record<string, number>> = {};
-
-  /**
-   * @param leasesOf change-feed leases per source item type (read when contributions are made)
-   */
-  constructor(
-    private readonly cache: EvaluationCache,
-    private readonly model: Model,
-    options: PlanOptions,
-    private readonly leasesOf: (container: string, itemType: string) => number,
-  ) {
-    // Planning reads the counts of the solve under way through this view.
-    const counts = new Proxy<Record<string, number>>(
-      {},
-      { get: (_target, name) => (typeof name === "string" ? this.counts[name] : undefined) },
-    );
-    const base = createPlanEnvironment(cache.workload, model, { ...options, partitions: counts });
-    this.base = base;
-    this.environment = base;
-    cache.use(model, base.context);
-    const context = recordingContext(base.context, (key) => this.trace?.add(key));
-    this.env = {
-      ...base,
-      context,
-      partitions: (container) => {
-        const count = base.partitions(container);
-        if (this.countsRead !== undefined && !this.countsRead.has(container))
-          this.countsRead.set(container, count);
-        return count;
-      },
-    };
-    const patterns = cache.workload.accessPatterns.length;
-    this.entries = new Array<PlanEntry | undefined>(patterns);
-    this.contributions = new Array<ContributionEntry | undefined>(patterns);
-    this.plans = new Array<Plan>(patterns);
-  }
-
-  /**
-   * Patterns whose plan has a step on `container` in some solve so far, in the workload's order:
-   * every pattern with load on it in any of them is among these.
-   */
-  patternsOn(container: string): number[] {
-    return [...(this.stepsOn.get(container) ?? [])].sort((a, b) => a - b);
-  }
-
-  /**
-   * A figure computed from the model in use (not from partition counts), remembered under `slot`
-   * with the look-ups it read plus `keys` (what it reads besides the context, e.g. the container
-   * it is given), and computed again only when one of them answers differently.
-   */
-  remember<T>(slot: string, keys: readonly AnswerKey[], compute: (env: PlanEnvironment) => T): T {
-    const found = this.cache.recalled<T>(slot);
-    if (found !== undefined) return found;
-    this.trace = new Set(keys);
-    this.countsRead = new Map();
-    const value = compute(this.env);
-    const read = { keys: [...this.trace], counts: [...this.countsRead] };
-    this.trace = undefined;
-    this.countsRead = undefined;
-    // Counts are set per solve; a figure that reads them is not remembered.
-    if (read.counts.length === 0) this.cache.keep(slot, read.keys, value);
-    return value;
-  }
-
-  /** Plans and loads at `counts` (physical partitions per container). */
-  solve(counts: Readonly<Record<string, number>>): Solved {
-    this.counts = counts;
-    const dirty = new Set<number>();
-    if (!this.solved) {
-      for (let index = 0; index < this.plans.length; index++) dirty.add(index);
-    } else {
-      for (const [name, readers] of this.countReaders) {
-        if (this.base.partitions(name) !== this.lastCounts.get(name))
-          for (const index of readers) dirty.add(index);
-      }
-      for (const index of this.leaseReaders) {
-        const leases = this.contributions[index]?.leases ?? [];
-        if (leases.some(([container, type, value]) => this.leasesOf(container, type) !== value))
-          dirty.add(index);
-      }
-    }
-    const rebuild = new Set<string>();
-    for (const index of [...dirty].sort((a, b) => a - b)) this.refresh(index, rebuild);
-    for (const name of this.countReaders.keys()) this.lastCounts.set(name, this.base.partitions(name));
-    if (!this.solved) for (const container of this.model.containers) rebuild.add(container.name);
-    this.solved = true;
-    let loadsChanged = this.last === undefined;
-    for (const name of rebuild) {
-      const sequence = (this.touching.get(name) ?? []).flatMap((index) => {
-        const entry = this.contributions[index];
-        return entry === undefined ? [] : [entry.contribution];
-      });
-      const load = this.cache.loadOf(name, sequence);
-      if (this.loads.get(name) !== load) loadsChanged = true;
-      this.loads.set(name, load);
-    }
-    // A solve that changes nothing gives the same plans and loads (shared, never changed).
-    const plans = this.last !== undefined && !this.plansChanged ? this.last.plans : [...this.plans];
-    let loads = this.last?.loads;
-    if (loads === undefined || loadsChanged) {
-      const fresh = new Map<string, ContainerLoad>();
-      for (const container of this.model.containers) {
-        const load = this.loads.get(container.name);
-        if (load !== undefined) fresh.set(container.name, load);
-      }
-      loads = fresh;
-    }
-    this.plansChanged = false;
-    this.last = { plans, loads };
-    return this.last;
-  }
-
-  /** Brings one pattern's plan and contribution up to date; notes the containers to rebuild. */
-  private refresh(index: number, rebuild: Set<string>): void {
-    const pattern = this.cache.workload.accessPatterns[index];
-    if (pattern === undefined) return;
-    const countOf = (name: string): number => this.base.partitions(name);
-    let entry = this.entries[index];
-    if (entry === undefined || !entry.counts.every(([name, count]) => countOf(name) === count))
-      entry = this.cache.find(index, countOf);
-    if (entry === undefined) {
-      this.trace = new Set();
-      this.countsRead = new Map();
-      const plan = planAccessPattern(this.env, pattern);
-      const counts = [...this.countsRead];
-      this.countsRead = undefined;
-      entry = { keys: [], fingerprints: [], counts, plan, contributions: [], verifiedAt: 0 };
-      const keys = this.trace;
-      this.trace = undefined;
-      this.cache.addReads(index, entry, keys);
-      this.cache.add(index, entry);
-    }
-    const previousPlan = this.entries[index]?.plan;
-    this.entries[index] = entry;
-    for (const [name] of entry.counts) {
-      let readers = this.countReaders.get(name);
-      if (readers === undefined) {
-        readers = new Set();
-        this.countReaders.set(name, readers);
-        this.lastCounts.set(name, countOf(name));
-      }
-      readers.add(index);
-    }
-    const contribution = this.contributionOf(index, entry, pattern);
-    const before = this.contributions[index];
-    if (previousPlan !== entry.plan) {
-      for (const name of stepContainers(entry.plan)) {
-        let on = this.stepsOn.get(name);
-        if (on === undefined) {
-          on = new Set();
-          this.stepsOn.set(name, on);
-        }
-        on.add(index);
-      }
-    }
-    if (this.plans[index] !== entry.plan) this.plansChanged = true;
-    this.plans[index] = entry.plan;
-    if (before?.contribution === contribution.contribution) return;
-    this.contributions[index] = contribution;
-    if (contribution.leases.length > 0) this.leaseReaders.add(index);
-    else this.leaseReaders.delete(index);
-    for (const name of before?.contribution.changes.keys() ?? []) {
-      const list = this.touching.get(name);
-      if (list !== undefined) removeSorted(list, index);
-      rebuild.add(name);
-    }
-    for (const name of contribution.contribution.changes.keys()) {
-      let list = this.touching.get(name);
-      if (list === undefined) {
-        list = [];
-        this.touching.set(name, list);
-      }
-      insertSorted(list, index);
-      rebuild.add(name);
-    }
-  }
-
-  /** The plan's contribution under the lease counts of now (made again when they differ). */
-  private contributionOf(
-    index: number,
-    entry: PlanEntry,
-    pattern: Workload["accessPatterns"][number],
-  ): ContributionEntry {
-    const found = entry.contributions.find((c) =>
-      c.leases.every(([container, type, value]) => this.leasesOf(container, type) === value),
-    );
-    if (found !== undefined) return found;
-    this.trace = new Set();
-    this.leasesRead = [];
-    const contribution = loadContribution(this.env, entry.plan, pattern, {
-      counterPatchesPerSecondPerParent: (container, type) => {
-        const value = this.leasesOf(container, type);
-        this.leasesRead?.push([container, type, value]);
-        return value;
-      },
-    });
-    const made: ContributionEntry = { leases: this.leasesRead, contribution };
-    this.leasesRead = undefined;
-    const keys = this.trace;
-    this.trace = undefined;
-    this.cache.addReads(index, entry, keys);
-    entry.contributions.unshift(made);
-    if (entry.contributions.length > CONTRIBUTIONS_PER_PLAN)
-      entry.contributions.length = CONTRIBUTIONS_PER_PLAN;
-    return made;
   }
 }

@@ -163,29 +163,54 @@ const MAX_ROUNDS = 64;
 
 const roundUp = (value: number, step: number): number => Math.ceil(value / step) * step;
 
+/** Serverless: the partitions storage (or the model) gives, each serving at most 5,000 RU/s. */
+function serverlessLayout(input: LayoutInput, partitionsForStorage: number): PartitionLayout {
+  const partitions = input.pinnedPartitions ?? partitionsForStorage;
+  const hottest = input.hottestAt(partitions);
+  return {
+    mode: "serverless",
+    partitions,
+    partitionsForStorage,
+    hottest,
+    provisionedRus: 0,
+    splitForBusiest: false,
+    raisedForPartitions: false,
+    partitionLimit: SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
+    overPartitionLimit: hottest > SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
+    underProvisioned: false,
+    overCreationShare: false,
+  };
+}
+
+/**
+ * The fewest physical partitions above `partitions` whose busiest stays under the per-partition
+ * limit, or undefined when none up to the search's end does. Counts where even the lower bound is
+ * over the limit cannot fit: the search starts past them (none fits when the largest key alone is
+ * over it).
+ */
+function fewestPartitionsUnderLimit(input: LayoutInput, partitions: number): number | undefined {
+  const last = Math.max(partitions * MAX_SPLIT_FACTOR, MAX_LAYOUT_PARTITIONS);
+  const from =
+    input.hottestLowerBound === undefined
+      ? partitions + 1
+      : Math.max(
+          partitions + 1,
+          firstPossibleCount(input.hottestLowerBound, MAX_PHYSICAL_PARTITION_RUS, last),
+        );
+  if (from > last) return undefined;
+  for (const count of splitTrials(partitions, input.heavyKeys ?? 1, from)) {
+    if (count > partitions && input.hottestAt(count) <= MAX_PHYSICAL_PARTITION_RUS) return count;
+  }
+  return undefined;
+}
+
 /**
  * The layout and RU/s of a container in `mode`.
  * @example layoutFor("autoscale", { peak: 38_212, storageGB: 0, hottestAt: (p) => 9_553 }).provisionedRus
  */
 export function layoutFor(mode: LayoutMode, input: LayoutInput): PartitionLayout {
   const partitionsForStorage = Math.max(1, Math.ceil(input.storageGB / MAX_PHYSICAL_PARTITION_GB));
-  if (mode === "serverless") {
-    const partitions = input.pinnedPartitions ?? partitionsForStorage;
-    const hottest = input.hottestAt(partitions);
-    return {
-      mode,
-      partitions,
-      partitionsForStorage,
-      hottest,
-      provisionedRus: 0,
-      splitForBusiest: false,
-      raisedForPartitions: false,
-      partitionLimit: SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
-      overPartitionLimit: hottest > SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
-      underProvisioned: false,
-      overCreationShare: false,
-    };
-  }
+  if (mode === "serverless") return serverlessLayout(input, partitionsForStorage);
   const perPartition =
     mode === "manual" ? INITIAL_RUS_PER_PARTITION_MANUAL : INITIAL_RUS_PER_PARTITION_AUTOSCALE;
   const step = mode === "manual" ? MANUAL_RUS_STEP : AUTOSCALE_MAX_RUS_STEP;
@@ -228,25 +253,7 @@ export function layoutFor(mode: LayoutMode, input: LayoutInput): PartitionLayout
     let partitions = partitionsOf(rus);
     if (input.hottestAt(partitions) > MAX_PHYSICAL_PARTITION_RUS && input.pinnedPartitions === undefined) {
       // More partitions may bring the busiest under the limit: find the fewest that do.
-      // Counts where even the lower bound is over the limit cannot fit: start past them (none
-      // fits when the largest key alone is over it).
-      let fits: number | undefined;
-      const last = Math.max(partitions * MAX_SPLIT_FACTOR, MAX_LAYOUT_PARTITIONS);
-      const from =
-        input.hottestLowerBound === undefined
-          ? partitions + 1
-          : Math.max(
-              partitions + 1,
-              firstPossibleCount(input.hottestLowerBound, MAX_PHYSICAL_PARTITION_RUS, last),
-            );
-      if (from <= last) {
-        for (const count of splitTrials(partitions, input.heavyKeys ?? 1, from)) {
-          if (count > partitions && input.hottestAt(count) <= MAX_PHYSICAL_PARTITION_RUS) {
-            fits = count;
-            break;
-          }
-        }
-      }
+      const fits = fewestPartitionsUnderLimit(input, partitions);
       // Nothing fits: no RU/s serve it (an error). It is priced at the RU/s the even split would
       // need if a partition could serve it, so that alternatives that are all over the limit
       // still compare by how far over they are.

@@ -41,6 +41,7 @@ describe("locateIssues", () => {
         issue("containers", "posts", "physicalPartitions"),
         issue("containers", "posts", "items", "comment"),
         issue("containers", "posts.archive"),
+        issue("containers"),
         issue("scale"),
       ],
       { workload: { file: "w.yaml", text: workload }, model: { file: "m.yaml", text: model } },
@@ -51,6 +52,7 @@ describe("locateIssues", () => {
       ["m.yaml", 5],
       ["m.yaml", 8],
       ["m.yaml", 9],
+      ["m.yaml", 2],
       [undefined, undefined],
     ]);
   });

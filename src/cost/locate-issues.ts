@@ -30,9 +30,14 @@ function patternIndex(path: IssuePath): number | undefined {
   return path[0] === "accessPatterns" && typeof path[1] === "number" ? path[1] : undefined;
 }
 
-/** The container-relative rest of a path that names a container (`["containers", "posts", ...]`). */
+/**
+ * The container-relative rest of a path that names a container (`["containers", "posts", ...]`),
+ * or `[]` for the account's findings (`["containers"]`: every container, e.g. mixed capacity modes).
+ */
 function containerRest(path: IssuePath): IssuePath | undefined {
-  return path[0] === "containers" && typeof path[1] === "string" ? path.slice(1) : undefined;
+  if (path[0] !== "containers") return undefined;
+  if (path.length === 1) return [];
+  return typeof path[1] === "string" ? path.slice(1) : undefined;
 }
 
 /**
@@ -76,6 +81,7 @@ export function locateIssues(
  * in a model document: the container with that name, then the field or item type.
  */
 function containerPath(value: unknown, rest: IssuePath): (string | number)[] | undefined {
+  if (rest.length === 0) return ["containers"];
   const [name, field, type] = rest;
   const containers = listAt(value, "containers");
   const index = containers.findIndex((container) => stringAt(container, "name") === name);

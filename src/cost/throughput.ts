@@ -114,18 +114,46 @@ function neededAtPeak(peak: number, layout: PartitionLayout): number {
 
 /** Prices every throughput mode for a container. */
 export function priceThroughputOptions(input: ThroughputInput, prices: Prices): ThroughputOption[] {
+  const manual = manualOption(input, prices);
+  return [manual, autoscaleOption(input, prices, manual), serverlessOption(input, prices)];
+}
+
+/** Manual throughput: the RU/s of its layout, billed every hour of the month. */
+function manualOption(input: ThroughputInput, prices: Prices): ThroughputOption {
   const hours = prices.hoursPerMonth;
   const regions = input.regions;
   const manualRate = input.multiRegionWrites
     ? prices.manualMultiRegionWritePer100RusHour
     : prices.manualPer100RusHour;
+  const { manual } = input.layouts;
+  const manualRus = manual.provisionedRus;
+  const manualCost = (manualRus / 100) * manualRate * hours * regions;
+  return {
+    mode: "manual",
+    provisionedRus: manualRus,
+    layout: manual,
+    monthlyThroughputUSD: manualCost,
+    formula: `${num(manualRus)} RU/s / 100 x ${rate(manualRate)} x ${hours} h x ${regions} region(s) = ${usd(manualCost)}`,
+    basis: "provisioned for the peak every hour",
+    allowed: !manual.overCreationShare,
+    why: manual.overCreationShare
+      ? `its busiest physical partition needs ${num(manual.hottest)} RU/s at peak, more than the ${num(INITIAL_RUS_PER_PARTITION_MANUAL)} RU/s per partition a container created with manual throughput gets (create it with autoscale, or raise manual RU/s after creation)`
+      : `provisioned for the peak of ${num(neededAtPeak(input.peak, manual))} RU/s all month`,
+  };
+}
+
+/**
+ * Autoscale: each hour billed at its highest RU/s (at least 10% of the maximum), on the
+ * workload's traffic profile, else on the average with a range up to peak-billed and the peak
+ * hours a day above which `manual` is cheaper.
+ */
+function autoscaleOption(input: ThroughputInput, prices: Prices, manual: ThroughputOption): ThroughputOption {
+  const hours = prices.hoursPerMonth;
+  const regions = input.regions;
   const autoscaleRate = input.multiRegionWrites
     ? prices.autoscaleMultiRegionWritePer100RusHour
     : prices.autoscalePer100RusHour;
-  const { manual, autoscale, serverless } = input.layouts;
-  const manualRus = manual.provisionedRus;
-  const manualCost = (manualRus / 100) * manualRate * hours * regions;
-
+  const { autoscale } = input.layouts;
   const maxRus = autoscale.provisionedRus;
   const needed = neededAtPeak(input.peak, autoscale);
   const averageShare = input.peak > 0 ? Math.min(1, input.avg / input.peak) : 0;
@@ -141,8 +169,8 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
     const high = autoscaleCostOn({ kind: "peak" });
     // N peak hours a day (the others at the average) cost linearly between the two bounds.
     const breakEven =
-      high > autoscaleCost && !manual.overCreationShare
-        ? (HOURS_PER_DAY * (manualCost - autoscaleCost)) / (high - autoscaleCost)
+      high > autoscaleCost && manual.allowed
+        ? (HOURS_PER_DAY * (manual.monthlyThroughputUSD - autoscaleCost)) / (high - autoscaleCost)
         : undefined;
     range = {
       lowUSD: autoscaleCost,
@@ -155,7 +183,28 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
     };
   }
   const billed = autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare));
+  const rangeText =
+    range === undefined
+      ? ""
+      : `; ${usd(range.lowUSD)} average-billed to ${usd(range.highUSD)} peak-billed${range.manualCheaperAbovePeakHours === undefined ? "" : `, manual is cheaper if the peak lasts over ${formatFigure(range.manualCheaperAbovePeakHours)} hours a day`}`;
+  return {
+    mode: "autoscale",
+    provisionedRus: maxRus,
+    layout: autoscale,
+    monthlyThroughputUSD: autoscaleCost,
+    formula: `${num(billed)} RU/s billed per hour on average (each hour's highest of ${num(needed)} RU/s x its share of the peak, at least 10% x ${num(maxRus)}) / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
+    basis: describeBasis(basis),
+    ...(range === undefined ? {} : { range }),
+    allowed: true,
+    why: `scales to ${num(maxRus)} RU/s at peak and bills each hour's highest (${describeBasis(basis)})${rangeText}`,
+  };
+}
 
+/** Serverless: the RU consumed at the average rate; allowed within its region, partition and storage limits. */
+function serverlessOption(input: ThroughputInput, prices: Prices): ThroughputOption {
+  const hours = prices.hoursPerMonth;
+  const regions = input.regions;
+  const { serverless } = input.layouts;
   const serverlessRu = input.avg * 3600 * hours;
   const serverlessCost = (serverlessRu / 1_000_000) * prices.serverlessPerMillionRu;
   const serverlessProblems: string[] = [];
@@ -173,48 +222,17 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
       `it stores ${num(input.storageGB)} GB, over the ${num(SERVERLESS_MAX_CONTAINER_GB)} GB of a serverless container`,
     );
   }
-  const rangeText =
-    range === undefined
-      ? ""
-      : `; ${usd(range.lowUSD)} average-billed to ${usd(range.highUSD)} peak-billed${range.manualCheaperAbovePeakHours === undefined ? "" : `, manual is cheaper if the peak lasts over ${formatFigure(range.manualCheaperAbovePeakHours)} hours a day`}`;
-  return [
-    {
-      mode: "manual",
-      provisionedRus: manualRus,
-      layout: manual,
-      monthlyThroughputUSD: manualCost,
-      formula: `${num(manualRus)} RU/s / 100 x ${rate(manualRate)} x ${hours} h x ${regions} region(s) = ${usd(manualCost)}`,
-      basis: "provisioned for the peak every hour",
-      allowed: !manual.overCreationShare,
-      why: manual.overCreationShare
-        ? `its busiest physical partition needs ${num(manual.hottest)} RU/s at peak, more than the ${num(INITIAL_RUS_PER_PARTITION_MANUAL)} RU/s per partition a container created with manual throughput gets (create it with autoscale, or raise manual RU/s after creation)`
-        : `provisioned for the peak of ${num(neededAtPeak(input.peak, manual))} RU/s all month`,
-    },
-    {
-      mode: "autoscale",
-      provisionedRus: maxRus,
-      layout: autoscale,
-      monthlyThroughputUSD: autoscaleCost,
-      formula: `${num(billed)} RU/s billed per hour on average (each hour's highest of ${num(needed)} RU/s x its share of the peak, at least 10% x ${num(maxRus)}) / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
-      basis: describeBasis(basis),
-      ...(range === undefined ? {} : { range }),
-      allowed: true,
-      why: `scales to ${num(maxRus)} RU/s at peak and bills each hour's highest (${describeBasis(basis)})${rangeText}`,
-    },
-    {
-      mode: "serverless",
-      provisionedRus: 0,
-      layout: serverless,
-      monthlyThroughputUSD: serverlessCost,
-      formula: `${num(input.avg)} RU/s x 3,600 s x ${hours} h / 1,000,000 x ${rate(prices.serverlessPerMillionRu)} = ${usd(serverlessCost)}`,
-      basis: "the RU consumed at the average rate",
-      allowed: serverlessProblems.length === 0,
-      why:
-        serverlessProblems.length === 0
-          ? "billed per RU consumed, no minimum"
-          : serverlessProblems.join("; "),
-    },
-  ];
+  return {
+    mode: "serverless",
+    provisionedRus: 0,
+    layout: serverless,
+    monthlyThroughputUSD: serverlessCost,
+    formula: `${num(input.avg)} RU/s x 3,600 s x ${hours} h / 1,000,000 x ${rate(prices.serverlessPerMillionRu)} = ${usd(serverlessCost)}`,
+    basis: "the RU consumed at the average rate",
+    allowed: serverlessProblems.length === 0,
+    why:
+      serverlessProblems.length === 0 ? "billed per RU consumed, no minimum" : serverlessProblems.join("; "),
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ import { designComponent } from "./design-component.js";
 import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
 import { formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
+import { MAX_PROVISIONED_RUS } from "../cosmos/limits.js";
 
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
@@ -193,11 +194,18 @@ function finalize(
     ...model,
     containers: withExplicitIndexing(workload, distinctItemIds(model)).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
+      const pinned = evaluated === undefined ? undefined : modelThroughputOf(evaluated);
+      // RU/s past what the management API holds cannot be written (model.invalidValue): such a
+      // container stays unpinned, and its evaluation names the error (evaluate.overContainerMaximum).
+      const rus = pinned?.mode === "manual" ? pinned.rus : pinned?.mode === "autoscale" ? pinned.maxRus : 0;
       return {
         ...container,
-        ...(!pinThroughput || evaluated === undefined || container.throughput !== undefined
+        ...(!pinThroughput ||
+        pinned === undefined ||
+        (rus ?? 0) > MAX_PROVISIONED_RUS ||
+        container.throughput !== undefined
           ? {}
-          : { throughput: modelThroughputOf(evaluated) }),
+          : { throughput: pinned }),
       };
     }),
   };

@@ -199,7 +199,7 @@ describe("design on the reproducers of the issue 11 audit", () => {
     expect(receipt?.container.name).toBe(subscription?.container.name);
     expect(receipt?.item.partitionKey).toEqual(["{subscriptionId}"]);
     expect(receipt?.item.shards).toBeUndefined();
-    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit")).toEqual([]);
+    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.notAtomic")).toEqual([]);
   });
 
   it("a customer and its orders with the order count: atomicWith keeps them in one logical partition", () => {
@@ -277,7 +277,7 @@ describe("design on the reproducers of the issue 11 audit", () => {
       partner: "W2",
       together: true,
     });
-    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit")).toEqual([]);
+    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.notAtomic")).toEqual([]);
     expect(errorsOf(result)).toEqual([]);
     // Without atomicWith the search keeps orders in their own container keyed by order
     // ($465 a month against $503): the transactional batch is what moves them.
@@ -309,10 +309,10 @@ accessPatterns:
     expect(atomic?.subject).toEqual({ kind: "atomicity", pattern: "W1", partner: "W2", together: false });
     expect(atomic?.why).toMatch(/not parent and child through a key attribute/);
     // The typed finding says the same to every consumer of the evaluation (check, documents).
-    const split = result.evaluation.issues.filter((i) => i.code === "evaluate.atomicWritesSplit");
-    expect(
-      split.map((i) => [i.code === "evaluate.atomicWritesSplit" ? i.reason : "", formatPath(i.path)]),
-    ).toEqual([["unrelated", "accessPatterns[0].atomicWith"]]);
+    const split = result.evaluation.issues.filter((i) => i.code === "evaluate.notAtomic");
+    expect(split.map((i) => [i.code === "evaluate.notAtomic" ? i.reason : "", formatPath(i.path)])).toEqual([
+      ["unrelated", "accessPatterns[0].atomicWith"],
+    ]);
     for (const decision of result.decisions) expect(decision.why).not.toMatch(/respects every limit.*atomic/);
   });
 
@@ -378,16 +378,49 @@ accessPatterns:
     expect(item?.source).toBeUndefined();
   });
 
+  it("a container needing more RU/s than the management API holds is written unpinned (model.yaml loads; the error is named)", () => {
+    // 50,000 requests/s of 100 orders of 1.5 MB each: billions of RU/s, past 2,147,483,647.
+    const result = designAndReload(audited("over-api-maximum.yaml"));
+    const over = result.evaluation.issues.filter((i) => i.code === "evaluate.overContainerMaximum");
+    expect(over.length).toBeGreaterThan(0);
+    for (const issue of over) {
+      expect(issue.severity).toBe("error");
+      expect(result.decisions.find((d) => d.id === "unmet-limits")?.why).toContain(formatPath(issue.path));
+    }
+  });
+
+  /** gps.yaml with `binning` given and the pings' writer buffering `buffered` records per request. */
+  const gps = (binning: string, buffered?: number) =>
+    audited("gps.yaml", (t) =>
+      t
+        .replace("    ttlSeconds: 604800\n", `    ttlSeconds: 604800\n    ${binning}\n`)
+        .replace(
+          "entity: Ping, rps",
+          buffered === undefined ? "entity: Ping, rps" : `entity: Ping, bufferedRecords: ${buffered}, rps`,
+        ),
+    );
+
+  // The writer sends 60 readings at once (bufferedRecords), so a bucket is written whole or in a
+  // few patches and binning pays; the bucket is the workload's.
   it.each([
     ["binning: false", "binning: false", undefined],
-    ["a window", "binning: { windowSeconds: 3600 }", { kind: "window", by: "at", windowSeconds: 3600 }],
+    ["a window", "binning: { windowSeconds: 300 }", { kind: "window", by: "at", windowSeconds: 300 }],
     ["records per item", "binning: { recordsPerItem: 50 }", { kind: "records", records: 50 }],
   ])("gps: binning follows the workload (%s)", (_label, binning, bucket) => {
-    const result = designAndReload(
-      audited("gps.yaml", (t) =>
-        t.replace("    ttlSeconds: 604800\n", `    ttlSeconds: 604800\n    ${binning}\n`),
-      ),
-    );
+    const result = designAndReload(gps(binning, 60));
     expect(primaryOf(result.model, "Ping").item.bucket).toEqual(bucket);
+  });
+
+  it("gps: binning as written (a patch of the growing bucket per record) is offered in the workload's window and loses to one item per record", () => {
+    const result = designAndReload(gps("binning: { windowSeconds: 3600 }"));
+    expect(primaryOf(result.model, "Ping").item.bucket).toBeUndefined();
+    const decision = result.decisions.find((d) => d.id === "bucket-Ping");
+    expect(decision?.chosen).toBe("one item per record");
+    const binned = decision?.alternatives.filter((a) => a.name.startsWith("bin Ping"));
+    expect(binned?.map((a) => a.name)).toEqual([
+      "bin Ping records into one item per vehicleId per 3600 s (the workload's binning; about 720 records each)",
+    ]);
+    const kept = decision?.alternatives.find((a) => a.name === "one item per record");
+    expect(binned?.[0]?.monthlyCostUSD).toBeGreaterThan(kept?.monthlyCostUSD ?? Infinity);
   });
 });

@@ -1,14 +1,18 @@
 /**
  * Synthetic workloads for the design speed bench and tests: `entities` entities in chains of four
  * (a root, its child, grandchild and great-grandchild, each one-to-many), with 2.5 access patterns
- * per entity on average (a point read, a list by parent, a create).
+ * per entity on average (a point read, a list by parent, a create); more patterns on request (a
+ * patch of the title, then a delete, entity by entity).
  */
 import type { AccessPattern, Entity, Relationship, Workload } from "../workload/types.js";
 
 const CHAIN = 4;
 
-/** A deterministic workload of `count` entities (rounded up to a multiple of four). */
-export function generateWorkload(count: number): Workload {
+/**
+ * A deterministic workload of `count` entities; with `patterns` beyond the 2.5 per entity, title
+ * patches then deletes are added entity by entity until there are that many (at most 5 per entity).
+ */
+export function generateWorkload(count: number, options: { readonly patterns?: number } = {}): Workload {
   const entities: Entity[] = [];
   const relationships: Relationship[] = [];
   const patterns: AccessPattern[] = [];
@@ -84,6 +88,28 @@ export function generateWorkload(count: number): Workload {
       bufferedRecords: 1,
       rps: { avg: rate / 10, peak: rate / 2 },
     });
+  }
+  const extra: readonly { readonly operation: "patch" | "delete"; readonly prefix: string }[] = [
+    { operation: "patch", prefix: "P" },
+    { operation: "delete", prefix: "D" },
+  ];
+  for (const { operation, prefix } of extra) {
+    for (let index = 0; index < count && patterns.length < (options.patterns ?? 0); index++) {
+      const rate = 5 + (index % 5) * 5;
+      patterns.push({
+        entity: `Entity${index}`,
+        standalone: false,
+        id: `${prefix}${index}`,
+        name: `${operation} Entity${index}`,
+        type: "write",
+        operation,
+        ...(operation === "patch" ? { changes: ["title"] } : {}),
+        batch: 1,
+        atomicWith: [],
+        bufferedRecords: 1,
+        rps: { avg: rate, peak: rate * 3 },
+      });
+    }
   }
   return {
     version: 1,

@@ -22,8 +22,8 @@ import type { Candidate } from "./search.js";
 /** Replica counts tried for a bounded set of the newest items (all of them: the step can afford it). */
 const REPLICA_CHOICES = [1, 2, 4, 8, 16, 32] as const;
 
-/** True when `parent` reaches `child` through a relationship with a key attribute (`via`). */
-function viaRelationship(workload: Workload, parent: string, child: string): boolean {
+/** True when a relationship with `via` (not many-to-many) leads from `parent` to `child`. */
+function followsVia(workload: Workload, parent: string, child: string): boolean {
   return workload.relationships.some(
     (r) => r.parent === parent && r.child === child && r.kind !== "many-to-many" && r.via !== undefined,
   );
@@ -58,9 +58,9 @@ export function denormalizationCandidates(
           item.copies.some((c) => c.from.entity === entry.entity && c.from.attribute === entry.attribute)
         )
           break;
-        // A copy of a many-to-many relative's attribute has no update path when the relative
-        // changes (no key leads from it to the items holding the copy): not offered.
-        if (!viaRelationship(workload, entry.entity, pattern.entity)) break;
+        // A copy is kept up to date through the relationship's `via` (the holders are found by
+        // it, a new holder finds its source by it): none across a many-to-many relationship.
+        if (!followsVia(workload, entry.entity, pattern.entity)) break;
         const as = `${propertyNameOf(entry.entity, false)}${entry.attribute.charAt(0).toUpperCase()}${entry.attribute.slice(1)}`;
         candidates.push({
           name: `copy ${entry.entity}.${entry.attribute} into ${target.type} items as ${as}`,

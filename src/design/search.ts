@@ -9,7 +9,6 @@ import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
 import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
-import { splitAtomicPairs } from "../cost/atomic-writes.js";
 import type { Repaired } from "./repair.js";
 
 export interface Scored {
@@ -30,7 +29,8 @@ export interface Scored {
   readonly nearLimit: number;
   /**
    * Pairs of writes that must commit together (`atomicWith`) whose items the model keeps in
-   * different logical partitions: no transactional batch can hold them. Weighed like an error.
+   * different logical partitions (`evaluate.notAtomic`): already among `errors`, counted here to
+   * say so in the decisions, never weighed twice.
    */
   readonly atomicSplit: number;
   readonly monthlyCostUSD: number;
@@ -197,15 +197,18 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
         Math.max(c.hottestLogicalPartition.rus, c.hottestPhysicalPartition.rus) >
         HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS,
     ).length,
-    atomicSplit: splitAtomicPairs(workload, model),
+    atomicSplit: evaluation.issues.filter((issue) => issue.code === "evaluate.notAtomic").length,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
   };
 }
 
-/** Hard-limit errors plus pairs of writes that must commit together but cannot (see `Scored`). */
+/**
+ * Hard-limit errors, among them the pairs of writes that must commit together but cannot
+ * (`evaluate.notAtomic` is an error: each split pair counts once).
+ */
 export function violations(scored: Scored): number {
-  return scored.errors + scored.atomicSplit;
+  return scored.errors;
 }
 
 /**
@@ -262,10 +265,12 @@ const rus = (value: number): string => `${formatInteger(value)} RU/s`;
 /** Describes a scored model in one phrase: cost, peak and errors. */
 export function describeScore(scored: Scored): string {
   const errors =
-    (scored.errors === 0 ? "" : `, ${scored.errors} hard-limit error(s)`) +
-    (scored.atomicSplit === 0
+    scored.errors === 0
       ? ""
-      : `, ${scored.atomicSplit} pair(s) of atomic writes in different logical partitions`);
+      : `, ${scored.errors} hard-limit error(s)` +
+        (scored.atomicSplit === 0
+          ? ""
+          : ` (${scored.atomicSplit} of them atomic write pair(s) in different logical partitions)`);
   const fanOuts = scored.frequentFanOuts === 0 ? "" : `, ${scored.frequentFanOuts} frequent fan-out read(s)`;
   return `${usd(scored.monthlyCostUSD)}/month, ${rus(scored.rusPeak)} at peak${errors}${fanOuts}`;
 }

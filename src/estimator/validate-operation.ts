@@ -64,6 +64,9 @@ const KNOWN_FIELD_NAMES: readonly string[] = KNOWN_FIELDS;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Reports an error at a field of the operation. */
+type FieldError = (code: IssueDetail, field: string, message: string, suggestion?: string) => void;
+
 /**
  * Validates `value` as an operation. `index` (when given) prefixes issue paths as `[index]`.
  * @example validateOperation({ op: "read", itemBytes: 819 }) // ok, { op: "read", itemBytes: 819 }
@@ -72,7 +75,7 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
   const prefix: IssuePath = index === undefined ? [] : [index];
   const at = (field: string): IssuePath => [...prefix, field];
   const sink = createIssueSink();
-  const error = (code: IssueDetail, field: string, message: string, suggestion?: string): void =>
+  const error: FieldError = (code, field, message, suggestion) =>
     sink.error(code, at(field), message, suggestion);
 
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -85,57 +88,90 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
   }
   const record = value as Record<string, unknown>;
   const operation: Partial<Mutable<Operation>> = {};
+  const op = validateKind(record["op"], error);
+  if (op !== undefined) operation.op = op;
+  const inner = validateInnerOperations(record["operations"], op, at("operations"), sink);
+  if (inner !== undefined) operation.operations = inner;
+  for (const field of KNOWN_FIELDS) {
+    const raw = record[field];
+    if (field === "op" || field === "operations" || raw === undefined || raw === null) continue;
+    validateField(operation, field, raw, error);
+  }
+  checkSizes(operation, error, (field, message) =>
+    sink.warning("operation.changedExceedsIndexed", at(field), message),
+  );
+  warnUnknownFields(record, (key, message, suggestion) =>
+    sink.warning("operation.unknownField", at(key), message, suggestion),
+  );
 
-  const op = record["op"];
+  const issues = sink.issues();
+  if (sink.hasErrors() || operation.op === undefined) return { ok: false, issues };
+  return { ok: true, value: { ...operation, op: operation.op } as Operation, issues };
+}
+
+/** The operation's kind (`op`), or undefined after reporting why it has none. */
+function validateKind(op: unknown, error: FieldError): OperationKind | undefined {
   if (op === undefined) {
     error("operation.missingOp", "op", `op is required: one of ${ALL_KINDS.join(", ")}`);
-  } else if (typeof op !== "string" || !(ALL_KINDS as readonly string[]).includes(op)) {
+    return undefined;
+  }
+  if (typeof op !== "string" || !(ALL_KINDS as readonly string[]).includes(op)) {
     error(
       "operation.invalidOp",
       "op",
       `op must be one of ${ALL_KINDS.join(", ")}; got ${JSON.stringify(op)}`,
       typeof op === "string" ? didYouMean(op, ALL_KINDS) : undefined,
     );
-  } else {
-    operation.op = op as OperationKind;
+    return undefined;
   }
-  const inner = validateInnerOperations(record["operations"], operation.op, at("operations"), sink);
-  if (inner !== undefined) operation.operations = inner;
+  return op as OperationKind;
+}
 
-  for (const field of KNOWN_FIELDS) {
-    const raw = record[field];
-    if (field === "op" || field === "operations" || raw === undefined || raw === null) continue;
-    if (field === "consistency") {
-      if (typeof raw !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(raw)) {
-        error(
-          "operation.invalidConsistency",
-          field,
-          `consistency must be one of ${CONSISTENCY_LEVELS.join(", ")}; got ${JSON.stringify(raw)}`,
-          typeof raw === "string" ? didYouMean(raw, CONSISTENCY_LEVELS) : undefined,
-        );
-      } else {
-        operation.consistency = raw as Consistency;
-      }
-    } else if (field === "partitions") {
-      if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1) {
-        error(
-          "operation.invalidPartitions",
-          field,
-          `partitions must be a whole number of physical partitions, at least 1; got ${JSON.stringify(raw)}`,
-        );
-      } else {
-        operation.partitions = raw;
-      }
-    } else if (typeof raw !== "number" || !Number.isFinite(raw) || raw < 0) {
+/** Sets `field` of `operation` from `raw` when it is valid (consistency, partitions, or a number). */
+function validateField(
+  operation: Partial<Mutable<Operation>>,
+  field: Exclude<(typeof KNOWN_FIELDS)[number], "op" | "operations">,
+  raw: unknown,
+  error: FieldError,
+): void {
+  if (field === "consistency") {
+    if (typeof raw !== "string" || !(CONSISTENCY_LEVELS as readonly string[]).includes(raw)) {
       error(
-        "operation.invalidNumber",
+        "operation.invalidConsistency",
         field,
-        `${field} must be a non-negative number; got ${JSON.stringify(raw)}`,
+        `consistency must be one of ${CONSISTENCY_LEVELS.join(", ")}; got ${JSON.stringify(raw)}`,
+        typeof raw === "string" ? didYouMean(raw, CONSISTENCY_LEVELS) : undefined,
       );
     } else {
-      operation[field] = raw;
+      operation.consistency = raw as Consistency;
     }
+  } else if (field === "partitions") {
+    if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1) {
+      error(
+        "operation.invalidPartitions",
+        field,
+        `partitions must be a whole number of physical partitions, at least 1; got ${JSON.stringify(raw)}`,
+      );
+    } else {
+      operation.partitions = raw;
+    }
+  } else if (typeof raw !== "number" || !Number.isFinite(raw) || raw < 0) {
+    error(
+      "operation.invalidNumber",
+      field,
+      `${field} must be a non-negative number; got ${JSON.stringify(raw)}`,
+    );
+  } else {
+    operation[field] = raw;
   }
+}
+
+/** The item size limit (an error) and changed values beyond the indexed ones (a warning). */
+function checkSizes(
+  operation: Partial<Mutable<Operation>>,
+  error: FieldError,
+  warning: (field: string, message: string) => void,
+): void {
   if (operation.itemBytes !== undefined && operation.itemBytes > MAX_ITEM_BYTES) {
     error(
       "operation.itemTooLarge",
@@ -143,34 +179,33 @@ export function validateOperation(value: unknown, index?: number): Result<Operat
       `itemBytes ${operation.itemBytes} exceeds the ${MAX_ITEM_BYTES}-byte (2 MB) item size limit of Cosmos DB`,
     );
   }
-
   if (
     operation.changedValues !== undefined &&
     operation.indexedValues !== undefined &&
     operation.changedValues > operation.indexedValues
   ) {
-    sink.warning(
-      "operation.changedExceedsIndexed",
-      at("changedValues"),
+    warning(
+      "changedValues",
       `changedValues (${operation.changedValues}) exceeds indexedValues (${operation.indexedValues}); the estimate uses ${operation.indexedValues}`,
     );
   }
+}
 
+/** A warning for each field of `record` the format does not know but is close to one it does. */
+function warnUnknownFields(
+  record: Record<string, unknown>,
+  warning: (key: string, message: string, suggestion: string) => void,
+): void {
   for (const key of Object.keys(record)) {
     if (KNOWN_FIELD_NAMES.includes(key)) continue;
     const close = suggestName(key, KNOWN_FIELD_NAMES);
     if (close === undefined) continue;
-    sink.warning(
-      "operation.unknownField",
-      at(key),
+    warning(
+      key,
       `field "${key}" is not part of the operation format and is ignored`,
       `did you mean "${close}"?`,
     );
   }
-
-  const issues = sink.issues();
-  if (sink.hasErrors() || operation.op === undefined) return { ok: false, issues };
-  return { ok: true, value: { ...operation, op: operation.op } as Operation, issues };
 }
 
 /**

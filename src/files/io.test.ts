@@ -40,8 +40,12 @@ describe("writeFileAtomic", () => {
     const path = join(dir, "model.yaml");
     writeFileSync(join(dir, ".model.yaml.0123456789ab.tmp"), "left by a killed run");
     writeFileSync(join(dir, ".other.yaml.0123456789ab.tmp"), "another file's");
+    writeFileSync(join(dir, ".notes.0123456789.tmp"), "not the tool's pattern");
     await writeFileAtomic(path, "version: 1\n");
-    expect(await removeStaleTemporaries(path)).toEqual([".model.yaml.0123456789ab.tmp"]);
-    expect(readdirSync(dir).sort()).toEqual([".other.yaml.0123456789ab.tmp", "model.yaml"]);
+    expect((await removeStaleTemporaries(dir)).sort()).toEqual([
+      ".model.yaml.0123456789ab.tmp",
+      ".other.yaml.0123456789ab.tmp",
+    ]);
+    expect(readdirSync(dir).sort()).toEqual([".notes.0123456789.tmp", "model.yaml"]);
   });
 });

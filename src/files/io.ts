@@ -10,6 +10,14 @@ import { CosmosModelerError } from "../common/errors.js";
 /** Inputs larger than this are refused before parsing (workloads, models, price files). */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
 
+/** Standard input as issues and messages name it. */
+export const STDIN_NAME = "<stdin>";
+
+/** The name issues give an input path: the path, or {@link STDIN_NAME} for `-`. */
+export function inputName(path: string): string {
+  return path === "-" ? STDIN_NAME : path;
+}
+
 /**
  * Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB. Reading stops
  * at the limit: a device or a pipe that never ends (`/dev/zero`) costs 10 MB, not all memory.
@@ -65,7 +73,7 @@ function tooLarge(path: string | undefined, head: Buffer): CosmosModelerError {
   return new CosmosModelerError(
     "cli.inputTooLarge",
     `${path === undefined ? "standard input" : "the file"} is larger than ${MAX_INPUT_BYTES} bytes (10 MB), the most an input may hold; the limit falls on line ${line}. Split the input or remove what it does not need.`,
-    { context: { ...(path === undefined ? {} : { file: path }), line } },
+    { context: { file: path ?? STDIN_NAME, line } },
   );
 }
 
@@ -143,27 +151,24 @@ async function syncFolder(folder: string): Promise<void> {
 }
 
 /**
- * Removes the temporary files an interrupted {@link writeFileAtomic} of `path` left beside it
- * (`.name.<12 hex digits>.tmp`). Returns the names removed.
+ * Removes the temporary files interrupted {@link writeFileAtomic} calls left in `folder`
+ * (`.name.<12 hex digits>.tmp`, whatever the name), so a file a rerun does not rewrite leaves no
+ * temporary file behind either. Returns the names removed.
  */
-export async function removeStaleTemporaries(path: string): Promise<string[]> {
-  const folder = dirname(path);
-  const prefix = `.${basename(path)}.`;
+export async function removeStaleTemporaries(folder: string): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(folder);
   } catch {
     return [];
   }
-  const stale = names.filter(
-    (name) =>
-      name.startsWith(prefix) &&
-      name.endsWith(TEMPORARY_SUFFIX) &&
-      /^[0-9a-f]{12}$/.test(name.slice(prefix.length, -TEMPORARY_SUFFIX.length)),
-  );
+  const stale = names.filter((name) => TEMPORARY_NAME.test(name));
   for (const name of stale) await unlink(join(folder, name)).catch(() => undefined);
   return stale;
 }
+
+/** The name {@link writeFileAtomic} gives its temporary files. */
+const TEMPORARY_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
 
 function describe(cause: unknown): string {
   if (cause instanceof Error && "code" in cause && typeof cause.code === "string") return cause.code;

@@ -9,7 +9,7 @@ import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
-import { readInputFile } from "./io.js";
+import { inputName, readInputFile } from "./io.js";
 
 /** The input files read, by role. */
 export interface InputSources {
@@ -29,9 +29,10 @@ export type InputFiles<T> =
 /** Loads a workload file (or `-` for standard input). */
 export async function readWorkloadFile(path: string): Promise<InputFiles<Workload>> {
   const text = await readInputFile(path);
-  const result = loadWorkload(text, { file: path });
+  const file = inputName(path);
+  const result = loadWorkload(text, { file });
   return result.ok && !hasErrors(result.issues)
-    ? { ...result, sources: { workload: { file: path, text } } }
+    ? { ...result, sources: { workload: { file, text } } }
     : { ok: false, issues: result.issues };
 }
 
@@ -43,13 +44,13 @@ export async function readWorkloadAndModel(
   const workload = await readWorkloadFile(workloadPath);
   if (!workload.ok) return workload;
   const text = await readInputFile(modelPath);
-  const model = loadModel(text, { file: modelPath, workload: workload.value });
+  const model = loadModel(text, { file: inputName(modelPath), workload: workload.value });
   const issues = [...workload.issues, ...model.issues];
   if (!model.ok || hasErrors(model.issues)) return { ok: false, issues };
   return {
     ok: true,
     value: { workload: workload.value, model: model.value },
     issues,
-    sources: { ...workload.sources, model: { file: modelPath, text } },
+    sources: { ...workload.sources, model: { file: inputName(modelPath), text } },
   };
 }

@@ -5,7 +5,7 @@ import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import { loadPrices } from "../cost/load-prices.js";
 import { CosmosModelerError } from "../common/errors.js";
 import { formatIssue } from "../common/issues.js";
-import { readInputFile } from "./io.js";
+import { inputName, readInputFile } from "./io.js";
 
 /**
  * The prices to use: the defaults, or the defaults overridden by the file at `path`.
@@ -14,7 +14,7 @@ import { readInputFile } from "./io.js";
 export async function resolvePrices(path: string | undefined): Promise<Prices> {
   if (path === undefined) return DEFAULT_PRICES;
   const text = await readInputFile(path);
-  const result = loadPrices(text, path === "-" ? "<stdin>" : path);
+  const result = loadPrices(text, inputName(path));
   if (result.ok) return result.value;
   throw new CosmosModelerError(
     "prices.invalid",

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { chmod, readFile } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 import type { RenderedFile } from "../render/artifacts.js";
 import { confinePath } from "./confine.js";
@@ -126,8 +126,13 @@ export async function writeOutputs(
     pending.push({ file, path, before });
   }
   if (conflicts.length > 0 && !force) throw new HandEditedError(dir, conflicts);
-  for (const { path } of pending) await removeStaleTemporaries(path);
-  await removeStaleTemporaries(manifestPath);
+  // Every folder the tool writes in: an interrupted run may have left temporary files of files
+  // this run does not rewrite (unchanged ones included).
+  const folders = new Set([
+    dirname(manifestPath),
+    ...(await Promise.all(files.map(async (f) => dirname(await located(f.path))))),
+  ]);
+  for (const folder of folders) await removeStaleTemporaries(folder);
   const final: Record<string, string> = { ...manifest.files };
   for (const file of files) final[file.path] = sha256(file.content);
   // A file an interrupted run was writing that this run no longer writes: its current content

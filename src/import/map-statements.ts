@@ -60,6 +60,29 @@ export function mapStatements(
   window: StatementWindow | undefined,
   analyze: AnalyzeSql,
 ): MappedStatements {
+  const { candidates, unmapped, ignored } = collectCandidates(structure, statements, analyze);
+  const facts: ImportedFact[] = [];
+  const counters = { read: 0, write: 0 };
+  const ordered = [...candidates].sort(
+    (a, b) => calls(b) - calls(a) || (a.pattern.name < b.pattern.name ? -1 : 1),
+  );
+  const patterns = ordered.map((candidate) => {
+    const type = candidate.pattern.type;
+    counters[type]++;
+    return candidatePattern(candidate, `${type === "read" ? "Q" : "C"}${counters[type]}`, window, facts);
+  });
+  return { patterns, facts, unmapped, ignored };
+}
+
+/**
+ * The statements as candidate access patterns (statements of the same shape merged into one),
+ * the statements that cannot be mapped with the reason, and how many were not the application's.
+ */
+function collectCandidates(
+  structure: MappedStructure,
+  statements: readonly StatementStatistics[],
+  analyze: AnalyzeSql,
+): { candidates: Iterable<Candidate>; unmapped: UnmappedItem[]; ignored: number } {
   const candidates = new Map<string, Candidate>();
   const unmapped: UnmappedItem[] = [];
   let ignored = 0;
@@ -111,62 +134,64 @@ export function mapStatements(
       });
     }
   }
-  const facts: ImportedFact[] = [];
-  const counters = { read: 0, write: 0 };
-  const ordered = [...candidates.values()].sort(
-    (a, b) => calls(b) - calls(a) || (a.pattern.name < b.pattern.name ? -1 : 1),
-  );
-  const patterns = ordered.map((candidate) => {
-    const type = candidate.pattern.type;
-    counters[type]++;
-    const id = `${type === "read" ? "Q" : "C"}${counters[type]}`;
-    const total = calls(candidate);
-    const rows = candidate.statements.reduce((sum, s) => sum + s.rows, 0);
-    const ids = candidate.statements.map((s) => s.queryId).join(", ");
-    const sql = candidate.statements.map((s) => shortSql(s.query)).join(" | ");
-    facts.push({
-      path: ["accessPatterns", id, "entity"],
-      value: candidate.pattern.entity,
-      source: `pg_stat_statements queryid ${ids}: ${sql}`,
-    });
-    for (const note of candidate.notes)
-      facts.push({ path: ["accessPatterns", id, "name"], value: candidate.pattern.name, source: note });
-    let avg: number | undefined;
-    if (window !== undefined) {
-      avg = significant(total / window.seconds, 4);
-      facts.push({
-        path: ["accessPatterns", id, "rps", "avg"],
-        value: avg,
-        source: `pg_stat_statements: ${formatInteger(total)} calls / ${formatDecimal(window.seconds)} s since ${window.since}; the peak is asked in the interview`,
-      });
-    }
-    const perCall = rows / total;
-    let extra: Partial<DraftAccessPattern> = {};
-    if (candidate.rowsMeaning === "returned") {
-      const returned = significant(perCall);
-      extra = { returns: { avg: returned } };
-      facts.push({
-        path: ["accessPatterns", id, "returns", "avg"],
-        value: returned,
-        source: `pg_stat_statements: ${formatInteger(rows)} rows returned / ${formatInteger(total)} calls`,
-      });
-    } else if (candidate.rowsMeaning === "written" && perCall >= 1.5) {
-      const batch = Math.round(perCall);
-      extra = { batch };
-      facts.push({
-        path: ["accessPatterns", id, "batch"],
-        value: batch,
-        source: `pg_stat_statements: ${formatInteger(rows)} rows written / ${formatInteger(total)} calls`,
-      });
-    }
-    return compact({
-      id,
-      ...candidate.pattern,
-      ...extra,
-      rps: avg === undefined ? undefined : { avg },
-    }) as DraftAccessPattern;
+  return { candidates: candidates.values(), unmapped, ignored };
+}
+
+/**
+ * A candidate as the access pattern `id`: its entity, the average rate over the statistics'
+ * window, the items a call returns or writes, each recorded in `facts` with its source.
+ */
+function candidatePattern(
+  candidate: Candidate,
+  id: string,
+  window: StatementWindow | undefined,
+  facts: ImportedFact[],
+): DraftAccessPattern {
+  const total = calls(candidate);
+  const rows = candidate.statements.reduce((sum, s) => sum + s.rows, 0);
+  const ids = candidate.statements.map((s) => s.queryId).join(", ");
+  const sql = candidate.statements.map((s) => shortSql(s.query)).join(" | ");
+  facts.push({
+    path: ["accessPatterns", id, "entity"],
+    value: candidate.pattern.entity,
+    source: `pg_stat_statements queryid ${ids}: ${sql}`,
   });
-  return { patterns, facts, unmapped, ignored };
+  for (const note of candidate.notes)
+    facts.push({ path: ["accessPatterns", id, "name"], value: candidate.pattern.name, source: note });
+  let avg: number | undefined;
+  if (window !== undefined) {
+    avg = significant(total / window.seconds, 4);
+    facts.push({
+      path: ["accessPatterns", id, "rps", "avg"],
+      value: avg,
+      source: `pg_stat_statements: ${formatInteger(total)} calls / ${formatDecimal(window.seconds)} s since ${window.since}; the peak is asked in the interview`,
+    });
+  }
+  const perCall = rows / total;
+  let extra: Partial<DraftAccessPattern> = {};
+  if (candidate.rowsMeaning === "returned") {
+    const returned = significant(perCall);
+    extra = { returns: { avg: returned } };
+    facts.push({
+      path: ["accessPatterns", id, "returns", "avg"],
+      value: returned,
+      source: `pg_stat_statements: ${formatInteger(rows)} rows returned / ${formatInteger(total)} calls`,
+    });
+  } else if (candidate.rowsMeaning === "written" && perCall >= 1.5) {
+    const batch = Math.round(perCall);
+    extra = { batch };
+    facts.push({
+      path: ["accessPatterns", id, "batch"],
+      value: batch,
+      source: `pg_stat_statements: ${formatInteger(rows)} rows written / ${formatInteger(total)} calls`,
+    });
+  }
+  return compact({
+    id,
+    ...candidate.pattern,
+    ...extra,
+    rps: avg === undefined ? undefined : { avg },
+  }) as DraftAccessPattern;
 }
 
 function calls(candidate: Candidate): number {

@@ -116,11 +116,32 @@ function creationColumn(table: TableInfo) {
   )[0];
 }
 
+/** What the mapping of one table or foreign key reads and records into. */
+interface MappingContext {
+  readonly snapshot: DatabaseSnapshot;
+  /** Every mapped table by `schema.name` (entities first, then link tables). */
+  readonly tables: Map<string, MappedTable>;
+  /** Records a fact with its source. */
+  readonly fact: (path: readonly string[], value: number | string | boolean, source: string) => void;
+  readonly unmapped: UnmappedItem[];
+  /** When the statistics were read (ms since 1970; NaN when unknown: no growth is derived). */
+  readonly capturedAt: number;
+}
+
+/**
+ * Tables -> entities (a pure link table -> a many-to-many relationship) and foreign keys ->
+ * relationships, every number with its source.
+ */
 export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
   const facts: ImportedFact[] = [];
-  const unmapped: UnmappedItem[] = [];
-  const fact = (path: readonly string[], value: number | string | boolean, source: string): void => {
-    facts.push({ path, value, source });
+  const context: MappingContext = {
+    snapshot,
+    tables: new Map<string, MappedTable>(),
+    fact: (path, value, source) => {
+      facts.push({ path, value, source });
+    },
+    unmapped: [],
+    capturedAt: snapshot.source.kind === "postgresql" ? Date.parse(snapshot.source.capturedAt) : Number.NaN,
   };
   const links = new Map<string, readonly [ForeignKey, ForeignKey]>();
   for (const table of snapshot.tables) {
@@ -131,104 +152,148 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
   const names = entityNames(
     entityTables.map((t) => (t.schema === "public" || t.schema === "dbo" ? t.name : `${t.schema}_${t.name}`)),
   );
-  const tables = new Map<string, MappedTable>();
-  const capturedAt =
-    snapshot.source.kind === "postgresql" ? Date.parse(snapshot.source.capturedAt) : Number.NaN;
+  const entities = entityTables.map((table, index) => mapEntity(table, names[index] ?? table.name, context));
+  const relationships = [...foreignKeyRelationships(context), ...linkRelationships(links, context)];
+  return {
+    entities,
+    relationships,
+    tables: context.tables,
+    foreignKeys: snapshot.foreignKeys,
+    facts,
+    unmapped: context.unmapped,
+  };
+}
 
-  const entities: DraftEntity[] = entityTables.map((table, index) => {
-    const name = names[index] ?? table.name;
-    const label = tableLabel(table);
-    const attributeNames = uniqueNames(
-      table.columns.map((c) => c.name),
-      attributeNameOf,
-    );
-    const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
-    tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
-    const key = keyColumn(table, snapshot.foreignKeys);
-    const rows = table.rows?.value;
-    const at = (...field: string[]) => ["entities", name, ...field];
-    if (key !== undefined)
-      fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
-    let count: number | undefined;
-    if (rows !== undefined && rows >= 1 && table.rows !== undefined) {
-      count = Math.round(rows);
-      fact(at("count"), count, table.rows.source);
-    } else if (rows !== undefined) {
-      unmapped.push({
-        kind: "table",
-        name: label,
-        detail: "no rows",
-        reason: "the table is empty (or was never analyzed): its item count is asked in the interview",
-      });
-    }
-    const size = averageItemBytes(table.columns, attributeNames, rows ?? 0);
-    if (size !== undefined) fact(at("avgBytes"), size.value, `${size.how} (${label})`);
-    const created = creationColumn(table);
-    const growth =
-      created?.statistics !== undefined && rows !== undefined && Number.isFinite(capturedAt)
-        ? growthPerMonth(created.statistics, rows, capturedAt)
-        : undefined;
-    const growthValue = growth === undefined ? undefined : significant(growth.value);
-    if (growth !== undefined && growthValue !== undefined && created !== undefined)
-      fact(
-        at("growthPerMonth"),
-        growthValue,
-        `${growth.how}: ${label}.${created.name} (filled with the current time on insert)`,
-      );
-    const draftAttributes: DraftAttribute[] = table.columns.map((column) => {
-      const attribute = attributes.get(column.name) ?? column.name;
-      const stats = column.statistics;
-      const singleUnique = table.uniques.some((u) => u.length === 1 && u[0] === column.name);
-      const isKey = key?.column === column.name;
-      let distinct: Derived | undefined;
-      let skew: Derived | undefined;
-      if (stats !== undefined && rows !== undefined && !isKey && !singleUnique) {
-        const value = distinctValues(stats, rows);
-        if (value !== undefined && value >= 1) {
-          distinct = {
-            value: Math.max(1, Math.round(value)),
-            how: `pg_stats.n_distinct of ${label}.${column.name} (${stats.distinct < 0 ? `${formatDecimal(-stats.distinct * 100)}% of ${formatInteger(rows)} rows` : "an estimate"})`,
-          };
-          const top = stats.mostCommonFrequencies[0];
-          if (top !== undefined && distinct.value > 1) {
-            const exponent =
-              Math.round(zipfExponent(top / (1 - stats.nullFraction || 1), distinct.value) * 100) / 100;
-            if (exponent >= MIN_SKEW)
-              skew = {
-                value: exponent,
-                how: `Zipf exponent whose top value has the share of ${label}.${column.name}'s most common value (${formatDecimal(top * 100)}% in pg_stats.most_common_freqs) among ${formatInteger(distinct.value)} values`,
-              };
-          }
-        }
-      }
-      const attrPath = (field: string) => at("attributes", attribute, field);
-      fact(attrPath("type"), column.type, `${label}.${column.name} ${column.sqlType}`);
-      if (distinct !== undefined) fact(attrPath("distinct"), distinct.value, distinct.how);
-      if (skew !== undefined) fact(attrPath("skew"), skew.value, skew.how);
-      if (singleUnique)
-        fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
-      return compact({
-        name: attribute,
-        type: column.type,
-        distinct: distinct?.value,
-        skew: skew?.value,
-        unique: singleUnique ? true : undefined,
-      });
+/** A table as the entity `name`: key, count, size, growth and attributes, each fact recorded. */
+function mapEntity(table: TableInfo, name: string, context: MappingContext): DraftEntity {
+  const { snapshot, fact } = context;
+  const label = tableLabel(table);
+  const attributeNames = uniqueNames(
+    table.columns.map((c) => c.name),
+    attributeNameOf,
+  );
+  const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
+  context.tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
+  const key = keyColumn(table, snapshot.foreignKeys);
+  const rows = table.rows?.value;
+  const at = (...field: string[]) => ["entities", name, ...field];
+  if (key !== undefined)
+    fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
+  let count: number | undefined;
+  if (rows !== undefined && rows >= 1 && table.rows !== undefined) {
+    count = Math.round(rows);
+    fact(at("count"), count, table.rows.source);
+  } else if (rows !== undefined) {
+    context.unmapped.push({
+      kind: "table",
+      name: label,
+      detail: "no rows",
+      reason: "the table is empty (or was never analyzed): its item count is asked in the interview",
     });
-    return compact({
-      name,
-      key: key === undefined ? undefined : attributes.get(key.column),
-      count,
-      growthPerMonth: growthValue,
-      avgBytes: size?.value,
-      attributes: draftAttributes,
-    });
+  }
+  const size = averageItemBytes(table.columns, attributeNames, rows ?? 0);
+  if (size !== undefined) fact(at("avgBytes"), size.value, `${size.how} (${label})`);
+  const growthValue = entityGrowth(table, rows, at, context);
+  const draftAttributes = table.columns.map((column) =>
+    mapAttribute(table, column, {
+      attribute: attributes.get(column.name) ?? column.name,
+      isKey: key?.column === column.name,
+      rows,
+      at,
+      fact,
+    }),
+  );
+  return compact({
+    name,
+    key: key === undefined ? undefined : attributes.get(key.column),
+    count,
+    growthPerMonth: growthValue,
+    avgBytes: size?.value,
+    attributes: draftAttributes,
   });
+}
 
-  const entityOf = (schema: string, table: string) => tables.get(tableKey(schema, table));
-  const rowsOf = (schema: string, table: string) =>
-    snapshot.tables.find((t) => t.schema === schema && t.name === table)?.rows?.value;
+/** Items added per month, from the column filled with the insert time (recorded as a fact). */
+function entityGrowth(
+  table: TableInfo,
+  rows: number | undefined,
+  at: (...field: string[]) => string[],
+  context: MappingContext,
+): number | undefined {
+  const created = creationColumn(table);
+  const growth =
+    created?.statistics !== undefined && rows !== undefined && Number.isFinite(context.capturedAt)
+      ? growthPerMonth(created.statistics, rows, context.capturedAt)
+      : undefined;
+  const growthValue = growth === undefined ? undefined : significant(growth.value);
+  if (growth !== undefined && growthValue !== undefined && created !== undefined)
+    context.fact(
+      at("growthPerMonth"),
+      growthValue,
+      `${growth.how}: ${tableLabel(table)}.${created.name} (filled with the current time on insert)`,
+    );
+  return growthValue;
+}
 
+/** A column as an attribute: type, distinct values, skew and uniqueness, each fact recorded. */
+function mapAttribute(
+  table: TableInfo,
+  column: TableInfo["columns"][number],
+  where: {
+    readonly attribute: string;
+    readonly isKey: boolean;
+    readonly rows: number | undefined;
+    readonly at: (...field: string[]) => string[];
+    readonly fact: MappingContext["fact"];
+  },
+): DraftAttribute {
+  const { attribute, isKey, rows, at, fact } = where;
+  const label = tableLabel(table);
+  const stats = column.statistics;
+  const singleUnique = table.uniques.some((u) => u.length === 1 && u[0] === column.name);
+  let distinct: Derived | undefined;
+  let skew: Derived | undefined;
+  if (stats !== undefined && rows !== undefined && !isKey && !singleUnique) {
+    const value = distinctValues(stats, rows);
+    if (value !== undefined && value >= 1) {
+      distinct = {
+        value: Math.max(1, Math.round(value)),
+        how: `pg_stats.n_distinct of ${label}.${column.name} (${stats.distinct < 0 ? `${formatDecimal(-stats.distinct * 100)}% of ${formatInteger(rows)} rows` : "an estimate"})`,
+      };
+      const top = stats.mostCommonFrequencies[0];
+      if (top !== undefined && distinct.value > 1) {
+        const exponent =
+          Math.round(zipfExponent(top / (1 - stats.nullFraction || 1), distinct.value) * 100) / 100;
+        if (exponent >= MIN_SKEW)
+          skew = {
+            value: exponent,
+            how: `Zipf exponent whose top value has the share of ${label}.${column.name}'s most common value (${formatDecimal(top * 100)}% in pg_stats.most_common_freqs) among ${formatInteger(distinct.value)} values`,
+          };
+      }
+    }
+  }
+  const attrPath = (field: string) => at("attributes", attribute, field);
+  fact(attrPath("type"), column.type, `${label}.${column.name} ${column.sqlType}`);
+  if (distinct !== undefined) fact(attrPath("distinct"), distinct.value, distinct.how);
+  if (skew !== undefined) fact(attrPath("skew"), skew.value, skew.how);
+  if (singleUnique) fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
+  return compact({
+    name: attribute,
+    type: column.type,
+    distinct: distinct?.value,
+    skew: skew?.value,
+    unique: singleUnique ? true : undefined,
+  });
+}
+
+function rowsOf(snapshot: DatabaseSnapshot, schema: string, table: string): number | undefined {
+  return snapshot.tables.find((t) => t.schema === schema && t.name === table)?.rows?.value;
+}
+
+/** Each foreign key between two entities as a one-to-many (or one-to-one) relationship. */
+function foreignKeyRelationships(context: MappingContext): DraftRelationship[] {
+  const { snapshot, fact } = context;
+  const entityOf = (schema: string, table: string) => context.tables.get(tableKey(schema, table));
   const relationships: DraftRelationship[] = [];
   for (const fk of snapshot.foreignKeys) {
     const childTable = entityOf(fk.schema, fk.table);
@@ -248,8 +313,8 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
     const column = childTable.table.columns.find((c) => c.name === viaColumn);
     const counts = childrenPerParent(
       column?.statistics,
-      rowsOf(fk.schema, fk.table),
-      rowsOf(fk.referencedSchema, fk.referencedTable),
+      rowsOf(snapshot, fk.schema, fk.table),
+      rowsOf(snapshot, fk.referencedSchema, fk.referencedTable),
       `${tableLabel(childTable.table)}.${viaColumn}`,
       tableLabel(parentTable.table),
     );
@@ -278,17 +343,32 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       }),
     );
   }
+  return relationships;
+}
+
+/** Each pure link table as a many-to-many relationship between the entities it links. */
+function linkRelationships(
+  links: ReadonlyMap<string, readonly [ForeignKey, ForeignKey]>,
+  context: MappingContext,
+): DraftRelationship[] {
+  const { snapshot, fact } = context;
+  const entityOf = (schema: string, table: string) => context.tables.get(tableKey(schema, table));
+  const relationships: DraftRelationship[] = [];
   for (const [key, [toParent, toChild]] of links) {
     const table = snapshot.tables.find((t) => tableKey(t.schema, t.name) === key);
     const parent = entityOf(toParent.referencedSchema, toParent.referencedTable);
     const child = entityOf(toChild.referencedSchema, toChild.referencedTable);
     if (table === undefined || parent?.entity === undefined || child?.entity === undefined) continue;
-    tables.set(key, { table, linkOf: { parent: parent.entity, child: child.entity }, attributes: new Map() });
+    context.tables.set(key, {
+      table,
+      linkOf: { parent: parent.entity, child: child.entity },
+      attributes: new Map(),
+    });
     const column = table.columns.find((c) => c.name === toParent.columns[0]);
     const counts = childrenPerParent(
       column?.statistics,
       table.rows?.value,
-      rowsOf(toParent.referencedSchema, toParent.referencedTable),
+      rowsOf(snapshot, toParent.referencedSchema, toParent.referencedTable),
       `${tableLabel(table)}.${toParent.columns[0] ?? ""}`,
       tableLabel(parent.table),
     );
@@ -310,7 +390,7 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       }),
     );
   }
-  return { entities, relationships, tables, foreignKeys: snapshot.foreignKeys, facts, unmapped };
+  return relationships;
 }
 
 /**

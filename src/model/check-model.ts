@@ -9,10 +9,12 @@ import { describeValue } from "../source/schema-issues.js";
 import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
+import { checkServiceLimits } from "./check-service-limits.js";
 import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } from "../cosmos/limits.js";
 
 /** Runs every workload-independent check of the model. */
 export function checkModel(model: Model, issues: IssueSink): void {
+  checkServiceLimits(model, issues);
   const names = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
     const path: IssuePath = ["containers", containerIndex];

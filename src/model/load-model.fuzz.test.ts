@@ -86,6 +86,21 @@ describe("loadModel never throws", () => {
     );
   });
 
+  it("reports a malformed id template of a bucket item, not an exception (the key-change check skips it)", () => {
+    const [example, path] = EXAMPLE_MODELS.find(([name]) => name === "iot-telemetry") ?? [];
+    if (example === undefined || path === undefined) throw new Error("iot-telemetry has a model");
+    const model = parse(readExample(path)) as { containers: { items: { id: string }[] }[] };
+    const item = model.containers[0]?.items[0];
+    if (item === undefined) throw new Error("iot-telemetry's model has an item");
+    item.id = "}";
+    const result = loadModel(JSON.stringify(model), {
+      file: "m.json",
+      workload: readExampleWorkload(example),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.issues.map((issue) => issue.code)).toContain("model.badTemplate");
+  });
+
   it("handles any JSON document", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {

@@ -351,7 +351,7 @@ describe("loadModel reports every problem with code, path, line and suggestion",
       '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], coppies: [] }',
     );
     expect(load(text).issues.map(formatIssue)).toEqual([
-      'error model.unknownField model.yaml:6 containers[0].items[0].coppies: unknown field "coppies" (did you mean "copies"?)',
+      'error model.unknownField model.yaml:6 containers[0].items[0].coppies: unknown field (did you mean "copies"?)',
     ]);
     expect(errors("containers: []")).toEqual([
       expect.objectContaining({

@@ -8,6 +8,7 @@ import type { Workload } from "../workload/types.js";
 import type { Model } from "./types.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
+import { withSuggestionBudget } from "../source/suggest.js";
 import { checkModel } from "./check-model.js";
 import { modelFileSchema } from "./model-schema.js";
 import { normalizeModel } from "./normalize-model.js";
@@ -25,6 +26,11 @@ export interface LoadModelOptions {
  * @example loadModel(text, { file: "model.yaml", workload }) // { ok: true, value: Model, issues: [warnings] }
  */
 export function loadModel(text: string, options: LoadModelOptions = {}): Result<Model> {
+  // One "did you mean" budget for the whole document (source/suggest.ts).
+  return withSuggestionBudget(() => loadModelText(text, options));
+}
+
+function loadModelText(text: string, options: LoadModelOptions): Result<Model> {
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { value, lineOf } = parsed.document;

@@ -4,11 +4,18 @@
  * and cross references are checked after this, in `normalize-model.ts` and `check-model.ts`.
  */
 import { z } from "zod";
-import { MAX_EXACT_NUMBER } from "../cosmos/limits.js";
+import { formatInteger } from "../common/format-number.js";
+import { LIMIT_SOURCES, MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 
 const name = z.string().min(1);
-/** Every number is at most the largest whole number Cosmos DB holds exactly. */
-const number = z.number().max(MAX_EXACT_NUMBER);
+/**
+ * Every number is at most the largest whole number Cosmos DB holds exactly; over it, no other
+ * check runs (a whole number over 2^53 is too large, not "not whole": one issue says so).
+ */
+const number = z.number().max(MAX_EXACT_NUMBER, {
+  error: `expected a number at most ${formatInteger(MAX_EXACT_NUMBER)} (2^53 - 1, the largest whole number Cosmos DB holds exactly: its numbers are IEEE 754 doubles, ${LIMIT_SOURCES.queryConstants})`,
+  abort: true,
+});
 const positiveInteger = number.int().positive();
 /** A string or a list of strings; a single string is read as a list of one. */
 const stringList = z.preprocess(

@@ -6,6 +6,7 @@ import { createIssueSink, type Issue, type IssuePath, type IssueSink } from "../
 import type { Entity, Relationship, Workload } from "../workload/types.js";
 import type { Container, ItemType, Model } from "./types.js";
 import { parseTemplate, templateProblem } from "./templates.js";
+import { movedBy, unmovableReason } from "./key-changes.js";
 import { didYouMean } from "../source/suggest.js";
 
 /**
@@ -118,6 +119,7 @@ function checkItemAgainstEntity(
       );
     }
   }
+  checkKeyChanges(context, item, entity, path);
   item.copies.forEach((copy, index) =>
     checkCopy(context, entity, copy.from, [...path, "copies", index, "from"]),
   );
@@ -160,7 +162,10 @@ function checkAttribute(context: Context, entity: Entity, name: string, path: Is
   context.issues.error(
     { code: "model.unknownAttribute", entity: entity.name, attribute: name },
     path,
-    `${what}, but entity ${entity.name} has no attribute "${name}"`,
+    // The path names the attribute when it ends with it (truncate.x): not again in the message.
+    path.at(-1) === name
+      ? `${what}, but entity ${entity.name} has no such attribute`
+      : `${what}, but entity ${entity.name} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }
@@ -268,4 +273,37 @@ function checkNameClashes(
       );
     }
   });
+}
+
+/**
+ * A write that changes an attribute of the item's id or partition key moves the item (a create
+ * and a delete: a key value cannot be patched in place); an item type that cannot be moved (a
+ * bucket holding many records) would be patched in place: an error at the template it uses.
+ */
+function checkKeyChanges(context: Context, item: ItemType, entity: Entity, path: IssuePath): void {
+  if (item.source !== undefined) return; // a copy follows its source from the change feed
+  // A malformed template is reported as model.badTemplate; its attributes are unknown.
+  if ([item.id, ...item.partitionKey].some((template) => templateProblem(template) !== undefined)) return;
+  const reason = unmovableReason(item);
+  if (reason === undefined) return;
+  for (const pattern of context.workload.accessPatterns) {
+    if (pattern.type !== "write") continue;
+    const moved = movedBy(entity, item, pattern);
+    if (moved.length === 0) continue;
+    const at =
+      item.bucket?.kind === "window" && moved.includes(item.bucket.by)
+        ? [...path, "bucket", "by"]
+        : ([
+            ...item.partitionKey.map((template, index) => ({ template, at: ["partitionKey", index] })),
+            { template: item.id, at: ["id"] },
+          ]
+            .filter(({ template }) => moved.some((name) => template.includes(`{${name}}`)))
+            .map(({ at: where }) => [...path, ...where])[0] ?? path);
+    context.issues.error(
+      { code: "model.keyChangedInPlace", pattern: pattern.id, attributes: moved },
+      at,
+      `write pattern ${pattern.id} changes ${moved.join(", ")}, which places ${item.type} items; ${reason}`,
+      `key ${item.type} by attributes that writes do not change, or do not bin ${entity.name} records`,
+    );
+  }
 }

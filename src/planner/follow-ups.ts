@@ -287,7 +287,7 @@ export function planFollowUps(
       const chosen = batched !== undefined && batched.ru.estimate < perItemCost ? batched : perItem;
       if (chosen === undefined)
         problems.push(`${label}: no item type stores complete ${entry.entity} records`);
-      else steps.push(chosen);
+      else steps.push({ ...chosen, withEntry: label });
       continue;
     }
     const relationship = env.context.relationship(pattern.entity, entry.entity);
@@ -317,7 +317,7 @@ export function planFollowUps(
     }
     const step = childQuery(env, pattern, entry, relationship.via, relationship.avg, returned);
     if (step === undefined) problems.push(`${label}: no item type stores complete ${entry.entity} records`);
-    else steps.push(step);
+    else steps.push({ ...step, withEntry: label });
   }
   return { steps, problems, notes };
 }

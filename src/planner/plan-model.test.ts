@@ -230,13 +230,18 @@ describe("planModel: writes", () => {
     const toFeed = changeFeedInto(c2, "feed", "post");
     expect(toFeed).toHaveLength(1);
     expect(toFeed[0]?.reason).toBe("trim");
-    // Each of the 8 replicas: write the copy, find the oldest beyond 100, delete it.
+    // Is the post a member (one point read in one replica)? The members of the set, read once
+    // from one replica; the new post written into each of the 8 replicas and the oldest beyond
+    // 100 deleted from each.
     expect(toFeed[0]?.steps.map((s) => `${s.kind} x${s.times}`)).toEqual([
+      "pointRead x1",
+      "query x1",
       "write x8",
-      "query x8",
       "write x8",
     ]);
-    expect(toFeed[0]?.steps[2]).toMatchObject({ operation: "delete" });
+    expect(toFeed[0]?.steps[1]).toMatchObject({ role: "boundedSet", returned: 100 });
+    expect(toFeed[0]?.steps[2]).toMatchObject({ operation: "upsert" });
+    expect(toFeed[0]?.steps[3]).toMatchObject({ operation: "delete" });
   });
 
   it("propagates a rarely changed attribute to the items copying it: 1% of user writes (blogging V2 C1)", () => {

@@ -113,7 +113,8 @@ function returnedItemBytes(env: PlanEnvironment, pattern: ReadPattern, placement
       env.shape({ ...placement, item: { ...placement.item, copies: [], counts: [] } }).avgBytes;
     bytes = Math.min(shape.avgBytes, selected + Math.max(0, extras));
   }
-  for (const cut of pattern.truncate) {
+  // Bucket records are cut by the function after the read (the SQL returns whole buckets).
+  for (const cut of placement.item.bucket === undefined ? pattern.truncate : []) {
     if (placement.item.truncate.some((t) => t.attribute === cut.attribute && t.bytes <= cut.bytes)) continue;
     const full = attributePropertyBytes(entity, cut.attribute) - cut.attribute.length - 4;
     if (full > cut.bytes) bytes -= (full - cut.bytes) * env.recordsPerBucket(placement.item);
@@ -176,18 +177,209 @@ function compositeServes(
   return paths && (tail.every(asWritten) || tail.every((c, i) => !asWritten(c, i)));
 }
 
+/** A point read of the item by id and partition key (one per requested key of an `in` filter). */
+function pointReadStep(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  addressed: ReadonlySet<string>,
+  returnedRecords: number,
+): PointReadStep {
+  const { container, item } = placement;
+  const inAttributes = [...new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute))];
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const times = inAttributes.some((a) => addressed.has(a)) ? Math.max(1, returnedRecords) : 1;
+  return {
+    kind: "pointRead",
+    container: container.name,
+    itemType: item.type,
+    id: item.id,
+    partitionKey: item.partitionKey,
+    ru: env.estimate({ op: "read", itemBytes: env.shape(placement).avgBytes, consistency }),
+    times,
+    note: `${
+      times > 1
+        ? `one point read per requested ${inAttributes.join(", ")} (ReadMany)`
+        : "point read by id and partition key"
+    }${
+      pattern.select === undefined && pattern.truncate.length === 0
+        ? ""
+        : ` (charged for the whole item; the function returns only ${pattern.select === undefined ? "the cut attributes" : "the selected attributes"})`
+    }`,
+  };
+}
+
+/**
+ * Items a query loads without returning them: every item it visits when a filter is not indexed,
+ * every match when the ORDER BY is not served by an index, each partition's own first `limit`
+ * items when several partitions are merged; with the note that says why.
+ */
+function scannedNotReturned(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  routing: Routing,
+  itemsReturned: number,
+  physical: number,
+): { scanned: number; served: boolean; note?: string } {
+  const { item } = placement;
+  const keyAttributes = new Set(partitionKeyAttributes(item));
+  // Items in the logical partitions the query visits.
+  const keysPerRequest = routing.scope === "shards" ? routing.shardCount : 1;
+  const inScope =
+    routing.scope === "fanOut"
+      ? env.itemCount(placement) / (item.replicas ?? 1)
+      : (env.itemCount(placement) / env.logicalKeys(placement)) * keysPerRequest;
+  const policy = env.policy(placement.container);
+  const unindexed = pattern.where.filter(
+    (p) =>
+      !(routing.scope !== "fanOut" && keyAttributes.has(p.attribute) && p.op === "eq") &&
+      !isPathIndexed(policy, `/${p.attribute}`),
+  );
+  const served = orderServed(env, pattern, placement);
+  if (unindexed.length > 0) {
+    return {
+      scanned: Math.max(0, inScope - itemsReturned),
+      served,
+      note: `filter on ${unindexed.map((p) => p.attribute).join(", ")} is not indexed: the query loads every item it visits`,
+    };
+  }
+  if (!served) {
+    return {
+      scanned: Math.max(
+        0,
+        Math.min(inScope, expectedMatches(env, pattern) / env.recordsPerBucket(item)) - itemsReturned,
+      ),
+      served,
+      note: `ORDER BY ${pattern.orderBy.map((s) => s.attribute).join(", ")} is not served by an index: the query sorts every match`,
+    };
+  }
+  if (physical > 1 && pattern.orderBy.length > 0 && pattern.limit !== undefined) {
+    // Each partition returns its own first `limit` items; the SDK merges them.
+    const perPartition = Math.min(pattern.limit, inScope / physical);
+    return { scanned: Math.max(0, physical * perPartition - itemsReturned), served };
+  }
+  return { scanned: 0, served };
+}
+
+/** The query that answers `pattern` on `placement` (single partition, key prefix, shards or fan-out). */
+function queryStep(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  routing: Routing,
+  returnedRecords: number,
+): { step: QueryStep; kind: ReadPlanKind; notes: string[] } {
+  const { container, item } = placement;
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const physical = partitionsVisited(env, placement, routing);
+  const itemsReturned =
+    item.keepLatest !== undefined
+      ? Math.min(pattern.limit ?? item.keepLatest.count, item.keepLatest.count)
+      : item.bucket !== undefined
+        ? Math.ceil(returnedRecords / env.recordsPerBucket(item)) + (returnedRecords > 0 ? 1 : 0)
+        : returnedRecords;
+  const bytesEach = returnedItemBytes(env, pattern, placement);
+  const { scanned, served, note } = scannedNotReturned(
+    env,
+    pattern,
+    placement,
+    routing,
+    itemsReturned,
+    physical,
+  );
+  const query = buildQuery({
+    keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
+    predicates: pattern.where,
+    ...(item.bucket?.kind === "window"
+      ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
+      : {}),
+    valuesFrom: "input",
+    orderBy: pattern.orderBy,
+    ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
+    ...queryProjection(env, pattern, placement),
+  });
+  const step: QueryStep = {
+    kind: "query",
+    container: container.name,
+    itemType: item.type,
+    sql: query.sql,
+    parameters: query.parameters,
+    ...(routing.scope === "fanOut" ? {} : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
+    scope: routing.scope,
+    partitions: physical,
+    returned: itemsReturned,
+    orderServedByIndex: served,
+    ru: env.estimate({
+      op: "query",
+      returned: itemsReturned,
+      returnedBytes: itemsReturned * bytesEach,
+      scannedNotReturned: scanned,
+      scannedBytes: scanned * env.shape(placement).avgBytes,
+      partitions: physical,
+      consistency,
+    }),
+    times: 1,
+    note: queryNote(routing, physical),
+  };
+  const kind: ReadPlanKind =
+    routing.scope === "single"
+      ? "singlePartitionQuery"
+      : routing.scope === "prefix"
+        ? "prefixQuery"
+        : "fanOut";
+  return { step, kind, notes: note === undefined ? [] : [note] };
+}
+
+/**
+ * A lookup item (a projection that keeps the entity key but not every attribute the pattern
+ * needs): the point read of the complete record it points to, or why there is none.
+ */
+function keyLookupSteps(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  returnedRecords: number,
+): { steps: PlanStep[]; problems: string[]; notes: string[] } {
+  const { item } = placement;
+  const entity = env.context.entity(pattern.entity);
+  const needed = pattern.select ?? entity.attributes.map((a) => a.name);
+  if (
+    item.select === undefined ||
+    needed.every((name) => item.select?.includes(name)) ||
+    !item.select.includes(entity.key)
+  )
+    return { steps: [], problems: [], notes: [] };
+  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const full = planKeyLookup(env, pattern.entity, Math.max(1, returnedRecords), consistency);
+  if (full === undefined)
+    return {
+      steps: [],
+      problems: [
+        `${item.type} holds only ${item.select.join(", ")} and no item type stores complete ${pattern.entity} records`,
+      ],
+      notes: [],
+    };
+  return {
+    steps: [
+      {
+        ...full,
+        note: `read the complete ${pattern.entity} by the ${entity.key} the ${item.type} item holds`,
+      },
+    ],
+    problems: [],
+    notes: [`${item.type} is a lookup item: ${pattern.id} reads it, then the ${pattern.entity} it points to`],
+  };
+}
+
 function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): Option {
   const { container, item } = placement;
   const { problems, tooSmall } = coverageProblems(env, pattern, placement);
   const known = new Set(pattern.where.filter((p) => p.op === "eq" || p.op === "in").map((p) => p.attribute));
   const routing = routeRequest(item, known);
-  const inAttributes = new Set(pattern.where.filter((p) => p.op === "in").map((p) => p.attribute));
   const idAttributes = templateAttributes(item.id);
-  const keyAttributes = new Set(partitionKeyAttributes(item));
-  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
-  const shape = env.shape(placement);
   const returnedRecords = expectedReturned(env, pattern);
-  const addressed = new Set([...idAttributes, ...keyAttributes]);
+  const addressed = new Set([...idAttributes, ...partitionKeyAttributes(item)]);
   const pointReadable =
     routing.scope === "single" &&
     routing.idKnown &&
@@ -196,148 +388,27 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     pattern.orderBy.length === 0 &&
     pattern.where.every((p) => (p.op === "eq" || p.op === "in") && addressed.has(p.attribute)) &&
     idAttributes.every((a) => known.has(a));
-  const notes: string[] = [];
-  let first: PlanStep;
-  let kind: ReadPlanKind;
-  if (pointReadable) {
-    const times = [...inAttributes].some((a) => addressed.has(a)) ? Math.max(1, returnedRecords) : 1;
-    const step: PointReadStep = {
-      kind: "pointRead",
-      container: container.name,
-      itemType: item.type,
-      id: item.id,
-      partitionKey: item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, consistency }),
-      times,
-      note:
-        times > 1
-          ? `one point read per requested ${[...inAttributes].join(", ")} (ReadMany)`
-          : "point read by id and partition key",
-    };
-    first = step;
-    kind = "pointRead";
-  } else {
-    const physical = partitionsVisited(env, placement, routing);
-    const recordsPerItem = env.recordsPerBucket(item);
-    const itemsReturned =
-      item.keepLatest !== undefined
-        ? Math.min(pattern.limit ?? item.keepLatest.count, item.keepLatest.count)
-        : item.bucket !== undefined
-          ? Math.ceil(returnedRecords / recordsPerItem) + (returnedRecords > 0 ? 1 : 0)
-          : returnedRecords;
-    const bytesEach = returnedItemBytes(env, pattern, placement);
-    // Items in the logical partitions the query visits.
-    const keysPerRequest = routing.scope === "shards" ? routing.shardCount : 1;
-    const inScope =
-      routing.scope === "fanOut"
-        ? env.itemCount(placement) / (item.replicas ?? 1)
-        : (env.itemCount(placement) / env.logicalKeys(placement)) * keysPerRequest;
-    const policy = env.policy(container);
-    const unindexed = pattern.where.filter(
-      (p) =>
-        !(routing.scope !== "fanOut" && keyAttributes.has(p.attribute) && p.op === "eq") &&
-        !isPathIndexed(policy, `/${p.attribute}`),
-    );
-    const served = orderServed(env, pattern, placement);
-    let scanned = 0;
-    if (unindexed.length > 0) {
-      scanned = Math.max(0, inScope - itemsReturned);
-      notes.push(
-        `filter on ${unindexed.map((p) => p.attribute).join(", ")} is not indexed: the query loads every item it visits`,
-      );
-    } else if (!served) {
-      scanned = Math.max(
-        0,
-        Math.min(inScope, expectedMatches(env, pattern) / recordsPerItem) - itemsReturned,
-      );
-      notes.push(
-        `ORDER BY ${pattern.orderBy.map((s) => s.attribute).join(", ")} is not served by an index: the query sorts every match`,
-      );
-    } else if (physical > 1 && pattern.orderBy.length > 0 && pattern.limit !== undefined) {
-      // Each partition returns its own first `limit` items; the SDK merges them.
-      const perPartition = Math.min(pattern.limit, inScope / physical);
-      scanned = Math.max(0, physical * perPartition - itemsReturned);
-    }
-    const query = buildQuery({
-      keys: keyConditions(placement, routing, "input", new Set(pattern.where.map((p) => p.attribute))),
-      predicates: pattern.where,
-      ...(item.bucket?.kind === "window"
-        ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
-        : {}),
-      valuesFrom: "input",
-      orderBy: pattern.orderBy,
-      ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
-      ...(pattern.select === undefined ? {} : { projection: projectionOf(env, pattern, placement) }),
-    });
-    const step: QueryStep = {
-      kind: "query",
-      container: container.name,
-      itemType: item.type,
-      sql: query.sql,
-      parameters: query.parameters,
-      ...(routing.scope === "fanOut"
-        ? {}
-        : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
-      scope: routing.scope,
-      partitions: physical,
-      returned: itemsReturned,
-      orderServedByIndex: served,
-      ru: env.estimate({
-        op: "query",
-        returned: itemsReturned,
-        returnedBytes: itemsReturned * bytesEach,
-        scannedNotReturned: scanned,
-        scannedBytes: scanned * shape.avgBytes,
-        partitions: physical,
-        consistency,
-      }),
-      times: 1,
-      note: queryNote(routing, physical),
-    };
-    first = step;
-    kind =
-      routing.scope === "single"
-        ? "singlePartitionQuery"
-        : routing.scope === "prefix"
-          ? "prefixQuery"
-          : "fanOut";
-  }
+  const queried = pointReadable ? undefined : queryStep(env, pattern, placement, routing, returnedRecords);
+  const first: PlanStep = queried?.step ?? pointReadStep(env, pattern, placement, addressed, returnedRecords);
+  const kind: ReadPlanKind = queried?.kind ?? "pointRead";
+  const notes: string[] = [...(queried?.notes ?? [])];
   if (item.source !== undefined)
     notes.push(
       `${item.type} in ${container.name} is a copy kept from the change feed of ${item.source.container} (eventually consistent)`,
     );
-  const entityKey = env.context.entity(pattern.entity).key;
-  const needed = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
-  const lookupSteps: PlanStep[] = [];
-  if (
-    item.select !== undefined &&
-    needed.some((name) => !item.select?.includes(name)) &&
-    item.select.includes(entityKey)
-  ) {
-    const full = planKeyLookup(env, pattern.entity, Math.max(1, returnedRecords), consistency);
-    if (full === undefined)
-      problems.push(
-        `${item.type} holds only ${item.select.join(", ")} and no item type stores complete ${pattern.entity} records`,
-      );
-    else {
-      lookupSteps.push({
-        ...full,
-        note: `read the complete ${pattern.entity} by the ${entityKey} the ${item.type} item holds`,
-      });
-      notes.push(
-        `${item.type} is a lookup item: ${pattern.id} reads it, then the ${pattern.entity} it points to`,
-      );
-    }
-  }
+  const lookup = keyLookupSteps(env, pattern, placement, returnedRecords);
+  problems.push(...lookup.problems);
+  notes.push(...lookup.notes);
   const followUps = planFollowUps(env, pattern, placement, returnedRecords);
   problems.push(...followUps.problems);
   notes.push(...followUps.notes);
-  const operations = [first, ...lookupSteps, ...followUps.steps];
+  const operations = [first, ...lookup.steps, ...followUps.steps];
   const total = sumEstimates(operations.map((step) => scaleEstimate(step.ru, step.times))).estimate;
   const fanOut = operations.some(
     (step) =>
       step.kind === "query" && (step.scope === "fanOut" || step.scope === "shards") && step.partitions > 1,
   );
+  const returnedShape = returnedShapeOf(env, pattern, placement);
   return {
     total,
     ...(tooSmall === undefined ? {} : { tooSmall }),
@@ -351,13 +422,24 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
       fanOut,
       served: problems.length === 0,
       notes: [...problems, ...notes],
+      ...(returnedShape === undefined ? {} : { returnedShape }),
     },
   };
 }
 
-function projectionOf(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): readonly string[] {
+/**
+ * The properties a read returns of each item: `id`, the selected attributes (all of the entity's
+ * without `select`), what the item holds for `with` (copies, counters, embeds), and the keys
+ * follow-up reads need (the entity key, the parents' `via`).
+ */
+export function projectionOf(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): readonly string[] {
   const { item } = placement;
-  const fields = new Set(["id", ...(pattern.select ?? [])]);
+  const selected = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
+  const fields = new Set(["id", ...selected]);
   for (const copy of item.copies) fields.add(copy.as);
   for (const counter of item.counts) fields.add(counter.as);
   for (const embed of item.embeds) fields.add(embed.as);
@@ -366,6 +448,42 @@ function projectionOf(env: PlanEnvironment, pattern: ReadPattern, placement: Pla
     if (relationship.via !== undefined) fields.add(relationship.via);
   fields.add(env.context.entity(pattern.entity).key);
   return [...fields];
+}
+
+/**
+ * The projection of a query: with `select`, the selected properties; with `truncate`, every
+ * property with the cut ones as `LEFT`. None for bucket items (their `records` are shaped by the
+ * function after the read).
+ */
+function queryProjection(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): { projection?: readonly string[]; truncate?: Readonly<Record<string, number>> } {
+  // A bucket item answers with its `records`: the function shapes them after the read.
+  if (placement.item.bucket !== undefined) return {};
+  const cuts = pattern.truncate;
+  if (pattern.select === undefined && cuts.length === 0) return {};
+  const projection = projectionOf(env, pattern, placement);
+  const truncate = Object.fromEntries(
+    cuts.filter((cut) => projection.includes(cut.attribute)).map((cut) => [cut.attribute, cut.bytes]),
+  );
+  // At most `bytes` characters; the function then cuts to bytes (a character takes 1 to 4).
+  return Object.keys(truncate).length === 0 ? { projection } : { projection, truncate };
+}
+
+/** What the function returns of each item, when the pattern shapes it (`select`, `truncate`). */
+function returnedShapeOf(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): ReadPlan["returnedShape"] {
+  if (pattern.select === undefined && pattern.truncate.length === 0) return undefined;
+  return {
+    ...(pattern.select === undefined ? {} : { properties: projectionOf(env, pattern, placement) }),
+    truncate: pattern.truncate,
+    bucketed: placement.item.bucket !== undefined,
+  };
 }
 
 function queryNote(routing: Routing, partitions: number): string {

@@ -1,213 +1,30 @@
 /**
  * Plans a write access pattern on a model: the primary write of every item type that stores the
- * entity (buckets amortized, replicas multiplied), counters in the same logical partition in the
- * same transactional batch, and the change-feed work it triggers: counters elsewhere, copies
- * (`source`) replayed into other containers with `keepLatest` trimming, and propagation of changed
- * attributes to every item holding a copy of them.
+ * entity (moves when the write changes an id or key, buckets amortized, replicas multiplied),
+ * counters in the same logical partition in the same transactional batch, and the change-feed
+ * work it triggers: counters elsewhere, copies (`source`) replayed into other containers
+ * (`plan-replay.ts`), and propagation of changed attributes to every item holding a copy of them
+ * (`plan-propagation.ts`).
  */
-import { templateAttributes } from "../model/templates.js";
+import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
 import type { WritePattern } from "../workload/types.js";
+import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { countChangedIndexedValues, countIndexedValues, isPathIndexed } from "./indexing.js";
-import { keyConditions } from "./key-conditions.js";
-import { keyProperty, routeRequest } from "./routing.js";
-import { buildQuery } from "./sql.js";
-import type { BatchStep, ChangeFeedStep, PlanStep, QueryStep, WritePlan, WriteStep } from "./types.js";
-
-/** Share of write requests of `pattern` that change `attribute` (workload spec: rare 1/100, frequent 1/2). */
-export function changeProbability(env: PlanEnvironment, pattern: WritePattern, attribute: string): number {
-  if (pattern.operation === "create" || pattern.operation === "delete") return 0;
-  const listed = pattern.changes?.includes(attribute);
-  if (pattern.changes !== undefined && listed !== true) return 0;
-  switch (env.context.attribute(pattern.entity, attribute)?.changes ?? "never") {
-    case "rare":
-      return 0.01;
-    case "frequent":
-      return 0.5;
-    case "never":
-      // The pattern names the attribute explicitly: every write of it may change it.
-      return listed === true ? 1 : 0;
-    default:
-      return 0;
-  }
-}
-
-/** The kind of change a write makes to its items (an upsert counts as a create). */
-export type ChangeKind = "create" | "update" | "delete";
-
-/** The kind of change a write pattern makes (an upsert counts as a create). */
-export function changeKind(pattern: WritePattern): ChangeKind {
-  switch (pattern.operation) {
-    case "create":
-    case "upsert":
-      return "create";
-    case "delete":
-      return "delete";
-    case "replace":
-    case "patch":
-      return "update";
-    default:
-      return pattern.operation satisfies never;
-  }
-}
-
-function writeStep(
-  env: PlanEnvironment,
-  placement: Placement,
-  operation: WriteStep["operation"],
-  times: number,
-  note: string,
-  changed?: readonly string[],
-  extra: Partial<Pick<WriteStep, "increments" | "sets">> = {},
-): WriteStep {
-  const shape = env.shape(placement);
-  const policy = env.policy(placement.container);
-  const indexedValues = countIndexedValues(policy, shape);
-  const update = operation === "replace" || operation === "patch";
-  return {
-    kind: "write",
-    container: placement.container.name,
-    itemType: placement.item.type,
-    operation,
-    id: placement.item.id,
-    partitionKey: placement.item.partitionKey,
-    ru: env.estimate({
-      op: operation,
-      itemBytes: shape.avgBytes,
-      indexedValues,
-      ...(update ? { changedValues: countChangedIndexedValues(policy, shape, changed) } : {}),
-    }),
-    times,
-    note,
-    ...extra,
-  };
-}
-
-/**
- * Change-feed work when an item of `source` is created, updated or deleted `times` times per
- * request: every item type that is a copy of it (`source:`) is written again, bounded sets are
- * trimmed, and copies of copies follow.
- */
-function replayCopies(
-  env: PlanEnvironment,
-  source: Placement,
-  kind: ChangeKind,
-  times: number,
-  depth = 0,
-): ChangeFeedStep[] {
-  // Work below a thousandth of a request unit per request is left out of the plan.
-  if (depth > 4 || times < 1e-4) return [];
-  const steps: ChangeFeedStep[] = [];
-  for (const { container, item } of env.context.copiesOf(source.container.name, source.item.type)) {
-    {
-      const copy: Placement = { container, item };
-      const replicas = item.replicas ?? 1;
-      // An update only reaches a bounded set when the item is among the newest kept there.
-      const share =
-        item.keepLatest !== undefined && kind === "update"
-          ? Math.min(1, env.itemCount(copy) / replicas / Math.max(1, env.context.countAtHorizon(item.entity)))
-          : 1;
-      if (times * replicas * share < 1e-4) continue;
-      const inner: PlanStep[] = [
-        writeStep(
-          env,
-          copy,
-          kind === "delete" ? "delete" : "upsert",
-          times * replicas * share,
-          replicas > 1
-            ? `write the copy into each of the ${replicas} replicas`
-            : `replay the ${source.item.type} into ${container.name}`,
-        ),
-      ];
-      if (item.keepLatest !== undefined && kind === "create") {
-        const routing = routeRequest(item, new Set());
-        const query = buildQuery({
-          keys: keyConditions(
-            copy,
-            { ...routing, scope: "single", knownLevels: item.partitionKey.length },
-            "result",
-            new Set(),
-          ),
-          predicates: [],
-          valuesFrom: "result",
-          orderBy: [{ attribute: item.keepLatest.by, direction: "asc" }],
-          top: 1,
-          projection: ["id"],
-        });
-        const trim: QueryStep = {
-          kind: "query",
-          container: container.name,
-          itemType: item.type,
-          sql: query.sql,
-          parameters: query.parameters,
-          partitionKey: item.partitionKey,
-          scope: "single",
-          partitions: 1,
-          returned: 1,
-          orderServedByIndex: isPathIndexed(env.policy(container), `/${item.keepLatest.by}`),
-          ru: env.estimate({ op: "query", returned: 1, returnedBytes: 60, partitions: 1 }),
-          times: times * replicas,
-          note: `find the oldest item beyond the newest ${item.keepLatest.count}`,
-        };
-        inner.push(
-          trim,
-          writeStep(
-            env,
-            copy,
-            "delete",
-            times * replicas,
-            `trim the set to the newest ${item.keepLatest.count}`,
-          ),
-        );
-      }
-      steps.push(
-        feedStep(
-          item.keepLatest !== undefined && kind === "create" ? "trim" : replicas > 1 ? "replica" : "copy",
-          source,
-          copy,
-          inner,
-          `change feed of ${source.container.name} keeps ${container.name}/${item.type} in step`,
-        ),
-      );
-      steps.push(...replayCopies(env, copy, kind, times * replicas * share, depth + 1));
-    }
-  }
-  return steps;
-}
-
-/** Change-feed work on `target` fed by the changes of `from`: its steps once per request. */
-function feedStep(
-  reason: ChangeFeedStep["reason"],
-  from: Placement,
-  target: Placement,
-  steps: readonly PlanStep[],
-  note: string,
-): ChangeFeedStep {
-  return {
-    kind: "changeFeed",
-    reason,
-    from: { container: from.container.name, itemType: from.item.type },
-    container: target.container.name,
-    itemType: target.item.type,
-    steps,
-    ru: sumOf(steps),
-    times: 1,
-    note,
-  };
-}
-
-/** Sum of the steps' charges per request (each step's charge times its executions). */
-function sumOf(steps: readonly PlanStep[]): { estimate: number; low: number; high: number } {
-  return steps.reduce(
-    (sum, step) => ({
-      estimate: sum.estimate + step.ru.estimate * step.times,
-      low: sum.low + step.ru.low * step.times,
-      high: sum.high + step.ru.high * step.times,
-    }),
-    { estimate: 0, low: 0, high: 0 },
-  );
-}
+import { binnedWriteSteps } from "./plan-binning.js";
+import { planMove } from "./plan-move.js";
+import { planPropagations, unreachableCopies } from "./plan-propagation.js";
+import { replayCopies } from "./plan-replay.js";
+import { feedStep, sumOf, writeStep } from "./plan-steps.js";
+import type {
+  BatchStep,
+  ChangeFeedStep,
+  PlannedMove,
+  PlanStep,
+  WriteFinding,
+  WritePlan,
+  WriteStep,
+} from "./types.js";
 
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
@@ -221,222 +38,303 @@ function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Pl
   return rewritten.every((template, index) => template === child.item.partitionKey[index]);
 }
 
-/** Plans a write pattern. */
-export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePlan {
-  const { context } = env;
+/** What the writes of a pattern's primary item types (not copies) add to its plan. */
+interface PrimaryWrites {
+  /** The write of each item type that counters and copies follow. */
+  readonly writes: Map<Placement, WriteStep>;
+  /** Moves go first: a create under a unique id (a lookup item) can refuse the whole write (409). */
+  readonly moveSteps: PlanStep[];
+  readonly moves: PlannedMove[];
+  /** Buckets created with their first records (after the appends that find no bucket). */
+  readonly bucketCreates: PlanStep[];
+  readonly async: ChangeFeedStep[];
+  readonly notes: string[];
+  readonly findings: WriteFinding[];
+}
+
+/**
+ * The share of `pattern`'s requests that rewrite a projection (`select`): an update rewrites it
+ * only when it changes one of its attributes; undefined when the item is not a projection or the
+ * write is not an update of known attributes.
+ */
+function projectionShare(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  placement: Placement,
+): number | undefined {
+  const projected = placement.item.select;
+  if (projected === undefined || changeKind(pattern) !== "update" || pattern.changes === undefined)
+    return undefined;
+  return Math.min(
+    1,
+    Math.max(
+      0,
+      ...pattern.changes
+        .filter((name) => projected.includes(name))
+        .map((name) => changeProbability(env, pattern, name)),
+    ),
+  );
+}
+
+/**
+ * A write that changes the item's id or key (`moved`, in a share `moveShare` of requests): planned
+ * as a move (find, create under the new address, delete the old) with the change-feed work of
+ * the creates, deletes and in-place updates it makes; false when the item cannot move (a
+ * `keyChangedInPlace` finding is added instead).
+ */
+function planPrimaryMove(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  placement: Placement,
+  moved: readonly string[],
+  moveShare: number,
+  out: PrimaryWrites,
+): boolean {
+  const reason = unmovableReason(placement.item);
+  if (reason !== undefined) {
+    out.findings.push({
+      kind: "keyChangedInPlace",
+      container: placement.container.name,
+      itemType: placement.item.type,
+      attributes: moved,
+      reason,
+    });
+    return false;
+  }
+  const entity = env.context.entity(pattern.entity);
+  // A patch that changes nothing but the address writes nothing when the address stays.
+  const stored = placement.item.select ?? entity.attributes.map((a) => a.name);
+  const patchesMore =
+    pattern.operation !== "patch" ||
+    [...attributesChangedBy(entity, pattern)].some((name) => !moved.includes(name) && stored.includes(name));
+  const inPlace = patchesMore ? Math.max(0, (projectionShare(env, pattern, placement) ?? 1) - moveShare) : 0;
+  const planned = planMove(env, pattern, placement, moved, moveShare, inPlace, (op, times, note) =>
+    writeStep(env, placement, op, times, note, op === pattern.operation ? pattern.changes : undefined),
+  );
+  out.moveSteps.push(...planned.steps);
+  out.moves.push(planned.move);
+  out.notes.push(planned.note);
+  out.async.push(
+    ...replayCopies(env, placement, "update", inPlace * pattern.batch, pattern),
+    ...replayCopies(env, placement, "create", moveShare * pattern.batch, pattern),
+    ...replayCopies(env, placement, "delete", moveShare * pattern.batch, pattern),
+  );
+  return true;
+}
+
+/**
+ * The writes of every item type that stores the pattern's entity as its own (not a copy): moves
+ * when the write changes an id or key, projections rewritten only when their attributes change,
+ * bucket appends, replicas multiplied.
+ */
+function planPrimaryWrites(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  primaries: readonly Placement[],
+): PrimaryWrites {
   const kind = changeKind(pattern);
-  const notes: string[] = [];
-  const primaries = context.placementsOf(pattern.entity).filter((p) => p.item.source === undefined);
-  // The change feed that carries this pattern's changes: its primary item type's container.
-  const feedSource = primaries[0];
-  const operations: PlanStep[] = [];
-  const async: ChangeFeedStep[] = [];
-  const writes = new Map<Placement, WriteStep>();
+  const entity = env.context.entity(pattern.entity);
+  const out: PrimaryWrites = {
+    writes: new Map(),
+    moveSteps: [],
+    moves: [],
+    bucketCreates: [],
+    async: [],
+    notes: [],
+    findings: [],
+  };
   for (const placement of primaries) {
     // A projection (`select`) is only rewritten when the write changes one of its attributes.
+    const touchedShare = projectionShare(env, pattern, placement);
+    // A write that changes the item's id or key moves it (delete + create), or cannot.
+    const moved = movedBy(entity, placement.item, pattern);
+    const moveShare = anyChangeProbability(env, pattern, moved);
+    if (moveShare > 0 && planPrimaryMove(env, pattern, placement, moved, moveShare, out)) continue;
     const projected = placement.item.select;
-    if (projected !== undefined && kind === "update" && pattern.changes !== undefined) {
-      const touched = pattern.changes.filter((name) => projected.includes(name));
-      const share = Math.min(1, Math.max(0, ...touched.map((name) => changeProbability(env, pattern, name))));
-      if (share === 0) continue;
-      const idChanges = touched.some((name) => templateAttributes(placement.item.id).includes(name));
-      if (idChanges) {
-        // A new id: create the item under the new value, then delete the old one.
-        const note = `${placement.item.type}: a change of ${touched.join(", ")} (${Math.round(share * 100)}% of requests) re-creates it under its new id`;
-        writes.set(placement, writeStep(env, placement, "create", share * pattern.batch, note));
-        operations.push(
-          writeStep(env, placement, "delete", share * pattern.batch, `delete the old ${placement.item.type}`),
-        );
-      } else {
-        writes.set(
+    if (projected !== undefined && touchedShare !== undefined) {
+      if (touchedShare === 0) continue;
+      const touched = pattern.changes?.filter((name) => projected.includes(name)) ?? [];
+      out.writes.set(
+        placement,
+        writeStep(
+          env,
           placement,
-          writeStep(
-            env,
-            placement,
-            pattern.operation,
-            share * pattern.batch,
-            `${pattern.operation} the ${placement.item.type} when ${touched.join(", ")} change`,
-            pattern.changes,
-          ),
-        );
-      }
+          pattern.operation,
+          touchedShare * pattern.batch,
+          `${pattern.operation} the ${placement.item.type} when ${touched.join(", ")} change`,
+          pattern.changes,
+        ),
+      );
+      continue;
+    }
+    if (placement.item.bucket !== undefined && kind === "create") {
+      // Appended to the bucket item by a patch per record (or per buffered records).
+      const binned = binnedWriteSteps(env, pattern, placement);
+      // The write that counters and copies follow: the appends, or the creates of whole buckets.
+      const followed = binned.append.times > 0 ? binned.append : binned.create;
+      out.writes.set(placement, followed);
+      out.bucketCreates.push(
+        ...[binned.missing, binned.create].filter((step) => step.times > 0 && step !== followed),
+      );
       continue;
     }
     const records = env.recordsPerBucket(placement.item);
     const replicas = placement.item.replicas ?? 1;
-    const operation = placement.item.bucket !== undefined && kind !== "delete" ? "create" : pattern.operation;
     const times = (pattern.batch * replicas) / records;
     const note =
-      placement.item.bucket !== undefined
-        ? `one ${placement.item.type} item per ${Math.round(records)} records (the writer bins records before writing)`
-        : replicas > 1
-          ? `written to each of the ${replicas} replicas`
-          : `${pattern.operation} the ${placement.item.type} item`;
-    writes.set(placement, writeStep(env, placement, operation, times, note, pattern.changes));
+      replicas > 1
+        ? `written to each of the ${replicas} replicas`
+        : `${pattern.operation} the ${placement.item.type} item`;
+    out.writes.set(placement, writeStep(env, placement, pattern.operation, times, note, pattern.changes));
   }
-  // Children embedded in a parent item: the parent is rewritten (patched) with each write.
+  return out;
+}
+
+/**
+ * Children embedded in a parent item: the parent is patched with each write, unless the children
+ * are created in the same request as their parent (then they are part of the parent's create).
+ */
+function planEmbeddedWrites(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+): { operations: PlanStep[]; async: ChangeFeedStep[]; notes: string[]; writtenWithParent: boolean } {
+  const { context } = env;
+  const kind = changeKind(pattern);
+  const operations: PlanStep[] = [];
+  const async: ChangeFeedStep[] = [];
+  const notes: string[] = [];
   let writtenWithParent = false;
   for (const { container, item } of context.embeddersOf(pattern.entity)) {
-    {
-      const embed = item.embeds.find((e) => e.entity === pattern.entity);
-      if (embed === undefined) continue;
-      const parent: Placement = { container, item };
-      const relationship = context.relationship(item.entity, pattern.entity);
-      // Children created in the same request as their parent (the parent's creates times its
-      // children match this pattern's writes) are part of the parent's create: no extra write.
-      const parentCreates = context
-        .writesOf(item.entity)
-        .filter((p) => p.type === "write" && p.operation === "create")
-        .reduce((sum, p) => sum + p.rps.avg * (p.type === "write" ? p.batch : 1), 0);
-      const childWrites = pattern.rps.avg * pattern.batch;
-      const together =
-        kind === "create" &&
-        embed.latest === undefined &&
-        relationship !== undefined &&
-        parentCreates > 0 &&
-        Math.abs(parentCreates * relationship.avg - childWrites) <= 0.2 * childWrites;
-      if (together) {
-        writtenWithParent = true;
-        notes.push(
-          `${pattern.entity} is embedded in ${item.type}.${embed.as} and written with its ${item.entity} (${parentCreates}/s creates x ${relationship.avg} = ${childWrites}/s): no write of its own`,
-        );
-        continue;
-      }
-      // One patch per request adds (or changes) the request's children in the parent item.
-      const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
-        embed.as,
-      ]);
-      operations.push(step);
-      async.push(...replayCopies(env, parent, "update", 1));
+    const embed = item.embeds.find((e) => e.entity === pattern.entity);
+    if (embed === undefined) continue;
+    const parent: Placement = { container, item };
+    const relationship = context.relationship(item.entity, pattern.entity);
+    // Children created in the same request as their parent (the parent's creates times its
+    // children match this pattern's writes) are part of the parent's create: no extra write.
+    const parentCreates = context
+      .writesOf(item.entity)
+      .filter((p) => p.type === "write" && p.operation === "create")
+      .reduce((sum, p) => sum + p.rps.avg * (p.type === "write" ? p.batch : 1), 0);
+    const childWrites = pattern.rps.avg * pattern.batch;
+    const together =
+      kind === "create" &&
+      embed.latest === undefined &&
+      relationship !== undefined &&
+      parentCreates > 0 &&
+      Math.abs(parentCreates * relationship.avg - childWrites) <= 0.2 * childWrites;
+    if (together) {
+      writtenWithParent = true;
+      notes.push(
+        `${pattern.entity} is embedded in ${item.type}.${embed.as} and written with its ${item.entity} (${parentCreates}/s creates x ${relationship.avg} = ${childWrites}/s): no write of its own`,
+      );
+      continue;
     }
+    // One patch per request adds (or changes) the request's children in the parent item.
+    const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
+      embed.as,
+    ]);
+    operations.push(step);
+    async.push(...replayCopies(env, parent, "update", 1));
   }
-  // Counters of the written entity kept on a parent item.
+  return { operations, async, notes, writtenWithParent };
+}
+
+/**
+ * Counters of the written entity kept on a parent item: in the same transactional batch as a
+ * write in the parent's logical partition (`batched`, by that write), otherwise from the change
+ * feed of `feedSource`.
+ */
+function planCounters(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  writes: ReadonlyMap<Placement, WriteStep>,
+  feedSource: Placement | undefined,
+): { batched: Map<Placement, WriteStep[]>; async: ChangeFeedStep[] } {
+  const kind = changeKind(pattern);
   const batched = new Map<Placement, WriteStep[]>();
-  if (kind !== "update") {
-    for (const { container, item } of context.counterHoldersOf(pattern.entity)) {
-      {
-        const counter = item.counts.find((c) => c.of === pattern.entity);
-        if (counter === undefined) continue;
-        const holder: Placement = { container, item };
-        const by = kind === "delete" ? -1 : 1;
-        const increment = writeStep(
-          env,
-          holder,
-          "patch",
-          pattern.batch,
-          `increment ${item.type}.${counter.as}`,
-          [counter.as],
-          {
-            increments: [{ property: counter.as, by }],
-          },
-        );
-        const partner = [...writes.keys()].find((p) => sameLogicalPartition(env, holder, p));
-        if (partner !== undefined) {
-          batched.set(partner, [...(batched.get(partner) ?? []), increment]);
-        } else {
-          async.push(
-            feedStep(
-              "counter",
-              feedSource ?? holder,
-              holder,
-              [increment],
-              `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
-            ),
-          );
-        }
-        async.push(...replayCopies(env, holder, "update", pattern.batch));
-      }
-    }
-  }
-  for (const [placement, step] of writes) {
-    const increments = batched.get(placement);
-    if (increments === undefined) {
-      operations.unshift(step);
+  const async: ChangeFeedStep[] = [];
+  if (kind === "update") return { batched, async };
+  for (const { container, item } of env.context.counterHoldersOf(pattern.entity)) {
+    const counter = item.counts.find((c) => c.of === pattern.entity);
+    if (counter === undefined) continue;
+    const holder: Placement = { container, item };
+    const by = kind === "delete" ? -1 : 1;
+    const increment = writeStep(
+      env,
+      holder,
+      "patch",
+      pattern.batch,
+      `increment ${item.type}.${counter.as}`,
+      [counter.as],
+      { increments: [{ property: counter.as, by }] },
+    );
+    const partner = [...writes.keys()].find((p) => sameLogicalPartition(env, holder, p));
+    if (partner !== undefined) {
+      batched.set(partner, [...(batched.get(partner) ?? []), increment]);
     } else {
-      const batch: BatchStep = {
-        kind: "batch",
-        container: placement.container.name,
-        itemType: placement.item.type,
-        partitionKey: placement.item.partitionKey,
-        operations: [step, ...increments],
-        ru: sumOf([step, ...increments]),
-        times: 1,
-        note: `transactional batch: the ${placement.item.type} and its parent's counter in one logical partition`,
-      };
-      operations.unshift(batch);
-    }
-    async.push(...replayCopies(env, placement, kind, step.times));
-  }
-  // Propagation of changed attributes to the items that hold copies of them.
-  for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
-    {
-      for (const copy of item.copies) {
-        if (copy.from.entity !== pattern.entity) continue;
-        const probability = changeProbability(env, pattern, copy.from.attribute);
-        if (probability === 0) continue;
-        const holder: Placement = { container, item };
-        const relationship = context.relationship(pattern.entity, item.entity);
-        if (relationship?.via === undefined) {
-          notes.push(
-            `${item.type}.${copy.as}: no relationship from ${pattern.entity} to ${item.entity} to find the holders`,
-          );
-          continue;
-        }
-        const holders = relationship.avg;
-        const routing = routeRequest(item, new Set([relationship.via]));
-        const partitions =
-          routing.scope === "fanOut"
-            ? env.partitions(container.name)
-            : routing.scope === "shards"
-              ? Math.min(routing.shardCount, env.partitions(container.name))
-              : 1;
-        const query = buildQuery({
-          keys: keyConditions(holder, routing, "result", new Set([relationship.via])),
-          predicates: [{ attribute: relationship.via, op: "eq" }],
-          valuesFrom: "result",
-          resultNames: { [relationship.via]: context.entity(pattern.entity).key },
-          orderBy: [],
-          projection: ["id", ...container.partitionKey.map(keyProperty).filter((name) => name !== "id")],
-        });
-        const find: QueryStep = {
-          kind: "query",
-          container: container.name,
-          itemType: item.type,
-          sql: query.sql,
-          parameters: query.parameters,
-          scope: routing.scope,
-          partitions,
-          returned: holders,
-          orderServedByIndex: true,
-          ru: env.estimate({ op: "query", returned: holders, returnedBytes: holders * 80, partitions }),
-          times: probability * pattern.batch,
-          note: `find the ${item.type} items holding ${copy.as} (${holders} per ${pattern.entity} on average)`,
-        };
-        const update = writeStep(
-          env,
+      async.push(
+        feedStep(
+          "counter",
+          feedSource ?? holder,
           holder,
-          "patch",
-          probability * pattern.batch * holders,
-          `set ${copy.as} on each holder`,
-          [copy.as],
-          {
-            sets: [copy.as],
-          },
-        );
-        async.push(
-          feedStep(
-            "propagate",
-            feedSource ?? holder,
-            holder,
-            [find, update],
-            `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
-          ),
-        );
-        async.push(...replayCopies(env, holder, "update", probability * pattern.batch * holders));
-      }
+          [increment],
+          `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
+        ),
+      );
     }
+    async.push(...replayCopies(env, holder, "update", pattern.batch));
   }
-  const served = primaries.length > 0 || operations.length > 0 || writtenWithParent;
+  return { batched, async };
+}
+
+/** Each primary write, or a transactional batch of it with the counters in its logical partition. */
+function withBatchedCounters(
+  writes: ReadonlyMap<Placement, WriteStep>,
+  batched: ReadonlyMap<Placement, readonly WriteStep[]>,
+): PlanStep[] {
+  return [...writes].map(([placement, step]): PlanStep => {
+    const increments = batched.get(placement);
+    if (increments === undefined) return step;
+    return {
+      kind: "batch",
+      container: placement.container.name,
+      itemType: placement.item.type,
+      partitionKey: placement.item.partitionKey,
+      operations: [step, ...increments],
+      ru: sumOf([step, ...increments]),
+      times: 1,
+      note: `transactional batch: the ${placement.item.type} and its parent's counter in one logical partition`,
+    } satisfies BatchStep;
+  });
+}
+
+/** Plans a write pattern. */
+export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePlan {
+  const kind = changeKind(pattern);
+  const primaries = env.context.placementsOf(pattern.entity).filter((p) => p.item.source === undefined);
+  // The change feed that carries this pattern's changes: its primary item type's container.
+  const feedSource = primaries[0];
+  const primary = planPrimaryWrites(env, pattern, primaries);
+  const embedded = planEmbeddedWrites(env, pattern);
+  const counters = planCounters(env, pattern, primary.writes, feedSource);
+  const operations: PlanStep[] = [
+    ...primary.moveSteps,
+    ...withBatchedCounters(primary.writes, counters.batched).reverse(),
+    ...embedded.operations,
+    ...primary.bucketCreates,
+  ];
+  const copies = [...primary.writes].flatMap(([placement, step]) =>
+    replayCopies(env, placement, kind, step.times, pattern),
+  );
+  const propagations = planPropagations(env, pattern, feedSource);
+  const async = [...primary.async, ...embedded.async, ...counters.async, ...copies, ...propagations.async];
+  const served = primaries.length > 0 || operations.length > 0 || embedded.writtenWithParent;
+  const notes = [...primary.notes, ...embedded.notes, ...propagations.notes];
+  const findings = [
+    ...primary.findings,
+    ...unreachableCopies(env, pattern, [...primary.writes.keys()]),
+    ...propagations.findings,
+  ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);
   return {
     patternId: pattern.id,
@@ -446,5 +344,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     async,
     served,
     notes,
+    ...(primary.moves.length === 0 ? {} : { moves: primary.moves }),
+    ...(findings.length === 0 ? {} : { findings }),
   };
 }

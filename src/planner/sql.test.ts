@@ -98,3 +98,31 @@ describe("generated queries of the example models", () => {
     }
   });
 });
+
+describe("buildQuery with truncate", () => {
+  it("cuts projected strings with LEFT and an alias, bound as a parameter", () => {
+    const built = buildQuery({
+      keys: [],
+      predicates: [],
+      valuesFrom: "input",
+      orderBy: [],
+      projection: ["id", "bio"],
+      truncate: { bio: 100 },
+    });
+    expect(built.sql).toBe("SELECT c.id, LEFT(c.bio, @bioChars) AS bio FROM c");
+    expect(built.parameters).toEqual([{ name: "@bioChars", source: { kind: "literal", value: 100 } }]);
+  });
+  it("builds an object when a cut name cannot be an alias", () => {
+    const built = buildQuery({
+      keys: [],
+      predicates: [],
+      valuesFrom: "input",
+      orderBy: [],
+      projection: ["id", "short bio", "value"],
+      truncate: { "short bio": 10 },
+    });
+    expect(built.sql).toBe(
+      'SELECT VALUE {"id": c.id, "short bio": LEFT(c["short bio"], @short_bioChars), "value": c["value"]} FROM c',
+    );
+  });
+});

@@ -61,6 +61,11 @@ export interface QuerySpec {
   readonly top?: number;
   /** Properties returned; absent = the whole item. */
   readonly projection?: readonly string[];
+  /**
+   * Projected string properties cut to at most this many characters (`LEFT(c.x, n) AS x`), so
+   * the response carries only them; the caller cuts to bytes (a character may take up to 4).
+   */
+  readonly truncate?: Readonly<Record<string, number>>;
   /** `SELECT VALUE COUNT(1)` and friends instead of items. */
   readonly aggregate?: { readonly fn: "count" | "sum" | "min" | "max"; readonly attribute?: string };
 }
@@ -132,7 +137,7 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
     const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);
     select = `VALUE ${spec.aggregate.fn.toUpperCase()}(${target})`;
   } else if (spec.projection !== undefined) {
-    select = spec.projection.map(propertyRef).join(", ");
+    select = projectionClause(spec.projection, spec.truncate ?? {}, bind);
   } else {
     select = "*";
   }
@@ -143,4 +148,38 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
       ? ""
       : ` ORDER BY ${spec.orderBy.map((s) => `${propertyRef(s.attribute)} ${s.direction.toUpperCase()}`).join(", ")}`;
   return { sql: `SELECT ${top}${select} FROM c${where}${order}`, parameters };
+}
+
+/**
+ * The SELECT list of a projection: `c.a, c.b`, with truncated properties as
+ * `LEFT(c.x, @xChars) AS x`; an object (`VALUE {"x y": LEFT(...)}`) when a truncated name cannot
+ * be an alias (not a plain identifier, or a keyword).
+ */
+function projectionClause(
+  projection: readonly string[],
+  truncate: Readonly<Record<string, number>>,
+  bind: (name: string, source: ValueSource) => string,
+): string {
+  const columns = projection.map((name) => {
+    const chars = truncate[name];
+    const ref = propertyRef(name);
+    return {
+      name,
+      ref,
+      expression:
+        chars === undefined
+          ? ref
+          : `LEFT(${ref}, ${bind(`${name}Chars`, { kind: "literal", value: chars })})`,
+    };
+  });
+  const cut = columns.filter((column) => column.expression !== column.ref);
+  if (cut.length === 0) return columns.map((column) => column.ref).join(", ");
+  if (cut.every((column) => column.ref === `c.${column.name}`)) {
+    return columns
+      .map((column) =>
+        column.expression === column.ref ? column.ref : `${column.expression} AS ${column.name}`,
+      )
+      .join(", ");
+  }
+  return `VALUE {${columns.map((column) => `${JSON.stringify(column.name)}: ${column.expression}`).join(", ")}}`;
 }

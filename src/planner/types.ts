@@ -4,7 +4,7 @@
  * code by `render`, and executed by `verify`, so they cannot disagree.
  */
 import type { RuEstimate } from "../estimator/operation.js";
-import type { WriteOperation } from "../workload/types.js";
+import type { Truncation, WriteOperation } from "../workload/types.js";
 
 /** Where a value in a query parameter, id or partition key comes from at run time. */
 export type ValueSource =
@@ -43,7 +43,19 @@ export interface QueryParameter {
   readonly source: ValueSource;
 }
 
+/**
+ * What a step of change-feed work is for, when the generated code must tell it apart: the search
+ * for copies left at an old address (`staleCopies`), the read of a copy before deleting it
+ * (`checkCopy`: the delete of a moved source must not remove the copy its create wrote), the read
+ * of a bounded set's members (`boundedSet`).
+ */
+export type StepRole = "staleCopies" | "checkCopy" | "boundedSet";
+
 interface StepBase {
+  /** What the step is for, when the code must tell it apart (change-feed work). */
+  readonly role?: StepRole;
+  /** For a follow-up read: the `with` entry it answers, as the workload writes it (`count(Comment)`). */
+  readonly withEntry?: string;
   readonly container: string;
   /** The item type (`type` property) this step reads or writes. */
   readonly itemType: string;
@@ -116,6 +128,18 @@ export type PlanStep = PointReadStep | QueryStep | WriteStep | BatchStep | Chang
 
 export type ReadPlanKind = "pointRead" | "singlePartitionQuery" | "prefixQuery" | "fanOut";
 
+/**
+ * What a read's function returns of each item, when the pattern has `select` or `truncate`: only
+ * these properties (absent = all) and strings cut to bytes. Queries project and cut in the SQL
+ * already (the charge follows the smaller response); a point read is charged for the whole item.
+ */
+export interface ReturnedShape {
+  readonly properties?: readonly string[];
+  readonly truncate: readonly Truncation[];
+  /** Bucket items: the shape applies to each record of their `records`. */
+  readonly bucketed: boolean;
+}
+
 export interface ReadPlan {
   readonly patternId: string;
   readonly type: "read";
@@ -135,7 +159,72 @@ export interface ReadPlan {
    * one description each, whether or not the plan reads them (they are maintained for nothing).
    */
   readonly boundedSetsTooSmall?: readonly string[];
+  /** What the function returns of each item (`select`, `truncate`); absent = the items as stored. */
+  readonly returnedShape?: ReturnedShape;
 }
+
+/**
+ * An item a write moves because it changes an attribute of its id or partition key (a partition
+ * key value cannot be changed in place): the write finds the current item, creates it under its
+ * new id and key and deletes the old one (two requests in two logical partitions: no
+ * transactional batch); when the attribute keeps its value, it writes in place.
+ */
+export interface PlannedMove {
+  readonly container: string;
+  readonly itemType: string;
+  /** The id / key attributes whose change moves the item. */
+  readonly attributes: readonly string[];
+  /** Share of the pattern's records that move (the change probability of those attributes). */
+  readonly share: number;
+  /**
+   * An item type the record's known attributes address with a point read and that holds the
+   * moving item's id and key attributes: read first, then the moving item at the key it names.
+   */
+  readonly helper?: {
+    readonly container: string;
+    readonly itemType: string;
+    readonly id: string;
+    readonly partitionKey: readonly string[];
+    /**
+     * The helper is the record itself (not a copy that may lag) and holds all the moving item
+     * stores, which keeps nothing others maintain: the item is derived from it, not read.
+     */
+    readonly derives: boolean;
+  };
+  /** The query that finds the current item by the entity key (alone, or when the helper lags). */
+  readonly query: {
+    readonly sql: string;
+    readonly parameters: readonly QueryParameter[];
+    /** Key templates the query is routed with (absent = every partition). */
+    readonly partitionKey?: readonly string[];
+  };
+}
+
+/**
+ * What planning a write finds that the model cannot do right, as data: the evaluation turns each
+ * into a typed issue (`evaluate.*`) that the design search reads.
+ */
+export type WriteFinding =
+  | {
+      /** An item whose id or key the write changes and that cannot be moved (e.g. a bucket item). */
+      readonly kind: "keyChangedInPlace";
+      readonly container: string;
+      readonly itemType: string;
+      readonly attributes: readonly string[];
+      readonly reason: string;
+    }
+  | {
+      /**
+       * A copy (`copies`) of an attribute of the written entity on items no relationship with
+       * `via` leads to (many-to-many without a link attribute): they cannot be found to update.
+       */
+      readonly kind: "copyNotMaintainable";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
+      readonly entity: string;
+      readonly attribute: string;
+    };
 
 export interface WritePlan {
   readonly patternId: string;
@@ -147,6 +236,10 @@ export interface WritePlan {
   readonly async: readonly ChangeFeedStep[];
   readonly served: boolean;
   readonly notes: readonly string[];
+  /** Items the write moves when it changes their id or key (their steps are in `operations`). */
+  readonly moves?: readonly PlannedMove[];
+  /** What the model cannot do right for this write (reported by the evaluation). */
+  readonly findings?: readonly WriteFinding[];
 }
 
 export type Plan = ReadPlan | WritePlan;

@@ -217,7 +217,9 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.overContainerMaximum":
     case "evaluate.mixedCapacityModes":
     case "evaluate.serverlessNotPossible":
-    case "evaluate.atomicWritesSplit":
+    case "evaluate.keyChangedInPlace":
+    case "evaluate.copyNotMaintainable":
+    case "evaluate.notAtomic":
       return undefined;
     default:
       return issue satisfies never;

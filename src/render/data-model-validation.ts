@@ -31,7 +31,8 @@ type ValidationCheck =
   | "itemSize"
   | "fanOutScale"
   | "capacityMode"
-  | "throughputLimits";
+  | "throughputLimits"
+  | "writes";
 
 /** The check a finding fails, if any (the others are reported in the findings table only). */
 function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
@@ -55,10 +56,13 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.underProvisioned":
     case "evaluate.overContainerMaximum":
       return "throughputLimits";
+    case "evaluate.keyChangedInPlace":
+    case "evaluate.copyNotMaintainable":
+    case "evaluate.notAtomic":
+      return "writes";
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
-    case "evaluate.atomicWritesSplit":
       return undefined;
     default:
       return issue satisfies never;
@@ -171,7 +175,7 @@ function partitionChecks(evaluation: Evaluation): string[] {
   ];
 }
 
-/** Item size, fan-out scaling, capacity mode, throughput settings, fan-outs and decisions. */
+/** Item size, writes, fan-out scaling, capacity mode, throughput settings, fan-outs and decisions. */
 function modelChecks({ evaluation, decisions }: Context): string[] {
   const failing = (check: ValidationCheck): EvaluationIssue[] =>
     evaluation.issues.filter((i) => validationCheckOf(i) === check);
@@ -182,6 +186,14 @@ function modelChecks({ evaluation, decisions }: Context): string[] {
     checkLine(
       met(tooLarge.length === 0),
       `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
+    ),
+    checkLine(
+      met(failing("writes").length === 0),
+      failing("writes").length === 0
+        ? "Every write keeps its items where they belong: keys never patched in place, every copy maintainable, atomic writes in one logical partition."
+        : `Writes the model cannot make correct: ${failing("writes")
+            .map((i) => e(i.message))
+            .join("; ")}.`,
     ),
     checkLine(
       met(failing("fanOutScale").length === 0),

@@ -355,3 +355,25 @@ describe("renderModelArtifacts", () => {
     expect(JSON.parse(files[0]?.content ?? "")).toHaveLength(4);
   });
 });
+
+describe("throughput the management API cannot hold", () => {
+  it("is capped at its largest value in the setting's steps, with a note, in every template", () => {
+    const text = [
+      "version: 1",
+      "containers:",
+      '  - { name: big, partitionKey: [/k], items: [{ type: t, entity: E, id: "{k}", partitionKey: ["{k}"] }] }',
+      "",
+    ].join("\n");
+    const m = model(text);
+    const plan = planInfrastructure(m, {
+      throughputByContainer: { big: { mode: "autoscale", maxRus: 295_032_630_000 } },
+    });
+    expect(plan.containers[0]?.throughput).toEqual({ kind: "autoscale", maxRus: 2_147_483_000 });
+    expect(plan.containers[0]?.notes.join(" ")).toContain("capped at 2,147,483,000 RU/s");
+    const manual = planInfrastructure(m, { throughputByContainer: { big: { mode: "manual", rus: 3e9 } } });
+    expect(manual.containers[0]?.throughput).toEqual({ kind: "manual", rus: 2_147_483_600 });
+    const bicep = renderBicep(m, { throughputByContainer: { big: { mode: "manual", rus: 3e9 } } });
+    expect(bicep).toContain("throughput: 2147483600");
+    expect(bicep).not.toContain("3000000000");
+  });
+});

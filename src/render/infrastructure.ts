@@ -5,7 +5,14 @@
  * Depends only on the model, plus optional numbers from the evaluation and the workload's scale.
  */
 import { escapeControlCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
-import { AUTOSCALE_MIN_MAX_RUS, MANUAL_MIN_RUS } from "../cosmos/limits.js";
+import { formatInteger } from "../common/format-number.js";
+import {
+  AUTOSCALE_MAX_RUS_STEP,
+  AUTOSCALE_MIN_MAX_RUS,
+  MANUAL_MIN_RUS,
+  MANUAL_RUS_STEP,
+  MAX_PROVISIONED_RUS,
+} from "../cosmos/limits.js";
 import type { Model, Throughput } from "../model/types.js";
 import {
   containerDefinitionOf,
@@ -76,20 +83,41 @@ function provisioned(
       if (throughput.rus === undefined) {
         notes.push(`${what}: manual throughput without RU/s; using the minimum ${MANUAL_MIN_RUS} RU/s.`);
       }
-      return { kind: "manual", rus: throughput.rus ?? MANUAL_MIN_RUS };
+      return {
+        kind: "manual",
+        rus: deployable(throughput.rus ?? MANUAL_MIN_RUS, MANUAL_RUS_STEP, what, notes),
+      };
     case "autoscale":
       if (throughput.maxRus === undefined) {
         notes.push(
           `${what}: autoscale without a maximum; using the smallest maximum ${AUTOSCALE_MIN_MAX_RUS} RU/s.`,
         );
       }
-      return { kind: "autoscale", maxRus: throughput.maxRus ?? AUTOSCALE_MIN_MAX_RUS };
+      return {
+        kind: "autoscale",
+        maxRus: deployable(throughput.maxRus ?? AUTOSCALE_MIN_MAX_RUS, AUTOSCALE_MAX_RUS_STEP, what, notes),
+      };
     case "serverless":
     case "shared":
       return undefined;
     default:
       return throughput satisfies never;
   }
+}
+
+/**
+ * RU/s the templates can carry: at most {@link MAX_PROVISIONED_RUS} (a 32-bit integer in the
+ * management API, which Bicep, Terraform and the CLI all pass through), in the setting's steps. A
+ * model that needs more is an error of the evaluation (`evaluate.overContainerMaximum`); the
+ * templates then hold the largest value that deploys, and say so.
+ */
+function deployable(rus: number, step: number, what: string, notes: string[]): number {
+  if (rus <= MAX_PROVISIONED_RUS) return rus;
+  const capped = Math.floor(MAX_PROVISIONED_RUS / step) * step;
+  notes.push(
+    `${what}: the model asks for ${formatInteger(rus)} RU/s, more than the management API can hold (${formatInteger(MAX_PROVISIONED_RUS)}); capped at ${formatInteger(capped)} RU/s, which throttles this load. Spread it over more containers.`,
+  );
+  return capped;
 }
 
 /** Resolves what every artifact of `model` will contain. */

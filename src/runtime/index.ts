@@ -13,5 +13,7 @@ export * from "./requests.js";
 export * from "./context.js";
 export * from "./reads.js";
 export * from "./writes.js";
+export * from "./moves.js";
+export * from "./parameters.js";
 export * from "./maintenance.js";
 export * from "./change-feed.js";

@@ -14,34 +14,20 @@ import {
   type WriteResult,
 } from "./context.js";
 import {
-  deletedItem,
   itemKeyOf,
   materializeItem,
   partitionKeyOfItem,
   recordOf,
   relatedOf,
-  templateValuesOf,
   type ItemTypeShape,
   type StoredItem,
 } from "./items.js";
-import { asItems, deleteItem, patchItem, pointer, queryItems } from "./requests.js";
-import type { ItemRef, MaintenanceTask, ParameterSource } from "./tasks.js";
-import { renderKeyValue, renderTemplate, type TemplateValues } from "./templates.js";
-
-function parameterValue(source: ParameterSource, values: TemplateValues, limit: number): unknown {
-  switch (source.kind) {
-    case "literal":
-      return source.value;
-    case "fromResult":
-      return values.attributes[source.attribute];
-    case "template":
-      return renderKeyValue(source.template, values);
-    case "limit":
-      return limit;
-    default:
-      return source satisfies never;
-  }
-}
+import { asItems, patchItem, pointer, queryItems } from "./requests.js";
+import type { ItemRef, MaintenanceTask } from "./tasks.js";
+import { maintainBoundedSet } from "./bounded-sets.js";
+import { deleteCopy, removeStaleCopies } from "./copy-moves.js";
+import { parameterValue } from "./parameters.js";
+import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
 
 /** Writes the copies of a changed source item (every replica), then trims bounded sets. */
 async function maintainCopy(
@@ -52,45 +38,31 @@ async function maintainCopy(
   change: ItemChange,
 ): Promise<void> {
   const shape = runtime.shape(task.target.container, task.target.itemType);
+  if (shape.keepLatest !== undefined && task.bounded !== undefined) {
+    await maintainBoundedSet(runtime, charged, task, shape, sourceShape, change);
+    return;
+  }
   const container = runtime.container(task.target.container);
   const record = recordOf(sourceShape, change.item);
   const related = relatedOf(sourceShape, change.item);
+  const written: { id: string; keys: KeyValue[] }[] = [];
+  let created = false;
   for (let replica = 0; replica < (shape.replicas ?? 1); replica++) {
     const extra = { ...related, ...(shape.replicas === undefined ? {} : { replica }) };
     const { id, keys } = itemKeyOf(shape, record, extra);
     if (change.kind === "delete") {
-      charged.requestCharge += await deleteItem(container, id, keys);
-      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+      await deleteCopy(runtime, charged, task, shape, record, id, keys);
       continue;
     }
     const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, extra));
     const response = await container.items.upsert<StoredItem>(item);
     charged.requestCharge += response.requestCharge;
     charged.changes.push(changeOf(task.target, "upsert", response.resource ?? item));
-    if (task.trim === undefined || shape.keepLatest === undefined) continue;
-    const values = templateValuesOf(shape, record, extra);
-    const bind = (limit: number) =>
-      (task.trim?.parameters ?? []).map((parameter) => ({
-        name: parameter.name,
-        value: parameterValue(parameter.source, values, limit),
-      }));
-    const counted = await queryItems(
-      container,
-      task.trim.countSql,
-      bind(1).filter((p) => p.name !== "@limit"),
-      keys,
-    );
-    charged.requestCharge += counted.requestCharge;
-    const total = typeof counted.items[0] === "number" ? counted.items[0] : 0;
-    const excess = total - shape.keepLatest.count;
-    if (excess <= 0) continue;
-    const oldest = await queryItems(container, task.trim.oldestSql, bind(excess), keys);
-    charged.requestCharge += oldest.requestCharge;
-    for (const stale of asItems(oldest.items)) {
-      if (typeof stale["id"] !== "string") continue;
-      charged.requestCharge += await deleteItem(container, stale["id"], keys);
-      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, stale["id"], keys)));
-    }
+    written.push({ id, keys });
+    created ||= response.statusCode === 201;
+  }
+  if (change.kind !== "delete") {
+    await removeStaleCopies(runtime, charged, task, shape, sourceShape, change, written, created);
   }
 }
 

@@ -42,8 +42,34 @@ export type WriteTask =
   | (ItemRef & {
       readonly kind: "item";
       readonly operation: "create" | "replace" | "upsert" | "patch" | "delete";
+      /**
+       * Bucket items: the writer gives whole buckets (buffered records), so each is created
+       * directly (409 when it exists: then appended) instead of appended first.
+       */
+      readonly wholeBuckets?: boolean;
     })
-  | (ItemRef & { readonly kind: "rekey"; readonly previousFrom?: ItemRef })
+  | (ItemRef & {
+      /**
+       * A write that may change the item's id or key: find the current item (at the address the
+       * helper item names, else by the query on the entity key), then write in place or create
+       * at the new address and delete the old item.
+       */
+      readonly kind: "move";
+      readonly operation: "replace" | "upsert" | "patch";
+      /** The entity's key attribute (the record's identity, which a move keeps). */
+      readonly key: string;
+      readonly helper?: ItemRef & {
+        readonly id: string;
+        readonly partitionKey: readonly string[];
+        /** The item follows from the helper's record (nothing else to read). */
+        readonly derives: boolean;
+      };
+      readonly query: {
+        readonly sql: string;
+        readonly parameters: readonly TaskQueryParameter[];
+        readonly partitionKey?: readonly string[];
+      };
+    })
   | (ItemRef & {
       readonly kind: "embed";
       readonly id: string;
@@ -64,11 +90,30 @@ export type MaintenanceTask =
   | {
       readonly kind: "copy";
       readonly target: ItemRef;
-      readonly trim?: {
-        readonly countSql: string;
-        readonly oldestSql: string;
+      /**
+       * A bounded set (keepLatest): the query reading its members (id and order value) in one
+       * logical partition, and whether writes can change the order value (then an update of an
+       * item outside the set may enter it).
+       */
+      readonly bounded?: {
+        readonly membersSql: string;
         readonly parameters: readonly TaskQueryParameter[];
+        readonly sortMayChange: boolean;
       };
+      /**
+       * The copy's address can change: when an upsert creates the copy of a changed record, this
+       * query (by the entity key) finds its copies at other addresses, which are deleted.
+       */
+      readonly stale?: {
+        readonly sql: string;
+        readonly parameters: readonly TaskQueryParameter[];
+        readonly partitionKey?: readonly string[];
+      };
+      /**
+       * The source can move while the copy stays: on a delete of the source, the copy is deleted
+       * only if it still holds the deleted values of these attributes.
+       */
+      readonly checkBeforeDelete?: readonly string[];
     }
   | {
       readonly kind: "propagate";

@@ -1,17 +1,18 @@
 /**
  * The synchronous steps of a write access pattern: the item(s) of each item type that stores the
- * record (replicas, buckets), projections moved to a new id, embedded children patched into their
- * parent, and transactional batches of an item with its parent's counter.
+ * record (replicas, buckets), items moved to a new id or key (moves.ts), embedded children patched
+ * into their parent, and transactional batches of an item with its parent's counter.
  */
 import { BulkOperationType, type JSONObject, type OperationInput, type PatchOperation } from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
 import { DataAccessError } from "./errors.js";
+import { appendToBuckets } from "./buckets.js";
+import { moveItem } from "./moves.js";
 import {
   deletedItem,
   itemKeyOf,
   keyPathSegments,
   materializeItem,
-  recordOf,
   relatedOf,
   storedAttributes,
   type ItemTypeShape,
@@ -24,7 +25,7 @@ import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./
 
 /** Data a write may need besides the record. */
 export interface WriteRelated extends RelatedData {
-  /** The record before the write (for writes that move an item to a new id); read when absent. */
+  /** The record before the write (for writes that move an item to a new id or key); found when absent. */
   readonly previous?: Readonly<Record<string, unknown>>;
   /**
    * Parent records by entity name, for parent items whose key the child record does not hold
@@ -64,7 +65,7 @@ function changedAttributeOperations(
 async function writeItem(
   runtime: Runtime,
   charged: Charged,
-  ref: ItemRef,
+  ref: ItemRef & { readonly wholeBuckets?: boolean },
   operation: "create" | "replace" | "upsert" | "patch" | "delete",
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
@@ -81,20 +82,8 @@ async function writeItem(
       continue;
     }
     if (shape.bucket !== undefined) {
-      // Append the record to its bucket item; create the bucket on its first record.
-      const stored = storedAttributes(shape, record);
-      const appended = await patchItem(container, id, keys, [
-        { op: "add", path: "/records/-", value: stored },
-      ]);
-      charged.requestCharge += appended.requestCharge;
-      if (appended.item !== undefined) {
-        charged.changes.push(changeOf(ref, "update", appended.item));
-        continue;
-      }
-      const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, extra));
-      const response = await container.items.create<StoredItem>(item);
-      charged.requestCharge += response.requestCharge;
-      charged.changes.push(changeOf(ref, "create", response.resource ?? item));
+      // Append the record(s) to their bucket item; create the bucket on its first records.
+      await appendToBuckets(runtime, charged, ref, shape, record, extra, ref.wholeBuckets === true);
       continue;
     }
     if (operation === "patch") {
@@ -146,54 +135,6 @@ async function writeItem(
       operation === "upsert" ? (response.statusCode === 201 ? "create" : "update") : context.change;
     charged.changes.push(changeOf(ref, kind, response.resource ?? item, previous));
   }
-}
-
-/** The record before a write that may move an item to a new id: given, or read from a complete item. */
-async function previousRecord(
-  runtime: Runtime,
-  charged: Charged,
-  from: ItemRef | undefined,
-  record: Readonly<Record<string, unknown>>,
-  related: WriteRelated,
-): Promise<Readonly<Record<string, unknown>> | undefined> {
-  if (related.previous !== undefined) return related.previous;
-  if (from === undefined) return undefined;
-  const shape = runtime.shape(from.container, from.itemType);
-  const { id, keys } = itemKeyOf(shape, record);
-  const read = await readItem(runtime.container(from.container), id, keys);
-  charged.requestCharge += read.requestCharge;
-  return read.item === undefined ? undefined : recordOf(shape, read.item);
-}
-
-/**
- * Creates a projection item under its new id and deletes the old one when the id changes (a
- * create, so a lookup item keeps its value unique: 409 when another record holds it); refreshes
- * it in place otherwise.
- */
-async function rekeyItem(
-  runtime: Runtime,
-  charged: Charged,
-  task: ItemRef & { readonly previousFrom?: ItemRef },
-  record: Readonly<Record<string, unknown>>,
-  previous: Readonly<Record<string, unknown>> | undefined,
-  related: WriteRelated,
-): Promise<void> {
-  const shape = runtime.shape(task.container, task.itemType);
-  const merged = { ...previous, ...record };
-  const next = itemKeyOf(shape, merged);
-  const old = previous === undefined ? undefined : itemKeyOf(shape, previous);
-  const moved =
-    old === undefined || old.id !== next.id || JSON.stringify(old.keys) !== JSON.stringify(next.keys);
-  const container = runtime.container(task.container);
-  const item = materializeItem(shape, merged, await withCopies(runtime, charged, shape, merged, related));
-  const response = moved
-    ? await container.items.create<StoredItem>(item)
-    : await container.items.upsert<StoredItem>(item);
-  charged.requestCharge += response.requestCharge;
-  charged.changes.push(changeOf(task, moved ? "create" : "update", response.resource ?? item));
-  if (old === undefined || previous === undefined || !moved) return;
-  charged.requestCharge += await deleteItem(container, old.id, old.keys);
-  charged.changes.push(changeOf(task, "delete", deletedItem(shape, previous, old.id, old.keys)));
 }
 
 /** Updates the embedded copy of a child record in its parent item. */
@@ -339,18 +280,13 @@ export async function runWrite(
   related: WriteRelated,
 ): Promise<WriteResult> {
   const charged: Charged = { requestCharge: 0, changes: [] };
-  const rekey = tasks.find((task) => task.kind === "rekey");
-  const previous =
-    rekey === undefined
-      ? undefined
-      : await previousRecord(runtime, charged, rekey.previousFrom, record, related);
   for (const task of tasks) {
     switch (task.kind) {
       case "item":
         await writeItem(runtime, charged, task, task.operation, context, record, related);
         break;
-      case "rekey":
-        await rekeyItem(runtime, charged, task, record, previous, related);
+      case "move":
+        await moveItem(runtime, charged, task, context, record, related);
         break;
       case "embed":
         await writeEmbedded(runtime, charged, task, context, record, related);

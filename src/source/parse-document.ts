@@ -2,13 +2,21 @@
  * Parses a YAML or JSON document into plain data while keeping where each value came from,
  * so that every issue can name its line. Refuses oversized input and YAML alias bombs.
  */
-import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, type Node } from "yaml";
+import { LineCounter, parseDocument, isMap, isSeq, isPair, isScalar, visit, type Node } from "yaml";
 import type { Issue } from "../common/issues.js";
 
 /** Inputs larger than this are refused before parsing. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 /** Aliases allowed in one document; more is treated as an alias bomb ("billion laughs"). */
 export const MAX_ALIASES = 100;
+/**
+ * Separators of list and mapping entries (`[ { , : - ? *`) allowed in one document: an upper
+ * bound of its entries, counted before parsing. The YAML library needs about 1 KB and tens of
+ * microseconds per node, so 10 MB of `[],[],...` (3 million lists) would take minutes and more
+ * than the 1 GB a command may use; 200,000 keeps reading under about 400 MB. The largest
+ * workloads in practice (500 entities, 2,000 access patterns) have about 45,000.
+ */
+export const MAX_DOCUMENT_SEPARATORS = 200_000;
 
 export interface ParsedDocument {
   /** The document as plain JSON-compatible data. */
@@ -33,23 +41,18 @@ export type ParseOutcome =
  */
 export function parseSourceDocument(text: string, file?: string): ParseOutcome {
   const where = file === undefined ? {} : { file };
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_DOCUMENT_BYTES) {
-    return {
-      ok: false,
-      issues: [
-        {
-          code: "source.tooLarge",
-          severity: "error",
-          path: [],
-          message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused`,
-          ...where,
-        },
-      ],
-    };
-  }
+  const refused = sizeRefusal(text);
+  if (refused !== undefined) return { ok: false, issues: [{ ...refused, ...where }] };
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, strict: true });
+  // logLevel "error": the YAML library's warnings (a collection used as a key) would otherwise be
+  // printed by Node on stderr, raw; what matters of them is reported as issues.
+  const document = parseDocument(text, {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+    strict: true,
+    logLevel: "error",
+  });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   if (document.errors.length > 0) {
     return {
@@ -58,7 +61,9 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
         code: "source.syntax",
         severity: "error" as const,
         path: [],
-        message: `not valid YAML or JSON: ${firstLine(error.message)}`,
+        message: /call stack/i.test(error.message)
+          ? TOO_DEEP
+          : `not valid YAML or JSON: ${firstLine(error.message)}`,
         ...where,
         line: lineAt(error.pos[0]),
       })),
@@ -78,40 +83,78 @@ export function parseSourceDocument(text: string, file?: string): ParseOutcome {
           severity: "error",
           path: [],
           message: aliasBomb
-            ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb`
-            : `cannot read the document: ${firstLine(message)}`,
+            ? `the document expands too many YAML aliases (more than ${MAX_ALIASES}); refusing it as a possible alias bomb (the first alias is on this line)`
+            : /call stack/i.test(message)
+              ? TOO_DEEP
+              : `cannot read the document: ${firstLine(message)}`,
           ...where,
+          line: firstAliasLine(document, lineAt) ?? 1,
         },
       ],
     };
   }
+  return { ok: true, document: locatedDocument(value, document, lineAt) };
+}
+
+const TOO_DEEP = "the document is nested too deeply to be read (a workload or a model needs a few levels)";
+
+/**
+ * The refusal of a text too large (bytes) or with too many entries (separators) to be parsed
+ * within a command's budget, at the line where the limit falls; undefined when it can be read.
+ */
+function sizeRefusal(text: string): Issue | undefined {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > MAX_DOCUMENT_BYTES) {
+    return {
+      code: "source.tooLarge",
+      severity: "error",
+      path: [],
+      message: `the document is ${bytes} bytes; documents over ${MAX_DOCUMENT_BYTES} bytes (10 MB) are refused (the limit falls on this line)`,
+      line: lineAtByte(text, MAX_DOCUMENT_BYTES),
+    };
+  }
+  const crowded = separatorLimitLine(text);
+  if (crowded === undefined) return undefined;
   return {
-    ok: true,
-    document: {
-      value,
-      lineOf(path) {
-        let node: unknown = document.contents;
-        let line = positionLine(node, lineAt);
-        for (const segment of path) {
-          node = childOf(node, segment);
-          if (node === undefined) break;
-          line = positionLine(node, lineAt) ?? line;
-        }
-        return line;
-      },
-      keyLineOf(path) {
-        let node: unknown = document.contents;
-        for (const segment of path.slice(0, -1)) {
-          node = childOf(node, segment);
-          if (node === undefined) return undefined;
-        }
-        const last = path.at(-1);
-        if (last === undefined || !isMap(node)) return undefined;
-        const pair = node.items.find(
-          (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(last),
-        );
-        return pair === undefined ? undefined : positionLine(pair.key, lineAt);
-      },
+    code: "source.tooComplex",
+    severity: "error",
+    path: [],
+    message: `the document has more than ${MAX_DOCUMENT_SEPARATORS.toLocaleString("en-US")} list and mapping entries (counted by their separators [ { , : - ? *; the limit falls on this line); reading it would take more memory and time than a command may use. The largest workloads in practice (500 entities, 2,000 access patterns) have about 45,000`,
+    line: crowded,
+  };
+}
+
+/** The parsed `value` with the lines of its fields, from the YAML `document`'s positions. */
+function locatedDocument(
+  value: unknown,
+  document: ReturnType<typeof parseDocument>,
+  lineAt: (offset: number) => number,
+): ParsedDocument {
+  return {
+    value,
+    lineOf(path) {
+      let node: unknown = document.contents;
+      // An empty document (or one of only comments) has no node: its one line is line 1.
+      let line = positionLine(node, lineAt) ?? 1;
+      for (const segment of path) {
+        node = childOf(node, segment);
+        if (node === undefined) break;
+        line = positionLine(node, lineAt) ?? line;
+      }
+      return line;
+    },
+    keyLineOf(path) {
+      let node: unknown = document.contents;
+      for (const segment of path.slice(0, -1)) {
+        node = childOf(node, segment);
+        if (node === undefined) return undefined;
+      }
+      const last = path.at(-1);
+      if (last === undefined || !isMap(node)) return undefined;
+      const pair = node.items.find(
+        (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(last),
+      );
+      return pair === undefined ? undefined : positionLine(pair.key, lineAt);
     },
   };
 }
@@ -132,6 +175,47 @@ function childOf(node: unknown, segment: string | number): unknown {
 function positionLine(node: unknown, lineAt: (offset: number) => number): number | undefined {
   const range = (node as Node | null | undefined)?.range;
   return range === undefined || range === null ? undefined : lineAt(range[0]);
+}
+
+/**
+ * The line on which the document's separators of entries exceed {@link MAX_DOCUMENT_SEPARATORS},
+ * or undefined when they do not (one pass over the characters, no parsing).
+ */
+function separatorLimitLine(text: string): number | undefined {
+  let separators = 0;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === NEWLINE) line++;
+    else if (SEPARATORS.has(code) && ++separators > MAX_DOCUMENT_SEPARATORS) return line;
+  }
+  return undefined;
+}
+
+const NEWLINE = 10;
+const SEPARATORS = new Set([..."[{,:-?*"].map((character) => character.charCodeAt(0)));
+
+/** The line of the first alias (`*name`) of the document, where the expansion starts. */
+function firstAliasLine(
+  document: ReturnType<typeof parseDocument>,
+  lineAt: (offset: number) => number,
+): number | undefined {
+  let line: number | undefined;
+  visit(document, {
+    Alias(_, node) {
+      line = positionLine(node, lineAt);
+      return visit.BREAK;
+    },
+  });
+  return line;
+}
+
+/** The 1-based line of `text` on which its UTF-8 byte `limit` falls. */
+function lineAtByte(text: string, limit: number): number {
+  const head = Buffer.from(text, "utf8").subarray(0, limit);
+  let line = 1;
+  for (let index = head.indexOf(10); index >= 0; index = head.indexOf(10, index + 1)) line++;
+  return line;
 }
 
 function firstLine(message: string): string {

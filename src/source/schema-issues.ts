@@ -77,7 +77,8 @@ function report(check: Check, issue: z.core.$ZodIssue, base: IssuePath): void {
         sink.error(
           codes.unknownField,
           [...path, key],
-          `unknown field "${key}"`,
+          // The path ends with the field's name: not again in the message.
+          "unknown field",
           didYouMean(key, [...fields]),
         );
       }

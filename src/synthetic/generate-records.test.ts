@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
-import { datasetCounts, generateDataset, type EntityRecord } from "./generate-records.js";
+import {
+  datasetCounts,
+  generateDataset,
+  MAX_DATASET_BYTES_PER_ENTITY,
+  type EntityRecord,
+} from "./generate-records.js";
 import { distributeCounts, mulberry32, zipfSampler } from "./random.js";
 import { EXAMPLES_DIR } from "../test-support/model-examples.js";
 
@@ -39,6 +44,20 @@ describe("generateDataset", () => {
     // Keys do not depend on the seed; the values do.
     expect(other.entities["Post"]?.[0]?.["postId"]).toBe("post-000001");
     expect(other.entities["Post"]?.[0]?.["title"]).not.toBe(first.entities["Post"]?.[0]?.["title"]);
+  });
+
+  it("bounds the bytes of an entity's records: large records get fewer of them", () => {
+    const yaml = readFileSync(`${EXAMPLES_DIR}blogging/workload.yaml`, "utf8").replace(
+      "content: { type: string, avgBytes: 2600 }",
+      "content: { type: string, avgBytes: 1900000 }",
+    );
+    const large = workloadOf(yaml);
+    const counts = datasetCounts(large, { seed: 1 });
+    expect(counts["Post"]).toBe(Math.floor(MAX_DATASET_BYTES_PER_ENTITY / 1_900_000));
+    expect(counts["User"]).toBe(2000);
+    const posts = generateDataset(large, { seed: 1 }).entities["Post"] ?? [];
+    const bytes = posts.reduce((sum, post) => sum + JSON.stringify(post).length, 0);
+    expect(bytes).toBeLessThan(MAX_DATASET_BYTES_PER_ENTITY * 1.25);
   });
 
   it("caps every entity and keeps the children-per-parent averages and maxima", () => {

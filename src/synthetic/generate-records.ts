@@ -44,6 +44,18 @@ export interface GenerateOptions {
 /** Default cap: a few thousand items per container keep the embedded endpoint fast (embedded-endpoint.md). */
 export const DEFAULT_MAX_ITEMS_PER_ENTITY = 2000;
 
+/**
+ * Bytes of records generated per entity at most (64 MiB): large records get fewer of them, so a
+ * dataset stays bounded in memory whatever the sizes (2,000 records of 1.9 MB would be 3.8 GB).
+ */
+export const MAX_DATASET_BYTES_PER_ENTITY = 64 * 1024 * 1024;
+
+/** The bytes one record of `entity` is generated with: its size, or its attributes' if larger. */
+function recordBytes(entity: Entity): number {
+  const attributes = entity.attributes.reduce((sum, attribute) => sum + (attribute.avgBytes ?? 0), 0);
+  return Math.max(1, entity.avgBytes, attributes);
+}
+
 /** Strings with a format of their own (names, emails, titles...), never stretched. */
 const FORMATTED_STRING =
   /name|email|url|phone|hash|token|version|^ip|title|subject|headline|agent|postal|zip|city|country|street|line\d|address/i;
@@ -75,7 +87,8 @@ export function datasetCounts(
   const scale = options.scale ?? 1;
   const counts: Record<string, number> = {};
   for (const entity of workload.entities) {
-    counts[entity.name] = Math.max(1, Math.min(cap, Math.round(entity.count * scale)));
+    const bounded = Math.floor(MAX_DATASET_BYTES_PER_ENTITY / recordBytes(entity));
+    counts[entity.name] = Math.max(1, Math.min(cap, bounded, Math.round(entity.count * scale)));
   }
   for (const entity of entitiesParentsFirst(workload)) {
     for (const relationship of linkingRelationships(workload)) {

@@ -13,7 +13,9 @@ import type { Plan } from "../planner/types.js";
 import type { DataAccessFile } from "../render/code/render-data-access.js";
 import { writeDataAccessModule } from "../verify/load-data-access.js";
 import type { Workload } from "../workload/types.js";
-import { readExample, readExampleWorkload } from "./model-examples.js";
+import { formatIssue } from "../common/issues.js";
+import { loadWorkload } from "../workload/load-workload.js";
+import { readExample, readExampleWorkload, readWriteFixture } from "./model-examples.js";
 
 const OUTPUT_DIR = fileURLToPath(new URL("../../test-output/render-code/", import.meta.url));
 
@@ -33,6 +35,17 @@ export function loadExampleModel(
   if (!loaded.ok) throw new Error(`${name}/${modelFile}: ${JSON.stringify(loaded.issues)}`);
   const plans = evaluateModel(workload, loaded.value).patterns.map((pattern) => pattern.plan);
   return { workload, model: loaded.value, plans };
+}
+
+/** A write-path reproducer (`test/fixtures/writes/<name>/`), planned the way evaluate plans it. */
+export function loadWriteFixture(name: string): LoadedExample {
+  const text = readWriteFixture(name);
+  const workload = loadWorkload(text.workload, { file: `${name}/workload.yaml` });
+  if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+  const loaded = loadModel(text.model, { file: `${name}/model.yaml`, workload: workload.value });
+  if (!loaded.ok) throw new Error(loaded.issues.map(formatIssue).join("\n"));
+  const plans = evaluateModel(workload.value, loaded.value).patterns.map((pattern) => pattern.plan);
+  return { workload: workload.value, model: loaded.value, plans };
 }
 
 export function writeSource(dir: string, name: string, text: string, extension = "ts"): string {

@@ -68,3 +68,18 @@ export const EXAMPLE_MODELS: readonly (readonly [string, string])[] = [
   ["blogging", "blogging/model-v2.yaml"],
   ["blogging", "blogging/model-v3.yaml"],
 ];
+
+/**
+ * The reproducers of the write-path audit: `test/fixtures/writes/<name>/workload.yaml` and the
+ * `model.yaml` the design wrote for it (a partition key patched in place, a copy keyed by a
+ * changing attribute, a many-to-many copy, select and truncate, binning, ...).
+ */
+export const WRITE_FIXTURES_DIR = `${REPO_ROOT}test/fixtures/writes/`;
+
+/** A reproducer's workload and model text. */
+export function readWriteFixture(name: string): { readonly workload: string; readonly model: string } {
+  return {
+    workload: readFileSync(`${WRITE_FIXTURES_DIR}${name}/workload.yaml`, "utf8"),
+    model: readFileSync(`${WRITE_FIXTURES_DIR}${name}/model.yaml`, "utf8"),
+  };
+}

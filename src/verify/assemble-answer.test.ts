@@ -10,7 +10,7 @@ import type { Model } from "../model/types.js";
 import type { ReadPlan } from "../planner/types.js";
 import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { assembleReadAnswer, isLookupPlan } from "./assemble-answer.js";
+import { assembleReadAnswer, isLookupPlan, returnedLeaks } from "./assemble-answer.js";
 
 const blogging = readExampleWorkload("blogging");
 
@@ -196,5 +196,81 @@ describe("isLookupPlan", () => {
     };
     expect(isLookupPlan(model, plan)).toBe(true);
     expect(isLookupPlan(plainModel, q2Plan)).toBe(false);
+  });
+});
+
+describe("returnedLeaks", () => {
+  const q3 = pattern(blogging, "Q3");
+  it("names attributes select leaves out and strings longer than their truncate", () => {
+    const narrow = { ...q3, select: ["postId", "title"] };
+    const record = { id: "p1", postId: "p1", title: "t", creationDate: "2026", content: "x".repeat(201) };
+    expect(returnedLeaks(blogging, narrow, [record])).toEqual([
+      "content is returned although select lists postId, title",
+      "creationDate is returned although select lists postId, title",
+      "content is returned with more than the 200 bytes truncate allows",
+    ]);
+  });
+  it("accepts the selection, the key, the parents' via, and strings within their bytes", () => {
+    const cut = q3;
+    expect(returnedLeaks(blogging, cut, [{ postId: "p1", userId: "u1", content: "é".repeat(100) }])).toEqual(
+      [],
+    );
+    expect(returnedLeaks(blogging, cut, [{ postId: "p1", content: `${"é".repeat(100)}x` }])).toEqual([
+      "content is returned with more than the 200 bytes truncate allows",
+    ]);
+  });
+});
+
+describe("follow-ups of one entity for several with entries", () => {
+  it("takes each entry from the step the plan made for it (latest, count, all of comments)", () => {
+    const several: ReadPattern = {
+      ...pattern(blogging, "Q2"),
+      with: [
+        { kind: "latest", entity: "Comment", n: 1 },
+        { kind: "count", entity: "Comment" },
+        { kind: "all", entity: "Comment" },
+      ],
+    };
+    const plan: ReadPlan = {
+      ...q2Plan,
+      operations: [
+        step("post", false),
+        { ...step("comment", true), withEntry: "latest(Comment, 1)" },
+        { ...step("comment", true), withEntry: "count(Comment)" },
+        { ...step("comment", true), withEntry: "all(Comment)" },
+      ],
+    };
+    const c1 = {
+      commentId: "c1",
+      postId: "p1",
+      userId: "u1",
+      content: "a",
+      creationDate: "2025-01-02T00:00:00Z",
+    };
+    const c2 = { ...c1, commentId: "c2", creationDate: "2025-01-01T00:00:00Z" };
+    const perResult = (items: unknown[]) => ({
+      container: "app",
+      itemType: "comment",
+      perResult: true,
+      items,
+      byResult: [items],
+    });
+    const assembled = assembleReadAnswer(
+      blogging,
+      plainModel,
+      several,
+      plan,
+      { postId: "p1" },
+      {
+        items: [post],
+        followUps: [perResult([c1]), perResult([2]), perResult([c1, c2])],
+        requestCharge: 4,
+      },
+    );
+    expect(assembled.answers[0]).toMatchObject({
+      "latest(Comment, 1)": [c1],
+      "count(Comment)": 2,
+      "all(Comment)": [c1, c2],
+    });
   });
 });

@@ -19,6 +19,8 @@ export interface FollowUpOutput {
   readonly perResult: boolean;
   readonly items: readonly unknown[];
   readonly byResult: readonly (readonly unknown[])[];
+  /** The `with` entry the plan's step answers (from the plan, by position). */
+  readonly withEntry?: string;
 }
 
 /** What a generated read function returned (`ReadResult` of the generated module). */
@@ -32,6 +34,46 @@ export interface AssembledAnswer {
   readonly answers: readonly Readonly<Record<string, unknown>>[];
   /** `with` entries neither the items nor the follow-ups answered (a defect of the plan or code). */
   readonly unresolved: readonly string[];
+  /**
+   * What the function returned beyond the pattern's `select` and `truncate` (an attribute not
+   * selected, a string longer than its cut), one description each.
+   */
+  readonly leaks: readonly string[];
+}
+
+/**
+ * What the returned records hold beyond what the pattern returns: attributes of the entity that
+ * `select` leaves out (except the key and the parents' `via`, which follow-up reads need), and
+ * strings longer than their `truncate` in bytes.
+ */
+export function returnedLeaks(
+  workload: Workload,
+  pattern: ReadPattern,
+  records: readonly Readonly<Record<string, unknown>>[],
+): string[] {
+  const entity = entityOf(workload, pattern.entity);
+  const structural = new Set([
+    entity.key,
+    ...workload.relationships.filter((r) => r.child === entity.name).flatMap((r) => r.via ?? []),
+  ]);
+  const leaks = new Set<string>();
+  for (const record of records) {
+    if (pattern.select !== undefined) {
+      for (const attribute of entity.attributes) {
+        const name = attribute.name;
+        if (name in record && !pattern.select.includes(name) && !structural.has(name)) {
+          leaks.add(`${name} is returned although select lists ${pattern.select.join(", ")}`);
+        }
+      }
+    }
+    for (const cut of pattern.truncate) {
+      const value = record[cut.attribute];
+      if (typeof value === "string" && Buffer.byteLength(value, "utf8") > cut.bytes) {
+        leaks.add(`${cut.attribute} is returned with more than the ${cut.bytes} bytes truncate allows`);
+      }
+    }
+  }
+  return [...leaks];
 }
 
 function itemTypeOf(model: Model, container: string, type: string): ItemType | undefined {
@@ -72,9 +114,17 @@ function followUpValue(
   itemIndex: number,
   followUps: readonly FollowUpOutput[],
 ): unknown {
-  const candidates = followUps.filter(
-    (followUp) => itemTypeOf(model, followUp.container, followUp.itemType)?.entity === entry.entity,
-  );
+  // The follow-up the plan made for this entry, else any on the entry's entity.
+  const label = withLabel(entry);
+  const own = followUps.filter((followUp) => followUp.withEntry === label);
+  const candidates =
+    own.length > 0
+      ? own
+      : followUps.filter(
+          (followUp) =>
+            followUp.withEntry === undefined &&
+            itemTypeOf(model, followUp.container, followUp.itemType)?.entity === entry.entity,
+        );
   for (const followUp of candidates) {
     const found = followUp.perResult ? (followUp.byResult[itemIndex] ?? []) : followUp.items;
     switch (entry.kind) {
@@ -143,11 +193,23 @@ export function assembleReadAnswer(
   const answering = lookup ? plan.operations[1] : plan.operations[0];
   const itemType =
     answering === undefined ? undefined : itemTypeOf(model, answering.container, answering.itemType);
-  if (itemType === undefined) return { answers: [], unresolved: [] };
-  const followUps = lookup ? output.followUps.slice(1) : output.followUps;
+  if (itemType === undefined) return { answers: [], unresolved: [], leaks: [] };
+  // The function returns one follow-up per plan step after the first, in order.
+  const steps = plan.operations.slice(1);
+  const followUps = output.followUps
+    .map((followUp, index) => {
+      const entry = steps[index]?.withEntry;
+      return entry === undefined ? followUp : { ...followUp, withEntry: entry };
+    })
+    .slice(lookup ? 1 : 0);
   const bucketed = itemType.bucket !== undefined;
   let records = output.items.flatMap((item, itemIndex) =>
     unpackItem(itemType, item).map((record) => ({ record, itemIndex })),
+  );
+  const leaks = returnedLeaks(
+    workload,
+    pattern,
+    records.map(({ record }) => record),
   );
   if (bucketed) {
     // The records of a bucket item are filtered, ordered and limited by the application.
@@ -171,5 +233,5 @@ export function assembleReadAnswer(
     }
     return completed;
   });
-  return { answers, unresolved: [...unresolved] };
+  return { answers, unresolved: [...unresolved], leaks };
 }

@@ -17,6 +17,7 @@
  *   all children, following the relationships' `via` attributes.
  */
 import { CosmosModelerError } from "../common/errors.js";
+import { truncateUtf8 } from "../runtime/items.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
 import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";
@@ -185,21 +186,11 @@ function compareSameType(a: unknown, b: unknown): number | undefined {
 }
 
 /**
- * The longest prefix of `text` whose UTF-8 encoding fits in `bytes` (never half a character).
+ * The longest prefix of `text` whose UTF-8 encoding fits in `bytes` (never half a character): the
+ * runtime's own cut, the one generated reads apply.
  * @example truncateToBytes("naïve", 3) // "na" (ï takes 2 bytes)
  */
-export function truncateToBytes(text: string, bytes: number): string {
-  let used = 0;
-  let end = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    if (used + size > bytes) break;
-    used += size;
-    end += char.length;
-  }
-  return text.slice(0, end);
-}
+export const truncateToBytes = truncateUtf8;
 
 /** The relationship in which `child` holds the key of `parent` (the first one, when several). */
 export function linkBetween(

@@ -9,6 +9,8 @@
  */
 import { CosmosModelerError } from "../common/errors.js";
 import type { ReadPattern, WritePattern } from "../workload/types.js";
+import type { PlanStep, WritePlan } from "../planner/types.js";
+import { findStrayItems } from "./stray-items.js";
 import { assembleReadAnswer, type ReadOutput } from "./assemble-answer.js";
 import { checkReadAnswer } from "./compare-answers.js";
 import { deployModel, type Deployment } from "./deploy.js";
@@ -160,6 +162,21 @@ function containersOf(check: PatternCheckPlan): Set<string> {
   const steps =
     check.kind === "read" ? check.plan.operations : [...check.plan.operations, ...check.plan.async];
   return new Set(steps.map((step) => step.container));
+}
+
+/** Every write step of a write plan, inside batches and change-feed work too. */
+function writeSteps(plan: WritePlan): PlanStep[] {
+  const flat = (steps: readonly PlanStep[]): PlanStep[] =>
+    steps.flatMap((step) =>
+      step.kind === "batch"
+        ? [step, ...step.operations]
+        : step.kind === "changeFeed"
+          ? flat(step.steps)
+          : [step],
+    );
+  return flat([...plan.operations, ...plan.async]).filter(
+    (step) => step.kind === "write" || step.kind === "batch",
+  );
 }
 
 /** Change-feed maintenance on a real endpoint: processors, and a way to wait until they settle. */
@@ -394,6 +411,25 @@ export async function runVerification(
       }
     }
 
+    // Stray items: an item the final data does not hold (a copy left under an old key, the old
+    // item of a move) fails the write patterns that write or maintain its item type.
+    for (const stray of await findStrayItems(deployment.containers, model, plan.finalAddresses, unreliable)) {
+      for (const check of plan.patterns) {
+        if (check.kind !== "write" || check.writes.length === 0) continue;
+        const outcome = outcomes.get(check.patternId);
+        if (outcome === undefined || outcome.status !== "passed") continue;
+        const touches = writeSteps(check.plan).some(
+          (step) => step.container === stray.container && step.itemType === stray.itemType,
+        );
+        if (!touches) continue;
+        outcomes.set(check.patternId, {
+          ...outcome,
+          status: "failed",
+          detail: `${check.patternId}: ${stray.container}/${stray.itemType} holds ${stray.count} item(s) the data no longer has after the writes, e.g. id ${printable(stray.example.id)} in logical partition ${printable(stray.example.partitionKey)} (a copy or item left under an old key)`,
+        });
+      }
+    }
+
     // Child patterns written inside their parent's items share the parent's outcome.
     for (const check of plan.patterns) {
       if (check.kind !== "write" || check.writtenWith === undefined) continue;
@@ -460,6 +496,9 @@ export async function runVerification(
             request.parameters,
             output,
           );
+          if (detail === undefined && assembled.leaks.length > 0) {
+            detail = `${pattern.id}: ${assembled.leaks.join("; ")} (parameters ${printable(request.parameters)})`;
+          }
           if (detail === undefined && assembled.unresolved.length > 0) {
             detail = `${pattern.id}: ${assembled.unresolved.join(", ")} answered neither by the items nor by the follow-up reads (parameters ${printable(request.parameters)})`;
           }

@@ -31,6 +31,7 @@ import type { Capability, EndpointCapabilities } from "./endpoint.js";
 import { answerReadPattern, entityOf, linkBetween, recordsOf, type PatternParameters } from "./oracle.js";
 import { formatWithItem } from "../workload/with-items.js";
 import { pickParameters } from "./pick-parameters.js";
+import { expectedAddresses, type ExpectedAddresses } from "./stray-items.js";
 
 /** The seed used when none is given: the same data and requests on every run. */
 export const DEFAULT_VERIFY_SEED = 20261122;
@@ -129,6 +130,8 @@ export interface VerificationPlan {
   readonly dataset: Dataset;
   /** The dataset after every planned write (what the reads are checked against). */
   readonly finalDataset: Dataset;
+  /** Where the final dataset's items are, per item type: any other item is a stray (stale copy...). */
+  readonly finalAddresses: readonly ExpectedAddresses[];
   readonly items: readonly ContainerItems[];
   /** Ids the model gives to several items of one logical partition (a model flaw). */
   readonly duplicates: readonly DuplicateItems[];
@@ -602,6 +605,7 @@ export function buildVerificationPlan(
     maxItemsPerEntity,
     dataset,
     finalDataset,
+    finalAddresses: expectedAddresses(model, materializeDataset(workload, model, finalDataset)),
     items,
     duplicates: findDuplicateItems(items),
     writes,

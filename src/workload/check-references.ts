@@ -34,6 +34,15 @@ function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): v
   const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (${MAX_ITEM_BYTES / 1024 / 1024} MB) in Azure Cosmos DB`;
   const split =
     "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
+  for (const attribute of entity.attributes) {
+    if (attribute.avgBytes === undefined || attribute.avgBytes <= MAX_ITEM_BYTES) continue;
+    sink.error(
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: attribute.avgBytes },
+      [...at, "attributes", attribute.name, "avgBytes"],
+      `${limit}, so no item can hold ${attribute.name}; got an average of ${attribute.avgBytes}`,
+      split,
+    );
+  }
   if (entity.avgBytes > MAX_ITEM_BYTES) {
     sink.error(
       { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.avgBytes },
@@ -308,7 +317,10 @@ function checkAttribute(
   sink.error(
     { code: "workload.unknownAttribute", entity, attribute: name },
     at,
-    `entity ${entity} has no attribute "${name}"`,
+    // The path names the attribute when it ends with it (where.userID): not again in the message.
+    at.at(-1) === name
+      ? `entity ${entity} has no such attribute`
+      : `entity ${entity} has no attribute "${name}"`,
     didYouMean(name, names),
   );
 }

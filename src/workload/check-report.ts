@@ -46,7 +46,7 @@ export function checkWorkloadText(text: string, file: string): CheckReport {
 /** `blogging/workload.yaml: 4 entities, 11 access patterns, 0 errors, 1 warning`. */
 export function summarize(report: CheckReport): string {
   const { summary } = report;
-  return `${report.file === "-" ? "standard input" : report.file}: ${[
+  return `${report.file}: ${[
     plural(summary.entities, "entity", "entities"),
     plural(summary.relationships, "relationship", "relationships"),
     plural(summary.accessPatterns, "access pattern", "access patterns"),

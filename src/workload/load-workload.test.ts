@@ -204,6 +204,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["key not among the attributes", edit("key: userId", "key: userid"), "workload.unknownAttribute", "entities.User.key", 6],
   ["maxBytes over 2 MB", edit("avgBytes: 1000", "avgBytes: 1000\n    maxBytes: 3000000"), "workload.itemTooLarge", "entities.Post.maxBytes", 17],
   ["avgBytes over 2 MB", edit("avgBytes: 1000", "avgBytes: 5000000"), "workload.itemTooLarge", "entities.Post.avgBytes"],
+  ["an attribute over 2 MB", edit("title: string", "title: { type: string, avgBytes: 400000000 }"), "workload.itemTooLarge", "entities.Post.attributes.title.avgBytes", 20],
   ["maxBytes below avgBytes", edit("avgBytes: 1000", "avgBytes: 1000\n    maxBytes: 500"), "workload.invalidValue", "entities.Post.maxBytes"],
   ["fractional ttl", edit("avgBytes: 200", "avgBytes: 200\n    ttlSeconds: 1.5"), "workload.invalidValue", "entities.User.ttlSeconds"],
   ["entity name with a space", edit("  Post:\n", '  "Blog Post":\n'), "workload.invalidName", "entities.Blog Post"],
@@ -286,7 +287,7 @@ describe("loadWorkload: malformed files", () => {
     const where = issue(
       edit("entity: Post\n    where: { userId: eq }", "entity: Post\n    where: { userid: eq }"),
     );
-    expect(where?.message).toBe('entity Post has no attribute "userid"');
+    expect(where?.message).toBe("entity Post has no such attribute");
     expect(where?.suggestion).toBe('did you mean "userId"?');
     expect(issue(edit("entity: Post\n    rps: { avg: 2", "entity: Pst\n    rps: { avg: 2"))?.suggestion).toBe(
       'did you mean "Post"?',

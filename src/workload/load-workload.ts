@@ -5,7 +5,9 @@
  */
 import { hasErrors, type Result } from "../common/issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
+import { withSuggestionBudget } from "../source/suggest.js";
 import { checkReferences } from "./check-references.js";
+import { checkServiceLimits } from "./check-service-limits.js";
 import { checkWarnings } from "./check-warnings.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssuePath, type IssueSink } from "../common/issues.js";
@@ -83,6 +85,11 @@ export interface WorkloadPieces {
  * @example loadWorkload(readFileSync("workload.yaml", "utf8"), { file: "workload.yaml" })
  */
 export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): Result<Workload> {
+  // One "did you mean" budget for the whole document (source/suggest.ts).
+  return withSuggestionBudget(() => loadWorkloadText(text, options));
+}
+
+function loadWorkloadText(text: string, options: LoadWorkloadOptions): Result<Workload> {
   const parsed = parseSourceDocument(text, options.file);
   if (!parsed.ok) return { ok: false, issues: parsed.issues };
   const { document } = parsed;
@@ -111,6 +118,7 @@ function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
   checkReferences(pieces, sink);
   if (pieces.complete) checkWarnings(pieces, sink);
   const scale = document === undefined ? undefined : toScale(document.scale ?? {});
+  if (scale !== undefined) checkServiceLimits(pieces, scale, sink);
   if (scale?.multiRegionWrites === true && scale.consistency === "strong") {
     // https://learn.microsoft.com/azure/cosmos-db/consistency-levels (checked 2026-11-22):
     // accounts with multiple write regions cannot use strong consistency.

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { formatInteger } from "../common/format-number.js";
-import { LIMIT_SOURCES, MAX_EXACT_NUMBER, MAX_TTL_SECONDS } from "../cosmos/limits.js";
+import { LIMIT_SOURCES, MAX_ACCOUNT_REGIONS, MAX_EXACT_NUMBER, MAX_TTL_SECONDS } from "../cosmos/limits.js";
 
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
@@ -53,21 +53,23 @@ const nonNegativeNumber = z
   .number(expect("expected a number >= 0"))
   .nonnegative(expect("expected a number >= 0"))
   .max(MAX_EXACT_NUMBER, TOO_LARGE);
+// The bound comes first and stops the checks: a whole number over 2^53 is not "not whole", it is
+// too large, and one message says so.
 const positiveInteger = z
   .number(expect("expected a positive whole number"))
+  .max(MAX_EXACT_NUMBER, { ...TOO_LARGE, abort: true })
   .int(expect("expected a positive whole number"))
-  .positive(expect("expected a positive whole number"))
-  .max(MAX_EXACT_NUMBER, TOO_LARGE);
+  .positive(expect("expected a positive whole number"));
 const ttlSeconds = z
   .number(expect("expected a positive whole number"))
-  .int(expect("expected a positive whole number"))
-  .positive(expect("expected a positive whole number"))
-  .max(
-    MAX_TTL_SECONDS,
-    expect(
+  .max(MAX_TTL_SECONDS, {
+    ...expect(
       `expected at most ${formatInteger(MAX_TTL_SECONDS)} seconds (about 68 years), the largest time to live Cosmos DB accepts (${LIMIT_SOURCES.timeToLive})`,
     ),
-  );
+    abort: true,
+  })
+  .int(expect("expected a positive whole number"))
+  .positive(expect("expected a positive whole number"));
 /** A share of an entity's records: more than 0, at most 1. */
 const shareOfRecords = z
   .number(expect("expected a share of the records, more than 0 and at most 1 (e.g. 0.15)"))
@@ -192,6 +194,22 @@ export const rawAccessPatternSchema = strict(
   "id, name, type, entity, rps, ...",
 );
 
+/**
+ * The longest planning horizon: 1,200 months (100 years). Not a Cosmos DB limit (the service
+ * keeps data as long as it is paid for) but this tool's: storage is projected linearly from
+ * today's counts and growth, and prices, limits and the application change long before a
+ * century is over. What the horizon implies is also checked against the service: an entity's
+ * data at the horizon must fit one container (`workload.beyondServiceLimit`).
+ */
+export const MAX_HORIZON_MONTHS = 1_200;
+
+const regionCount = positiveInteger.max(
+  MAX_ACCOUNT_REGIONS,
+  expect(
+    `expected at most ${MAX_ACCOUNT_REGIONS} regions: an account spans at most every Azure region (Cosmos DB sets no lower limit; Azure lists more than 60 regions, ${LIMIT_SOURCES.azureRegions})`,
+  ),
+);
+
 /** A share of the peak rate: 0 (no traffic) to 1 (the peak). */
 const shareOfPeak = z
   .number(expect("expected a share of the peak between 0 and 1"))
@@ -221,17 +239,30 @@ export const rawScaleSchema = strict(
     regions: z
       .union(
         [
-          positiveInteger,
+          regionCount,
           z
             .array(nonEmptyString, expect("expected a list of region names"))
-            .min(1, expect("expected a non-empty list of region names")),
+            .min(1, expect("expected a non-empty list of region names"))
+            .max(
+              MAX_ACCOUNT_REGIONS,
+              expect(
+                `expected at most ${MAX_ACCOUNT_REGIONS} region names: an account spans at most every Azure region (Azure lists more than 60, ${LIMIT_SOURCES.azureRegions})`,
+              ),
+            ),
         ],
         expect("expected a positive whole number of regions or a list of region names"),
       )
       .optional(),
     multiRegionWrites: boolean.optional(),
     consistency: consistency.optional(),
-    horizonMonths: positiveInteger.optional(),
+    horizonMonths: positiveInteger
+      .max(
+        MAX_HORIZON_MONTHS,
+        expect(
+          `expected at most ${formatInteger(MAX_HORIZON_MONTHS)} months (100 years), the longest horizon this tool projects storage and cost over (a bound of the tool, not of Cosmos DB)`,
+        ),
+      )
+      .optional(),
     trafficProfile: rawTrafficProfileSchema.optional(),
   },
   "regions, multiRegionWrites, consistency, horizonMonths, trafficProfile",

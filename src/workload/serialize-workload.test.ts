@@ -58,6 +58,11 @@ const text = fc.string({ unit: "grapheme", maxLength: 40 });
 const positive = fc.double({ min: 1e-6, max: 1e15, noNaN: true });
 const nonNegative = fc.double({ min: 0, max: 1e9, noNaN: true });
 const count = fc.integer({ min: 1, max: 1_000_000 });
+/**
+ * Items of an entity: up to 1e12, so that with items of up to 500 KB and 120 months of growth
+ * the data still fits one container (`workload.beyondServiceLimit` refuses more than 2 EB).
+ */
+const itemCount = fc.double({ min: 1e-6, max: 1e12, noNaN: true });
 
 /** A workload like `workload` with every value that has no cross-reference changed at random. */
 function variantOf(workload: Workload): fc.Arbitrary<Workload> {
@@ -112,7 +117,7 @@ function scaleVariant(): fc.Arbitrary<Scale> {
 function entityVariant(entity: Entity, present: ReadonlySet<string>): fc.Arbitrary<Entity> {
   return fc
     .record({
-      count: positive,
+      count: itemCount,
       growthPerMonth: nonNegative,
       avgBytes: fc.double({ min: 1, max: 500_000, noNaN: true }),
       factor: fc.option(fc.double({ min: 1, max: 10, noNaN: true })),
@@ -135,7 +140,7 @@ function attributeVariant(attribute: Attribute): fc.Arbitrary<Attribute> {
   return fc
     .record({
       type: fc.constantFrom("string", "number", "boolean", "datetime", "object", "array" as const),
-      avgBytes: fc.option(positive),
+      avgBytes: fc.option(fc.double({ min: 1e-6, max: MAX_ITEM_BYTES, noNaN: true })),
       distinct: fc.option(count),
       skew: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 3, noNaN: true })),
       unique: fc.boolean(),

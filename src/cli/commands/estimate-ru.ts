@@ -8,7 +8,7 @@ import { estimateRequestCharge } from "../../estimator/estimate-request-charge.j
 import type { Operation, RuEstimate } from "../../estimator/operation.js";
 import { validateOperation } from "../../estimator/validate-operation.js";
 import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
-import { readInputFile } from "../../files/io.js";
+import { inputName, readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
 
@@ -60,7 +60,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--json", 'print {"estimates": [{"estimate", "low", "high"}]} in input order')
     .action(async (path: string, options: { json?: boolean }) => {
       const text = await readInputFile(path);
-      const { operations, issues } = parseOperationLines(text, path === "-" ? "<stdin>" : path);
+      const { operations, issues } = parseOperationLines(text, inputName(path));
       if (hasErrors(issues)) {
         process.exitCode = reportIssues(issues);
         return;

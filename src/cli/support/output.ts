@@ -12,6 +12,7 @@ import {
   escapeTerminalText,
 } from "../../common/safe-text.js";
 import { formatIssue, hasErrors, issueToJson, type Issue } from "../../common/issues.js";
+import { cliStreams } from "./streams.js";
 
 export const EXIT_OK = 0;
 export const EXIT_INPUT_ERROR = 1;
@@ -23,12 +24,12 @@ export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL_ERROR = 70;
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${escapeJsonText(JSON.stringify(value, null, 2))}\n`);
+  cliStreams().stdout(`${escapeJsonText(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** Writes a multi-line text report to stdout. */
 export function printText(text: string): void {
-  process.stdout.write(escapeTerminalText(text));
+  cliStreams().stdout(escapeTerminalText(text));
 }
 
 /** Prints issues to stderr, errors first, and returns the exit status they imply. */
@@ -36,7 +37,7 @@ export function reportIssues(issues: readonly Issue[]): number {
   const order = { error: 0, warning: 1, info: 2 } as const;
   const sorted = [...issues].sort((a, b) => order[a.severity] - order[b.severity]);
   for (const issue of sorted)
-    process.stderr.write(`${abbreviateLongRuns(escapeControlCharacters(formatIssue(issue)))}\n`);
+    cliStreams().stderr(`${abbreviateLongRuns(escapeControlCharacters(formatIssue(issue)))}\n`);
   return hasErrors(issues) ? EXIT_INPUT_ERROR : EXIT_OK;
 }
 

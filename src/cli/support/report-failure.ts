@@ -4,8 +4,10 @@
  * (1) from a bug (70).
  */
 import { CosmosModelerError } from "../../common/errors.js";
-import type { FailureCode, Issue } from "../../common/issues.js";
+import { issueToJson, type FailureCode, type Issue } from "../../common/issues.js";
+import { escapeTerminalText } from "../../common/safe-text.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
+import { cliStreams } from "./streams.js";
 
 /**
  * A failure as an issue, printed like any other (with `--json`, the one JSON document), and its
@@ -19,11 +21,11 @@ export function reportFailure(
   flags: { readonly debug: boolean; readonly json: boolean },
 ): number {
   const { issue, internal } = failureIssue(error);
-  if (flags.json) printJson({ issues: [issue] });
+  if (flags.json) printJson({ issues: [issueToJson(issue)] });
   reportIssues([issue]);
   if (flags.debug && error instanceof Error && error.stack !== undefined)
-    process.stderr.write(`${error.stack}\n`);
-  else if (internal) process.stderr.write("(run again with --debug for the stack trace)\n");
+    cliStreams().stderr(`${escapeTerminalText(error.stack)}\n`);
+  else if (internal) cliStreams().stderr("(run again with --debug for the stack trace)\n");
   return internal ? EXIT_INTERNAL_ERROR : EXIT_INPUT_ERROR;
 }
 

@@ -48,100 +48,108 @@ export function splitStatements(text: string, dialect: "mysql" | "sqlserver"): S
     tokens = [];
     depth = 0;
   };
-  const push = (kind: TokenKind, value: string) => {
-    if (tokens.length === 0 || tokens.every((t) => t.kind === "space")) startLine = line;
-    tokens.push({ kind, text: value });
-    line += value.split("\n").length - 1;
-  };
-  const atLineStart = () => i === 0 || text[i - 1] === "\n";
   while (i < text.length) {
-    const rest = text.slice(i, i + 200);
     // a line of its own: DELIMITER x (MySQL clients) or GO [n] (SQL Server tools)
-    if (atLineStart()) {
-      const directive =
-        dialect === "mysql"
-          ? /^[ \t]*delimiter[ \t]+(\S+)[ \t]*(\r?\n|$)/i.exec(rest)
-          : /^[ \t]*go([ \t]+\d+)?[ \t]*(\r?\n|$)/i.exec(rest);
-      if (directive !== null) {
-        flush();
-        if (dialect === "mysql") delimiter = directive[1] ?? ";";
-        line += directive[0].endsWith("\n") ? 1 : 0;
-        i += directive[0].length;
-        continue;
-      }
+    const directive = i === 0 || text[i - 1] === "\n" ? directiveAt(text, i, dialect) : undefined;
+    if (directive !== undefined) {
+      flush();
+      if (directive.delimiter !== undefined) delimiter = directive.delimiter;
+      line += directive.text.endsWith("\n") ? 1 : 0;
+      i += directive.text.length;
+      continue;
     }
     if (depth === 0 && text.startsWith(delimiter, i)) {
       flush();
       i += delimiter.length;
       continue;
     }
-    const c = text[i] ?? "";
-    const next = text[i + 1] ?? "";
-    let end: number;
-    if (c === "-" && next === "-") {
-      end = text.indexOf("\n", i);
-      push("space", text.slice(i, end < 0 ? text.length : end));
-      i = end < 0 ? text.length : end;
-      continue;
-    }
-    if (c === "#" && dialect === "mysql") {
-      end = text.indexOf("\n", i);
-      push("space", text.slice(i, end < 0 ? text.length : end));
-      i = end < 0 ? text.length : end;
-      continue;
-    }
-    if (c === "/" && next === "*") {
-      end = text.indexOf("*/", i + 2);
-      end = end < 0 ? text.length : end + 2;
-      push("space", text.slice(i, end));
-      i = end;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === "`" || (c === "[" && dialect === "sqlserver")) {
-      const close = c === "[" ? "]" : c;
-      let j = i + 1;
-      while (j < text.length) {
-        if (text[j] === "\\" && dialect === "mysql" && c !== "`") j += 2;
-        else if (text[j] === close && text[j + 1] === close) j += 2;
-        else if (text[j] === close) break;
-        else j++;
-      }
-      push(c === "'" ? "string" : "quoted", text.slice(i, Math.min(text.length, j + 1)));
-      i = j + 1;
-      continue;
-    }
-    if (/\s/.test(c)) {
-      const match = /^\s+/.exec(text.slice(i, i + 10_000))?.[0] ?? c;
-      push("space", match);
-      i += match.length;
-      continue;
-    }
-    const word = /^[A-Za-z_@#$\u0080-\uffff][\w@#$\u0080-\uffff]*/.exec(rest)?.[0];
-    if (word !== undefined) {
-      const upper = word.toUpperCase();
-      const following = /^\s*(\w+|;)?/
-        .exec(text.slice(i + word.length, i + word.length + 40))?.[1]
-        ?.toUpperCase();
-      if (
-        (upper === "BEGIN" &&
-          !["TRAN", "TRANSACTION", "WORK", "DISTRIBUTED", ";", undefined].includes(following)) ||
-        upper === "CASE"
-      )
-        depth++;
-      else if (upper === "END" && depth > 0) depth--;
-      push("word", word);
-      i += word.length;
-      continue;
-    }
-    const number = /^\d+(\.\d+)?/.exec(rest)?.[0];
-    if (number !== undefined) {
-      push("number", number);
-      i += number.length;
-      continue;
-    }
-    push("symbol", c);
-    i++;
+    const token = tokenAt(text, i, dialect);
+    if (token.kind === "word") depth = blockDepth(token.text, text.slice(token.end, token.end + 40), depth);
+    if (tokens.length === 0 || tokens.every((t) => t.kind === "space")) startLine = line;
+    tokens.push({ kind: token.kind, text: token.text });
+    line += token.text.split("\n").length - 1;
+    i = token.end;
   }
   flush();
   return statements;
+}
+
+/** A `DELIMITER x` (MySQL) or `GO [n]` (SQL Server) line starting at `i`, with its line break. */
+function directiveAt(
+  text: string,
+  i: number,
+  dialect: "mysql" | "sqlserver",
+): { readonly text: string; readonly delimiter?: string } | undefined {
+  const rest = text.slice(i, i + 200);
+  if (dialect === "mysql") {
+    const directive = /^[ \t]*delimiter[ \t]+(\S+)[ \t]*(\r?\n|$)/i.exec(rest);
+    return directive === null ? undefined : { text: directive[0], delimiter: directive[1] ?? ";" };
+  }
+  const directive = /^[ \t]*go([ \t]+\d+)?[ \t]*(\r?\n|$)/i.exec(rest);
+  return directive === null ? undefined : { text: directive[0] };
+}
+
+/**
+ * The token at `i` and where the next one starts: a comment or whitespace (as space), a string,
+ * a quoted identifier, a word, a number, or one symbol.
+ */
+function tokenAt(
+  text: string,
+  i: number,
+  dialect: "mysql" | "sqlserver",
+): { readonly kind: TokenKind; readonly text: string; readonly end: number } {
+  const c = text[i] ?? "";
+  const next = text[i + 1] ?? "";
+  if ((c === "-" && next === "-") || (c === "#" && dialect === "mysql")) {
+    const end = text.indexOf("\n", i);
+    const stop = end < 0 ? text.length : end;
+    return { kind: "space", text: text.slice(i, stop), end: stop };
+  }
+  if (c === "/" && next === "*") {
+    const close = text.indexOf("*/", i + 2);
+    const end = close < 0 ? text.length : close + 2;
+    return { kind: "space", text: text.slice(i, end), end };
+  }
+  if (c === "'" || c === '"' || c === "`" || (c === "[" && dialect === "sqlserver")) {
+    const close = c === "[" ? "]" : c;
+    let j = i + 1;
+    while (j < text.length) {
+      if (text[j] === "\\" && dialect === "mysql" && c !== "`") j += 2;
+      else if (text[j] === close && text[j + 1] === close) j += 2;
+      else if (text[j] === close) break;
+      else j++;
+    }
+    return {
+      kind: c === "'" ? "string" : "quoted",
+      text: text.slice(i, Math.min(text.length, j + 1)),
+      end: j + 1,
+    };
+  }
+  if (/\s/.test(c)) {
+    const match = /^\s+/.exec(text.slice(i, i + 10_000))?.[0] ?? c;
+    return { kind: "space", text: match, end: i + match.length };
+  }
+  const rest = text.slice(i, i + 200);
+  const word = /^[A-Za-z_@#$\u0080-\uffff][\w@#$\u0080-\uffff]*/.exec(rest)?.[0];
+  if (word !== undefined) return { kind: "word", text: word, end: i + word.length };
+  const number = /^\d+(\.\d+)?/.exec(rest)?.[0];
+  if (number !== undefined) return { kind: "number", text: number, end: i + number.length };
+  return { kind: "symbol", text: c, end: i + 1 };
+}
+
+/**
+ * The BEGIN ... END / CASE ... END depth after `word` (`following`: the text after it): a `;`
+ * inside a procedure's or trigger's body does not end the statement. BEGIN TRAN(SACTION), BEGIN
+ * WORK, BEGIN DISTRIBUTED and a bare BEGIN; start a transaction, not a block.
+ */
+function blockDepth(word: string, following: string, depth: number): number {
+  const upper = word.toUpperCase();
+  const after = /^\s*(\w+|;)?/.exec(following)?.[1]?.toUpperCase();
+  if (
+    (upper === "BEGIN" && !["TRAN", "TRANSACTION", "WORK", "DISTRIBUTED", ";", undefined].includes(after)) ||
+    upper === "CASE"
+  )
+    return depth + 1;
+  if (upper === "END" && depth > 0) return depth - 1;
+  return depth;
 }

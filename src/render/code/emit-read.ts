@@ -5,7 +5,14 @@
  */
 import type { PlanStep, PointReadStep, QueryParameter, QueryStep, ReadPlan } from "../../planner/types.js";
 import type { AttributeType, ReadPattern, Workload } from "../../workload/types.js";
-import { commentText, propertyAccess, propertyKey, stringLiteral, valueLiteral } from "./identifiers.js";
+import {
+  codeLiteral,
+  commentText,
+  propertyAccess,
+  propertyKey,
+  stringLiteral,
+  valueLiteral,
+} from "./identifiers.js";
 import { entityNamed, shapeKey, type ItemTypeShapeData } from "./model-data.js";
 
 /** TypeScript type of an attribute value. */
@@ -264,13 +271,22 @@ export function emitReadBody(
     second !== undefined &&
     second.perResult === true &&
     shapes.get(shapeKey(second.container, second.itemType))?.entity === firstShape.entity;
-  if (lookup) {
+  const returned = lookup ? "asItems(followUps[0]?.items ?? [])" : "items";
+  const shape = plan.returnedShape;
+  // select / truncate: the caller gets only what the pattern returns (queries already project).
+  const shaped = shape === undefined ? returned : `shapeItems(${returned}, ${codeLiteral(shape, "")})`;
+  if (shaped === "items") {
+    lines.push("return { items, item: items[0], requestCharge, followUps };");
+  } else if (shape === undefined) {
     lines.push(
-      "const complete = asItems(followUps[0]?.items ?? []);",
+      `const complete = ${shaped};`,
       "return { items: complete, item: complete[0], requestCharge, followUps };",
     );
   } else {
-    lines.push("return { items, item: items[0], requestCharge, followUps };");
+    lines.push(
+      `const returned = ${shaped};`,
+      "return { items: returned, item: returned[0], requestCharge, followUps };",
+    );
   }
   return lines;
 }

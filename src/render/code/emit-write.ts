@@ -4,11 +4,9 @@
  * counters) and the change-feed tasks of each source item type (copies with replicas and
  * trimming, propagation of copied attributes, counters), all taken from the plans.
  */
-import { buildQuery } from "../../planner/sql.js";
-import { keyConditions } from "../../planner/key-conditions.js";
-import { routeRequest } from "../../planner/routing.js";
 import type { ChangeFeedStep, QueryParameter, WritePlan } from "../../planner/types.js";
-import type { Model } from "../../model/types.js";
+import type { ItemType, Model } from "../../model/types.js";
+import { addressingAttributes, changingAddress, keepLatestOrderChanges } from "../../model/key-changes.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
 import {
   entityNamed,
@@ -17,7 +15,7 @@ import {
   shapeKey,
   type ItemTypeShapeData,
 } from "./model-data.js";
-import { changeKind } from "../../planner/plan-write.js";
+import { changeKind } from "../../planner/changes.js";
 import type { ItemRef, MaintenanceTask, ParameterSource, WriteTask } from "../../runtime/tasks.js";
 
 /** A write task of the generated module (the runtime's `WriteTask`). */
@@ -42,16 +40,6 @@ function parentTemplates(
   return templates.map((t) => rewriteTemplate(t, key, via));
 }
 
-/** The complete item type of an entity (no projection, bucket or replicas), to read a previous record. */
-function completeRef(shapes: ReadonlyMap<string, ItemTypeShapeData>, entity: string): ItemRef | undefined {
-  for (const shape of shapes.values()) {
-    if (shape.entity !== entity || shape.source !== undefined || shape.select !== undefined) continue;
-    if (shape.bucket !== undefined || shape.replicas !== undefined) continue;
-    return { container: shape.container, itemType: shape.type };
-  }
-  return undefined;
-}
-
 function shapeOrFail(shapes: ReadonlyMap<string, ItemTypeShapeData>, ref: ItemRef): ItemTypeShapeData {
   const shape = shapes.get(shapeKey(ref.container, ref.itemType));
   if (shape === undefined)
@@ -67,8 +55,9 @@ export function writeTasksOf(
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
 ): WriteTaskData[] {
   const tasks: WriteTaskData[] = [];
-  const rekeyed = new Set<string>();
-  const change = changeKindOf(pattern);
+  const moved = new Map((plan.moves ?? []).map((move) => [shapeKey(move.container, move.itemType), move]));
+  const done = new Set<string>();
+  const key = entityNamed(workload, pattern.entity)?.key ?? "";
   for (const step of plan.operations) {
     if (step.kind === "batch") {
       const [primary, ...increments] = step.operations;
@@ -103,26 +92,50 @@ export function writeTasksOf(
     }
     if (step.kind !== "write") continue;
     const shape = shapeOrFail(shapes, step);
-    const key = shapeKey(step.container, step.itemType);
+    const stepKey = shapeKey(step.container, step.itemType);
+    const move = moved.get(stepKey);
+    if (move !== undefined) {
+      // Finding the item, in place, create and delete: one task that decides per record.
+      if (done.has(stepKey)) continue;
+      done.add(stepKey);
+      tasks.push({
+        kind: "move",
+        container: move.container,
+        itemType: move.itemType,
+        operation:
+          pattern.operation === "create" || pattern.operation === "delete" ? "upsert" : pattern.operation,
+        key,
+        ...(move.helper === undefined ? {} : { helper: move.helper }),
+        query: {
+          sql: move.query.sql,
+          parameters: parameterSources(move.query.parameters),
+          ...(move.query.partitionKey === undefined ? {} : { partitionKey: move.query.partitionKey }),
+        },
+      });
+      continue;
+    }
     if (shape.entity === pattern.entity) {
-      if (step.operation === "create" && change === "update") {
-        // A projection whose id changes: created under the new id, the old one deleted.
-        rekeyed.add(key);
-        const previousFrom = completeRef(shapes, pattern.entity);
-        tasks.push({
-          kind: "rekey",
-          container: step.container,
-          itemType: step.itemType,
-          ...(previousFrom === undefined ? {} : { previousFrom }),
-        });
-      } else if (!(step.operation === "delete" && rekeyed.has(key))) {
-        tasks.push({
-          kind: "item",
-          container: step.container,
-          itemType: step.itemType,
-          operation: step.operation,
-        });
-      }
+      // A bucket's append and its create are one task (the runtime creates a missing bucket).
+      if (done.has(stepKey)) continue;
+      done.add(stepKey);
+      // The plan never appends when the writer buffers whole buckets: each is created directly.
+      const appends = plan.operations.filter(
+        (other) =>
+          other.kind === "write" &&
+          other.operation === "patch" &&
+          shapeKey(other.container, other.itemType) === stepKey,
+      );
+      const wholeBuckets =
+        shape.bucket !== undefined &&
+        changeKindOf(pattern) === "create" &&
+        appends.every((other) => other.times === 0);
+      tasks.push({
+        kind: "item",
+        container: step.container,
+        itemType: step.itemType,
+        operation: shape.bucket !== undefined ? pattern.operation : step.operation,
+        ...(wholeBuckets ? { wholeBuckets } : {}),
+      });
       continue;
     }
     const embed = shape.embeds.find((e) => e.entity === pattern.entity);
@@ -173,26 +186,6 @@ function parameterSources(parameters: readonly QueryParameter[]): {
   });
 }
 
-/** `SELECT VALUE COUNT(1)` over the partition a trim query visits (same conditions, same parameters). */
-function countQuery(model: Model, ref: ItemRef): string | undefined {
-  const container = model.containers.find((c) => c.name === ref.container);
-  const item = container?.items.find((i) => i.type === ref.itemType);
-  if (container === undefined || item === undefined) return undefined;
-  const routing = routeRequest(item, new Set());
-  return buildQuery({
-    keys: keyConditions(
-      { container, item },
-      { ...routing, scope: "single", knownLevels: item.partitionKey.length },
-      "result",
-      new Set(),
-    ),
-    predicates: [],
-    valuesFrom: "result",
-    orderBy: [],
-    aggregate: { fn: "count" },
-  }).sql;
-}
-
 function maintenanceTask(
   workload: Workload,
   model: Model,
@@ -205,18 +198,36 @@ function maintenanceTask(
     case "copy":
     case "replica":
     case "trim": {
-      const trim = step.steps.find((s) => s.kind === "query");
-      const countSql = trim === undefined ? undefined : countQuery(model, target);
+      const members = step.steps.find((s) => s.kind === "query" && s.role === "boundedSet");
+      const stale = step.steps.find((s) => s.kind === "query" && s.role === "staleCopies");
+      const checked = step.steps.some((s) => s.role === "checkCopy")
+        ? guardedAttributes(workload, model, step)
+        : [];
       return {
         key: `copy:${targetKey}`,
-        task:
-          trim?.kind === "query" && countSql !== undefined
+        task: {
+          kind: "copy",
+          target,
+          ...(members?.kind === "query"
             ? {
-                kind: "copy",
-                target,
-                trim: { countSql, oldestSql: trim.sql, parameters: parameterSources(trim.parameters) },
+                bounded: {
+                  membersSql: members.sql,
+                  parameters: parameterSources(members.parameters),
+                  sortMayChange: sortMayChange(workload, model, step),
+                },
               }
-            : { kind: "copy", target },
+            : {}),
+          ...(stale?.kind === "query"
+            ? {
+                stale: {
+                  sql: stale.sql,
+                  parameters: parameterSources(stale.parameters),
+                  ...(stale.partitionKey === undefined ? {} : { partitionKey: stale.partitionKey }),
+                },
+              }
+            : {}),
+          ...(checked.length === 0 ? {} : { checkBeforeDelete: checked }),
+        },
       };
     }
     case "propagate": {
@@ -258,8 +269,53 @@ function maintenanceTask(
 }
 
 /**
+ * The source's address attributes that writes change and the copy's address does not hold: on a
+ * delete of the source, the copy is deleted only if it still holds the deleted values.
+ */
+function guardedAttributes(workload: Workload, model: Model, step: ChangeFeedStep): string[] {
+  const find = (container: string, type: string): ItemType | undefined =>
+    model.containers.find((c) => c.name === container)?.items.find((i) => i.type === type);
+  const source = find(step.from.container, step.from.itemType);
+  const copy = find(step.container, step.itemType);
+  const entity = source === undefined ? undefined : entityNamed(workload, source.entity);
+  if (source === undefined || copy === undefined || entity === undefined) return [];
+  const writes = workload.accessPatterns.filter(
+    (p): p is WritePattern => p.type === "write" && p.entity === entity.name,
+  );
+  const copyAddress = new Set(addressingAttributes(copy));
+  return changingAddress(entity, writes, source).filter((name) => !copyAddress.has(name));
+}
+
+/** True when a write of the bounded set's entity can change the attribute the set is ordered by. */
+function sortMayChange(workload: Workload, model: Model, step: ChangeFeedStep): boolean {
+  const copy = model.containers
+    .find((c) => c.name === step.container)
+    ?.items.find((i) => i.type === step.itemType);
+  const entity = copy === undefined ? undefined : entityNamed(workload, copy.entity);
+  if (copy === undefined || entity === undefined) return false;
+  const writes = workload.accessPatterns.filter((p): p is WritePattern => p.type === "write");
+  return keepLatestOrderChanges(entity, writes, copy);
+}
+
+/** Two copy tasks of one target planned by different patterns, as one (set, stale, check kept). */
+function mergeCopyTasks(a: MaintenanceTaskData, b: MaintenanceTaskData): MaintenanceTaskData {
+  if (a.kind !== "copy" || b.kind !== "copy") return b;
+  const checked = [...new Set([...(a.checkBeforeDelete ?? []), ...(b.checkBeforeDelete ?? [])])];
+  const bounded = a.bounded ?? b.bounded;
+  const stale = a.stale ?? b.stale;
+  return {
+    kind: "copy",
+    target: a.target,
+    ...(bounded === undefined ? {} : { bounded }),
+    ...(stale === undefined ? {} : { stale }),
+    ...(checked.length === 0 ? {} : { checkBeforeDelete: checked }),
+  };
+}
+
+/**
  * The change-feed tasks of every source item type, by `container/type`, from the `async` steps
- * of every write plan (the same copy planned by several patterns is kept once, with its trim).
+ * of every write plan (the same copy planned by several patterns is kept once, with its set,
+ * its search for stale copies and its check before deleting).
  */
 export function maintenanceTasksOf(
   workload: Workload,
@@ -275,8 +331,7 @@ export function maintenanceTasksOf(
       const source = shapeKey(step.from.container, step.from.itemType);
       const tasks = bySource.get(source) ?? new Map<string, MaintenanceTaskData>();
       const existing = tasks.get(made.key);
-      const keepExisting = existing?.kind === "copy" && existing.trim !== undefined;
-      if (!keepExisting) tasks.set(made.key, made.task);
+      tasks.set(made.key, existing === undefined ? made.task : mergeCopyTasks(existing, made.task));
       bySource.set(source, tasks);
     }
   }

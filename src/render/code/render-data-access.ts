@@ -41,6 +41,7 @@ const RUNTIME_VALUES = [
   "runMaintenance",
   "runWrite",
   "shardValues",
+  "shapeItems",
   "processChangeFeeds",
 ];
 

@@ -339,8 +339,11 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":
-    case "evaluate.atomicWritesSplit":
+    case "evaluate.copyNotMaintainable": // a write's finding: listed with the patterns
+    case "evaluate.notAtomic":
       return undefined;
+    case "evaluate.keyChangedInPlace":
+      return issue.container;
     default:
       return issue satisfies never;
   }

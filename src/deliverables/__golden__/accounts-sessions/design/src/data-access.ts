@@ -290,7 +290,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Update an account (profile, password, email change, verification)
-     * Plan: emailLookup: a change of email (1% of requests) re-creates it under its new id; patch the account item; delete the old emailLookup.
+     * Plan: read the account in accounts: the current emailLookup follows from it; create the emailLookup under its new id and key; delete the old emailLookup (another logical partition: no transactional batch); patch the account item.
+     * Note: emailLookup in accounts: a change of email (1% of records) moves it: create under the new id and key, then delete the old item, two requests in two logical partitions (no transactional batch); the current item is derived from a point read of account in accounts, unless the caller passes related.previous.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2UpdateAnAccountProfilePasswordEmailChangeVerification(record: AccountRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -301,10 +302,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       };
       const tasks: WriteTask[] = [
         {
-          kind: "rekey",
+          kind: "move",
           container: "accounts",
           itemType: "emailLookup",
-          previousFrom: { container: "accounts", itemType: "account" },
+          operation: "patch",
+          key: "accountId",
+          helper: {
+            container: "accounts",
+            itemType: "account",
+            id: "account-{accountId}",
+            partitionKey: ["account-{accountId}"],
+            derives: true,
+          },
+          query: {
+            sql: "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
+            parameters: [
+              { name: "@type", source: { kind: "literal", value: "emailLookup" } },
+              { name: "@accountId", source: { kind: "fromResult", attribute: "accountId" } },
+            ],
+          },
         },
         { kind: "item", container: "accounts", itemType: "account", operation: "patch" },
       ];

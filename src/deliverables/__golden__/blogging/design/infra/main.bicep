@@ -231,7 +231,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 60000
+        maxThroughput: 81000
       }
     }
   }

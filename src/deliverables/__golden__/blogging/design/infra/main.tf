@@ -221,7 +221,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 60000
+    max_throughput = 81000
   }
 
   indexing_policy {

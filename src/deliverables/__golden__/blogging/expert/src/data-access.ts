@@ -24,6 +24,7 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
+  shapeItems,
   processChangeFeeds,
   type ChangeHandler,
   type CopySource,
@@ -273,14 +274,13 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       {
         kind: "copy",
         target: { container: "feed", itemType: "post" },
-        trim: {
-          countSql: "SELECT VALUE COUNT(1) FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition",
-          oldestSql: "SELECT TOP @limit c.id FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate ASC",
+        bounded: {
+          membersSql: "SELECT c.id, c.creationDate, c.postId FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
           parameters: [
             { name: "@type", source: { kind: "literal", value: "post" } },
             { name: "@feedPartition", source: { kind: "template", template: "post-{replica}" } },
-            { name: "@limit", source: { kind: "limit" } },
           ],
+          sortMayChange: false,
         },
       },
     ];
@@ -302,6 +302,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: upsert the user item.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to post.userUsername.
      * Change feed (copy): change feed of posts keeps users/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to comment.userUsername.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to like.userUsername.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -380,22 +381,38 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
         runtime.container("users"),
-        "SELECT c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
         [
           { name: "@type", value: "post" },
           { name: "@userId", value: input.userId },
+          { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * C3: Create a comment
      * Plan: transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps feed/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3CreateAComment(record: CommentRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -448,7 +465,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Like a post
      * Plan: transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (replica): change feed of posts keeps feed/post in step.
+     * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4LikeAPost(record: LikeRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -513,17 +530,33 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryItems(
         runtime.container("feed"),
-        "SELECT TOP @limit c.id, c.postId, c.userId, c.title, c.content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
+        "SELECT TOP @limit c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
         [
           { name: "@type", value: "post" },
           { name: "@feedPartition", value: renderKeyValue("post-{replica}", values1) },
+          { name: "@contentChars", value: 200 },
           { name: "@limit", value: 100 },
         ],
         [renderKeyValue("post-{replica}", values1)],
       );
       requestCharge += step1.requestCharge;
       const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: [
+          "id",
+          "postId",
+          "userId",
+          "title",
+          "content",
+          "creationDate",
+          "userUsername",
+          "commentCount",
+          "likeCount",
+        ],
+        truncate: [{ attribute: "content", bytes: 200 }],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     handleUsersUserChanges,
     handlePostsPostChanges,

@@ -24,6 +24,7 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
+  shapeItems,
   processChangeFeeds,
   type ChangeHandler,
   type CopySource,
@@ -410,7 +411,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // point read by id and partition key
+      // point read by id and partition key (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await readItem(
@@ -420,7 +421,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: ["id", "orderId", "customerId", "orderDate", "status", "total", "orderLines"],
+        truncate: [],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * C1: Register a customer or edit their profile

@@ -198,12 +198,20 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
   return {
     /**
      * C1: Ingest a device reading
-     * Plan: one readingBucket item per 30 records (the writer bins records before writing).
+     * Plan: create a readingBucket item with its first records (once per ~30 records).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1IngestADeviceReading(record: ReadingRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reading", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "readings", itemType: "readingBucket", operation: "create" }];
+      const tasks: WriteTask[] = [
+        {
+          kind: "item",
+          container: "readings",
+          itemType: "readingBucket",
+          operation: "create",
+          wholeBuckets: true,
+        },
+      ];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -282,7 +290,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Register a device or change its settings
-     * Plan: upsert the device item.
+     * Plan: find the current device by its deviceId (fan-out over 1 physical partition(s)); create the device under its new id and key; delete the old device (another logical partition: no transactional batch).
+     * Note: device in devices: a change of siteId (100% of records) moves it: create under the new id and key, then delete the old item, two requests in two logical partitions (no transactional batch); the current item is found by a query by the key, unless the caller passes related.previous.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2RegisterADeviceOrChangeItsSettings(record: DeviceRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -291,7 +300,22 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         change: "create",
         changes: ["siteId", "firmwareVersion", "location", "thresholds"],
       };
-      const tasks: WriteTask[] = [{ kind: "item", container: "devices", itemType: "device", operation: "upsert" }];
+      const tasks: WriteTask[] = [
+        {
+          kind: "move",
+          container: "devices",
+          itemType: "device",
+          operation: "upsert",
+          key: "deviceId",
+          query: {
+            sql: "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId",
+            parameters: [
+              { name: "@type", source: { kind: "literal", value: "device" } },
+              { name: "@deviceId", source: { kind: "fromResult", attribute: "deviceId" } },
+            ],
+          },
+        },
+      ];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**

@@ -26,6 +26,7 @@ import {
   runMaintenance,
   runWrite,
   shardValues,
+  shapeItems,
   processChangeFeeds,
   type ChangeHandler,
   type CopySource,
@@ -310,7 +311,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // one point read per requested postId (ReadMany)
+      // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
       const items: StoredItem[] = [];
       for (const value of input.postId) {
@@ -323,7 +324,21 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         requestCharge += step1.requestCharge;
         if (step1.item !== undefined) items.push(step1.item);
       }
-      return { items, item: items[0], requestCharge, followUps };
+      const returned = shapeItems(items, {
+        properties: [
+          "id",
+          "postId",
+          "authorId",
+          "text",
+          "mediaUrls",
+          "createdAt",
+          "authorDisplayName",
+          "reactionCount",
+        ],
+        truncate: [],
+        bucketed: false,
+      });
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * Q5: Get a user's profile

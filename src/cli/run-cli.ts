@@ -1,0 +1,76 @@
+/**
+ * The CLI as a function: parses the arguments, runs the command and returns its exit status,
+ * printing to the process's outputs or to the streams given. `main.ts` calls it for the
+ * `cosmos-modeler` binary; the fuzzer calls it in a worker thread for most of its cases (a
+ * process start costs half a second).
+ */
+import { Command, CommanderError } from "commander";
+import { escapeTerminalText } from "../common/safe-text.js";
+import type { CommandRegistration } from "./support/command.js";
+import { EXIT_USAGE } from "./support/output.js";
+import { reportFailure } from "./support/report-failure.js";
+import { cliStreams, PROCESS_STREAMS, withCliStreams, type CliStreams } from "./support/streams.js";
+
+const registrations: readonly (() => Promise<{ register: CommandRegistration }>)[] = [
+  () => import("./commands/check.js"),
+  () => import("./commands/estimate-ru.js"),
+  () => import("./commands/evaluate.js"),
+  () => import("./commands/design.js"),
+  () => import("./commands/render.js"),
+  () => import("./commands/interview.js"),
+  () => import("./commands/import.js"),
+  () => import("./commands/mcp.js"),
+  () => import("./commands/verify.js"),
+];
+
+/** Runs in progress: commands report their status in `process.exitCode`, so runs take turns. */
+let turn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the CLI on `argv` (as `process.argv`: the node binary and the script first) and returns
+ * its exit status (0 ok, 1 input errors, 2 usage, 70 internal error). Runs in one process take
+ * turns; `process.exitCode` is left as it was.
+ * @example await runCli(["node", "cosmos-modeler", "check", "workload.yaml", "--json"], { stdout, stderr })
+ */
+export function runCli(argv: readonly string[], streams: CliStreams = PROCESS_STREAMS): Promise<number> {
+  const run = turn.then(() => withCliStreams(streams, () => runIsolated(argv)));
+  turn = run.catch(() => undefined);
+  return run;
+}
+
+async function runIsolated(argv: readonly string[]): Promise<number> {
+  const before = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    return await parseAndRun(argv);
+  } finally {
+    process.exitCode = before;
+  }
+}
+
+async function parseAndRun(argv: readonly string[]): Promise<number> {
+  const program = new Command()
+    .name("cosmos-modeler")
+    .description(
+      "Design Azure Cosmos DB for NoSQL data models from a workload, with exact RU and cost arithmetic.",
+    )
+    .option("--debug", "print stack traces of unexpected failures")
+    .showHelpAfterError()
+    // Commander echoes what it rejects (an unknown option, a bad argument): escaped like the rest.
+    .configureOutput({
+      writeOut: (text) => cliStreams().stdout(escapeTerminalText(text)),
+      writeErr: (text) => cliStreams().stderr(escapeTerminalText(text)),
+    })
+    .exitOverride();
+  for (const load of registrations) (await load()).register(program);
+  try {
+    await program.parseAsync([...argv]);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0 through here; everything else commander rejects is usage.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    }
+    return reportFailure(error, { debug: argv.includes("--debug"), json: argv.includes("--json") });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The findings of write plans as typed evaluation issues: a key the model would patch in place, a
+ * copy it cannot keep up to date. Each is an error: the model would answer wrongly, whatever it
+ * costs. (Writes that must commit together but cannot are found from the model's layout, not a
+ * plan: `evaluate.notAtomic`, in atomic-writes.ts.)
+ */
+import type { EvaluationIssue } from "../common/issues.js";
+import type { WriteFinding, WritePlan } from "../planner/types.js";
+
+/** The issue of one finding of the write plan of the pattern at `index`. */
+function issueOf(finding: WriteFinding, plan: WritePlan, index: number): EvaluationIssue {
+  const path = ["accessPatterns", index] as const;
+  switch (finding.kind) {
+    case "keyChangedInPlace":
+      return {
+        code: "evaluate.keyChangedInPlace",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        attributes: finding.attributes,
+        severity: "error",
+        path,
+        message: `${plan.patternId} changes ${finding.attributes.join(", ")}, which places ${finding.container}/${finding.itemType} items; ${finding.reason}`,
+        suggestion: `key ${finding.itemType} by attributes that writes do not change`,
+      };
+    case "copyNotMaintainable":
+      return {
+        code: "evaluate.copyNotMaintainable",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        property: finding.property,
+        entity: finding.entity,
+        attribute: finding.attribute,
+        severity: "error",
+        path,
+        message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no relationship with "via" leads from ${finding.entity} to the items holding it: ${plan.patternId} cannot find them to update (and a new holder cannot find the ${finding.entity} to copy from)`,
+        suggestion: `drop the copy; to keep ${finding.entity}.${finding.attribute} with each ${finding.itemType}, make the many-to-many link an entity of its own (its key, and the keys of both sides as one-to-many relationships with via), then copy ${finding.entity}.${finding.attribute} into the link items`,
+      };
+    default:
+      return finding satisfies never;
+  }
+}
+
+/** Every finding of a write plan as an issue (none for a read plan). */
+export function writeFindingIssues(plan: WritePlan, index: number): EvaluationIssue[] {
+  return (plan.findings ?? []).map((finding) => issueOf(finding, plan, index));
+}

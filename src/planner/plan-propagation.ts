@@ -1,0 +1,123 @@
+/**
+ * Propagation of a changed attribute to the items holding a copy of it (`copies`): a query for
+ * the holders by the relationship's `via` and a patch of each; and the copies no relationship
+ * with `via` can keep (many-to-many), as findings.
+ */
+import type { Copy } from "../model/types.js";
+import type { WritePattern } from "../workload/types.js";
+import { changeKind, changeProbability } from "./changes.js";
+import type { Placement } from "./context.js";
+import type { PlanEnvironment } from "./environment.js";
+import { keyConditions } from "./key-conditions.js";
+import { replayCopies } from "./plan-replay.js";
+import { feedStep, writeStep } from "./plan-steps.js";
+import { keyProperty, routeRequest } from "./routing.js";
+import { buildQuery } from "./sql.js";
+import type { ChangeFeedStep, QueryStep, WriteFinding } from "./types.js";
+
+/** Propagation of changed attributes to the items that hold copies of them (`copies`). */
+export function planPropagations(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  feedSource: Placement | undefined,
+): { async: ChangeFeedStep[]; notes: string[]; findings: WriteFinding[] } {
+  const { context } = env;
+  const async: ChangeFeedStep[] = [];
+  const notes: string[] = [];
+  const findings: WriteFinding[] = [];
+  for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
+    for (const copy of item.copies) {
+      if (copy.from.entity !== pattern.entity) continue;
+      const probability = changeProbability(env, pattern, copy.from.attribute);
+      if (probability === 0) continue;
+      const holder: Placement = { container, item };
+      const relationship = context.relationship(pattern.entity, item.entity);
+      if (relationship?.via === undefined) {
+        notes.push(
+          `${item.type}.${copy.as}: no relationship from ${pattern.entity} to ${item.entity} to find the holders`,
+        );
+        findings.push(copyNotMaintainable(holder, copy));
+        continue;
+      }
+      const holders = relationship.avg;
+      const routing = routeRequest(item, new Set([relationship.via]));
+      const partitions =
+        routing.scope === "fanOut"
+          ? env.partitions(container.name)
+          : routing.scope === "shards"
+            ? Math.min(routing.shardCount, env.partitions(container.name))
+            : 1;
+      const query = buildQuery({
+        keys: keyConditions(holder, routing, "result", new Set([relationship.via])),
+        predicates: [{ attribute: relationship.via, op: "eq" }],
+        valuesFrom: "result",
+        resultNames: { [relationship.via]: context.entity(pattern.entity).key },
+        orderBy: [],
+        projection: ["id", ...container.partitionKey.map(keyProperty).filter((name) => name !== "id")],
+      });
+      const find: QueryStep = {
+        kind: "query",
+        container: container.name,
+        itemType: item.type,
+        sql: query.sql,
+        parameters: query.parameters,
+        scope: routing.scope,
+        partitions,
+        returned: holders,
+        orderServedByIndex: true,
+        ru: env.estimate({ op: "query", returned: holders, returnedBytes: holders * 80, partitions }),
+        times: probability * pattern.batch,
+        note: `find the ${item.type} items holding ${copy.as} (${holders} per ${pattern.entity} on average)`,
+      };
+      const update = writeStep(
+        env,
+        holder,
+        "patch",
+        probability * pattern.batch * holders,
+        `set ${copy.as} on each holder`,
+        [copy.as],
+        { sets: [copy.as] },
+      );
+      async.push(
+        feedStep(
+          "propagate",
+          feedSource ?? holder,
+          holder,
+          [find, update],
+          `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
+        ),
+        ...replayCopies(env, holder, "update", probability * pattern.batch * holders),
+      );
+    }
+  }
+  return { async, notes, findings };
+}
+
+/** The finding of a copy no relationship with `via` keeps up to date (many-to-many). */
+function copyNotMaintainable(holder: Placement, copy: Copy): WriteFinding {
+  return {
+    kind: "copyNotMaintainable",
+    container: holder.container.name,
+    itemType: holder.item.type,
+    property: copy.as,
+    entity: copy.from.entity,
+    attribute: copy.from.attribute,
+  };
+}
+
+/**
+ * Copies on the items a create writes whose source no relationship with `via` leads to (a
+ * many-to-many relationship): the new item cannot find the record to copy from.
+ */
+export function unreachableCopies(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  written: readonly Placement[],
+): WriteFinding[] {
+  if (changeKind(pattern) !== "create") return [];
+  return written.flatMap((placement) =>
+    placement.item.copies
+      .filter((copy) => env.context.relationship(copy.from.entity, placement.item.entity)?.via === undefined)
+      .map((copy) => copyNotMaintainable(placement, copy)),
+  );
+}

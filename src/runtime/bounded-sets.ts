@@ -1,0 +1,110 @@
+/**
+ * Bounded sets (`keepLatest: N by s`, with or without replicas) kept from the change feed at the
+ * cost the plan states: a replica is touched only when the changed item is in the set or enters
+ * it. The item is read in one replica (a member is rewritten in every replica); otherwise the
+ * set's members (id and `s`) are read once from one replica, and an item newer than the oldest
+ * member (any item while the set has fewer than N) is written into every replica, the oldest
+ * beyond N deleted from every replica. An update known as such (all-versions feed, or this
+ * module's own writes) of an item outside the set skips the members when `s` cannot change.
+ */
+import { changeOf, withCopies, type Charged, type ItemChange, type Runtime } from "./context.js";
+import {
+  deletedItem,
+  itemKeyOf,
+  materializeItem,
+  recordOf,
+  relatedOf,
+  type ItemTypeShape,
+  type StoredItem,
+} from "./items.js";
+import { bindParameters } from "./parameters.js";
+import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
+import type { MaintenanceTask } from "./tasks.js";
+import type { KeyValue } from "./templates.js";
+
+type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
+
+/** JSON order of two values as Cosmos DB sorts them (numbers, then strings). */
+function compare(a: unknown, b: unknown): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  const rank = (value: unknown): number =>
+    value === undefined
+      ? 0
+      : value === null
+        ? 1
+        : typeof value === "boolean"
+          ? 2
+          : typeof value === "number"
+            ? 3
+            : 4;
+  return rank(a) - rank(b);
+}
+
+/** Keeps the bounded set `task.target` in step with one change of its source. */
+export async function maintainBoundedSet(
+  runtime: Runtime,
+  charged: Charged,
+  task: CopyTask,
+  shape: ItemTypeShape,
+  sourceShape: ItemTypeShape,
+  change: ItemChange,
+): Promise<void> {
+  const keep = shape.keepLatest;
+  const bounded = task.bounded;
+  if (keep === undefined || bounded === undefined) return;
+  const container = runtime.container(task.target.container);
+  const record = recordOf(sourceShape, change.item);
+  const related = relatedOf(sourceShape, change.item);
+  const replicas = shape.replicas ?? 1;
+  const addressOf = (replica: number): { id: string; keys: KeyValue[] } =>
+    itemKeyOf(shape, record, { ...related, ...(shape.replicas === undefined ? {} : { replica }) });
+  // One replica answers for all: they receive the same writes.
+  const probe = shape.replicas === undefined ? 0 : Math.floor(runtime.random() * replicas);
+  const probed = addressOf(probe);
+  const member = await readItem(container, probed.id, probed.keys);
+  charged.requestCharge += member.requestCharge;
+  if (change.kind === "delete") {
+    if (member.item === undefined) return;
+    for (let replica = 0; replica < replicas; replica++) {
+      const { id, keys } = addressOf(replica);
+      charged.requestCharge += await deleteItem(container, id, keys);
+      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+    }
+    return;
+  }
+  let evicted: StoredItem[] = [];
+  if (member.item === undefined) {
+    // An update of an item outside the set cannot enter it when its order value cannot change.
+    if (change.kind === "update" && !bounded.sortMayChange) return;
+    const values = { attributes: record, ...(shape.replicas === undefined ? {} : { replica: probe }) };
+    const found = await queryItems(
+      container,
+      bounded.membersSql,
+      bindParameters(bounded.parameters, values, keep.count),
+      probed.keys,
+    );
+    charged.requestCharge += found.requestCharge;
+    const members = asItems(found.items).sort((a, b) => -compare(a[keep.by], b[keep.by]));
+    const oldest = members[keep.count - 1];
+    const enters = oldest === undefined || compare(record[keep.by], oldest[keep.by]) > 0;
+    if (!enters) return;
+    // The item takes a place: the members beyond N - 1 leave.
+    evicted = members.slice(keep.count - 1).filter((item) => item["id"] !== probed.id);
+  }
+  for (let replica = 0; replica < replicas; replica++) {
+    const { keys } = addressOf(replica);
+    const extra = { ...related, ...(shape.replicas === undefined ? {} : { replica }) };
+    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, extra));
+    const response = await container.items.upsert<StoredItem>(item);
+    charged.requestCharge += response.requestCharge;
+    charged.changes.push(changeOf(task.target, "upsert", response.resource ?? item));
+    for (const gone of evicted) {
+      // The member's id in this replica (an id may use {replica}), in the set's partition.
+      const leaving = { ...record, ...recordOf(shape, gone) };
+      const { id } = itemKeyOf(shape, leaving, { ...(shape.replicas === undefined ? {} : { replica }) });
+      charged.requestCharge += await deleteItem(container, id, keys);
+      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, leaving, id, keys)));
+    }
+  }
+}
