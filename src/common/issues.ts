@@ -104,6 +104,16 @@ export interface IssuePayloads {
   "model.unstoredEntity": { readonly entity: string };
   "model.unknownEntity": { readonly entity: string };
   "model.unknownAttribute": { readonly entity: string; readonly attribute: string };
+  /**
+   * With `deletes: allVersionsAndDeletes`, a counter or copy that a delete event (id and
+   * partition key only) cannot address: `target` is `container/type`, `missing` the attributes.
+   */
+  "model.deleteNotTraceable": {
+    readonly container: string;
+    readonly itemType: string;
+    readonly target: string;
+    readonly missing: readonly string[];
+  };
   /** A write changes an attribute that places items of a type that cannot move (a bucket). */
   "model.keyChangedInPlace": { readonly pattern: string; readonly attributes: readonly string[] };
 

@@ -100,9 +100,11 @@ describe("evaluateModel on extreme but valid inputs (bounded work, finite figure
 
   it("a write-sharded container keyed by the shard alone (20 logical partitions for 10 billion reactions)", () => {
     const workload = editedWorkload("social-reactions");
-    const model = editedModel("social-reactions", workload, (d) =>
-      d.setIn(["containers", 0, "items", 0, "partitionKey"], d.createNode(["{shard}"])),
-    );
+    const model = editedModel("social-reactions", workload, (d) => {
+      // A delete event of a key without the post cannot reach its counter: soft deletes.
+      d.deleteIn(["deletes"]);
+      d.setIn(["containers", 0, "items", 0, "partitionKey"], d.createNode(["{shard}"]));
+    });
     const start = performance.now();
     const evaluation = evaluateModel(workload, model);
     expect(performance.now() - start).toBeLessThan(5_000);

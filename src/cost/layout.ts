@@ -34,6 +34,7 @@ import {
   minimumAutoscaleMaxRus,
   minimumManualRus,
   physicalPartitionsFor,
+  MAX_EXACT_NUMBER,
 } from "../cosmos/limits.js";
 
 export type LayoutMode = "manual" | "autoscale" | "serverless";
@@ -145,13 +146,19 @@ export function* splitTrials(base: number, heavyKeys: number, from = base): Gene
  * The fewest partitions at which the lower bound fits the limit (it falls as partitions grow),
  * or Infinity when none does.
  */
-function firstPossibleCount(bound: (partitions: number) => number, limit: number, last: number): number {
-  if (!(bound(last) <= limit)) return Number.POSITIVE_INFINITY;
+export function firstPossibleCount(
+  bound: (partitions: number) => number,
+  limit: number,
+  last: number,
+): number {
+  // Counts are whole numbers a double holds exactly: the bisection below always narrows.
+  const end = Math.min(Math.floor(last), MAX_EXACT_NUMBER);
+  if (!(end >= 1) || !(bound(end) <= limit)) return Number.POSITIVE_INFINITY;
   let low = 1;
-  let high = last;
-  // bound(high) fits; find the least count that fits by bisection.
+  let high = end;
+  // bound(high) fits; find the least count that fits by bisection (at most 53 steps).
   while (low < high) {
-    const middle = Math.floor((low + high) / 2);
+    const middle = low + Math.floor((high - low) / 2);
     if (bound(middle) <= limit) high = middle;
     else low = middle + 1;
   }

@@ -273,7 +273,9 @@ export function loadContribution(
         step.reason === "counter"
           ? options.counterPatchesPerSecondPerParent(step.from.container, step.from.itemType)
           : undefined;
-      for (const inner of step.steps) visit(inner, perParent);
+      // Only the counter's increment is summed per parent; each child's flag is its own write.
+      for (const inner of step.steps)
+        visit(inner, inner.kind === "write" && inner.increments !== undefined ? perParent : undefined);
       return;
     }
     const placement = env.context.placement(step.container, step.itemType);

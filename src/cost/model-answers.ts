@@ -3,7 +3,7 @@
  *
  * The planner and the load arithmetic see the model only through the planning context's look-ups
  * (`placementsOf`, `placement`, `container`, `copiesOf`, `embeddersOf`, `counterHoldersOf`,
- * `copyHoldersOf`; the rest answer from the workload) and the partition count of a container.
+ * `copyHoldersOf`, `tombstone`, `deletes`; the rest answer from the workload) and the partition count of a container.
  * Everything else they read (item shapes, indexing policies, item counts) is a function of the
  * workload and of the containers and items those look-ups return. So a plan made for one model is
  * the plan of another model when every look-up it made answers the same there: each answer is
@@ -74,6 +74,9 @@ export const containerAnswerKey = (name: string): AnswerKey => keyOf("C", name);
 /** The key of the whole model (a reader of `context.model` depends on all of it). */
 const WHOLE_MODEL: AnswerKey = "*";
 
+/** The key of `deletes()`: how the model carries deletes to the change feed. */
+const DELETES: AnswerKey = "D";
+
 /** Every look-up a model answers with something, fingerprinted; absent keys answer "nothing" (0). */
 export type AnswerTable = ReadonlyMap<AnswerKey, number>;
 
@@ -101,6 +104,9 @@ export function answerTable(
         keyOf("P", container.name, stored.type),
         fingerprints.placement(context.placement(container.name, stored.type)),
       );
+      const tombstone = context.tombstone(container.name, stored.type);
+      if (tombstone !== undefined)
+        set(keyOf("T", container.name, stored.type), fingerprints.intern(tombstone));
       entities.add(stored.entity);
       for (const embed of stored.embeds) entities.add(embed.entity);
       for (const count of stored.counts) entities.add(count.of);
@@ -118,6 +124,7 @@ export function answerTable(
     const [container = "", type = ""] = source.split(SEPARATOR);
     set(keyOf("K", container, type), fingerprints.placements(context.copiesOf(container, type)));
   }
+  set(DELETES, fingerprints.intern(JSON.stringify(context.deletes())));
   set(WHOLE_MODEL, fingerprints.identity(model));
   return table;
 }
@@ -156,6 +163,8 @@ export const MODEL_LOOK_UPS = [
   "embeddersOf",
   "counterHoldersOf",
   "copyHoldersOf",
+  "tombstone",
+  "deletes",
 ] as const;
 
 /**
@@ -207,6 +216,14 @@ export function recordingContext(context: PlanningContext, read: (key: AnswerKey
     copyHoldersOf(entity) {
       read(keyOf("Y", entity));
       return context.copyHoldersOf(entity);
+    },
+    tombstone(container, type) {
+      read(keyOf("T", container, type));
+      return context.tombstone(container, type);
+    },
+    deletes() {
+      read(DELETES);
+      return context.deletes();
     },
   };
 }

@@ -3,12 +3,14 @@
  * (`cost/evaluation-cache.ts`). On random workloads, walking the design's rules from the baseline
  * (each rule's candidates evaluated in turn, then one of them taken), every evaluation of the
  * shared evaluator must be a fresh `evaluateModel`'s to the last bit: same plans, loads, layouts,
- * prices, issues and their order.
+ * prices, issues and their order. Models that differ only in how deletes reach the change feed
+ * (`deletes`) are compared too.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEvaluator, evaluateModel } from "../cost/evaluate.js";
-import type { Model } from "../model/types.js";
+import type { DeletePropagation, Model } from "../model/types.js";
+import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { toWorkload, workloadDocumentArbitrary } from "../test-support/workload-arbitrary.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel } from "./model-edits.js";
@@ -104,6 +106,11 @@ describe("the design's shared evaluator", () => {
           };
           let model = baselineModel(workload);
           same(model);
+          // Only how deletes reach the change feed differs: soft-delete patches, tombstone filters
+          // and counted flags come and go, so no plan of the model before may be taken as is.
+          same({ ...model, deletes: { mode: "allVersionsAndDeletes", retentionDays: 7 } });
+          same({ ...model, deletes: { mode: "softDelete", property: "removed", ttlSeconds: 3_600 } });
+          same(model);
           for (const [index, step] of steps(workload).entries()) {
             const candidates = step(workload, model, evaluate);
             for (const candidate of candidates) same(candidate.model);
@@ -119,4 +126,29 @@ describe("the design's shared evaluator", () => {
     // The walk compares many models, not only the baselines.
     expect(compared).toBeGreaterThan(RUNS * 5);
   }, 600_000);
+
+  it("re-plans what depends on how deletes reach the change feed (soft-delete patches, tombstone filters, counted flags)", () => {
+    const modes: readonly DeletePropagation[] = [
+      { mode: "allVersionsAndDeletes", retentionDays: 7 },
+      { mode: "softDelete", property: "removed", ttlSeconds: 3_600 },
+      { mode: "softDelete", property: "deleted", ttlSeconds: 604_800 },
+    ];
+    let differing = 0;
+    for (const name of ["social-reactions", "blogging", "ecommerce"]) {
+      const { workload, model } = loadExample(name);
+      const evaluate = createEvaluator(workload);
+      const fresh = (m: Model): string => JSON.stringify(evaluateModel(workload, m));
+      expect(JSON.stringify(evaluate(model))).toBe(fresh(model));
+      const seen = new Set<string>();
+      for (const deletes of modes) {
+        const changed: Model = { ...model, deletes };
+        const evaluation = JSON.stringify(evaluate(changed));
+        expect(evaluation, `${name} with ${deletes.mode}`).toBe(fresh(changed));
+        seen.add(evaluation);
+      }
+      differing += seen.size > 1 ? 1 : 0;
+    }
+    // The modes plan differently somewhere: the comparisons above are not all between equals.
+    expect(differing).toBeGreaterThan(0);
+  });
 });

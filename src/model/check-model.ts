@@ -14,6 +14,7 @@ import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } 
 
 /** Runs every workload-independent check of the model. */
 export function checkModel(model: Model, issues: IssueSink): void {
+  checkTombstoneProperty(model, issues);
   checkServiceLimits(model, issues);
   const names = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
@@ -41,6 +42,30 @@ export function checkModel(model: Model, issues: IssueSink): void {
       checkItem(model, container, item, itemPath, issues);
     });
   });
+}
+
+/**
+ * A soft delete's tombstone property cannot be a property Cosmos DB or the model already gives
+ * items: id, type, ttl, a system property, a partition key property, or an `as` of an item type.
+ */
+function checkTombstoneProperty(model: Model, issues: IssueSink): void {
+  if (model.deletes?.mode !== "softDelete") return;
+  const property = model.deletes.property;
+  const taken = new Set<string>(["id", "type", "ttl", ...SYSTEM_PROPERTIES]);
+  for (const container of model.containers) {
+    for (const path of container.partitionKey) taken.add(path.slice(1).split("/")[0] ?? "");
+    for (const item of container.items) {
+      for (const named of [...item.copies, ...item.counts, ...item.embeds]) taken.add(named.as);
+      if (item.ancestors !== undefined) taken.add(item.ancestors.as);
+    }
+  }
+  if (!taken.has(property)) return;
+  issues.error(
+    "model.duplicateProperty",
+    ["deletes", "property"],
+    `the tombstone property "${property}" is already a property of the model's items (id, type, ttl, a system or partition key property, or an \`as\`)`,
+    `name another property, e.g. property: deleted`,
+  );
 }
 
 function checkResourceName(name: string, path: IssuePath, issues: IssueSink): void {

@@ -75,8 +75,18 @@ const containerShape = {
   items: z.array(z.strictObject(itemShape)).min(1),
 };
 
+export const deleteModes = ["softDelete", "allVersionsAndDeletes"] as const;
+
+const deletesShape = {
+  mode: z.enum(deleteModes),
+  property: name.optional(),
+  ttl: z.union([z.string(), number]).optional(),
+  retention: z.string().optional(),
+};
+
 const modelShape = {
   version: z.literal(1),
+  deletes: z.strictObject(deletesShape).optional(),
   containers: z.array(z.strictObject(containerShape)).min(1),
 };
 
@@ -85,4 +95,5 @@ export const modelFileSchema = z.strictObject(modelShape);
 export type ModelFile = z.infer<typeof modelFileSchema>;
 export type ContainerFile = ModelFile["containers"][number];
 export type ItemFile = ContainerFile["items"][number];
+export type DeletesFile = NonNullable<ModelFile["deletes"]>;
 export type IndexingPolicyFile = Exclude<ContainerFile["indexing"], "automatic" | undefined>;

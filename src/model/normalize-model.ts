@@ -4,8 +4,18 @@
  * reporting every malformed value. When an issue is reported, the value returned in its place is
  * only a placeholder: the loader returns the model only when there is no error.
  */
-import type { Bucket, CompositePath, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
-import type { ContainerFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
+import type {
+  Bucket,
+  CompositePath,
+  Container,
+  DeletePropagation,
+  IndexingSpec,
+  ItemType,
+  Model,
+  Throughput,
+} from "./types.js";
+import type { ContainerFile, DeletesFile, IndexingPolicyFile, ItemFile, ModelFile } from "./model-schema.js";
+import { DEFAULT_TOMBSTONE_PROPERTY, DEFAULT_TOMBSTONE_TTL_SECONDS } from "./deletes.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
 import { describeValue } from "../source/schema-issues.js";
 import {
@@ -29,10 +39,69 @@ const PARTITION_KEY_PATH = /^(\/[^/\s*?]+)+$/;
 export function normalizeModel(file: ModelFile, issues: IssueSink): Model {
   return {
     version: 1,
+    ...(file.deletes === undefined ? {} : { deletes: normalizeDeletes(file.deletes, ["deletes"], issues) }),
     containers: file.containers.map((container, index) =>
       normalizeContainer(container, ["containers", index], issues),
     ),
   };
+}
+
+/**
+ * `deletes`: soft delete (tombstone `property`, default `deleted`; `ttl` as seconds or a duration
+ * such as `7d`, default 7 days) or all versions and deletes (`retention` 7d or 30d: the continuous
+ * backup tier, default 7d).
+ */
+function normalizeDeletes(file: DeletesFile, path: IssuePath, issues: IssueSink): DeletePropagation {
+  const misplaced = (field: "property" | "ttl" | "retention", valid: string): void => {
+    issues.error(
+      "model.invalidValue",
+      [...path, field],
+      `"${field}" does not apply to mode ${file.mode}; ${valid}`,
+    );
+  };
+  switch (file.mode) {
+    case "softDelete": {
+      if (file.retention !== undefined) misplaced("retention", "soft delete takes `ttl` and `property`");
+      const ttlSeconds =
+        file.ttl === undefined
+          ? DEFAULT_TOMBSTONE_TTL_SECONDS
+          : typeof file.ttl === "number"
+            ? file.ttl
+            : parseWindow(file.ttl);
+      if (
+        ttlSeconds === undefined ||
+        !Number.isInteger(ttlSeconds) ||
+        ttlSeconds < 1 ||
+        ttlSeconds > MAX_TTL_SECONDS
+      ) {
+        issues.error(
+          "model.invalidValue",
+          [...path, "ttl"],
+          `how long a tombstone lives before it expires: 1 to ${MAX_TTL_SECONDS} seconds, or a duration such as "7d" or "12h", got ${describeValue(file.ttl)}`,
+        );
+      }
+      return {
+        mode: "softDelete",
+        property: file.property ?? DEFAULT_TOMBSTONE_PROPERTY,
+        ttlSeconds: ttlSeconds ?? 1,
+      };
+    }
+    case "allVersionsAndDeletes": {
+      if (file.property !== undefined) misplaced("property", "all versions and deletes takes `retention`");
+      if (file.ttl !== undefined) misplaced("ttl", "all versions and deletes takes `retention`");
+      const retention = file.retention === undefined ? 7 * 86_400 : parseWindow(file.retention);
+      if (retention !== 7 * 86_400 && retention !== 30 * 86_400) {
+        issues.error(
+          "model.invalidValue",
+          [...path, "retention"],
+          `the continuous backup retention: "7d" or "30d" (the two tiers of continuous backup), got ${describeValue(file.retention)}`,
+        );
+      }
+      return { mode: "allVersionsAndDeletes", retentionDays: retention === 30 * 86_400 ? 30 : 7 };
+    }
+    default:
+      return file.mode satisfies never;
+  }
 }
 
 function normalizeContainer(file: ContainerFile, path: IssuePath, issues: IssueSink): Container {

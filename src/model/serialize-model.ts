@@ -5,7 +5,15 @@
  * `loadModel(serializeModel(model))` gives back `model`.
  */
 import { Document, isMap, isPair, isScalar, isSeq, stringify, type Node } from "yaml";
-import type { Bucket, Container, IndexingSpec, ItemType, Model, Throughput } from "./types.js";
+import type {
+  Bucket,
+  Container,
+  DeletePropagation,
+  IndexingSpec,
+  ItemType,
+  Model,
+  Throughput,
+} from "./types.js";
 import { formatWindow } from "./normalize-model.js";
 
 /** Collections whose line (indentation, key and one-line form) is at most this long are written inline. */
@@ -60,7 +68,22 @@ function unpadFlowSequences(line: string): string {
 
 /** The model as plain data in the file format (also the JSON form of `design --json`). */
 export function modelToFile(model: Model): Record<string, unknown> {
-  return { version: model.version, containers: model.containers.map(containerToFile) };
+  return {
+    version: model.version,
+    ...(model.deletes === undefined ? {} : { deletes: deletesToFile(model.deletes) }),
+    containers: model.containers.map(containerToFile),
+  };
+}
+
+function deletesToFile(deletes: DeletePropagation): Record<string, unknown> {
+  switch (deletes.mode) {
+    case "softDelete":
+      return { mode: deletes.mode, property: deletes.property, ttl: formatWindow(deletes.ttlSeconds) };
+    case "allVersionsAndDeletes":
+      return { mode: deletes.mode, retention: `${deletes.retentionDays}d` };
+    default:
+      return deletes satisfies never;
+  }
 }
 
 function containerToFile(container: Container): Record<string, unknown> {
@@ -181,6 +204,7 @@ function bucketToFile(bucket: Bucket): Record<string, unknown> {
  */
 function compactModel(root: unknown): void {
   if (!isMap(root)) return;
+  compact(root.get("deletes", true), 0, "deletes: ".length);
   const containers = root.get("containers", true);
   if (!isSeq(containers)) return;
   for (const container of containers.items) {

@@ -96,7 +96,25 @@ export interface Container {
   readonly items: readonly ItemType[];
 }
 
+/**
+ * How deletes reach the counters and copies kept from the change feed (`src/model/deletes.ts`,
+ * docs/model-format.md#deletes).
+ */
+export type DeletePropagation =
+  /**
+   * A delete of an item whose changes feed derived data sets `property: true` and `ttl` (a
+   * tombstone the latest-version change feed carries as an update; reads skip it; it expires).
+   */
+  | { readonly mode: "softDelete"; readonly property: string; readonly ttlSeconds: number }
+  /**
+   * Plain deletes read from the all-versions-and-deletes change feed: the account needs
+   * continuous backup, whose retention (7 or 30 days) bounds how long a processor may stop.
+   */
+  | { readonly mode: "allVersionsAndDeletes"; readonly retentionDays: 7 | 30 };
+
 export interface Model {
   readonly version: 1;
+  /** Absent = soft delete with the defaults of `src/model/deletes.ts`. */
+  readonly deletes?: DeletePropagation;
   readonly containers: readonly Container[];
 }

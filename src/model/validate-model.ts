@@ -8,6 +8,7 @@ import type { Container, ItemType, Model } from "./types.js";
 import { parseTemplate, templateProblem } from "./templates.js";
 import { movedBy, unmovableReason } from "./key-changes.js";
 import { didYouMean } from "../source/suggest.js";
+import { deleteCarriersOf, deletePropagationOf, untraceableDeletes } from "./deletes.js";
 
 /**
  * Every problem of `model` with respect to `workload`, as issues whose paths are those of the
@@ -47,6 +48,7 @@ export function collectWorkloadIssues(model: Model, workload: Workload, issues: 
       for (const embed of item.embeds) stored.add(embed.entity);
     });
   });
+  if (!issues.hasErrors()) checkDeletes(model, workload, issues);
   const warned = new Set<string>();
   workload.accessPatterns.forEach((pattern) => {
     if (stored.has(pattern.entity) || warned.has(pattern.entity) || !entities.has(pattern.entity)) return;
@@ -273,6 +275,43 @@ function checkNameClashes(
       );
     }
   });
+}
+
+/**
+ * The model's `deletes` against the workload: a tombstone property that an entity whose deletes
+ * are soft already has as an attribute; with all versions and deletes, every counter and copy a
+ * delete event cannot address (`src/model/deletes.ts`).
+ */
+function checkDeletes(model: Model, workload: Workload, issues: IssueSink): void {
+  const deletes = deletePropagationOf(model);
+  if (deletes.mode === "softDelete") {
+    for (const carrier of deleteCarriersOf(workload, model)) {
+      const entity = workload.entities.find((e) => e.name === carrier.entity);
+      if (entity?.attributes.some((a) => a.name === deletes.property) !== true) continue;
+      issues.error(
+        "model.duplicateProperty",
+        model.deletes === undefined ? [] : ["deletes", "property"],
+        `soft deletes of ${carrier.container}/${carrier.itemType} set the tombstone property "${deletes.property}", which is also an attribute of ${carrier.entity}`,
+        `name another tombstone property: deletes: { mode: softDelete, property: ${deletes.property}Tombstone }`,
+      );
+    }
+    return;
+  }
+  for (const problem of untraceableDeletes(workload, model)) {
+    const target = `${problem.target.container}/${problem.target.itemType}`;
+    issues.error(
+      {
+        code: "model.deleteNotTraceable",
+        container: problem.container,
+        itemType: problem.itemType,
+        target,
+        missing: problem.missing,
+      },
+      ["deletes", "mode"],
+      `a delete of ${problem.container}/${problem.itemType} reaches the all-versions-and-deletes change feed with its id and partition key only, which do not give ${problem.missing.join(", ")}: the ${problem.target.kind === "counter" ? `counter ${problem.target.property} on` : "copy"} ${target} cannot be found`,
+      `use deletes: { mode: softDelete } (the tombstone keeps the whole item), or key ${problem.container}/${problem.itemType} so that its id or partition key is exactly {${problem.missing[0] ?? ""}}`,
+    );
+  }
 }
 
 /**

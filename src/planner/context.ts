@@ -3,8 +3,9 @@
  * name, relationships between two entities, where each entity is stored, and how many distinct
  * values (and how skewed) an attribute has.
  */
+import { deleteCarriersOf, deletePropagationOf } from "../model/deletes.js";
 import { effectiveItemType } from "../model/materialize-item.js";
-import type { Container, ItemType, Model } from "../model/types.js";
+import type { Container, DeletePropagation, ItemType, Model } from "../model/types.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Workload } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";
 
@@ -47,6 +48,14 @@ export interface PlanningContext {
   embeddersOf(entity: string): readonly Placement[];
   counterHoldersOf(entity: string): readonly Placement[];
   copyHoldersOf(entity: string): readonly Placement[];
+  /**
+   * The tombstone property of an item type whose deletes are soft (a delete carrier under the
+   * model's `deletes: softDelete`, `src/model/deletes.ts`): its deletes are patches, reads skip
+   * tombstones. Undefined for every other item type.
+   */
+  tombstone(container: string, type: string): string | undefined;
+  /** How the model carries deletes to the change feed (`deletePropagationOf`, its default filled in). */
+  deletes(): DeletePropagation;
 }
 
 /** Builds the look-ups once for a workload and a model. */
@@ -109,6 +118,12 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
   const embedders = index((i) => (i.source === undefined ? i.embeds.map((e) => e.entity) : []));
   const counters = index((i) => (i.source === undefined ? i.counts.map((c) => c.of) : []));
   const copyHolders = index((i) => (i.source === undefined ? i.copies.map((c) => c.from.entity) : []));
+  const deletes = deletePropagationOf(model);
+  const tombstoned = new Set(
+    deletes.mode === "softDelete"
+      ? deleteCarriersOf(workload, model).map((carrier) => `${carrier.container}/${carrier.itemType}`)
+      : [],
+  );
   return {
     workload,
     model,
@@ -140,5 +155,8 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     embeddersOf: (name) => embedders.get(name) ?? [],
     counterHoldersOf: (name) => counters.get(name) ?? [],
     copyHoldersOf: (name) => copyHolders.get(name) ?? [],
+    tombstone: (container, type) =>
+      deletes.mode === "softDelete" && tombstoned.has(`${container}/${type}`) ? deletes.property : undefined,
+    deletes: () => deletes,
   };
 }

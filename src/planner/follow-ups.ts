@@ -8,7 +8,7 @@ import type { ReadPattern, WithItem } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, type PlanEnvironment } from "./environment.js";
 import { attributePropertyBytes } from "./item-shape.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
@@ -71,6 +71,7 @@ function perItemParentLookup(
         resultNames: { [parentEntity.key]: via },
         orderBy: [],
         projection: [parentEntity.key, attribute],
+        ...tombstoneFilter(env, placement),
       });
       const q: QueryStep = {
         kind: "query",
@@ -123,6 +124,7 @@ function batchedParentLookup(
       resultNames: { [parentEntity.key]: via },
       orderBy: [],
       projection: [parentEntity.key, attribute],
+      ...tombstoneFilter(env, placement),
     });
     const returnedBytes = distinctParents * (attributePropertyBytes(parentEntity, attribute) + 40);
     const step: QueryStep = {
@@ -191,6 +193,7 @@ function childQuery(
       orderBy: entry.kind === "latest" ? [{ attribute: sortAttribute, direction: "desc" }] : [],
       ...(top === undefined ? {} : { top }),
       ...(aggregate === undefined ? {} : { aggregate }),
+      ...tombstoneFilter(env, placement),
     });
     const matched = childrenPerParent;
     const returned = aggregate !== undefined ? 1 : top === undefined ? matched : Math.min(top, matched);

@@ -37,7 +37,8 @@ export function effectiveIndexingPolicy(
 /**
  * Only what the access patterns need: every attribute a read pattern on an entity stored here
  * filters or sorts on, the holders' `via` attributes for copies (propagation queries), child
- * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by`, and `/type/?`.
+ * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by`, the tombstone property
+ * of soft-deleted item types, and `/type/?`.
  */
 export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
   const paths = new Set<string>(["/type/?"]);
@@ -81,6 +82,9 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
   }
   for (const item of container.items) {
     if (item.keepLatest !== undefined) paths.add(`/${item.keepLatest.by}/?`);
+    // Reads of a soft-deleted item type leave tombstones out: NOT IS_DEFINED on the property.
+    const tombstone = context.tombstone(container.name, item.type);
+    if (tombstone !== undefined) paths.add(`/${tombstone}/?`);
     for (const copy of item.copies) {
       const relationship = context.relationship(copy.from.entity, item.entity);
       if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);

@@ -4,6 +4,7 @@
  * endpoints that ignore that option.
  */
 import type { Placement } from "./context.js";
+import type { PlanEnvironment } from "./environment.js";
 import { keyProperty, singleAttribute, type Routing } from "./routing.js";
 import type { KeyCondition } from "./sql.js";
 import { isLiteralTemplate } from "../model/templates.js";
@@ -40,4 +41,13 @@ export function keyConditions(
     });
   });
   return conditions;
+}
+
+/** Leaves out the tombstones of a soft-deleted item type (`QuerySpec.excludeTombstones`). */
+export function tombstoneFilter(
+  env: PlanEnvironment,
+  placement: Placement,
+): { readonly excludeTombstones?: string } {
+  const property = env.context.tombstone(placement.container.name, placement.item.type);
+  return property === undefined ? {} : { excludeTombstones: property };
 }

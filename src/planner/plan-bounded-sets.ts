@@ -17,7 +17,7 @@ import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
 import { isPathIndexed } from "./indexing.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { ChangeKind } from "./changes.js";
@@ -51,6 +51,7 @@ export function membersQuery(env: PlanEnvironment, copy: Placement, times: numbe
     orderBy: [{ attribute: keepLatest.by, direction: "desc" }],
     // The order value, and what renders each member's id in every replica.
     projection: [...new Set(["id", keepLatest.by, ...addressingAttributes(item)])],
+    ...tombstoneFilter(env, copy),
   });
   const members = keepLatest.count;
   return {

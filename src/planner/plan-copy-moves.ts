@@ -12,7 +12,7 @@ import { addressingAttributes, changingAddress } from "../model/key-changes.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { keyProperty, routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
@@ -95,6 +95,7 @@ export function copyMoveSteps(
     valuesFrom: "result",
     orderBy: [],
     projection: [...new Set(["id", ...copy.container.partitionKey.map(keyProperty)])],
+    ...tombstoneFilter(env, copy),
   });
   const find: QueryStep = {
     kind: "query",

@@ -209,14 +209,50 @@ describe("planModel: writes", () => {
   });
 
   it("maintains a counter held in another container from the change feed (social-reactions C3)", () => {
-    const { workload, model } = loadExample("social-reactions");
+    const { workload, model: expert } = loadExample("social-reactions");
+    // With soft deletes (the default; the expert model reads all versions and deletes).
+    const { deletes: _avad, ...model } = expert;
     const c3 = writePlan(planModel(workload, model), "C3");
     expect(c3.kind).toBe("write");
     const counters = c3.async.filter((s) => s.reason === "counter");
     expect(
       counters.map((s) => `${s.from.container}/${s.from.itemType} -> ${s.container}/${s.itemType}`),
     ).toEqual(["reactions/reaction -> posts/post"]);
-    expect(counters[0]?.steps[0]).toMatchObject({ kind: "write", operation: "patch" });
+    // The summed increment, then the reaction's flag in its own partition (idempotent counting).
+    expect(counters[0]?.steps).toMatchObject([
+      {
+        kind: "write",
+        operation: "patch",
+        container: "posts",
+        increments: [{ property: "reactionCount", by: 1 }],
+      },
+      { kind: "write", operation: "patch", container: "reactions", itemType: "reaction" },
+    ]);
+    const c4 = writePlan(planModel(workload, model), "C4");
+    // Removing a reaction is a soft delete (a tombstone the change feed carries), then uncounted.
+    expect(c4.operations[0]).toMatchObject({ kind: "write", operation: "patch", container: "reactions" });
+    expect(c4.async.find((s) => s.reason === "counter")?.steps).toMatchObject([
+      { operation: "patch", increments: [{ property: "reactionCount", by: -1 }] },
+      { operation: "patch", container: "reactions" },
+    ]);
+  });
+
+  it("leaves tombstones out of the queries of soft-deleted item types, and indexes the tombstone", () => {
+    const { workload, model: expert } = loadExample("social-reactions");
+    const { deletes: _avad, ...model } = expert;
+    const q3 = planModel(workload, model).find((plan) => plan.patternId === "Q3");
+    const first = q3?.type === "read" ? q3.operations[0] : undefined;
+    expect(first?.kind === "query" ? first.sql : "").toContain("NOT IS_DEFINED(c.deleted)");
+    const avad = planModel(workload, {
+      ...model,
+      deletes: { mode: "allVersionsAndDeletes", retentionDays: 7 },
+    });
+    const q3Avad = avad.find((plan) => plan.patternId === "Q3");
+    const firstAvad = q3Avad?.type === "read" ? q3Avad.operations[0] : undefined;
+    expect(firstAvad?.kind === "query" ? firstAvad.sql : "").not.toContain("IS_DEFINED");
+    expect(writePlan(avad, "C4").operations[0]).toMatchObject({ operation: "delete" });
+    // All versions and deletes: no counted flag, only the summed increment.
+    expect(writePlan(avad, "C3").async.find((s) => s.reason === "counter")?.steps).toHaveLength(1);
   });
 
   it("replays a written item into its copies from the change feed, with trimming and replicas (blogging expert C2)", () => {

@@ -10,7 +10,7 @@ import { addressingAttributes, attributesChangedBy } from "../model/key-changes.
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlannedMove, PlanStep, PointReadStep, QueryStep } from "./types.js";
@@ -125,6 +125,7 @@ function locateQuery(
     predicates: [{ attribute: key, op: "eq" }],
     valuesFrom: "result",
     orderBy: [],
+    ...tombstoneFilter(env, moving),
   });
   return {
     kind: "query",

@@ -12,7 +12,7 @@ import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment
 import { planFollowUps, planKeyLookup } from "./follow-ups.js";
 import { isPathIndexed } from "./indexing.js";
 import { attributePropertyBytes } from "./item-shape.js";
-import { keyConditions } from "./key-conditions.js";
+import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
@@ -296,8 +296,8 @@ function queryStep(
       : {}),
     valuesFrom: "input",
     orderBy: pattern.orderBy,
-    ...(pattern.limit === undefined ? {} : { top: pattern.limit }),
     ...queryProjection(env, pattern, placement),
+    ...tombstoneFilter(env, placement),
   });
   const step: QueryStep = {
     kind: "query",
@@ -309,6 +309,7 @@ function queryStep(
     scope: routing.scope,
     partitions: physical,
     returned: itemsReturned,
+    ...(pattern.limit === undefined ? {} : { pageSize: pattern.limit }),
     orderServedByIndex: served,
     ru: env.estimate({
       op: "query",

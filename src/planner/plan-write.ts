@@ -16,6 +16,7 @@ import { planMove } from "./plan-move.js";
 import { planPropagations, unreachableCopies } from "./plan-propagation.js";
 import { replayCopies } from "./plan-replay.js";
 import { feedStep, sumOf, writeStep } from "./plan-steps.js";
+import { DEFAULT_TOMBSTONE_TTL_SECONDS } from "../model/deletes.js";
 import type {
   BatchStep,
   ChangeFeedStep,
@@ -25,6 +26,33 @@ import type {
   WritePlan,
   WriteStep,
 } from "./types.js";
+
+/** The note of a soft delete: a patch that leaves a tombstone for the change feed. */
+function softDeleteNote(env: PlanEnvironment, placement: Placement, tombstone: string): string {
+  const deletes = env.context.deletes();
+  const ttl = deletes.mode === "softDelete" ? deletes.ttlSeconds : DEFAULT_TOMBSTONE_TTL_SECONDS;
+  return `soft delete: patch ${placement.item.type}.${tombstone} = true and ttl ${ttl} s (the change feed carries the tombstone to the counters and copies; it expires after the ttl)`;
+}
+
+/**
+ * The counted child's flag (`src/runtime/counters.ts`): in latest-version mode the handler marks
+ * the child counted (or no longer) after the holder's summed update, one patch per child in the
+ * child's own partition, so a folded or redelivered version is not counted twice. None with all
+ * versions and deletes (every create and delete arrives once per sequence number).
+ */
+function counterFlagSteps(env: PlanEnvironment, child: Placement | undefined, times: number): WriteStep[] {
+  if (child === undefined || env.context.deletes().mode === "allVersionsAndDeletes") return [];
+  return [
+    writeStep(
+      env,
+      child,
+      "patch",
+      times,
+      `flag the ${child.item.type} as counted (or no longer) for the next change`,
+      ["counted"],
+    ),
+  ];
+}
 
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
@@ -108,8 +136,15 @@ function planPrimaryMove(
     pattern.operation !== "patch" ||
     [...attributesChangedBy(entity, pattern)].some((name) => !moved.includes(name) && stored.includes(name));
   const inPlace = patchesMore ? Math.max(0, (projectionShare(env, pattern, placement) ?? 1) - moveShare) : 0;
+  // With soft deletes the old item becomes a tombstone (a patch), so its counters and copies follow.
+  const tombstone = env.context.tombstone(placement.container.name, placement.item.type);
   const planned = planMove(env, pattern, placement, moved, moveShare, inPlace, (op, times, note) =>
-    writeStep(env, placement, op, times, note, op === pattern.operation ? pattern.changes : undefined),
+    op === "delete" && tombstone !== undefined
+      ? writeStep(env, placement, "patch", times, softDeleteNote(env, placement, tombstone), [
+          tombstone,
+          "ttl",
+        ])
+      : writeStep(env, placement, op, times, note, op === pattern.operation ? pattern.changes : undefined),
   );
   out.moveSteps.push(...planned.steps);
   out.moves.push(planned.move);
@@ -181,11 +216,21 @@ function planPrimaryWrites(
     const records = env.recordsPerBucket(placement.item);
     const replicas = placement.item.replicas ?? 1;
     const times = (pattern.batch * replicas) / records;
+    // A soft delete patches a tombstone that the change feed carries to counters and copies.
+    const tombstone =
+      kind === "delete" ? env.context.tombstone(placement.container.name, placement.item.type) : undefined;
     const note =
-      replicas > 1
-        ? `written to each of the ${replicas} replicas`
-        : `${pattern.operation} the ${placement.item.type} item`;
-    out.writes.set(placement, writeStep(env, placement, pattern.operation, times, note, pattern.changes));
+      tombstone !== undefined
+        ? softDeleteNote(env, placement, tombstone)
+        : replicas > 1
+          ? `written to each of the ${replicas} replicas`
+          : `${pattern.operation} the ${placement.item.type} item`;
+    out.writes.set(
+      placement,
+      tombstone === undefined
+        ? writeStep(env, placement, pattern.operation, times, note, pattern.changes)
+        : writeStep(env, placement, "patch", times, note, [tombstone, "ttl"]),
+    );
   }
   return out;
 }
@@ -277,7 +322,7 @@ function planCounters(
           "counter",
           feedSource ?? holder,
           holder,
-          [increment],
+          [increment, ...counterFlagSteps(env, feedSource, pattern.batch)],
           `change feed handler increments ${item.type}.${counter.as} (it can sum the changes of one batch per parent)`,
         ),
       );

@@ -75,6 +75,25 @@ describe("buildQuery", () => {
   it("quotes SQL keywords used as property names", () => {
     expect(propertyRef("userId")).toBe("c.userId");
     expect(propertyRef("order")).toBe('c["order"]');
+    // The words the audit found unquoted, in any case.
+    for (const word of [
+      "desc",
+      "asc",
+      "as",
+      "between",
+      "join",
+      "null",
+      "true",
+      "false",
+      "exists",
+      "array",
+      "udf",
+    ]) {
+      expect(propertyRef(word)).toBe(`c[${JSON.stringify(word)}]`);
+      expect(propertyRef(word.toUpperCase())).toBe(`c[${JSON.stringify(word.toUpperCase())}]`);
+    }
+    expect(propertyRef("description")).toBe("c.description");
+    expect(propertyRef('a"b\\c')).toBe('c["a\\"b\\\\c"]');
     expect(propertyRef("_ts")).toBe("c._ts");
     expect(propertyRef("1st")).toBe('c["1st"]');
   });

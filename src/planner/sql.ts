@@ -6,28 +6,10 @@
  */
 import type { Predicate, SortKey } from "../workload/types.js";
 import type { QueryParameter, ValueSource } from "./types.js";
+import { propertyRef } from "../runtime/sql.js";
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED = new Set([
-  "select",
-  "from",
-  "where",
-  "order",
-  "by",
-  "value",
-  "top",
-  "and",
-  "or",
-  "not",
-  "in",
-]);
-
-/** `c.name`, or `c["na me"]` for names that are not plain identifiers (or are SQL keywords). */
-export function propertyRef(name: string): string {
-  return IDENTIFIER.test(name) && !RESERVED.has(name.toLowerCase())
-    ? `c.${name}`
-    : `c[${JSON.stringify(name)}]`;
-}
+/** `c.name`, or `c["desc"]` for names that are not safe identifiers or are reserved words. */
+export { propertyRef } from "../runtime/sql.js";
 
 /** A parameter name derived from a property name (letters and digits only). */
 function parameterName(name: string, used: Set<string>): string {
@@ -61,6 +43,8 @@ export interface QuerySpec {
   readonly top?: number;
   /** Properties returned; absent = the whole item. */
   readonly projection?: readonly string[];
+  /** The tombstone property of a soft-deleted item type: tombstones are left out (`NOT IS_DEFINED`). */
+  readonly excludeTombstones?: string;
   /**
    * Projected string properties cut to at most this many characters (`LEFT(c.x, n) AS x`), so
    * the response carries only them; the caller cuts to bytes (a character may take up to 4).
@@ -132,6 +116,8 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         return predicate.op satisfies never;
     }
   }
+  if (spec.excludeTombstones !== undefined)
+    conditions.push(`NOT IS_DEFINED(${propertyRef(spec.excludeTombstones)})`);
   let select: string;
   if (spec.aggregate !== undefined) {
     const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);

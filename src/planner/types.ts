@@ -93,6 +93,11 @@ export interface QueryStep extends StepBase {
   readonly partitions: number;
   /** Expected items returned. */
   readonly returned: number;
+  /**
+   * Items per page (the pattern's `limit`): the query has no TOP; the generated function returns
+   * this many items and a continuation token for the next page.
+   */
+  readonly pageSize?: number;
   /** Whether the ORDER BY (if any) is served by an index; false = the query sorts more than it returns. */
   readonly orderServedByIndex: boolean;
 }

@@ -18,6 +18,7 @@ import {
   type StoredItem,
 } from "./items.js";
 import { bindParameters } from "./parameters.js";
+import { removeItem } from "./removal.js";
 import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
 import type { MaintenanceTask } from "./tasks.js";
 import type { KeyValue } from "./templates.js";
@@ -68,8 +69,11 @@ export async function maintainBoundedSet(
     if (member.item === undefined) return;
     for (let replica = 0; replica < replicas; replica++) {
       const { id, keys } = addressOf(replica);
-      charged.requestCharge += await deleteItem(container, id, keys);
-      charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+      const removed = await removeItem(container, shape, id, keys);
+      charged.requestCharge += removed.requestCharge;
+      charged.changes.push(
+        changeOf(task.target, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+      );
     }
     return;
   }

@@ -15,6 +15,8 @@ import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } fr
 export interface ModelData {
   readonly itemTypes: Readonly<Record<string, ItemTypeShape>>;
   readonly copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>>;
+  /** The change feed mode the model's deletes need (default latestVersion). */
+  readonly changeFeedMode?: "latestVersion" | "allVersionsAndDeletes";
 }
 
 /** Options of createDataAccess. */
@@ -32,9 +34,13 @@ export interface DataAccessOptions {
 export interface Runtime {
   readonly container: (name: string) => Container;
   readonly shape: (container: string, itemType: string) => ItemTypeShape;
+  /** The item types a container holds. */
+  readonly itemTypes: (container: string) => readonly ItemTypeShape[];
   readonly copySources: (container: string, itemType: string) => Readonly<Record<string, CopySource>>;
   readonly transactionalBatch: boolean;
   readonly random: () => number;
+  /** The change feed mode the model's deletes need: how counters read a change. */
+  readonly changeFeedMode: "latestVersion" | "allVersionsAndDeletes";
 }
 
 /** The runtime over a database, for a model's item types. */
@@ -60,9 +66,11 @@ export function createRuntime(
       }
       return shape;
     },
+    itemTypes: (container) => Object.values(model.itemTypes).filter((shape) => shape.container === container),
     copySources: (container, itemType) => model.copySources[`${container}/${itemType}`] ?? {},
     transactionalBatch: options.transactionalBatch ?? true,
     random: options.random ?? Math.random,
+    changeFeedMode: model.changeFeedMode ?? "latestVersion",
   };
 }
 
@@ -73,6 +81,8 @@ export interface ItemChange {
   readonly item: StoredItem;
   /** The item before the change, when known. */
   readonly previous?: StoredItem;
+  /** Where the change feed delivered it: its logical sequence number and feed range. */
+  readonly feed?: { readonly lsn: number; readonly range: string };
 }
 
 /** An item change with where it happened. */

@@ -16,7 +16,8 @@ import {
   type StoredItem,
 } from "./items.js";
 import { bindParameters } from "./parameters.js";
-import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
+import { removeItem } from "./removal.js";
+import { asItems, queryItems, readItem } from "./requests.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { renderKeyValue, type KeyValue } from "./templates.js";
 
@@ -51,8 +52,12 @@ export async function deleteCopy(
     const same = checked.every((name) => JSON.stringify(held[name]) === JSON.stringify(record[name]));
     if (!same) return;
   }
-  charged.requestCharge += await deleteItem(container, id, keys);
-  charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+  // A copy whose deletes are soft (it carries deletes further) becomes a tombstone.
+  const removed = await removeItem(container, shape, id, keys);
+  charged.requestCharge += removed.requestCharge;
+  charged.changes.push(
+    changeOf(task.target, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+  );
 }
 
 /**
@@ -96,12 +101,14 @@ export async function removeStaleCopies(
   for (const address of stale) {
     if (current.has(addressText(address.id, address.keys))) continue;
     current.add(addressText(address.id, address.keys));
-    charged.requestCharge += await deleteItem(container, address.id, address.keys);
+    const removed = await removeItem(container, shape, address.id, address.keys);
+    charged.requestCharge += removed.requestCharge;
     charged.changes.push(
       changeOf(
         task.target,
         "delete",
-        deletedItem(shape, recordOf(sourceShape, change.previous ?? change.item), address.id, address.keys),
+        removed.tombstone ??
+          deletedItem(shape, recordOf(sourceShape, change.previous ?? change.item), address.id, address.keys),
       ),
     );
   }

@@ -22,6 +22,8 @@ export type DataAccessErrorCode =
   | "conflict"
   /** A conditional increment would cross its floor or ceiling (stock below 0). */
   | "boundViolated"
+  /** An increment that is no finite number, or one given to a write that is no patch. */
+  | "badIncrement"
   /** An operation of a transactional batch failed; none was applied. */
   | "batchFailed"
   /** A change-feed batch kept failing and went to the dead-letter store. */

@@ -6,6 +6,7 @@
  */
 export * from "./errors.js";
 export * from "./templates.js";
+export * from "./sql.js";
 export * from "./hash.js";
 export * from "./items.js";
 export * from "./tasks.js";
@@ -17,3 +18,12 @@ export * from "./moves.js";
 export * from "./parameters.js";
 export * from "./maintenance.js";
 export * from "./change-feed.js";
+export * from "./retry.js";
+export * from "./checkpoints.js";
+export * from "./dead-letters.js";
+export * from "./feed-source.js";
+export * from "./feed-changes.js";
+export * from "./counters.js";
+export * from "./removal.js";
+export * from "./rewrite.js";
+export * from "./increments.js";

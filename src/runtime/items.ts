@@ -78,6 +78,16 @@ export interface ItemTypeShape {
   readonly shardBy?: string;
   readonly ttl?: number;
   readonly replicas?: number;
+  /**
+   * Deletes of this item type reach counters and copies as tombstones: a delete sets `property`
+   * to true and the item's `ttl` (the model's `deletes: softDelete`, for delete carriers).
+   */
+  readonly softDelete?: { readonly property: string; readonly ttlSeconds: number };
+  /**
+   * Counted by a parent's counter kept from the latest-version change feed: the item carries the
+   * counters' flags (`src/runtime/counters.ts`), which a rewrite keeps.
+   */
+  readonly countedFromFeed?: boolean;
 }
 
 /** Everything besides the entity record that an item needs. */
@@ -399,4 +409,17 @@ export function distinctValues(items: readonly EntityRecord[], name: string): un
     }
   }
   return out;
+}
+
+/** True when `item` is a soft-delete tombstone of its item type (reads treat it as missing). */
+export function isTombstone(shape: Pick<ItemTypeShape, "softDelete">, item: EntityRecord): boolean {
+  return shape.softDelete !== undefined && item[shape.softDelete.property] === true;
+}
+
+/** The item, or undefined when it is a tombstone (what a point read answers). */
+export function liveItem<T extends EntityRecord>(
+  shape: Pick<ItemTypeShape, "softDelete">,
+  item: T | undefined,
+): T | undefined {
+  return item === undefined || isTombstone(shape, item) ? undefined : item;
 }

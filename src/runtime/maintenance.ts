@@ -5,7 +5,6 @@
  */
 import {
   changeOf,
-  readValues,
   withCopies,
   type Charged,
   type ContainerChange,
@@ -23,11 +22,12 @@ import {
   type StoredItem,
 } from "./items.js";
 import { asItems, patchItem, pointer, queryItems } from "./requests.js";
+import { applyCounter } from "./counters.js";
 import type { ItemRef, MaintenanceTask } from "./tasks.js";
 import { maintainBoundedSet } from "./bounded-sets.js";
 import { deleteCopy, removeStaleCopies } from "./copy-moves.js";
 import { parameterValue } from "./parameters.js";
-import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
+import type { KeyValue, TemplateValues } from "./templates.js";
 
 /** Writes the copies of a changed source item (every replica), then trims bounded sets. */
 async function maintainCopy(
@@ -103,26 +103,6 @@ async function propagate(
   }
 }
 
-/** Counts a created (+1) or deleted (-1) child on its parent item. */
-async function count(
-  runtime: Runtime,
-  charged: Charged,
-  task: Extract<MaintenanceTask, { kind: "counter" }>,
-  sourceShape: ItemTypeShape,
-  change: ItemChange,
-): Promise<void> {
-  if (change.kind === "update") return;
-  const shape = runtime.shape(task.holder.container, task.holder.itemType);
-  const values = readValues(runtime, shape, recordOf(sourceShape, change.item), task.id);
-  const id = renderTemplate(task.id, values);
-  const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
-  const patched = await patchItem(runtime.container(task.holder.container), id, keys, [
-    { op: "incr", path: pointer(task.property), value: change.kind === "delete" ? -1 : 1 },
-  ]);
-  charged.requestCharge += patched.requestCharge;
-  if (patched.item !== undefined) charged.changes.push(changeOf(task.holder, "update", patched.item));
-}
-
 /** Applies the change-feed work of a batch of changes of one source item type. */
 export async function runMaintenance(
   runtime: Runtime,
@@ -132,8 +112,10 @@ export async function runMaintenance(
 ): Promise<WriteResult> {
   const charged: Charged = { requestCharge: 0, changes: [] };
   const sourceShape = runtime.shape(source.container, source.itemType);
-  for (const change of changes) {
-    if (change.item["type"] !== undefined && change.item["type"] !== source.itemType) continue;
+  const own = changes.filter(
+    (change) => change.item["type"] === undefined || change.item["type"] === source.itemType,
+  );
+  for (const change of own) {
     for (const task of tasks) {
       switch (task.kind) {
         case "copy":
@@ -143,12 +125,15 @@ export async function runMaintenance(
           await propagate(runtime, charged, task, sourceShape, change);
           break;
         case "counter":
-          await count(runtime, charged, task, sourceShape, change);
+          // Summed per holder over the whole batch, below.
           break;
         default:
           task satisfies never;
       }
     }
+  }
+  for (const task of tasks) {
+    if (task.kind === "counter") await applyCounter(runtime, charged, task, sourceShape, own);
   }
   return charged;
 }

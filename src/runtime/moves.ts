@@ -6,12 +6,14 @@
  * a retry removes, never a lost record. When the address does not change, the write stays in
  * place (a patch, a replace or an upsert).
  */
-import { changeOf, readValues, withCopies, type Charged, type Runtime } from "./context.js";
+import { changeOf, readValues, type Charged, type Runtime } from "./context.js";
 import { DataAccessError } from "./errors.js";
 import {
   deletedItem,
+  isTombstone,
   itemKeyOf,
   keyPathSegments,
+  liveItem,
   materializeItem,
   recordOf,
   relatedOf,
@@ -20,7 +22,9 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { asItems, deleteItem, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
+import { removeItem } from "./removal.js";
+import { asItems, patchItem, pointer, queryItems, readItem } from "./requests.js";
+import { rewriteItem } from "./rewrite.js";
 import type { WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 import { bindParameters } from "./parameters.js";
@@ -59,7 +63,7 @@ async function currentItem(
     const { id, keys } = itemKeyOf(shape, source, replica);
     const read = await readItem(container, id, keys);
     charged.requestCharge += read.requestCharge;
-    return read.item;
+    return liveItem(shape, read.item);
   };
   if (related.previous !== undefined) return readAt({ ...related.previous, ...keyOnly(task, record) });
   if (task.helper !== undefined) {
@@ -71,6 +75,7 @@ async function currentItem(
       task.helper.partitionKey.map((template) => renderKeyValue(template, values)),
     );
     charged.requestCharge += found.requestCharge;
+    found.item = liveItem(helperShape, found.item);
     if (found.item !== undefined && task.helper.derives) {
       // The helper is the record itself: the item is what the record makes of it.
       return materializeItem(shape, recordOf(helperShape, found.item), replica);
@@ -89,7 +94,7 @@ async function currentItem(
     task.query.partitionKey?.map((template) => renderKeyValue(template, values)),
   );
   charged.requestCharge += result.requestCharge;
-  return asItems(result.items)[0];
+  return asItems(result.items).find((item) => !isTombstone(shape, item));
 }
 
 /** The record's entity key (the one attribute a move never changes). */
@@ -174,20 +179,26 @@ export async function moveItem(
         ? {}
         : { ancestors: kept.ancestors }),
     };
-    const item = materializeItem(shape, merged, await withCopies(runtime, charged, shape, merged, carried));
     if (old !== undefined && sameAddress(old, next)) {
-      const response = await container.item(next.id, toPartitionKey(next.keys)).replace<StoredItem>(item);
-      charged.requestCharge += response.requestCharge;
-      charged.changes.push(changeOf(task, "update", response.resource ?? item, current));
+      // In place: what others maintain in the item (counters, embeds, counted flags) stays as it is.
+      const written = await rewriteItem(runtime, charged, container, shape, "replace", next, merged, {
+        ...related,
+        ...extra,
+      });
+      charged.changes.push(changeOf(task, "update", written.item, current));
       continue;
     }
-    const created = await container.items.create<StoredItem>(item);
-    charged.requestCharge += created.requestCharge;
-    charged.changes.push(changeOf(task, "create", created.resource ?? item));
+    // A create (a lookup item's unique value: 409 when another record holds it), also over a
+    // soft-delete tombstone not expired yet at the new address.
+    const created = await rewriteItem(runtime, charged, container, shape, "create", next, merged, carried);
+    charged.changes.push(changeOf(task, "create", created.item));
     if (old === undefined || previous === undefined) continue;
-    charged.requestCharge += await deleteItem(container, old.id, old.keys);
+    // The old item: deleted, or a tombstone when deletes are soft (the feed carries it).
+    const removed = await removeItem(container, shape, old.id, old.keys);
+    charged.requestCharge += removed.requestCharge;
     const gone =
-      replica === 0 && current !== undefined ? current : deletedItem(shape, previous, old.id, old.keys);
+      removed.tombstone ??
+      (replica === 0 && current !== undefined ? current : deletedItem(shape, previous, old.id, old.keys));
     charged.changes.push(changeOf(task, "delete", gone));
   }
 }

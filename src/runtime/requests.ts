@@ -3,9 +3,17 @@
  * point reads (a missing item is `undefined`), parameterized queries routed to a partition key,
  * patches (split into requests of at most 10 operations), deletes (a missing item is no error).
  */
-import type { Container, JSONValue, PartitionKey, PatchOperation, SqlQuerySpec } from "@azure/cosmos";
+import {
+  BulkOperationType,
+  type Container,
+  type JSONValue,
+  type PartitionKey,
+  type PatchOperation,
+  type SqlQuerySpec,
+} from "@azure/cosmos";
 import { chargeOf, statusOf } from "./errors.js";
 import type { StoredItem } from "./items.js";
+import { backoffDelay, type Backoff } from "./retry.js";
 import type { KeyValue } from "./templates.js";
 
 /**
@@ -78,20 +86,135 @@ export async function queryItems(
   return { items: response.resources, requestCharge: response.requestCharge };
 }
 
-/** Patches an item (several requests when there are more than 10 operations); a missing item is undefined. */
+/** Where a page of a query starts and how many items it holds. */
+export interface PageOptions {
+  /** Items per page (default: the pattern's limit, else the service's page). */
+  readonly pageSize?: number;
+  /** The continuation token of the previous page; absent for the first page. */
+  readonly continuationToken?: string;
+}
+
+/**
+ * One page of a parameterized query: up to `pageSize` items and the token of the next page
+ * (undefined after the last). A cross-partition query may answer fewer items per request than
+ * asked: it is asked again from its continuation for the rest, so a page holds `pageSize` items
+ * unless the results run out.
+ */
+export async function queryPage(
+  container: Container,
+  query: string,
+  parameters: readonly QueryParameterValue[],
+  keys: readonly KeyValue[] | undefined,
+  page: PageOptions = {},
+): Promise<{ items: unknown[]; continuationToken: string | undefined; requestCharge: number }> {
+  const items: unknown[] = [];
+  let requestCharge = 0;
+  let continuationToken = page.continuationToken;
+  for (;;) {
+    const remaining = page.pageSize === undefined ? undefined : page.pageSize - items.length;
+    const iterator = container.items.query<unknown>(querySpec(query, parameters), {
+      ...(keys === undefined ? {} : { partitionKey: toPartitionKey(keys) }),
+      ...(remaining === undefined ? {} : { maxItemCount: remaining }),
+      ...(continuationToken === undefined ? {} : { continuationToken }),
+    });
+    const response = await iterator.fetchNext();
+    requestCharge += response.requestCharge;
+    items.push(...response.resources);
+    continuationToken = response.continuationToken ?? undefined;
+    if (continuationToken === undefined || remaining === undefined || items.length >= (page.pageSize ?? 0))
+      break;
+  }
+  return { items, continuationToken, requestCharge };
+}
+
+/** An item to read by id and partition key. */
+export interface ItemIdentity {
+  readonly id: string;
+  readonly keys: readonly KeyValue[];
+}
+
+/**
+ * Operations per bulk call: a batch request carries at most 100 operations (the transactional
+ * batch limit, MAX_TRANSACTIONAL_BATCH_OPERATIONS in src/cosmos/limits.ts), and `@azure/cosmos`
+ * 4.x refuses a bulk call with more in one partition key range ("Cannot run bulk request with
+ * more than 100 operations per partition", Items.executeBatchOperations).
+ * Source: https://learn.microsoft.com/azure/cosmos-db/nosql/transactional-batch (checked 2026-11-24).
+ */
+export const MAX_BULK_OPERATIONS = 100;
+
+/** Attempts of a read of many items whose reads the service throttles (429), as the SDK's default. */
+export const MAX_THROTTLED_ATTEMPTS = 9;
+
+/**
+ * Reads many items by id and partition key at once (what .NET's ReadMany does): the SDK's bulk
+ * API sends the reads grouped by physical partition, one request per partition range, in calls of
+ * at most 100 reads (run in parallel); reads the service throttles (429) are sent again after a
+ * backoff, up to 9 attempts; a missing item is left out. Answers in the order asked.
+ */
+export async function readMany(
+  container: Container,
+  identities: readonly ItemIdentity[],
+  backoff: Backoff = {},
+): Promise<{ items: StoredItem[]; requestCharge: number }> {
+  const found = new Array<StoredItem | undefined>(identities.length);
+  let requestCharge = 0;
+  let pending = identities.map((_, index) => index);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const chunks: number[][] = [];
+    for (let start = 0; start < pending.length; start += MAX_BULK_OPERATIONS)
+      chunks.push(pending.slice(start, start + MAX_BULK_OPERATIONS));
+    const answers = await Promise.all(
+      chunks.map(async (chunk) => {
+        const responses = await container.items.bulk(
+          chunk.map((index) => ({
+            operationType: BulkOperationType.Read,
+            id: identities[index]?.id ?? "",
+            partitionKey: toPartitionKey(identities[index]?.keys ?? []),
+          })),
+        );
+        return chunk.map((index, position) => ({ index, response: responses[position] }));
+      }),
+    );
+    const throttled: number[] = [];
+    for (const { index, response } of answers.flat()) {
+      if (response === undefined) throw new Error("a read of many items answered fewer results than asked");
+      requestCharge += response.requestCharge;
+      if (response.statusCode === 200 && response.resourceBody !== undefined)
+        found[index] = response.resourceBody as StoredItem;
+      else if (response.statusCode === 429 && attempt < MAX_THROTTLED_ATTEMPTS) throttled.push(index);
+      else if (response.statusCode !== 404) {
+        throw Object.assign(new Error(`a read of many items answered ${response.statusCode}`), {
+          code: response.statusCode,
+        });
+      }
+    }
+    pending = throttled;
+    if (pending.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, backoff)));
+  }
+  return { items: found.filter((item): item is StoredItem => item !== undefined), requestCharge };
+}
+
+/**
+ * Patches an item (several requests when there are more than 10 operations); a missing item is
+ * undefined. A `condition` applies to the first request (put the operations it guards first); when
+ * it does not hold the service answers 412, thrown as it is.
+ */
 export async function patchItem(
   container: Container,
   id: string,
   keys: readonly KeyValue[],
   operations: readonly PatchOperation[],
+  condition?: string,
 ): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
   let item: StoredItem | undefined;
   let requestCharge = 0;
   for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {
+    const chunk = operations.slice(start, start + MAX_PATCH_OPERATIONS);
     try {
       const response = await container
         .item(id, toPartitionKey(keys))
-        .patch<StoredItem>(operations.slice(start, start + MAX_PATCH_OPERATIONS));
+        .patch<StoredItem>(start === 0 && condition !== undefined ? { operations: chunk, condition } : chunk);
       item = response.resource;
       requestCharge += response.requestCharge;
     } catch (error) {
@@ -114,4 +237,12 @@ export async function deleteItem(
     if (statusOf(error) === 404) return chargeOf(error);
     throw error;
   }
+}
+
+/** Page options from what a read function was given (absent values left out). */
+export function pageOf(pageSize: number | undefined, continuationToken: string | undefined): PageOptions {
+  return {
+    ...(pageSize === undefined ? {} : { pageSize }),
+    ...(continuationToken === undefined ? {} : { continuationToken }),
+  };
 }

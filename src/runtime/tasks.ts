@@ -129,6 +129,8 @@ export type MaintenanceTask =
       readonly id: string;
       readonly partitionKey: readonly string[];
       readonly property: string;
+      /** The counted entity's key attribute: names the child's marker (`src/runtime/counters.ts`). */
+      readonly childKey: string;
     };
 
 /** What a write access pattern changes. */

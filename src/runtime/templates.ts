@@ -154,3 +154,55 @@ function scalar(template: string, name: string, value: unknown): KeyValue {
     { context: { template, name } },
   );
 }
+
+/**
+ * Reads a rendered key back into the values of its template, when that is unambiguous: at most one
+ * attribute placeholder, the write shard and read replica as digits, no bucket. A key that is the
+ * whole attribute keeps its type; otherwise the attribute is the text between the literals.
+ * Undefined when the template cannot be read back or the key does not match it.
+ * @example unrenderTemplate("{postId}-{shard}", "p-1-7") // { attributes: { postId: "p-1" }, shard: 7 }
+ */
+export function unrenderTemplate(
+  template: string,
+  value: KeyValue,
+):
+  | {
+      readonly attributes: Readonly<Record<string, KeyValue>>;
+      readonly shard?: number;
+      readonly replica?: number;
+    }
+  | undefined {
+  const parts = parseTemplate(template);
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only?.kind === "attribute") return { attributes: { [only.name]: value } };
+  if (
+    parts.some((part) => part.kind === "bucket") ||
+    parts.filter((part) => part.kind === "attribute").length > 1
+  ) {
+    return undefined;
+  }
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = parts
+    .map((part) =>
+      part.kind === "literal" ? escape(part.text) : part.kind === "attribute" ? "(.*)" : "(\\d+)",
+    )
+    .join("");
+  const match = new RegExp(`^${pattern}$`, "s").exec(String(value));
+  if (match === null) return undefined;
+  const attributes: Record<string, KeyValue> = {};
+  let shard: number | undefined;
+  let replica: number | undefined;
+  let group = 1;
+  for (const part of parts) {
+    if (part.kind === "literal") continue;
+    const text = match[group++] ?? "";
+    if (part.kind === "attribute") attributes[part.name] = text;
+    else if (part.kind === "shard") shard = Number(text);
+    else if (part.kind === "replica") replica = Number(text);
+  }
+  return {
+    attributes,
+    ...(shard === undefined ? {} : { shard }),
+    ...(replica === undefined ? {} : { replica }),
+  };
+}

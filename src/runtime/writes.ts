@@ -3,9 +3,10 @@
  * record (replicas, buckets), items moved to a new id or key (moves.ts), embedded children patched
  * into their parent, and transactional batches of an item with its parent's counter.
  */
-import { BulkOperationType, type JSONObject, type OperationInput, type PatchOperation } from "@azure/cosmos";
+import { BulkOperationType, type JSONObject, type OperationInput, type PartitionKey } from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
-import { DataAccessError } from "./errors.js";
+import { DataAccessError, chargeOf, statusOf } from "./errors.js";
+import { isIncrement, patchOf } from "./increments.js";
 import { appendToBuckets } from "./buckets.js";
 import { moveItem } from "./moves.js";
 import {
@@ -13,13 +14,14 @@ import {
   itemKeyOf,
   keyPathSegments,
   materializeItem,
-  relatedOf,
   storedAttributes,
   type ItemTypeShape,
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { deleteItem, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import { removeItem } from "./removal.js";
+import { rewriteItem } from "./rewrite.js";
+import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -44,21 +46,38 @@ export function parentAttributes(
   return parent === undefined ? record : { ...parent, ...record };
 }
 
-/** The patch operations that set the attributes a write changes (key and id attributes excluded). */
-function changedAttributeOperations(
+/**
+ * The patch of the attributes a write changes (key and id attributes excluded): `set` for values,
+ * `incr` for increments (`{ incr: -2, min: 0 }`), conditional on their bounds.
+ */
+function changedAttributePatch(
   shape: ItemTypeShape,
   record: Readonly<Record<string, unknown>>,
   changes: readonly string[] | undefined,
-): PatchOperation[] {
+): ReturnType<typeof patchOf> {
   const fixed = new Set<string>(["id", "type"]);
   for (const part of [shape.id, ...shape.partitionKey].flatMap((template) => parseTemplate(template))) {
     if (part.kind === "attribute") fixed.add(part.name);
   }
   for (const path of shape.keyPaths) fixed.add(keyPathSegments(path)[0] ?? "");
   const stored = storedAttributes(shape, record);
-  return Object.keys(stored)
-    .filter((name) => !fixed.has(name) && (changes === undefined || changes.includes(name)))
-    .map((name) => ({ op: "set" as const, path: pointer(name), value: stored[name] }));
+  const changed = Object.keys(stored).filter(
+    (name) => !fixed.has(name) && (changes === undefined || changes.includes(name)),
+  );
+  return patchOf(Object.fromEntries(changed.map((name) => [name, stored[name]])));
+}
+
+/** Refuses increments in a write that replaces whole items (only a patch adds to a value). */
+function refuseIncrements(record: Readonly<Record<string, unknown>>, operation: string): void {
+  const name = Object.keys(record).find((key) => isIncrement(record[key]));
+  if (name === undefined) return;
+  throw new DataAccessError(
+    "badIncrement",
+    `"${name}" is an increment, which only a patch write applies (this write is a ${operation})`,
+    {
+      context: { attribute: name },
+    },
+  );
 }
 
 /** Writes the item(s) of one item type for a record: replicas, buckets, counters kept on upserts. */
@@ -77,8 +96,11 @@ async function writeItem(
     const extra = { ...related, ...(shape.replicas === undefined ? {} : { replica }) };
     const { id, keys } = itemKeyOf(shape, record, extra);
     if (operation === "delete") {
-      charged.requestCharge += await deleteItem(container, id, keys);
-      charged.changes.push(changeOf(ref, "delete", deletedItem(shape, record, id, keys)));
+      const removed = await removeItem(container, shape, id, keys);
+      charged.requestCharge += removed.requestCharge;
+      charged.changes.push(
+        changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+      );
       continue;
     }
     if (shape.bucket !== undefined) {
@@ -87,12 +109,22 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      const patched = await patchItem(
-        container,
-        id,
-        keys,
-        changedAttributeOperations(shape, record, context.changes),
-      );
+      const patch = changedAttributePatch(shape, record, context.changes);
+      let patched: Awaited<ReturnType<typeof patchItem>>;
+      try {
+        patched = await patchItem(container, id, keys, patch.operations, patch.condition);
+      } catch (error) {
+        charged.requestCharge += chargeOf(error);
+        if (statusOf(error) !== 412 || patch.condition === undefined) throw error;
+        throw new DataAccessError(
+          "boundViolated",
+          `${ref.itemType} ${id}: the increment would cross its bound (${patch.condition})`,
+          {
+            cause: error,
+            context: { id, condition: patch.condition },
+          },
+        );
+      }
       charged.requestCharge += patched.requestCharge;
       if (patched.item === undefined) {
         throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
@@ -100,40 +132,20 @@ async function writeItem(
       charged.changes.push(changeOf(ref, "update", patched.item));
       continue;
     }
-    let carried: RelatedData = extra;
-    let previous: StoredItem | undefined;
-    if (
-      operation !== "create" &&
-      (shape.counts.length > 0 || shape.embeds.length > 0 || shape.ancestors !== undefined)
-    ) {
-      // An upsert replaces the whole item: keep the counters and embedded children others maintain.
-      const existing = await readItem(container, id, keys);
-      charged.requestCharge += existing.requestCharge;
-      previous = existing.item;
-      if (previous !== undefined) {
-        const kept = relatedOf(shape, previous);
-        carried = {
-          ...extra,
-          ...(kept.counts === undefined ? {} : { counts: { ...kept.counts, ...extra.counts } }),
-          ...(kept.embeds === undefined ? {} : { embeds: { ...kept.embeds, ...extra.embeds } }),
-          ...(kept.ancestors === undefined || extra.ancestors !== undefined
-            ? {}
-            : { ancestors: kept.ancestors }),
-        };
-      }
-    }
-    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, carried));
-    const response =
-      operation === "create"
-        ? await container.items.create<StoredItem>(item)
-        : operation === "upsert"
-          ? await container.items.upsert<StoredItem>(item)
-          : await container.item(id, toPartitionKey(keys)).replace<StoredItem>(item);
-    charged.requestCharge += response.requestCharge;
-    // An upsert answers 201 when it created the item and 200 when it replaced one.
-    const kind =
-      operation === "upsert" ? (response.statusCode === 201 ? "create" : "update") : context.change;
-    charged.changes.push(changeOf(ref, kind, response.resource ?? item, previous));
+    refuseIncrements(record, operation);
+    const written = await rewriteItem(
+      runtime,
+      charged,
+      container,
+      shape,
+      operation,
+      { id, keys },
+      record,
+      extra,
+    );
+    // An upsert that created the item is a create; one that replaced it is an update.
+    const kind = operation === "upsert" ? (written.created ? "create" : "update") : context.change;
+    charged.changes.push(changeOf(ref, kind, written.item, written.previous));
   }
 }
 
@@ -175,69 +187,112 @@ async function writeEmbedded(
   if (patched.item !== undefined) charged.changes.push(changeOf(task, "update", patched.item, parent.item));
 }
 
+type BatchTask = Extract<WriteTask, { kind: "batch" }>;
+
+/** A parent's counter item, addressed from the record: the increment, its id and key values. */
+interface Holder {
+  readonly ref: BatchTask["increments"][number];
+  readonly id: string;
+  readonly keys: KeyValue[];
+}
+
+/** The counter item an increment of a batch task patches, addressed from the record and its related data. */
+function holderOf(
+  runtime: Runtime,
+  increment: BatchTask["increments"][number],
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Holder {
+  const shape = runtime.shape(increment.container, increment.itemType);
+  const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), increment.id);
+  return {
+    ref: increment,
+    id: renderTemplate(increment.id, values),
+    keys: increment.partitionKey.map((template) => renderKeyValue(template, values)),
+  };
+}
+
+/** The write of a batch task as a batch operation (a soft delete is a tombstone patch). */
+async function primaryOperation(
+  runtime: Runtime,
+  charged: Charged,
+  task: BatchTask,
+  shape: ItemTypeShape,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+  { id, partitionKey }: { id: string; partitionKey: PartitionKey },
+): Promise<OperationInput> {
+  if (task.operation === "delete" && shape.softDelete !== undefined) {
+    return {
+      operationType: BulkOperationType.Patch,
+      id,
+      partitionKey,
+      resourceBody: {
+        operations: [
+          { op: "set", path: pointer(shape.softDelete.property), value: true },
+          { op: "set", path: "/ttl", value: shape.softDelete.ttlSeconds },
+        ],
+      },
+    };
+  }
+  if (task.operation === "delete") return { operationType: BulkOperationType.Delete, id, partitionKey };
+  const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, related));
+  const body = item as JSONObject;
+  return task.operation === "create"
+    ? { operationType: BulkOperationType.Create, resourceBody: body, partitionKey }
+    : task.operation === "upsert"
+      ? { operationType: BulkOperationType.Upsert, resourceBody: body, partitionKey }
+      : { operationType: BulkOperationType.Replace, id, resourceBody: body, partitionKey };
+}
+
+/** Without transactional batches: the write, then each counter patched on its own. */
+async function writeUnbatched(
+  runtime: Runtime,
+  charged: Charged,
+  task: BatchTask,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Promise<void> {
+  await writeItem(runtime, charged, task, task.operation, context, record, related);
+  for (const increment of task.increments) {
+    const holder = holderOf(runtime, increment, record, related);
+    const patched = await patchItem(runtime.container(holder.ref.container), holder.id, holder.keys, [
+      { op: "incr", path: pointer(holder.ref.property), value: holder.ref.by },
+    ]);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item !== undefined) charged.changes.push(changeOf(holder.ref, "update", patched.item));
+  }
+}
+
 /** A write and its parent's counter in one logical partition: one transactional batch. */
 async function writeBatch(
   runtime: Runtime,
   charged: Charged,
-  task: Extract<WriteTask, { kind: "batch" }>,
+  task: BatchTask,
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
   related: WriteRelated,
 ): Promise<void> {
   if (!runtime.transactionalBatch) {
-    await writeItem(runtime, charged, task, task.operation, context, record, related);
-    for (const increment of task.increments) {
-      const shape = runtime.shape(increment.container, increment.itemType);
-      const values = readValues(
-        runtime,
-        shape,
-        parentAttributes(shape.entity, record, related),
-        increment.id,
-      );
-      const id = renderTemplate(increment.id, values);
-      const keys = increment.partitionKey.map((template) => renderKeyValue(template, values));
-      const patched = await patchItem(runtime.container(increment.container), id, keys, [
-        { op: "incr", path: pointer(increment.property), value: increment.by },
-      ]);
-      charged.requestCharge += patched.requestCharge;
-      if (patched.item !== undefined) charged.changes.push(changeOf(increment, "update", patched.item));
-    }
+    await writeUnbatched(runtime, charged, task, context, record, related);
     return;
   }
   const shape = runtime.shape(task.container, task.itemType);
   const { id, keys } = itemKeyOf(shape, record, related);
   const partitionKey = toPartitionKey(keys);
-  const operations: OperationInput[] = [];
-  if (task.operation === "delete") {
-    operations.push({ operationType: BulkOperationType.Delete, id, partitionKey });
-  } else {
-    const item = materializeItem(shape, record, await withCopies(runtime, charged, shape, record, related));
-    const body = item as JSONObject;
-    operations.push(
-      task.operation === "create"
-        ? { operationType: BulkOperationType.Create, resourceBody: body, partitionKey }
-        : task.operation === "upsert"
-          ? { operationType: BulkOperationType.Upsert, resourceBody: body, partitionKey }
-          : { operationType: BulkOperationType.Replace, id, resourceBody: body, partitionKey },
-    );
-  }
-  const holders: { ref: ItemRef; id: string; keys: KeyValue[] }[] = [];
-  for (const increment of task.increments) {
-    const holderShape = runtime.shape(increment.container, increment.itemType);
-    const values = readValues(
-      runtime,
-      holderShape,
-      parentAttributes(holderShape.entity, record, related),
-      increment.id,
-    );
-    const holderId = renderTemplate(increment.id, values);
-    const holderKeys = increment.partitionKey.map((template) => renderKeyValue(template, values));
-    holders.push({ ref: increment, id: holderId, keys: holderKeys });
+  const operations: OperationInput[] = [
+    await primaryOperation(runtime, charged, task, shape, record, related, { id, partitionKey }),
+  ];
+  const holders = task.increments.map((increment) => holderOf(runtime, increment, record, related));
+  for (const holder of holders) {
     operations.push({
       operationType: BulkOperationType.Patch,
-      id: holderId,
-      partitionKey: toPartitionKey(holderKeys),
-      resourceBody: { operations: [{ op: "incr", path: pointer(increment.property), value: increment.by }] },
+      id: holder.id,
+      partitionKey: toPartitionKey(holder.keys),
+      resourceBody: {
+        operations: [{ op: "incr", path: pointer(holder.ref.property), value: holder.ref.by }],
+      },
     });
   }
   const response = await runtime.container(task.container).items.batch(operations, partitionKey);
@@ -257,7 +312,12 @@ async function writeBatch(
     task.operation === "upsert" ? (results[0]?.statusCode === 201 ? "create" : "update") : context.change;
   charged.changes.push(
     task.operation === "delete"
-      ? changeOf(task, "delete", deletedItem(shape, record, id, keys))
+      ? changeOf(
+          task,
+          "delete",
+          (shape.softDelete === undefined ? undefined : (first as StoredItem | undefined)) ??
+            deletedItem(shape, record, id, keys),
+        )
       : changeOf(task, kind, first === undefined ? { ...record, id } : (first as StoredItem)),
   );
   for (const [index, holder] of holders.entries()) {

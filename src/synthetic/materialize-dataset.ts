@@ -14,6 +14,7 @@ import {
   materializeItem,
   type RelatedData,
 } from "../model/materialize-item.js";
+import { countedFromFeedOf, deletePropagationOf } from "../model/deletes.js";
 import type { KeyValue } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { linkingRelationships, type Dataset, type EntityRecord } from "./generate-records.js";
@@ -170,6 +171,20 @@ function ancestorKeys(index: DatasetIndex, entity: Entity, record: EntityRecord)
   return keys;
 }
 
+/** The counted flags (all true) an item of `itemType` carries when counters kept from the feed count it. */
+function countedFlagsOf(
+  workload: Workload,
+  model: Model,
+  container: Container,
+  itemType: ItemType,
+): Readonly<Record<string, true>> {
+  if (deletePropagationOf(model).mode !== "softDelete") return {};
+  const counted = countedFromFeedOf(workload, model).find(
+    (entry) => entry.container === container.name && entry.itemType === itemType.type,
+  );
+  return Object.fromEntries((counted?.flags ?? []).map((flag) => [flag, true] as const));
+}
+
 /**
  * Every item the model stores for the dataset, per container in model order.
  * @example materializeDataset(workload, model, generateDataset(workload, { seed: 1 }))
@@ -218,12 +233,14 @@ export function materializeItemType(
     );
   if (itemType.keepLatest !== undefined) records = keepLatest(records, itemType.keepLatest, keyOf);
   const out: ItemToLoad[] = [];
+  // Children a counter outside their partition already counts carry its flag (latest-version mode).
+  const flags = countedFlagsOf(index.workload, model, container, itemType);
   const emit = (record: EntityRecord, related: RelatedData): void => {
     for (let replica = 0; replica < replicas; replica++) {
       const full: RelatedData = { ...related, ...(itemType.replicas === undefined ? {} : { replica }) };
       out.push({
         itemType: itemType.type,
-        item: materializeItem(itemType, container, record, full),
+        item: { ...materializeItem(itemType, container, record, full), ...flags },
         partitionKey: itemPartitionKeyValue(itemType, record, full),
       });
     }

@@ -3,7 +3,6 @@
  * of every example's module, transactional batches and the change feed processors, on a
  * database deployed from the model.
  */
-import { ChangeFeedStartFrom } from "@azure/cosmos";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeShard } from "../model/materialize-item.js";
 import { dataAccessNames, renderDataAccessFiles } from "../render/code/render-data-access.js";
@@ -331,10 +330,12 @@ describe("the change feed processors on the embedded endpoint", () => {
       creationDate: "2026-11-22T01:00:00Z",
     });
     const errors: unknown[] = [];
+    const memoryCheckpointStore = module["memoryCheckpointStore"] as () => unknown;
     // The embedded feed returns everything on its first read (and nothing new afterwards).
     const processors = start(deployment.database, access, {
-      startFrom: ChangeFeedStartFrom.Beginning(),
-      pollMs: 20,
+      checkpoints: memoryCheckpointStore(),
+      startFrom: "beginning",
+      pollIntervalMs: 20,
       onError: (error: unknown) => errors.push(error),
     });
     let copies: unknown[] = [];

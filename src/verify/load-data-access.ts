@@ -19,6 +19,7 @@ import {
   renderDataAccessFiles,
   type DataAccessFile,
 } from "../render/code/render-data-access.js";
+import type { ChangeFeedProcessor, ChangeFeedProcessorOptions } from "../runtime/change-feed.js";
 import type { Workload } from "../workload/types.js";
 
 /** A change of an item, as the generated module reports it (`ContainerChange`). */
@@ -46,15 +47,26 @@ export interface DataAccess {
     changes: readonly GeneratedChange[],
     cascade?: boolean,
   ) => Promise<GeneratedWriteResult>;
-  /** `startChangeFeedProcessors` of the module over the same database. */
-  readonly startChangeFeedProcessors: (options: {
-    readonly pollMs?: number;
-    readonly onError?: (error: unknown) => void;
-    readonly applyChanges?: (
-      changes: readonly GeneratedChange[],
-      cascade?: boolean,
-    ) => Promise<GeneratedWriteResult>;
-  }) => { stop(): Promise<void> };
+  /** Runs the handlers for a page of a container's change feed (what the processors call). */
+  readonly applyFeed: (
+    container: string,
+    entries: readonly unknown[],
+    range?: string,
+  ) => Promise<GeneratedWriteResult>;
+  /**
+   * `startChangeFeedProcessors` of the module over the same database; `applyFeed` replaces the
+   * module's own (to watch or fail the handlers). Options as the runtime's
+   * `ChangeFeedProcessorOptions` (`checkpoints` required).
+   */
+  readonly startChangeFeedProcessors: (
+    options: ChangeFeedProcessorOptions & {
+      readonly applyFeed?: (
+        container: string,
+        entries: readonly unknown[],
+        range?: string,
+      ) => Promise<GeneratedWriteResult>;
+    },
+  ) => ChangeFeedProcessor;
 }
 
 /** The module's `@azure/cosmos` import, pointed at the file this installation resolves. */
@@ -140,7 +152,7 @@ export async function loadDataAccess(
     db: unknown,
     access: unknown,
     options: unknown,
-  ) => { stop(): Promise<void> };
+  ) => unknown;
   const bound = create(database, options);
   const names = dataAccessNames(workload, []);
   const access: DataAccess = {
@@ -155,8 +167,13 @@ export async function loadDataAccess(
       return fn as GeneratedFunction;
     },
     applyChanges: bound["applyChanges"] as DataAccess["applyChanges"],
-    startChangeFeedProcessors: ({ applyChanges, ...rest }) =>
-      startProcessors(database, applyChanges === undefined ? bound : { ...bound, applyChanges }, rest),
+    applyFeed: bound["applyFeed"] as DataAccess["applyFeed"],
+    startChangeFeedProcessors: ({ applyFeed, ...rest }) =>
+      startProcessors(
+        database,
+        applyFeed === undefined ? bound : { ...bound, applyFeed },
+        rest,
+      ) as ChangeFeedProcessor,
   };
   return {
     access,

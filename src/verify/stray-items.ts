@@ -4,9 +4,11 @@
  * same partition key). A copy left under an old key (a copy keyed by an attribute a write changed),
  * an item whose move left the old one behind, or a copy written for a record without the value it
  * is keyed by is a stray item. Bucket items (whose records move between buckets at run time) and
- * bounded sets (trimmed at run time; `overfullSets` checks them) are not compared.
+ * bounded sets (trimmed at run time; `overfullSets` checks them) are not compared, nor soft-delete
+ * tombstones (a deleted item until its ttl expires).
  */
 import type { Container as CosmosContainer } from "@azure/cosmos";
+import { deletePropagationOf } from "../model/deletes.js";
 import type { Model } from "../model/types.js";
 import type { ContainerItems } from "../synthetic/materialize-dataset.js";
 import { wrapCosmosError } from "./endpoint.js";
@@ -73,6 +75,9 @@ export async function findStrayItems(
   skip: ReadonlySet<string> = new Set(),
 ): Promise<StrayItems[]> {
   const found: StrayItems[] = [];
+  // Soft deletes leave tombstones until their ttl expires: a deleted item, not a stray one.
+  const deletes = deletePropagationOf(model);
+  const tombstone = deletes.mode === "softDelete" ? deletes.property : undefined;
   for (const entry of expected) {
     const container = model.containers.find((c) => c.name === entry.container);
     const cosmos = containers.get(entry.container);
@@ -93,6 +98,7 @@ export async function findStrayItems(
     }
     const allowed = new Set(entry.addresses);
     const strays = items
+      .filter((item) => tombstone === undefined || item[tombstone] !== true)
       .map((item) => ({
         id: item["id"],
         partitionKey: container.partitionKey.map((path) => valueAt(item, path)),

@@ -6,6 +6,7 @@
  * prints the outcome.
  */
 import { evaluateModel } from "../cost/evaluate.js";
+import type { PatternEvaluation } from "../cost/evaluation-types.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
@@ -500,6 +501,105 @@ function planRequests(
   return requests;
 }
 
+/** What the check of every pattern is planned from. */
+interface CheckContext {
+  readonly workload: Workload;
+  readonly dataset: Dataset;
+  readonly finalDataset: Dataset;
+  readonly writes: readonly PlannedWrite[];
+  readonly capabilities: EndpointCapabilities;
+  readonly reasons: Readonly<Record<Capability, string>>;
+  readonly seed: number;
+  readonly options: VerificationOptions;
+}
+
+/** The check of a read pattern: its requests, or why it cannot be checked, and a design flaw. */
+function readCheck(
+  context: CheckContext,
+  pattern: ReadPattern,
+  plan: ReadPlan,
+  evaluated: PatternEvaluation,
+): PatternCheckPlan {
+  const { workload, capabilities, reasons, options } = context;
+  // the synthetic data links records through `via` attributes only: a `with` entry over a
+  // many-to-many relationship (e.g. imported from a link table) has no independent answer
+  const unlinked = pattern.with.find(
+    (item) =>
+      item.entity !== pattern.entity &&
+      linkBetween(workload, pattern.entity, item.entity) === undefined &&
+      linkBetween(workload, item.entity, pattern.entity) === undefined,
+  );
+  const notCheckable =
+    unlinked === undefined
+      ? missingCapability(plan.operations, capabilities, reasons)
+      : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, which the synthetic data does not link`;
+  const boundedSet = plan.boundedSetsTooSmall?.[0];
+  return {
+    kind: "read",
+    patternId: pattern.id,
+    name: pattern.name,
+    plan,
+    estimate: { estimate: evaluated.ru.estimate, low: evaluated.ru.low, high: evaluated.ru.high },
+    requests:
+      unlinked === undefined
+        ? planRequests(
+            workload,
+            context.dataset,
+            context.finalDataset,
+            pattern,
+            context.seed,
+            Math.max(1, options.requestsPerPattern ?? 3),
+          )
+        : [],
+    ...(notCheckable === undefined ? {} : { notCheckable }),
+    ...(boundedSet === undefined
+      ? {}
+      : {
+          designFailure: `${boundedSet}: the bounded set the model maintains for ${pattern.id} cannot answer it${plan.served ? ` (the plan reads ${plan.container}/${plan.itemType} instead)` : ""}`,
+        }),
+  };
+}
+
+/**
+ * The check of a write pattern: its writes (with its change-feed work in the estimate), or the
+ * parent create whose items carry its records, or why it cannot be checked.
+ */
+function writeCheck(
+  context: CheckContext,
+  pattern: WritePattern,
+  plan: WritePlan,
+  evaluated: PatternEvaluation,
+): PatternCheckPlan {
+  const { writes } = context;
+  // Children the model embeds in their parent's item are written with the parent's create.
+  const carriers = writes.filter((write) => write.companions?.some((c) => c.patternId === pattern.id));
+  const writtenWith = carriers[0]?.patternId;
+  const companionWrites = carriers.reduce(
+    (sum, write) => sum + (write.companions?.find((c) => c.patternId === pattern.id)?.count ?? 0),
+    0,
+  );
+  const notCheckable =
+    writtenWith === undefined
+      ? (writtenWithParent(plan) ??
+        missingCapability([...plan.operations, ...plan.async], context.capabilities, context.reasons))
+      : undefined;
+  const async = evaluated.ru.async;
+  return {
+    kind: "write",
+    patternId: pattern.id,
+    name: pattern.name,
+    plan,
+    estimate: {
+      estimate: evaluated.ru.estimate + async,
+      low: evaluated.ru.low + async,
+      high: evaluated.ru.high + async,
+    },
+    writes: writes.filter((write) => write.patternId === pattern.id),
+    ...(writtenWith === undefined ? {} : { writtenWith, companionWrites }),
+    ...(notCheckable === undefined ? {} : { notCheckable }),
+  };
+}
+
 /**
  * Plans the verification of a model on an endpoint with the given capabilities.
  * @example buildVerificationPlan(workload, model, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, { seed: 1 })
@@ -524,77 +624,24 @@ export function buildVerificationPlan(
     options.writesPerPattern ?? 2,
   );
   const patterns: PatternCheckPlan[] = [];
+  const context: CheckContext = {
+    workload,
+    dataset,
+    finalDataset,
+    writes,
+    capabilities,
+    reasons,
+    seed,
+    options,
+  };
   for (const pattern of workload.accessPatterns) {
     const evaluated = evaluation.patterns.find((entry) => entry.id === pattern.id);
     if (evaluated === undefined) continue;
     const plan = evaluated.plan;
-    if (pattern.type === "read" && plan.type === "read") {
-      // the synthetic data links records through `via` attributes only: a `with` entry over a
-      // many-to-many relationship (e.g. imported from a link table) has no independent answer
-      const unlinked = pattern.with.find(
-        (item) =>
-          item.entity !== pattern.entity &&
-          linkBetween(workload, pattern.entity, item.entity) === undefined &&
-          linkBetween(workload, item.entity, pattern.entity) === undefined,
-      );
-      const notCheckable =
-        unlinked === undefined
-          ? missingCapability(plan.operations, capabilities, reasons)
-          : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, which the synthetic data does not link`;
-      const boundedSet = plan.boundedSetsTooSmall?.[0];
-      patterns.push({
-        kind: "read",
-        patternId: pattern.id,
-        name: pattern.name,
-        plan,
-        estimate: { estimate: evaluated.ru.estimate, low: evaluated.ru.low, high: evaluated.ru.high },
-        requests:
-          unlinked === undefined
-            ? planRequests(
-                workload,
-                dataset,
-                finalDataset,
-                pattern,
-                seed,
-                Math.max(1, options.requestsPerPattern ?? 3),
-              )
-            : [],
-        ...(notCheckable === undefined ? {} : { notCheckable }),
-        ...(boundedSet === undefined
-          ? {}
-          : {
-              designFailure: `${boundedSet}: the bounded set the model maintains for ${pattern.id} cannot answer it${plan.served ? ` (the plan reads ${plan.container}/${plan.itemType} instead)` : ""}`,
-            }),
-      });
-    } else if (pattern.type === "write" && plan.type === "write") {
-      // Children the model embeds in their parent's item are written with the parent's create.
-      const carriers = writes.filter((write) => write.companions?.some((c) => c.patternId === pattern.id));
-      const writtenWith = carriers[0]?.patternId;
-      const companionWrites = carriers.reduce(
-        (sum, write) => sum + (write.companions?.find((c) => c.patternId === pattern.id)?.count ?? 0),
-        0,
-      );
-      const notCheckable =
-        writtenWith === undefined
-          ? (writtenWithParent(plan) ??
-            missingCapability([...plan.operations, ...plan.async], capabilities, reasons))
-          : undefined;
-      const async = evaluated.ru.async;
-      patterns.push({
-        kind: "write",
-        patternId: pattern.id,
-        name: pattern.name,
-        plan,
-        estimate: {
-          estimate: evaluated.ru.estimate + async,
-          low: evaluated.ru.low + async,
-          high: evaluated.ru.high + async,
-        },
-        writes: writes.filter((write) => write.patternId === pattern.id),
-        ...(writtenWith === undefined ? {} : { writtenWith, companionWrites }),
-        ...(notCheckable === undefined ? {} : { notCheckable }),
-      });
-    }
+    if (pattern.type === "read" && plan.type === "read")
+      patterns.push(readCheck(context, pattern, plan, evaluated));
+    else if (pattern.type === "write" && plan.type === "write")
+      patterns.push(writeCheck(context, pattern, plan, evaluated));
   }
   return {
     workload,

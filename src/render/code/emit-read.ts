@@ -107,56 +107,81 @@ function keysExpression(templates: readonly string[], values: string): string {
   return `[${templates.map((t) => `renderKeyValue(${stringLiteral(t)}, ${values})`).join(", ")}]`;
 }
 
-function queryCall(step: QueryStep, scope: StepScope, indent: string): string {
-  const parameters = step.parameters
+function queryParameters(step: QueryStep, scope: StepScope, indent: string): string {
+  return step.parameters
     .map(
       (p) => `${indent}  { name: ${stringLiteral(p.name)}, value: ${parameterExpression(step, p, scope)} },`,
     )
     .join("\n");
+}
+
+function routedKeys(step: QueryStep, values: string): string | undefined {
   const routed = step.partitionKey !== undefined && step.scope !== "shards" && step.scope !== "fanOut";
-  const keys = routed ? `,\n${indent}${keysExpression(step.partitionKey ?? [], scope.values)}` : "";
+  return routed ? keysExpression(step.partitionKey ?? [], values) : undefined;
+}
+
+function queryCall(step: QueryStep, scope: StepScope, indent: string): string {
+  const keys = routedKeys(step, scope.values);
   return [
     `queryItems(`,
     `${indent}runtime.container(${stringLiteral(step.container)}),`,
     `${indent}${stringLiteral(step.sql)},`,
-    `${indent}[\n${parameters}\n${indent}]${keys},`,
+    `${indent}[\n${queryParameters(step, scope, indent)}\n${indent}]${keys === undefined ? "" : `,\n${indent}${keys}`},`,
     `${indent.slice(2)})`,
   ].join("\n");
 }
 
-function pointReadCall(step: PointReadStep, values: string, indent: string): string {
+/** One page of the first query: the caller's page size (default the pattern's limit) and token. */
+function queryPageCall(step: QueryStep, scope: StepScope, indent: string): string {
+  const keys = routedKeys(step, scope.values) ?? "undefined";
+  const size = step.pageSize === undefined ? "page.pageSize" : `page.pageSize ?? ${step.pageSize}`;
   return [
-    `readItem(`,
+    `queryPage(`,
+    `${indent}runtime.container(${stringLiteral(step.container)}),`,
+    `${indent}${stringLiteral(step.sql)},`,
+    `${indent}[\n${queryParameters(step, scope, indent)}\n${indent}],`,
+    `${indent}${keys},`,
+    `${indent}pageOf(${size}, page.continuationToken),`,
+    `${indent.slice(2)})`,
+  ].join("\n");
+}
+
+function identityCall(step: PointReadStep, values: string): string {
+  return `{ id: renderTemplate(${stringLiteral(step.id)}, ${values}), keys: ${keysExpression(step.partitionKey, values)} }`;
+}
+
+function pointReadCall(step: PointReadStep, shape: string, values: string, indent: string): string {
+  return [
+    `liveRead(${shape}, await readItem(`,
     `${indent}runtime.container(${stringLiteral(step.container)}),`,
     `${indent}renderTemplate(${stringLiteral(step.id)}, ${values}),`,
     `${indent}${keysExpression(step.partitionKey, values)},`,
-    `${indent.slice(2)})`,
+    `${indent.slice(2)}))`,
   ].join("\n");
 }
 
-function firstStep(pattern: ReadPattern, step: PlanStep, lines: string[]): void {
+function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines: string[]): void {
   const shapeLine = `const shape1 = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`;
   lines.push(`// ${commentText(step.note)}`, shapeLine);
   if (step.kind === "pointRead") {
-    // `in` predicates on an addressing attribute: one point read per value.
     const templates = [step.id, ...step.partitionKey].join(" ");
     const listed = pattern.where.find((p) => p.op === "in" && templates.includes(`{${p.attribute}}`));
     if (listed === undefined) {
       lines.push(
         "const values1 = readValues(runtime, shape1, input);",
-        `const step1 = await ${pointReadCall(step, "values1", "  ")};`,
+        `const step1 = ${pointReadCall(step, "shape1", "values1", "  ")};`,
         "requestCharge += step1.requestCharge;",
-        "const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];",
+        `const items = itemsAs<${itemType}>(step1.item === undefined ? [] : [step1.item]);`,
       );
     } else {
+      // `in` on an addressing attribute: every value's item in one read of many (ReadMany).
       lines.push(
-        "const items: StoredItem[] = [];",
-        `for (const value of ${propertyAccess("input", listed.attribute)}) {`,
+        `const step1 = await readMany(runtime.container(${stringLiteral(step.container)}), ${propertyAccess("input", listed.attribute)}.map((value) => {`,
         `  const values1 = readValues(runtime, shape1, { ...input, ${propertyKey(listed.attribute)}: value });`,
-        `  const step1 = await ${pointReadCall(step, "values1", "    ")};`,
-        "  requestCharge += step1.requestCharge;",
-        "  if (step1.item !== undefined) items.push(step1.item);",
-        "}",
+        `  return ${identityCall(step, "values1")};`,
+        "}));",
+        "requestCharge += step1.requestCharge;",
+        `const items = itemsAs<${itemType}>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));`,
       );
     }
     return;
@@ -167,9 +192,10 @@ function firstStep(pattern: ReadPattern, step: PlanStep, lines: string[]): void 
   }
   lines.push(
     "const values1 = readValues(runtime, shape1, input);",
-    `const step1 = await ${queryCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
+    `const step1 = await ${queryPageCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
     "requestCharge += step1.requestCharge;",
-    "const items = asItems(step1.items);",
+    "continuationToken = step1.continuationToken;",
+    `const items = itemsAs<${itemType}>(step1.items);`,
   );
 }
 
@@ -186,44 +212,44 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
     lines.push(`  throw new Error(${stringLiteral(`a read cannot have a ${step.kind} step`)});`, "}");
     return;
   }
+  if (step.kind === "pointRead") {
+    // One read of many for every returned item's related item (ReadMany), matched back by id and key.
+    lines.push(
+      "  const identities = items.map((result) => {",
+      `    const ${values} = readValues(runtime, ${shape}, result, ${stringLiteral(step.id)});`,
+      `    return ${identityCall(step, values)};`,
+      "  });",
+      `  const read = await readMany(runtime.container(${stringLiteral(step.container)}), identities);`,
+      "  requestCharge += read.requestCharge;",
+      `  const found = read.items.filter((item) => liveItem(${shape}, item) !== undefined);`,
+    );
+    if (step.perResult === true) {
+      lines.push(
+        '  const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(' +
+          shape +
+          ", item)]), item]));",
+        "  const byResult: unknown[][] = identities.map((identity) => {",
+        "    const item = byId.get(JSON.stringify([identity.id, identity.keys]));",
+        "    return item === undefined ? [] : [item];",
+        "  });",
+        `  followUps.push({ ${ref}, perResult: true, items: byResult.flat(), byResult });`,
+        "}",
+      );
+    } else {
+      lines.push(`  followUps.push({ ${ref}, perResult: false, items: found, byResult: [] });`, "}");
+    }
+    return;
+  }
   if (step.perResult === true) {
-    const idTemplate = step.kind === "pointRead" ? `, ${stringLiteral(step.id)}` : "";
     lines.push(
       "  const byResult: unknown[][] = [];",
       "  for (const result of items) {",
-      `    const ${values} = readValues(runtime, ${shape}, result${idTemplate});`,
-    );
-    if (step.kind === "pointRead") {
-      lines.push(
-        `    const found = await ${pointReadCall(step, values, "      ")};`,
-        "    requestCharge += found.requestCharge;",
-        "    byResult.push(found.item === undefined ? [] : [found.item]);",
-      );
-    } else {
-      const call = queryCall(step, { values, shape, attributes: "result" }, "      ");
-      lines.push(
-        `    const found = await ${call};`,
-        "    requestCharge += found.requestCharge;",
-        "    byResult.push(found.items);",
-      );
-    }
-    lines.push(
+      `    const ${values} = readValues(runtime, ${shape}, result);`,
+      `    const found = await ${queryCall(step, { values, shape, attributes: "result" }, "      ")};`,
+      "    requestCharge += found.requestCharge;",
+      "    byResult.push(found.items);",
       "  }",
       `  followUps.push({ ${ref}, perResult: true, items: byResult.flat(), byResult });`,
-      "}",
-    );
-    return;
-  }
-  if (step.kind === "pointRead") {
-    lines.push(
-      "  const found: unknown[] = [];",
-      "  for (const result of items) {",
-      `    const ${values} = readValues(runtime, ${shape}, result, ${stringLiteral(step.id)});`,
-      `    const read = await ${pointReadCall(step, values, "      ")};`,
-      "    requestCharge += read.requestCharge;",
-      "    if (read.item !== undefined) found.push(read.item);",
-      "  }",
-      `  followUps.push({ ${ref}, perResult: false, items: found, byResult: [] });`,
       "}",
     );
     return;
@@ -253,6 +279,7 @@ export function emitReadBody(
   pattern: ReadPattern,
   plan: ReadPlan,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
+  typeOf: (container: string, itemType: string) => string = () => "StoredItem",
 ): string[] {
   const [first, ...rest] = plan.operations;
   if (first === undefined) {
@@ -260,33 +287,45 @@ export function emitReadBody(
       `throw new Error(${stringLiteral(`${pattern.id} cannot be answered by this model: ${plan.notes.join("; ")}`)});`,
     ];
   }
-  const lines = ["let requestCharge = 0;", "const followUps: FollowUpResult[] = [];"];
-  firstStep(pattern, first, lines);
+  const lines = [
+    "let requestCharge = 0;",
+    "let continuationToken: string | undefined;",
+    "const followUps: FollowUpResult[] = [];",
+  ];
+  firstStep(pattern, first, typeOf(first.container, first.itemType), lines);
   rest.forEach((step, index) => followUpStep(step, index + 1, lines));
+  const done = "...(continuationToken === undefined ? {} : { continuationToken })";
+  const answer = readAnswer(plan, shapes);
+  const type = typeOf(answer.container, answer.itemType);
   // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
+  const source = answer === first ? "items" : `itemsAs<${type}>(followUps[0]?.items ?? [])`;
+  const shape = plan.returnedShape;
+  if (shape === undefined && answer === first) {
+    lines.push(`return { items, item: items[0], requestCharge, followUps, ${done} };`);
+  } else if (shape === undefined) {
+    lines.push(
+      `const complete = ${source};`,
+      `return { items: complete, item: complete[0], requestCharge, followUps, ${done} };`,
+    );
+  } else {
+    // select / truncate: the caller gets only what the pattern returns (queries already project).
+    lines.push(
+      `const returned = itemsAs<${type}>(shapeItems(asItems(${source}), ${codeLiteral(shape, "")}));`,
+      `return { items: returned, item: returned[0], requestCharge, followUps, ${done} };`,
+    );
+  }
+  return lines;
+}
+
+/** The step whose items a read returns: the first, or the complete record a lookup item leads to. */
+export function readAnswer(plan: ReadPlan, shapes: ReadonlyMap<string, ItemTypeShapeData>): PlanStep {
+  const [first, second] = plan.operations;
+  if (first === undefined) throw new RangeError(`${plan.patternId} has no step`);
   const firstShape = shapes.get(shapeKey(first.container, first.itemType));
-  const second = rest[0];
   const lookup =
     firstShape?.select !== undefined &&
     second !== undefined &&
     second.perResult === true &&
     shapes.get(shapeKey(second.container, second.itemType))?.entity === firstShape.entity;
-  const returned = lookup ? "asItems(followUps[0]?.items ?? [])" : "items";
-  const shape = plan.returnedShape;
-  // select / truncate: the caller gets only what the pattern returns (queries already project).
-  const shaped = shape === undefined ? returned : `shapeItems(${returned}, ${codeLiteral(shape, "")})`;
-  if (shaped === "items") {
-    lines.push("return { items, item: items[0], requestCharge, followUps };");
-  } else if (shape === undefined) {
-    lines.push(
-      `const complete = ${shaped};`,
-      "return { items: complete, item: complete[0], requestCharge, followUps };",
-    );
-  } else {
-    lines.push(
-      `const returned = ${shaped};`,
-      "return { items: returned, item: returned[0], requestCharge, followUps };",
-    );
-  }
-  return lines;
+  return lookup && second !== undefined ? second : first;
 }

@@ -57,12 +57,14 @@ export function writeTasksOf(
   const tasks: WriteTaskData[] = [];
   const moved = new Map((plan.moves ?? []).map((move) => [shapeKey(move.container, move.itemType), move]));
   const done = new Set<string>();
+  const change = changeKindOf(pattern);
   const key = entityNamed(workload, pattern.entity)?.key ?? "";
   for (const step of plan.operations) {
     if (step.kind === "batch") {
       const [primary, ...increments] = step.operations;
       if (primary === undefined) continue;
-      const operation = primary.operation === "patch" ? "upsert" : primary.operation;
+      const operation =
+        change === "delete" ? "delete" : primary.operation === "patch" ? "upsert" : primary.operation;
       tasks.push({
         kind: "batch",
         container: step.container,
@@ -126,14 +128,14 @@ export function writeTasksOf(
           shapeKey(other.container, other.itemType) === stepKey,
       );
       const wholeBuckets =
-        shape.bucket !== undefined &&
-        changeKindOf(pattern) === "create" &&
-        appends.every((other) => other.times === 0);
+        shape.bucket !== undefined && change === "create" && appends.every((other) => other.times === 0);
       tasks.push({
         kind: "item",
         container: step.container,
         itemType: step.itemType,
-        operation: shape.bucket !== undefined ? pattern.operation : step.operation,
+        // A soft delete is planned as a patch; the runtime removes by the item type's softDelete.
+        operation:
+          change === "delete" ? "delete" : shape.bucket !== undefined ? pattern.operation : step.operation,
         ...(wholeBuckets ? { wholeBuckets } : {}),
       });
       continue;
@@ -249,7 +251,7 @@ function maintenanceTask(
       };
     }
     case "counter": {
-      const [increment] = step.steps;
+      const increment = step.steps.find((inner) => inner.kind === "write" && inner.increments !== undefined);
       const property = increment?.kind === "write" ? increment.increments?.[0]?.property : undefined;
       if (increment?.kind !== "write" || property === undefined) return undefined;
       const holder = shapeOrFail(shapes, target);
@@ -258,9 +260,10 @@ function maintenanceTask(
         increment.id,
         ...increment.partitionKey,
       ]);
+      const childKey = entityNamed(workload, child.entity)?.key ?? "id";
       return {
         key: `counter:${targetKey}:${property}`,
-        task: { kind: "counter", holder: target, id, partitionKey, property },
+        task: { kind: "counter", holder: target, id, partitionKey, property, childKey },
       };
     }
     default:

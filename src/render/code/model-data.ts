@@ -3,6 +3,7 @@
  * type (with what it inherits from its `source`), and where the records an item copies from can be
  * point-read.
  */
+import { countedFromFeedOf, deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
 import { itemTypeShapeOf } from "../../model/item-type-shape.js";
 import { templateAttributes, templateUses } from "../../model/templates.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
@@ -44,15 +45,46 @@ export function shapeOf(
   return itemTypeShapeOf(item, { container, model, attributes });
 }
 
-/** Every item type's shape, by `container/type`, in model order. */
+/**
+ * Every item type's shape, by `container/type`, in model order; delete carriers get the model's
+ * soft delete (`src/model/deletes.ts`).
+ */
 export function shapesOf(workload: Workload, model: Model): ReadonlyMap<string, ItemTypeShapeData> {
+  const deletes = deletePropagationOf(model);
+  const tombstoned = new Set(
+    deletes.mode === "softDelete"
+      ? deleteCarriersOf(workload, model).map((carrier) => shapeKey(carrier.container, carrier.itemType))
+      : [],
+  );
+  const counted = new Set(
+    deletes.mode === "softDelete"
+      ? countedFromFeedOf(workload, model).map((placement) =>
+          shapeKey(placement.container, placement.itemType),
+        )
+      : [],
+  );
   const shapes = new Map<string, ItemTypeShapeData>();
   for (const container of model.containers) {
     for (const item of container.items) {
-      shapes.set(shapeKey(container.name, item.type), shapeOf(workload, model, container, item));
+      const key = shapeKey(container.name, item.type);
+      const shape = shapeOf(workload, model, container, item);
+      shapes.set(key, {
+        ...shape,
+        ...(tombstoned.has(key) && deletes.mode === "softDelete"
+          ? { softDelete: { property: deletes.property, ttlSeconds: deletes.ttlSeconds } }
+          : {}),
+        ...(counted.has(key) ? { countedFromFeed: true } : {}),
+      });
     }
   }
   return shapes;
+}
+
+/** The change feed mode the model's deletes need. */
+export function changeFeedModeOf(model: Model): "latestVersion" | "allVersionsAndDeletes" {
+  return deletePropagationOf(model).mode === "allVersionsAndDeletes"
+    ? "allVersionsAndDeletes"
+    : "latestVersion";
 }
 
 /** A point read of a copied-from record by templates rendered from the copying record. */

@@ -151,7 +151,7 @@ describe("renderDataAccessModule", () => {
             path: "usage.ts",
             content: [
               'import { CosmosClient } from "@azure/cosmos";',
-              'import { createDataAccess, startChangeFeedProcessors, type ReadResult, type WriteResult } from "../blogging/data-access.js";',
+              'import { containerCheckpointStore, containerDeadLetterStore, createDataAccess, startChangeFeedProcessors, type ReadResult, type WriteResult } from "../blogging/data-access.js";',
               'const database = new CosmosClient({ endpoint: "http://127.0.0.1:1", key: "k" }).database("d");',
               "const access = createDataAccess(database, { transactionalBatch: false, random: () => 0.5 });",
               'const read: Promise<ReadResult> = access.q1RetrieveAUser({ userId: "u1" });',
@@ -159,7 +159,7 @@ describe("renderDataAccessModule", () => {
               "void read; void write;",
               'void access.applyChanges([{ container: "posts", itemType: "post", kind: "create", item: { id: "p" } }]);',
               'void access.handlePostsPostChanges([{ kind: "upsert", item: { id: "p" } }]);',
-              'const processors = startChangeFeedProcessors(database, access, { mode: "allVersionsAndDeletes", pollMs: 10 });',
+              'const processors = startChangeFeedProcessors(database, access, { checkpoints: containerCheckpointStore(database.container("leases")), deadLetters: containerDeadLetterStore(database.container("leases")), pollIntervalMs: 10, maxAttempts: 3 });',
               "void processors.stop();",
             ].join("\n"),
           },

@@ -9,8 +9,9 @@
 import type { Model } from "../../model/types.js";
 import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
-import { attributeTsType, emitReadBody, readInputType } from "./emit-read.js";
-import { changeKindOf, maintenanceTasksOf, writeTasksOf } from "./emit-write.js";
+import { attributeTsType, emitReadBody, readAnswer, readInputType } from "./emit-read.js";
+import { itemInterface } from "./emit-types.js";
+import { changeKindOf, maintenanceTasksOf, writeTasksOf, type MaintenanceTaskData } from "./emit-write.js";
 import {
   camelIdentifier,
   codeLiteral,
@@ -20,7 +21,7 @@ import {
   stringLiteral,
   uniqueNamer,
 } from "./identifiers.js";
-import { copySourcesOf, shapesOf, type ItemTypeShapeData } from "./model-data.js";
+import { changeFeedModeOf, copySourcesOf, shapesOf, type ItemTypeShapeData } from "./model-data.js";
 import { RUNTIME_FILES } from "./runtime-files.generated.js";
 
 /** The folder of the runtime next to the generated module. */
@@ -43,10 +44,19 @@ const RUNTIME_VALUES = [
   "shardValues",
   "shapeItems",
   "processChangeFeeds",
+  "changesOfFeed",
+  "queryPage",
+  "readMany",
+  "liveRead",
+  "liveItem",
+  "itemsAs",
+  "pageOf",
+  "partitionKeyOfItem",
 ];
 
 /** Runtime types the generated module may use. */
 const RUNTIME_TYPES = [
+  "ChangeFeedProcessor",
   "ChangeFeedProcessorOptions",
   "ChangeHandler",
   "ContainerChange",
@@ -57,8 +67,10 @@ const RUNTIME_TYPES = [
   "ItemTypeShape",
   "KeyValue",
   "MaintenanceTask",
+  "PageOptions",
   "ReadResult",
   "StoredItem",
+  "WithIncrements",
   "WriteContext",
   "WriteRelated",
   "WriteResult",
@@ -67,18 +79,38 @@ const RUNTIME_TYPES = [
 
 /** Runtime types the module re-exports for its callers. */
 const REEXPORTED_TYPES = [
+  "ChangeFeedProcessor",
   "ChangeFeedProcessorOptions",
   "ContainerChange",
   "DataAccessOptions",
   "FollowUpResult",
   "ItemChange",
+  "PageOptions",
   "ReadResult",
   "WriteRelated",
   "WriteResult",
 ];
 
+/** Runtime values the module re-exports: where a change-feed processor keeps its place and its failures. */
+const REEXPORTED_VALUES = [
+  "containerCheckpointStore",
+  "memoryCheckpointStore",
+  "containerDeadLetterStore",
+  "memoryDeadLetterStore",
+  "replayDeadLetters",
+  "DataAccessError",
+];
+
 /** Names the generated module declares or imports (entity and input types must not clash with them). */
-const RESERVED_NAMES = ["Database", ...RUNTIME_VALUES, ...RUNTIME_TYPES, "DataAccess", "createDataAccess"];
+const RESERVED_NAMES = [
+  "Database",
+  ...RUNTIME_VALUES,
+  ...RUNTIME_TYPES,
+  ...REEXPORTED_VALUES,
+  "DataAccess",
+  "createDataAccess",
+  "CHANGE_FEED_MODE",
+];
 
 /** The name of the function of each access pattern, and of each change handler. */
 export interface DataAccessNames {
@@ -93,7 +125,14 @@ export function dataAccessNames(
   workload: Workload,
   handlerSources: readonly { readonly container: string; readonly itemType: string }[],
 ): DataAccessNames {
-  const unique = uniqueNamer(["applyChanges", "constructor", "toString", "valueOf", "hasOwnProperty"]);
+  const unique = uniqueNamer([
+    "applyChanges",
+    "applyFeed",
+    "constructor",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+  ]);
   const patterns = new Map(
     workload.accessPatterns.map((p) => [p.id, unique(camelIdentifier(`${p.id} ${p.name}`, "pattern"))]),
   );
@@ -153,6 +192,7 @@ function runtimeImport(body: string): string {
     `} from "./${RUNTIME_FOLDER}/index.js";`,
     "",
     `export type { ${REEXPORTED_TYPES.join(", ")} } from "./${RUNTIME_FOLDER}/index.js";`,
+    `export { ${REEXPORTED_VALUES.join(", ")} } from "./${RUNTIME_FOLDER}/index.js";`,
   ].join("\n");
 }
 
@@ -189,23 +229,53 @@ function docComment(lines: readonly string[], indent: string): string {
 }
 
 function readFunction(
-  workload: Workload,
   pattern: ReadPattern,
   plan: ReadPlan | undefined,
   name: string,
   inputType: string,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
+  typeOf: (container: string, itemType: string) => string,
 ): string {
   const body =
     plan === undefined
       ? [`throw new Error(${stringLiteral(`${pattern.id} has no plan`)});`]
-      : emitReadBody(pattern, plan, shapes);
+      : emitReadBody(pattern, plan, shapes, typeOf);
+  const answer = plan === undefined || plan.operations.length === 0 ? undefined : readAnswer(plan, shapes);
+  const itemType =
+    answer === undefined
+      ? "StoredItem"
+      : pattern.select !== undefined && answer === plan?.operations[0]
+        ? `Partial<${typeOf(answer.container, answer.itemType)}>`
+        : typeOf(answer.container, answer.itemType);
   return [
-    docComment(describePlan(pattern, plan), "    "),
-    `    async ${name}(input: ${inputType}): Promise<ReadResult> {`,
+    docComment(
+      [
+        ...describePlan(pattern, plan),
+        "Pass page.pageSize and the previous answer's continuationToken for the next page.",
+      ],
+      "    ",
+    ),
+    `    async ${name}(input: ${inputType}, page: PageOptions = {}): Promise<ReadResult<${itemType}>> {`,
     indentLines(body, "      "),
     "    },",
   ].join("\n");
+}
+
+/**
+ * The record a write function takes: the entity's record, where a patch may give the number
+ * attributes it changes as increments (`{ incr: -1, min: 0 }`: atomic, bounded).
+ */
+function writeRecordType(workload: Workload, pattern: WritePattern, recordType: string): string {
+  if (pattern.operation !== "patch") return recordType;
+  const entity = workload.entities.find((e) => e.name === pattern.entity);
+  const numbers = (entity?.attributes ?? [])
+    .filter(
+      (a) => a.type === "number" && a.name !== entity?.key && (pattern.changes?.includes(a.name) ?? true),
+    )
+    .map((a) => stringLiteral(a.name));
+  return numbers.length === 0 || recordType.startsWith("Readonly<Record")
+    ? recordType
+    : `WithIncrements<${recordType}, ${numbers.join(" | ")}>`;
 }
 
 function writeFunction(
@@ -238,6 +308,78 @@ function writeFunction(
   ].join("\n");
 }
 
+/** The change-feed handler of one source item type: its maintenance tasks over a batch of changes. */
+function handlerSource(
+  key: string,
+  tasks: readonly MaintenanceTaskData[],
+  shape: ItemTypeShapeData | undefined,
+  name: string,
+): string {
+  const source = { container: shape?.container ?? "", itemType: shape?.type ?? "" };
+  return [
+    docComment(
+      [
+        `Change-feed work when ${key} items change: ${tasks.map((t) => t.kind).join(", ")}.`,
+        "Call it with a batch of changed items (the change feed processor does).",
+      ].map(commentText),
+      "  ",
+    ),
+    `  const ${name} = async (changes: readonly ItemChange[]): Promise<WriteResult> => {`,
+    `    const tasks: MaintenanceTask[] = ${jsonBlock(tasks, "    ")};`,
+    `    return runMaintenance(runtime, ${jsonBlock(source, "    ")}, tasks, changes);`,
+    "  };",
+  ].join("\n");
+}
+
+/** How the module names and types what the access patterns take and return. */
+interface PatternNaming {
+  readonly names: ReadonlyMap<string, string>;
+  readonly planOf: ReadonlyMap<string, Plan>;
+  readonly typeNamer: (name: string) => string;
+  readonly recordType: (entity: string) => string;
+  readonly shapes: ReadonlyMap<string, ItemTypeShapeData>;
+  readonly typeOf: (container: string, itemType: string) => string;
+}
+
+/** Per access pattern: its function, its input type (reads) and its catalog entry. */
+function patternSources(
+  workload: Workload,
+  naming: PatternNaming,
+): { inputTypes: string[]; functions: string[]; catalog: string[] } {
+  const { names, planOf, typeNamer, recordType, shapes, typeOf } = naming;
+  const inputTypes: string[] = [];
+  const functions: string[] = [];
+  const catalog: string[] = [];
+  for (const pattern of workload.accessPatterns) {
+    const name = names.get(pattern.id) ?? camelIdentifier(pattern.id, "pattern");
+    const plan = planOf.get(pattern.id);
+    catalog.push(
+      `  ${stringLiteral(pattern.id)}: { function: ${stringLiteral(name)}, type: ${stringLiteral(pattern.type)}, entity: ${stringLiteral(pattern.entity)}, served: ${String(plan?.served ?? false)} },`,
+    );
+    if (pattern.type === "read") {
+      const inputName = typeNamer(`${pascalIdentifier(name)}Input`);
+      inputTypes.push(
+        `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
+      );
+      functions.push(
+        readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
+      );
+    } else {
+      functions.push(
+        writeFunction(
+          workload,
+          pattern,
+          plan?.type === "write" ? plan : undefined,
+          name,
+          writeRecordType(workload, pattern, recordType(pattern.entity)),
+          shapes,
+        ),
+      );
+    }
+  }
+  return { inputTypes, functions, catalog };
+}
+
 /**
  * The TypeScript module (`@azure/cosmos`) for a model: `createDataAccess(database, options)` and
  * `startChangeFeedProcessors(database, access, options)`. Pure: same inputs, same text.
@@ -260,55 +402,28 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   );
   const recordType = (entity: string): string =>
     recordTypes.get(entity) ?? "Readonly<Record<string, unknown>>";
-
-  const inputTypes: string[] = [];
-  const functions: string[] = [];
-  const catalog: string[] = [];
-  for (const pattern of workload.accessPatterns) {
-    const name = names.patterns.get(pattern.id) ?? camelIdentifier(pattern.id, "pattern");
-    const plan = planOf.get(pattern.id);
-    catalog.push(
-      `  ${stringLiteral(pattern.id)}: { function: ${stringLiteral(name)}, type: ${stringLiteral(pattern.type)}, entity: ${stringLiteral(pattern.entity)}, served: ${String(plan?.served ?? false)} },`,
-    );
-    if (pattern.type === "read") {
-      const inputName = typeNamer(`${pascalIdentifier(name)}Input`);
-      inputTypes.push(
-        `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
-      );
-      functions.push(
-        readFunction(workload, pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes),
-      );
-    } else {
-      functions.push(
-        writeFunction(
-          workload,
-          pattern,
-          plan?.type === "write" ? plan : undefined,
-          name,
-          recordType(pattern.entity),
-          shapes,
-        ),
-      );
-    }
-  }
-  const handlers = [...maintenance].map(([key, tasks]) => {
-    const shape = shapes.get(key);
-    const name = names.handlers.get(key) ?? "handleChanges";
-    const source = { container: shape?.container ?? "", itemType: shape?.type ?? "" };
-    return [
-      docComment(
-        [
-          `Change-feed work when ${key} items change: ${tasks.map((t) => t.kind).join(", ")}.`,
-          "Call it with a batch of changed items (the change feed processor does).",
-        ].map(commentText),
-        "  ",
+  const itemTypeNames = new Map(
+    [...shapes].map(([key, shape]) => [
+      key,
+      typeNamer(
+        `${pascalIdentifier(shape.container, "Container")}${pascalIdentifier(shape.type, "Item")}Item`,
       ),
-      `  const ${name} = async (changes: readonly ItemChange[]): Promise<WriteResult> => {`,
-      `    const tasks: MaintenanceTask[] = ${jsonBlock(tasks, "    ")};`,
-      `    return runMaintenance(runtime, ${jsonBlock(source, "    ")}, tasks, changes);`,
-      "  };",
-    ].join("\n");
+    ]),
+  );
+  const typeOf = (container: string, itemType: string): string =>
+    itemTypeNames.get(`${container}/${itemType}`) ?? "StoredItem";
+
+  const { inputTypes, functions, catalog } = patternSources(workload, {
+    names: names.patterns,
+    planOf,
+    typeNamer,
+    recordType,
+    shapes,
+    typeOf,
   });
+  const handlers = [...maintenance].map(([key, tasks]) =>
+    handlerSource(key, tasks, shapes.get(key), names.handlers.get(key) ?? "handleChanges"),
+  );
   const handlerEntries = [...names.handlers].map(([key, name]) => `    ${stringLiteral(key)}: ${name},`);
   const sourceContainers = [...new Set(handlerSources.map((s) => s.container))];
   const shapeEntries = [...shapes].map(
@@ -319,14 +434,18 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
   );
 
   const body = [
-    "// ---- Records and inputs -------------------------------------------------------------------",
+    "// ---- Records, items and inputs -------------------------------------------------------------",
     entityTypes(workload, (entity) => recordType(entity)),
+    [...shapes]
+      .map(([key, shape]) => itemInterface(workload, shape, itemTypeNames.get(key) ?? "StoredItem"))
+      .join("\n\n"),
     inputTypes.join("\n\n"),
     "// ---- The model ----------------------------------------------------------------------------",
     `/** The stored shape of every item type, by "container/type". */\nexport const itemTypes: Readonly<Record<string, ItemTypeShape>> = {\n${shapeEntries.join("\n")}\n};`,
     `/** Where the records that items copy from are read, by "container/type" and entity. */\nconst copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {\n${copyEntries.join("\n")}\n};`,
     `/**\n * Every access pattern by id: the name of its function in createDataAccess, read or write, its\n * entity, and whether the model serves it.\n */\nexport const accessPatterns = {\n${catalog.join("\n")}\n} as const;`,
     `/** Containers whose change feed drives maintenance. */\nconst SOURCE_CONTAINERS: readonly string[] = ${jsonBlock(sourceContainers, "")};`,
+    `/**\n * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),\n * or "allVersionsAndDeletes" (the account needs continuous backup).\n */\nexport const CHANGE_FEED_MODE = ${stringLiteral(changeFeedModeOf(model))};`,
     "// ---- Data access --------------------------------------------------------------------------",
     createDataAccessSource(functions, handlers, [...names.handlers.values()], handlerEntries),
     CHANGE_FEED_SOURCE,
@@ -370,7 +489,7 @@ function createDataAccessSource(
     ' * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });',
     " */",
     "export function createDataAccess(database: Database, options: DataAccessOptions = {}) {",
-    "  const runtime = createRuntime(database, { itemTypes, copySources }, options);",
+    "  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);",
     ...handlers,
     "  const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {",
     ...handlerEntries,
@@ -381,10 +500,17 @@ function createDataAccessSource(
     "   */",
     "  const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>",
     "    applyChangesWith(handlers, changes, cascade);",
+    "  /**",
+    "   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what",
+    "   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).",
+    "   */",
+    "  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>",
+    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);",
     "  return {",
     functions.join("\n"),
     ...handlerNames.map((name) => `    ${name},`),
     "    applyChanges,",
+    "    applyFeed,",
     "  };",
     "}",
     "",
@@ -394,13 +520,16 @@ function createDataAccessSource(
 }
 
 const CHANGE_FEED_SOURCE = `/**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * \`options.checkpoints\` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to \`options.deadLetters\` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }`;

@@ -15,33 +15,41 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
-  asItems,
   createRuntime,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
   renderTemplate,
   runWrite,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  readMany,
+  liveRead,
+  liveItem,
+  itemsAs,
+  pageOf,
+  partitionKeyOfItem,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
-  type StoredItem,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A Account record. */
 export type AccountRecord = {
@@ -74,6 +82,65 @@ export type PasswordResetTokenRecord = {
   readonly createdAt: string;
   readonly expiresAt: string;
 };
+
+/** An item of accounts/account (Account) as stored. */
+export interface AccountsAccountItem {
+  readonly id: string;
+  readonly type: "account";
+  readonly accountId: string;
+  readonly email?: string;
+  readonly passwordHash?: string;
+  readonly displayName?: string;
+  readonly status?: string;
+  readonly emailVerified?: boolean;
+  readonly mfaEnabled?: boolean;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of accounts/emailLookup (Account) as stored. */
+export interface AccountsEmailLookupItem {
+  readonly id: string;
+  readonly type: "emailLookup";
+  readonly accountId: string;
+  readonly email?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of tokens/session (Session) as stored. */
+export interface TokensSessionItem {
+  readonly id: string;
+  readonly type: "session";
+  readonly sessionId: string;
+  readonly accountId?: string;
+  readonly createdAt?: string;
+  readonly expiresAt?: string;
+  readonly ipAddress?: string;
+  readonly userAgent?: string;
+  readonly mfaSatisfied?: boolean;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of tokens/passwordResetToken (PasswordResetToken) as stored. */
+export interface TokensPasswordResetTokenItem {
+  readonly id: string;
+  readonly type: "passwordResetToken";
+  readonly tokenId: string;
+  readonly accountId?: string;
+  readonly email?: string;
+  readonly createdAt?: string;
+  readonly expiresAt?: string;
+  readonly ttl?: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput = { readonly email: string; };
@@ -202,6 +269,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = [];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -209,7 +282,7 @@ const SOURCE_CONTAINERS: readonly string[] = [];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
   };
   /**
@@ -218,6 +291,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * C1: Sign up (create an account with a unique email)
@@ -236,57 +315,62 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q1: Find an account by email (sign-in, sign-up check, password reset request)
      * Plan: pointRead on accounts/emailLookup.
      * Note: emailLookup is a lookup item: Q1 reads it, then the Account it points to.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequest(input: Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput): Promise<ReadResult> {
+    async q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequest(input: Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput, page: PageOptions = {}): Promise<ReadResult<AccountsAccountItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("accounts", "emailLookup");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("accounts"),
         renderTemplate("{email}", values1),
         [renderKeyValue("{email}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
+      const items = itemsAs<AccountsEmailLookupItem>(step1.item === undefined ? [] : [step1.item]);
       // read the complete Account by the accountId the emailLookup item holds
       {
         const shape2 = runtime.shape("accounts", "account");
-        const byResult: unknown[][] = [];
-        for (const result of items) {
+        const identities = items.map((result) => {
           const values2 = readValues(runtime, shape2, result, "{accountId}");
-          const found = await readItem(
-            runtime.container("accounts"),
-            renderTemplate("{accountId}", values2),
-            [renderKeyValue("{accountId}", values2)],
-          );
-          requestCharge += found.requestCharge;
-          byResult.push(found.item === undefined ? [] : [found.item]);
-        }
+          return { id: renderTemplate("{accountId}", values2), keys: [renderKeyValue("{accountId}", values2)] };
+        });
+        const read = await readMany(runtime.container("accounts"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
         followUps.push({ container: "accounts", itemType: "account", perResult: true, items: byResult.flat(), byResult });
       }
-      const complete = asItems(followUps[0]?.items ?? []);
-      return { items: complete, item: complete[0], requestCharge, followUps };
+      const complete = itemsAs<AccountsAccountItem>(followUps[0]?.items ?? []);
+      return { items: complete, item: complete[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Get an account by id (profile, after session validation)
      * Plan: pointRead on accounts/account.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAnAccountByIdProfileAfterSessionValidation(input: Q2GetAnAccountByIdProfileAfterSessionValidationInput): Promise<ReadResult> {
+    async q2GetAnAccountByIdProfileAfterSessionValidation(input: Q2GetAnAccountByIdProfileAfterSessionValidationInput, page: PageOptions = {}): Promise<ReadResult<AccountsAccountItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("accounts", "account");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("accounts"),
         renderTemplate("{accountId}", values1),
         [renderKeyValue("{accountId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<AccountsAccountItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C2: Update an account (profile, password, email change, verification)
@@ -339,43 +423,50 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q3: Validate a session by its token id (every API call)
      * Plan: pointRead on tokens/session.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput): Promise<ReadResult> {
+    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput, page: PageOptions = {}): Promise<ReadResult<TokensSessionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tokens", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("tokens"),
         renderTemplate("{sessionId}", values1),
         [renderKeyValue("{sessionId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<TokensSessionItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: List an account's active sessions (security page, sign out everywhere)
      * Plan: fanOut on tokens/session.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput): Promise<ReadResult> {
+    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<TokensSessionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 7 physical partition(s)
       const shape1 = runtime.shape("tokens", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("tokens"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
         [
           { name: "@type", value: "session" },
           { name: "@accountId", value: input.accountId },
         ],
+        undefined,
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<TokensSessionItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C4: Sign out or revoke a session
@@ -407,21 +498,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q5: Read a password-reset token when its link is opened
      * Plan: pointRead on tokens/passwordResetToken.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput): Promise<ReadResult> {
+    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput, page: PageOptions = {}): Promise<ReadResult<TokensPasswordResetTokenItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tokens", "passwordResetToken");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("tokens"),
         renderTemplate("{tokenId}", values1),
         [renderKeyValue("{tokenId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<TokensPasswordResetTokenItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C6: Consume a password-reset token (delete it once the password is changed)
@@ -441,6 +534,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       return runWrite(runtime, context, tasks, record, related);
     },
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -448,13 +542,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

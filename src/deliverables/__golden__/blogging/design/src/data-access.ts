@@ -17,7 +17,6 @@ import {
   applyChangesWith,
   asItems,
   createRuntime,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
@@ -26,26 +25,33 @@ import {
   runWrite,
   shapeItems,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  liveRead,
+  itemsAs,
+  pageOf,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
   type MaintenanceTask,
-  type StoredItem,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
   type ItemChange,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A User record. */
 export type UserRecord = {
@@ -78,6 +84,98 @@ export type LikeRecord = {
   readonly userId: string;
   readonly creationDate: string;
 };
+
+/** An item of users/user (User) as stored. */
+export interface UsersUserItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "user";
+  readonly username?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of users/post (Post) as stored. */
+export interface UsersPostItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "post";
+  readonly postId: string;
+  readonly title?: string;
+  readonly content?: string;
+  readonly creationDate?: string;
+  readonly userUsername: string | null;
+  readonly commentCount: number;
+  readonly likeCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts/post (Post) as stored. */
+export interface PostsPostItem {
+  readonly id: string;
+  readonly postId: string;
+  readonly type: "post";
+  readonly userId?: string;
+  readonly title?: string;
+  readonly content?: string;
+  readonly creationDate?: string;
+  readonly userUsername: string | null;
+  readonly commentCount: number;
+  readonly likeCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts/like (Like) as stored. */
+export interface PostsLikeItem {
+  readonly id: string;
+  readonly postId: string;
+  readonly type: "like";
+  readonly likeId: string;
+  readonly userId?: string;
+  readonly creationDate?: string;
+  readonly userUsername: string | null;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts/comment (Comment) as stored. */
+export interface PostsCommentItem {
+  readonly id: string;
+  readonly postId: string;
+  readonly type: "comment";
+  readonly commentId: string;
+  readonly userId?: string;
+  readonly content?: string;
+  readonly creationDate?: string;
+  readonly userUsername: string | null;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts-latest/post (Post) as stored. */
+export interface PostsLatestPostItem {
+  readonly id: string;
+  readonly partition: string;
+  readonly type: "post";
+  readonly postId: string;
+  readonly userId?: string;
+  readonly title?: string;
+  readonly content?: string;
+  readonly creationDate?: string;
+  readonly userUsername: string | null;
+  readonly commentCount: number;
+  readonly likeCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1RetrieveAUserInput = { readonly userId: string; };
@@ -226,6 +324,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = ["users", "posts"];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -233,7 +337,7 @@ const SOURCE_CONTAINERS: readonly string[] = ["users", "posts"];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
    * Change-feed work when users/user items change: propagate, propagate, propagate.
    * Call it with a batch of changed items (the change feed processor does).
@@ -308,6 +412,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * C1: Create or edit a user
@@ -327,21 +437,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Retrieve a user
      * Plan: pointRead on users/user.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1RetrieveAUser(input: Q1RetrieveAUserInput): Promise<ReadResult> {
+    async q1RetrieveAUser(input: Q1RetrieveAUserInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
         renderTemplate("user-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C2: Create or edit a post
@@ -361,21 +473,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput): Promise<ReadResult> {
+    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("posts"),
         renderTemplate("post-{postId}", values1),
         [renderKeyValue("{postId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List a user's posts in short form
@@ -384,14 +498,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListAUsersPostsInShortForm(input: Q3ListAUsersPostsInShortFormInput): Promise<ReadResult> {
+    async q3ListAUsersPostsInShortForm(input: Q3ListAUsersPostsInShortFormInput, page: PageOptions = {}): Promise<ReadResult<Partial<UsersPostItem>>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("users", "post");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("users"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
         [
@@ -400,10 +516,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      const returned = shapeItems(items, {
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<UsersPostItem>(step1.items);
+      const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
           "id",
           "postId",
@@ -417,8 +535,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         ],
         truncate: [{ attribute: "content", bytes: 200 }],
         bucketed: false,
-      });
-      return { items: returned, item: returned[0], requestCharge, followUps };
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C3: Create a comment
@@ -453,14 +571,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q4: List a post's comments with their authors' usernames
      * Plan: singlePartitionQuery on posts/comment.
      * Note: User.username is copied into comment.userUsername.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ListAPostsCommentsWithTheirAuthorsUsernames(input: Q4ListAPostsCommentsWithTheirAuthorsUsernamesInput): Promise<ReadResult> {
+    async q4ListAPostsCommentsWithTheirAuthorsUsernames(input: Q4ListAPostsCommentsWithTheirAuthorsUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsCommentItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "comment");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
         [
@@ -468,10 +588,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<PostsCommentItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C4: Like a post
@@ -506,14 +628,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q5: List a post's likes with the likers' usernames
      * Plan: singlePartitionQuery on posts/like.
      * Note: User.username is copied into like.userUsername.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ListAPostsLikesWithTheLikersUsernames(input: Q5ListAPostsLikesWithTheLikersUsernamesInput): Promise<ReadResult> {
+    async q5ListAPostsLikesWithTheLikersUsernames(input: Q5ListAPostsLikesWithTheLikersUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsLikeItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "like");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
         [
@@ -521,10 +645,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<PostsLikeItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q6: List the 100 most recent posts in short form (the feed)
@@ -533,27 +659,30 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput): Promise<ReadResult> {
+    async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsLatestPostItem>>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts-latest", "post");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("posts-latest"),
-        "SELECT TOP @limit c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
         [
           { name: "@type", value: "post" },
           { name: "@partition", value: renderKeyValue("post-{replica}", values1) },
           { name: "@contentChars", value: 200 },
-          { name: "@limit", value: 100 },
         ],
         [renderKeyValue("post-{replica}", values1)],
+        pageOf(page.pageSize ?? 100, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      const returned = shapeItems(items, {
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<PostsLatestPostItem>(step1.items);
+      const returned = itemsAs<PostsLatestPostItem>(shapeItems(asItems(items), {
         properties: [
           "id",
           "postId",
@@ -567,12 +696,13 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         ],
         truncate: [{ attribute: "content", bytes: 200 }],
         bucketed: false,
-      });
-      return { items: returned, item: returned[0], requestCharge, followUps };
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     handleUsersUserChanges,
     handlePostsPostChanges,
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -580,13 +710,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

@@ -17,7 +17,6 @@ import {
   applyChangesWith,
   asItems,
   createRuntime,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
@@ -26,26 +25,34 @@ import {
   runWrite,
   shapeItems,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  liveRead,
+  itemsAs,
+  pageOf,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
   type MaintenanceTask,
-  type StoredItem,
+  type WithIncrements,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
   type ItemChange,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A Customer record. */
 export type CustomerRecord = {
@@ -120,6 +127,86 @@ export type ReviewRecord = {
   readonly body: string;
   readonly createdAt: string;
 };
+
+/** An item of customers/customer (Customer) as stored. */
+export interface CustomersCustomerItem {
+  readonly id: string;
+  readonly customerId: string;
+  readonly type: "customer";
+  readonly email?: string;
+  readonly name?: string;
+  readonly phone?: string;
+  readonly createdAt?: string;
+  readonly loyaltyTier?: string;
+  readonly addresses: readonly { readonly addressId: string; readonly customerId?: string; readonly label?: string; readonly line1?: string; readonly line2?: string; readonly city?: string; readonly postalCode?: string; readonly country?: string; readonly isDefault?: boolean }[];
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of orders/order (Order) as stored. */
+export interface OrdersOrderItem {
+  readonly id: string;
+  readonly customerId: string;
+  readonly type: "order";
+  readonly orderId: string;
+  readonly orderDate?: string;
+  readonly status?: string;
+  readonly total?: number;
+  readonly currency?: string;
+  readonly shippingAddress?: Readonly<Record<string, unknown>>;
+  readonly paymentMethod?: string;
+  readonly lines: readonly { readonly lineId: string; readonly orderId?: string; readonly productId?: string; readonly productName?: string; readonly quantity?: number; readonly unitPrice?: number }[];
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of products/product (Product) as stored. */
+export interface ProductsProductItem {
+  readonly id: string;
+  readonly productId: string;
+  readonly type: "product";
+  readonly name?: string;
+  readonly description?: string;
+  readonly price?: number;
+  readonly categoryId?: string;
+  readonly stock?: number;
+  readonly imageUrls?: readonly unknown[];
+  readonly categoryName: string | null;
+  readonly reviewCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of products/review (Review) as stored. */
+export interface ProductsReviewItem {
+  readonly id: string;
+  readonly productId: string;
+  readonly type: "review";
+  readonly reviewId: string;
+  readonly customerId?: string;
+  readonly rating?: number;
+  readonly title?: string;
+  readonly body?: string;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of categories/category (Category) as stored. */
+export interface CategoriesCategoryItem {
+  readonly id: string;
+  readonly categoryId: string;
+  readonly type: "category";
+  readonly name?: string;
+  readonly parentCategoryId?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput = { readonly customerId: string; };
@@ -256,6 +343,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = ["categories"];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -263,7 +356,7 @@ const SOURCE_CONTAINERS: readonly string[] = ["categories"];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
    * Change-feed work when categories/category items change: propagate.
    * Call it with a batch of changed items (the change feed processor does).
@@ -293,140 +386,160 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * Q1: Get a customer's profile with their saved addresses (account page, checkout)
      * Plan: pointRead on customers/customer.
      * Note: all(Address) is embedded in customer.addresses.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckout(input: Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput): Promise<ReadResult> {
+    async q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckout(input: Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput, page: PageOptions = {}): Promise<ReadResult<CustomersCustomerItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("customers", "customer");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("customers"),
         renderTemplate("{customerId}", values1),
         [renderKeyValue("{customerId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<CustomersCustomerItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Show a product page with its category name and review count
      * Plan: pointRead on products/product.
      * Note: Category.name is copied into product.categoryName.
      * Note: count(Review) is kept in product.reviewCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2ShowAProductPageWithItsCategoryNameAndReviewCount(input: Q2ShowAProductPageWithItsCategoryNameAndReviewCountInput): Promise<ReadResult> {
+    async q2ShowAProductPageWithItsCategoryNameAndReviewCount(input: Q2ShowAProductPageWithItsCategoryNameAndReviewCountInput, page: PageOptions = {}): Promise<ReadResult<ProductsProductItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("products", "product");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("products"),
         renderTemplate("{productId}", values1),
         [renderKeyValue("{productId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<ProductsProductItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List a product's reviews, newest first, 10 per page
      * Plan: singlePartitionQuery on products/review.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListAProductsReviewsNewestFirst10PerPage(input: Q3ListAProductsReviewsNewestFirst10PerPageInput): Promise<ReadResult> {
+    async q3ListAProductsReviewsNewestFirst10PerPage(input: Q3ListAProductsReviewsNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<ProductsReviewItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("products", "review");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("products"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.productId = @productId ORDER BY c.createdAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.productId = @productId ORDER BY c.createdAt DESC",
         [
           { name: "@type", value: "review" },
           { name: "@productId", value: input.productId },
-          { name: "@limit", value: 10 },
         ],
         [renderKeyValue("{productId}", values1)],
+        pageOf(page.pageSize ?? 10, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ProductsReviewItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: Show an order with all its lines (order details page)
      * Plan: pointRead on orders/order.
      * Note: all(OrderLine) is embedded in order.lines.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput): Promise<ReadResult> {
+    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("orders", "order");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("orders"),
         renderTemplate("{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: List a customer's order history with the lines of each order, newest first, 10 per page
      * Plan: singlePartitionQuery on orders/order.
      * Note: all(OrderLine) is embedded in order.lines.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput): Promise<ReadResult> {
+    async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("orders", "order");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("orders"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
         [
           { name: "@type", value: "order" },
           { name: "@customerId", value: input.customerId },
-          { name: "@limit", value: 10 },
         ],
         [renderKeyValue("{customerId}", values1)],
+        pageOf(page.pageSize ?? 10, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<OrdersOrderItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q6: Check an order's status (tracking widget, header only)
      * Plan: pointRead on orders/order.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput): Promise<ReadResult> {
+    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput, page: PageOptions = {}): Promise<ReadResult<Partial<OrdersOrderItem>>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("orders", "order");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("orders"),
         renderTemplate("{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      const returned = shapeItems(items, {
+      const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
+      const returned = itemsAs<OrdersOrderItem>(shapeItems(asItems(items), {
         properties: ["id", "orderId", "customerId", "orderDate", "status", "total", "lines"],
         truncate: [],
         bucketed: false,
-      });
-      return { items: returned, item: returned[0], requestCharge, followUps };
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C1: Register a customer or edit their profile
@@ -499,7 +612,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: patch the product item.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c6UpdateAProductsStockDecrementForEachOrderedLineRestock(record: ProductRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c6UpdateAProductsStockDecrementForEachOrderedLineRestock(record: WithIncrements<ProductRecord, "stock">, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Product", change: "update", changes: ["stock"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "products", itemType: "product", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -558,6 +671,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     handleCategoriesCategoryChanges,
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -565,13 +679,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

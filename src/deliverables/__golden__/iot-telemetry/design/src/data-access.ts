@@ -15,34 +15,39 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
-  asItems,
   bucketOf,
   createRuntime,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
   renderTemplate,
   runWrite,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  liveRead,
+  itemsAs,
+  pageOf,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
-  type StoredItem,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A Device record. */
 export type DeviceRecord = {
@@ -79,6 +84,51 @@ export type AlertRecord = {
   readonly status: string;
   readonly reading: Readonly<Record<string, unknown>>;
 };
+
+/** An item of devices/device (Device) as stored. */
+export interface DevicesDeviceItem {
+  readonly id: string;
+  readonly siteId: string;
+  readonly type: "device";
+  readonly deviceId: string;
+  readonly model?: string;
+  readonly firmwareVersion?: string;
+  readonly installedAt?: string;
+  readonly location?: Readonly<Record<string, unknown>>;
+  readonly thresholds?: Readonly<Record<string, unknown>>;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of readings/readingBucket (Reading) as stored. */
+export interface ReadingsReadingBucketItem {
+  readonly id: string;
+  readonly deviceId: string;
+  readonly type: "readingBucket";
+  readonly timestamp: string | number;
+  readonly records: readonly { readonly readingId: string; readonly deviceId?: string; readonly timestamp?: string; readonly temperature?: number; readonly humidity?: number; readonly pressure?: number; readonly vibration?: number; readonly battery?: number; readonly status?: string }[];
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of alerts/alert (Alert) as stored. */
+export interface AlertsAlertItem {
+  readonly id: string;
+  readonly siteId: string;
+  readonly type: "alert";
+  readonly alertId: string;
+  readonly deviceId?: string;
+  readonly raisedAt?: string;
+  readonly kind?: string;
+  readonly severity?: string;
+  readonly status?: string;
+  readonly reading?: Readonly<Record<string, unknown>>;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1ShowTheLastHourOfOneDevicesReadingsInput = { readonly deviceId: string; readonly timestamp: { readonly from: string; readonly to: string }; };
@@ -179,6 +229,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = [];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -186,7 +242,7 @@ const SOURCE_CONTAINERS: readonly string[] = [];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
   };
   /**
@@ -195,6 +251,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * C1: Ingest a device reading
@@ -217,14 +279,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Show the last hour of one device's readings
      * Plan: singlePartitionQuery on readings/readingBucket.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1ShowTheLastHourOfOneDevicesReadings(input: Q1ShowTheLastHourOfOneDevicesReadingsInput): Promise<ReadResult> {
+    async q1ShowTheLastHourOfOneDevicesReadings(input: Q1ShowTheLastHourOfOneDevicesReadingsInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("readings"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
         [
@@ -234,22 +298,26 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Chart one device's readings over a chosen time range (3 hours on average)
      * Plan: singlePartitionQuery on readings/readingBucket.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverage(input: Q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverageInput): Promise<ReadResult> {
+    async q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverage(input: Q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverageInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("readings"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
         [
@@ -259,34 +327,39 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: Get a device's latest reading
      * Plan: singlePartitionQuery on readings/readingBucket.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3GetADevicesLatestReading(input: Q3GetADevicesLatestReadingInput): Promise<ReadResult> {
+    async q3GetADevicesLatestReading(input: Q3GetADevicesLatestReadingInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("readings"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
         [
           { name: "@type", value: "readingBucket" },
           { name: "@deviceId", value: input.deviceId },
-          { name: "@limit", value: 1 },
         ],
         [renderKeyValue("{deviceId}", values1)],
+        pageOf(page.pageSize ?? 1, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C2: Register a device or change its settings
@@ -321,33 +394,37 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Get a device's details from its site's page
      * Plan: pointRead on devices/device.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput): Promise<ReadResult> {
+    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput, page: PageOptions = {}): Promise<ReadResult<DevicesDeviceItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("devices", "device");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("devices"),
         renderTemplate("{deviceId}", values1),
         [renderKeyValue("{siteId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<DevicesDeviceItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: List a site's devices
      * Plan: singlePartitionQuery on devices/device.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ListASitesDevices(input: Q5ListASitesDevicesInput): Promise<ReadResult> {
+    async q5ListASitesDevices(input: Q5ListASitesDevicesInput, page: PageOptions = {}): Promise<ReadResult<DevicesDeviceItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("devices", "device");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("devices"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId",
         [
@@ -355,10 +432,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@siteId", value: input.siteId },
         ],
         [renderKeyValue("{siteId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<DevicesDeviceItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C3: Raise an alert when a reading crosses a threshold
@@ -373,27 +452,30 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q6: List a site's open alerts, newest first
      * Plan: singlePartitionQuery on alerts/alert.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput): Promise<ReadResult> {
+    async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<AlertsAlertItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("alerts", "alert");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("alerts"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
         [
           { name: "@type", value: "alert" },
           { name: "@siteId", value: input.siteId },
           { name: "@status", value: input.status },
-          { name: "@limit", value: 100 },
         ],
         [renderKeyValue("{siteId}", values1)],
+        pageOf(page.pageSize ?? 100, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<AlertsAlertItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C4: Acknowledge or close an alert
@@ -406,6 +488,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       return runWrite(runtime, context, tasks, record, related);
     },
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -413,13 +496,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

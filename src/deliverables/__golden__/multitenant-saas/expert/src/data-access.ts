@@ -15,7 +15,6 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
-  asItems,
   createRuntime,
   queryItems,
   readItem,
@@ -24,24 +23,32 @@ import {
   renderTemplate,
   runWrite,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  liveRead,
+  itemsAs,
+  pageOf,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
-  type StoredItem,
+  type WithIncrements,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A Tenant record. */
 export type TenantRecord = {
@@ -88,6 +95,72 @@ export type SessionEventRecord = {
   readonly eventType: string;
   readonly payload: Readonly<Record<string, unknown>>;
 };
+
+/** An item of activity/session (Session) as stored. */
+export interface ActivitySessionItem {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly type: "session";
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+  readonly status?: string;
+  readonly clientApp?: string;
+  readonly ipAddress?: string;
+  readonly eventCount?: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of activity/event (SessionEvent) as stored. */
+export interface ActivityEventItem {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly type: "event";
+  readonly eventId: string;
+  readonly timestamp?: string;
+  readonly eventType?: string;
+  readonly payload?: Readonly<Record<string, unknown>>;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of directory/tenant (Tenant) as stored. */
+export interface DirectoryTenantItem {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly type: "tenant";
+  readonly name?: string;
+  readonly plan?: string;
+  readonly region?: string;
+  readonly settings?: Readonly<Record<string, unknown>>;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of directory/user (User) as stored. */
+export interface DirectoryUserItem {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly type: "user";
+  readonly userId: string;
+  readonly email?: string;
+  readonly displayName?: string;
+  readonly role?: string;
+  readonly status?: string;
+  readonly isServiceAccount?: boolean;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput = { readonly tenantId: string; };
@@ -210,6 +283,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = [];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -217,7 +296,7 @@ const SOURCE_CONTAINERS: readonly string[] = [];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
   };
   /**
@@ -226,6 +305,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * C1: Create or update a tenant (onboarding, plan change)
@@ -240,21 +325,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a tenant's settings (cached by the app servers for a few minutes)
      * Plan: pointRead on directory/tenant.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput): Promise<ReadResult> {
+    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput, page: PageOptions = {}): Promise<ReadResult<DirectoryTenantItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "tenant");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("directory"),
         renderTemplate("{tenantId}", values1),
         [renderKeyValue("{tenantId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<DirectoryTenantItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C2: Create or update a user
@@ -269,45 +356,50 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
      * Plan: pointRead on directory/user.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "user");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("directory"),
         renderTemplate("{userId}", values1),
         [renderKeyValue("{tenantId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<DirectoryUserItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
      * Plan: singlePartitionQuery on directory/user.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput): Promise<ReadResult> {
+    async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("directory", "user");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("directory"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
         [
           { name: "@type", value: "user" },
           { name: "@tenantId", value: input.tenantId },
-          { name: "@limit", value: 50 },
         ],
         [renderKeyValue("{tenantId}", values1)],
+        pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<DirectoryUserItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C3: Start a session
@@ -334,7 +426,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: patch the session item.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c5EndASessionStatusEndTimeAndEventCount(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c5EndASessionStatusEndTimeAndEventCount(record: WithIncrements<SessionRecord, "eventCount">, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "update", changes: ["endedAt", "status", "eventCount"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "activity", itemType: "session", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -342,45 +434,50 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: List a user's recent sessions, newest first
      * Plan: prefixQuery on activity/session.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput): Promise<ReadResult> {
+    async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 2 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("activity"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
         [
           { name: "@type", value: "session" },
           { name: "@tenantId", value: input.tenantId },
           { name: "@userId", value: input.userId },
-          { name: "@limit", value: 20 },
         ],
         [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
+        pageOf(page.pageSize ?? 20, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ActivitySessionItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Replay a session with all its events
      * Plan: pointRead on activity/session.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput): Promise<ReadResult> {
+    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("activity", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("activity"),
         renderTemplate("{sessionId}", values1),
         [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1), renderKeyValue("{sessionId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
+      const items = itemsAs<ActivitySessionItem>(step1.item === undefined ? [] : [step1.item]);
       // one query per returned item for all(SessionEvent) (single partition)
       {
         const shape2 = runtime.shape("activity", "event");
@@ -403,35 +500,39 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         }
         followUps.push({ container: "activity", itemType: "event", perResult: true, items: byResult.flat(), byResult });
       }
-      return { items, item: items[0], requestCharge, followUps };
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q6: Show a tenant's recent activity (its events in a time range, newest first)
      * Plan: prefixQuery on activity/event.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput): Promise<ReadResult> {
+    async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivityEventItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 1 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "event");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("activity"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
         [
           { name: "@type", value: "event" },
           { name: "@tenantId", value: input.tenantId },
           { name: "@timestampFrom", value: input.timestamp.from },
           { name: "@timestampTo", value: input.timestamp.to },
-          { name: "@limit", value: 200 },
         ],
         [renderKeyValue("{tenantId}", values1)],
+        pageOf(page.pageSize ?? 200, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
-      return { items, item: items[0], requestCharge, followUps };
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ActivityEventItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -439,13 +540,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

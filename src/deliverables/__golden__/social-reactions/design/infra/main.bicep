@@ -121,6 +121,9 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/createdAt/?'
           }
           {
+            path: '/deleted/?'
+          }
+          {
             path: '/postId/?'
           }
           {
@@ -151,7 +154,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 868000
+        maxThroughput: 1569000
       }
     }
   }
@@ -176,9 +179,6 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
-            path: '/authorId/?'
-          }
-          {
             path: '/postId/?'
           }
           {
@@ -194,7 +194,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 871000
+        maxThroughput: 787000
       }
     }
   }

@@ -145,7 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 868000
+    max_throughput = 1569000
   }
 
   indexing_policy {
@@ -153,6 +153,10 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
 
     included_path {
       path = "/createdAt/?"
+    }
+
+    included_path {
+      path = "/deleted/?"
     }
 
     included_path {
@@ -194,15 +198,11 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 871000
+    max_throughput = 787000
   }
 
   indexing_policy {
     indexing_mode = "consistent"
-
-    included_path {
-      path = "/authorId/?"
-    }
 
     included_path {
       path = "/postId/?"

@@ -17,7 +17,6 @@ import {
   applyChangesWith,
   asItems,
   createRuntime,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
@@ -26,26 +25,36 @@ import {
   runWrite,
   shapeItems,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  readMany,
+  liveRead,
+  liveItem,
+  itemsAs,
+  pageOf,
+  partitionKeyOfItem,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
   type MaintenanceTask,
-  type StoredItem,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
   type ItemChange,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A User record. */
 export type UserRecord = {
@@ -74,6 +83,51 @@ export type ReactionRecord = {
   readonly kind: string;
   readonly createdAt: string;
 };
+
+/** An item of users/user (User) as stored. */
+export interface UsersUserItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "user";
+  readonly displayName?: string;
+  readonly avatarUrl?: string;
+  readonly bio?: string;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of users/reaction (Reaction) as stored. */
+export interface UsersReactionItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "reaction";
+  readonly reactionId: string;
+  readonly postId?: string;
+  readonly kind?: string;
+  readonly createdAt?: string;
+  readonly ttl?: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts/post (Post) as stored. */
+export interface PostsPostItem {
+  readonly id: string;
+  readonly postId: string;
+  readonly type: "post";
+  readonly authorId?: string;
+  readonly text?: string;
+  readonly mediaUrls?: readonly unknown[];
+  readonly visibility?: string;
+  readonly createdAt?: string;
+  readonly reactionCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput = { readonly postId: string; };
@@ -119,6 +173,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     embeds: [],
     copies: [],
     counts: [],
+    softDelete: { property: "deleted", ttlSeconds: 604800 },
+    countedFromFeed: true,
   },
   "posts/post": {
     container: "posts",
@@ -130,21 +186,14 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     keyPaths: ["/postId"],
     truncate: [],
     embeds: [],
-    copies: [{ from: { entity: "User", attribute: "displayName" }, as: "userDisplayName" }],
+    copies: [],
     counts: [{ of: "Reaction", as: "reactionCount" }],
   },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-  "posts/post": {
-    User: {
-      container: "users",
-      itemType: "user",
-      id: "user-{authorId}",
-      partitionKey: ["{authorId}"],
-    },
-  },
+
 };
 
 /**
@@ -166,6 +215,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = ["users"];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "latestVersion";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -173,27 +228,7 @@ const SOURCE_CONTAINERS: readonly string[] = ["users"];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
-  /**
-   * Change-feed work when users/user items change: propagate.
-   * Call it with a batch of changed items (the change feed processor does).
-   */
-  const handleUsersUserChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
-    const tasks: MaintenanceTask[] = [
-      {
-        kind: "propagate",
-        holder: { container: "posts", itemType: "post" },
-        sql: "SELECT c.id, c.postId FROM c WHERE c.type = @type AND c.authorId = @authorId",
-        parameters: [
-          { name: "@type", source: { kind: "literal", value: "post" } },
-          { name: "@authorId", source: { kind: "fromResult", attribute: "userId" } },
-        ],
-        property: "userDisplayName",
-        attribute: "displayName",
-      },
-    ];
-    return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
-  };
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
    * Change-feed work when users/reaction items change: counter.
    * Call it with a batch of changed items (the change feed processor does).
@@ -206,12 +241,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         id: "{postId}",
         partitionKey: ["{postId}"],
         property: "reactionCount",
+        childKey: "reactionId",
       },
     ];
     return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
-    "users/user": handleUsersUserChanges,
     "users/reaction": handleUsersReactionChanges,
   };
   /**
@@ -220,147 +255,183 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
-     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("posts"),
         renderTemplate("{postId}", values1),
         [renderKeyValue("{postId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
+      // one point read of the User of each returned item for User.displayName
+      {
+        const shape2 = runtime.shape("users", "user");
+        const identities = items.map((result) => {
+          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
+          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
+      }
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on users/reaction.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
         renderTemplate("reaction-{postId}-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
      * Plan: fanOut on users/reaction.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput): Promise<ReadResult> {
+    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 384 physical partition(s)
       const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("users"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND c.postId = @postId ORDER BY c.createdAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
         [
           { name: "@type", value: "reaction" },
           { name: "@postId", value: input.postId },
-          { name: "@limit", value: 50 },
         ],
+        undefined,
+        pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<UsersReactionItem>(step1.items);
       // one point read of the User of each returned item for User.displayName
       {
         const shape2 = runtime.shape("users", "user");
-        const byResult: unknown[][] = [];
-        for (const result of items) {
+        const identities = items.map((result) => {
           const values2 = readValues(runtime, shape2, result, "user-{userId}");
-          const found = await readItem(
-            runtime.container("users"),
-            renderTemplate("user-{userId}", values2),
-            [renderKeyValue("{userId}", values2)],
-          );
-          requestCharge += found.requestCharge;
-          byResult.push(found.item === undefined ? [] : [found.item]);
-        }
+          return { id: renderTemplate("user-{userId}", values2), keys: [renderKeyValue("{userId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
         followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
       }
-      return { items, item: items[0], requestCharge, followUps };
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
-     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
-      const items: StoredItem[] = [];
-      for (const value of input.postId) {
+      const step1 = await readMany(runtime.container("posts"), input.postId.map((value) => {
         const values1 = readValues(runtime, shape1, { ...input, postId: value });
-        const step1 = await readItem(
-          runtime.container("posts"),
-          renderTemplate("{postId}", values1),
-          [renderKeyValue("{postId}", values1)],
-        );
-        requestCharge += step1.requestCharge;
-        if (step1.item !== undefined) items.push(step1.item);
+        return { id: renderTemplate("{postId}", values1), keys: [renderKeyValue("{postId}", values1)] };
+      }));
+      requestCharge += step1.requestCharge;
+      const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
+      // one point read of the User of each returned item for User.displayName
+      {
+        const shape2 = runtime.shape("users", "user");
+        const identities = items.map((result) => {
+          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
+          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
       }
-      const returned = shapeItems(items, {
-        properties: [
-          "id",
-          "postId",
-          "authorId",
-          "text",
-          "mediaUrls",
-          "createdAt",
-          "userDisplayName",
-          "reactionCount",
-        ],
+      const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
+        properties: ["id", "postId", "authorId", "text", "mediaUrls", "createdAt", "reactionCount"],
         truncate: [],
         bucketed: false,
-      });
-      return { items: returned, item: returned[0], requestCharge, followUps };
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
         renderTemplate("user-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C1: Create a user or edit their profile
      * Plan: upsert the user item.
-     * Change feed (propagate): a change of User.displayName (1% of C1 requests) is propagated to post.userDisplayName.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateAUserOrEditTheirProfile(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -391,7 +462,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C4: Remove a reaction
-     * Plan: delete the reaction item.
+     * Plan: soft delete: patch reaction.deleted = true and ttl 604800 s (the change feed carries the tombstone to the counters and copies; it expires after the ttl).
      * Change feed (counter): change feed handler increments post.reactionCount (it can sum the changes of one batch per parent).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
@@ -400,9 +471,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
-    handleUsersUserChanges,
     handleUsersReactionChanges,
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -410,13 +481,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

@@ -28,26 +28,35 @@ import {
   shardValues,
   shapeItems,
   processChangeFeeds,
+  changesOfFeed,
+  queryPage,
+  readMany,
+  liveRead,
+  liveItem,
+  itemsAs,
+  pageOf,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
   type MaintenanceTask,
-  type StoredItem,
   type WriteContext,
   type WriteTask,
+  type ChangeFeedProcessor,
   type ChangeFeedProcessorOptions,
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
   type ItemChange,
+  type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
-// ---- Records and inputs -------------------------------------------------------------------
+// ---- Records, items and inputs -------------------------------------------------------------
 
 /** A User record. */
 export type UserRecord = {
@@ -76,6 +85,52 @@ export type ReactionRecord = {
   readonly kind: string;
   readonly createdAt: string;
 };
+
+/** An item of reactions/reaction (Reaction) as stored. */
+export interface ReactionsReactionItem {
+  readonly id: string;
+  readonly postShard: string;
+  readonly type: "reaction";
+  readonly reactionId: string;
+  readonly postId?: string;
+  readonly userId?: string;
+  readonly kind?: string;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of posts/post (Post) as stored. */
+export interface PostsPostItem {
+  readonly id: string;
+  readonly postId: string;
+  readonly type: "post";
+  readonly authorId?: string;
+  readonly text?: string;
+  readonly mediaUrls?: readonly unknown[];
+  readonly visibility?: string;
+  readonly createdAt?: string;
+  readonly authorDisplayName: string | null;
+  readonly reactionCount: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of users/user (User) as stored. */
+export interface UsersUserItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "user";
+  readonly displayName?: string;
+  readonly avatarUrl?: string;
+  readonly bio?: string;
+  readonly createdAt?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
 
 /** Input of Q1. */
 export type Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput = { readonly postId: string; };
@@ -165,6 +220,12 @@ export const accessPatterns = {
 /** Containers whose change feed drives maintenance. */
 const SOURCE_CONTAINERS: readonly string[] = ["users", "reactions"];
 
+/**
+ * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
+ * or "allVersionsAndDeletes" (the account needs continuous backup).
+ */
+export const CHANGE_FEED_MODE = "allVersionsAndDeletes";
+
 // ---- Data access --------------------------------------------------------------------------
 
 /**
@@ -172,7 +233,7 @@ const SOURCE_CONTAINERS: readonly string[] = ["users", "reactions"];
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
-  const runtime = createRuntime(database, { itemTypes, copySources }, options);
+  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
    * Change-feed work when users/user items change: propagate.
    * Call it with a batch of changed items (the change feed processor does).
@@ -205,6 +266,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         id: "{postId}",
         partitionKey: ["{postId}"],
         property: "reactionCount",
+        childKey: "reactionId",
       },
     ];
     return runMaintenance(runtime, { container: "reactions", itemType: "reaction" }, tasks, changes);
@@ -219,69 +281,83 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
    */
   const applyChanges = (changes: readonly ContainerChange[], cascade = true): Promise<WriteResult> =>
     applyChangesWith(handlers, changes, cascade);
+  /**
+   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
+   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   */
+  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
   return {
     /**
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("posts"),
         renderTemplate("{postId}", values1),
         [renderKeyValue("{postId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on reactions/reaction.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("reactions", "reaction");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("reactions"),
         renderTemplate("{postId}-{userId}", values1),
         [renderKeyValue("{postId}-{shard}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<ReactionsReactionItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
      * Plan: fanOut on reactions/reaction.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput): Promise<ReadResult> {
+    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // query over the 20 write shards of the key (20 physical partition(s))
       const shape1 = runtime.shape("reactions", "reaction");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await queryItems(
+      const step1 = await queryPage(
         runtime.container("reactions"),
-        "SELECT TOP @limit * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
         [
           { name: "@type", value: "reaction" },
           { name: "@postShard", value: shardValues(shape1, "{postId}-{shard}", input) },
           { name: "@postId", value: input.postId },
-          { name: "@limit", value: 50 },
         ],
+        undefined,
+        pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const items = asItems(step1.items);
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<ReactionsReactionItem>(step1.items);
       // one query for the User.displayName of all returned items
       {
         const shape2 = runtime.shape("users", "user");
@@ -300,31 +376,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         requestCharge += found.requestCharge;
         followUps.push({ container: "users", itemType: "user", perResult: false, items: found.items, byResult: [] });
       }
-      return { items, item: items[0], requestCharge, followUps };
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
-      const items: StoredItem[] = [];
-      for (const value of input.postId) {
+      const step1 = await readMany(runtime.container("posts"), input.postId.map((value) => {
         const values1 = readValues(runtime, shape1, { ...input, postId: value });
-        const step1 = await readItem(
-          runtime.container("posts"),
-          renderTemplate("{postId}", values1),
-          [renderKeyValue("{postId}", values1)],
-        );
-        requestCharge += step1.requestCharge;
-        if (step1.item !== undefined) items.push(step1.item);
-      }
-      const returned = shapeItems(items, {
+        return { id: renderTemplate("{postId}", values1), keys: [renderKeyValue("{postId}", values1)] };
+      }));
+      requestCharge += step1.requestCharge;
+      const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
+      const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
         properties: [
           "id",
           "postId",
@@ -337,27 +410,29 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         ],
         truncate: [],
         bucketed: false,
-      });
-      return { items: returned, item: returned[0], requestCharge, followUps };
+      }));
+      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
+      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = await readItem(
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
         renderTemplate("{userId}", values1),
         [renderKeyValue("{userId}", values1)],
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const items: StoredItem[] = step1.item === undefined ? [] : [step1.item];
-      return { items, item: items[0], requestCharge, followUps };
+      const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * C1: Create a user or edit their profile
@@ -405,6 +480,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     handleUsersUserChanges,
     handleReactionsReactionChanges,
     applyChanges,
+    applyFeed,
   };
 }
 
@@ -412,13 +488,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
 export type DataAccess = ReturnType<typeof createDataAccess>;
 
 /**
- * Reads the change feed of every container whose items others copy, count or propagate, and runs
- * the handlers for each batch of changes. Stop with stop().
+ * Reads the change feed of every container whose items others copy, count or propagate (one loop
+ * per feed range), runs the handlers for each batch and saves its continuation in
+ * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
+ * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
+ * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: DataAccess,
-  options: ChangeFeedProcessorOptions = {},
-): { stop(): Promise<void> } {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyChanges, options);
+  access: Pick<DataAccess, "applyFeed">,
+  options: ChangeFeedProcessorOptions,
+): ChangeFeedProcessor {
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
 }

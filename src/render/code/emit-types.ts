@@ -1,0 +1,106 @@
+/**
+ * TypeScript interfaces of the stored items, one per item type, from its shape and the workload's
+ * attribute types: what the read functions return instead of `Record<string, unknown>`.
+ */
+import type { ItemTypeShape } from "../../runtime/items.js";
+import type { Workload } from "../../workload/types.js";
+import { attributeTsType } from "./emit-read.js";
+import { commentText, propertyKey, stringLiteral } from "./identifiers.js";
+import { entityNamed } from "./model-data.js";
+
+/** The TypeScript type of an entity's attribute (`KeyValue`-like when the workload does not type it). */
+function attributeType(workload: Workload, entity: string, attribute: string): string {
+  return attributeTsType(entityNamed(workload, entity)?.attributes.find((a) => a.name === attribute)?.type);
+}
+
+/** The stored record of an entity (its attributes, after `select`), as an inline object type. */
+function recordType(workload: Workload, entity: string, select: readonly string[] | undefined): string {
+  const found = entityNamed(workload, entity);
+  const names = (found?.attributes.map((a) => a.name) ?? []).filter(
+    (name) => select === undefined || select.includes(name),
+  );
+  if (names.length === 0) return "Readonly<Record<string, unknown>>";
+  const members = names.map((name) => {
+    const optional = name === found?.key ? "" : "?";
+    return `readonly ${propertyKey(name)}${optional}: ${attributeType(workload, entity, name)}`;
+  });
+  return `{ ${members.join("; ")} }`;
+}
+
+/**
+ * `export interface PostsPostItem { ... }` for one item type: id, key properties, type, the
+ * entity's attributes (optional but the key), copies, counters, embeds, ancestors, ttl, the
+ * records of a bucket, and Cosmos DB's system properties. Properties the change-feed handlers
+ * maintain (counter marks and flags) are reachable through the index signature.
+ */
+export function itemInterface(workload: Workload, shape: ItemTypeShape, name: string): string {
+  const members = new Map<string, string>();
+  const entity = entityNamed(workload, shape.entity);
+  members.set("id", "readonly id: string;");
+  shape.keyPaths.forEach((path, index) => {
+    const segments = path.slice(1).split("/");
+    const property = segments[0] ?? "";
+    // A key rendered from one attribute keeps its type; any other template renders a string.
+    const whole = /^\{([A-Za-z_$][A-Za-z0-9_$]*)\}$/.exec(shape.partitionKey[index] ?? "")?.[1];
+    const leaf =
+      whole === undefined
+        ? "string"
+        : ["shard", "replica", "bucket"].includes(whole)
+          ? "string | number"
+          : attributeType(workload, shape.entity, whole);
+    const type = segments.length > 1 ? "Readonly<Record<string, unknown>>" : leaf;
+    members.set(property, `readonly ${propertyKey(property)}: ${type};`);
+  });
+  members.set("type", `readonly type: ${stringLiteral(shape.type)};`);
+  if (shape.bucket === undefined) {
+    for (const attribute of entity?.attributes ?? []) {
+      if (shape.select !== undefined && !shape.select.includes(attribute.name)) continue;
+      if (members.has(attribute.name)) continue;
+      const optional = attribute.name === entity?.key ? "" : "?";
+      members.set(
+        attribute.name,
+        `readonly ${propertyKey(attribute.name)}${optional}: ${attributeTsType(attribute.type)};`,
+      );
+    }
+  } else {
+    if (shape.bucket.kind === "window")
+      members.set(shape.bucket.by, `readonly ${propertyKey(shape.bucket.by)}: string | number;`);
+    members.set(
+      "records",
+      `readonly records: readonly ${recordType(workload, shape.entity, shape.select)}[];`,
+    );
+  }
+  for (const copy of shape.copies) {
+    members.set(
+      copy.as,
+      `readonly ${propertyKey(copy.as)}: ${attributeType(workload, copy.from.entity, copy.from.attribute)} | null;`,
+    );
+  }
+  for (const counter of shape.counts) members.set(counter.as, `readonly ${propertyKey(counter.as)}: number;`);
+  for (const embed of shape.embeds) {
+    const child = recordType(workload, embed.entity, undefined);
+    const oneToOne = workload.relationships.some(
+      (r) => r.parent === shape.entity && r.child === embed.entity && r.kind === "one-to-one",
+    );
+    members.set(
+      embed.as,
+      `readonly ${propertyKey(embed.as)}: ${oneToOne ? `${child} | null` : `readonly ${child}[]`};`,
+    );
+  }
+  if (shape.ancestors !== undefined) {
+    members.set(
+      shape.ancestors.as,
+      `readonly ${propertyKey(shape.ancestors.as)}: readonly (string | number | boolean)[];`,
+    );
+  }
+  if (shape.ttl !== undefined || shape.softDelete !== undefined) members.set("ttl", "readonly ttl?: number;");
+  members.set("_etag", "readonly _etag?: string;");
+  members.set("_ts", "readonly _ts?: number;");
+  return [
+    `/** An item of ${commentText(shape.container)}/${commentText(shape.type)} (${commentText(shape.entity)}) as stored. */`,
+    `export interface ${name} {`,
+    ...[...members.values()].map((member) => `  ${member}`),
+    "  readonly [maintained: string]: unknown;",
+    "}",
+  ].join("\n");
+}

@@ -1,0 +1,210 @@
+/**
+ * Counters kept from the change feed, exact under redelivery and under the latest-version feed's
+ * folding of versions, without a write in the holder's partition per child (a viral post takes
+ * thousands of reactions a second; its partition takes one counter patch per feed batch).
+ *
+ * - **Redelivery.** The changes of one feed batch are summed per holder and applied with one patch
+ *   that also records, per feed range, the highest logical sequence number (`_lsn`) applied: the
+ *   patch is conditional on the holder's mark being below the batch's, so a batch read again after
+ *   a crash changes nothing twice. (When changes carry no sequence number, as on the embedded test
+ *   endpoint and for changes applied in-process, the patch is unconditional.)
+ * - **Folded versions** (latest-version mode). The feed shows an item's latest version only: a
+ *   reaction created and removed before the feed was read arrives as a tombstone, a changed one as
+ *   a second "upsert". So the counted child carries a flag, `counted:<holder type>.<counter>`, set
+ *   once the holder counts it and cleared once it no longer does: a live child without the flag is
+ *   counted, a tombstone with the flag is uncounted, anything else changes nothing. Writes of the
+ *   child carry the flag over (a replace keeps what the handlers maintain).
+ * - **All versions and deletes.** Every create and delete arrives: +1 and -1, no flag (a delete
+ *   event has no item to read one from).
+ */
+import { changeOf, readValues, type Charged, type ItemChange, type Runtime } from "./context.js";
+import { DataAccessError, chargeOf, statusOf } from "./errors.js";
+import { isTombstone, partitionKeyOfItem, recordOf, type ItemTypeShape, type StoredItem } from "./items.js";
+import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import { patchCondition, propertyRef } from "./sql.js";
+import type { MaintenanceTask } from "./tasks.js";
+import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
+
+type CounterTask = Extract<MaintenanceTask, { kind: "counter" }>;
+
+/** The flag a counted child carries while `task`'s holder counts it. */
+export function countedFlag(task: {
+  readonly holder: { readonly itemType: string };
+  readonly property: string;
+}): string {
+  return `counted:${task.holder.itemType}.${task.property}`;
+}
+
+/**
+ * The holder's mark of the highest sequence number applied from one feed range: `appliedLsn_`,
+ * the counter and the range's key, anything but letters, digits and `_` as `_` (a plain identifier,
+ * which every query engine reads in a patch condition).
+ */
+export function appliedMark(property: string, range: string): string {
+  return `appliedLsn_${`${property}_${range}`.replace(/[^A-Za-z0-9_]/g, "_")}`;
+}
+
+/** The flags of counted children an item carries (to keep them when the item is rewritten). */
+export function countedFlagsOf(item: StoredItem | undefined): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  if (item === undefined) return flags;
+  for (const [name, value] of Object.entries(item))
+    if (name.startsWith("counted:") && value === true) flags[name] = true;
+  return flags;
+}
+
+/** How many attempts a holder's conditional update gets when other batches keep changing it. */
+const MAX_HOLDER_ATTEMPTS = 8;
+
+/** The work of a batch on one holder. */
+interface HolderWork {
+  readonly id: string;
+  readonly keys: KeyValue[];
+  /** Per change: its delta and sequence number, in feed order. */
+  readonly deltas: { readonly by: number; readonly lsn?: number }[];
+  /** Feed range the changes came from (one processor loop: one range). */
+  range?: string;
+}
+
+/** A child whose flag must follow what the holder now counts. */
+interface FlagUpdate {
+  readonly id: string;
+  readonly keys: KeyValue[];
+  readonly counted: boolean;
+}
+
+/** +1, -1 or 0 for a change, and the flag it leaves, by the mode's rules. */
+function deltaOf(
+  runtime: Runtime,
+  flag: string,
+  shape: ItemTypeShape,
+  change: ItemChange,
+): { readonly by: number; readonly flag?: boolean } {
+  if (runtime.changeFeedMode === "allVersionsAndDeletes") {
+    return { by: change.kind === "create" ? 1 : change.kind === "delete" ? -1 : 0 };
+  }
+  const live = change.kind !== "delete" && !isTombstone(shape, change.item);
+  const counted = change.item[flag] === true;
+  if (live === counted) return { by: 0 };
+  return { by: live ? 1 : -1, flag: live };
+}
+
+/**
+ * Applies a counter task to a batch of changes of the counted entity: one update per holder (the
+ * sum, conditional on the feed range's mark when the changes carry sequence numbers), then the
+ * children's flags.
+ */
+export async function applyCounter(
+  runtime: Runtime,
+  charged: Charged,
+  task: CounterTask,
+  sourceShape: ItemTypeShape,
+  changes: readonly ItemChange[],
+): Promise<void> {
+  const holderShape = runtime.shape(task.holder.container, task.holder.itemType);
+  const flag = countedFlag(task);
+  const holders = new Map<string, HolderWork>();
+  const flags: FlagUpdate[] = [];
+  for (const change of changes) {
+    const delta = deltaOf(runtime, flag, sourceShape, change);
+    if (delta.by === 0) continue;
+    const record = { ...change.item, ...recordOf(sourceShape, change.item) };
+    const values = readValues(runtime, holderShape, record, task.id);
+    const id = renderTemplate(task.id, values);
+    const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
+    const name = JSON.stringify([id, keys]);
+    const work = holders.get(name) ?? { id, keys, deltas: [] };
+    work.deltas.push(change.feed === undefined ? { by: delta.by } : { by: delta.by, lsn: change.feed.lsn });
+    if (change.feed !== undefined) work.range = change.feed.range;
+    holders.set(name, work);
+    const childId = change.item["id"];
+    if (delta.flag !== undefined && typeof childId === "string") {
+      flags.push({ id: childId, keys: partitionKeyOfItem(sourceShape, change.item), counted: delta.flag });
+    }
+  }
+  for (const work of holders.values()) {
+    const updated = await updateHolder(runtime, charged, task, work);
+    if (updated !== undefined) charged.changes.push(changeOf(task.holder, "update", updated));
+  }
+  const container = runtime.container(sourceShape.container);
+  for (const child of flags) {
+    const patched = await patchItem(container, child.id, child.keys, [
+      { op: "set", path: pointer(flag), value: child.counted },
+    ]);
+    charged.requestCharge += patched.requestCharge;
+  }
+}
+
+/** The holder's counter changed by the batch's sum; once per feed range position when known. */
+async function updateHolder(
+  runtime: Runtime,
+  charged: Charged,
+  task: CounterTask,
+  work: HolderWork,
+): Promise<StoredItem | undefined> {
+  const container = runtime.container(task.holder.container);
+  const lsns = work.deltas.flatMap((delta) => (delta.lsn === undefined ? [] : [delta.lsn]));
+  if (work.range === undefined || lsns.length !== work.deltas.length) {
+    const by = work.deltas.reduce((sum, delta) => sum + delta.by, 0);
+    if (by === 0) return undefined;
+    const patched = await patchItem(container, work.id, work.keys, [
+      { op: "incr", path: pointer(task.property), value: by },
+    ]);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item === undefined) throw holderMissing(task, work);
+    return patched.item;
+  }
+  const mark = appliedMark(task.property, work.range);
+  const highest = Math.max(...lsns);
+  // Optimistic: nothing of this batch applied yet (the holder's mark is below its first change).
+  let applied = Math.min(...lsns) - 1;
+  let etag: string | undefined;
+  for (let attempt = 1; attempt <= MAX_HOLDER_ATTEMPTS; attempt++) {
+    const by = work.deltas.reduce((sum, delta) => sum + ((delta.lsn ?? 0) > applied ? delta.by : 0), 0);
+    if (applied >= highest) return undefined;
+    try {
+      const response = await container.item(work.id, toPartitionKey(work.keys)).patch<StoredItem>(
+        {
+          operations: [
+            ...(by === 0 ? [] : [{ op: "incr" as const, path: pointer(task.property), value: by }]),
+            { op: "set", path: pointer(mark), value: highest },
+          ],
+          ...(etag === undefined
+            ? {
+                condition: patchCondition(
+                  `NOT IS_DEFINED(${propertyRef(mark)}) OR ${propertyRef(mark)} <= ${applied}`,
+                ),
+              }
+            : {}),
+        },
+        etag === undefined ? {} : { accessCondition: { type: "IfMatch", condition: etag } },
+      );
+      charged.requestCharge += response.requestCharge;
+      return response.resource;
+    } catch (error) {
+      charged.requestCharge += chargeOf(error);
+      if (statusOf(error) === 404) throw holderMissing(task, work);
+      if (statusOf(error) !== 412) throw error;
+    }
+    // Some of the batch was applied already (a redelivery), or another batch moved the mark.
+    const read = await readItem(container, work.id, work.keys);
+    charged.requestCharge += read.requestCharge;
+    if (read.item === undefined) throw holderMissing(task, work);
+    const current = read.item[mark];
+    applied = typeof current === "number" ? current : Number.NEGATIVE_INFINITY;
+    etag = typeof read.item["_etag"] === "string" ? read.item["_etag"] : undefined;
+  }
+  throw new DataAccessError(
+    "conflict",
+    `the ${task.holder.itemType} ${work.id} kept changing while its ${task.property} was updated (${MAX_HOLDER_ATTEMPTS} attempts)`,
+    { context: { container: task.holder.container, id: work.id } },
+  );
+}
+
+function holderMissing(task: CounterTask, work: HolderWork): DataAccessError {
+  return new DataAccessError(
+    "notFound",
+    `the ${task.holder.itemType} ${work.id} whose ${task.property} counts these changes does not exist (yet): the batch is retried`,
+    { context: { container: task.holder.container, id: work.id } },
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Removing an item: a plain delete, or, for an item type whose deletes must reach counters and
+ * copies through the latest-version change feed (`softDelete`), a tombstone: a patch that sets the
+ * tombstone property and a `ttl`, so the feed carries the removal and Cosmos DB expires the item.
+ */
+import { chargeOf, statusOf } from "./errors.js";
+import type { ItemTypeShape, StoredItem } from "./items.js";
+import { deleteItem, pointer, toPartitionKey } from "./requests.js";
+import type { KeyValue } from "./templates.js";
+import type { Container } from "@azure/cosmos";
+
+/** What a removal did: its charge, and the tombstone when the item was soft deleted. */
+export interface Removal {
+  readonly requestCharge: number;
+  /** The tombstone (soft delete); undefined for a plain delete or a missing item. */
+  readonly tombstone?: StoredItem;
+}
+
+/**
+ * Removes the item `id` of `shape` (a missing item is no error): a tombstone patch for a
+ * soft-deleted item type, else a delete.
+ * @example await removeItem(container, reactionShape, "p1-u1", ["p1-7"]) // { requestCharge, tombstone }
+ */
+export async function removeItem(
+  container: Container,
+  shape: Pick<ItemTypeShape, "softDelete">,
+  id: string,
+  keys: readonly KeyValue[],
+): Promise<Removal> {
+  if (shape.softDelete === undefined) return { requestCharge: await deleteItem(container, id, keys) };
+  try {
+    const response = await container.item(id, toPartitionKey(keys)).patch<StoredItem>([
+      { op: "set", path: pointer(shape.softDelete.property), value: true },
+      { op: "set", path: "/ttl", value: shape.softDelete.ttlSeconds },
+    ]);
+    return response.resource === undefined
+      ? { requestCharge: response.requestCharge }
+      : { requestCharge: response.requestCharge, tombstone: response.resource };
+  } catch (error) {
+    if (statusOf(error) === 404) return { requestCharge: chargeOf(error) };
+    throw error;
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * Writing a whole item (create, replace, upsert) without losing what others maintain in it:
+ * counters, embedded children, ancestors, and the marks and flags of counters kept from the change
+ * feed. When an item holds any of them, the write patches the properties its record owns (one
+ * atomic patch, or a transactional batch of patches of the item over 10 properties), so a
+ * concurrent counter increment or embed is never overwritten and never makes the write fail; a
+ * missing item is created whole (a 409, when another writer created it first, patches it instead,
+ * up to `MAX_REWRITE_ATTEMPTS` times, then `conflict`). An attribute missing from the record is
+ * left as the item has it. Items without maintained data are created, replaced or upserted whole.
+ * A create that finds a soft-delete tombstone at its address replaces it (ETag `ifMatch`), so the
+ * item comes back without the tombstone property and its ttl.
+ */
+import { BulkOperationType, type Container, type OperationInput, type PatchOperation } from "@azure/cosmos";
+import { withCopies, type Charged, type Runtime } from "./context.js";
+import { DataAccessError, chargeOf, statusOf } from "./errors.js";
+import {
+  isTombstone,
+  materializeItem,
+  relatedOf,
+  type ItemTypeShape,
+  type RelatedData,
+  type StoredItem,
+} from "./items.js";
+import { MAX_PATCH_OPERATIONS, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import { backoffDelay } from "./retry.js";
+import type { KeyValue } from "./templates.js";
+
+/** Attempts of a read-modify-write before it gives up with `conflict`. */
+export const MAX_REWRITE_ATTEMPTS = 8;
+
+/** Properties the change-feed handlers maintain on items: counter marks and counted flags. */
+function maintainedProperties(item: StoredItem): StoredItem {
+  const kept: StoredItem = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (name.startsWith("appliedLsn_") || name.startsWith("counted:")) kept[name] = value;
+  }
+  return kept;
+}
+
+/** True when a rewrite of `shape` must keep what is already in the item (so it reads it first). */
+export function keepsMaintainedData(shape: ItemTypeShape): boolean {
+  return (
+    shape.counts.length > 0 ||
+    shape.embeds.length > 0 ||
+    shape.ancestors !== undefined ||
+    shape.countedFromFeed === true
+  );
+}
+
+/** The related data of a rewrite: what the caller gave, over what the item holds. */
+function carriedFrom(
+  shape: ItemTypeShape,
+  previous: StoredItem | undefined,
+  extra: RelatedData,
+): RelatedData {
+  if (previous === undefined || isTombstone(shape, previous)) return extra;
+  const kept = relatedOf(shape, previous);
+  return {
+    ...extra,
+    ...(kept.counts === undefined ? {} : { counts: { ...kept.counts, ...extra.counts } }),
+    ...(kept.embeds === undefined ? {} : { embeds: { ...kept.embeds, ...extra.embeds } }),
+    ...(kept.ancestors === undefined || extra.ancestors !== undefined ? {} : { ancestors: kept.ancestors }),
+  };
+}
+
+/**
+ * The properties a record's write owns in an item that others also write: everything but the id,
+ * the counters, embeds and ancestors others maintain (unless the caller gives them), and the
+ * handlers' marks and flags.
+ */
+function recordProperties(shape: ItemTypeShape, item: StoredItem, extra: RelatedData): StoredItem {
+  const maintained = new Set<string>(["id"]);
+  if (extra.counts === undefined) for (const counter of shape.counts) maintained.add(counter.as);
+  if (extra.embeds === undefined) for (const embed of shape.embeds) maintained.add(embed.as);
+  if (extra.ancestors === undefined && shape.ancestors !== undefined) maintained.add(shape.ancestors.as);
+  const owned: StoredItem = {};
+  for (const [name, value] of Object.entries(item)) {
+    if (!maintained.has(name) && !name.startsWith("appliedLsn_") && !name.startsWith("counted:"))
+      owned[name] = value;
+  }
+  return owned;
+}
+
+/**
+ * Sets `properties` on the item in one atomic step: one patch, or (over 10 operations) a
+ * transactional batch of patches of the item; one patch after another on endpoints without
+ * transactional batches. Undefined when the item does not exist.
+ */
+async function patchWhole(
+  runtime: Runtime,
+  container: Container,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  properties: StoredItem,
+): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+  const operations: PatchOperation[] = Object.entries(properties).map(([name, value]) => ({
+    op: "set",
+    path: pointer(name),
+    value,
+  }));
+  if (operations.length <= MAX_PATCH_OPERATIONS || !runtime.transactionalBatch) {
+    return patchItem(container, target.id, target.keys, operations);
+  }
+  const partitionKey = toPartitionKey(target.keys);
+  const batch: OperationInput[] = [];
+  for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {
+    batch.push({
+      operationType: BulkOperationType.Patch,
+      id: target.id,
+      partitionKey,
+      resourceBody: { operations: operations.slice(start, start + MAX_PATCH_OPERATIONS) },
+    });
+  }
+  const response = await container.items.batch(batch, partitionKey);
+  const results = response.result ?? [];
+  const requestCharge = results.reduce((sum, result) => sum + result.requestCharge, 0);
+  if (results.some((result) => result.statusCode === 404)) return { item: undefined, requestCharge };
+  const failed = results.find((result) => result.statusCode >= 400 && result.statusCode !== 424);
+  if (failed !== undefined) {
+    throw new DataAccessError("batchFailed", `patching ${target.id} answered ${failed.statusCode}`, {
+      context: { id: target.id, statusCode: failed.statusCode },
+    });
+  }
+  return { item: results[results.length - 1]?.resourceBody as StoredItem | undefined, requestCharge };
+}
+
+/**
+ * Replaces a soft-delete tombstone by the created item (without the tombstone property and its
+ * ttl), only if the tombstone is unchanged since it was read (ETag): a patch could not remove
+ * them. Undefined item when another writer changed it first (the caller's loop then patches).
+ */
+async function reviveTombstone(
+  container: Container,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  tombstone: StoredItem,
+  item: StoredItem,
+): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+  const etag = typeof tombstone["_etag"] === "string" ? tombstone["_etag"] : undefined;
+  try {
+    const response = await container
+      .item(target.id, toPartitionKey(target.keys))
+      .replace<StoredItem>(
+        item,
+        etag === undefined ? {} : { accessCondition: { type: "IfMatch", condition: etag } },
+      );
+    return { item: response.resource ?? item, requestCharge: response.requestCharge };
+  } catch (error) {
+    if (statusOf(error) !== 412 && statusOf(error) !== 404) throw error;
+    return { item: undefined, requestCharge: chargeOf(error) };
+  }
+}
+
+/** What a rewrite did: the item as stored, what it replaced, and whether it created it. */
+export interface Rewritten {
+  readonly item: StoredItem;
+  readonly previous: StoredItem | undefined;
+  readonly created: boolean;
+}
+
+/**
+ * Writes the item of `record` with the read-modify-write above. `operation` "create" only creates
+ * (a 409 is the caller's: the id is taken); "replace" requires the item; "upsert" creates or replaces.
+ */
+export async function rewriteItem(
+  runtime: Runtime,
+  charged: Charged,
+  container: Container,
+  shape: ItemTypeShape,
+  operation: "create" | "replace" | "upsert",
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  record: Readonly<Record<string, unknown>>,
+  extra: RelatedData,
+): Promise<Rewritten> {
+  const build = async (previous: StoredItem | undefined): Promise<StoredItem> => {
+    const item = materializeItem(
+      shape,
+      record,
+      await withCopies(runtime, charged, shape, record, carriedFrom(shape, previous, extra)),
+    );
+    // Marks and flags stay, also over a tombstone: the handlers still count what it was.
+    return previous === undefined ? item : { ...item, ...maintainedProperties(previous) };
+  };
+  if (operation === "create" || !keepsMaintainedData(shape)) {
+    const item = await build(undefined);
+    try {
+      const response =
+        operation === "create"
+          ? await container.items.create<StoredItem>(item)
+          : operation === "upsert"
+            ? await container.items.upsert<StoredItem>(item)
+            : await container.item(target.id, toPartitionKey(target.keys)).replace<StoredItem>(item);
+      charged.requestCharge += response.requestCharge;
+      return { item: response.resource ?? item, previous: undefined, created: response.statusCode === 201 };
+    } catch (error) {
+      charged.requestCharge += chargeOf(error);
+      // A create over a tombstone (a soft-deleted item not expired yet) brings the item back.
+      if (operation !== "create" || statusOf(error) !== 409 || shape.softDelete === undefined) throw error;
+      const existing = await readItem(container, target.id, target.keys);
+      charged.requestCharge += existing.requestCharge;
+      if (existing.item === undefined || !isTombstone(shape, existing.item)) throw error;
+      const revived = await reviveTombstone(container, target, existing.item, await build(existing.item));
+      charged.requestCharge += revived.requestCharge;
+      if (revived.item !== undefined) return { item: revived.item, previous: undefined, created: true };
+    }
+  }
+  // The item holds what others maintain (counters, embeds, flags): its record's part is patched,
+  // which never conflicts with them; a missing item is created whole.
+  for (let attempt = 1; attempt <= MAX_REWRITE_ATTEMPTS; attempt++) {
+    const item = await build(undefined);
+    const owned = recordProperties(shape, item, extra);
+    const patched = await patchWhole(runtime, container, target, owned);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item !== undefined) return { item: patched.item, previous: undefined, created: false };
+    if (operation === "replace") {
+      throw new DataAccessError("notFound", `${shape.type} ${target.id} does not exist`, {
+        context: { id: target.id },
+      });
+    }
+    try {
+      const response = await container.items.create<StoredItem>(item);
+      charged.requestCharge += response.requestCharge;
+      return { item: response.resource ?? item, previous: undefined, created: true };
+    } catch (error) {
+      charged.requestCharge += chargeOf(error);
+      // Created by another writer since: patch it.
+      if (statusOf(error) !== 409) throw error;
+      await new Promise((resolve) =>
+        setTimeout(resolve, backoffDelay(attempt, { initialDelayMs: 10, maxDelayMs: 1000 }, runtime.random)),
+      );
+    }
+  }
+  throw new DataAccessError(
+    "conflict",
+    `${shape.type} ${target.id} kept being created and deleted while it was written (${MAX_REWRITE_ATTEMPTS} attempts)`,
+    { context: { container: shape.container, id: target.id } },
+  );
+}
