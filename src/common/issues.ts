@@ -233,13 +233,15 @@ export interface IssuePayloads {
   };
   /**
    * Writes that must commit together (`atomicWith`) whose items are not in one logical partition
-   * of one container, so no transactional batch can hold them.
+   * of one container, so no transactional batch can hold them: `unrelated` (not parent and child
+   * through a key attribute), `notStored` (an entity has no item type, nor is embedded in the
+   * other's), `differentContainers`, or `differentKeys` (one container, the child not keyed by its
+   * parent's key, or an item type write-sharded).
    */
   "evaluate.notAtomic": {
     readonly pattern: string;
-    readonly patterns: readonly string[];
-    readonly containers: readonly string[];
-    readonly reason: "containers" | "partitions" | "notBatchable" | "tooManyOperations";
+    readonly partner: string;
+    readonly reason: "unrelated" | "notStored" | "differentContainers" | "differentKeys";
   };
 }
 

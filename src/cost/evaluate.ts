@@ -29,6 +29,7 @@ import {
   type ThroughputInput,
 } from "./throughput.js";
 import { formatInteger } from "../common/format-number.js";
+import { atomicWriteIssues } from "./atomic-writes.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
@@ -143,6 +144,7 @@ function evaluateWith(
   );
   checkAccount(followed.priced.account, containers, issues);
   checkItemSizes(solver.environment, model, issues);
+  issues.push(...atomicWriteIssues(workload, model));
   const totals = {
     rus: {
       avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),

@@ -9,8 +9,9 @@ import type { PlanEnvironment } from "../planner/environment.js";
 import { partitionKeyAttributes } from "../planner/routing.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { AccessPattern } from "../workload/types.js";
-import { renderTemplate } from "../model/templates.js";
+import { renderTemplate, templateAttributes } from "../model/templates.js";
 import { zipfShare } from "./zipf.js";
+import { BYTES_PER_GB, MAX_PHYSICAL_PARTITION_GB } from "../cosmos/limits.js";
 
 /** Top values of a skewed key tracked by name for the physical-partition simulation. */
 const TRACKED_VALUES = 8;
@@ -29,6 +30,12 @@ export interface NamedKeyLoad {
   peak: number;
   avg: number;
   readonly components: readonly string[];
+  /**
+   * The load of a hierarchical key's first-level value beyond its named full keys: many small
+   * logical partitions that one physical partition holds together (placed by the first level),
+   * never one logical partition. Absent on logical keys.
+   */
+  readonly prefix?: true;
 }
 
 export interface ContainerLoad {
@@ -48,8 +55,12 @@ export interface ContainerLoad {
 }
 
 interface Concentration {
-  /** Names and shares (of the step's load) of the hottest keys. */
-  readonly keys: readonly { readonly components: readonly string[]; readonly share: number }[];
+  /** Names and shares (of the step's load) of the hottest keys (and first-level prefixes). */
+  readonly keys: readonly {
+    readonly components: readonly string[];
+    readonly share: number;
+    readonly prefix?: true;
+  }[];
   /** Share of the load not on named keys, spread evenly. */
   readonly rest: number;
 }
@@ -117,12 +128,76 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
     1,
     Math.min(TRACKED_VALUES, Math.floor(MAX_NAMED_KEYS / copies), Math.floor(hottest.n)),
   );
-  const keys: { components: string[]; share: number }[] = [];
+  const keys: { components: string[]; share: number; prefix?: true }[] = [];
   let namedShare = 0;
   for (let k = 1; k <= tracked; k++) {
     const share = zipfShare(hottest.n, hottest.s, k);
     namedShare += share * (1 - unnamedCopies);
     keys.push(...split(k, share));
+  }
+  // A hierarchical key is placed by its first level: every item of a first-level value sits in
+  // one physical partition until storage splits it ("all writes at ingestion are limited to one
+  // physical partition until it reaches 50 GB",
+  // https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
+  // A first level more concentrated than the whole key puts the rest of its value's load there.
+  const firstLevel =
+    item.partitionKey.length > 1 && copies === 1 ? templateAttributes(item.partitionKey[0] ?? "") : [];
+  if (firstLevel.length > 0) {
+    let prefix = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
+    for (const attribute of firstLevel) {
+      const driver = drivingAttribute(env, pattern, placement, attribute);
+      const n = env.context.distinctValues(driver.entity, driver.attribute);
+      const s = env.context.skewOf(driver.entity, driver.attribute);
+      const share = zipfShare(n, s);
+      if (share < prefix.share || prefix.n === Number.POSITIVE_INFINITY) prefix = { n, s, share };
+    }
+    if (prefix.share > hottest.share) {
+      // Storage splits do cut inside a value that outgrows a partition: a value holding S GB
+      // spans about S / 50 GB physical partitions, and its load spreads over them.
+      // The value's data: every item type of the container whose first level uses the same
+      // attributes shares its range.
+      const sharing = placement.container.items.flatMap((other) => {
+        const found = env.context.placement(placement.container.name, other.type);
+        const attributes = templateAttributes(other.partitionKey[0] ?? "");
+        return found !== undefined && attributes.join() === firstLevel.join() ? [found] : [];
+      });
+      const stored = (k: number): number =>
+        sharing.reduce(
+          (sum, other) =>
+            sum +
+            Math.min(
+              ...firstLevel.map((attribute) =>
+                zipfShare(
+                  env.context.distinctValues(other.item.entity, attribute),
+                  env.context.skewOf(other.item.entity, attribute),
+                  k,
+                ),
+              ),
+            ) *
+              env.itemCount(other) *
+              env.shape(other).avgBytes,
+          0,
+        );
+      for (let k = 1; k <= Math.max(1, Math.min(TRACKED_VALUES, Math.floor(prefix.n))); k++) {
+        const beyond =
+          zipfShare(prefix.n, prefix.s, k) - (k <= tracked ? zipfShare(hottest.n, hottest.s, k) : 0);
+        if (beyond <= 0) continue;
+        const spans = Math.max(1, Math.floor(stored(k) / (MAX_PHYSICAL_PARTITION_GB * BYTES_PER_GB)));
+        namedShare += beyond / spans;
+        keys.push({
+          components: [
+            renderTemplate(item.partitionKey[0] ?? "", {
+              attributes: Object.fromEntries(firstLevel.map((a) => [a, `${a}#${k}`])),
+              replica: 0,
+              shard: 0,
+              bucket: "b",
+            }),
+          ],
+          share: beyond / spans,
+          prefix: true,
+        });
+      }
+    }
   }
   return { keys, rest: Math.max(0, 1 - namedShare) };
 }
@@ -148,13 +223,14 @@ export type LoadChange =
     }
   /** Counter updates summed per parent that never reach the database. */
   | { readonly kind: "aggregated"; readonly pattern: string; readonly peak: number; readonly avg: number }
-  /** RU/s on one named logical key. */
+  /** RU/s on one named logical key (or on a first-level prefix of a hierarchical key). */
   | {
       readonly kind: "key";
       readonly name: string;
       readonly components: readonly string[];
       readonly peak: number;
       readonly avg: number;
+      readonly prefix?: true;
     }
   /** RU/s spread over all partitions (the load not on named keys). */
   | { readonly kind: "spread"; readonly peak: number };
@@ -233,10 +309,11 @@ export function loadContribution(
       }
       out.push({
         kind: "key",
-        name: key.components.join("|"),
+        name: key.prefix === true ? `${key.components.join("|")}|*` : key.components.join("|"),
         components: key.components,
         peak: peakRate * step.ru.estimate,
         avg: avgRate * step.ru.estimate,
+        ...(key.prefix === true ? { prefix: true as const } : {}),
       });
     }
     out.push({ kind: "spread", peak: perRequest * pattern.rps.peak * concentration.rest });
@@ -271,7 +348,11 @@ function applyChanges(load: ContainerLoad, changes: readonly LoadChange[]): void
         break;
       }
       case "key": {
-        const entry = load.keys.get(change.name) ?? { peak: 0, avg: 0, components: change.components };
+        const entry =
+          load.keys.get(change.name) ??
+          (change.prefix === true
+            ? { peak: 0, avg: 0, components: change.components, prefix: true as const }
+            : { peak: 0, avg: 0, components: change.components });
         entry.peak += change.peak;
         entry.avg += change.avg;
         load.keys.set(change.name, entry);
@@ -316,10 +397,10 @@ export function accumulateLoads(
   return loads;
 }
 
-/** The hottest named logical key of a container (RU/s at peak and average). */
+/** The hottest named logical key of a container (RU/s at peak and average; prefixes are not one). */
 export function hottestKey(load: ContainerLoad): KeyLoad {
   let best: KeyLoad = { key: "", peak: 0, avg: 0 };
   for (const [key, value] of load.keys)
-    if (value.peak > best.peak) best = { key, peak: value.peak, avg: value.avg };
+    if (value.prefix !== true && value.peak > best.peak) best = { key, peak: value.peak, avg: value.avg };
   return best;
 }

@@ -1,7 +1,8 @@
 /**
  * The findings of write plans as typed evaluation issues: a key the model would patch in place, a
- * copy it cannot keep up to date, writes that must commit together but cannot. Each is an error:
- * the model would answer wrongly (or not atomically), whatever it costs.
+ * copy it cannot keep up to date. Each is an error: the model would answer wrongly, whatever it
+ * costs. (Writes that must commit together but cannot are found from the model's layout, not a
+ * plan: `evaluate.notAtomic`, in atomic-writes.ts.)
  */
 import type { EvaluationIssue } from "../common/issues.js";
 import type { WriteFinding, WritePlan } from "../planner/types.js";
@@ -35,19 +36,6 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         path,
         message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no relationship with "via" leads from ${finding.entity} to the items holding it: ${plan.patternId} cannot find them to update (and a new holder cannot find the ${finding.entity} to copy from)`,
         suggestion: `drop the copy; to keep ${finding.entity}.${finding.attribute} with each ${finding.itemType}, make the many-to-many link an entity of its own (its key, and the keys of both sides as one-to-many relationships with via), then copy ${finding.entity}.${finding.attribute} into the link items`,
-      };
-    case "notAtomic":
-      return {
-        code: "evaluate.notAtomic",
-        pattern: plan.patternId,
-        patterns: finding.patterns,
-        containers: finding.containers,
-        reason: finding.reason,
-        severity: "error",
-        path,
-        message: `${finding.patterns.join(" and ")} must commit together (atomicWith), but ${finding.detail}`,
-        suggestion:
-          "keep their items in one container and one logical partition (the child with its parent's key), or drop atomicWith",
       };
     default:
       return finding satisfies never;

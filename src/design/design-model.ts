@@ -5,34 +5,18 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
-import { formatPath, type EvaluationIssue, type IssueOf } from "../common/issues.js";
+import { formatPath } from "../common/issues.js";
 import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
-import type { ReadPattern, Workload } from "../workload/types.js";
+import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
-import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
-import {
-  aggregateCandidates,
-  binningCandidates,
-  correlations,
-  idCandidates,
-  lookupCandidates,
-  mergeCandidates,
-  sameKeyMergeCandidates,
-  partitionKeyCandidates,
-} from "./rules-structure.js";
-import {
-  decide,
-  describeScore,
-  scoreModel,
-  type Decision,
-  type Scored,
-  type SearchContext,
-} from "./search.js";
-import { formatDecimal, formatFigure, formatInteger } from "../common/format-number.js";
-import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
+import { atomicPairs, colocation } from "../cost/atomic-writes.js";
+import { designComponent } from "./design-component.js";
+import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
+import { formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
+import { MAX_PROVISIONED_RUS } from "../cosmos/limits.js";
 
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
@@ -44,8 +28,11 @@ export interface DesignOptions extends EvaluateOptions {
   readonly onProgress?: (done: number, total: number, step: string) => void;
 }
 
-/** The steps of the search per group of related entities (the numbered steps of designComponent). */
-const STEPS_PER_COMPONENT = 8;
+/**
+ * The steps of the search per group of related entities: the numbered steps of designComponent,
+ * twice (moves combined with their repairs, and one at a time).
+ */
+const STEPS_PER_COMPONENT = 16;
 
 export interface DesignResult {
   readonly model: Model;
@@ -70,6 +57,8 @@ export function connectedComponents(workload: Workload): string[][] {
   for (const r of workload.relationships) union(r.parent, r.child);
   for (const p of workload.accessPatterns)
     if (p.type === "read") for (const w of p.with) union(p.entity, w.entity);
+  // Writes that must commit together are designed together.
+  for (const pair of atomicPairs(workload)) union(pair.entity, pair.partnerEntity);
   const groups = new Map<string, string[]>();
   for (const entity of workload.entities) {
     const root = find(entity.name);
@@ -90,204 +79,66 @@ function subWorkload(workload: Workload, entities: readonly string[]): Workload 
 }
 
 /**
- * Copies, counters and embedded newest children for one read's `with` data, each tried in turn.
- * The step runs again after the fan-out removal (a new copy may need data of its own, and a
- * candidate refused before may pay on the model as it is now): a candidate decided again
- * replaces its earlier decision, so no decision is listed twice.
+ * One group of related entities, searched one move at a time and, when that leaves something
+ * to repair, again combining moves (each candidate scored after the repairs of what it broke).
+ * Repairs let a move that needs a second one through, but an early move made valid that way can
+ * also close a cheaper path; the better of the two searches is kept, and a decision says so when
+ * they differ.
  */
-function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern): Scored {
-  const { workload, decisions } = search;
-  let current = start;
-  // Each candidate is built on the model as it is when its turn comes, so an accepted one is
-  // never undone by the next (candidates built up front would each start from the same model).
-  const tried = new Set<string>();
-  for (;;) {
-    const candidate = denormalizationCandidates(workload, current.model, current.evaluation, pattern).find(
-      (c) => !tried.has(c.name),
-    );
-    if (candidate === undefined) break;
-    tried.add(candidate.name);
-    const title = `${pattern.id}: ${candidate.name}?`;
-    const earlier = decisions.findIndex((d) => d.subject.kind === "denormalize" && d.title === title);
-    if (earlier >= 0) decisions.splice(earlier, 1);
-    current = decide(
-      search,
-      current,
-      {
-        id: `denormalize-${pattern.id}-${candidate.name.replace(/[^A-Za-z0-9]+/g, "-")}`,
-        subject: { kind: "denormalize", pattern: pattern.id },
-        title,
-        keepName: "read it at query time",
-        context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
-      },
-      [candidate],
-    );
-  }
-  return current;
-}
-
-function designComponent(
+function designGroup(
   workload: Workload,
   options: EvaluateOptions,
   decisions: Decision[],
-  step: (label: string) => void = () => undefined,
+  step: (label: string) => void,
 ): Model {
-  const search: SearchContext = { workload, options, decisions };
-  let current: Scored = scoreModel(workload, baselineModel(workload), options);
-  const correlation = correlations(workload);
-  // 1. Aggregates, most correlated pairs first.
-  step("aggregates");
-  const pairs = [...workload.relationships].sort(
-    (a, b) =>
-      (correlation.get(`${b.parent}>${b.child}`) ?? 0) - (correlation.get(`${a.parent}>${a.child}`) ?? 0),
-  );
-  for (const relationship of pairs) {
-    const share = correlation.get(`${relationship.parent}>${relationship.child}`) ?? 0;
-    // The documents' classification of the relationship (the prompt's check), not `owned` alone.
-    const identifying = identifyingRelationshipCheck(workload, relationship).useIdentifyingRelationship;
-    current = decide(
-      search,
-      current,
-      {
-        id: `aggregate-${relationship.parent}-${relationship.child}`,
-        subject: {
-          kind: "aggregate",
-          parent: relationship.parent,
-          child: relationship.child,
-          correlation: share,
-          identifying,
+  const singleDecisions: Decision[] = [];
+  const single = designComponent(workload, options, singleDecisions, step, false);
+  // Moves combined with their repairs are searched when one move at a time leaves something to
+  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out.
+  if (
+    violations(single) === 0 &&
+    single.overMaximum === 0 &&
+    single.nearLimit === 0 &&
+    single.frequentFanOuts === 0
+  ) {
+    decisions.push(...singleDecisions);
+    for (let skipped = 0; skipped < STEPS_PER_COMPONENT / 2; skipped++) step("done");
+    return single.model;
+  }
+  const combinedDecisions: Decision[] = [];
+  const combined = designComponent(workload, options, combinedDecisions, step, true);
+  const keepSingle = isBetter(single, combined);
+  decisions.push(...(keepSingle ? singleDecisions : combinedDecisions));
+  const [kept, other] = keepSingle ? [single, combined] : [combined, single];
+  if (describeScore(kept) !== describeScore(other)) {
+    const entities = workload.entities.map((e) => e.name);
+    const names = {
+      combined: "moves combined with the repairs of what they break",
+      single: "one move at a time",
+    };
+    decisions.push({
+      id: `search-${entities.join("-")}`,
+      subject: { kind: "search", entities, combinedMoves: !keepSingle },
+      title: `How the search moved (${entities.join(", ")})`,
+      chosen: keepSingle ? names.single : names.combined,
+      alternatives: [
+        {
+          name: names.combined,
+          rusPeak: combined.rusPeak,
+          monthlyCostUSD: combined.monthlyCostUSD,
+          errors: combined.errors,
         },
-        title: `${relationship.parent} and ${relationship.child}: one aggregate or separate items?`,
-        keepName: `keep ${relationship.child} where it is`,
-        context: `${formatFigure(share * 100, { decimals: 0 })}% of requests touching the pair need both (prompt thresholds: over 50% consolidate, under 30% separate); ${relationship.max === undefined ? "unbounded" : `at most ${formatInteger(relationship.max)}`} ${relationship.child} per ${relationship.parent}${identifying ? ", an identifying relationship" : relationship.owned ? `, owned by its ${relationship.parent} but not an identifying relationship` : ""}`,
-      },
-      aggregateCandidates(workload, current.model, relationship, share),
-    );
+        {
+          name: names.single,
+          rusPeak: single.rusPeak,
+          monthlyCostUSD: single.monthlyCostUSD,
+          errors: single.errors,
+        },
+      ],
+      why: `searching with ${names.combined} reached ${describeScore(combined)}; searching ${names.single} reached ${describeScore(single)}: the decisions above are those of the better search`,
+    });
   }
-  // 2. Uniqueness through lookup items.
-  step("unique attributes");
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `unique-${entity.name}`,
-        subject: { kind: "unique", entity: entity.name },
-        title: `Unique ${entity.name} attributes`,
-        keepName: "query by the attribute",
-        context:
-          "a unique key policy only holds within one logical partition; a lookup item keyed by the value holds across all",
-      },
-      lookupCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 3. Partition keys.
-  step("partition keys");
-  for (const container of current.model.containers) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `key-${container.name}`,
-        subject: { kind: "partitionKey", container: container.name },
-        title: `Partition key of ${container.name}`,
-        keepName: `${container.name} by ${container.partitionKey.join(", ")}`,
-        context: "a key with many distinct values that the frequent filters give",
-      },
-      partitionKeyCandidates(workload, current.model, container.name),
-    );
-  }
-  // Ids that turn single-item reads into point reads.
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `id-${entity.name}`,
-        subject: { kind: "id", entity: entity.name },
-        title: `Id of ${entity.name} items`,
-        keepName: `id = {${entity.key}}`,
-        context: "a read that identifies one item by other attributes",
-      },
-      idCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 4. Binning of small records written often per key.
-  step("binning");
-  for (const entity of workload.entities) {
-    current = decide(
-      search,
-      current,
-      {
-        id: `bucket-${entity.name}`,
-        subject: { kind: "binning", entity: entity.name },
-        title: `Binning ${entity.name} records`,
-        keepName: "one item per record",
-        context: "many small records written per key and read in time order",
-      },
-      binningCandidates(workload, current.model, entity.name),
-    );
-  }
-  // 5. Denormalization, then 6. fan-out removal, busiest patterns first.
-  step("denormalization");
-  const reads = workload.accessPatterns
-    .filter((p) => p.type === "read")
-    .sort((a, b) => b.rps.peak - a.rps.peak);
-  for (const pattern of reads) {
-    if (pattern.type !== "read") continue;
-    current = denormalize(search, current, pattern);
-  }
-  step("fan-out removal");
-  for (const pattern of reads) {
-    if (pattern.type !== "read") continue;
-    current = decide(
-      search,
-      current,
-      {
-        id: `fan-out-${pattern.id}`,
-        subject: { kind: "fanOut", pattern: pattern.id },
-        title: `${pattern.id} without fan-out`,
-        keepName: "accept the fan-out",
-        context: `${pattern.id} queries every physical partition as modeled`,
-      },
-      fanOutCandidates(workload, current.model, current.evaluation, pattern),
-    );
-    // The new copy may need denormalized data of its own source.
-    current = denormalize(search, current, pattern);
-  }
-  // 7. Hot write keys.
-  step("hot partitions");
-  for (const hot of current.evaluation.issues.flatMap(hotLogicalPartition)) {
-    const name = hot.container;
-    current = decide(
-      search,
-      current,
-      {
-        id: `shard-${name}`,
-        subject: { kind: "shard", container: name },
-        title: `Hot logical partition in ${name}`,
-        keepName: "one logical partition per key",
-        context: hot.message,
-      },
-      shardingCandidates(workload, current.model, current.evaluation, name),
-    );
-  }
-  // 8. Containers whose items are all read by id may share one (one minimum throughput).
-  step("containers that can share one");
-  current = decide(
-    search,
-    current,
-    {
-      // One per group of related entities: the group names it, so no two decisions read alike.
-      id: `consolidate-containers-${workload.entities.map((e) => e.name).join("-")}`,
-      subject: { kind: "consolidateContainers" },
-      title: `Containers of ${workload.entities.map((e) => e.name).join(", ")} that can share one`,
-      keepName: "one container per aggregate",
-      context: "every container pays its own minimum throughput",
-    },
-    [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
-  );
-  return current.model;
+  return kept.model;
 }
 
 /** TTL: the container default when all its items expire alike, else per item type. */
@@ -329,6 +180,9 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
   return { ...model, containers };
 }
 
+/** How much more the written model (pinned RU/s, explicit indexing) may cost than the searched one. */
+const FINALIZED_COST_TOLERANCE = 0.01;
+
 /** Writes the derived indexing policy and the recommended throughput into the model. */
 function finalize(
   workload: Workload,
@@ -340,14 +194,138 @@ function finalize(
     ...model,
     containers: withExplicitIndexing(workload, distinctItemIds(model)).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
+      const pinned = evaluated === undefined ? undefined : modelThroughputOf(evaluated);
+      // RU/s past what the management API holds cannot be written (model.invalidValue): such a
+      // container stays unpinned, and its evaluation names the error (evaluate.overContainerMaximum).
+      const rus = pinned?.mode === "manual" ? pinned.rus : pinned?.mode === "autoscale" ? pinned.maxRus : 0;
       return {
         ...container,
-        ...(!pinThroughput || evaluated === undefined || container.throughput !== undefined
+        ...(!pinThroughput ||
+        pinned === undefined ||
+        (rus ?? 0) > MAX_PROVISIONED_RUS ||
+        container.throughput !== undefined
           ? {}
-          : { throughput: modelThroughputOf(evaluated) }),
+          : { throughput: pinned }),
       };
     }),
   };
+}
+
+/**
+ * Each group of related entities designed on its own, their containers put together (names
+ * made unique across groups, with the sources that point at them).
+ */
+function designComponents(workload: Workload, options: DesignOptions, decisions: Decision[]): Container[] {
+  let containers: Container[] = [];
+  const components = connectedComponents(workload);
+  let steps = 0;
+  const total = components.length * STEPS_PER_COMPONENT;
+  for (const entities of components) {
+    const part = designGroup(subWorkload(workload, entities), options, decisions, (label) => {
+      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
+      steps++;
+    });
+    const renames = new Map<string, string>();
+    let taken: Model = { version: 1, containers };
+    for (const container of part.containers) {
+      const name = freshContainerName(taken, container.name);
+      renames.set(container.name, name);
+      taken = { version: 1, containers: [...taken.containers, { ...container, name }] };
+    }
+    containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
+  }
+  options.onProgress?.(total, total, "final evaluation");
+  return containers;
+}
+
+/** The searched design, or the baseline when the search did no better (and a decision says so). */
+function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decision[]): Scored {
+  if (
+    violations(designed) < violations(baseline) ||
+    (violations(designed) === violations(baseline) && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
+  )
+    return designed;
+  decisions.push({
+    id: "fallback-baseline",
+    subject: { kind: "fallbackBaseline" },
+    title: "Design versus baseline",
+    chosen: "the baseline",
+    alternatives: [
+      {
+        name: "the searched design",
+        rusPeak: designed.rusPeak,
+        monthlyCostUSD: designed.monthlyCostUSD,
+        errors: designed.errors,
+      },
+      {
+        name: "the baseline",
+        rusPeak: baseline.rusPeak,
+        monthlyCostUSD: baseline.monthlyCostUSD,
+        errors: baseline.errors,
+      },
+    ],
+    why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,
+  });
+  return baseline;
+}
+
+/**
+ * The model as written, with its score: the derived indexing and pinned throughput, unless they
+ * make it worse than the one evaluated. Pinned RU/s fix the partition count, and where the
+ * explicit indexing changes the load by a little, the RU/s computed before may leave the busiest
+ * partition just over its limit: then the throughput stays to the evaluation (unpinned), or the
+ * model stays as it was searched. Pinned autoscale RU/s also fix the partitions at creation
+ * (max RU/s / 10,000), which can multiply a fan-out's cost: the written model may not cost more
+ * than the searched one either.
+ */
+function writtenModel(
+  workload: Workload,
+  designed: Scored,
+  options: DesignOptions,
+): { readonly model: Model; readonly final: Scored } {
+  const worse = (scored: Scored): boolean =>
+    violations(scored) > violations(designed) ||
+    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
+  const pinned = finalize(workload, designed.model, designed.evaluation, true);
+  const scoredPinned = scoreModel(workload, pinned, options);
+  if (!worse(scoredPinned)) return { model: pinned, final: scoredPinned };
+  const indexedOnly = finalize(workload, designed.model, designed.evaluation, false);
+  const scoredIndexed = scoreModel(workload, indexedOnly, options);
+  return worse(scoredIndexed)
+    ? { model: designed.model, final: designed }
+    : { model: indexedOnly, final: scoredIndexed };
+}
+
+/** The throughput chosen per container, and the hard limits left (when any). */
+function closingDecisions(workload: Workload, model: Model, final: Scored): Decision[] {
+  const decisions: Decision[] = [
+    {
+      id: "throughput",
+      subject: { kind: "throughput" },
+      title: "Throughput per container",
+      chosen: final.evaluation.containers
+        .map(
+          (c) =>
+            `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${formatInteger(c.throughput.provisionedRus)} RU/s` : ""}`,
+        )
+        .join("; "),
+      alternatives: [],
+      why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
+    },
+    ...atomicityDecisions(workload, model),
+  ];
+  const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
+  if (unmet.length > 0) {
+    decisions.push({
+      id: "unmet-limits",
+      subject: { kind: "unmetLimits", errors: unmet.length },
+      title: "Hard limits the design does not meet",
+      chosen: `${unmet.length} hard-limit error(s) remain`,
+      alternatives: [],
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
+    });
+  }
+  return decisions;
 }
 
 /**
@@ -370,93 +348,31 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     };
   }
   const decisions: Decision[] = [];
-  let containers: Container[] = [];
-  const components = connectedComponents(workload);
-  let steps = 0;
-  const total = components.length * STEPS_PER_COMPONENT;
-  for (const entities of components) {
-    const part = designComponent(subWorkload(workload, entities), options, decisions, (label) => {
-      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
-      steps++;
-    });
-    // Names are unique per component; rename clashes across components (and their sources).
-    const renames = new Map<string, string>();
-    let taken: Model = { version: 1, containers };
-    for (const container of part.containers) {
-      const name = freshContainerName(taken, container.name);
-      renames.set(container.name, name);
-      taken = { version: 1, containers: [...taken.containers, { ...container, name }] };
-    }
-    containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
-  }
-  options.onProgress?.(total, total, "final evaluation");
-  let model: Model = applyTtl(workload, { version: 1, containers }, decisions);
-  let designed = scoreModel(workload, model, options);
-  if (!(
-    designed.errors < baseline.errors ||
-    (designed.errors === baseline.errors && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
-  )) {
-    decisions.push({
-      id: "fallback-baseline",
-      subject: { kind: "fallbackBaseline" },
-      title: "Design versus baseline",
-      chosen: "the baseline",
-      alternatives: [
-        {
-          name: "searched design",
-          rusPeak: designed.rusPeak,
-          monthlyCostUSD: designed.monthlyCostUSD,
-          errors: designed.errors,
-        },
-        {
-          name: "baseline",
-          rusPeak: baseline.rusPeak,
-          monthlyCostUSD: baseline.monthlyCostUSD,
-          errors: baseline.errors,
-        },
-      ],
-      why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,
-    });
-    designed = baseline;
-    model = baseline.model;
-  }
-  // The written throughput and indexing must not make the model worse than the one evaluated:
-  // pinned RU/s fix the partition count, and where the explicit indexing changes the load by a
-  // little, the RU/s computed before may leave the busiest partition just over its limit. Then
-  // the throughput stays to the evaluation (unpinned), or the model stays as it was searched.
-  const finalized = finalize(workload, model, designed.evaluation, true);
-  let final = scoreModel(workload, finalized, options);
-  if (final.errors > designed.errors) {
-    const indexedOnly = finalize(workload, model, designed.evaluation, false);
-    final = scoreModel(workload, indexedOnly, options);
-    model = final.errors > designed.errors ? model : indexedOnly;
-    if (model !== indexedOnly) final = designed;
-  } else model = finalized;
-  decisions.push({
-    id: "throughput",
-    subject: { kind: "throughput" },
-    title: "Throughput per container",
-    chosen: final.evaluation.containers
-      .map(
-        (c) =>
-          `${c.name}: ${c.throughput.mode}${c.throughput.provisionedRus > 0 ? ` ${formatInteger(c.throughput.provisionedRus)} RU/s` : ""}`,
-      )
-      .join("; "),
-    alternatives: [],
-    why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
-  });
-  const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
-  if (unmet.length > 0) {
-    decisions.push({
-      id: "unmet-limits",
-      subject: { kind: "unmetLimits", errors: unmet.length },
-      title: "Hard limits the design does not meet",
-      chosen: `${unmet.length} hard-limit error(s) remain`,
-      alternatives: [],
-      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
-    });
-  }
+  const containers = designComponents(workload, options, decisions);
+  const searched = scoreModel(workload, applyTtl(workload, { version: 1, containers }, decisions), options);
+  const designed = betterThanBaseline(searched, baseline, decisions);
+  const { model, final } = writtenModel(workload, designed, options);
+  decisions.push(...closingDecisions(workload, model, final));
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
+}
+
+/** One decision per pair of writes that must commit together: one logical partition, or why not. */
+function atomicityDecisions(workload: Workload, model: Model): Decision[] {
+  return atomicPairs(workload).map((pair) => {
+    const where = colocation(workload, model, pair.entity, pair.partnerEntity);
+    return {
+      id: `atomic-${pair.pattern}-${pair.partner}`,
+      subject: { kind: "atomicity", pattern: pair.pattern, partner: pair.partner, together: where.together },
+      title: `${pair.pattern} and ${pair.partner} commit together`,
+      chosen: where.together
+        ? "one logical partition: a transactional batch"
+        : "cannot: the items are in different logical partitions",
+      alternatives: [],
+      why: where.together
+        ? `${where.why}, so each request of ${pair.pattern} and its ${pair.partner} are one transactional batch`
+        : `${where.why}; a transactional batch only holds items of one logical partition, so ${pair.pattern} and ${pair.partner} cannot commit together in this model (the application needs a compensating step or an idempotent retry)`,
+    };
+  });
 }
 
 /** Applies a component's renames to a container's name and its items' `source` references. */
@@ -476,31 +392,4 @@ function renameContainer(container: Container, renames: ReadonlyMap<string, stri
           },
     ),
   };
-}
-
-/** The hot logical partitions among the evaluation's findings: what write sharding answers. */
-function hotLogicalPartition(issue: EvaluationIssue): readonly IssueOf<"evaluate.hotPartition">[] {
-  switch (issue.code) {
-    case "evaluate.hotPartition":
-      return [issue];
-    case "evaluate.patternNotServed":
-    case "evaluate.fanOut":
-    case "evaluate.fanOutCannotScale":
-    case "evaluate.boundedSetTooSmall":
-    case "evaluate.hotPhysicalPartition":
-    case "evaluate.pinnedPartitionsOverloaded":
-    case "evaluate.logicalPartitionTooLarge":
-    case "evaluate.logicalPartitionGrowth":
-    case "evaluate.itemTooLarge":
-    case "evaluate.underProvisioned":
-    case "evaluate.overContainerMaximum":
-    case "evaluate.mixedCapacityModes":
-    case "evaluate.serverlessNotPossible":
-    case "evaluate.keyChangedInPlace":
-    case "evaluate.copyNotMaintainable":
-    case "evaluate.notAtomic":
-      return [];
-    default:
-      return issue satisfies never;
-  }
 }

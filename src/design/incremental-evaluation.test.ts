@@ -14,7 +14,8 @@ import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { toWorkload, workloadDocumentArbitrary } from "../test-support/workload-arbitrary.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel } from "./model-edits.js";
-import { denormalizationCandidates, fanOutCandidates, shardingCandidates } from "./rules-access.js";
+import { problemsOf, repairCandidates } from "./repair.js";
+import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import {
   aggregateCandidates,
   binningCandidates,
@@ -78,8 +79,13 @@ function steps(workload: Workload): Step[] {
           ]
         : [],
     ),
-    (w, model, evaluate) =>
-      model.containers.flatMap((c) => shardingCandidates(w, model, evaluationOf(evaluate, model), c.name)),
+    // The hard-limit repairs: shards, replicas, hierarchical keys, moves away from a hot key.
+    (w, model, evaluate) => {
+      const evaluation = evaluationOf(evaluate, model);
+      return problemsOf(w, evaluation).flatMap((problem) =>
+        repairCandidates(w, model, evaluation, problem, "all"),
+      );
+    },
     (w, model) => [...mergeCandidates(model), ...sameKeyMergeCandidates(model, w, correlation)],
   ];
 }

@@ -2,7 +2,7 @@
  * Design rules driven by how the current candidate serves the access patterns: denormalized
  * copies, counters and embedded newest children for `with` data; materialized copies keyed by a
  * frequent filter and bounded top-N sets (with replicas when one partition cannot serve them) for
- * patterns that fan out; write sharding for a hot write key.
+ * patterns that fan out. Hot partitions are spread by `rules-spread.ts`.
  */
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
@@ -11,17 +11,15 @@ import type { ReadPattern, Workload } from "../workload/types.js";
 import {
   addItem,
   containerFor,
-  containerNameOf,
   editItem,
   findPrimary,
   freshContainerName,
   freshItemType,
-  moveItem,
   propertyNameOf,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
-/** Replica counts tried for a bounded set. */
+/** Replica counts tried for a bounded set of the newest items (all of them: the step can afford it). */
 const REPLICA_CHOICES = [1, 2, 4, 8, 16, 32] as const;
 
 /** True when a relationship with `via` (not many-to-many) leads from `parent` to `child`. */
@@ -40,6 +38,9 @@ export function denormalizationCandidates(
 ): Candidate[] {
   const plan = evaluation.patterns.find((p) => p.id === pattern.id)?.plan;
   if (plan === undefined || plan.type !== "read" || plan.container === "") return [];
+  // Copies, counters and embeds are kept from the change feed: a read that must reflect every
+  // committed write reads its related data at query time.
+  if (pattern.maxStalenessSeconds === 0) return [];
   const container = model.containers.find((c) => c.name === plan.container);
   const stored = container?.items.find((i) => i.type === plan.itemType);
   if (container === undefined || stored === undefined) return [];
@@ -104,7 +105,12 @@ export function denormalizationCandidates(
   return candidates;
 }
 
-/** For a read that fans out: a copy keyed by its filter, or a bounded set of its newest items. */
+/**
+ * For a read that fans out: a copy keyed by each of its equality filters, a bounded set of the
+ * newest items per value of its equality filters ("newest 20 by status"), or a bounded set of
+ * its newest items when it has no filter. Copies are kept from the change feed, so a read that
+ * must see every committed write (`maxStalenessSeconds: 0`) gets none.
+ */
 export function fanOutCandidates(
   workload: Workload,
   model: Model,
@@ -116,30 +122,40 @@ export function fanOutCandidates(
   // grows with the data, and a diverging fan-out keeps the partition count from growing).
   const first = evaluated?.plan.operations[0];
   if (evaluated === undefined || first?.kind !== "query" || first.scope !== "fanOut") return [];
+  if (pattern.maxStalenessSeconds === 0) return [];
   const home = findPrimary(model, pattern.entity);
   if (home === undefined) return [];
   const candidates: Candidate[] = [];
-  const filter = pattern.where.find((w) => w.op === "eq");
   const projection = {
     ...(pattern.select === undefined
       ? {}
-      : { select: [...new Set([...pattern.select, home.item.id.replace(/[{}]/g, "")])] }),
+      : {
+          select: [
+            ...new Set([
+              ...pattern.select,
+              home.item.id.replace(/[{}]/g, ""),
+              ...pattern.where.map((w) => w.attribute),
+              ...pattern.orderBy.map((o) => o.attribute),
+            ]),
+          ],
+        }),
     truncate: pattern.truncate,
   };
-  if (filter !== undefined) {
+  const equalities = [...new Set(pattern.where.filter((w) => w.op === "eq").map((w) => w.attribute))];
+  for (const attribute of equalities) {
     // Reuse a container already keyed by the filter (the case study's V3 move), or add one.
     const keyed = model.containers.find(
-      (c) => c.partitionKey.length === 1 && c.partitionKey[0] === `/${filter.attribute}`,
+      (c) => c.partitionKey.length === 1 && c.partitionKey[0] === `/${attribute}`,
     );
     const name =
-      keyed?.name ?? freshContainerName(model, `${home.container.name}-by-${filter.attribute.toLowerCase()}`);
-    const container = keyed ?? containerFor(name, home.item, [`/${filter.attribute}`]);
+      keyed?.name ?? freshContainerName(model, `${home.container.name}-by-${attribute.toLowerCase()}`);
+    const container = keyed ?? containerFor(name, home.item, [`/${attribute}`]);
     candidates.push({
-      name: `copy ${pattern.entity} into ${name} (partitioned by ${filter.attribute}) from the change feed`,
+      name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
         ...home.item,
         type: freshItemType(keyed, home.item.type),
-        partitionKey: [`{${filter.attribute}}`],
+        partitionKey: [`{${attribute}}`],
         source: { container: home.container.name, type: home.item.type },
         embeds: [],
         copies: [],
@@ -149,7 +165,31 @@ export function fanOutCandidates(
     });
   }
   const newest = pattern.orderBy[0];
-  if (pattern.where.length === 0 && newest?.direction === "desc" && pattern.limit !== undefined) {
+  if (newest?.direction !== "desc" || pattern.limit === undefined) return candidates;
+  // The newest N per value of the equality filters (every filter must be one: the set holds
+  // only the newest of its partition, it cannot filter further).
+  if (pattern.where.length > 0 && equalities.length === pattern.where.length && equalities.length <= 3) {
+    const template = equalities.map((a) => `{${a}}`).join("-");
+    const name = freshContainerName(
+      model,
+      `${home.container.name}-latest-by-${equalities.map((a) => a.toLowerCase()).join("-")}`,
+    );
+    const path = equalities.length === 1 ? `/${equalities[0] ?? ""}` : "/partition";
+    candidates.push({
+      name: `keep the newest ${pattern.limit} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
+      model: addItem(model, containerFor(name, home.item, [path]), {
+        ...home.item,
+        partitionKey: [template],
+        source: { container: home.container.name, type: home.item.type },
+        keepLatest: { count: pattern.limit, by: newest.attribute },
+        embeds: [],
+        copies: [],
+        counts: [],
+        ...projection,
+      }),
+    });
+  }
+  if (pattern.where.length === 0) {
     const name = freshContainerName(model, `${home.container.name}-latest`);
     // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
     for (const replicas of REPLICA_CHOICES) {
@@ -167,76 +207,6 @@ export function fanOutCandidates(
           counts: [],
           ...projection,
         }),
-      });
-    }
-  }
-  return candidates;
-}
-
-/** Shard counts tried for a hot write key. */
-const SHARD_CHOICES = [4, 8, 16, 20, 32, 64] as const;
-
-/**
- * Write sharding for a container whose hottest logical partition is over the limit: each item
- * type written there gets a `{key}-{shard}` key (in its own container when it shares one), the
- * shard picked by hashing an attribute that reads give with the key, so they stay targeted.
- */
-export function shardingCandidates(
-  workload: Workload,
-  model: Model,
-  evaluation: DetailedEvaluation,
-  containerName: string,
-): Candidate[] {
-  const container = model.containers.find((c) => c.name === containerName);
-  if (
-    container === undefined ||
-    container.partitionKey.length !== 1 ||
-    evaluation.containers.every((c) => c.name !== containerName)
-  )
-    return [];
-  const candidates: Candidate[] = [];
-  for (const item of container.items) {
-    const keyAttribute = /^\{(\w+)\}$/.exec(item.partitionKey[0] ?? "")?.[1];
-    const entity = workload.entities.find((e) => e.name === item.entity);
-    const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
-    if (
-      keyAttribute === undefined ||
-      entity === undefined ||
-      !written ||
-      item.source !== undefined ||
-      item.replicas !== undefined
-    )
-      continue;
-    if (keyAttribute === entity.key) continue; // one item per key: sharding cannot spread it
-    const companions = workload.accessPatterns
-      .filter(
-        (p): p is ReadPattern =>
-          p.type === "read" && p.entity === item.entity && p.where.some((w) => w.attribute === keyAttribute),
-      )
-      .flatMap((p) =>
-        p.where.filter((w) => w.op === "eq" && w.attribute !== keyAttribute).map((w) => w.attribute),
-      );
-    const shardBy = companions[0] ?? entity.key;
-    const path = `/${keyAttribute}Shard`;
-    const alone = container.items.length === 1;
-    const target = alone ? container.name : freshContainerName(model, containerNameOf(item.entity));
-    for (const shards of SHARD_CHOICES) {
-      const sharded = { ...item, partitionKey: [`{${keyAttribute}}-{shard}`], shards, shardBy };
-      candidates.push({
-        name: `${alone ? "" : `move ${item.type} to ${target} and `}shard it: key ${keyAttribute}-{shard}, ${shards} shards picked by hash(${shardBy})`,
-        model: alone
-          ? {
-              ...model,
-              containers: model.containers.map((c) =>
-                c.name === containerName ? { ...c, partitionKey: [path], items: [sharded] } : c,
-              ),
-            }
-          : moveItem(
-              model,
-              { container: container.name, type: item.type },
-              containerFor(target, sharded, [path]),
-              sharded,
-            ),
       });
     }
   }

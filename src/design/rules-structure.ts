@@ -5,7 +5,7 @@
  * Each rule proposes candidate models; the search evaluates them.
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { Model } from "../model/types.js";
+import type { ItemType, Model } from "../model/types.js";
 import {
   analyzeAccessCorrelation,
   CONSOLIDATE_ABOVE,
@@ -22,12 +22,21 @@ import {
   moveItem,
   propertyNameOf,
   removeItem,
+  retargetSources,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
+import { primaryKeyProblem } from "../analysis/key-stability.js";
+import { atomicPairs } from "../cost/atomic-writes.js";
 import { MIN_KEY_CARDINALITY } from "../analysis/design-considerations.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
+
+/** An item type without the shards and replicas of its old key (a new key starts unspread). */
+function unspread(item: ItemType): ItemType {
+  const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...rest } = item;
+  return rest;
+}
 
 /** Correlation of each related pair (share of requests needing both), by "parent>child". */
 export function correlations(workload: Workload): Map<string, number> {
@@ -42,6 +51,7 @@ export function aggregateCandidates(
   model: Model,
   relationship: Relationship,
   correlation = 0,
+  everyPair = false,
 ): Candidate[] {
   const { parent, child, via } = relationship;
   if (via === undefined || relationship.kind === "many-to-many") return [];
@@ -89,21 +99,39 @@ export function aggregateCandidates(
   const parentKeyed =
     parentHome.container.partitionKey.length === 1 &&
     parentHome.item.partitionKey[0] === `{${parentEntity.key}}`;
-  // Under 30% correlation the prompt keeps the pair in separate containers.
-  if (identifying && parentKeyed && onlyChildOfContainer && correlation >= SEPARATE_BELOW) {
+  // A child keyed by its parent's key moves when a write re-parents it (or lacks the key).
+  const viaKeyable = primaryKeyProblem(workload, child, via) === undefined;
+  // Co-location is a candidate for every parent-child pair whatever the correlation: children
+  // in their parent's logical partition can be written with it in one transactional batch, and
+  // one container less pays no minimum throughput; it wins a cost tie. A child that some read
+  // finds by its own key alone would fan out there, so it is offered then only when writes of
+  // the pair must commit together (`atomicWith`), or when the search combines moves
+  // (`everyPair`: a copy keyed by the child's key can then repair that read).
+  const atomic = atomicPairs(workload).some(
+    (p) =>
+      (p.entity === parent && p.partnerEntity === child) ||
+      (p.entity === child && p.partnerEntity === parent),
+  );
+  if (parentKeyed && viaKeyable && onlyChildOfContainer && (identifying || atomic || everyPair)) {
     const target = parentHome.container;
     candidates.push({
       // Over 50% of the pair's requests need both: the prompt consolidates them.
-      preferred: correlation > CONSOLIDATE_ABOVE,
+      preferred: identifying && correlation > CONSOLIDATE_ABOVE,
+      winsTies: true,
       name: `store ${child} items in the ${parent} container, in their ${parent}'s logical partition`,
       model: moveItem(model, { container: childHome.container.name, type: childHome.item.type }, target, {
-        ...childHome.item,
+        ...unspread(childHome.item),
         type: freshItemType(target, childHome.item.type),
         partitionKey: [`{${via}}`],
       }),
     });
   }
-  if (identifying && onlyChildOfContainer && childHome.container.partitionKey.join() !== `/${via}`) {
+  if (
+    identifying &&
+    viaKeyable &&
+    onlyChildOfContainer &&
+    childHome.container.partitionKey.join() !== `/${via}`
+  ) {
     candidates.push({
       name: `partition ${child} by ${via} in its own container`,
       model: {
@@ -113,7 +141,7 @@ export function aggregateCandidates(
             ? {
                 ...c,
                 partitionKey: [`/${via}`],
-                items: c.items.map((i) => ({ ...i, partitionKey: [`{${via}}`] })),
+                items: c.items.map((i) => ({ ...unspread(i), partitionKey: [`{${via}}`] })),
               }
             : c,
         ),
@@ -176,8 +204,13 @@ export function partitionKeyCandidates(workload: Workload, model: Model, contain
     return [];
   const entities = container.items.map((i) => workload.entities.find((e) => e.name === i.entity));
   if (entities.some((e) => e === undefined)) return [];
+  // Every item type has the attribute, and none of them would move when a write changes it.
   const shared = (name: string): boolean =>
-    entities.every((e) => e?.attributes.some((a) => a.name === name) === true);
+    entities.every(
+      (e) =>
+        e?.attributes.some((a) => a.name === name) === true &&
+        primaryKeyProblem(workload, e.name, name) === undefined,
+    );
   const reads = workload.accessPatterns.filter(
     (p) => p.type === "read" && container.items.some((i) => i.entity === p.entity),
   );
@@ -258,14 +291,18 @@ const WINDOWS: readonly [string, number][] = [
 /** Records a bucket should hold: enough to cut the write rate, few enough to stay small. */
 const TARGET_RECORDS_PER_BUCKET = 30;
 
-/** Binning: small records written often per key, read in time order by that key. */
+/**
+ * Binning: small records written often per key, read in time order by that key. The workload's
+ * `binning` decides when it is given (never, this window, this many records per item); the
+ * records a writer buffers (`bufferedRecords`) set the least a bucket should hold.
+ */
 export function binningCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
   const entity = workload.entities.find((e) => e.name === entityName);
   const home = findPrimary(model, entityName);
   if (
     entity === undefined ||
     home === undefined ||
-    home.container.items.length !== 1 ||
+    entity.binning?.kind === "never" ||
     entity.avgBytes > 2048
   )
     return [];
@@ -273,6 +310,7 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
     (p) => p.type === "write" && p.entity === entityName && p.operation === "create",
   );
   const rate = writes.reduce((sum, p) => sum + (p.type === "write" ? p.rps.avg * p.batch : 0), 0);
+  const buffered = Math.max(1, ...writes.map((p) => (p.type === "write" ? p.bufferedRecords : 1)));
   const timeAttribute = workload.accessPatterns
     .flatMap((p) =>
       p.type === "read" && p.entity === entityName
@@ -295,20 +333,52 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
     entity.attributes.find((a) => a.name === keyAttribute)?.distinct;
   if (keys === undefined) return [];
   const perKeyPerSecond = rate / keys;
+  const bin = (
+    bucket: NonNullable<Model["containers"][number]["items"][number]["bucket"]>,
+    name: string,
+  ): Candidate => {
+    const type = freshItemType(home.container, `${home.item.type}Bucket`);
+    return {
+      name,
+      // Copies of the item type follow its new name.
+      model: retargetSources(
+        editItem(model, home.container.name, home.item.type, (item) => ({
+          ...item,
+          type,
+          id: `{${keyAttribute}}-{bucket}`,
+          bucket,
+        })),
+        new Map([[`${home.container.name}/${home.item.type}`, { container: home.container.name, type }]]),
+      ),
+    };
+  };
+  if (entity.binning?.kind === "records") {
+    const records = entity.binning.perItem;
+    return [
+      bin(
+        { kind: "records", records },
+        `bin ${entityName} records into items of ${records} records per ${keyAttribute} (the workload's binning)`,
+      ),
+    ];
+  }
+  if (entity.binning?.kind === "window") {
+    const seconds = entity.binning.seconds;
+    return [
+      bin(
+        { kind: "window", by: timeAttribute, windowSeconds: seconds },
+        `bin ${entityName} records into one item per ${keyAttribute} per ${seconds} s (the workload's binning; about ${Math.round(perKeyPerSecond * seconds)} records each)`,
+      ),
+    ];
+  }
+  const target = Math.max(TARGET_RECORDS_PER_BUCKET, buffered);
   const window =
-    WINDOWS.find(([, seconds]) => perKeyPerSecond * seconds >= TARGET_RECORDS_PER_BUCKET) ??
-    WINDOWS[WINDOWS.length - 1];
+    WINDOWS.find(([, seconds]) => perKeyPerSecond * seconds >= target) ?? WINDOWS[WINDOWS.length - 1];
   if (window === undefined || perKeyPerSecond * window[1] < 2) return [];
   return [
-    {
-      name: `bin ${entityName} records into one item per ${keyAttribute} per ${window[0]} (about ${Math.round(perKeyPerSecond * window[1])} records each)`,
-      model: editItem(model, home.container.name, home.item.type, (item) => ({
-        ...item,
-        type: `${item.type}Bucket`,
-        id: `{${keyAttribute}}-{bucket}`,
-        bucket: { kind: "window", by: timeAttribute, windowSeconds: window[1] },
-      })),
-    },
+    bin(
+      { kind: "window", by: timeAttribute, windowSeconds: window[1] },
+      `bin ${entityName} records into one item per ${keyAttribute} per ${window[0]} (about ${Math.round(perKeyPerSecond * window[1])} records each)`,
+    ),
   ];
 }
 

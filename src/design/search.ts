@@ -8,6 +8,8 @@ import { createEvaluator, type DetailedEvaluation, type EvaluateOptions } from "
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
+import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import type { Repaired } from "./repair.js";
 
 export interface Scored {
   readonly model: Model;
@@ -20,6 +22,17 @@ export interface Scored {
   readonly errors: number;
   /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
   readonly overMaximum: number;
+  /**
+   * Containers whose busiest partition needs more than HEADROOM_SHARE of the 10,000 RU/s a
+   * partition serves at peak: no margin for the estimate's error or traffic above the peak.
+   */
+  readonly nearLimit: number;
+  /**
+   * Pairs of writes that must commit together (`atomicWith`) whose items the model keeps in
+   * different logical partitions (`evaluate.notAtomic`): already among `errors`, counted here to
+   * say so in the decisions, never weighed twice.
+   */
+  readonly atomicSplit: number;
   readonly monthlyCostUSD: number;
   readonly rusPeak: number;
 }
@@ -56,9 +69,20 @@ export type DecisionSubject =
   | { readonly kind: "denormalize"; readonly pattern: string }
   | { readonly kind: "fanOut"; readonly pattern: string }
   | { readonly kind: "shard"; readonly container: string }
+  /** A hard-limit error of the model the search reached, and the moves that could repair it. */
+  | { readonly kind: "repair"; readonly problem: string }
+  /** Two writes that must commit together: kept in one logical partition, or why they cannot be. */
+  | {
+      readonly kind: "atomicity";
+      readonly pattern: string;
+      readonly partner: string;
+      readonly together: boolean;
+    }
   | { readonly kind: "consolidateContainers" }
   | { readonly kind: "ttl"; readonly container: string }
   | { readonly kind: "fallbackBaseline" }
+  /** Which of the two searches of a group of related entities was kept (see designGroup). */
+  | { readonly kind: "search"; readonly entities: readonly string[]; readonly combinedMoves: boolean }
   | { readonly kind: "throughput" }
   | { readonly kind: "unmetLimits"; readonly errors: number };
 
@@ -76,6 +100,11 @@ export interface SearchContext {
   readonly workload: Workload;
   readonly options: EvaluateOptions;
   readonly decisions: Decision[];
+  /**
+   * Repairs what a candidate move broke before it is compared (see `repair.ts`); absent = every
+   * candidate is compared as it is.
+   */
+  readonly repair?: (scored: Scored, reference: Scored | undefined) => Repaired;
 }
 
 export interface Candidate {
@@ -83,6 +112,12 @@ export interface Candidate {
   readonly model: Model;
   /** A rule of the prompt favours it: it wins when it costs at most 5% more than the best. */
   readonly preferred?: boolean;
+  /**
+   * It wins a cost tie (no more hard-limit errors, fan-outs or tickets, and not dearer by more
+   * than the smallest saving that counts): co-location with the parent (transactional batches,
+   * fewer containers).
+   */
+  readonly winsTies?: boolean;
 }
 
 /**
@@ -98,6 +133,10 @@ export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
  * and still be preferred (each one needs an Azure support ticket before it can be deployed).
  */
 export const OVER_MAXIMUM_AVOIDANCE_PREMIUM = 1.25;
+/** A busiest partition above this share of 10,000 RU/s at peak leaves no margin (see `Scored.nearLimit`). */
+export const HEADROOM_SHARE = 0.9;
+/** How much more a model with fewer containers without that margin may cost and still be preferred. */
+export const HEADROOM_PREMIUM = 1.1;
 /** Costs within this share of each other are a tie (the estimates are not that precise). */
 export const TIE_SHARE = 0.01;
 /** A change must save this share of the monthly cost, or this many dollars, whichever is less. */
@@ -153,24 +192,55 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     evaluation,
     errors: evaluation.issues.filter((issue) => issue.severity === "error").length,
     overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
+    nearLimit: evaluation.containers.filter(
+      (c) =>
+        Math.max(c.hottestLogicalPartition.rus, c.hottestPhysicalPartition.rus) >
+        HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS,
+    ).length,
+    atomicSplit: evaluation.issues.filter((issue) => issue.code === "evaluate.notAtomic").length,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
   };
 }
 
 /**
- * True when `a` is better than `b`: fewer hard-limit errors; then fewer containers over the default
- * 1,000,000 RU/s maximum (each needs a support ticket before it deploys) if that costs at most 25%
- * more; then fewer frequent fan-outs if that
- * costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
+ * Hard-limit errors, among them the pairs of writes that must commit together but cannot
+ * (`evaluate.notAtomic` is an error: each split pair counts once).
+ */
+export function violations(scored: Scored): number {
+  return scored.errors;
+}
+
+/**
+ * True when `a` ties with `b` and wins the tie (`Candidate.winsTies`): as many violations,
+ * containers over the maximum and frequent fan-outs, and no dearer than the smallest saving.
+ */
+export function winsTie(a: Scored, b: Scored): boolean {
+  return (
+    violations(a) === violations(b) &&
+    a.overMaximum <= b.overMaximum &&
+    a.nearLimit <= b.nearLimit &&
+    a.frequentFanOuts <= b.frequentFanOuts &&
+    a.monthlyCostUSD <= b.monthlyCostUSD + Math.min(b.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD)
+  );
+}
+
+/**
+ * True when `a` is better than `b`: fewer hard-limit errors (with split atomic writes); then
+ * fewer containers over the default 1,000,000 RU/s maximum (each needs a support ticket before
+ * it deploys) if that costs at most 25% more; then fewer containers whose busiest partition is
+ * over 90% of its 10,000 RU/s if that costs at most 10% more; then fewer frequent fan-outs if
+ * that costs at most 25% more; at a tie (within 1%), fewer fan-out reads; else cheaper by 0.1% or $1
  * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
-  if (a.errors !== b.errors) return a.errors < b.errors;
+  if (violations(a) !== violations(b)) return violations(a) < violations(b);
   if (a.overMaximum < b.overMaximum && a.monthlyCostUSD <= b.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
     return true;
   if (a.overMaximum > b.overMaximum && b.monthlyCostUSD <= a.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
     return false;
+  if (a.nearLimit < b.nearLimit && a.monthlyCostUSD <= b.monthlyCostUSD * HEADROOM_PREMIUM) return true;
+  if (a.nearLimit > b.nearLimit && b.monthlyCostUSD <= a.monthlyCostUSD * HEADROOM_PREMIUM) return false;
   if (
     a.frequentFanOuts < b.frequentFanOuts &&
     a.monthlyCostUSD <= b.monthlyCostUSD * FAN_OUT_AVOIDANCE_PREMIUM
@@ -194,7 +264,13 @@ const rus = (value: number): string => `${formatInteger(value)} RU/s`;
 
 /** Describes a scored model in one phrase: cost, peak and errors. */
 export function describeScore(scored: Scored): string {
-  const errors = scored.errors === 0 ? "" : `, ${scored.errors} hard-limit error(s)`;
+  const errors =
+    scored.errors === 0
+      ? ""
+      : `, ${scored.errors} hard-limit error(s)` +
+        (scored.atomicSplit === 0
+          ? ""
+          : ` (${scored.atomicSplit} of them atomic write pair(s) in different logical partitions)`);
   const fanOuts = scored.frequentFanOuts === 0 ? "" : `, ${scored.frequentFanOuts} frequent fan-out read(s)`;
   return `${usd(scored.monthlyCostUSD)}/month, ${rus(scored.rusPeak)} at peak${errors}${fanOuts}`;
 }
@@ -228,8 +304,49 @@ export function decide(
       errors: current.errors,
     },
   ];
-  for (const candidate of candidates) {
-    const scored = scoreModel(workload, candidate.model, options);
+  // A candidate that removes a hard-limit error is compared with the current model's own
+  // repairs too: the error may have a cheaper repair than the candidate's way around it.
+  let keepRepaired: Candidate | undefined;
+  let repairedCurrent: Scored | undefined;
+  const repairCurrent = (): void => {
+    if (repairedCurrent !== undefined || search.repair === undefined || violations(current) === 0) return;
+    const repaired = search.repair(current, undefined);
+    repairedCurrent = repaired.scored;
+    if (repaired.repairs.length > 0)
+      keepRepaired = {
+        name: `${decision.keepName}, then ${repaired.repairs.join(", then ")}`,
+        model: repaired.scored.model,
+      };
+  };
+  const moves: { move: Candidate; scored?: Scored }[] = candidates.map((move) => ({ move }));
+  for (let index = 0; index < moves.length; index++) {
+    const entry = moves[index];
+    if (entry === undefined) continue;
+    const move = entry.move;
+    if (entry.scored !== undefined) {
+      // The current model's repairs (see above), already scored.
+      const scored = entry.scored;
+      alternatives.push({
+        name: move.name,
+        rusPeak: scored.rusPeak,
+        monthlyCostUSD: scored.monthlyCostUSD,
+        errors: scored.errors,
+      });
+      if (isBetter(scored, best)) {
+        best = scored;
+        bestName = move.name;
+        bestPreferred = false;
+      }
+      continue;
+    }
+    // What the move broke is repaired before it is compared (moves that need a second one).
+    const plain = scoreModel(workload, move.model, options);
+    const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
+    const scored = repaired.scored;
+    const candidate =
+      repaired.repairs.length === 0
+        ? move
+        : { ...move, name: `${move.name}, then ${repaired.repairs.join(", then ")}` };
     alternatives.push({
       name: candidate.name,
       rusPeak: scored.rusPeak,
@@ -240,16 +357,23 @@ export function decide(
     // unless a challenger no rule prefers is more than 5% cheaper.
     const preferred = candidate.preferred === true;
     const wins =
-      preferred === bestPreferred
+      (candidate.winsTies === true && winsTie(scored, best)) ||
+      (preferred === bestPreferred
         ? isBetter(scored, best)
         : preferred
           ? isBetter(scored, best, true)
           : isBetter(scored, best) &&
-            (scored.errors < best.errors || scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD);
+            (violations(scored) < violations(best) ||
+              scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD));
     if (wins) {
       best = scored;
       bestName = candidate.name;
       bestPreferred = candidate.preferred === true;
+    }
+    if (violations(scored) < violations(current) && repairedCurrent === undefined) {
+      repairCurrent();
+      if (keepRepaired !== undefined && repairedCurrent !== undefined)
+        moves.push({ move: keepRepaired, scored: repairedCurrent });
     }
   }
   if (candidates.length > 0) {
@@ -277,13 +401,17 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
   const saving = current.monthlyCostUSD - best.monthlyCostUSD;
   const limits =
     best.errors < current.errors ? `; removes ${current.errors - best.errors} hard-limit error(s)` : "";
+  const atomic =
+    best.atomicSplit < current.atomicSplit
+      ? `; keeps ${current.atomicSplit - best.atomicSplit} pair(s) of atomic writes in one logical partition (a transactional batch)`
+      : "";
   const fanOuts =
     best.frequentFanOuts < current.frequentFanOuts
       ? `; no longer fans out a frequent read over every partition (the prompt's rule; worth up to ${Math.round((FAN_OUT_AVOIDANCE_PREMIUM - 1) * 100)}% more)`
       : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
   const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;
-  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${fanOuts}${remaining})`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${remaining})`;
 }
 
 /** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */

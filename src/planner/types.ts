@@ -229,14 +229,6 @@ export type WriteFinding =
       readonly property: string;
       readonly entity: string;
       readonly attribute: string;
-    }
-  | {
-      /** Writes that must commit together whose items no transactional batch can hold. */
-      readonly kind: "notAtomic";
-      readonly patterns: readonly string[];
-      readonly containers: readonly string[];
-      readonly reason: "containers" | "partitions" | "notBatchable" | "tooManyOperations";
-      readonly detail: string;
     };
 
 export interface WritePlan {

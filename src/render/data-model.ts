@@ -272,6 +272,7 @@ function isAggregateDecision(decision: Decision): boolean {
   switch (decision.subject.kind) {
     case "aggregate":
     case "unique":
+    case "atomicity":
       return true;
     case "partitionKey":
     case "id":
@@ -284,6 +285,8 @@ function isAggregateDecision(decision: Decision): boolean {
     case "fallbackBaseline":
     case "throughput":
     case "unmetLimits":
+    case "repair":
+    case "search":
       return false;
     default:
       return decision.subject satisfies never;

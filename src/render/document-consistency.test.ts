@@ -187,19 +187,25 @@ describe("the audit's contradictions (issue 18), each pinned", () => {
     expect(pair?.identifying.useIdentifyingRelationship).toBe(true);
   });
 
-  it("social-reactions: a partition that reaches 20 GB in hours is never marked ✅", () => {
-    const { evaluation, dataModel } = designed("social-reactions");
-    const growing = evaluation.containers.filter(
-      (c) => (c.limits.largestLogicalPartitionGB.growth?.hoursToLimit ?? Infinity) < 24 * 30,
-    );
-    expect(growing.length).toBeGreaterThan(0);
-    const lines = plain(dataModel).split("\n");
-    for (const c of growing) {
-      const line = lines.find((l) => l.startsWith(`- ${c.name}: hottest logical partition`)) ?? "";
-      expect(line).toMatch(
-        /largest logical partition \S+ GB \([^)]*\) ⚠️ near the limit at the horizon: .* would reach 20 GB after/,
-      );
+  it("a partition that reaches 20 GB in hours is never marked ✅ (social-reactions' expert model)", () => {
+    // The designed social-reactions no longer keeps the post-keyed reactions that grew (issue 11);
+    // its expert model does, and so may any design.
+    const { workload, model: expertModel } = loadExample("social-reactions");
+    const expert = render(workload, expertModel, evaluateModel(workload, expertModel));
+    const all = [expert, ...[...EXAMPLE_NAMES, "food-delivery"].map((name) => designed(name))];
+    let growing = 0;
+    for (const { evaluation, dataModel } of all) {
+      const lines = plain(dataModel).split("\n");
+      for (const c of evaluation.containers) {
+        if ((c.limits.largestLogicalPartitionGB.growth?.hoursToLimit ?? Infinity) >= 24 * 30) continue;
+        growing++;
+        const line = lines.find((l) => l.startsWith(`- ${c.name}: hottest logical partition`)) ?? "";
+        expect(line).toMatch(
+          /largest logical partition \S+ GB \([^)]*\) ⚠️ near the limit at the horizon: .* would reach 20 GB after/,
+        );
+      }
     }
+    expect(growing).toBeGreaterThan(0);
   });
 
   it("food-delivery Q6: the composite index serves its ORDER BY, and no document says otherwise", () => {

@@ -4,17 +4,89 @@
  * (src/bench/design-property.ts, many more workloads in `npm run bench`): it never throws; the
  * model it returns is written as model.yaml, loads back against the workload and evaluates to the
  * same figures; its decisions never call a model that breaks a hard limit "the cheapest that
- * respects every limit", and every error that remains is named in the "unmet-limits" decision.
+ * respects every limit", and every error that remains is named in the "unmet-limits" decision;
+ * no decision keeps a choice with more hard-limit errors than an alternative it priced, nor one
+ * dearer than an alternative with as many errors beyond the premiums the search declares (fewer
+ * frequent fan-outs, headroom, no support ticket, a rule's preference, a tie); every pair of
+ * atomic writes the evaluation finds split (`evaluate.notAtomic`) has a decision saying why.
  */
 import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
+import {
+  FAN_OUT_AVOIDANCE_PREMIUM,
+  HEADROOM_PREMIUM,
+  OVER_MAXIMUM_AVOIDANCE_PREMIUM,
+  PREFERENCE_PREMIUM,
+  TIE_SHARE,
+} from "../design/search.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
 import { toWorkload, workloadDocumentArbitrary, type WorkloadDocument } from "./workload-arbitrary.js";
 
 /** The workloads the property is checked on: random valid workloads of one to five entities. */
 export const designPropertyWorkloads = workloadDocumentArbitrary({ maxEntities: 5 });
+
+/**
+ * The most a choice may cost over an alternative with as many hard-limit errors: the largest
+ * premium the search grants for something the alternative lacks (`isBetter` in search.ts decides
+ * on the first criterion that differs, so one premium applies at a time).
+ */
+const LARGEST_PREMIUM = Math.max(
+  FAN_OUT_AVOIDANCE_PREMIUM,
+  OVER_MAXIMUM_AVOIDANCE_PREMIUM,
+  HEADROOM_PREMIUM,
+  PREFERENCE_PREMIUM,
+  1 + TIE_SHARE,
+);
+
+/** Each decision's choice against the alternatives it priced and avoided. */
+function choiceProblems(result: DesignResult): string[] {
+  const problems: string[] = [];
+  for (const decision of result.decisions) {
+    const chosen = decision.alternatives.find((a) => a.name === decision.chosen);
+    if (chosen === undefined) {
+      if (decision.alternatives.length > 0)
+        problems.push(
+          `decision ${decision.id} chose "${decision.chosen}", none of the alternatives it lists`,
+        );
+      continue;
+    }
+    for (const avoided of decision.alternatives) {
+      if (avoided === chosen) continue;
+      if (avoided.errors < chosen.errors)
+        problems.push(
+          `decision ${decision.id} keeps ${chosen.errors} hard-limit error(s) where "${avoided.name}" has ${avoided.errors}`,
+        );
+      else if (
+        avoided.errors === chosen.errors &&
+        chosen.monthlyCostUSD > avoided.monthlyCostUSD * LARGEST_PREMIUM
+      )
+        problems.push(
+          `decision ${decision.id} chose $${chosen.monthlyCostUSD.toFixed(0)}/month over "${avoided.name}" at $${avoided.monthlyCostUSD.toFixed(0)} with as many errors`,
+        );
+    }
+  }
+  return problems;
+}
+
+/** Every split pair of atomic writes is one the design said it could not keep together. */
+function atomicityProblems(result: DesignResult): string[] {
+  const problems: string[] = [];
+  for (const issue of result.evaluation.issues) {
+    if (issue.code !== "evaluate.notAtomic") continue;
+    const decision = result.decisions.find(
+      (d) =>
+        d.subject.kind === "atomicity" &&
+        [d.subject.pattern, d.subject.partner].sort().join() === [issue.pattern, issue.partner].sort().join(),
+    );
+    if (decision?.subject.kind !== "atomicity" || decision.subject.together)
+      problems.push(
+        `${issue.pattern} and ${issue.partner} are split (${issue.reason}) and no decision says so`,
+      );
+  }
+  return problems;
+}
 
 /** What a design must satisfy, whatever the workload; returns the failures found. */
 export function designProblems(
@@ -45,6 +117,14 @@ export function designProblems(
   if (errors.length === 0 && unmet !== undefined) problems.push("an unmet-limits decision without errors");
   if (errors.length > result.baseline.errors)
     problems.push(`${errors.length} error(s), more than the baseline's ${result.baseline.errors}`);
+  if (
+    errors.length === result.baseline.errors &&
+    result.evaluation.totals.monthlyCostUSD > result.baseline.monthlyCostUSD * LARGEST_PREMIUM
+  )
+    problems.push(
+      `$${result.evaluation.totals.monthlyCostUSD.toFixed(0)}/month, dearer than the baseline's $${result.baseline.monthlyCostUSD.toFixed(0)} with as many errors`,
+    );
+  problems.push(...choiceProblems(result), ...atomicityProblems(result));
   return problems;
 }
 

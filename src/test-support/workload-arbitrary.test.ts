@@ -70,6 +70,40 @@ describe("workloadDocumentArbitrary", () => {
     );
   });
 
+  it("draws the shapes of issue 11: hot filters, request skew, sparse attributes, atomicWith, binning", () => {
+    // Hot filters: newest 20 by a value of at most 100, at a tenth of the top rate or more.
+    const hot = reads.filter(
+      (p) => p.limit === 20 && p.rps.peak >= 5_000 && p.where.length === 1 && p.where[0]?.op === "eq",
+    );
+    expect(hot.length).toBeGreaterThan(0);
+    expect(new Set([...reads, ...writes].map((p) => p.skew))).toEqual(new Set([undefined, 0, 1, 2]));
+    expect(attributes.some((a) => a.presence < 1)).toBe(true);
+    expect(
+      workloads.filter((w) => w.relationships.filter((r) => r.kind === "many-to-many").length >= 2).length,
+    ).toBeGreaterThan(0);
+    const atomic = workloads.flatMap((w) =>
+      w.accessPatterns.flatMap((p) => (p.type === "write" && p.atomicWith.length > 0 ? [{ w, p }] : [])),
+    );
+    expect(atomic.length).toBeGreaterThan(10);
+    const related = atomic.filter(({ w, p }) => {
+      const partner = w.accessPatterns.find((q) => q.id === p.atomicWith[0]);
+      return (
+        partner?.entity === p.entity ||
+        w.relationships.some(
+          (r) =>
+            r.via !== undefined &&
+            ((r.parent === p.entity && r.child === partner?.entity) ||
+              (r.child === p.entity && r.parent === partner?.entity)),
+        )
+      );
+    });
+    expect(related.length).toBeGreaterThan(0);
+    expect(related.length).toBeLessThan(atomic.length);
+    expect(new Set(entities.map((e) => e.binning?.kind ?? "design")).size).toBeGreaterThanOrEqual(3);
+    expect(writes.some((p) => p.bufferedRecords > 1)).toBe(true);
+    expect(new Set(reads.map((p) => p.maxStalenessSeconds))).toEqual(new Set([undefined, 0, 5]));
+  });
+
   it("spans sizes from 100 B to 2 MB and rates from 0.01 to 50,000 requests/s", () => {
     const sizes = entities.map((e) => e.avgBytes);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(100);

@@ -4,7 +4,11 @@
  * not), attributes of every type with cardinality, skew, uniqueness and change frequency, TTL,
  * sizes from 100 B to 2 MB, rates from 0.01 to 50,000 requests/s, and access patterns with every
  * filter kind, every `with` entry, ordering, limits, projections, truncation, per-pattern
- * consistency, every write operation, `changes` and batches.
+ * consistency, every write operation, `changes` and batches. The shapes issue 11 found designs
+ * breaking on are drawn on purpose: hot filters (a low-cardinality value read newest-first at up
+ * to the top rate), per-pattern request skew, sparse attributes (`presence`), many-to-many pairs,
+ * writes that must commit together (`atomicWith`, mostly between related entities), binning and
+ * buffered writers, and related data that must be fresh (`maxStalenessSeconds`).
  *
  * `workloadDocumentArbitrary` gives the document (what a user would write); `toWorkload` loads
  * one through the real loader, so a generated document that does not load is a failure of the
@@ -52,7 +56,10 @@ interface AttributeDraft {
   readonly unique?: boolean;
   readonly changes?: "never" | "rare" | "frequent";
   readonly avgBytes?: number;
+  readonly presence?: number;
 }
+
+type BinningDraft = false | { readonly windowSeconds: number } | { readonly recordsPerItem: number };
 
 interface EntityDraft {
   readonly name: string;
@@ -62,6 +69,7 @@ interface EntityDraft {
   readonly avgBytes: number;
   readonly maxBytes?: number;
   readonly ttlSeconds?: number;
+  readonly binning?: BinningDraft;
   readonly attributes: readonly AttributeDraft[];
   /** The parent in the forest: its index, the kind and bounds of the relationship. */
   readonly parent?: {
@@ -81,6 +89,11 @@ interface RelationshipDraft {
   readonly avg: number;
   readonly max?: number;
   readonly owned?: boolean;
+}
+
+/** `arbitrary` in one draw of `oneIn`, else undefined (fc.option's `freq` is the share of nil). */
+function sometimes<T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | undefined> {
+  return fc.oneof({ arbitrary: fc.constant(undefined), weight: oneIn - 1 }, { arbitrary, weight: 1 });
 }
 
 /** Rounds to 3 significant digits, so documents stay readable. */
@@ -158,6 +171,7 @@ function attributeArbitrary(name: string): fc.Arbitrary<AttributeDraft> {
         unique: fc.boolean(),
         changes: fc.constantFrom("never", "rare", "frequent"),
         avgBytes: logUniform(4, 20_000, true),
+        presence: fc.constantFrom(0.01, 0.15, 0.5, 1),
       },
       { requiredKeys: ["type"] },
     )
@@ -173,6 +187,7 @@ function attributeArbitrary(name: string): fc.Arbitrary<AttributeDraft> {
         ...(unique ? { unique: true } : {}),
         ...(draft.changes === undefined ? {} : { changes: draft.changes }),
         ...(draft.avgBytes === undefined ? {} : { avgBytes: draft.avgBytes }),
+        ...(draft.presence === undefined || draft.presence === 1 ? {} : { presence: draft.presence }),
       };
     });
 }
@@ -191,6 +206,15 @@ function entityArbitrary(
       avgBytes: logUniform(minSize, maxSize, true),
       maxFactor: fc.option(fc.constantFrom(1, 1.5, 4, 20), { nil: undefined }),
       ttlSeconds: fc.option(logUniform(60, 31_536_000, true), { nil: undefined, freq: 4 }),
+      binning: sometimes(
+        fc.constantFrom<BinningDraft>(
+          false,
+          { windowSeconds: 60 },
+          { windowSeconds: 3600 },
+          { recordsPerItem: 100 },
+        ),
+        8,
+      ),
       attributes: fc.uniqueArray(fc.constantFrom(...ATTRIBUTE_NAMES), { maxLength: options.maxAttributes }),
       parent:
         index === 0
@@ -245,6 +269,7 @@ function entityArbitrary(
             avgBytes: draft.avgBytes,
             ...(maxBytes === undefined ? {} : { maxBytes }),
             ...(draft.ttlSeconds === undefined ? {} : { ttlSeconds: draft.ttlSeconds }),
+            ...(draft.binning === undefined ? {} : { binning: draft.binning }),
             attributes,
             ...(parent === undefined ? {} : { parent }),
           };
@@ -268,6 +293,9 @@ function rateArbitrary(
     .tuple(logUniform(options.rates[0], options.rates[1]), fc.constantFrom(1, 1.5, 3, 10))
     .map(([avg, factor]) => ({ avg, peak: Math.max(avg, Math.min(options.rates[1], round3(avg * factor))) }));
 }
+
+/** A pattern's own request skew (`skew`), now and then: even, Zipf 1 or very hot. */
+const patternSkew = sometimes(fc.constantFrom(0, 1, 2), 6);
 
 /** `with` entries a read of `view.entity` can ask for. */
 function withEntries(view: EntityView): string[] {
@@ -308,6 +336,20 @@ function readArbitrary(
   const truncatable = attributes.filter((a) => a.type === "string" && a.name !== entity.key);
   const entries = withEntries(view);
   const byKey = fc.constant([[entity.key, "eq"]] as [string, string][]);
+  // A hot filter: a low-cardinality value ("newest 20 by status"), read at up to the top rate.
+  const lowCardinality = filterable.filter(
+    (a) => a.type === "string" && a.distinct !== undefined && a.distinct <= 100 && a.unique !== true,
+  );
+  const hot =
+    lowCardinality.length === 0
+      ? fc.constant(undefined)
+      : sometimes(
+          fc.record({
+            attribute: fc.constantFrom(...lowCardinality),
+            avg: logUniform(Math.max(options.rates[0], options.rates[1] / 10), options.rates[1]),
+          }),
+          4,
+        );
   const byParent =
     view.parents.length === 0
       ? byKey
@@ -343,13 +385,22 @@ function readArbitrary(
             : fc.uniqueArray(fc.constantFrom(...entries), { maxLength: 3 }),
         consistency: fc.option(fc.constantFrom("strong", "eventual", "session"), { freq: 8 }),
         latencyMs: fc.option(fc.constantFrom(10, 50)),
+        maxStalenessSeconds: sometimes(fc.constantFrom(0, 5), 4),
+        skew: patternSkew,
+        hot,
         rps: rateArbitrary(options),
       },
-      { requiredKeys: ["where", "direction", "rps", "with"] },
+      { requiredKeys: ["where", "direction", "rps", "with", "hot"] },
     )
     .map((draft) => {
-      const where = Object.fromEntries(draft.where);
-      const limit = draft.limit ?? undefined;
+      const hotFilter = draft.hot;
+      const where = Object.fromEntries(
+        hotFilter === undefined ? draft.where : [[hotFilter.attribute.name, "eq"] as const],
+      );
+      const order = hotFilter === undefined || sortable.length === 0 ? draft.order : sortable[0];
+      const limit = hotFilter === undefined ? (draft.limit ?? undefined) : 20;
+      const rps =
+        hotFilter === undefined ? draft.rps : { avg: round3(hotFilter.avg / 2), peak: hotFilter.avg };
       const returns =
         draft.returns === undefined || draft.returns === null
           ? undefined
@@ -360,9 +411,9 @@ function readArbitrary(
         type: "read",
         entity: entity.name,
         ...(Object.keys(where).length === 0 ? {} : { where }),
-        ...(draft.order === undefined || draft.order === null
+        ...(order === undefined || order === null
           ? {}
-          : { orderBy: { [draft.order.name]: draft.direction } }),
+          : { orderBy: { [order.name]: hotFilter === undefined ? draft.direction : "desc" } }),
         ...(limit === undefined || limit === null ? {} : { limit }),
         ...(returns === undefined ? {} : { returns: { avg: returns } }),
         ...(draft.select === undefined || draft.select === null ? {} : { select: draft.select }),
@@ -374,7 +425,13 @@ function readArbitrary(
           ? {}
           : { consistency: draft.consistency }),
         ...(draft.latencyMs === undefined || draft.latencyMs === null ? {} : { latencyMs: draft.latencyMs }),
-        rps: draft.rps,
+        ...(draft.maxStalenessSeconds === undefined ||
+        draft.maxStalenessSeconds === null ||
+        draft.with.length === 0
+          ? {}
+          : { maxStalenessSeconds: draft.maxStalenessSeconds }),
+        ...(draft.skew === undefined ? {} : { skew: draft.skew }),
+        rps,
       };
     });
 }
@@ -394,6 +451,7 @@ function writeArbitrary(
           ? fc.constant(undefined)
           : fc.option(fc.uniqueArray(fc.constantFrom(...changeable), { minLength: 1, maxLength: 3 })),
       batch: fc.option(fc.constantFrom(1, 10, 500), { freq: 4 }),
+      skew: patternSkew,
       rps: rateArbitrary(options),
     })
     .map((draft) => ({
@@ -411,6 +469,7 @@ function writeArbitrary(
       ...(draft.batch === undefined || draft.batch === null || draft.batch === 1
         ? {}
         : { batch: draft.batch }),
+      ...(draft.skew === undefined ? {} : { skew: draft.skew }),
       rps: draft.rps,
     }));
 }
@@ -424,6 +483,8 @@ function createArbitrary(
     .record({
       operation: fc.constantFrom("create", "create", "upsert"),
       batch: fc.option(fc.constantFrom(1, 10, 100), { freq: 5 }),
+      // A writer that collects records of one key before sending them (a device's readings).
+      buffered: sometimes(fc.constantFrom(10, 60), 6),
       rps: rateArbitrary(options),
     })
     .map((draft) => ({
@@ -435,6 +496,7 @@ function createArbitrary(
       ...(draft.batch === undefined || draft.batch === null || draft.batch === 1
         ? {}
         : { batch: draft.batch }),
+      ...(draft.buffered === undefined ? {} : { bufferedRecords: draft.buffered }),
       rps: draft.rps,
     }));
 }
@@ -491,7 +553,7 @@ export function workloadDocumentArbitrary(
         pairs.length === 0
           ? fc.constant([])
           : fc.uniqueArray(pairFrom(pairs), {
-              maxLength: 1,
+              maxLength: 2,
               selector: ([a, b]) => `${a.name}>${b.name}`,
             }),
         fc.record({
@@ -580,6 +642,7 @@ export function workloadDocumentArbitrary(
               avgBytes: entity.avgBytes,
               ...(entity.maxBytes === undefined ? {} : { maxBytes: entity.maxBytes }),
               ...(entity.ttlSeconds === undefined ? {} : { ttlSeconds: entity.ttlSeconds }),
+              ...(entity.binning === undefined ? {} : { binning: entity.binning }),
               attributes: Object.fromEntries(attributes.map((a) => [a.name, attributeField(a)])),
             },
           ]),
@@ -588,7 +651,52 @@ export function workloadDocumentArbitrary(
         accessPatterns: patterns,
       };
       return document;
-    });
+    })
+    .chain(withAtomicWrites);
+}
+
+type PatternDocument = Record<string, unknown> & {
+  readonly id: string;
+  readonly type: string;
+  readonly entity: string;
+};
+
+/**
+ * The document with, now and then, a pair of writes that must commit together (`atomicWith`):
+ * mostly writes of one entity or of a parent and its child (which a key can keep in one logical
+ * partition), sometimes any two (which none may).
+ */
+function withAtomicWrites(document: WorkloadDocument): fc.Arbitrary<WorkloadDocument> {
+  const patterns = document.accessPatterns as readonly PatternDocument[];
+  const relationships = (document.relationships ?? []) as readonly RelationshipDraft[];
+  const writes = patterns.filter((p) => p.type === "write");
+  const pairs = writes.flatMap((a, i) =>
+    writes.slice(i + 1).map((b) => [a.id, b.id, a.entity, b.entity] as const),
+  );
+  if (pairs.length === 0) return fc.constant(document);
+  const related = pairs.filter(
+    ([, , a, b]) =>
+      a === b ||
+      relationships.some(
+        (r) =>
+          r.via !== undefined && ((r.parent === a && r.child === b) || (r.parent === b && r.child === a)),
+      ),
+  );
+  const pair =
+    related.length === 0
+      ? fc.constantFrom(...pairs)
+      : fc.oneof(
+          { arbitrary: fc.constantFrom(...related), weight: 3 },
+          { arbitrary: fc.constantFrom(...pairs), weight: 1 },
+        );
+  return sometimes(pair, 3).map((picked) => {
+    if (picked === undefined) return document;
+    const [pattern, partner] = picked;
+    return {
+      ...document,
+      accessPatterns: patterns.map((p) => (p.id === pattern ? { ...p, atomicWith: [partner] } : p)),
+    };
+  });
 }
 
 /** The YAML text of a generated document (what a user would save as workload.yaml). */

@@ -76,21 +76,21 @@ az cosmosdb sql container create \
   --name 'accounts' \
   --partition-key-path '/id' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/email/?"},{"path":"/tokenId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/email/?"},{"path":"/sessionId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --ttl -1 \
-  --max-throughput 14000
+  --max-throughput 81000
 
-# Container sessions
+# Container password-reset-tokens
 az cosmosdb sql container create \
   --resource-group "$RESOURCE_GROUP" \
   --account-name "$ACCOUNT_NAME" \
   --database-name "$DATABASE_NAME" \
-  --name 'sessions' \
-  --partition-key-path '/sessionId' \
+  --name 'password-reset-tokens' \
+  --partition-key-path '/tokenId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/sessionId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --ttl 86400 \
-  --max-throughput 68000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/tokenId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --ttl 900 \
+  --max-throughput 1000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

@@ -124,7 +124,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/email/?'
           }
           {
-            path: '/tokenId/?'
+            path: '/sessionId/?'
           }
           {
             path: '/type/?'
@@ -140,22 +140,22 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 14000
+        maxThroughput: 81000
       }
     }
   }
 }
 
-// Container sessions
+// Container password-reset-tokens
 resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
   parent: database
-  name: 'sessions'
+  name: 'password-reset-tokens'
   properties: {
     resource: {
-      id: 'sessions'
+      id: 'password-reset-tokens'
       partitionKey: {
         paths: [
-          '/sessionId'
+          '/tokenId'
         ]
         kind: 'Hash'
         version: 2
@@ -165,10 +165,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
-            path: '/accountId/?'
-          }
-          {
-            path: '/sessionId/?'
+            path: '/tokenId/?'
           }
           {
             path: '/type/?'
@@ -180,11 +177,11 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
           }
         ]
       }
-      defaultTtl: 86400
+      defaultTtl: 900
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 68000
+        maxThroughput: 1000
       }
     }
   }

@@ -146,7 +146,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_version = 2
   default_ttl           = -1
   autoscale_settings {
-    max_throughput = 14000
+    max_throughput = 81000
   }
 
   indexing_policy {
@@ -161,7 +161,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
     }
 
     included_path {
-      path = "/tokenId/?"
+      path = "/sessionId/?"
     }
 
     included_path {
@@ -174,29 +174,25 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   }
 }
 
-# Container sessions
+# Container password-reset-tokens
 resource "azurerm_cosmosdb_sql_container" "container_1" {
-  name                  = "sessions"
+  name                  = "password-reset-tokens"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
   database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/sessionId"]
+  partition_key_paths   = ["/tokenId"]
   partition_key_kind    = "Hash"
   partition_key_version = 2
-  default_ttl           = 86400
+  default_ttl           = 900
   autoscale_settings {
-    max_throughput = 68000
+    max_throughput = 1000
   }
 
   indexing_policy {
     indexing_mode = "consistent"
 
     included_path {
-      path = "/accountId/?"
-    }
-
-    included_path {
-      path = "/sessionId/?"
+      path = "/tokenId/?"
     }
 
     included_path {

@@ -111,32 +111,32 @@ export interface AccountsEmailLookupItem {
   readonly [maintained: string]: unknown;
 }
 
-/** An item of accounts/passwordResetToken (PasswordResetToken) as stored. */
-export interface AccountsPasswordResetTokenItem {
+/** An item of accounts/session (Session) as stored. */
+export interface AccountsSessionItem {
   readonly id: string;
-  readonly type: "passwordResetToken";
-  readonly tokenId: string;
-  readonly accountId?: string;
-  readonly email?: string;
-  readonly createdAt?: string;
-  readonly expiresAt?: string;
-  readonly ttl?: number;
-  readonly _etag?: string;
-  readonly _ts?: number;
-  readonly [maintained: string]: unknown;
-}
-
-/** An item of sessions/session (Session) as stored. */
-export interface SessionsSessionItem {
-  readonly id: string;
-  readonly sessionId: string;
   readonly type: "session";
+  readonly sessionId: string;
   readonly accountId?: string;
   readonly createdAt?: string;
   readonly expiresAt?: string;
   readonly ipAddress?: string;
   readonly userAgent?: string;
   readonly mfaSatisfied?: boolean;
+  readonly ttl?: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
+/** An item of password-reset-tokens/passwordResetToken (PasswordResetToken) as stored. */
+export interface PasswordResetTokensPasswordResetTokenItem {
+  readonly id: string;
+  readonly tokenId: string;
+  readonly type: "passwordResetToken";
+  readonly accountId?: string;
+  readonly email?: string;
+  readonly createdAt?: string;
+  readonly expiresAt?: string;
   readonly _etag?: string;
   readonly _ts?: number;
   readonly [maintained: string]: unknown;
@@ -206,22 +206,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "accounts/passwordResetToken": {
+  "accounts/session": {
     container: "accounts",
-    type: "passwordResetToken",
-    entity: "PasswordResetToken",
-    attributes: ["tokenId", "accountId", "email", "createdAt", "expiresAt"],
-    id: "passwordResetToken-{tokenId}",
-    partitionKey: ["passwordResetToken-{tokenId}"],
-    keyPaths: ["/id"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-    ttl: 900,
-  },
-  "sessions/session": {
-    container: "sessions",
     type: "session",
     entity: "Session",
     attributes: [
@@ -233,9 +219,23 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "userAgent",
       "mfaSatisfied",
     ],
-    id: "{sessionId}",
-    partitionKey: ["{sessionId}"],
-    keyPaths: ["/sessionId"],
+    id: "session-{sessionId}",
+    partitionKey: ["session-{sessionId}"],
+    keyPaths: ["/id"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+    ttl: 86400,
+  },
+  "password-reset-tokens/passwordResetToken": {
+    container: "password-reset-tokens",
+    type: "passwordResetToken",
+    entity: "PasswordResetToken",
+    attributes: ["tokenId", "accountId", "email", "createdAt", "expiresAt"],
+    id: "{tokenId}",
+    partitionKey: ["{tokenId}"],
+    keyPaths: ["/tokenId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -417,44 +417,44 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3SignInCreateASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "create" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
      * Q3: Validate a session by its token id (every API call)
-     * Plan: pointRead on sessions/session.
+     * Plan: pointRead on accounts/session.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
+    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput, page: PageOptions = {}): Promise<ReadResult<AccountsSessionItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("sessions", "session");
+      const shape1 = runtime.shape("accounts", "session");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("sessions"),
-        renderTemplate("{sessionId}", values1),
-        [renderKeyValue("{sessionId}", values1)],
+        runtime.container("accounts"),
+        renderTemplate("session-{sessionId}", values1),
+        [renderKeyValue("session-{sessionId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<SessionsSessionItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<AccountsSessionItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: List an account's active sessions (security page, sign out everywhere)
-     * Plan: fanOut on sessions/session.
+     * Plan: fanOut on accounts/session.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
+    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<AccountsSessionItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // fan-out over all 7 physical partition(s)
-      const shape1 = runtime.shape("sessions", "session");
+      // fan-out over all 9 physical partition(s)
+      const shape1 = runtime.shape("accounts", "session");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
-        runtime.container("sessions"),
+        runtime.container("accounts"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
         [
           { name: "@type", value: "session" },
@@ -465,7 +465,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
-      const items = itemsAs<SessionsSessionItem>(step1.items);
+      const items = itemsAs<AccountsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
@@ -475,7 +475,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c4SignOutOrRevokeASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "delete" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "delete" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -488,7 +488,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [
         {
           kind: "item",
-          container: "accounts",
+          container: "password-reset-tokens",
           itemType: "passwordResetToken",
           operation: "create",
         },
@@ -497,23 +497,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q5: Read a password-reset token when its link is opened
-     * Plan: pointRead on accounts/passwordResetToken.
+     * Plan: pointRead on password-reset-tokens/passwordResetToken.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput, page: PageOptions = {}): Promise<ReadResult<AccountsPasswordResetTokenItem>> {
+    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput, page: PageOptions = {}): Promise<ReadResult<PasswordResetTokensPasswordResetTokenItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("accounts", "passwordResetToken");
+      const shape1 = runtime.shape("password-reset-tokens", "passwordResetToken");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("accounts"),
-        renderTemplate("passwordResetToken-{tokenId}", values1),
-        [renderKeyValue("passwordResetToken-{tokenId}", values1)],
+        runtime.container("password-reset-tokens"),
+        renderTemplate("{tokenId}", values1),
+        [renderKeyValue("{tokenId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<AccountsPasswordResetTokenItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<PasswordResetTokensPasswordResetTokenItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
@@ -526,7 +526,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [
         {
           kind: "item",
-          container: "accounts",
+          container: "password-reset-tokens",
           itemType: "passwordResetToken",
           operation: "delete",
         },

@@ -74,17 +74,6 @@ az cosmosdb sql container create \
   --account-name "$ACCOUNT_NAME" \
   --database-name "$DATABASE_NAME" \
   --name 'customers' \
-  --partition-key-path '/id' \
-  --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/customerId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 2000
-
-# Container orders
-az cosmosdb sql container create \
-  --resource-group "$RESOURCE_GROUP" \
-  --account-name "$ACCOUNT_NAME" \
-  --database-name "$DATABASE_NAME" \
-  --name 'orders' \
   --partition-key-path '/customerId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/customerId/?"},{"path":"/orderDate/?"},{"path":"/orderId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/customerId","order":"ascending"},{"path":"/orderDate","order":"descending"}]]}' \
@@ -100,6 +89,17 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/categoryId/?"},{"path":"/createdAt/?"},{"path":"/productId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/productId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
   --max-throughput 23000
+
+# Container categories
+az cosmosdb sql container create \
+  --resource-group "$RESOURCE_GROUP" \
+  --account-name "$ACCOUNT_NAME" \
+  --database-name "$DATABASE_NAME" \
+  --name 'categories' \
+  --partition-key-path '/categoryId' \
+  --partition-key-version 2 \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --max-throughput 1000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

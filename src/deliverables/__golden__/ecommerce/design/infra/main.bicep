@@ -108,46 +108,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
       id: 'customers'
       partitionKey: {
         paths: [
-          '/id'
-        ]
-        kind: 'Hash'
-        version: 2
-      }
-      indexingPolicy: {
-        indexingMode: 'consistent'
-        automatic: true
-        includedPaths: [
-          {
-            path: '/customerId/?'
-          }
-          {
-            path: '/type/?'
-          }
-        ]
-        excludedPaths: [
-          {
-            path: '/*'
-          }
-        ]
-      }
-    }
-    options: {
-      autoscaleSettings: {
-        maxThroughput: 2000
-      }
-    }
-  }
-}
-
-// Container orders
-resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
-  parent: database
-  name: 'orders'
-  properties: {
-    resource: {
-      id: 'orders'
-      partitionKey: {
-        paths: [
           '/customerId'
         ]
         kind: 'Hash'
@@ -198,7 +158,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
 }
 
 // Container products
-resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
   parent: database
   name: 'products'
   properties: {
@@ -250,6 +210,43 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     options: {
       autoscaleSettings: {
         maxThroughput: 23000
+      }
+    }
+  }
+}
+
+// Container categories
+resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+  parent: database
+  name: 'categories'
+  properties: {
+    resource: {
+      id: 'categories'
+      partitionKey: {
+        paths: [
+          '/categoryId'
+        ]
+        kind: 'Hash'
+        version: 2
+      }
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [
+          {
+            path: '/type/?'
+          }
+        ]
+        excludedPaths: [
+          {
+            path: '/*'
+          }
+        ]
+      }
+    }
+    options: {
+      autoscaleSettings: {
+        maxThroughput: 1000
       }
     }
   }

@@ -141,36 +141,6 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
   database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/id"]
-  partition_key_kind    = "Hash"
-  partition_key_version = 2
-  autoscale_settings {
-    max_throughput = 2000
-  }
-
-  indexing_policy {
-    indexing_mode = "consistent"
-
-    included_path {
-      path = "/customerId/?"
-    }
-
-    included_path {
-      path = "/type/?"
-    }
-
-    excluded_path {
-      path = "/*"
-    }
-  }
-}
-
-# Container orders
-resource "azurerm_cosmosdb_sql_container" "container_1" {
-  name                  = "orders"
-  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
-  account_name          = azurerm_cosmosdb_account.account.name
-  database_name         = azurerm_cosmosdb_sql_database.database.name
   partition_key_paths   = ["/customerId"]
   partition_key_kind    = "Hash"
   partition_key_version = 2
@@ -215,7 +185,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
 }
 
 # Container products
-resource "azurerm_cosmosdb_sql_container" "container_2" {
+resource "azurerm_cosmosdb_sql_container" "container_1" {
   name                  = "products"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
@@ -259,6 +229,32 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
         path  = "/createdAt"
         order = "descending"
       }
+    }
+  }
+}
+
+# Container categories
+resource "azurerm_cosmosdb_sql_container" "container_2" {
+  name                  = "categories"
+  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
+  account_name          = azurerm_cosmosdb_account.account.name
+  database_name         = azurerm_cosmosdb_sql_database.database.name
+  partition_key_paths   = ["/categoryId"]
+  partition_key_kind    = "Hash"
+  partition_key_version = 2
+  autoscale_settings {
+    max_throughput = 1000
+  }
+
+  indexing_policy {
+    indexing_mode = "consistent"
+
+    included_path {
+      path = "/type/?"
+    }
+
+    excluded_path {
+      path = "/*"
     }
   }
 }

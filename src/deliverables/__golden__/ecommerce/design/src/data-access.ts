@@ -131,8 +131,8 @@ export type ReviewRecord = {
 /** An item of customers/customer (Customer) as stored. */
 export interface CustomersCustomerItem {
   readonly id: string;
-  readonly type: "customer";
   readonly customerId: string;
+  readonly type: "customer";
   readonly email?: string;
   readonly name?: string;
   readonly phone?: string;
@@ -144,20 +144,8 @@ export interface CustomersCustomerItem {
   readonly [maintained: string]: unknown;
 }
 
-/** An item of customers/category (Category) as stored. */
-export interface CustomersCategoryItem {
-  readonly id: string;
-  readonly type: "category";
-  readonly categoryId: string;
-  readonly name?: string;
-  readonly parentCategoryId?: string;
-  readonly _etag?: string;
-  readonly _ts?: number;
-  readonly [maintained: string]: unknown;
-}
-
-/** An item of orders/order (Order) as stored. */
-export interface OrdersOrderItem {
+/** An item of customers/order (Order) as stored. */
+export interface CustomersOrderItem {
   readonly id: string;
   readonly customerId: string;
   readonly type: "order";
@@ -208,6 +196,18 @@ export interface ProductsReviewItem {
   readonly [maintained: string]: unknown;
 }
 
+/** An item of categories/category (Category) as stored. */
+export interface CategoriesCategoryItem {
+  readonly id: string;
+  readonly categoryId: string;
+  readonly type: "category";
+  readonly name?: string;
+  readonly parentCategoryId?: string;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
 /** Input of Q1. */
 export type Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput = { readonly customerId: string; };
 
@@ -236,28 +236,15 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     entity: "Customer",
     attributes: ["customerId", "email", "name", "phone", "createdAt", "loyaltyTier"],
     id: "customer-{customerId}",
-    partitionKey: ["customer-{customerId}"],
-    keyPaths: ["/id"],
+    partitionKey: ["{customerId}"],
+    keyPaths: ["/customerId"],
     truncate: [],
     embeds: [{ entity: "Address", as: "addresses" }],
     copies: [],
     counts: [],
   },
-  "customers/category": {
+  "customers/order": {
     container: "customers",
-    type: "category",
-    entity: "Category",
-    attributes: ["categoryId", "name", "parentCategoryId"],
-    id: "category-{categoryId}",
-    partitionKey: ["category-{categoryId}"],
-    keyPaths: ["/id"],
-    truncate: [],
-    embeds: [],
-    copies: [],
-    counts: [],
-  },
-  "orders/order": {
-    container: "orders",
     type: "order",
     entity: "Order",
     attributes: [
@@ -270,7 +257,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "shippingAddress",
       "paymentMethod",
     ],
-    id: "{orderId}",
+    id: "order-{orderId}",
     partitionKey: ["{customerId}"],
     keyPaths: ["/customerId"],
     truncate: [],
@@ -304,16 +291,29 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
+  "categories/category": {
+    container: "categories",
+    type: "category",
+    entity: "Category",
+    attributes: ["categoryId", "name", "parentCategoryId"],
+    id: "{categoryId}",
+    partitionKey: ["{categoryId}"],
+    keyPaths: ["/categoryId"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+  },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
   "products/product": {
     Category: {
-      container: "customers",
+      container: "categories",
       itemType: "category",
-      id: "category-{categoryId}",
-      partitionKey: ["category-{categoryId}"],
+      id: "{categoryId}",
+      partitionKey: ["{categoryId}"],
     },
   },
 };
@@ -341,7 +341,7 @@ export const accessPatterns = {
 } as const;
 
 /** Containers whose change feed drives maintenance. */
-const SOURCE_CONTAINERS: readonly string[] = ["customers"];
+const SOURCE_CONTAINERS: readonly string[] = ["categories"];
 
 /**
  * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
@@ -358,10 +358,10 @@ export const CHANGE_FEED_MODE = "latestVersion";
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
-   * Change-feed work when customers/category items change: propagate.
+   * Change-feed work when categories/category items change: propagate.
    * Call it with a batch of changed items (the change feed processor does).
    */
-  const handleCustomersCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+  const handleCategoriesCategoryChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
     const tasks: MaintenanceTask[] = [
       {
         kind: "propagate",
@@ -375,10 +375,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         attribute: "name",
       },
     ];
-    return runMaintenance(runtime, { container: "customers", itemType: "category" }, tasks, changes);
+    return runMaintenance(runtime, { container: "categories", itemType: "category" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
-    "customers/category": handleCustomersCategoryChanges,
+    "categories/category": handleCategoriesCategoryChanges,
   };
   /**
    * Runs the change-feed handlers for changes (grouped by container and item type); with
@@ -409,7 +409,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const step1 = liveRead(shape1, await readItem(
         runtime.container("customers"),
         renderTemplate("customer-{customerId}", values1),
-        [renderKeyValue("customer-{customerId}", values1)],
+        [renderKeyValue("{customerId}", values1)],
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<CustomersCustomerItem>(step1.item === undefined ? [] : [step1.item]);
@@ -467,41 +467,41 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q4: Show an order with all its lines (order details page)
-     * Plan: pointRead on orders/order.
+     * Plan: pointRead on customers/order.
      * Note: all(OrderLine) is embedded in order.orderLines.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
+    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput, page: PageOptions = {}): Promise<ReadResult<CustomersOrderItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("orders"),
-        renderTemplate("{orderId}", values1),
+        runtime.container("customers"),
+        renderTemplate("order-{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<CustomersOrderItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: List a customer's order history with the lines of each order, newest first, 10 per page
-     * Plan: singlePartitionQuery on orders/order.
+     * Plan: singlePartitionQuery on customers/order.
      * Note: all(OrderLine) is embedded in order.orderLines.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
+    async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<CustomersOrderItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
-        runtime.container("orders"),
+        runtime.container("customers"),
         "SELECT * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
         [
           { name: "@type", value: "order" },
@@ -512,29 +512,29 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
-      const items = itemsAs<OrdersOrderItem>(step1.items);
+      const items = itemsAs<CustomersOrderItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q6: Check an order's status (tracking widget, header only)
-     * Plan: pointRead on orders/order.
+     * Plan: pointRead on customers/order.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput, page: PageOptions = {}): Promise<ReadResult<Partial<OrdersOrderItem>>> {
+    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput, page: PageOptions = {}): Promise<ReadResult<Partial<CustomersOrderItem>>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key (charged for the whole item; the function returns only the selected attributes)
-      const shape1 = runtime.shape("orders", "order");
+      const shape1 = runtime.shape("customers", "order");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("orders"),
-        renderTemplate("{orderId}", values1),
+        runtime.container("customers"),
+        renderTemplate("order-{orderId}", values1),
         [renderKeyValue("{customerId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
-      const returned = itemsAs<OrdersOrderItem>(shapeItems(asItems(items), {
+      const items = itemsAs<CustomersOrderItem>(step1.item === undefined ? [] : [step1.item]);
+      const returned = itemsAs<CustomersOrderItem>(shapeItems(asItems(items), {
         properties: ["id", "orderId", "customerId", "orderDate", "status", "total", "orderLines"],
         truncate: [],
         bucketed: false,
@@ -568,7 +568,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           container: "customers",
           itemType: "customer",
           id: "customer-{customerId}",
-          partitionKey: ["customer-{customerId}"],
+          partitionKey: ["{customerId}"],
           as: "addresses",
           childKey: "addressId",
           many: true,
@@ -583,7 +583,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3PlaceAnOrder(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "orders", itemType: "order", operation: "create" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -604,7 +604,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c5UpdateAnOrdersStatusPaymentShippingDeliveryReturns(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "update", changes: ["status"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "orders", itemType: "order", operation: "patch" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -666,10 +666,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c9CreateOrRenameACategory(record: CategoryRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Category", change: "create", changes: ["name"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "category", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "categories", itemType: "category", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
-    handleCustomersCategoryChanges,
+    handleCategoriesCategoryChanges,
     applyChanges,
     applyFeed,
   };

@@ -42,7 +42,6 @@ case "$PUBLIC_NETWORK_ACCESS" in
 esac
 read -r -a data_contributors <<< "$DATA_CONTRIBUTOR_PRINCIPAL_IDS"
 if [ "$ZONE_REDUNDANT" = true ]; then zone=True; else zone=False; fi
-SUBSCRIPTION_ID="${SUBSCRIPTION_ID:-$(az account show --query id --output tsv)}"
 
 locations=(--locations regionName="$LOCATION" failoverPriority=0 isZoneRedundant="$zone")
 priority=1
@@ -77,31 +76,32 @@ az cosmosdb sql container create \
   --name 'tenants' \
   --partition-key-path '/tenantId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/tenantId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 1000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
+  --max-throughput 5000
 
-# Container users
+# Container sessions
 az cosmosdb sql container create \
   --resource-group "$RESOURCE_GROUP" \
   --account-name "$ACCOUNT_NAME" \
   --database-name "$DATABASE_NAME" \
-  --name 'users' \
-  --partition-key-path '/tenantId' \
+  --name 'sessions' \
+  --partition-key-path '/userId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
-  --max-throughput 4000
-
-# Container sessions
-# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.
-az rest --method put \
-  --url "https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"'sessions?api-version=2024-11-15' \
-  --body '{"properties":{"resource":{"id":"sessions","partitionKey":{"paths":["/tenantId","/userId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/startedAt/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/userId","order":"ascending"},{"path":"/startedAt","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":7000}}}}'
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/startedAt/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/userId","order":"ascending"},{"path":"/startedAt","order":"descending"}]]}' \
+  --ttl 2592000 \
+  --max-throughput 8000
 
 # Container session-events
-# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.
-az rest --method put \
-  --url "https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"'session-events?api-version=2024-11-15' \
-  --body '{"properties":{"resource":{"id":"session-events","partitionKey":{"paths":["/tenantId","/userId","/sessionId"],"kind":"MultiHash","version":2},"indexingPolicy":{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]},"defaultTtl":2592000},"options":{"autoscaleSettings":{"maxThroughput":46000}}}}'
+az cosmosdb sql container create \
+  --resource-group "$RESOURCE_GROUP" \
+  --account-name "$ACCOUNT_NAME" \
+  --database-name "$DATABASE_NAME" \
+  --name 'session-events' \
+  --partition-key-path '/eventId' \
+  --partition-key-version 2 \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
+  --ttl 2592000 \
+  --max-throughput 114000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

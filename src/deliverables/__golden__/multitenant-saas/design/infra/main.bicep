@@ -118,46 +118,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
-            path: '/tenantId/?'
-          }
-          {
-            path: '/type/?'
-          }
-        ]
-        excludedPaths: [
-          {
-            path: '/*'
-          }
-        ]
-      }
-    }
-    options: {
-      autoscaleSettings: {
-        maxThroughput: 1000
-      }
-    }
-  }
-}
-
-// Container users
-resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
-  parent: database
-  name: 'users'
-  properties: {
-    resource: {
-      id: 'users'
-      partitionKey: {
-        paths: [
-          '/tenantId'
-        ]
-        kind: 'Hash'
-        version: 2
-      }
-      indexingPolicy: {
-        indexingMode: 'consistent'
-        automatic: true
-        includedPaths: [
-          {
             path: '/displayName/?'
           }
           {
@@ -191,14 +151,14 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 4000
+        maxThroughput: 5000
       }
     }
   }
 }
 
 // Container sessions
-resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
   parent: database
   name: 'sessions'
   properties: {
@@ -206,10 +166,9 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
       id: 'sessions'
       partitionKey: {
         paths: [
-          '/tenantId'
           '/userId'
         ]
-        kind: 'MultiHash'
+        kind: 'Hash'
         version: 2
       }
       indexingPolicy: {
@@ -258,14 +217,14 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 7000
+        maxThroughput: 8000
       }
     }
   }
 }
 
 // Container session-events
-resource container3 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
   parent: database
   name: 'session-events'
   properties: {
@@ -273,11 +232,9 @@ resource container3 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
       id: 'session-events'
       partitionKey: {
         paths: [
-          '/tenantId'
-          '/userId'
-          '/sessionId'
+          '/eventId'
         ]
-        kind: 'MultiHash'
+        kind: 'Hash'
         version: 2
       }
       indexingPolicy: {
@@ -319,7 +276,7 @@ resource container3 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 46000
+        maxThroughput: 114000
       }
     }
   }

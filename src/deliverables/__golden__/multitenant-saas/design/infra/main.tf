@@ -145,37 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 1000
-  }
-
-  indexing_policy {
-    indexing_mode = "consistent"
-
-    included_path {
-      path = "/tenantId/?"
-    }
-
-    included_path {
-      path = "/type/?"
-    }
-
-    excluded_path {
-      path = "/*"
-    }
-  }
-}
-
-# Container users
-resource "azurerm_cosmosdb_sql_container" "container_1" {
-  name                  = "users"
-  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
-  account_name          = azurerm_cosmosdb_account.account.name
-  database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/tenantId"]
-  partition_key_kind    = "Hash"
-  partition_key_version = 2
-  autoscale_settings {
-    max_throughput = 4000
+    max_throughput = 5000
   }
 
   indexing_policy {
@@ -215,17 +185,17 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
 }
 
 # Container sessions
-resource "azurerm_cosmosdb_sql_container" "container_2" {
+resource "azurerm_cosmosdb_sql_container" "container_1" {
   name                  = "sessions"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
   database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/tenantId", "/userId"]
-  partition_key_kind    = "MultiHash"
+  partition_key_paths   = ["/userId"]
+  partition_key_kind    = "Hash"
   partition_key_version = 2
   default_ttl           = 2592000
   autoscale_settings {
-    max_throughput = 7000
+    max_throughput = 8000
   }
 
   indexing_policy {
@@ -273,17 +243,17 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
 }
 
 # Container session-events
-resource "azurerm_cosmosdb_sql_container" "container_3" {
+resource "azurerm_cosmosdb_sql_container" "container_2" {
   name                  = "session-events"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
   database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/tenantId", "/userId", "/sessionId"]
-  partition_key_kind    = "MultiHash"
+  partition_key_paths   = ["/eventId"]
+  partition_key_kind    = "Hash"
   partition_key_version = 2
   default_ttl           = 2592000
   autoscale_settings {
-    max_throughput = 46000
+    max_throughput = 114000
   }
 
   indexing_policy {

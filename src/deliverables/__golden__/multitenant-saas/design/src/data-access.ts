@@ -111,8 +111,8 @@ export interface TenantsTenantItem {
   readonly [maintained: string]: unknown;
 }
 
-/** An item of users/user (User) as stored. */
-export interface UsersUserItem {
+/** An item of tenants/user (User) as stored. */
+export interface TenantsUserItem {
   readonly id: string;
   readonly tenantId: string;
   readonly type: "user";
@@ -131,10 +131,10 @@ export interface UsersUserItem {
 /** An item of sessions/session (Session) as stored. */
 export interface SessionsSessionItem {
   readonly id: string;
-  readonly tenantId: string;
   readonly userId: string;
   readonly type: "session";
   readonly sessionId: string;
+  readonly tenantId?: string;
   readonly startedAt?: string;
   readonly endedAt?: string;
   readonly status?: string;
@@ -149,11 +149,11 @@ export interface SessionsSessionItem {
 /** An item of session-events/sessionEvent (SessionEvent) as stored. */
 export interface SessionEventsSessionEventItem {
   readonly id: string;
-  readonly tenantId: string;
-  readonly userId: string;
-  readonly sessionId: string;
-  readonly type: "sessionEvent";
   readonly eventId: string;
+  readonly type: "sessionEvent";
+  readonly tenantId?: string;
+  readonly userId?: string;
+  readonly sessionId?: string;
   readonly timestamp?: string;
   readonly eventType?: string;
   readonly payload?: Readonly<Record<string, unknown>>;
@@ -189,7 +189,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "tenant",
     entity: "Tenant",
     attributes: ["tenantId", "name", "plan", "region", "settings", "createdAt"],
-    id: "{tenantId}",
+    id: "tenant-{tenantId}",
     partitionKey: ["{tenantId}"],
     keyPaths: ["/tenantId"],
     truncate: [],
@@ -197,8 +197,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "users/user": {
-    container: "users",
+  "tenants/user": {
+    container: "tenants",
     type: "user",
     entity: "User",
     attributes: [
@@ -211,7 +211,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "isServiceAccount",
       "createdAt",
     ],
-    id: "{userId}",
+    id: "user-{userId}",
     partitionKey: ["{tenantId}"],
     keyPaths: ["/tenantId"],
     truncate: [],
@@ -235,8 +235,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "eventCount",
     ],
     id: "{sessionId}",
-    partitionKey: ["{tenantId}", "{userId}"],
-    keyPaths: ["/tenantId", "/userId"],
+    partitionKey: ["{userId}"],
+    keyPaths: ["/userId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -248,8 +248,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     entity: "SessionEvent",
     attributes: ["eventId", "tenantId", "userId", "sessionId", "timestamp", "eventType", "payload"],
     id: "{eventId}",
-    partitionKey: ["{tenantId}", "{userId}", "{sessionId}"],
-    keyPaths: ["/tenantId", "/userId", "/sessionId"],
+    partitionKey: ["{eventId}"],
+    keyPaths: ["/eventId"],
     truncate: [],
     embeds: [],
     copies: [],
@@ -336,7 +336,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
         runtime.container("tenants"),
-        renderTemplate("{tenantId}", values1),
+        renderTemplate("tenant-{tenantId}", values1),
         [renderKeyValue("{tenantId}", values1)],
       ));
       requestCharge += step1.requestCharge;
@@ -350,44 +350,44 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c2CreateOrUpdateAUser(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "User", change: "create", changes: ["displayName", "role", "status"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "user", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "tenants", itemType: "user", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
-     * Plan: pointRead on users/user.
+     * Plan: pointRead on tenants/user.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("users", "user");
+      const shape1 = runtime.shape("tenants", "user");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("users"),
-        renderTemplate("{userId}", values1),
+        runtime.container("tenants"),
+        renderTemplate("user-{userId}", values1),
         [renderKeyValue("{tenantId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<TenantsUserItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
-     * Plan: singlePartitionQuery on users/user.
+     * Plan: singlePartitionQuery on tenants/user.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
-      const shape1 = runtime.shape("users", "user");
+      const shape1 = runtime.shape("tenants", "user");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
-        runtime.container("users"),
+        runtime.container("tenants"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
         [
           { name: "@type", value: "user" },
@@ -398,7 +398,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
-      const items = itemsAs<UsersUserItem>(step1.items);
+      const items = itemsAs<TenantsUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
@@ -458,7 +458,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@tenantId", value: input.tenantId },
           { name: "@userId", value: input.userId },
         ],
-        [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
+        [renderKeyValue("{userId}", values1)],
         pageOf(page.pageSize ?? 20, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
@@ -468,24 +468,32 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q5: Replay a session with all its events
-     * Plan: pointRead on sessions/session.
+     * Plan: singlePartitionQuery on sessions/session.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
     async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // point read by id and partition key
+      // single-partition query
       const shape1 = runtime.shape("sessions", "session");
       const values1 = readValues(runtime, shape1, input);
-      const step1 = liveRead(shape1, await readItem(
+      const step1 = await queryPage(
         runtime.container("sessions"),
-        renderTemplate("{sessionId}", values1),
-        [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
-      ));
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
+        [
+          { name: "@type", value: "session" },
+          { name: "@tenantId", value: input.tenantId },
+          { name: "@userId", value: input.userId },
+          { name: "@sessionId", value: input.sessionId },
+        ],
+        [renderKeyValue("{userId}", values1)],
+        pageOf(page.pageSize, page.continuationToken),
+      );
       requestCharge += step1.requestCharge;
-      const items = itemsAs<SessionsSessionItem>(step1.item === undefined ? [] : [step1.item]);
-      // one query per returned item for all(SessionEvent) (single partition)
+      continuationToken = step1.continuationToken;
+      const items = itemsAs<SessionsSessionItem>(step1.items);
+      // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
         const shape2 = runtime.shape("session-events", "sessionEvent");
         const byResult: unknown[][] = [];
@@ -493,14 +501,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           const values2 = readValues(runtime, shape2, result);
           const found = await queryItems(
             runtime.container("session-events"),
-            "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
+            "SELECT * FROM c WHERE c.type = @type AND c.sessionId = @sessionId",
             [
               { name: "@type", value: "sessionEvent" },
-              { name: "@tenantId", value: renderKeyValue("{tenantId}", values2) },
-              { name: "@userId", value: renderKeyValue("{userId}", values2) },
               { name: "@sessionId", value: result["sessionId"] },
             ],
-            [renderKeyValue("{tenantId}", values2), renderKeyValue("{userId}", values2), renderKeyValue("{sessionId}", values2)],
           );
           requestCharge += found.requestCharge;
           byResult.push(found.items);
@@ -511,14 +516,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q6: Show a tenant's recent activity (its events in a time range, newest first)
-     * Plan: prefixQuery on session-events/sessionEvent.
+     * Plan: fanOut on session-events/sessionEvent.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SessionEventsSessionEventItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // targeted query on the first 1 level(s) of the hierarchical key
+      // fan-out over all 48 physical partition(s)
       const shape1 = runtime.shape("session-events", "sessionEvent");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
@@ -530,7 +535,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampFrom", value: input.timestamp.from },
           { name: "@timestampTo", value: input.timestamp.to },
         ],
-        [renderKeyValue("{tenantId}", values1)],
+        undefined,
         pageOf(page.pageSize ?? 200, page.continuationToken),
       );
       requestCharge += step1.requestCharge;

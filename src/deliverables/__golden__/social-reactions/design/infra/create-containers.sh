@@ -76,8 +76,8 @@ az cosmosdb sql container create \
   --name 'users' \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 11000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
+  --max-throughput 1569000
 
 # Container posts
 az cosmosdb sql container create \
@@ -87,19 +87,8 @@ az cosmosdb sql container create \
   --name 'posts' \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 1470000
-
-# Container reactions
-az cosmosdb sql container create \
-  --resource-group "$RESOURCE_GROUP" \
-  --account-name "$ACCOUNT_NAME" \
-  --database-name "$DATABASE_NAME" \
-  --name 'reactions' \
-  --partition-key-path '/postIdShard' \
-  --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 5251000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --max-throughput 787000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

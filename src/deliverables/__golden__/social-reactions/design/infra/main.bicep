@@ -118,89 +118,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
-            path: '/type/?'
-          }
-          {
-            path: '/userId/?'
-          }
-        ]
-        excludedPaths: [
-          {
-            path: '/*'
-          }
-        ]
-      }
-    }
-    options: {
-      autoscaleSettings: {
-        maxThroughput: 11000
-      }
-    }
-  }
-}
-
-// Container posts
-resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
-  parent: database
-  name: 'posts'
-  properties: {
-    resource: {
-      id: 'posts'
-      partitionKey: {
-        paths: [
-          '/postId'
-        ]
-        kind: 'Hash'
-        version: 2
-      }
-      indexingPolicy: {
-        indexingMode: 'consistent'
-        automatic: true
-        includedPaths: [
-          {
-            path: '/authorId/?'
-          }
-          {
-            path: '/postId/?'
-          }
-          {
-            path: '/type/?'
-          }
-        ]
-        excludedPaths: [
-          {
-            path: '/*'
-          }
-        ]
-      }
-    }
-    options: {
-      autoscaleSettings: {
-        maxThroughput: 1470000
-      }
-    }
-  }
-}
-
-// Container reactions
-resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
-  parent: database
-  name: 'reactions'
-  properties: {
-    resource: {
-      id: 'reactions'
-      partitionKey: {
-        paths: [
-          '/postIdShard'
-        ]
-        kind: 'Hash'
-        version: 2
-      }
-      indexingPolicy: {
-        indexingMode: 'consistent'
-        automatic: true
-        includedPaths: [
-          {
             path: '/createdAt/?'
           }
           {
@@ -237,7 +154,47 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 5251000
+        maxThroughput: 1569000
+      }
+    }
+  }
+}
+
+// Container posts
+resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+  parent: database
+  name: 'posts'
+  properties: {
+    resource: {
+      id: 'posts'
+      partitionKey: {
+        paths: [
+          '/postId'
+        ]
+        kind: 'Hash'
+        version: 2
+      }
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [
+          {
+            path: '/postId/?'
+          }
+          {
+            path: '/type/?'
+          }
+        ]
+        excludedPaths: [
+          {
+            path: '/*'
+          }
+        ]
+      }
+    }
+    options: {
+      autoscaleSettings: {
+        maxThroughput: 787000
       }
     }
   }

@@ -145,71 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 11000
-  }
-
-  indexing_policy {
-    indexing_mode = "consistent"
-
-    included_path {
-      path = "/type/?"
-    }
-
-    included_path {
-      path = "/userId/?"
-    }
-
-    excluded_path {
-      path = "/*"
-    }
-  }
-}
-
-# Container posts
-resource "azurerm_cosmosdb_sql_container" "container_1" {
-  name                  = "posts"
-  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
-  account_name          = azurerm_cosmosdb_account.account.name
-  database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/postId"]
-  partition_key_kind    = "Hash"
-  partition_key_version = 2
-  autoscale_settings {
-    max_throughput = 1470000
-  }
-
-  indexing_policy {
-    indexing_mode = "consistent"
-
-    included_path {
-      path = "/authorId/?"
-    }
-
-    included_path {
-      path = "/postId/?"
-    }
-
-    included_path {
-      path = "/type/?"
-    }
-
-    excluded_path {
-      path = "/*"
-    }
-  }
-}
-
-# Container reactions
-resource "azurerm_cosmosdb_sql_container" "container_2" {
-  name                  = "reactions"
-  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
-  account_name          = azurerm_cosmosdb_account.account.name
-  database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/postIdShard"]
-  partition_key_kind    = "Hash"
-  partition_key_version = 2
-  autoscale_settings {
-    max_throughput = 5251000
+    max_throughput = 1569000
   }
 
   indexing_policy {
@@ -248,6 +184,36 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
         path  = "/createdAt"
         order = "descending"
       }
+    }
+  }
+}
+
+# Container posts
+resource "azurerm_cosmosdb_sql_container" "container_1" {
+  name                  = "posts"
+  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
+  account_name          = azurerm_cosmosdb_account.account.name
+  database_name         = azurerm_cosmosdb_sql_database.database.name
+  partition_key_paths   = ["/postId"]
+  partition_key_kind    = "Hash"
+  partition_key_version = 2
+  autoscale_settings {
+    max_throughput = 787000
+  }
+
+  indexing_policy {
+    indexing_mode = "consistent"
+
+    included_path {
+      path = "/postId/?"
+    }
+
+    included_path {
+      path = "/type/?"
+    }
+
+    excluded_path {
+      path = "/*"
     }
   }
 }

@@ -17,15 +17,12 @@ import {
   applyChangesWith,
   asItems,
   createRuntime,
-  distinctValues,
-  queryItems,
   readItem,
   readValues,
   renderKeyValue,
   renderTemplate,
   runMaintenance,
   runWrite,
-  shardValues,
   shapeItems,
   processChangeFeeds,
   changesOfFeed,
@@ -35,6 +32,7 @@ import {
   liveItem,
   itemsAs,
   pageOf,
+  partitionKeyOfItem,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -100,6 +98,21 @@ export interface UsersUserItem {
   readonly [maintained: string]: unknown;
 }
 
+/** An item of users/reaction (Reaction) as stored. */
+export interface UsersReactionItem {
+  readonly id: string;
+  readonly userId: string;
+  readonly type: "reaction";
+  readonly reactionId: string;
+  readonly postId?: string;
+  readonly kind?: string;
+  readonly createdAt?: string;
+  readonly ttl?: number;
+  readonly _etag?: string;
+  readonly _ts?: number;
+  readonly [maintained: string]: unknown;
+}
+
 /** An item of posts/post (Post) as stored. */
 export interface PostsPostItem {
   readonly id: string;
@@ -110,24 +123,7 @@ export interface PostsPostItem {
   readonly mediaUrls?: readonly unknown[];
   readonly visibility?: string;
   readonly createdAt?: string;
-  readonly userDisplayName: string | null;
   readonly reactionCount: number;
-  readonly _etag?: string;
-  readonly _ts?: number;
-  readonly [maintained: string]: unknown;
-}
-
-/** An item of reactions/reaction (Reaction) as stored. */
-export interface ReactionsReactionItem {
-  readonly id: string;
-  readonly postIdShard: string;
-  readonly type: "reaction";
-  readonly reactionId: string;
-  readonly postId?: string;
-  readonly userId?: string;
-  readonly kind?: string;
-  readonly createdAt?: string;
-  readonly ttl?: number;
   readonly _etag?: string;
   readonly _ts?: number;
   readonly [maintained: string]: unknown;
@@ -157,13 +153,28 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "user",
     entity: "User",
     attributes: ["userId", "displayName", "avatarUrl", "bio", "createdAt"],
-    id: "{userId}",
+    id: "user-{userId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     truncate: [],
     embeds: [],
     copies: [],
     counts: [],
+  },
+  "users/reaction": {
+    container: "users",
+    type: "reaction",
+    entity: "Reaction",
+    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
+    id: "reaction-{postId}-{userId}",
+    partitionKey: ["{userId}"],
+    keyPaths: ["/userId"],
+    truncate: [],
+    embeds: [],
+    copies: [],
+    counts: [],
+    softDelete: { property: "deleted", ttlSeconds: 604800 },
+    countedFromFeed: true,
   },
   "posts/post": {
     container: "posts",
@@ -175,33 +186,14 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     keyPaths: ["/postId"],
     truncate: [],
     embeds: [],
-    copies: [{ from: { entity: "User", attribute: "displayName" }, as: "userDisplayName" }],
-    counts: [{ of: "Reaction", as: "reactionCount" }],
-  },
-  "reactions/reaction": {
-    container: "reactions",
-    type: "reaction",
-    entity: "Reaction",
-    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
-    id: "{postId}-{userId}",
-    partitionKey: ["{postId}-{shard}"],
-    keyPaths: ["/postIdShard"],
-    truncate: [],
-    embeds: [],
     copies: [],
-    counts: [],
-    shards: 64,
-    shardBy: "userId",
-    softDelete: { property: "deleted", ttlSeconds: 604800 },
-    countedFromFeed: true,
+    counts: [{ of: "Reaction", as: "reactionCount" }],
   },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-  "posts/post": {
-    User: { container: "users", itemType: "user", id: "{authorId}", partitionKey: ["{authorId}"] },
-  },
+
 };
 
 /**
@@ -221,7 +213,7 @@ export const accessPatterns = {
 } as const;
 
 /** Containers whose change feed drives maintenance. */
-const SOURCE_CONTAINERS: readonly string[] = ["users", "reactions"];
+const SOURCE_CONTAINERS: readonly string[] = ["users"];
 
 /**
  * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
@@ -238,30 +230,10 @@ export const CHANGE_FEED_MODE = "latestVersion";
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
-   * Change-feed work when users/user items change: propagate.
+   * Change-feed work when users/reaction items change: counter.
    * Call it with a batch of changed items (the change feed processor does).
    */
-  const handleUsersUserChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
-    const tasks: MaintenanceTask[] = [
-      {
-        kind: "propagate",
-        holder: { container: "posts", itemType: "post" },
-        sql: "SELECT c.id, c.postId FROM c WHERE c.type = @type AND c.authorId = @authorId",
-        parameters: [
-          { name: "@type", source: { kind: "literal", value: "post" } },
-          { name: "@authorId", source: { kind: "fromResult", attribute: "userId" } },
-        ],
-        property: "userDisplayName",
-        attribute: "displayName",
-      },
-    ];
-    return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
-  };
-  /**
-   * Change-feed work when reactions/reaction items change: counter.
-   * Call it with a batch of changed items (the change feed processor does).
-   */
-  const handleReactionsReactionChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+  const handleUsersReactionChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
     const tasks: MaintenanceTask[] = [
       {
         kind: "counter",
@@ -272,11 +244,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         childKey: "reactionId",
       },
     ];
-    return runMaintenance(runtime, { container: "reactions", itemType: "reaction" }, tasks, changes);
+    return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
-    "users/user": handleUsersUserChanges,
-    "reactions/reaction": handleReactionsReactionChanges,
+    "users/reaction": handleUsersReactionChanges,
   };
   /**
    * Runs the change-feed handlers for changes (grouped by container and item type); with
@@ -294,7 +265,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
-     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
@@ -312,47 +282,63 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
+      // one point read of the User of each returned item for User.displayName
+      {
+        const shape2 = runtime.shape("users", "user");
+        const identities = items.map((result) => {
+          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
+          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
+      }
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
-     * Plan: pointRead on reactions/reaction.
+     * Plan: pointRead on users/reaction.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("reactions", "reaction");
+      const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("reactions"),
-        renderTemplate("{postId}-{userId}", values1),
-        [renderKeyValue("{postId}-{shard}", values1)],
+        runtime.container("users"),
+        renderTemplate("reaction-{postId}-{userId}", values1),
+        [renderKeyValue("{userId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<ReactionsReactionItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
-     * Plan: fanOut on reactions/reaction.
+     * Plan: fanOut on users/reaction.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
+    async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
       let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
-      // query over the 64 write shards of the key (64 physical partition(s))
-      const shape1 = runtime.shape("reactions", "reaction");
+      // fan-out over all 384 physical partition(s)
+      const shape1 = runtime.shape("users", "reaction");
       const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
-        runtime.container("reactions"),
-        "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postIdShard, c.postIdShard) AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
+        runtime.container("users"),
+        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
         [
           { name: "@type", value: "reaction" },
-          { name: "@postIdShard", value: shardValues(shape1, "{postId}-{shard}", input) },
           { name: "@postId", value: input.postId },
         ],
         undefined,
@@ -360,31 +346,29 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       continuationToken = step1.continuationToken;
-      const items = itemsAs<ReactionsReactionItem>(step1.items);
-      // one query for the User.displayName of all returned items
+      const items = itemsAs<UsersReactionItem>(step1.items);
+      // one point read of the User of each returned item for User.displayName
       {
         const shape2 = runtime.shape("users", "user");
-        const values2 = readValues(runtime, shape2, items[0] ?? {});
-        const found =
-          items.length === 0
-            ? { items: [], requestCharge: 0 }
-            : await queryItems(
-            runtime.container("users"),
-            "SELECT c.userId, c.displayName FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@userId, c.userId)",
-            [
-              { name: "@type", value: "user" },
-              { name: "@userId", value: distinctValues(items, "userId") },
-            ],
-          );
-        requestCharge += found.requestCharge;
-        followUps.push({ container: "users", itemType: "user", perResult: false, items: found.items, byResult: [] });
+        const identities = items.map((result) => {
+          const values2 = readValues(runtime, shape2, result, "user-{userId}");
+          return { id: renderTemplate("user-{userId}", values2), keys: [renderKeyValue("{userId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
       }
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
-     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
@@ -400,17 +384,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       }));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
+      // one point read of the User of each returned item for User.displayName
+      {
+        const shape2 = runtime.shape("users", "user");
+        const identities = items.map((result) => {
+          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
+          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
+        });
+        const read = await readMany(runtime.container("users"), identities);
+        requestCharge += read.requestCharge;
+        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
+        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
+        const byResult: unknown[][] = identities.map((identity) => {
+          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
+          return item === undefined ? [] : [item];
+        });
+        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
+      }
       const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
-        properties: [
-          "id",
-          "postId",
-          "authorId",
-          "text",
-          "mediaUrls",
-          "createdAt",
-          "userDisplayName",
-          "reactionCount",
-        ],
+        properties: ["id", "postId", "authorId", "text", "mediaUrls", "createdAt", "reactionCount"],
         truncate: [],
         bucketed: false,
       }));
@@ -430,7 +422,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
-        renderTemplate("{userId}", values1),
+        renderTemplate("user-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
       ));
       requestCharge += step1.requestCharge;
@@ -440,7 +432,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Create a user or edit their profile
      * Plan: upsert the user item.
-     * Change feed (propagate): a change of User.displayName (1% of C1 requests) is propagated to post.userDisplayName.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateAUserOrEditTheirProfile(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -466,7 +457,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3ReactToAPostAddAReactionOrChangeItsKind(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reaction", change: "create", changes: ["kind"] };
-      const tasks: WriteTask[] = [{ kind: "item", container: "reactions", itemType: "reaction", operation: "upsert" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "upsert" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
@@ -477,11 +468,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c4RemoveAReaction(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reaction", change: "delete" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "reactions", itemType: "reaction", operation: "delete" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
-    handleUsersUserChanges,
-    handleReactionsReactionChanges,
+    handleUsersReactionChanges,
     applyChanges,
     applyFeed,
   };

@@ -1,0 +1,285 @@
+/**
+ * Spreading a hot logical partition: write shards for a hot write key (`{key}-{shard}`, the
+ * shard hashed from an attribute the reads give with the key), replicas for a hot read set kept
+ * from the change feed (`{key}-{replica}`, the reader picks one); and for a logical partition
+ * over 20 GB, shards or a hierarchical key that ends with the entity's own key.
+ * Primary item types and copies alike; an item type that shares its container moves to its own.
+ */
+import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { patternLoadOn, type DetailedEvaluation } from "../cost/evaluate.js";
+import { parseTemplate } from "../model/templates.js";
+import type { Container, ItemType, Model } from "../model/types.js";
+import type { ReadPattern, Workload } from "../workload/types.js";
+import { containerFor, containerNameOf, freshContainerName, moveItem, removeItem } from "./model-edits.js";
+import type { Candidate } from "./search.js";
+
+/** Shard counts tried for a hot write key. */
+export const SHARD_CHOICES = [4, 8, 16, 20, 32, 64, 128, 256] as const;
+/** Replica counts tried for a hot read set. */
+export const REPLICA_CHOICES = [2, 4, 8, 16, 32, 64] as const;
+/**
+ * The share of a partition's 10,000 RU/s a spread aims for: the hottest partition keeps 20%
+ * headroom for the estimate's error and for traffic above the stated peak.
+ */
+export const SPREAD_TARGET_SHARE = 0.8;
+
+/**
+ * How many counts to try: `all` that could be right (the hard-limit step: the estimate's count,
+ * the one below and two above), or only the estimate's (a repair inside another move).
+ */
+export type SpreadChoices = "all" | "estimate";
+
+function pick(list: readonly number[], needed: number, mode: SpreadChoices, above: number): number[] {
+  const larger = list.filter((n) => n > above);
+  const first = larger.findIndex((n) => n >= needed);
+  if (mode === "all") {
+    // The count the estimate asks for, the one below (the estimate may be pessimistic) and two
+    // above (hot keys that share a physical partition need more): far fewer would not do, far
+    // more only costs writes and evaluation time.
+    const at = first === -1 ? larger.length - 1 : first;
+    return larger.slice(Math.max(0, at - 1), at + 3);
+  }
+  // A repair tries the smallest count that should do; if it falls short, the next repair level
+  // starts from it.
+  return larger
+    .filter((n) => n >= needed)
+    .slice(0, 1)
+    .concat(larger.every((n) => n < needed) ? larger.slice(-1) : []);
+}
+
+/** Shares (0..1) of a container's RU/s at peak that reads and writes (with their change feed) put on it. */
+function loadShares(
+  workload: Workload,
+  evaluation: DetailedEvaluation,
+  container: string,
+): { reads: number; writes: number } {
+  let reads = 0;
+  let writes = 0;
+  evaluation.patterns.forEach((evaluated, index) => {
+    const pattern = workload.accessPatterns[index];
+    if (pattern === undefined) return;
+    const load = patternLoadOn(evaluated.plan, container) * pattern.rps.peak;
+    if (pattern.type === "read") reads += load;
+    else writes += load;
+  });
+  const total = reads + writes;
+  return total <= 0 ? { reads: 0.5, writes: 0.5 } : { reads: reads / total, writes: writes / total };
+}
+
+/** A spread that answers less than this share of a container's load is not tried. */
+const MIN_SHARE_SPREAD = 0.1;
+
+/** The key of a single-path item type: its attribute and the shards or replicas it already has. */
+function keyShape(item: ItemType): { attribute?: string; literal: boolean } | undefined {
+  if (item.partitionKey.length !== 1) return undefined;
+  const parts = parseTemplate(item.partitionKey[0] ?? "");
+  const attributes = parts.filter((p) => p.kind === "attribute");
+  if (attributes.length > 1 || parts.some((p) => p.kind === "bucket")) return undefined;
+  const first = attributes[0];
+  return first?.kind === "attribute" ? { attribute: first.name, literal: false } : { literal: true };
+}
+
+/** Replaces `item` (in `container`) by `next`, in place when it is alone there, else in its own container. */
+function placeItem(
+  model: Model,
+  container: Container,
+  item: ItemType,
+  next: ItemType,
+  paths: readonly string[],
+  wanted: string,
+): { model: Model; moved?: string } {
+  if (container.items.length === 1) {
+    return {
+      model: {
+        ...model,
+        containers: model.containers.map((c) =>
+          c.name === container.name ? { ...c, partitionKey: paths, items: [next] } : c,
+        ),
+      },
+    };
+  }
+  const target = freshContainerName(model, wanted);
+  return {
+    model: moveItem(
+      model,
+      { container: container.name, type: item.type },
+      containerFor(target, next, paths),
+      next,
+    ),
+    moved: target,
+  };
+}
+
+/** An attribute reads of `entity` give together with `keyAttribute` (the shard stays computable). */
+function shardAttribute(workload: Workload, entity: string, keyAttribute: string, fallback: string): string {
+  const companions = workload.accessPatterns
+    .filter(
+      (p): p is ReadPattern =>
+        p.type === "read" && p.entity === entity && p.where.some((w) => w.attribute === keyAttribute),
+    )
+    .flatMap((p) =>
+      p.where.filter((w) => w.op === "eq" && w.attribute !== keyAttribute).map((w) => w.attribute),
+    );
+  return companions[0] ?? fallback;
+}
+
+/**
+ * Candidates that spread the hottest logical partition of `containerName` (see the module note).
+ * @example spreadCandidates(workload, model, evaluation, "reactions", "all").map((c) => c.name)
+ */
+export function spreadCandidates(
+  workload: Workload,
+  model: Model,
+  evaluation: DetailedEvaluation,
+  containerName: string,
+  mode: SpreadChoices,
+  purpose: "throughput" | "storage" = "throughput",
+): Candidate[] {
+  const container = model.containers.find((c) => c.name === containerName);
+  const evaluated = evaluation.containers.find((c) => c.name === containerName);
+  if (container === undefined || evaluated === undefined) return [];
+  const hottest = Math.max(evaluated.hottestLogicalPartition.rus, evaluated.hottestPhysicalPartition.rus);
+  const factor = hottest / (MAX_PHYSICAL_PARTITION_RUS * SPREAD_TARGET_SHARE);
+  // Shards spread writes (a read of the key visits every shard); replicas spread reads (a write
+  // goes to every replica): each is tried where its kind of load matters.
+  const shares = loadShares(workload, evaluation, containerName);
+  const candidates: Candidate[] = [];
+  for (const item of container.items) {
+    const shape = keyShape(item);
+    const entity = workload.entities.find((e) => e.name === item.entity);
+    if (shape === undefined || entity === undefined || item.bucket !== undefined) continue;
+    const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
+    const copy = item.source !== undefined;
+    const a = shape.attribute;
+    const where = (what: string, moved: string | undefined) =>
+      `${moved === undefined ? "" : `move ${item.type} to ${moved} and `}${what}`;
+    // Write shards: a hot key value becomes `shards` logical partitions.
+    if (
+      a !== undefined &&
+      a !== entity.key &&
+      written &&
+      item.replicas === undefined &&
+      (mode === "all" || shares.writes >= MIN_SHARE_SPREAD)
+    ) {
+      const current = item.shards ?? 1;
+      const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, entity.key);
+      const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
+      for (const shards of pick(SHARD_CHOICES, needed, mode, current)) {
+        const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
+        const placed = placeItem(model, container, item, next, [`/${a}Shard`], containerNameOf(item.entity));
+        candidates.push({
+          name: where(
+            `shard ${item.type}: key ${a}-{shard}, ${shards} shards picked by hash(${shardBy})`,
+            placed.moved,
+          ),
+          model: placed.model,
+        });
+      }
+    }
+    // Replicas of a copy: every change is written to each, each read picks one.
+    if (copy && item.shards === undefined && (mode === "all" || shares.reads >= MIN_SHARE_SPREAD)) {
+      const current = item.replicas ?? 1;
+      const template =
+        item.replicas !== undefined
+          ? (item.partitionKey[0] ?? "")
+          : a === undefined
+            ? `${item.type}-{replica}`
+            : `{${a}}-{replica}`;
+      const path =
+        item.replicas !== undefined || a === undefined
+          ? (container.partitionKey[0] ?? "/partition")
+          : `/${a}Replica`;
+      // Only reads need spreading: the writes stay on every replica.
+      const needed = Math.ceil(current * factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
+      for (const replicas of pick(REPLICA_CHOICES, needed, mode, current)) {
+        const next: ItemType = { ...item, partitionKey: [template], replicas };
+        const placed = placeItem(model, container, item, next, [path], `${container.name}-replicas`);
+        candidates.push({
+          name: where(
+            `keep ${replicas} replicas of ${item.type} (key ${template}; each read picks one)`,
+            placed.moved,
+          ),
+          model: placed.model,
+        });
+      }
+    }
+    // A hierarchical key ending with the record's own key: a value's records are no longer one
+    // logical partition, so it can pass 20 GB. Not for throughput: every item of a first-level
+    // value stays in one physical partition until storage splits it ("all writes at ingestion are
+    // limited to one physical partition until it reaches 50 GB",
+    // https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
+    if (
+      purpose === "storage" &&
+      a !== undefined &&
+      a !== entity.key &&
+      item.shards === undefined &&
+      item.replicas === undefined &&
+      item.keepLatest === undefined &&
+      container.partitionKey.length === 1
+    ) {
+      const next: ItemType = { ...item, partitionKey: [`{${a}}`, `{${entity.key}}`] };
+      const placed = placeItem(
+        model,
+        container,
+        item,
+        next,
+        [`/${a}`, `/${entity.key}`],
+        `${containerNameOf(item.entity)}-by-${a.toLowerCase()}`,
+      );
+      candidates.push({
+        name: where(`key ${item.type} by the hierarchical key [/${a}, /${entity.key}]`, placed.moved),
+        model: placed.model,
+      });
+    }
+  }
+  return candidates;
+}
+
+/**
+ * Moves that take a hot partition's load elsewhere instead of spreading it: drop a copy (the
+ * reads it served fan out again, and the repairs of that fan-out may choose another copy or set
+ * of its reads), or key a primary item type by its own key again (its hot reads then fan out,
+ * and a copy keyed by their filter can take them with replicas). Each is scored after those
+ * repairs; alone, each breaks a read.
+ */
+export function relieveCandidates(workload: Workload, model: Model, containerName: string): Candidate[] {
+  const container = model.containers.find((c) => c.name === containerName);
+  if (container === undefined) return [];
+  const candidates: Candidate[] = [];
+  for (const item of container.items) {
+    const entity = workload.entities.find((e) => e.name === item.entity);
+    if (entity === undefined) continue;
+    if (item.source !== undefined) {
+      candidates.push({
+        name: `drop the copy ${container.name}/${item.type}`,
+        model: removeItem(model, container.name, item.type),
+      });
+      continue;
+    }
+    const shape = keyShape(item);
+    if (
+      container.items.length === 1 &&
+      shape?.attribute !== undefined &&
+      shape.attribute !== entity.key &&
+      item.bucket === undefined
+    ) {
+      const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
+      candidates.push({
+        name: `key ${item.type} by its own key ${entity.key} again`,
+        model: {
+          ...model,
+          containers: model.containers.map((c) =>
+            c.name === container.name
+              ? {
+                  ...c,
+                  partitionKey: [`/${entity.key}`],
+                  items: [{ ...plain, partitionKey: [`{${entity.key}}`] }],
+                }
+              : c,
+          ),
+        },
+      });
+    }
+  }
+  return candidates;
+}
