@@ -16,7 +16,6 @@ import { designComponent } from "./design-component.js";
 import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
 import { formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
-import { MAX_PROVISIONED_RUS } from "../cosmos/limits.js";
 
 export interface DesignOptions extends EvaluateOptions {
   /** Return the naive model (one container per entity, keyed by its key) instead of searching. */
@@ -194,16 +193,12 @@ function finalize(
     ...model,
     containers: withExplicitIndexing(workload, distinctItemIds(model)).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
+      // RU/s past what the management API holds are left out by modelThroughputOf (the mode
+      // alone is pinned), and the evaluation names the error (evaluate.overContainerMaximum).
       const pinned = evaluated === undefined ? undefined : modelThroughputOf(evaluated);
-      // RU/s past what the management API holds cannot be written (model.invalidValue): such a
-      // container stays unpinned, and its evaluation names the error (evaluate.overContainerMaximum).
-      const rus = pinned?.mode === "manual" ? pinned.rus : pinned?.mode === "autoscale" ? pinned.maxRus : 0;
       return {
         ...container,
-        ...(!pinThroughput ||
-        pinned === undefined ||
-        (rus ?? 0) > MAX_PROVISIONED_RUS ||
-        container.throughput !== undefined
+        ...(!pinThroughput || pinned === undefined || container.throughput !== undefined
           ? {}
           : { throughput: pinned }),
       };
