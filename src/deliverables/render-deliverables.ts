@@ -23,6 +23,9 @@ import {
 } from "../render/report/report-data.js";
 import { renderReportHtml } from "../render/report/report-html.js";
 import type { Workload } from "../workload/types.js";
+
+/** The model file a design or render writes into its folder. */
+export const MODEL_FILE_NAME = "model.yaml";
 import { modelThroughputOf } from "../cost/throughput.js";
 
 /** Options of a design's deliverables: its decisions and baseline come from the design itself. */
@@ -87,7 +90,7 @@ export async function renderDeliverables(
     ...(options.decisions === undefined ? {} : { decisions: options.decisions }),
   };
   return [
-    { path: "model.yaml", content: serializeModel(model), executable: false },
+    { path: MODEL_FILE_NAME, content: serializeModel(model), executable: false },
     {
       path: "cosmosdb_requirements.md",
       content: renderRequirements(workload, options.requirementsState ?? {}),

@@ -108,6 +108,28 @@ describe("a model with errors", () => {
   });
 });
 
+describe("render of a workload alone (it designs the model)", () => {
+  it("locates findings about the designed containers in the model.yaml it wrote (fuzzer case 648)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-contract-"));
+    const workload = join(dir, "workload.yaml");
+    const text = readFileSync(join(root, "examples", "iot-telemetry", "workload.yaml"), "utf8");
+    const huge = text.replace(
+      "  Device:\n    key: deviceId\n    count: 200000\n",
+      "  Device:\n    key: deviceId\n    count: 200000000000000\n",
+    );
+    expect(huge).not.toBe(text);
+    writeFileSync(workload, huge);
+    const out = join(dir, "out");
+    const rendered = run(["render", workload, "--out", out, "--json"]);
+    const { issues } = JSON.parse(rendered.stdout) as { issues: JsonIssue[] };
+    const containerIssues = issues.filter((issue) => issue.path.startsWith("containers"));
+    expect(containerIssues.length).toBeGreaterThan(0);
+    for (const issue of containerIssues) {
+      expect(issue).toMatchObject({ file: join(out, "model.yaml"), line: expect.any(Number) });
+    }
+  });
+});
+
 describe("numbers no Cosmos DB account holds", () => {
   it.each([
     ["growthPerMonth: 9007199254740992", "growthPerMonth", "9,007,199,254,740,991", "nosql/query/constants"],

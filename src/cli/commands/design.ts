@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { designModel } from "../../design/design-model.js";
-import { renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
+import { MODEL_FILE_NAME, renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
 import { modelToFile } from "../../model/serialize-model.js";
 import type { CommandRegistration } from "../support/command.js";
@@ -81,12 +81,12 @@ export const register: CommandRegistration = (program: Command) => {
           ? undefined
           : await writeOutputs(flags.out, files, flags.force === true);
       // Findings about the designed model's containers point into the model.yaml written.
-      const modelFile = files?.find((file) => file.path === MODEL_FILE);
+      const modelFile = files?.find((file) => file.path === MODEL_FILE_NAME);
       const located = locateIssues(result.evaluation.issues, {
         ...loaded.sources,
         ...(flags.out === undefined || modelFile === undefined
           ? {}
-          : { model: { file: join(flags.out, MODEL_FILE), text: modelFile.content } }),
+          : { model: { file: join(flags.out, MODEL_FILE_NAME), text: modelFile.content } }),
       });
       if (flags.json === true) {
         printJson({
@@ -114,4 +114,3 @@ export const register: CommandRegistration = (program: Command) => {
 };
 
 /** The model file among the deliverables. */
-const MODEL_FILE = "model.yaml";

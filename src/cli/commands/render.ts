@@ -2,11 +2,15 @@
  * `cosmos-modeler render <workload> [<model>] --out DIR [--prices FILE] [--force]`: writes the
  * documents and artifacts for a given (or hand-edited) model, or for the designed one.
  */
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
-import { renderDeliverables, renderDesignDeliverables } from "../../deliverables/render-deliverables.js";
+import {
+  MODEL_FILE_NAME,
+  renderDeliverables,
+  renderDesignDeliverables,
+} from "../../deliverables/render-deliverables.js";
 import type { CommandRegistration } from "../support/command.js";
 import { readWorkloadAndModel, readWorkloadFile, type InputFiles } from "../../files/load-inputs.js";
 import type { Model } from "../../model/types.js";
@@ -80,7 +84,14 @@ export const register: CommandRegistration = (program: Command) => {
         evaluationIssues = evaluation.issues;
       }
       const written = await writeOutputs(flags.out, files, flags.force === true);
-      const issues = [...inputs.issues, ...locateIssues(evaluationIssues, inputs.sources)];
+      // Without a model, findings about the designed containers point into the model.yaml written.
+      const modelFile =
+        modelPath === undefined ? files.find((file) => file.path === MODEL_FILE_NAME) : undefined;
+      const sources =
+        modelFile === undefined
+          ? inputs.sources
+          : { ...inputs.sources, model: { file: join(flags.out, MODEL_FILE_NAME), text: modelFile.content } };
+      const issues = [...inputs.issues, ...locateIssues(evaluationIssues, sources)];
       if (flags.json === true) printJson({ ...written, issues: issues.map(issueToJson) });
       else {
         printText(
