@@ -124,7 +124,9 @@ export function fanOutCandidates(
   if (evaluated === undefined || first?.kind !== "query" || first.scope !== "fanOut") return [];
   if (pattern.maxStalenessSeconds === 0) return [];
   const home = findPrimary(model, pattern.entity);
-  if (home === undefined) return [];
+  // A bucket holds the records of one bucket key and window: keyed by any other attribute, a
+  // copy of it would have no key value (records of many values share the bucket).
+  if (home === undefined || home.item.bucket !== undefined) return [];
   const candidates: Candidate[] = [];
   const projection = {
     ...(pattern.select === undefined
