@@ -269,7 +269,15 @@ export function planFollowUps(
       }
       const relationship = env.context.relationship(entry.entity, pattern.entity);
       if (relationship?.via === undefined) {
-        problems.push(`${label}: no relationship from ${entry.entity} to ${pattern.entity} to follow`);
+        const pair = [entry.entity, pattern.entity];
+        const manyToMany = env.context.workload.relationships.find(
+          (r) => r.kind === "many-to-many" && pair.includes(r.parent) && pair.includes(r.child),
+        );
+        problems.push(
+          manyToMany !== undefined
+            ? `${label}: ${manyToMany.parent} and ${manyToMany.child} are many-to-many with no attribute to follow, and a copy across it has no update path; make the link an entity (one-to-many from each side) and copy ${entry.attribute} into the link items`
+            : `${label}: no relationship from ${entry.entity} to ${pattern.entity} to follow`,
+        );
         continue;
       }
       const distinct = Math.min(returned, env.context.countAtHorizon(entry.entity));
