@@ -11,6 +11,8 @@ export default tseslint.config(
       "out/**",
       "**/*.generated.ts",
       "test-output/**",
+      // What the README's Quick start writes (generated code, not this project's source).
+      "blogging-design/**",
       "**/__golden__/**",
     ],
   },
