@@ -682,13 +682,10 @@ function withAtomicWrites(document: WorkloadDocument): fc.Arbitrary<WorkloadDocu
           r.via !== undefined && ((r.parent === a && r.child === b) || (r.parent === b && r.child === a)),
       ),
   );
-  // Drawn by index: spreading hundreds of thousands of pairs into constantFrom overflows the stack.
-  const oneOf = <T>(items: readonly T[]): fc.Arbitrary<T> =>
-    fc.noBias(fc.integer({ min: 0, max: items.length - 1 })).map((index) => items[index] as T);
   const pair =
     related.length === 0
-      ? oneOf(pairs)
-      : fc.oneof({ arbitrary: oneOf(related), weight: 3 }, { arbitrary: oneOf(pairs), weight: 1 });
+      ? pairFrom(pairs)
+      : fc.oneof({ arbitrary: pairFrom(related), weight: 3 }, { arbitrary: pairFrom(pairs), weight: 1 });
   return sometimes(pair, 3).map((picked) => {
     if (picked === undefined) return document;
     const [pattern, partner] = picked;
