@@ -9,7 +9,7 @@
 import type { Model } from "../../model/types.js";
 import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
-import { attributeTsType, emitReadBody, readAnswer, readInputType } from "./emit-read.js";
+import { attributeTsType, emitReadBody, readAnswer, readInputType, readPages } from "./emit-read.js";
 import { itemInterface } from "./emit-types.js";
 import { changeKindOf, maintenanceTasksOf, writeTasksOf, type MaintenanceTaskData } from "./emit-write.js";
 import {
@@ -251,11 +251,13 @@ function readFunction(
     docComment(
       [
         ...describePlan(pattern, plan),
-        "Pass page.pageSize and the previous answer's continuationToken for the next page.",
+        ...(readPages(plan)
+          ? ["Pass page.pageSize and the previous answer's continuationToken for the next page."]
+          : []),
       ],
       "    ",
     ),
-    `    async ${name}(input: ${inputType}, page: PageOptions = {}): Promise<ReadResult<${itemType}>> {`,
+    `    async ${name}(input: ${inputType}${readPages(plan) ? ", page: PageOptions = {}" : ""}): Promise<ReadResult<${itemType}>> {`,
     indentLines(body, "      "),
     "    },",
   ].join("\n");

@@ -437,11 +437,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Retrieve a user
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1RetrieveAUser(input: Q1RetrieveAUserInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q1RetrieveAUser(input: Q1RetrieveAUserInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -453,7 +451,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or edit a post
@@ -473,11 +471,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -489,7 +485,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a user's posts in short form
@@ -502,7 +498,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListAUsersPostsInShortForm(input: Q3ListAUsersPostsInShortFormInput, page: PageOptions = {}): Promise<ReadResult<Partial<UsersPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("users", "post");
@@ -519,7 +514,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<UsersPostItem>(step1.items);
       const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
@@ -575,7 +570,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAPostsCommentsWithTheirAuthorsUsernames(input: Q4ListAPostsCommentsWithTheirAuthorsUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsCommentItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "comment");
@@ -591,7 +585,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<PostsCommentItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -632,7 +626,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListAPostsLikesWithTheLikersUsernames(input: Q5ListAPostsLikesWithTheLikersUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsLikeItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "like");
@@ -648,7 +641,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<PostsLikeItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -663,7 +656,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsLatestPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts-latest", "post");
@@ -680,7 +672,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 100, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<PostsLatestPostItem>(step1.items);
       const returned = itemsAs<PostsLatestPostItem>(shapeItems(asItems(items), {
         properties: [

@@ -283,7 +283,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q1ShowTheLastHourOfOneDevicesReadings(input: Q1ShowTheLastHourOfOneDevicesReadingsInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
@@ -301,7 +300,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -312,7 +311,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverage(input: Q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverageInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
@@ -330,7 +328,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -341,7 +339,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3GetADevicesLatestReading(input: Q3GetADevicesLatestReadingInput, page: PageOptions = {}): Promise<ReadResult<ReadingsReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
@@ -357,7 +354,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 1, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -394,11 +391,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Get a device's details from its site's page
      * Plan: pointRead on devices/device.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput, page: PageOptions = {}): Promise<ReadResult<DevicesDeviceItem>> {
+    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput): Promise<ReadResult<DevicesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("devices", "device");
@@ -410,7 +405,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<DevicesDeviceItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q5: List a site's devices
@@ -419,7 +414,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListASitesDevices(input: Q5ListASitesDevicesInput, page: PageOptions = {}): Promise<ReadResult<DevicesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("devices", "device");
@@ -435,7 +429,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<DevicesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -456,7 +450,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<AlertsAlertItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("alerts", "alert");
@@ -473,7 +466,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 100, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<AlertsAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

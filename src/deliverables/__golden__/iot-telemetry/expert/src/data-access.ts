@@ -285,7 +285,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q1ShowTheLastHourOfOneDevicesReadings(input: Q1ShowTheLastHourOfOneDevicesReadingsInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
@@ -303,7 +302,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -314,7 +313,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverage(input: Q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverageInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
@@ -332,7 +330,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -343,7 +341,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3GetADevicesLatestReading(input: Q3GetADevicesLatestReadingInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
@@ -359,7 +356,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 1, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -396,11 +393,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Get a device's details from its site's page
      * Plan: pointRead on sites/device.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput, page: PageOptions = {}): Promise<ReadResult<SitesDeviceItem>> {
+    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput): Promise<ReadResult<SitesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("sites", "device");
@@ -412,7 +407,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<SitesDeviceItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q5: List a site's devices
@@ -421,7 +416,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListASitesDevices(input: Q5ListASitesDevicesInput, page: PageOptions = {}): Promise<ReadResult<SitesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "device");
@@ -437,7 +431,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SitesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -459,7 +453,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SitesAlertItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "alert");
@@ -476,7 +469,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 100, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SitesAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

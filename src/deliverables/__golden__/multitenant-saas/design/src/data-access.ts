@@ -325,11 +325,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a tenant's settings (cached by the app servers for a few minutes)
      * Plan: pointRead on tenants/tenant.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput, page: PageOptions = {}): Promise<ReadResult<TenantsTenantItem>> {
+    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput): Promise<ReadResult<TenantsTenantItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tenants", "tenant");
@@ -341,7 +339,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<TenantsTenantItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or update a user
@@ -356,11 +354,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
      * Plan: pointRead on tenants/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tenants", "user");
@@ -372,7 +368,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<TenantsUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
@@ -381,7 +377,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("tenants", "user");
@@ -397,7 +392,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TenantsUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -445,7 +440,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
@@ -462,7 +456,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 20, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -473,7 +467,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
@@ -491,14 +484,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionsSessionItem>(step1.items);
       // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
-        const shape2 = runtime.shape("session-events", "sessionEvent");
         const byResult: unknown[][] = [];
         for (const result of items) {
-          const values2 = readValues(runtime, shape2, result);
           const found = await queryItems(
             runtime.container("session-events"),
             "SELECT * FROM c WHERE c.type = @type AND c.sessionId = @sessionId",
@@ -521,11 +512,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SessionEventsSessionEventItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 48 physical partition(s)
-      const shape1 = runtime.shape("session-events", "sessionEvent");
-      const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
         runtime.container("session-events"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
@@ -539,7 +527,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 200, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionEventsSessionEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -325,11 +325,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a tenant's settings (cached by the app servers for a few minutes)
      * Plan: pointRead on directory/tenant.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput, page: PageOptions = {}): Promise<ReadResult<DirectoryTenantItem>> {
+    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput): Promise<ReadResult<DirectoryTenantItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "tenant");
@@ -341,7 +339,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<DirectoryTenantItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or update a user
@@ -356,11 +354,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
      * Plan: pointRead on directory/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "user");
@@ -372,7 +368,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<DirectoryUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
@@ -381,7 +377,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("directory", "user");
@@ -397,7 +392,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<DirectoryUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -438,7 +433,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 2 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "session");
@@ -455,18 +449,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 20, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ActivitySessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Replay a session with all its events
      * Plan: pointRead on activity/session.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
+    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("activity", "session");
@@ -500,7 +492,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         }
         followUps.push({ container: "activity", itemType: "event", perResult: true, items: byResult.flat(), byResult });
       }
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q6: Show a tenant's recent activity (its events in a time range, newest first)
@@ -509,7 +501,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivityEventItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 1 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "event");
@@ -527,7 +518,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 200, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ActivityEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -266,11 +266,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -299,16 +297,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         });
         followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
       }
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on users/reaction.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "reaction");
@@ -320,7 +316,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
@@ -329,11 +325,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 384 physical partition(s)
-      const shape1 = runtime.shape("users", "reaction");
-      const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
         runtime.container("users"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
@@ -345,7 +338,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<UsersReactionItem>(step1.items);
       // one point read of the User of each returned item for User.displayName
       {
@@ -370,11 +363,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
@@ -406,16 +397,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         truncate: [],
         bucketed: false,
       }));
-      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -427,7 +416,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C1: Create a user or edit their profile

@@ -293,11 +293,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -309,16 +307,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on reactions/reaction.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("reactions", "reaction");
@@ -330,7 +326,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<ReactionsReactionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
@@ -339,11 +335,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // query over the 20 write shards of the key (20 physical partition(s))
       const shape1 = runtime.shape("reactions", "reaction");
-      const values1 = readValues(runtime, shape1, input);
       const step1 = await queryPage(
         runtime.container("reactions"),
         "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
@@ -356,12 +350,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         pageOf(page.pageSize ?? 50, page.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ReactionsReactionItem>(step1.items);
       // one query for the User.displayName of all returned items
       {
-        const shape2 = runtime.shape("users", "user");
-        const values2 = readValues(runtime, shape2, items[0] ?? {});
         const found =
           items.length === 0
             ? { items: [], requestCharge: 0 }
@@ -383,11 +375,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
@@ -411,16 +401,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         truncate: [],
         bucketed: false,
       }));
-      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -432,7 +420,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C1: Create a user or edit their profile
