@@ -117,17 +117,19 @@ export function changeOf(
 
 /**
  * Template values for reading an item of `shape` by the attributes at hand: a replica picked at
- * random, the window bucket and the write shard when their attributes are known.
+ * random (or `replica`, the one a continued page must read again), the window bucket and the
+ * write shard when their attributes are known.
  */
 export function readValues(
   runtime: Runtime,
   shape: ItemTypeShape,
   attributes: Readonly<Record<string, unknown>>,
   idTemplate: string = shape.id,
+  replica?: number,
 ): TemplateValues {
   let values: TemplateValues = { attributes };
   if (shape.replicas !== undefined)
-    values = { ...values, replica: Math.floor(runtime.random() * shape.replicas) };
+    values = { ...values, replica: replica ?? Math.floor(runtime.random() * shape.replicas) };
   const windowStart = shape.bucket?.kind === "window" ? attributes[shape.bucket.by] : undefined;
   if (shape.bucket !== undefined && (typeof windowStart === "string" || typeof windowStart === "number")) {
     values = { ...values, bucket: bucketOf(shape.bucket, attributes) };

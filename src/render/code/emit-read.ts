@@ -141,7 +141,7 @@ function queryPageCall(step: QueryStep, scope: StepScope, indent: string): strin
     `${indent}${stringLiteral(step.sql)},`,
     `${indent}[\n${queryParameters(step, scope, indent)}\n${indent}],`,
     `${indent}${keys},`,
-    `${indent}pageOf(${size}, page.continuationToken),`,
+    `${indent}pageOf(${size}, pinned.continuationToken),`,
     `${indent.slice(2)})`,
   ].join("\n");
 }
@@ -191,11 +191,13 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
     lines.push(`throw new Error(${stringLiteral(`a read cannot start with a ${step.kind} step`)});`);
     return false;
   }
+  // A replicated item type: every page of a read from the replica of its first page.
   lines.push(
-    "const values1 = readValues(runtime, shape1, input);",
+    "const pinned = pinReplica(shape1, page);",
+    "const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);",
     `const step1 = await ${queryPageCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
     "requestCharge += step1.requestCharge;",
-    "const continuationToken = step1.continuationToken;",
+    "const continuationToken = replicaToken(values1, step1.continuationToken);",
     `const items = itemsAs<${itemType}>(step1.items);`,
   );
   return true;

@@ -52,6 +52,8 @@ const RUNTIME_VALUES = [
   "itemsAs",
   "pageOf",
   "partitionKeyOfItem",
+  "pinReplica",
+  "replicaToken",
 ];
 
 /** Runtime types the generated module may use. */

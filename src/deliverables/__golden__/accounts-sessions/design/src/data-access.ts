@@ -30,6 +30,8 @@ import {
   itemsAs,
   pageOf,
   partitionKeyOfItem,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -444,6 +446,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 9 physical partition(s)
+      const shape1 = runtime.shape("accounts", "session");
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("accounts"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
@@ -452,10 +457,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@accountId", value: input.accountId },
         ],
         undefined,
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<AccountsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -30,6 +30,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -489,7 +491,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("users", "post");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("users"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
@@ -499,10 +502,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<UsersPostItem>(step1.items);
       const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
@@ -561,7 +564,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "comment");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
@@ -570,10 +574,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<PostsCommentItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -617,7 +621,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "like");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
@@ -626,10 +631,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<PostsLikeItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -647,7 +652,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("feed", "post");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("feed"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
@@ -657,10 +663,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("post-{replica}", values1)],
-        pageOf(page.pageSize ?? 100, page.continuationToken),
+        pageOf(page.pageSize ?? 100, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<FeedPostItem>(step1.items);
       const returned = itemsAs<FeedPostItem>(shapeItems(asItems(items), {
         properties: [

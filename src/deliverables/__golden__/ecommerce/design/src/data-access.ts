@@ -30,6 +30,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -444,7 +446,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("products", "review");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("products"),
         "SELECT * FROM c WHERE c.type = @type AND c.productId = @productId ORDER BY c.createdAt DESC",
@@ -453,10 +456,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@productId", value: input.productId },
         ],
         [renderKeyValue("{productId}", values1)],
-        pageOf(page.pageSize ?? 10, page.continuationToken),
+        pageOf(page.pageSize ?? 10, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ProductsReviewItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -491,7 +494,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("customers", "order");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("customers"),
         "SELECT * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
@@ -500,10 +504,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@customerId", value: input.customerId },
         ],
         [renderKeyValue("{customerId}", values1)],
-        pageOf(page.pageSize ?? 10, page.continuationToken),
+        pageOf(page.pageSize ?? 10, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<CustomersOrderItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

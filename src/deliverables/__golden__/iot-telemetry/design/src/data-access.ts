@@ -28,6 +28,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -286,7 +288,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("readings"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -297,10 +300,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -314,7 +317,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("readings"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -325,10 +329,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -342,7 +346,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("readings", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("readings"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
@@ -351,10 +356,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@deviceId", value: input.deviceId },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize ?? 1, page.continuationToken),
+        pageOf(page.pageSize ?? 1, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ReadingsReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -417,7 +422,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("devices", "device");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("devices"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId",
@@ -426,10 +432,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@siteId", value: input.siteId },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<DevicesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -453,7 +459,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("alerts", "alert");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("alerts"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
@@ -463,10 +470,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@status", value: input.status },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize ?? 100, page.continuationToken),
+        pageOf(page.pageSize ?? 100, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<AlertsAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -28,6 +28,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -288,7 +290,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -299,10 +302,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -316,7 +319,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -327,10 +331,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -344,7 +348,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
@@ -353,10 +358,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@deviceId", value: input.deviceId },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize ?? 1, page.continuationToken),
+        pageOf(page.pageSize ?? 1, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -419,7 +424,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "device");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId",
@@ -428,10 +434,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@siteId", value: input.siteId },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SitesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -456,7 +462,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "alert");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
@@ -466,10 +473,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@status", value: input.status },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize ?? 100, page.continuationToken),
+        pageOf(page.pageSize ?? 100, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SitesAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -28,6 +28,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -380,7 +382,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("tenants", "user");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("tenants"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
@@ -389,10 +392,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@tenantId", value: input.tenantId },
         ],
         [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TenantsUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -443,7 +446,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
@@ -453,10 +457,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@userId", value: input.userId },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize ?? 20, page.continuationToken),
+        pageOf(page.pageSize ?? 20, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -470,7 +474,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
@@ -481,10 +486,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@sessionId", value: input.sessionId },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionsSessionItem>(step1.items);
       // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
@@ -514,6 +519,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 48 physical partition(s)
+      const shape1 = runtime.shape("session-events", "sessionEvent");
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("session-events"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
@@ -524,10 +532,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         undefined,
-        pageOf(page.pageSize ?? 200, page.continuationToken),
+        pageOf(page.pageSize ?? 200, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionEventsSessionEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -33,6 +33,8 @@ import {
   itemsAs,
   pageOf,
   partitionKeyOfItem,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -327,6 +329,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 384 physical partition(s)
+      const shape1 = runtime.shape("users", "reaction");
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("users"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
@@ -335,10 +340,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         undefined,
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<UsersReactionItem>(step1.items);
       // one point read of the User of each returned item for User.displayName
       {

@@ -35,6 +35,8 @@ import {
   liveItem,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -338,6 +340,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // query over the 20 write shards of the key (20 physical partition(s))
       const shape1 = runtime.shape("reactions", "reaction");
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("reactions"),
         "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
@@ -347,10 +351,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         undefined,
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ReactionsReactionItem>(step1.items);
       // one query for the User.displayName of all returned items
       {
