@@ -9,7 +9,7 @@ describe("pinReplica and replicaToken", () => {
   it("round-trips the replica with the query's token", () => {
     const token = replicaToken({ attributes: {}, replica: 3 }, '{"token":"r1.x","range":{"min":""}}');
     expect(token).toBe('r3.{"token":"r1.x","range":{"min":""}}');
-    expect(pinReplica({ replicas: 4 }, { continuationToken: token })).toEqual({
+    expect(pinReplica({ replicas: 4 }, { continuationToken: token ?? "" })).toEqual({
       replica: 3,
       continuationToken: '{"token":"r1.x","range":{"min":""}}',
     });
