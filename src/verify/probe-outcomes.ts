@@ -36,12 +36,12 @@ export type ProbeOutcome =
   | ({
       readonly probe: "childLifecycle";
       readonly counter: CounterRef;
-      /** The steps run: created, changed (when the workload changes the child), removed. */
-      readonly steps: readonly ("created" | "changed" | "removed")[];
+      /** The steps run: created, changed (when the workload changes the child), removed, restored. */
+      readonly steps: readonly ("created" | "changed" | "removed" | "restored")[];
       readonly expected: readonly number[];
       /** The counter after each step (the first holder item's; null when none was found). */
       readonly counted: readonly (number | null)[];
-      /** Per copy item type: live copies of the child after each step (expected: >0, >0, 0). */
+      /** Per copy item type: live copies of the child after each step (none after the removal). */
       readonly copies: readonly { readonly copy: ItemTypeRef; readonly found: readonly number[] }[];
     } & ProbeFields)
   | ({

@@ -7,8 +7,9 @@
  * - `concurrentCounter`: for each counter (`counts`) whose child has a create pattern, N children
  *   created while the holder is edited N times, all at once: the counter must end at exactly N.
  * - `childLifecycle`: for each counter whose child also has a delete pattern: a child created,
- *   changed (when the workload changes it) and removed: the counter reads 1, 1, 0 and the child's
- *   copies in other containers (item types kept from its change feed) follow it.
+ *   changed (when the workload changes it), removed and created again: the counter reads 1, 1, 0,
+ *   1 and the child's copies in other containers (item types kept from its change feed) follow it
+ *   (the last step writes over a soft-delete tombstone when deletes are soft).
  * - `paging`: for each read whose first step is a query: every page at a small page size, joined,
  *   is the answer read in large pages, each item once, in the same order.
  * - `feedRestart`: for a counter kept from the change feed: a handler that fails once and a

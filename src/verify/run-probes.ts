@@ -8,7 +8,7 @@
 import type { ProbeOutcome } from "./probe-outcomes.js";
 import { feedRestart } from "./probe-feed-restart.js";
 import { paging } from "./probe-paging.js";
-import type { CounterSubject, ProbePlan } from "./probe-plan.js";
+import type { CounterSubject, ProbePlan, ProbeRecord } from "./probe-plan.js";
 import { blocked, counted, counterOf, itemsWith, settle, write, type ProbeRun } from "./probe-support.js";
 import { errorText, round } from "./run-patterns.js";
 
@@ -61,60 +61,76 @@ async function concurrentCounter(run: ProbeRun, subject: CounterSubject): Promis
   };
 }
 
-/** A child created, changed and removed: the counter and the child's copies follow each step. */
+/** The steps of a child's lifecycle: the write, its record and the count it leaves. */
+function lifecycleSteps(
+  probe: Extract<ProbePlan, { kind: "childLifecycle" }>,
+  child: ProbeRecord,
+): { step: LifecycleStep; patternId: string; record: ProbeRecord; want: number }[] {
+  const update = probe.childUpdate;
+  const changed =
+    update === undefined ? child : { ...child, record: { ...child.record, [update.attribute]: CHANGED } };
+  return [
+    { step: "created", patternId: probe.childCreate, record: child, want: 1 },
+    ...(update === undefined
+      ? []
+      : [{ step: "changed" as const, patternId: update.patternId, record: changed, want: 1 }]),
+    { step: "removed", patternId: probe.childDelete, record: changed, want: 0 },
+    // Written again after its removal (over a soft-delete tombstone, when deletes are soft).
+    { step: "restored", patternId: probe.childCreate, record: child, want: 1 },
+  ];
+}
+
+type LifecycleStep = "created" | "changed" | "removed" | "restored";
+
+/** The value the lifecycle probe gives the attribute its update changes. */
+const CHANGED = "probe changed";
+
+/**
+ * A child created, changed, removed and created again: the counter and the child's copies follow
+ * each step (a copy of the changed child carries the change).
+ */
 async function childLifecycle(
   run: ProbeRun,
   probe: Extract<ProbePlan, { kind: "childLifecycle" }>,
 ): Promise<ProbeOutcome> {
   const started = performance.now();
   const child = probe.children[0];
-  const update = probe.childUpdate;
-  const steps =
-    update === undefined ? (["created", "removed"] as const) : (["created", "changed", "removed"] as const);
-  const expected = steps.map((step) => (step === "removed" ? 0 : 1));
-  const base = { probe: "childLifecycle" as const, counter: counterOf(probe), steps: [...steps], expected };
+  const steps = child === undefined ? [] : lifecycleSteps(probe, child);
+  const base = {
+    probe: "childLifecycle" as const,
+    counter: counterOf(probe),
+    steps: steps.map((s) => s.step),
+    expected: steps.map((s) => s.want),
+  };
   const reason = blocked(run, probe);
   if (child === undefined || reason !== undefined) {
     const why = reason ?? "no child record";
     return { ...base, status: "notCheckable", detail: why, counted: [], copies: [], elapsedMs: 0 };
   }
-  const key = child.record[probe.childKey];
-  const changed =
-    update === undefined
-      ? child
-      : { ...child, record: { ...child.record, [update.attribute]: "probe changed" } };
+  const update = probe.childUpdate;
   const countedAfter: (number | null)[] = [];
   const copies = probe.copies.map((copy) => ({ copy, found: [] as number[] }));
   const problems: string[] = [];
   await write(run, probe.parentCreate, probe.parent);
   await settle(run);
-  for (const step of steps) {
-    const patternId =
-      step === "created"
-        ? probe.childCreate
-        : step === "changed"
-          ? (update?.patternId ?? "")
-          : probe.childDelete;
-    await write(run, patternId, step === "created" ? child : changed);
+  for (const { step, patternId, record, want } of steps) {
+    await write(run, patternId, record);
     await settle(run);
     const found = await counted(run, probe);
     countedAfter.push(found[0] ?? null);
-    const want = step === "removed" ? 0 : 1;
     if (found.length === 0 || found.some((value) => value !== want)) {
       problems.push(
         `after the ${probe.childEntity} was ${step} the counter reads ${found.join(", ") || "nothing"} (expected ${want})`,
       );
     }
     for (const entry of copies) {
-      const items = await itemsWith(run, entry.copy, probe.childKey, key);
+      const items = await itemsWith(run, entry.copy, probe.childKey, child.record[probe.childKey]);
       entry.found.push(items.length);
       const stale =
         update !== undefined &&
         step === "changed" &&
-        items.some(
-          (item) => item[update.attribute] !== undefined && item[update.attribute] !== "probe changed",
-        );
-      if ((step === "removed") !== (items.length === 0) || stale) {
+        items.some((item) => item[update.attribute] !== undefined && item[update.attribute] !== CHANGED);
+      if ((want === 0) !== (items.length === 0) || stale) {
         problems.push(
           `after the ${probe.childEntity} was ${step} ${entry.copy.container}/${entry.copy.itemType} holds ${items.length} ${stale ? "stale " : ""}copies`,
         );

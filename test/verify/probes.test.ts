@@ -80,21 +80,26 @@ for (const target of TEST_ENDPOINTS) {
       TIMEOUT,
     );
 
-    it(
-      "social-reactions: a reaction created, changed and removed reads 1, 1, 0; the feed restart needs a real account",
-      async () => {
+    it.each([
+      ["all versions and deletes", false],
+      ["soft delete: the restored reaction is written over its tombstone", true],
+    ])(
+      "social-reactions (%s): a reaction created, changed, removed and restored reads 1, 1, 0, 1; the feed restart needs a real account",
+      async (_, soft) => {
+        const { deletes: _deletes, ...softDelete } = exampleModel("social-reactions");
+        const model = soft ? (softDelete as Model) : exampleModel("social-reactions");
         const report = await verifyOnEndpoint(
           endpoint,
           readExampleWorkload("social-reactions"),
-          exampleModel("social-reactions"),
+          model,
           SMALL,
         );
         const [lifecycle] = only(report.probes, "childLifecycle");
         expect(lifecycle).toMatchObject({
           status: "passed",
-          steps: ["created", "changed", "removed"],
-          expected: [1, 1, 0],
-          counted: [1, 1, 0],
+          steps: ["created", "changed", "removed", "restored"],
+          expected: [1, 1, 0, 1],
+          counted: [1, 1, 0, 1],
         });
         const [restart] = only(report.probes, "feedRestart");
         if (endpoint.capabilities.changeFeed) {
