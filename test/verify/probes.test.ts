@@ -113,6 +113,38 @@ for (const target of TEST_ENDPOINTS) {
     );
 
     it(
+      "a copy of the reaction kept from the change feed carries its change, goes with its removal and comes back",
+      async () => {
+        const workload = readExampleWorkload("social-reactions");
+        // Soft deletes: the tombstone carries the userId that addresses the copy.
+        const text = `${readExample("social-reactions/expert-model.yaml").replace(/^deletes: .*$/m, "")}
+  - name: userReactions
+    partitionKey: [/userId]
+    items:
+      - { type: reaction, entity: Reaction, id: "{postId}", partitionKey: ["{userId}"], source: reactions/reaction }
+`;
+        const loaded = loadModel(text, { workload });
+        if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+        const report = await verifyOnEndpoint(endpoint, workload, loaded.value, SMALL);
+        const [lifecycle] = only(report.probes, "childLifecycle");
+        expect(lifecycle).toMatchObject({
+          status: "passed",
+          counted: [1, 1, 0, 1],
+          copies: [{ copy: { container: "userReactions", itemType: "reaction" }, found: [1, 1, 0, 1] }],
+        });
+        // The copies' upserts dropped on purpose: the probe says so.
+        const dropped = await verifyOnEndpoint(endpoint, workload, loaded.value, {
+          ...SMALL,
+          fault: "drop-copy",
+        });
+        const [broken] = only(dropped.probes, "childLifecycle");
+        expect(broken?.status).toBe("failed");
+        expect(broken?.detail).toContain("userReactions/reaction holds 0 copies");
+      },
+      TIMEOUT,
+    );
+
+    it(
       "fails the counter probe when counter increments are dropped on purpose",
       async () => {
         const report = await verifyOnEndpoint(
