@@ -20,6 +20,7 @@ import {
   SERVERLESS_MAX_CONTAINER_GB,
   SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   SERVERLESS_MAX_REGIONS,
+  physicalPartitionsFor,
 } from "../cosmos/limits.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
@@ -287,7 +288,7 @@ export function chooseThroughput(
     layout.evenSplitRus === undefined || chosen.mode === "serverless"
       ? ""
       : layout.overPartitionLimit
-        ? `; its busiest physical partition needs ${num(layout.hottest)} RU/s at peak, over the ${num(layout.partitionLimit)} RU/s a partition serves: no amount of RU/s fixes that (an error); priced at ${num(layout.evenSplitRus)} RU/s, what ${num(layout.partitions)} partitions x ${num(layout.hottest)} RU/s would cost if a partition could serve it, only to compare alternatives`
+        ? `; its busiest physical partition needs ${num(layout.hottest)} RU/s at peak, over the ${num(layout.partitionLimit)} RU/s a partition serves: no amount of RU/s fixes that (an error); priced at ${num(layout.evenSplitRus)} RU/s, what ${num(layout.partitions)} partitions x ${num(layout.hottest)} RU/s would cost if a partition could serve it, only to compare alternatives (not a figure to deploy: ${num(layout.evenSplitRus)} RU/s would create ${num(physicalPartitionsFor({ rus: layout.evenSplitRus, mode: layout.mode === "manual" ? "manual" : "autoscale", storageGB: input.storageGB }))} physical partitions, not the ${num(layout.partitions)} it is planned on)`
         : `; the busiest of its ${num(layout.partitions)} physical partitions needs ${num(layout.hottest)} RU/s at peak and provisioned throughput is split evenly among them, so ${num(layout.evenSplitRus)} RU/s are needed for a ${num(input.peak)} RU/s peak (spreading the hot keys, or redistributing throughput across partitions, would lower it)`;
   const separated = layout.splitForBusiest
     ? `; ${num(layout.partitions)} physical partitions, more than its peak alone would create, so that its busiest partition fits in ${num(layout.partitionLimit)} RU/s (hot keys on different partitions, a smaller share of the rest on each)`
