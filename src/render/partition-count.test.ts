@@ -14,13 +14,13 @@ import { baselineModel } from "../design/model-edits.js";
 import type { Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
-import { renderDataModel } from "../render/data-model.js";
-import { formatEvaluationReport } from "../render/evaluation-report.js";
+import { renderDataModel } from "./data-model.js";
+import { formatEvaluationReport } from "./evaluation-report.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { toWorkload, workloadDocumentArbitrary, workloadText } from "../test-support/workload-arbitrary.js";
 import type { Workload } from "../workload/types.js";
-import { evaluateModel, type DetailedEvaluation } from "./evaluate.js";
+import { evaluateModel, type DetailedEvaluation } from "../cost/evaluate.js";
 
 /** Partitions a new container gets (Microsoft Learn, checked 2026-11-22). */
 function createdWith(rus: number, mode: "manual" | "autoscale" | "serverless", storageGB: number): number {
