@@ -45,7 +45,7 @@ describe("copies across a many-to-many relationship (m2m2)", () => {
     const find = rename?.steps[0];
     expect(find).toMatchObject({ kind: "query", scope: "fanOut", returned: 1000 });
     expect(find?.kind === "query" ? find.sql : "").toBe(
-      'SELECT c.id, c.tagName FROM c WHERE c.type = @type AND ARRAY_CONTAINS(c.tagName, {"tagId": @tagId}, true)',
+      'SELECT c.id, c.tagName, c._etag FROM c WHERE c.type = @type AND ARRAY_CONTAINS(c.tagName, {"tagId": @tagId}, true)',
     );
     // The fixture's hand-written policy leaves the array out of the index: every product is loaded.
     expect(find?.note).toMatch(/\/tagName\/\[\]\/tagId is not indexed, so every product is loaded/);

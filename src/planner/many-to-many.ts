@@ -76,7 +76,8 @@ export function holdersQuery(
 ): { readonly sql: string; readonly parameters: readonly QueryParameter[] } {
   const base = `@${sourceKey.replace(/[^A-Za-z0-9_]/g, "_")}`;
   const parameter = base === "@type" || base === "@" ? `${base}Key` : base;
-  const projected = [...new Set(["id", ...keyProperties, copy.as])].map((name) => propertyRef(name));
+  // The ETag makes the patch of each holder's element conditional (runtime/linked-copies.ts).
+  const projected = [...new Set(["id", ...keyProperties, copy.as, "_etag"])].map((name) => propertyRef(name));
   return {
     sql: `SELECT ${projected.join(", ")} FROM c WHERE c.type = @type AND ARRAY_CONTAINS(${propertyRef(copy.as)}, {${JSON.stringify(sourceKey)}: ${parameter}}, true)`,
     parameters: [

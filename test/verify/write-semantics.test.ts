@@ -2,7 +2,8 @@
  * `verify` of the write-path reproducers (test/fixtures/writes/) on the embedded endpoint: each
  * model the design wrote passes its own verify (a partition key changed by a write, a copy keyed
  * by a changing attribute, a child moved to another parent's partition, select and truncate,
- * with entries answered by several follow-ups of one entity); and a copy left under its old key
+ * with entries answered by several follow-ups of one entity, an array copy across a many-to-many
+ * relationship); and a copy left under its old key
  * (the stale-copy delete dropped on purpose) fails the write patterns that maintain it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +46,20 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
       expect(report.ok).toBe(true);
     }, 90_000);
   }
+
+  it("m2m2: the products' arrays of tag names load, answer Q1 and follow a rename (W1)", async () => {
+    // Tag.name copied across the many-to-many Product-Tag relationship: the synthetic links draw
+    // about 5 tags per product; W1 renames tags and Q1 reads the products after the change feed.
+    const { workload, model } = fixture("m2m2");
+    const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
+    expect(report.patterns.map((p) => [p.patternId, p.status])).toEqual([
+      ["C1", "passed"],
+      ["C2", "passed"],
+      ["W1", "passed"],
+      ["Q1", "passed"],
+      ["Q2", "passed"],
+    ]);
+  }, 90_000);
 
   it("esc: a copy left under the old escalatedTo fails the escalation", async () => {
     const { workload, model } = fixture("esc");
