@@ -55,6 +55,22 @@ describe("copies across a many-to-many relationship (m2m2)", () => {
     }
   });
 
+  it("a delete of a tag removes its element from the 1,000 products linked to it, on every request", () => {
+    const text = readWriteFixture("m2m2");
+    const workload = loadWorkload(
+      `${text.workload.trimEnd()}\n  - { id: D1, name: remove tag, type: write, operation: delete, entity: Tag, rps: { avg: 1, peak: 2 } }\n`,
+    );
+    if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
+    const model = loadModel(text.model, { workload: workload.value });
+    if (!model.ok) throw new Error(JSON.stringify(model.issues));
+    const [removal] = propagations(planModel(workload.value, model.value), "D1");
+    expect(removal?.steps.map((s) => `${s.kind} x${s.times}`)).toEqual(["query x1", "write x1000"]);
+    expect(removal?.note).toMatch(/a deleted Tag leaves product\.tagName of the 1,000 product items/);
+    // The tag is a delete carrier: under soft delete its delete is a tombstone the feed carries.
+    const d1 = planModel(workload.value, model.value).find((p) => p.patternId === "D1");
+    expect(d1?.type === "write" ? d1.operations.map((s) => s.note).join(" ") : "").toMatch(/soft delete/);
+  });
+
   it("indexing the array key makes the rename's query an index lookup, far cheaper", () => {
     const { workload, model } = m2m();
     const scanned = propagations(planModel(workload, model), "W1")[0]?.steps[0]?.ru.estimate ?? 0;

@@ -32,14 +32,15 @@ export function planPropagations(
   for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
     for (const copy of item.copies) {
       if (copy.from.entity !== pattern.entity) continue;
-      const probability = changeProbability(env, pattern, copy.from.attribute);
-      if (probability === 0) continue;
       const holder: Placement = { container, item };
       const link = manyToManyLink(context, item.entity, pattern.entity);
+      // A deleted record's element leaves every linked holder's array.
+      const removal = link !== undefined && changeKind(pattern) === "delete";
+      const probability = removal ? 1 : changeProbability(env, pattern, copy.from.attribute);
+      if (probability === 0) continue;
       if (link !== undefined) {
-        async.push(
-          manyToManyPropagation(env, pattern, feedSource ?? holder, holder, copy, link, probability),
-        );
+        const linked = { copy, link, removal };
+        async.push(manyToManyPropagation(env, pattern, feedSource ?? holder, holder, linked, probability));
         continue;
       }
       const relationship = context.relationship(pattern.entity, item.entity);
@@ -115,11 +116,11 @@ function manyToManyPropagation(
   pattern: WritePattern,
   feedSource: Placement,
   holder: Placement,
-  copy: Copy,
-  link: ManyToManyLink,
+  linked: { readonly copy: Copy; readonly link: ManyToManyLink; readonly removal: boolean },
   probability: number,
 ): ChangeFeedStep {
   const { container, item } = holder;
+  const { copy, link, removal } = linked;
   const sourceKey = env.context.entity(pattern.entity).key;
   const holders = link.holdersPerSource;
   const partitions = env.partitions(container.name);
@@ -155,7 +156,9 @@ function manyToManyPropagation(
     holder,
     "patch",
     probability * pattern.batch * holders,
-    `set ${copy.from.attribute} in the ${pattern.entity}'s element of ${copy.as} on each holder (a conditional patch of that array element)`,
+    removal
+      ? `remove the ${pattern.entity}'s element from ${copy.as} on each holder (a patch conditional on the holder's ETag)`
+      : `set ${copy.from.attribute} in the ${pattern.entity}'s element of ${copy.as} on each holder (a patch conditional on the holder's ETag)`,
     [copy.as],
     { sets: [copy.as] },
   );
@@ -164,7 +167,9 @@ function manyToManyPropagation(
     feedSource,
     holder,
     [find, update],
-    `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to the ${round(holders)} ${item.type} items linked to it (${item.type}.${copy.as}, many-to-many)`,
+    removal
+      ? `a deleted ${pattern.entity} leaves ${item.type}.${copy.as} of the ${round(holders)} ${item.type} items linked to it (many-to-many)`
+      : `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to the ${round(holders)} ${item.type} items linked to it (${item.type}.${copy.as}, many-to-many)`,
   );
 }
 

@@ -2,8 +2,9 @@
  * Copies across a many-to-many relationship (`Copy.key`): the holder keeps an array with one
  * `{ <key>, <attribute> }` element per linked record. A change of a linked record's attribute
  * finds the holders whose array has its element (the task's query) and sets the attribute in
- * that element of each, by index, conditional on the holder's ETag: a holder changed meanwhile
- * (its array reordered, the link removed) is read again and patched from what it holds now.
+ * that element of each, by index; a deleted record's element is removed. Each patch is
+ * conditional on the holder's ETag: a holder changed meanwhile (its array reordered, the link
+ * removed) is read again and patched from what it holds now.
  */
 import { changeOf, type Charged, type ItemChange, type Runtime } from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
@@ -15,31 +16,51 @@ import type { KeyValue, TemplateValues } from "./templates.js";
 
 type PropagateTask = Extract<MaintenanceTask, { kind: "propagate" }>;
 
+/** What a change does to the linked record's elements: set the attribute, or remove them. */
+type ElementChange = { readonly kind: "set"; readonly value: unknown } | { readonly kind: "remove" };
+
 /** Attempts at one holder before giving up (each after another writer changed it). */
 const MAX_HOLDER_ATTEMPTS = 8;
 
-/** Indexes of the array elements of the linked record `key` whose attribute is not `value` yet. */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Indexes of the array elements of the linked record `keyValue` the change still has to reach
+ * (an element already holding the value is left alone), highest first.
+ */
 function staleElements(
   holder: StoredItem,
   task: PropagateTask,
-  key: string,
   keyValue: unknown,
-  value: unknown,
-) {
+  change: ElementChange,
+): number[] {
   const array = holder[task.property];
-  if (!Array.isArray(array)) return [];
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  return array.flatMap((element: unknown, index) =>
-    typeof element === "object" &&
-    element !== null &&
-    same((element as Record<string, unknown>)[key], keyValue) &&
-    !same((element as Record<string, unknown>)[task.attribute] ?? null, value)
-      ? [index]
-      : [],
+  if (!Array.isArray(array) || task.key === undefined) return [];
+  const key = task.key;
+  const indexes: number[] = [];
+  array.forEach((element: unknown, index) => {
+    if (typeof element !== "object" || element === null) return;
+    const values = element as Record<string, unknown>;
+    if (!same(values[key], keyValue)) return;
+    if (change.kind === "set" && same(values[task.attribute] ?? null, change.value)) return;
+    indexes.push(index);
+  });
+  return indexes.reverse();
+}
+
+/** The patch operations at `indexes` (highest first, so a removal keeps the others' places). */
+function elementOperations(task: PropagateTask, indexes: readonly number[], change: ElementChange) {
+  const array = pointer(task.property);
+  return indexes.map((index) =>
+    change.kind === "remove"
+      ? { op: "remove" as const, path: `${array}/${index}` }
+      : { op: "set" as const, path: `${array}/${index}${pointer(task.attribute)}`, value: change.value },
   );
 }
 
-/** Sets the linked record's attribute in one holder's array, again after a concurrent change. */
+/** Applies the change to one holder's array, again after a concurrent change of the holder. */
 async function patchHolder(
   runtime: Runtime,
   charged: Charged,
@@ -47,27 +68,24 @@ async function patchHolder(
   shape: ItemTypeShape,
   found: StoredItem,
   keyValue: unknown,
-  value: unknown,
+  change: ElementChange,
 ): Promise<void> {
-  const key = task.key ?? "";
   const container = runtime.container(task.holder.container);
   const id = found["id"];
   if (typeof id !== "string") return;
   const keys: KeyValue[] = partitionKeyOfItem(shape, found);
   let holder: StoredItem | undefined = found;
   for (let attempt = 0; attempt < MAX_HOLDER_ATTEMPTS && holder !== undefined; attempt++) {
-    const indexes = staleElements(holder, task, key, keyValue, value);
+    const indexes = staleElements(holder, task, keyValue, change);
     if (indexes.length === 0) return;
     const etag = holder["_etag"];
     try {
-      const response = await container.item(id, toPartitionKey(keys)).patch<StoredItem>(
-        indexes.map((index) => ({
-          op: "set" as const,
-          path: `${pointer(task.property)}/${index}${pointer(task.attribute)}`,
-          value,
-        })),
-        typeof etag === "string" ? { accessCondition: { type: "IfMatch", condition: etag } } : {},
-      );
+      const response = await container
+        .item(id, toPartitionKey(keys))
+        .patch<StoredItem>(
+          elementOperations(task, indexes, change),
+          typeof etag === "string" ? { accessCondition: { type: "IfMatch", condition: etag } } : {},
+        );
       charged.requestCharge += response.requestCharge;
       if (response.resource !== undefined)
         charged.changes.push(changeOf(task.holder, "update", response.resource));
@@ -90,8 +108,8 @@ async function patchHolder(
 }
 
 /**
- * Propagates a changed attribute of a linked record to the array element of every holder. A
- * deleted record keeps its elements (the workload names no write that unlinks).
+ * Propagates a changed attribute of a linked record to its element in every holder's array, or
+ * removes the element of a deleted record (a tombstone, or a delete of the all-versions feed).
  */
 export async function propagateLinked(
   runtime: Runtime,
@@ -100,13 +118,15 @@ export async function propagateLinked(
   sourceShape: ItemTypeShape,
   change: ItemChange,
 ): Promise<void> {
-  if (change.kind === "delete" || task.key === undefined) return;
+  if (task.key === undefined) return;
   const value = change.item[task.attribute] ?? null;
   if (
+    change.kind !== "delete" &&
     change.previous !== undefined &&
-    JSON.stringify(change.previous[task.attribute] ?? null) === JSON.stringify(value)
+    same(change.previous[task.attribute] ?? null, value)
   )
     return;
+  const elementChange: ElementChange = change.kind === "delete" ? { kind: "remove" } : { kind: "set", value };
   const shape = runtime.shape(task.holder.container, task.holder.itemType);
   const record = recordOf(sourceShape, change.item);
   const values: TemplateValues = { attributes: record };
@@ -120,6 +140,6 @@ export async function propagateLinked(
   );
   charged.requestCharge += found.requestCharge;
   for (const holder of asItems(found.items)) {
-    await patchHolder(runtime, charged, task, shape, holder, record[task.key], value);
+    await patchHolder(runtime, charged, task, shape, holder, record[task.key], elementChange);
   }
 }

@@ -61,6 +61,21 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
     ]);
   }, 90_000);
 
+  it("m2m2 with tag deletes: a deleted tag's element leaves the products' arrays (soft delete)", async () => {
+    const text = readWriteFixture("m2m2");
+    const workload = loadWorkload(
+      `${text.workload.trimEnd()}\n  - { id: D1, name: remove tag, type: write, operation: delete, entity: Tag, rps: { avg: 1, peak: 2 } }\n`,
+    );
+    if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+    const model = loadModel(text.model, { workload: workload.value });
+    if (!model.ok) throw new Error(model.issues.map(formatIssue).join("\n"));
+    const report = await verifyOnEndpoint(endpoint, workload.value, model.value, SMALL);
+    expect(report.patterns.filter((p) => p.status !== "passed").map((p) => [p.patternId, p.detail])).toEqual(
+      [],
+    );
+    expect(report.patterns.map((p) => p.patternId)).toEqual(["C1", "C2", "W1", "Q1", "Q2", "D1"]);
+  }, 90_000);
+
   it("esc: a copy left under the old escalatedTo fails the escalation", async () => {
     const { workload, model } = fixture("esc");
     const report = await verifyOnEndpoint(endpoint, workload, model, { ...SMALL, fault: "drop-trim" });
