@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatIssue } from "../../src/common/issues.js";
+import { designModel } from "../../src/design/design-model.js";
 import { loadModel } from "../../src/model/load-model.js";
 import type { Model } from "../../src/model/types.js";
 import { readWriteFixture } from "../../src/test-support/model-examples.js";
@@ -74,6 +75,34 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
       [],
     );
     expect(report.patterns.map((p) => p.patternId)).toEqual(["C1", "C2", "W1", "Q1", "Q2", "D1"]);
+  }, 90_000);
+
+  it("a many-to-many copy held by the child side (students with their course titles) designs and verifies", async () => {
+    // Course -> Student many-to-many, 4 students per course: 4 x 500 / 1,000 = 2 courses per
+    // student on average; the student items carry [{ courseId, title }], kept on renames.
+    const workload = loadWorkload(`version: 1
+name: enrolments
+entities:
+  Course: { key: courseId, count: 500, avgBytes: 400, attributes: { courseId: string, title: { type: string, changes: frequent } } }
+  Student: { key: studentId, count: 1000, avgBytes: 300, attributes: { studentId: string, name: string } }
+relationships:
+  - { parent: Course, child: Student, kind: many-to-many, avg: 4, max: 30 }
+accessPatterns:
+  - { id: C1, name: add course, type: write, operation: create, entity: Course, rps: { avg: 1, peak: 2 } }
+  - { id: W1, name: rename course, type: write, operation: patch, entity: Course, changes: [title], rps: { avg: 2, peak: 5 } }
+  - { id: Q1, name: student with course titles, type: read, entity: Student, where: { studentId: eq }, with: [Course.title], rps: { avg: 500, peak: 1500 } }
+  - { id: Q2, name: course, type: read, entity: Course, where: { courseId: eq }, rps: { avg: 50, peak: 100 } }
+`);
+    if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+    const { model, evaluation } = designModel(workload.value);
+    const student = model.containers.flatMap((c) => c.items).find((i) => i.entity === "Student");
+    expect(student?.copies).toEqual([{ from: { entity: "Course", attribute: "title" }, as: "courseTitles" }]);
+    expect(evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);
+    const report = await verifyOnEndpoint(endpoint, workload.value, model, SMALL);
+    expect(report.patterns.filter((p) => p.status !== "passed").map((p) => [p.patternId, p.detail])).toEqual(
+      [],
+    );
+    expect(report.patterns.map((p) => p.patternId).sort()).toEqual(["C1", "Q1", "Q2", "W1"]);
   }, 90_000);
 
   it("esc: a copy left under the old escalatedTo fails the escalation", async () => {
