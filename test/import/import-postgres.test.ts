@@ -84,6 +84,13 @@ const REPLAY = [
     expect: { type: "read", entity: "Product", where: { productId: "eq" }, with: ["Tag.label"] },
   },
   {
+    // the other side of the same link table: a tag page with the names of its products
+    sql: "SELECT p.name FROM products p JOIN product_tags pt ON pt.product_id = p.product_id WHERE pt.tag_id = $1",
+    calls: 45,
+    args: (i: number) => [1 + (i % 20)],
+    expect: { type: "read", entity: "Tag", where: { tagId: "eq" }, with: ["Product.name"] },
+  },
+  {
     sql: "SELECT sum(l.quantity) FROM order_lines l WHERE l.order_id = $1",
     calls: 40,
     args: (i: number) => [1 + (i % 10000)],
@@ -443,9 +450,17 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
       patterns: { patternId: string; status: string; detail?: string }[];
     };
     // Every pattern passes: item types that share a container get ids that cannot collide, and
-    // Q8's labels (the synthetic links of product_tags) match the oracle's.
+    // the reads across product_tags (a product's tag labels, a tag's product names: arrays drawn
+    // from the synthetic links) match the oracle's answers.
     expect(report.load.status).toBe("passed");
     expect(report.patterns.filter((p) => p.status !== "passed")).toEqual([]);
-    expect(report.patterns.map((p) => p.patternId)).toContain("Q8");
+    const acrossLink = applied.value.state.workload.accessPatterns
+      .filter(
+        (p) => p.type === "read" && (p.with ?? []).some((w) => w === "Tag.label" || w === "Product.name"),
+      )
+      .map((p) => p.id);
+    expect(acrossLink).toHaveLength(2);
+    for (const id of acrossLink) expect(report.patterns.map((p) => p.patternId)).toContain(id);
+    expect(model).toMatch(/from: Product\.name[\s\S]*as: productNames/);
   });
 });
