@@ -71,6 +71,37 @@ describe("copies across a many-to-many relationship (m2m2)", () => {
     expect(d1?.type === "write" ? d1.operations.map((s) => s.note).join(" ") : "").toMatch(/soft delete/);
   });
 
+  it("a copy of the holder (source:) replays each product the rename patched", () => {
+    const { workload, model } = m2m();
+    const byCategory = loadModel(
+      `version: 1
+containers:
+  - name: products
+    partitionKey: [/id]
+    items:
+      - type: product
+        entity: Product
+        id: product-{productId}
+        partitionKey: ["product-{productId}"]
+        copies: [{ from: Tag.name, as: tagName }]
+      - { type: tag, entity: Tag, id: "tag-{tagId}", partitionKey: ["tag-{tagId}"] }
+  - name: products-by-category
+    partitionKey: [/categoryId]
+    items:
+      - { type: product, entity: Product, id: "{productId}", partitionKey: ["{categoryId}"], source: products/product }
+`,
+      { workload },
+    );
+    if (!byCategory.ok) throw new Error(JSON.stringify(byCategory.issues));
+    expect(model.containers).toHaveLength(1);
+    const plan = planModel(workload, byCategory.value).find((p) => p.patternId === "W1");
+    const replays = plan?.type === "write" ? plan.async.filter((step) => step.reason === "copy") : [];
+    // 0.01 renames x 1,000 linked products: 10 upserts into the copy per rename request.
+    expect(replays.map((step) => [step.container, step.steps.map((s) => `${s.kind} x${s.times}`)])).toEqual([
+      ["products-by-category", ["write x10"]],
+    ]);
+  });
+
   it("indexing the array key makes the rename's query an index lookup, far cheaper", () => {
     const { workload, model } = m2m();
     const scanned = propagations(planModel(workload, model), "W1")[0]?.steps[0]?.ru.estimate ?? 0;

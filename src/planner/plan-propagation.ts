@@ -40,7 +40,12 @@ export function planPropagations(
       if (probability === 0) continue;
       if (link !== undefined) {
         const linked = { copy, link, removal };
-        async.push(manyToManyPropagation(env, pattern, feedSource ?? holder, holder, linked, probability));
+        const patched = probability * pattern.batch * link.holdersPerSource;
+        async.push(
+          manyToManyPropagation(env, pattern, feedSource ?? holder, holder, linked, probability),
+          // Copies of the holder (`source:`) replay each patched holder.
+          ...replayCopies(env, holder, "update", patched),
+        );
         continue;
       }
       const relationship = context.relationship(pattern.entity, item.entity);
