@@ -174,7 +174,8 @@ export async function withCopies(
   const sources = runtime.copySources(shape.container, shape.type);
   for (const copy of shape.copies) {
     const entity = copy.from.entity;
-    if (copies[entity] !== undefined) continue;
+    // Linked records (many-to-many) are the caller's: it knows which records it links to.
+    if (copy.key !== undefined || copies[entity] !== undefined) continue;
     const source = sources[entity];
     if (source === undefined) {
       throw new DataAccessError(

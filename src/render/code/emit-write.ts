@@ -236,7 +236,8 @@ function maintenanceTask(
       const [find, update] = step.steps;
       const property = update?.kind === "write" ? update.sets?.[0] : undefined;
       const holder = shapeOrFail(shapes, target);
-      const attribute = holder.copies.find((c) => c.as === property)?.from.attribute;
+      const copy = holder.copies.find((c) => c.as === property);
+      const attribute = copy?.from.attribute;
       if (find?.kind !== "query" || property === undefined || attribute === undefined) return undefined;
       return {
         key: `propagate:${targetKey}:${property}`,
@@ -247,6 +248,7 @@ function maintenanceTask(
           parameters: parameterSources(find.parameters),
           property,
           attribute,
+          ...(copy?.key === undefined ? {} : { key: copy.key }),
         },
       };
     }
