@@ -16,6 +16,7 @@ import {
   freshContainerName,
   freshItemType,
   propertyNameOf,
+  unspread,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
@@ -155,7 +156,7 @@ export function fanOutCandidates(
     candidates.push({
       name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
-        ...home.item,
+        ...unspread(home.item),
         type: freshItemType(keyed, home.item.type),
         partitionKey: [`{${attribute}}`],
         source: { container: home.container.name, type: home.item.type },
@@ -180,7 +181,7 @@ export function fanOutCandidates(
     candidates.push({
       name: `keep the newest ${pattern.limit} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
       model: addItem(model, containerFor(name, home.item, [path]), {
-        ...home.item,
+        ...unspread(home.item),
         partitionKey: [template],
         source: { container: home.container.name, type: home.item.type },
         keepLatest: { count: pattern.limit, by: newest.attribute },
@@ -199,7 +200,7 @@ export function fanOutCandidates(
       candidates.push({
         name: `keep the newest ${pattern.limit} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
         model: addItem(model, containerFor(name, home.item, ["/partition"]), {
-          ...home.item,
+          ...unspread(home.item),
           partitionKey: [key],
           source: { container: home.container.name, type: home.item.type },
           keepLatest: { count: pattern.limit, by: newest.attribute },
