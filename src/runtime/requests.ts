@@ -207,6 +207,9 @@ export async function patchItem(
   operations: readonly PatchOperation[],
   condition?: string,
 ): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+  // Nothing to change (a patch of an entity with no attribute besides its keys): Cosmos DB refuses
+  // a patch without operations (400), so the item's existence is checked with a point read.
+  if (operations.length === 0) return readItem(container, id, keys);
   let item: StoredItem | undefined;
   let requestCharge = 0;
   for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {

@@ -129,7 +129,8 @@ async function writeItem(
       if (patched.item === undefined) {
         throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
       }
-      charged.changes.push(changeOf(ref, "update", patched.item));
+      // An empty patch writes nothing: the change feed has no event for it.
+      if (patch.operations.length > 0) charged.changes.push(changeOf(ref, "update", patched.item));
       continue;
     }
     refuseIncrements(record, operation);
