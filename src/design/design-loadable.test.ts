@@ -98,3 +98,13 @@ describe("syntheticKeyPaths", () => {
     expect(syntheticKeyPaths(workload, byId)).toBe(byId);
   });
 });
+
+describe("designed models can be maintained", () => {
+  it("keeps no count and no newest children of a many-to-many relationship (no via finds their holder)", () => {
+    const { model } = designAndReload(fixture("many-to-many-count.yaml"));
+    for (const { item } of itemsOf(model)) {
+      expect(item.counts).toEqual([]);
+      expect(item.embeds).toEqual([]);
+    }
+  });
+});

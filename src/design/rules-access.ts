@@ -73,7 +73,13 @@ export function denormalizationCandidates(
         break;
       }
       case "count": {
-        if (item.counts.some((c) => c.of === entry.entity)) break;
+        // A counter is kept from the change feed of the counted items, which find their holder
+        // by the relationship's `via`: none across a many-to-many relationship.
+        if (
+          item.counts.some((c) => c.of === entry.entity) ||
+          !followsVia(workload, pattern.entity, entry.entity)
+        )
+          break;
         const as = `${propertyNameOf(entry.entity, false)}Count`;
         candidates.push({
           name: `keep a count of ${entry.entity} in ${target.type} items as ${as}`,
@@ -85,7 +91,12 @@ export function denormalizationCandidates(
         break;
       }
       case "latest": {
-        if (item.embeds.some((e) => e.entity === entry.entity)) break;
+        // The newest children are kept the same way as a counter.
+        if (
+          item.embeds.some((e) => e.entity === entry.entity) ||
+          !followsVia(workload, pattern.entity, entry.entity)
+        )
+          break;
         const as = `recent${entry.entity}`;
         candidates.push({
           name: `embed the newest ${entry.n} ${entry.entity} in ${target.type} items (subset pattern)`,

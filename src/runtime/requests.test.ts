@@ -5,7 +5,7 @@
  */
 import type { Container, OperationInput } from "@azure/cosmos";
 import { describe, expect, it } from "vitest";
-import { MAX_BULK_OPERATIONS, MAX_THROTTLED_ATTEMPTS, patchItem, readMany } from "./requests.js";
+import { MAX_BULK_OPERATIONS, MAX_THROTTLED_ATTEMPTS, readMany } from "./requests.js";
 
 /** A container of items `i0..i(n-1)`; `throttle(id, call)` says whether that read answers 429. */
 function fakeContainer(count: number, throttle: (id: string, call: number) => boolean) {
@@ -57,36 +57,5 @@ describe("readMany", () => {
     const { container, calls } = fakeContainer(1, () => false);
     expect(await readMany(container, [])).toEqual({ items: [], requestCharge: 0 });
     expect(calls).toEqual([]);
-  });
-});
-
-describe("patchItem", () => {
-  /** A container whose items answer reads (`exists`) and count the patches sent. */
-  function patchable(exists: boolean) {
-    const patches: unknown[] = [];
-    const container = {
-      item: (id: string) => ({
-        read: () =>
-          exists
-            ? Promise.resolve({ resource: { id }, requestCharge: 1 })
-            : Promise.reject(Object.assign(new Error("not found"), { code: 404, requestCharge: 1 })),
-        patch: (operations: unknown) => {
-          patches.push(operations);
-          return Promise.resolve({ resource: { id }, requestCharge: 10 });
-        },
-      }),
-    } as unknown as Container;
-    return { container, patches };
-  }
-
-  it("with nothing to change sends no patch (Cosmos DB refuses an empty one) and reads the item instead", async () => {
-    const present = patchable(true);
-    expect(await patchItem(present.container, "a", ["p"], [])).toEqual({
-      item: { id: "a" },
-      requestCharge: 1,
-    });
-    expect(present.patches).toEqual([]);
-    const missing = patchable(false);
-    expect((await patchItem(missing.container, "a", ["p"], [])).item).toBeUndefined();
   });
 });

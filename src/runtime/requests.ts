@@ -197,8 +197,9 @@ export async function readMany(
 
 /**
  * Patches an item (several requests when there are more than 10 operations); a missing item is
- * undefined. A `condition` applies to the first request (put the operations it guards first); when
- * it does not hold the service answers 412, thrown as it is.
+ * undefined, and so is the item when there is nothing to patch (no request is sent). A
+ * `condition` applies to the first request (put the operations it guards first); when it does not
+ * hold the service answers 412, thrown as it is.
  */
 export async function patchItem(
   container: Container,
@@ -207,9 +208,6 @@ export async function patchItem(
   operations: readonly PatchOperation[],
   condition?: string,
 ): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
-  // Nothing to change (a patch of an entity with no attribute besides its keys): Cosmos DB refuses
-  // a patch without operations (400), so the item's existence is checked with a point read.
-  if (operations.length === 0) return readItem(container, id, keys);
   let item: StoredItem | undefined;
   let requestCharge = 0;
   for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {

@@ -110,6 +110,15 @@ async function writeItem(
     }
     if (operation === "patch") {
       const patch = changedAttributePatch(shape, record, context.changes);
+      if (patch.operations.length === 0) {
+        // Nothing to change (an entity without attributes besides its keys): Cosmos DB refuses a
+        // patch without operations, and nothing is written, so the change feed has no event.
+        const read = await readItem(container, id, keys);
+        charged.requestCharge += read.requestCharge;
+        if (read.item === undefined)
+          throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
+        continue;
+      }
       let patched: Awaited<ReturnType<typeof patchItem>>;
       try {
         patched = await patchItem(container, id, keys, patch.operations, patch.condition);
@@ -129,8 +138,7 @@ async function writeItem(
       if (patched.item === undefined) {
         throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
       }
-      // An empty patch writes nothing: the change feed has no event for it.
-      if (patch.operations.length > 0) charged.changes.push(changeOf(ref, "update", patched.item));
+      charged.changes.push(changeOf(ref, "update", patched.item));
       continue;
     }
     refuseIncrements(record, operation);
