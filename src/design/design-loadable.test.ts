@@ -52,6 +52,16 @@ describe("designed models load back", () => {
       expect.arrayContaining(["{orderId}", "{trackingCode}"]),
     );
   });
+
+  it("a copy of a sharded item type is keyed by its own filter without the source's shards", () => {
+    const { model } = designAndReload(fixture("copy-of-sharded-item.yaml"));
+    const copies = itemsOf(model).filter(({ item }) => item.source !== undefined);
+    expect(copies.length).toBeGreaterThan(0);
+    for (const { item } of copies) {
+      expect(item.shards).toBeUndefined();
+      expect(item.shardBy).toBeUndefined();
+    }
+  });
 });
 
 describe("syntheticKeyPaths", () => {
