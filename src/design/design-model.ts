@@ -272,7 +272,9 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
  * partition just over its limit: then the throughput stays to the evaluation (unpinned), or the
  * model stays as it was searched (with distinct ids and synthetic key paths, which every written
  * model has). Pinned autoscale RU/s also fix the partitions at creation (max RU/s / 10,000), which
- * can multiply a fan-out's cost: the written model may not cost more than the searched one either.
+ * can multiply a fan-out's cost: the written model may not cost more than the searched one either,
+ * nor leave a container under-provisioned that was not (pinned RU/s whose partitions multiply a
+ * fan-out until the peak exceeds them).
  */
 function writtenModel(
   workload: Workload,
@@ -284,8 +286,12 @@ function writtenModel(
   // the attribute it was keyed by (its rules find containers by that path); a lookup item keyed
   // by another attribute may have joined it since.
   const loadable = syntheticKeyPaths(workload, distinctItemIds(designed.model));
+  // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better.
+  const underProvisioned = (scored: Scored): number =>
+    scored.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;
   const worse = (scored: Scored): boolean =>
     violations(scored) > violations(designed) ||
+    underProvisioned(scored) > underProvisioned(designed) ||
     scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
   // The throughput evaluated in the search is pinned: a synthetic key property adds a few bytes
   // per item, and unpinned, such a change can tip a container into another mode and partition count.

@@ -123,6 +123,7 @@ export interface PostsPostItem {
   readonly mediaUrls?: readonly unknown[];
   readonly visibility?: string;
   readonly createdAt?: string;
+  readonly userDisplayName: string | null;
   readonly reactionCount: number;
   readonly _etag?: string;
   readonly _ts?: number;
@@ -186,14 +187,21 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     keyPaths: ["/postId"],
     truncate: [],
     embeds: [],
-    copies: [],
+    copies: [{ from: { entity: "User", attribute: "displayName" }, as: "userDisplayName" }],
     counts: [{ of: "Reaction", as: "reactionCount" }],
   },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-
+  "posts/post": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "user-{authorId}",
+      partitionKey: ["{authorId}"],
+    },
+  },
 };
 
 /**
@@ -230,6 +238,26 @@ export const CHANGE_FEED_MODE = "latestVersion";
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
+   * Change-feed work when users/user items change: propagate.
+   * Call it with a batch of changed items (the change feed processor does).
+   */
+  const handleUsersUserChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+    const tasks: MaintenanceTask[] = [
+      {
+        kind: "propagate",
+        holder: { container: "posts", itemType: "post" },
+        sql: "SELECT c.id, c.postId FROM c WHERE c.type = @type AND c.authorId = @authorId",
+        parameters: [
+          { name: "@type", source: { kind: "literal", value: "post" } },
+          { name: "@authorId", source: { kind: "fromResult", attribute: "userId" } },
+        ],
+        property: "userDisplayName",
+        attribute: "displayName",
+      },
+    ];
+    return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
+  };
+  /**
    * Change-feed work when users/reaction items change: counter.
    * Call it with a batch of changed items (the change feed processor does).
    */
@@ -247,6 +275,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
+    "users/user": handleUsersUserChanges,
     "users/reaction": handleUsersReactionChanges,
   };
   /**
@@ -265,6 +294,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
+     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
@@ -282,23 +312,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      // one point read of the User of each returned item for User.displayName
-      {
-        const shape2 = runtime.shape("users", "user");
-        const identities = items.map((result) => {
-          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
-          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
-        });
-        const read = await readMany(runtime.container("users"), identities);
-        requestCharge += read.requestCharge;
-        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
-        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
-        const byResult: unknown[][] = identities.map((identity) => {
-          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
-          return item === undefined ? [] : [item];
-        });
-        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
-      }
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
@@ -369,6 +382,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
+     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
@@ -384,25 +398,17 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       }));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
-      // one point read of the User of each returned item for User.displayName
-      {
-        const shape2 = runtime.shape("users", "user");
-        const identities = items.map((result) => {
-          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
-          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
-        });
-        const read = await readMany(runtime.container("users"), identities);
-        requestCharge += read.requestCharge;
-        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
-        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
-        const byResult: unknown[][] = identities.map((identity) => {
-          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
-          return item === undefined ? [] : [item];
-        });
-        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
-      }
       const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
-        properties: ["id", "postId", "authorId", "text", "mediaUrls", "createdAt", "reactionCount"],
+        properties: [
+          "id",
+          "postId",
+          "authorId",
+          "text",
+          "mediaUrls",
+          "createdAt",
+          "userDisplayName",
+          "reactionCount",
+        ],
         truncate: [],
         bucketed: false,
       }));
@@ -432,6 +438,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Create a user or edit their profile
      * Plan: upsert the user item.
+     * Change feed (propagate): a change of User.displayName (1% of C1 requests) is propagated to post.userDisplayName.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateAUserOrEditTheirProfile(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -471,6 +478,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
+    handleUsersUserChanges,
     handleUsersReactionChanges,
     applyChanges,
     applyFeed,
