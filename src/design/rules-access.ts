@@ -6,6 +6,7 @@
  */
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
+import { templateAttributes } from "../model/templates.js";
 import type { Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import {
@@ -28,6 +29,20 @@ function followsVia(workload: Workload, parent: string, child: string): boolean 
   return workload.relationships.some(
     (r) => r.parent === parent && r.child === child && r.kind !== "many-to-many" && r.via !== undefined,
   );
+}
+
+/**
+ * True when the complete records of `entityName` are addressed by its key alone: the generated
+ * code reads a copy's source by the key a new or re-parented holder gives (the way
+ * src/render/code/model-data.ts finds it), so a source keyed otherwise cannot be copied from.
+ */
+function addressableByKey(workload: Workload, model: Model, entityName: string): boolean {
+  const entity = workload.entities.find((e) => e.name === entityName);
+  const item = findPrimary(model, entityName)?.item;
+  if (entity === undefined || item === undefined) return false;
+  if (item.select !== undefined || item.bucket !== undefined || item.replicas !== undefined) return false;
+  if (item.shards !== undefined && item.shardBy !== undefined && item.shardBy !== entity.key) return false;
+  return [item.id, ...item.partitionKey].every((t) => templateAttributes(t).every((a) => a === entity.key));
 }
 
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
@@ -62,6 +77,7 @@ export function denormalizationCandidates(
         // A copy is kept up to date through the relationship's `via` (the holders are found by
         // it, a new holder finds its source by it): none across a many-to-many relationship.
         if (!followsVia(workload, entry.entity, pattern.entity)) break;
+        if (!addressableByKey(workload, model, entry.entity)) break;
         const as = `${propertyNameOf(entry.entity, false)}${entry.attribute.charAt(0).toUpperCase()}${entry.attribute.slice(1)}`;
         candidates.push({
           name: `copy ${entry.entity}.${entry.attribute} into ${target.type} items as ${as}`,

@@ -16,13 +16,15 @@ const SEEDS = [11, 12, 13, 14, 15] as const;
  * Workloads (seed, index of `fc.sample`) whose designs once failed verify (2026-11-25): a counter
  * of many-to-many children (no via to find it: 4/6), a patch planned on a record a delete pattern
  * of the workload removed first (4/17), a partition key value given as a list (1/0), a patch with
- * nothing to change (2/9).
+ * nothing to change (2/9), a copy from a parent keyed by its own parent's key, which a new child
+ * cannot address (2/7).
  */
 const ONCE_FAILED = [
   [4, 6],
   [4, 17],
   [1, 0],
   [2, 9],
+  [2, 7],
 ] as const;
 
 describe("designs of random workloads pass verify on the embedded endpoint", () => {
