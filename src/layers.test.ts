@@ -47,6 +47,7 @@ const ALLOWED_BETWEEN_EDGES: readonly { readonly from: string; readonly to: stri
   // The benches run the design property and draw random workloads as the tests do (the same code).
   { from: "bench/design-property.ts", to: "test-support/design-property.ts" },
   { from: "bench/design-property.ts", to: "test-support/workload-arbitrary.ts" },
+  { from: "bench/design-property.ts", to: "test-support/design-verification.ts" },
   { from: "bench/design-speed.ts", to: "test-support/workload-arbitrary.ts" },
 ];
 

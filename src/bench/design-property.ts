@@ -4,6 +4,11 @@
  * workload is reported with its seed and index (`fc.sample(designPropertyWorkloads, { numRuns,
  * seed })` gives it back) and its problems; the first one's workload is printed in full.
  * `DESIGN_BENCH_RUNS` changes the number of workloads per seed.
+ *
+ * Then a sample of designs is verified on the embedded endpoint (src/test-support/
+ * design-verification.ts: data loaded, every write run through the generated code with its
+ * maintenance, every read compared with the oracle's); `DESIGN_BENCH_VERIFIED` workloads (default
+ * 20), each failure reported with its seed and index (`fc.sample(verifiedWorkloads, ...)`).
  */
 import fc from "fast-check";
 import type { Bench } from "./bench.js";
@@ -11,6 +16,9 @@ import type { Bench } from "./bench.js";
 /** Seeds other than the test's (20261123): the bench explores workloads the test does not. */
 const SEEDS = [1, 2, 3] as const;
 const RUNS_PER_SEED = Number(process.env.DESIGN_BENCH_RUNS ?? 200);
+/** Workloads whose designs are verified on the embedded endpoint, drawn with this seed. */
+const VERIFIED = Number(process.env.DESIGN_BENCH_VERIFIED ?? 20);
+const VERIFY_SEED = 4;
 /** Failures printed in detail (all are counted). */
 const SHOWN = 5;
 
@@ -44,6 +52,7 @@ export const bench: Bench = {
       });
     }
     times.sort((a, b) => a - b);
+    const verified = await verifySample();
     const lines = [
       `${times.length} workloads (seeds ${SEEDS.join(", ")}, ${RUNS_PER_SEED} each): ${failures.length} failing`,
       `design + checks per workload: median ${quantile(times, 0.5).toFixed(0)} ms, p95 ${quantile(times, 0.95).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
@@ -54,8 +63,44 @@ export const bench: Bench = {
         ),
       ...(failures.length > SHOWN ? [`... and ${failures.length - SHOWN} more`] : []),
       ...(failures[0] === undefined ? [] : ["first failing workload:", workloadText(failures[0].document)]),
-      failures.length === 0 ? "targets met" : "targets MISSED",
+      ...verified.lines,
+      failures.length === 0 && verified.failing === 0 ? "targets met" : "targets MISSED",
     ];
-    return { passed: failures.length === 0, ran: true, report: lines.join("\n") };
+    return { passed: failures.length === 0 && verified.failing === 0, ran: true, report: lines.join("\n") };
   },
 };
+
+/** Verifies the designs of `VERIFIED` random workloads on one embedded endpoint. */
+async function verifySample(): Promise<{ failing: number; lines: string[] }> {
+  if (VERIFIED <= 0) return { failing: 0, lines: [] };
+  const { verifiedWorkloads, verifyDesign } = await import("../test-support/design-verification.js");
+  const { startEmbeddedEndpoint } = await import("../verify/endpoint.js");
+  const documents = fc.sample(verifiedWorkloads, { numRuns: VERIFIED, seed: VERIFY_SEED });
+  const endpoint = await startEmbeddedEndpoint();
+  const failed: string[] = [];
+  const times: number[] = [];
+  let patterns = 0;
+  let notCheckable = 0;
+  try {
+    for (const [index, document] of documents.entries()) {
+      const start = performance.now();
+      const outcome = await verifyDesign(endpoint, document);
+      times.push(performance.now() - start);
+      patterns += outcome.patterns;
+      notCheckable += outcome.notCheckable.length;
+      if (outcome.failures.length > 0)
+        failed.push(`seed ${VERIFY_SEED}, workload ${index}:\n  ${outcome.failures.join("\n  ")}`);
+    }
+  } finally {
+    await endpoint.close();
+  }
+  times.sort((a, b) => a - b);
+  return {
+    failing: failed.length,
+    lines: [
+      `verify on the embedded endpoint: ${documents.length} designs (seed ${VERIFY_SEED}), ${failed.length} failing; ${patterns} patterns, ${notCheckable} not checkable there; design + verify median ${quantile(times, 0.5).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
+      ...failed.slice(0, SHOWN),
+      ...(failed.length > SHOWN ? [`... and ${failed.length - SHOWN} more`] : []),
+    ],
+  };
+}

@@ -11,6 +11,7 @@ import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
+import { syntheticKeyPaths } from "./key-paths.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import { designComponent } from "./design-component.js";
 import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
@@ -182,7 +183,7 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
 /** How much more the written model (pinned RU/s, explicit indexing) may cost than the searched one. */
 const FINALIZED_COST_TOLERANCE = 0.01;
 
-/** Writes the derived indexing policy and the recommended throughput into the model. */
+/** Writes the derived indexing policy and the recommended throughput into a loadable model. */
 function finalize(
   workload: Workload,
   model: Model,
@@ -191,7 +192,7 @@ function finalize(
 ): Model {
   return {
     ...model,
-    containers: withExplicitIndexing(workload, distinctItemIds(model)).containers.map((container) => {
+    containers: withExplicitIndexing(workload, model).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       // RU/s past what the management API holds are left out by modelThroughputOf (the mode
       // alone is pinned), and the evaluation names the error (evaluate.overContainerMaximum).
@@ -269,16 +270,22 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
  * make it worse than the one evaluated. Pinned RU/s fix the partition count, and where the
  * explicit indexing changes the load by a little, the RU/s computed before may leave the busiest
  * partition just over its limit: then the throughput stays to the evaluation (unpinned), or the
- * model stays as it was searched. Pinned autoscale RU/s also fix the partitions at creation
- * (max RU/s / 10,000), which can multiply a fan-out's cost: the written model may not cost more
- * than the searched one either, nor leave a container under-provisioned that was not (pinned RU/s
- * whose partitions multiply a fan-out until the peak exceeds them).
+ * model stays as it was searched (with distinct ids and synthetic key paths, which every written
+ * model has). Pinned autoscale RU/s also fix the partitions at creation (max RU/s / 10,000), which
+ * can multiply a fan-out's cost: the written model may not cost more than the searched one either,
+ * nor leave a container under-provisioned that was not (pinned RU/s whose partitions multiply a
+ * fan-out until the peak exceeds them).
  */
 function writtenModel(
   workload: Workload,
   designed: Scored,
   options: DesignOptions,
 ): { readonly model: Model; readonly final: Scored } {
+  // What every written model needs, whatever else is kept: distinct ids within a logical
+  // partition, and key paths no item type contradicts. The search names a container's path after
+  // the attribute it was keyed by (its rules find containers by that path); a lookup item keyed
+  // by another attribute may have joined it since.
+  const loadable = syntheticKeyPaths(workload, distinctItemIds(designed.model));
   // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better.
   const underProvisioned = (scored: Scored): number =>
     scored.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;
@@ -286,14 +293,16 @@ function writtenModel(
     violations(scored) > violations(designed) ||
     underProvisioned(scored) > underProvisioned(designed) ||
     scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
-  const pinned = finalize(workload, designed.model, designed.evaluation, true);
+  // The throughput evaluated in the search is pinned: a synthetic key property adds a few bytes
+  // per item, and unpinned, such a change can tip a container into another mode and partition count.
+  const pinned = finalize(workload, loadable, designed.evaluation, true);
   const scoredPinned = scoreModel(workload, pinned, options);
   if (!worse(scoredPinned)) return { model: pinned, final: scoredPinned };
-  const indexedOnly = finalize(workload, designed.model, designed.evaluation, false);
+  const indexedOnly = finalize(workload, loadable, designed.evaluation, false);
   const scoredIndexed = scoreModel(workload, indexedOnly, options);
-  return worse(scoredIndexed)
-    ? { model: designed.model, final: designed }
-    : { model: indexedOnly, final: scoredIndexed };
+  if (!worse(scoredIndexed)) return { model: indexedOnly, final: scoredIndexed };
+  if (loadable === designed.model) return { model: designed.model, final: designed };
+  return { model: loadable, final: scoreModel(workload, loadable, options) };
 }
 
 /** The throughput chosen per container, and the hard limits left (when any). */

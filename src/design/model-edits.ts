@@ -52,6 +52,12 @@ export function plainItem(entity: Entity, keyAttributes: readonly string[]): Ite
   };
 }
 
+/** An item type without the shards and replicas of its old key (a new key starts unspread). */
+export function unspread(item: ItemType): ItemType {
+  const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...rest } = item;
+  return rest;
+}
+
 /** A container holding one item type, keyed by the item's key attributes. */
 export function containerFor(name: string, item: ItemType, paths: readonly string[]): Container {
   return { name, partitionKey: paths, uniqueKeys: [], indexing: { kind: "derived" }, items: [item] };
@@ -209,30 +215,28 @@ function leadingLiteral(template: string): string {
  * @example distinctItemIds(model).containers[0]?.items.map((i) => i.id) // ["customer-{customerId}", "address-{addressId}"]
  */
 export function distinctItemIds(model: Model): Model {
-  return {
-    ...model,
-    containers: model.containers.map((container) => {
-      if (container.items.length < 2) return container;
-      const byLiteral = new Map<string, number>();
-      for (const item of container.items) {
-        const literal = leadingLiteral(item.id);
-        byLiteral.set(literal, (byLiteral.get(literal) ?? 0) + 1);
-      }
-      if ([...byLiteral.values()].every((n) => n < 2)) return container;
-      return {
-        ...container,
-        items: container.items.map((item) => {
-          if ((byLiteral.get(leadingLiteral(item.id)) ?? 0) < 2) return item;
-          const id = `${item.type}-${item.id}`;
-          return {
-            ...item,
-            id,
-            partitionKey: item.partitionKey.map((component, level) =>
-              container.partitionKey[level] === "/id" && component === item.id ? id : component,
-            ),
-          };
-        }),
-      };
-    }),
-  };
+  const containers = model.containers.map((container) => {
+    if (container.items.length < 2) return container;
+    const byLiteral = new Map<string, number>();
+    for (const item of container.items) {
+      const literal = leadingLiteral(item.id);
+      byLiteral.set(literal, (byLiteral.get(literal) ?? 0) + 1);
+    }
+    if ([...byLiteral.values()].every((n) => n < 2)) return container;
+    return {
+      ...container,
+      items: container.items.map((item) => {
+        if ((byLiteral.get(leadingLiteral(item.id)) ?? 0) < 2) return item;
+        const id = `${item.type}-${item.id}`;
+        return {
+          ...item,
+          id,
+          partitionKey: item.partitionKey.map((component, level) =>
+            container.partitionKey[level] === "/id" && component === item.id ? id : component,
+          ),
+        };
+      }),
+    };
+  });
+  return containers.every((c, index) => c === model.containers[index]) ? model : { ...model, containers };
 }

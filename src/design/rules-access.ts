@@ -6,6 +6,7 @@
  */
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
+import { templateAttributes } from "../model/templates.js";
 import type { Model } from "../model/types.js";
 import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
@@ -19,6 +20,7 @@ import {
   freshContainerName,
   freshItemType,
   propertyNameOf,
+  unspread,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
@@ -48,6 +50,20 @@ function manyToManyCopyFits(
   if (link === undefined) return false;
   const copy = { from: { entity: entry.entity, attribute: entry.attribute }, as: "copy" };
   return manyToManyCopyBytes(context, copy, link).max <= MANY_TO_MANY_COPY_MAX_BYTES;
+}
+
+/**
+ * True when the complete records of `entityName` are addressed by its key alone: the generated
+ * code reads a copy's source by the key a new or re-parented holder gives (the way
+ * src/render/code/model-data.ts finds it), so a source keyed otherwise cannot be copied from.
+ */
+function addressableByKey(workload: Workload, model: Model, entityName: string): boolean {
+  const entity = workload.entities.find((e) => e.name === entityName);
+  const item = findPrimary(model, entityName)?.item;
+  if (entity === undefined || item === undefined) return false;
+  if (item.select !== undefined || item.bucket !== undefined || item.replicas !== undefined) return false;
+  if (item.shards !== undefined && item.shardBy !== undefined && item.shardBy !== entity.key) return false;
+  return [item.id, ...item.partitionKey].every((t) => templateAttributes(t).every((a) => a === entity.key));
 }
 
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
@@ -80,10 +96,12 @@ export function denormalizationCandidates(
         )
           break;
         // A copy is kept up to date through the relationship's `via` (the holders are found by
-        // it, a new holder finds its source by it), or across a many-to-many relationship as an
-        // array of elements that name their source (planner/many-to-many.ts), while it fits.
+        // it, a new holder finds its source by its key, so only from a source addressed by its key
+        // alone), or across a many-to-many relationship as an array of elements that name their
+        // source (planner/many-to-many.ts), while it fits.
         const manyToMany = !followsVia(workload, entry.entity, pattern.entity);
         if (manyToMany && !manyToManyCopyFits(workload, model, pattern.entity, entry)) break;
+        if (!manyToMany && !addressableByKey(workload, model, entry.entity)) break;
         const property = manyToMany ? propertyNameOf(entry.attribute, true) : entry.attribute;
         const as = `${propertyNameOf(entry.entity, false)}${property.charAt(0).toUpperCase()}${property.slice(1)}`;
         candidates.push({
@@ -96,7 +114,13 @@ export function denormalizationCandidates(
         break;
       }
       case "count": {
-        if (item.counts.some((c) => c.of === entry.entity)) break;
+        // A counter is kept from the change feed of the counted items, which find their holder
+        // by the relationship's `via`: none across a many-to-many relationship.
+        if (
+          item.counts.some((c) => c.of === entry.entity) ||
+          !followsVia(workload, pattern.entity, entry.entity)
+        )
+          break;
         const as = `${propertyNameOf(entry.entity, false)}Count`;
         candidates.push({
           name: `keep a count of ${entry.entity} in ${target.type} items as ${as}`,
@@ -108,7 +132,12 @@ export function denormalizationCandidates(
         break;
       }
       case "latest": {
-        if (item.embeds.some((e) => e.entity === entry.entity)) break;
+        // The newest children are kept the same way as a counter.
+        if (
+          item.embeds.some((e) => e.entity === entry.entity) ||
+          !followsVia(workload, pattern.entity, entry.entity)
+        )
+          break;
         const as = `recent${entry.entity}`;
         candidates.push({
           name: `embed the newest ${entry.n} ${entry.entity} in ${target.type} items (subset pattern)`,
@@ -179,7 +208,7 @@ export function fanOutCandidates(
     candidates.push({
       name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
-        ...home.item,
+        ...unspread(home.item),
         type: freshItemType(keyed, home.item.type),
         partitionKey: [`{${attribute}}`],
         source: { container: home.container.name, type: home.item.type },
@@ -204,7 +233,7 @@ export function fanOutCandidates(
     candidates.push({
       name: `keep the newest ${pattern.limit} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
       model: addItem(model, containerFor(name, home.item, [path]), {
-        ...home.item,
+        ...unspread(home.item),
         partitionKey: [template],
         source: { container: home.container.name, type: home.item.type },
         keepLatest: { count: pattern.limit, by: newest.attribute },
@@ -223,7 +252,7 @@ export function fanOutCandidates(
       candidates.push({
         name: `keep the newest ${pattern.limit} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
         model: addItem(model, containerFor(name, home.item, ["/partition"]), {
-          ...home.item,
+          ...unspread(home.item),
           partitionKey: [key],
           source: { container: home.container.name, type: home.item.type },
           keepLatest: { count: pattern.limit, by: newest.attribute },

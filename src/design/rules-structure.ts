@@ -5,7 +5,7 @@
  * Each rule proposes candidate models; the search evaluates them.
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
-import type { ItemType, Model } from "../model/types.js";
+import type { Model } from "../model/types.js";
 import {
   analyzeAccessCorrelation,
   CONSOLIDATE_ABOVE,
@@ -23,6 +23,7 @@ import {
   propertyNameOf,
   removeItem,
   retargetSources,
+  unspread,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 import { primaryKeyProblem } from "../analysis/key-stability.js";
@@ -31,12 +32,6 @@ import { MIN_KEY_CARDINALITY } from "../analysis/design-considerations.js";
 
 /** Embedding needs the whole aggregate to stay well below the 2 MB item limit. */
 const EMBED_MAX_FRACTION_OF_ITEM_LIMIT = 0.5;
-
-/** An item type without the shards and replicas of its old key (a new key starts unspread). */
-function unspread(item: ItemType): ItemType {
-  const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...rest } = item;
-  return rest;
-}
 
 /** Correlation of each related pair (share of requests needing both), by "parent>child". */
 export function correlations(workload: Workload): Map<string, number> {
@@ -167,7 +162,7 @@ export function lookupCandidates(workload: Workload, model: Model, entityName: s
     );
     if (!read) continue;
     const lookup = {
-      ...home.item,
+      ...unspread(home.item),
       type: freshItemType(home.container, `${attribute.name}Lookup`),
       id: `{${attribute.name}}`,
       partitionKey: [`{${attribute.name}}`],

@@ -83,6 +83,23 @@ describe("planModel: reads", () => {
     expect(v3Q3.notes.join("\n")).toMatch(/copy kept from the change feed of posts/);
   });
 
+  it("never sends a query to a partition key given as a list (`in`): V3 Q3 by a list of users fans out with the list as a filter", () => {
+    const v3 = loadExample("blogging", "model-v3.yaml");
+    const listed = {
+      ...v3.workload,
+      accessPatterns: v3.workload.accessPatterns.map((p) =>
+        p.id === "Q3" && p.type === "read"
+          ? { ...p, where: p.where.map((w) => (w.attribute === "userId" ? { ...w, op: "in" as const } : w)) }
+          : p,
+      ),
+    };
+    const q3 = readPlan(planModel(listed, v3.model, { partitions: { posts: 70, users: 3 } }), "Q3");
+    const query = asQuery(q3.operations[0]);
+    expect(query.scope).toBe("fanOut");
+    expect(query.partitionKey).toBeUndefined();
+    expect(query.sql).toMatch(/ARRAY_CONTAINS\(@userId, c\.userId\)/);
+  });
+
   it("costs V1's follow-ups one request per returned item with followUps: perItem (Q4: 12.5 user reads)", () => {
     const { workload, model } = loadExample("blogging", "model-v1.yaml");
     const q4 = readPlan(

@@ -389,7 +389,14 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
     pattern.orderBy.length === 0 &&
     pattern.where.every((p) => (p.op === "eq" || p.op === "in") && addressed.has(p.attribute)) &&
     idAttributes.every((a) => known.has(a));
-  const queried = pointReadable ? undefined : queryStep(env, pattern, placement, routing, returnedRecords);
+  // A query is routed by its equalities only: a partition key value given as a list (`in`) is
+  // one key per value, which a point read reads many of (ReadMany) but a query cannot be sent to.
+  const queryRouting = pointReadable
+    ? routing
+    : routeRequest(item, new Set(pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute)));
+  const queried = pointReadable
+    ? undefined
+    : queryStep(env, pattern, placement, queryRouting, returnedRecords);
   const first: PlanStep = queried?.step ?? pointReadStep(env, pattern, placement, addressed, returnedRecords);
   const kind: ReadPlanKind = queried?.kind ?? "pointRead";
   const notes: string[] = [...(queried?.notes ?? [])];

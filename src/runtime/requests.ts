@@ -197,8 +197,9 @@ export async function readMany(
 
 /**
  * Patches an item (several requests when there are more than 10 operations); a missing item is
- * undefined. A `condition` applies to the first request (put the operations it guards first); when
- * it does not hold the service answers 412, thrown as it is.
+ * undefined, and so is the item when there is nothing to patch (no request is sent). A
+ * `condition` applies to the first request (put the operations it guards first); when it does not
+ * hold the service answers 412, thrown as it is.
  */
 export async function patchItem(
   container: Container,

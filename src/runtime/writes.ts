@@ -101,11 +101,19 @@ async function patchAttributes(
   keys: readonly KeyValue[],
   record: Readonly<Record<string, unknown>>,
   context: WriteContext,
-): Promise<StoredItem> {
+): Promise<StoredItem | undefined> {
   const bounds = changedAttributePatch(shape, record, context.changes);
   const patch = changedAttributePatch(shape, record, context.changes, livePredicate(shape));
   const notFound = (): DataAccessError =>
     new DataAccessError("notFound", `${shape.type} ${id} does not exist`, { context: { id } });
+  if (patch.operations.length === 0) {
+    // Nothing to change (an entity without attributes besides its keys): Cosmos DB refuses a
+    // patch without operations, and nothing is written, so the change feed has no event.
+    const read = await readItem(container, id, keys);
+    charged.requestCharge += read.requestCharge;
+    if (read.item === undefined || isTombstone(shape, read.item)) throw notFound();
+    return undefined;
+  }
   try {
     const patched = await patchItem(container, id, keys, patch.operations, patch.condition);
     charged.requestCharge += patched.requestCharge;
@@ -160,9 +168,8 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      charged.changes.push(
-        changeOf(ref, "update", await patchAttributes(charged, container, shape, id, keys, record, context)),
-      );
+      const patched = await patchAttributes(charged, container, shape, id, keys, record, context);
+      if (patched !== undefined) charged.changes.push(changeOf(ref, "update", patched));
       continue;
     }
     refuseIncrements(record, operation);

@@ -175,8 +175,11 @@ function ranOutcome(
 export async function runWritePatterns(run: PatternRun): Promise<Map<string, PatternOutcome>> {
   const outcomes = new Map<string, PatternOutcome>();
   const progress: Progress = { done: 0 };
-  for (const check of run.plan.patterns) {
-    if (check.kind !== "write") continue;
+  // The plan's execution order: creates and updates, then deletes (the records an update was
+  // planned on still exist when it runs).
+  const writes = run.plan.patterns.filter((check): check is WriteCheck => check.kind === "write");
+  const isDelete = (check: WriteCheck) => deletes(run, check.patternId);
+  for (const check of [...writes.filter((c) => !isDelete(c)), ...writes.filter(isDelete)]) {
     if (check.notCheckable !== undefined) {
       outcomes.set(check.patternId, notCheckable(check, check.notCheckable));
       progress.done += check.writes.length;
@@ -188,6 +191,12 @@ export async function runWritePatterns(run: PatternRun): Promise<Map<string, Pat
 }
 
 type WriteCheck = Extract<PatternCheckPlan, { kind: "write" }>;
+
+/** True when write pattern `id` deletes. */
+function deletes(run: PatternRun, id: string): boolean {
+  const pattern = run.plan.workload.accessPatterns.find((p) => p.id === id);
+  return pattern?.type === "write" && pattern.operation === "delete";
+}
 type ReadCheck = Extract<PatternCheckPlan, { kind: "read" }>;
 
 /** One write pattern's writes, their maintenance, and its outcome. */
