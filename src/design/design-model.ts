@@ -44,9 +44,11 @@ export interface DesignOptions extends EvaluateOptions {
  * Work per element of the workload (entity or access pattern) the design search may spend, and
  * the least it gets: the six examples spend at most 54 per element (805 in all), random
  * workloads of 20 entities 90 to 250. Past that the search stops scoring candidates and keeps the
- * best model found so far, which keeps design linear in the workload's size: scoring costs about
- * 0.1 ms per element on a 2-core machine, so 500 entities and 2,000 patterns stay within
- * ~15 s of scoring (`npm run bench`, design-speed and design-budget).
+ * best model found so far, which keeps design linear in the workload's size. Scoring cost 0.2 to
+ * 0.3 ms of CPU per element on the shared 2-core machine (2026-11-25), so 500 entities and 1,600
+ * patterns (53,000 elements) stay within about 15 s of scoring, besides the fixed evaluations
+ * (baseline, each group's start, the written model): `npm run bench` (design-speed,
+ * design-budget) measures it.
  */
 export const DESIGN_WORK_PER_ELEMENT = 25;
 export const DESIGN_WORK_FLOOR = 25_000;
