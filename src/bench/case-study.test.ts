@@ -8,6 +8,7 @@ import { repositoryBenchContext } from "./bench.js";
 import {
   bench,
   cellStatus,
+  caseStudySummary,
   CASE_STUDY_VERSIONS,
   caseStudyFollowUps,
   compareCaseStudyVersion,
@@ -90,6 +91,22 @@ describe("the blogging case study (benchmarks/blogging-case-study.json)", () => 
     ]);
   });
 
+  it("says whether every cell is within its target, and for each one that is not, the measurement or how the article ran it", () => {
+    const versions = CASE_STUDY_VERSIONS.map(comparedVersion);
+    const cells = versions.flatMap((v) => v.requests);
+    // Counted here from the ratios and the targets, independently of the summary.
+    const within = cells.filter((r) =>
+      r.fanOut ? r.ratio >= 0.5 && r.ratio <= 2 : Math.abs(r.ratio - 1) <= 0.25,
+    ).length;
+    const [headline, ...rest] = caseStudySummary(versions);
+    expect(headline).toContain(`: ${within} of ${cells.length}; the other ${cells.length - within}:`);
+    expect(rest).toHaveLength(cells.length - within);
+    for (const line of rest) expect(line).toMatch(/: (within as the article ran it: |differs, measured: )\S/);
+    expect(rest.join("\n")).toMatch(
+      /v2 C3 \(target 25%; 22\.\d\d RU against the article's 15\.27.*differs, measured: the article's stored procedure costs 6\.70 RU/,
+    );
+  });
+
   it("compares every measured request of the article (30 rows)", () => {
     expect(CASE_STUDY).toHaveLength(30);
     const rows = CASE_STUDY_VERSIONS.flatMap((v) => comparedVersion(v).requests);
@@ -165,6 +182,7 @@ describe("the blogging case study (benchmarks/blogging-case-study.json)", () => 
     const result = await bench.run(repositoryBenchContext(REPO_ROOT));
     expect(result).toMatchObject({ ran: true, passed: true });
     expect(result.report).toContain("V3 < V2 < V1: yes");
+    expect(result.report).toMatch(/^cells within their target as planned .*: \d+ of 30/m);
     for (const version of CASE_STUDY_VERSIONS)
       expect(result.report).toMatch(new RegExp(`^${version} \\(follow-ups`, "m"));
     expect(result.report).toMatch(

@@ -364,6 +364,45 @@ export function cellStatus(
   return "missed";
 }
 
+/**
+ * Whether every cell is within its target as planned, and for each one that is not, how it
+ * stands: within as the article ran it (with what), or a difference with the measurement that
+ * locates it; a missed cell says so.
+ * @example caseStudySummary(versions)[0] // "cells within their target as planned: 23 of 30 ..."
+ */
+export function caseStudySummary(versions: readonly ComparedVersion[]): string[] {
+  const cells = versions.flatMap((v) => v.requests);
+  const within = cells.filter((r) => r.within).length;
+  const target = (r: ComparedRequest): string =>
+    r.fanOut
+      ? `fan-out, target ${CASE_STUDY_TARGETS.fanOutFactor}x`
+      : `target ${CASE_STUDY_TARGETS.singlePartition * 100}%`;
+  const standing = (r: ComparedRequest): string => {
+    const status = cellStatus(r);
+    switch (status) {
+      case "within":
+        return "within";
+      case "asTheArticleRan":
+        return `within as the article ran it: ${(r.alternative?.estimate ?? 0).toFixed(2)} RU (ratio ${(r.alternative?.ratio ?? 0).toFixed(2)}) with ${r.alternative?.what ?? ""}`;
+      case "measuredDifference":
+        return `differs, measured: ${r.measuredDifference ?? ""}`;
+      case "missed":
+        return "MISSED: no alternative as the article ran it and no measurement that locates the difference";
+      default:
+        return status satisfies never;
+    }
+  };
+  return [
+    `cells within their target as planned (single-partition within ${CASE_STUDY_TARGETS.singlePartition * 100}%, fan-out within ${CASE_STUDY_TARGETS.fanOutFactor}x): ${within} of ${cells.length}${within === cells.length ? " (every cell)" : `; the other ${cells.length - within}:`}`,
+    ...cells
+      .filter((r) => !r.within)
+      .map(
+        (r) =>
+          `  ${r.version} ${r.request} (${target(r)}; ${r.estimate.toFixed(2)} RU against the article's ${r.articleRU.toFixed(2)}, ratio ${r.ratio.toFixed(2)}): ${standing(r)}`,
+      ),
+  ];
+}
+
 function formatVersion(compared: ComparedVersion): string {
   const header = ["request", "article RU", "estimate", "[low, high]", "ratio", "target", "within?"];
   const body = compared.requests.map((r) => [
@@ -461,6 +500,7 @@ export const bench: Bench = {
     lines.push(
       `total RU/s at peak: ${versions.map((v) => `${v.version} ${Math.round(v.totalPeakRus).toLocaleString("en-US")}`).join(", ")}; V3 < V2 < V1: ${decreasing ? "yes" : "NO"}`,
     );
+    lines.push(...caseStudySummary(versions));
     lines.push(
       missed.length === 0
         ? "every request meets its target, as planned or as the article ran it, or its difference is located by a measurement (printed above)"

@@ -8,6 +8,8 @@
  */
 import type { Container } from "../model/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
+import { basisLabel, type DescribedBasis } from "./autoscale-billing.js";
+import type { UsdRange } from "./evaluation-types.js";
 import type { ThroughputOption } from "./throughput.js";
 
 export type AccountCapacityMode = "provisioned" | "serverless";
@@ -16,8 +18,15 @@ export type AccountCapacityMode = "provisioned" | "serverless";
 export interface AccountCapacity {
   readonly mode: AccountCapacityMode;
   readonly reason: string;
-  /** Throughput of every container on its cheapest provisioned mode (manual or autoscale), USD per month. */
+  /**
+   * Throughput of every container on its cheapest provisioned mode (manual or autoscale), USD per
+   * month, with autoscale on `comparedOn`.
+   */
   readonly provisionedUSD: number;
+  /** `provisionedUSD` from autoscale's average-billed to its peak-billed figures. */
+  readonly provisionedRange: UsdRange;
+  /** The assumption autoscale is priced on in the comparison (the same in every container). */
+  readonly comparedOn?: DescribedBasis;
   /** Throughput of every container serverless (RU consumed), USD per month; absent when some cannot be. */
   readonly serverlessUSD?: number;
   /** Containers that cannot run serverless, with why. */
@@ -40,12 +49,23 @@ const usd = (value: number): string => formatUsd(value, true);
 export function chooseAccountCapacity(
   containers: readonly { readonly container: Container; readonly options: readonly ThroughputOption[] }[],
 ): AccountCapacity {
-  const cheapestProvisioned = (options: readonly ThroughputOption[]): number => {
+  const cheapestProvisioned = (options: readonly ThroughputOption[]): ThroughputOption | undefined => {
     const provisioned = options.filter((o) => o.mode !== "serverless");
     const allowed = provisioned.filter((o) => o.allowed);
-    return Math.min(...(allowed.length > 0 ? allowed : provisioned).map((o) => o.monthlyThroughputUSD));
+    return (allowed.length > 0 ? allowed : provisioned).reduce<ThroughputOption | undefined>(
+      (a, b) => (a === undefined || b.monthlyThroughputUSD < a.monthlyThroughputUSD ? b : a),
+      undefined,
+    );
   };
-  const provisionedUSD = containers.reduce((sum, c) => sum + cheapestProvisioned(c.options), 0);
+  const cheapest = containers.map((c) => cheapestProvisioned(c.options));
+  const provisionedUSD = cheapest.reduce((sum, o) => sum + (o?.monthlyThroughputUSD ?? 0), 0);
+  const provisionedRange = {
+    lowUSD: cheapest.reduce((sum, o) => sum + (o?.range?.lowUSD ?? o?.monthlyThroughputUSD ?? 0), 0),
+    highUSD: cheapest.reduce((sum, o) => sum + (o?.range?.highUSD ?? o?.monthlyThroughputUSD ?? 0), 0),
+  };
+  const comparedOn = containers
+    .flatMap((c) => c.options.filter((o) => o.mode === "autoscale").map((o) => o.basis))
+    .find(() => true);
   const notServerless = containers.flatMap(({ container, options }) => {
     const serverless = options.find((o) => o.mode === "serverless");
     return serverless === undefined || serverless.allowed
@@ -61,6 +81,8 @@ export function chooseAccountCapacity(
       : undefined;
   const base = {
     provisionedUSD,
+    provisionedRange,
+    ...(comparedOn === undefined ? {} : { comparedOn }),
     ...(serverlessUSD === undefined ? {} : { serverlessUSD }),
     notServerless,
   };
@@ -70,7 +92,13 @@ export function chooseAccountCapacity(
   const pinnedProvisioned = containers
     .filter((c) => c.container.throughput !== undefined && c.container.throughput.mode !== "serverless")
     .map((c) => c.container.name);
-  const comparison = `provisioned ${usd(provisionedUSD)}/month${serverlessUSD === undefined ? "" : ` vs serverless ${usd(serverlessUSD)}/month`}`;
+  const spread =
+    provisionedRange.highUSD > provisionedRange.lowUSD
+      ? `, ${usd(provisionedRange.lowUSD)} to ${usd(provisionedRange.highUSD)} from average-billed to peak-billed autoscale`
+      : "";
+  const basisText = comparedOn === undefined ? "" : `; autoscale priced at ${basisLabel(comparedOn)}`;
+  const provisionedText = `provisioned ${usd(provisionedUSD)}/month${spread}`;
+  const comparison = `${provisionedText}${serverlessUSD === undefined ? "" : ` vs serverless ${usd(serverlessUSD)}/month`}${basisText}`;
   const blockers = notServerless.map((n) => `${n.container}: ${n.why}`).join("; ");
   const provisioned = (reason: string, extra: Partial<AccountCapacity> = {}): AccountCapacity => ({
     mode: "provisioned",
@@ -108,7 +136,7 @@ export function chooseAccountCapacity(
   if (serverlessUSD < provisionedUSD) {
     return {
       mode: "serverless",
-      reason: `serverless: every container can run serverless and the account costs ${usd(serverlessUSD)}/month in RU consumed against ${usd(provisionedUSD)}/month provisioned`,
+      reason: `serverless: every container can run serverless and the account costs ${usd(serverlessUSD)}/month in RU consumed against ${provisionedText}${basisText}`,
       ...base,
       setByModel: false,
       modes: ["serverless"],

@@ -388,6 +388,10 @@ function containerFigures(
       why: option.why,
     })),
     monthlyCostUSD: choice.monthlyThroughputUSD + choice.monthlyStorageUSD,
+    monthlyCostRange: {
+      lowUSD: (choice.chosen.range?.lowUSD ?? choice.monthlyThroughputUSD) + choice.monthlyStorageUSD,
+      highUSD: (choice.chosen.range?.highUSD ?? choice.monthlyThroughputUSD) + choice.monthlyStorageUSD,
+    },
     costBreakdown: {
       throughputUSD: choice.monthlyThroughputUSD,
       storageUSD: choice.monthlyStorageUSD,

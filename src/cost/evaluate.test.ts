@@ -359,11 +359,16 @@ describe("throughput and the monthly bill", () => {
       (o) => o.mode === "autoscale",
     );
     expect(autoscale?.provisionedRus).toBe(4000);
-    expect(autoscale?.monthlyThroughputUSD).toBeCloseTo((400 / 100) * 0.012 * 730, 10); // $35.04
+    // Every hour at the 100 RU/s average is billed at the 10% floor: $35.04.
+    expect(autoscale?.range?.lowUSD).toBeCloseTo((400 / 100) * 0.012 * 730, 10);
+    expect(autoscale?.range?.low.kind).toBe("average");
+    // The compared figure: 12 hours at 4,000 RU/s and 12 at the 400 RU/s floor.
+    expect(autoscale?.monthlyThroughputUSD).toBeCloseTo((2200 / 100) * 0.012 * 730, 10);
+    expect(autoscale?.basis).toMatchObject({ kind: "assumedPeakHours", peakHoursPerDay: 12 });
     const busy = priceThroughputOptions(input({ peak: 4000, avg: 2500 }), DEFAULT_PRICES).find(
       (o) => o.mode === "autoscale",
     );
-    expect(busy?.monthlyThroughputUSD).toBeCloseTo((2500 / 100) * 0.012 * 730, 10);
+    expect(busy?.range?.lowUSD).toBeCloseTo((2500 / 100) * 0.012 * 730, 10);
   });
 
   it("without a traffic profile gives autoscale a range from average-billed to peak-billed, and where manual wins", () => {
@@ -378,6 +383,24 @@ describe("throughput and the monthly bill", () => {
       (24 * (233.6 - 87.6)) / (350.4 - 87.6),
       8,
     );
+    // The figure compared with manual is the middle of the range (12 of 24 hours at the peak).
+    expect(autoscale?.monthlyThroughputUSD).toBeCloseTo((87.6 + 350.4) / 2, 8);
+    expect(autoscale?.range?.high.kind).toBe("peak");
+  });
+
+  it("compares the modes on one assumption: manual is chosen when it wins within 12 peak hours a day", () => {
+    // Peak 4,000, average 1,000: manual $233.60 wins over 13.3 peak hours, so autoscale ($219) is chosen.
+    const spiky = chooseThroughput(input({ peak: 4000, avg: 1000 }), DEFAULT_PRICES);
+    expect(spiky.throughput.mode).toBe("autoscale");
+    expect(spiky.monthlyThroughputUSD).toBeCloseTo(219, 8);
+    // Peak 4,000, average 1,500: average-billed autoscale ($131.40) is cheaper than manual, but
+    // manual wins from 9.1 peak hours a day on: manual is chosen.
+    const steady = chooseThroughput(input({ peak: 4000, avg: 1500 }), DEFAULT_PRICES);
+    const autoscale = steady.options.find((o) => o.mode === "autoscale");
+    expect(autoscale?.range?.lowUSD).toBeLessThan(steady.monthlyThroughputUSD);
+    expect(autoscale?.range?.manualCheaperAbovePeakHours).toBeLessThan(12);
+    expect(steady.throughput.mode).toBe("manual");
+    expect(steady.throughput.reason).toContain("autoscale priced at 12 peak hours a day");
   });
 
   it("bills autoscale by the workload's traffic profile when it gives one", () => {
@@ -396,12 +419,22 @@ describe("throughput and the monthly bill", () => {
     expect(peakHours?.monthlyThroughputUSD).toBeCloseTo(profiled?.monthlyThroughputUSD ?? 0, 10);
   });
 
-  it("prefers autoscale below about 66% average use of the maximum, manual above (how-to-choose-offer)", () => {
-    // Serverless is ruled out by the busy partition (over 5,000 RU/s).
+  it("prefers autoscale when the average is under a third of the peak, manual above (12 peak hours a day assumed)", () => {
+    // Serverless is ruled out by the busy partition (over 5,000 RU/s). Autoscale at 12 peak
+    // hours bills 1.5 x (10,000 + avg) / 2 against manual's 10,000: equal at avg = 3,333.
     const at = (avg: number) =>
       chooseThroughput(input({ peak: 10_000, avg }), DEFAULT_PRICES).throughput.mode;
-    expect(at(6_500)).toBe("autoscale");
-    expect(at(6_800)).toBe("manual");
+    expect(at(3_300)).toBe("autoscale");
+    expect(at(3_400)).toBe("manual");
+    // With a profile, it is the profile: 4 peak hours a day make autoscale win at avg 6,500
+    // (1.5 x (4 x 10,000 + 20 x 6,500) / 24 = 10,625 > 10,000: manual), 2 hours at 5,000.
+    const profiled = (avg: number, peakHoursPerDay: number) =>
+      chooseThroughput(
+        { ...input({ peak: 10_000, avg }), trafficProfile: { kind: "peakHours", peakHoursPerDay } },
+        DEFAULT_PRICES,
+      ).throughput.mode;
+    expect(profiled(6_500, 4)).toBe("manual");
+    expect(profiled(5_000, 2)).toBe("autoscale");
   });
 
   it("refuses manual throughput for a partition that needs more than the 6,000 RU/s a manual container gets per partition at creation", () => {

@@ -151,6 +151,10 @@ function evaluateWith(
       peak: containers.reduce((sum, c) => sum + c.rus.peak, 0),
     },
     monthlyCostUSD: containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
+    monthlyCostRange: {
+      lowUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.lowUSD, 0),
+      highUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.highUSD, 0),
+    },
   };
   return {
     patterns,

@@ -8,7 +8,14 @@ import type { Throughput } from "../model/types.js";
 import type { Plan } from "../planner/types.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { AccountCapacity } from "./capacity-mode.js";
+import type { DescribedBasis } from "./autoscale-billing.js";
 import type { CostRange } from "./throughput.js";
+
+/** A monthly cost from its lowest to its highest traffic assumption. */
+export interface UsdRange {
+  readonly lowUSD: number;
+  readonly highUSD: number;
+}
 
 export interface RatePair {
   readonly avg: number;
@@ -110,14 +117,23 @@ export interface ContainerEvaluation {
     readonly provisionedRus: number;
     readonly physicalPartitions: number;
     readonly monthlyThroughputUSD: number;
-    /** The traffic assumption of the figure (autoscale: profile, average-billed or peak-billed). */
-    readonly basis: string;
+    /**
+     * The traffic assumption of the figure, by `kind`: `provisionedForPeak` (manual),
+     * `consumedAtAverage` (serverless), `profile` or `assumedPeakHours` (autoscale; the basis
+     * every mode is compared on), with its `description`.
+     */
+    readonly basis: DescribedBasis;
     /** Autoscale without a traffic profile: average-billed to peak-billed. */
     readonly range?: CostRange;
     readonly allowed: boolean;
     readonly why: string;
   }[];
   readonly monthlyCostUSD: number;
+  /**
+   * `monthlyCostUSD` from the chosen mode's lowest to its highest traffic assumption (autoscale
+   * without a profile: average-billed to peak-billed); equal to it otherwise.
+   */
+  readonly monthlyCostRange: UsdRange;
   readonly costBreakdown: {
     readonly throughputUSD: number;
     readonly storageUSD: number;
@@ -128,7 +144,12 @@ export interface ContainerEvaluation {
 export interface Evaluation {
   readonly patterns: readonly PatternEvaluation[];
   readonly containers: readonly ContainerEvaluation[];
-  readonly totals: { readonly rus: RatePair; readonly monthlyCostUSD: number };
+  /** The containers' sums: `rus`, `monthlyCostUSD` and `monthlyCostRange`. */
+  readonly totals: {
+    readonly rus: RatePair;
+    readonly monthlyCostUSD: number;
+    readonly monthlyCostRange: UsdRange;
+  };
   /** Provisioned or serverless, for every container of the account, with the reason and costs. */
   readonly account: AccountCapacity;
   readonly issues: readonly EvaluationIssue[];

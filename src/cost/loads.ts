@@ -84,6 +84,33 @@ function drivingAttribute(
   return { entity, attribute };
 }
 
+/** The least concentrated of `attributes`' hottest values: a key is at most as hot as it. */
+function hottestValueOf(
+  env: PlanEnvironment,
+  pattern: AccessPattern,
+  placement: Placement,
+  attributes: readonly string[],
+): ZipfValues {
+  let hottest = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
+  for (const attribute of attributes) {
+    const driver = drivingAttribute(env, pattern, placement, attribute);
+    const n = env.context.distinctValues(driver.entity, driver.attribute);
+    const s = env.context.skewOf(driver.entity, driver.attribute);
+    const share = zipfShare(n, s);
+    if (share < hottest.share || hottest.n === Number.POSITIVE_INFINITY) hottest = { n, s, share };
+  }
+  return hottest;
+}
+
+/** A Zipf distribution of `n` values with skew `s`, and the hottest value's share. */
+interface ZipfValues {
+  readonly n: number;
+  readonly s: number;
+  readonly share: number;
+}
+
+type NamedKey = Concentration["keys"][number];
+
 /** How one step's load divides among logical partition keys. */
 function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement: Placement): Concentration {
   const { item } = placement;
@@ -104,8 +131,8 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
   // MAX_NAMED_KEYS copies only an evenly spaced sample of them is named and placed by hash; the
   // other copies' load is counted as spread (that many keys fill every partition about evenly).
   const named = Math.min(copies, MAX_NAMED_KEYS);
-  const split = (rank: number, share: number): { components: string[]; share: number }[] => {
-    const out: { components: string[]; share: number }[] = [];
+  const split = (rank: number, share: number): NamedKey[] => {
+    const out: NamedKey[] = [];
     const shards = item.shards ?? 1;
     for (let sample = 0; sample < named; sample++) {
       const copy = Math.floor((sample * copies) / named);
@@ -115,91 +142,88 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
   };
   const unnamedCopies = 1 - named / copies;
   if (attributes.length === 0) return { keys: split(1, 1), rest: unnamedCopies };
-  // A key is at most as hot as the hottest value of its least concentrated attribute.
-  let hottest = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
-  for (const attribute of attributes) {
-    const driver = drivingAttribute(env, pattern, placement, attribute);
-    const n = env.context.distinctValues(driver.entity, driver.attribute);
-    const s = env.context.skewOf(driver.entity, driver.attribute);
-    const share = zipfShare(n, s);
-    if (share < hottest.share || hottest.n === Number.POSITIVE_INFINITY) hottest = { n, s, share };
-  }
+  const hottest = hottestValueOf(env, pattern, placement, attributes);
   const tracked = Math.max(
     1,
     Math.min(TRACKED_VALUES, Math.floor(MAX_NAMED_KEYS / copies), Math.floor(hottest.n)),
   );
-  const keys: { components: string[]; share: number; prefix?: true }[] = [];
+  const keys: NamedKey[] = [];
   let namedShare = 0;
   for (let k = 1; k <= tracked; k++) {
     const share = zipfShare(hottest.n, hottest.s, k);
     namedShare += share * (1 - unnamedCopies);
     keys.push(...split(k, share));
   }
-  // A hierarchical key is placed by its first level: every item of a first-level value sits in
-  // one physical partition until storage splits it ("all writes at ingestion are limited to one
-  // physical partition until it reaches 50 GB",
-  // https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
-  // A first level more concentrated than the whole key puts the rest of its value's load there.
-  const firstLevel =
-    item.partitionKey.length > 1 && copies === 1 ? templateAttributes(item.partitionKey[0] ?? "") : [];
-  if (firstLevel.length > 0) {
-    let prefix = { n: Number.POSITIVE_INFINITY, s: 0, share: 1 };
-    for (const attribute of firstLevel) {
-      const driver = drivingAttribute(env, pattern, placement, attribute);
-      const n = env.context.distinctValues(driver.entity, driver.attribute);
-      const s = env.context.skewOf(driver.entity, driver.attribute);
-      const share = zipfShare(n, s);
-      if (share < prefix.share || prefix.n === Number.POSITIVE_INFINITY) prefix = { n, s, share };
-    }
-    if (prefix.share > hottest.share) {
-      // Storage splits do cut inside a value that outgrows a partition: a value holding S GB
-      // spans about S / 50 GB physical partitions, and its load spreads over them.
-      // The value's data: every item type of the container whose first level uses the same
-      // attributes shares its range.
-      const sharing = placement.container.items.flatMap((other) => {
-        const found = env.context.placement(placement.container.name, other.type);
-        const attributes = templateAttributes(other.partitionKey[0] ?? "");
-        return found !== undefined && attributes.join() === firstLevel.join() ? [found] : [];
-      });
-      const stored = (k: number): number =>
-        sharing.reduce(
-          (sum, other) =>
-            sum +
-            Math.min(
-              ...firstLevel.map((attribute) =>
-                zipfShare(
-                  env.context.distinctValues(other.item.entity, attribute),
-                  env.context.skewOf(other.item.entity, attribute),
-                  k,
-                ),
-              ),
-            ) *
-              env.itemCount(other) *
-              env.shape(other).avgBytes,
-          0,
-        );
-      for (let k = 1; k <= Math.max(1, Math.min(TRACKED_VALUES, Math.floor(prefix.n))); k++) {
-        const beyond =
-          zipfShare(prefix.n, prefix.s, k) - (k <= tracked ? zipfShare(hottest.n, hottest.s, k) : 0);
-        if (beyond <= 0) continue;
-        const spans = Math.max(1, Math.floor(stored(k) / (MAX_PHYSICAL_PARTITION_GB * BYTES_PER_GB)));
-        namedShare += beyond / spans;
-        keys.push({
-          components: [
-            renderTemplate(item.partitionKey[0] ?? "", {
-              attributes: Object.fromEntries(firstLevel.map((a) => [a, `${a}#${k}`])),
-              replica: 0,
-              shard: 0,
-              bucket: "b",
-            }),
-          ],
-          share: beyond / spans,
-          prefix: true,
-        });
-      }
-    }
+  const prefixes = copies === 1 ? firstLevelKeys(env, pattern, placement, hottest, tracked) : [];
+  for (const prefix of prefixes) namedShare += prefix.share;
+  return { keys: [...keys, ...prefixes], rest: Math.max(0, 1 - namedShare) };
+}
+
+/**
+ * A hierarchical key is placed by its first level: every item of a first-level value sits in
+ * one physical partition until storage splits it ("all writes at ingestion are limited to one
+ * physical partition until it reaches 50 GB",
+ * https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
+ * A first level more concentrated than the whole key puts the rest of its value's load there:
+ * one named prefix key per tracked first-level value, with the load beyond the whole key's.
+ */
+function firstLevelKeys(
+  env: PlanEnvironment,
+  pattern: AccessPattern,
+  placement: Placement,
+  hottest: ZipfValues,
+  tracked: number,
+): NamedKey[] {
+  const { item } = placement;
+  const firstLevel = item.partitionKey.length > 1 ? templateAttributes(item.partitionKey[0] ?? "") : [];
+  if (firstLevel.length === 0) return [];
+  const prefix = hottestValueOf(env, pattern, placement, firstLevel);
+  if (prefix.share <= hottest.share) return [];
+  // Storage splits do cut inside a value that outgrows a partition: a value holding S GB
+  // spans about S / 50 GB physical partitions, and its load spreads over them.
+  // The value's data: every item type of the container whose first level uses the same
+  // attributes shares its range.
+  const sharing = placement.container.items.flatMap((other) => {
+    const found = env.context.placement(placement.container.name, other.type);
+    const attributes = templateAttributes(other.partitionKey[0] ?? "");
+    return found !== undefined && attributes.join() === firstLevel.join() ? [found] : [];
+  });
+  const stored = (k: number): number =>
+    sharing.reduce(
+      (sum, other) =>
+        sum +
+        Math.min(
+          ...firstLevel.map((attribute) =>
+            zipfShare(
+              env.context.distinctValues(other.item.entity, attribute),
+              env.context.skewOf(other.item.entity, attribute),
+              k,
+            ),
+          ),
+        ) *
+          env.itemCount(other) *
+          env.shape(other).avgBytes,
+      0,
+    );
+  const keys: NamedKey[] = [];
+  for (let k = 1; k <= Math.max(1, Math.min(TRACKED_VALUES, Math.floor(prefix.n))); k++) {
+    const beyond = zipfShare(prefix.n, prefix.s, k) - (k <= tracked ? zipfShare(hottest.n, hottest.s, k) : 0);
+    if (beyond <= 0) continue;
+    const spans = Math.max(1, Math.floor(stored(k) / (MAX_PHYSICAL_PARTITION_GB * BYTES_PER_GB)));
+    keys.push({
+      components: [
+        renderTemplate(item.partitionKey[0] ?? "", {
+          attributes: Object.fromEntries(firstLevel.map((a) => [a, `${a}#${k}`])),
+          replica: 0,
+          shard: 0,
+          bucket: "b",
+        }),
+      ],
+      share: beyond / spans,
+      prefix: true,
+    });
   }
-  return { keys, rest: Math.max(0, 1 - namedShare) };
+  return keys;
 }
 
 export interface LoadOptions {

@@ -20,17 +20,23 @@ import {
   SERVERLESS_MAX_CONTAINER_GB,
   SERVERLESS_MAX_PHYSICAL_PARTITION_RUS,
   SERVERLESS_MAX_REGIONS,
+  physicalPartitionsFor,
 } from "../cosmos/limits.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Throughput, ThroughputMode } from "../model/types.js";
 import type { TrafficProfile } from "../workload/types.js";
 import { formatFigure, formatInteger, formatUsd } from "../common/format-number.js";
 import {
+  COMPARISON_PEAK_HOURS_PER_DAY,
   HOURS_PER_DAY,
   autoscaleBilledRus,
+  basisLabel,
+  comparisonBasis,
   dayOf,
   describeBasis,
+  described,
   type AutoscaleBasis,
+  type DescribedBasis,
 } from "./autoscale-billing.js";
 import type { PartitionLayout } from "./layout.js";
 
@@ -58,8 +64,10 @@ export interface ThroughputInput {
 export interface CostRange {
   readonly lowUSD: number;
   readonly highUSD: number;
-  readonly low: string;
-  readonly high: string;
+  /** The lower bound's assumption (average-billed). */
+  readonly low: DescribedBasis;
+  /** The upper bound's assumption (peak-billed). */
+  readonly high: DescribedBasis;
   /** Peak hours a day above which manual costs less than autoscale (absent: never / always). */
   readonly manualCheaperAbovePeakHours?: number;
 }
@@ -70,8 +78,8 @@ export interface ThroughputOption {
   readonly layout: PartitionLayout;
   readonly monthlyThroughputUSD: number;
   readonly formula: string;
-  /** The traffic assumption the figure uses. */
-  readonly basis: string;
+  /** The traffic assumption the figure uses (the same for every mode of a workload). */
+  readonly basis: DescribedBasis;
   readonly range?: CostRange;
   readonly allowed: boolean;
   readonly why: string;
@@ -144,7 +152,7 @@ function manualOption(input: ThroughputInput, prices: Prices): ThroughputOption 
     layout: manual,
     monthlyThroughputUSD: manualCost,
     formula: `${num(manualRus)} RU/s / 100 x ${rate(manualRate)} x ${hours} h x ${regions} region(s) = ${usd(manualCost)}`,
-    basis: "provisioned for the peak every hour",
+    basis: described({ kind: "provisionedForPeak" }),
     allowed: !manual.overCreationShare,
     why: manual.overCreationShare
       ? `its busiest physical partition needs ${num(manual.hottest)} RU/s at peak, more than the ${num(INITIAL_RUS_PER_PARTITION_MANUAL)} RU/s per partition a container created with manual throughput gets (create it with autoscale, or raise manual RU/s after creation)`
@@ -154,7 +162,8 @@ function manualOption(input: ThroughputInput, prices: Prices): ThroughputOption 
 
 /**
  * Autoscale: each hour billed at its highest RU/s (at least 10% of the maximum), on the
- * workload's traffic profile, else on the average with a range up to peak-billed and the peak
+ * workload's traffic profile, else at `COMPARISON_PEAK_HOURS_PER_DAY` peak hours a day (the
+ * basis the modes are compared on) with the range from average-billed to peak-billed and the peak
  * hours a day above which `manual` is cheaper.
  */
 function autoscaleOption(input: ThroughputInput, prices: Prices, manual: ThroughputOption): ThroughputOption {
@@ -167,32 +176,12 @@ function autoscaleOption(input: ThroughputInput, prices: Prices, manual: Through
   const maxRus = autoscale.provisionedRus;
   const needed = neededAtPeak(input.peak, autoscale);
   const averageShare = input.peak > 0 ? Math.min(1, input.avg / input.peak) : 0;
-  const autoscaleCostOn = (basis: AutoscaleBasis): number =>
-    (autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare)) / 100) * autoscaleRate * hours * regions;
-  const basis: AutoscaleBasis =
-    input.trafficProfile === undefined
-      ? { kind: "average" }
-      : { kind: "profile", profile: input.trafficProfile };
-  const autoscaleCost = autoscaleCostOn(basis);
-  let range: CostRange | undefined;
-  if (input.trafficProfile === undefined) {
-    const high = autoscaleCostOn({ kind: "peak" });
-    // N peak hours a day (the others at the average) cost linearly between the two bounds.
-    const breakEven =
-      high > autoscaleCost && manual.allowed
-        ? (HOURS_PER_DAY * (manual.monthlyThroughputUSD - autoscaleCost)) / (high - autoscaleCost)
-        : undefined;
-    range = {
-      lowUSD: autoscaleCost,
-      highUSD: high,
-      low: "average-billed",
-      high: "peak-billed",
-      ...(breakEven !== undefined && breakEven > 0 && breakEven < HOURS_PER_DAY
-        ? { manualCheaperAbovePeakHours: breakEven }
-        : {}),
-    };
-  }
-  const billed = autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare));
+  const billedOn = (basis: AutoscaleBasis): number =>
+    autoscaleBilledRus(needed, maxRus, dayOf(basis, averageShare));
+  const costOn = (basis: AutoscaleBasis): number => (billedOn(basis) / 100) * autoscaleRate * hours * regions;
+  const basis = comparisonBasis(input.trafficProfile);
+  const autoscaleCost = costOn(basis);
+  const range = input.trafficProfile === undefined ? autoscaleRange(costOn, manual) : undefined;
   const rangeText =
     range === undefined
       ? ""
@@ -202,11 +191,34 @@ function autoscaleOption(input: ThroughputInput, prices: Prices, manual: Through
     provisionedRus: maxRus,
     layout: autoscale,
     monthlyThroughputUSD: autoscaleCost,
-    formula: `${num(billed)} RU/s billed per hour on average (each hour's highest of ${num(needed)} RU/s x its share of the peak, at least 10% x ${num(maxRus)}) / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
-    basis: describeBasis(basis),
+    formula: `${num(billedOn(basis))} RU/s billed per hour on average (each hour's highest of ${num(needed)} RU/s x its share of the peak, at least 10% x ${num(maxRus)}; ${basisLabel(basis)}) / 100 x ${rate(autoscaleRate)} x ${hours} h x ${regions} region(s) = ${usd(autoscaleCost)}`,
+    basis: described(basis),
     ...(range === undefined ? {} : { range }),
     allowed: true,
-    why: `scales to ${num(maxRus)} RU/s at peak and bills each hour's highest (${describeBasis(basis)})${rangeText}`,
+    why: `scales to ${num(maxRus)} RU/s at peak and bills each hour's highest (${basisLabel(basis)})${rangeText}`,
+  };
+}
+
+/**
+ * Autoscale's cost without a profile, from average-billed to peak-billed, and the peak hours a
+ * day from which manual costs less: N peak hours (the others at the average) cost linearly
+ * between the two bounds.
+ */
+function autoscaleRange(costOn: (basis: AutoscaleBasis) => number, manual: ThroughputOption): CostRange {
+  const low = costOn({ kind: "average" });
+  const high = costOn({ kind: "peak" });
+  const breakEven =
+    high > low && manual.allowed
+      ? (HOURS_PER_DAY * (manual.monthlyThroughputUSD - low)) / (high - low)
+      : undefined;
+  return {
+    lowUSD: low,
+    highUSD: high,
+    low: described({ kind: "average" }),
+    high: described({ kind: "peak" }),
+    ...(breakEven !== undefined && breakEven > 0 && breakEven < HOURS_PER_DAY
+      ? { manualCheaperAbovePeakHours: breakEven }
+      : {}),
   };
 }
 
@@ -238,7 +250,7 @@ function serverlessOption(input: ThroughputInput, prices: Prices): ThroughputOpt
     layout: serverless,
     monthlyThroughputUSD: serverlessCost,
     formula: `${num(input.avg)} RU/s x 3,600 s x ${hours} h / 1,000,000 x ${rate(prices.serverlessPerMillionRu)} = ${usd(serverlessCost)}`,
-    basis: "the RU consumed at the average rate",
+    basis: described({ kind: "consumedAtAverage" }),
     allowed: serverlessProblems.length === 0,
     why:
       serverlessProblems.length === 0 ? "billed per RU consumed, no minimum" : serverlessProblems.join("; "),
@@ -276,7 +288,7 @@ export function chooseThroughput(
     layout.evenSplitRus === undefined || chosen.mode === "serverless"
       ? ""
       : layout.overPartitionLimit
-        ? `; its busiest physical partition needs ${num(layout.hottest)} RU/s at peak, over the ${num(layout.partitionLimit)} RU/s a partition serves: no amount of RU/s fixes that (an error); priced at ${num(layout.evenSplitRus)} RU/s, what ${num(layout.partitions)} partitions x ${num(layout.hottest)} RU/s would cost if a partition could serve it, only to compare alternatives`
+        ? `; its busiest physical partition needs ${num(layout.hottest)} RU/s at peak, over the ${num(layout.partitionLimit)} RU/s a partition serves: no amount of RU/s fixes that (an error); priced at ${num(layout.evenSplitRus)} RU/s, what ${num(layout.partitions)} partitions x ${num(layout.hottest)} RU/s would cost if a partition could serve it, only to compare alternatives (not a figure to deploy: ${num(layout.evenSplitRus)} RU/s would create ${num(physicalPartitionsFor({ rus: layout.evenSplitRus, mode: layout.mode === "manual" ? "manual" : "autoscale", storageGB: input.storageGB }))} physical partitions, not the ${num(layout.partitions)} it is planned on)`
         : `; the busiest of its ${num(layout.partitions)} physical partitions needs ${num(layout.hottest)} RU/s at peak and provisioned throughput is split evenly among them, so ${num(layout.evenSplitRus)} RU/s are needed for a ${num(input.peak)} RU/s peak (spreading the hot keys, or redistributing throughput across partitions, would lower it)`;
   const separated = layout.splitForBusiest
     ? `; ${num(layout.partitions)} physical partitions, more than its peak alone would create, so that its busiest partition fits in ${num(layout.partitionLimit)} RU/s (hot keys on different partitions, a smaller share of the rest on each)`
@@ -287,7 +299,7 @@ export function chooseThroughput(
   const reason =
     (pinnedMode !== undefined
       ? `${input.pinned?.mode} as the model sets it (${usd(chosen.monthlyThroughputUSD)}/month; ${others})`
-      : `${chosen.mode} is the cheapest${modes.length < 3 ? ` the account's capacity mode allows` : ""}: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others}; peak/average ${Number.isFinite(ratio) ? formatFigure(ratio) : "n/a"}x; ${chosen.why}`) +
+      : `${chosen.mode} is the cheapest${modes.length < 3 ? ` the account's capacity mode allows` : ""}: ${usd(chosen.monthlyThroughputUSD)}/month vs ${others} (autoscale priced at ${basisLabel(comparisonBasis(input.trafficProfile))}); peak/average ${Number.isFinite(ratio) ? formatFigure(ratio) : "n/a"}x; ${chosen.why}`) +
     split +
     separated +
     raised;
@@ -350,7 +362,7 @@ export function billingRules(prices: Prices, trafficProfile?: TrafficProfile): r
       subject: "trafficProfile",
       rule:
         trafficProfile === undefined
-          ? "the workload gives no daily traffic profile (scale.trafficProfile): autoscale is priced average-billed (each hour at the average RU/s, the lower bound), with the peak-billed upper bound and the peak hours a day above which manual costs less beside it; modes are compared on the average-billed figure"
+          ? `the workload gives no daily traffic profile (scale.trafficProfile): autoscale is priced at ${COMPARISON_PEAK_HOURS_PER_DAY} peak hours a day and the others at the average RU/s, the middle of its range from average-billed (every hour at the average, the lower bound) to peak-billed (every hour at the peak, the upper bound), both shown beside it with the peak hours a day above which manual costs less; every mode is compared on that figure (manual is provisioned for the peak and serverless bills the RU consumed whatever the shape), which keeps the most a wrong choice can overpay smallest`
           : `${describeBasis({ kind: "profile", profile: trafficProfile })}: each hour is billed at its share of the RU/s the container needs at peak`,
       source: LIMIT_SOURCES.autoscaleFaq,
     },

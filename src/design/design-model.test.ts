@@ -200,10 +200,10 @@ describe("the README decisions of each example", () => {
     // first level, and the biggest tenant (skew 1.1: 17% of the events) keeps its events on a
     // few physical partitions; throughput is split evenly, so [tenantId, userId, sessionId]
     // needs 3 times the RU/s of an even spread ($4,083 a month for the former design against
-    // $3,158 keyed by event).
+    // $3,158 keyed by event; both with autoscale average-billed, the lower bound of the range).
     expect(events.paths[0]).not.toBe("/tenantId");
     expect(model.containers.find((c) => c.name === events.container)?.defaultTtl).toBe(2_592_000);
-    expect(evaluation.totals.monthlyCostUSD).toBeLessThan(4_083);
+    expect(evaluation.totals.monthlyCostRange.lowUSD).toBeLessThan(4_083);
   });
 
   it("social-reactions: reactions in their user's partition, one per user and post by id, counts on posts", () => {
@@ -212,9 +212,10 @@ describe("the README decisions of each example", () => {
     // the reaction lives in its user's partition (Q2, C3, C4 point operations). The README's
     // post-keyed reactions, write-sharded by hash(userId), are priced and lose: 20, 32 or 64
     // shards cost more ($67,408, $69,940, $53,647 a month) than answering Q3 (300 requests/s)
-    // across partitions without the copy ($31,566). The README's copy of User.displayName into
-    // posts is priced and loses by a hair since main's write semantics (whole-item rewrites read
-    // and replaced): $91,065 against $90,833 reading the author at query time.
+    // across partitions without the copy ($31,566; these figures with autoscale average-billed).
+    // The README's copy of User.displayName into posts is priced and, with autoscale compared at
+    // 12 peak hours a day, wins for Q4 ($420,016 against $422,067 reading the author at query
+    // time; it lost by a hair on the average-billed figures).
     const shard = decisions.find((d) => d.id === "shard-reactions");
     const sharded = shard?.alternatives.filter((a) => /shards picked by hash\(userId\)/.test(a.name)) ?? [];
     expect(sharded.length).toBeGreaterThan(0);
@@ -227,15 +228,16 @@ describe("the README decisions of each example", () => {
     const post = primary(model, "Post");
     expect(post.item.counts.map((c) => c.of)).toContain("Reaction");
     const copy = decisions.find(
-      (d) => d.id === "denormalize-Q1-copy-User-displayName-into-post-items-as-userDisplayName",
+      (d) => d.id === "denormalize-Q4-copy-User-displayName-into-post-items-as-userDisplayName",
     );
-    const copied = copy?.alternatives.find((a) => a.name.startsWith("copy User.displayName into post items"));
-    const kept = copy?.alternatives.find((a) => a.name === copy.chosen);
-    expect(copied).toBeDefined();
-    expect(kept?.monthlyCostUSD).toBeLessThanOrEqual(copied?.monthlyCostUSD ?? 0);
+    const chosenCopy = copy?.alternatives.find((a) => a.name === copy.chosen);
+    expect(chosenCopy?.name).toMatch(/^copy User\.displayName into post items/);
+    for (const alternative of copy?.alternatives ?? [])
+      expect(chosenCopy?.monthlyCostUSD).toBeLessThanOrEqual(alternative.monthlyCostUSD);
+    expect(post.item.copies.map((c) => `${c.from.entity}.${c.from.attribute}`)).toContain("User.displayName");
     expect(evaluation.patterns.find((p) => p.id === "Q2")?.plan.kind).toBe("pointRead");
     expect(evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);
-    expect(evaluation.totals.monthlyCostUSD).toBeLessThan(46_963);
+    expect(evaluation.totals.monthlyCostRange.lowUSD).toBeLessThan(46_963);
   });
 });
 

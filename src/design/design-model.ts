@@ -353,15 +353,20 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
  * partition just over its limit: then the throughput stays to the evaluation (unpinned), or the
  * model stays as it was searched. Pinned autoscale RU/s also fix the partitions at creation
  * (max RU/s / 10,000), which can multiply a fan-out's cost: the written model may not cost more
- * than the searched one either.
+ * than the searched one either, nor leave a container under-provisioned that was not (pinned RU/s
+ * whose partitions multiply a fan-out until the peak exceeds them).
  */
 function writtenModel(
   workload: Workload,
   designed: Scored,
   options: DesignOptions,
 ): { readonly model: Model; readonly final: Scored } {
+  // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better.
+  const underProvisioned = (scored: Scored): number =>
+    scored.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;
   const worse = (scored: Scored): boolean =>
     violations(scored) > violations(designed) ||
+    underProvisioned(scored) > underProvisioned(designed) ||
     scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
   const pinned = finalize(workload, designed.model, designed.evaluation, true);
   const scoredPinned = scoreModel(workload, pinned, options);

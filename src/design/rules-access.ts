@@ -7,6 +7,9 @@
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Model } from "../model/types.js";
+import { createPlanningContext } from "../planner/context.js";
+import { manyToManyCopyBytes } from "../planner/item-shape.js";
+import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import {
   addItem,
@@ -27,6 +30,24 @@ function followsVia(workload: Workload, parent: string, child: string): boolean 
   return workload.relationships.some(
     (r) => r.parent === parent && r.child === child && r.kind !== "many-to-many" && r.via !== undefined,
   );
+}
+
+/**
+ * True when `holder` and the entry's entity are many-to-many and the largest holder's array of
+ * copied elements stays under `MANY_TO_MANY_COPY_MAX_BYTES` (else the read stays unserved and
+ * says so: the link would need items of its own).
+ */
+function manyToManyCopyFits(
+  workload: Workload,
+  model: Model,
+  holder: string,
+  entry: { readonly entity: string; readonly attribute: string },
+): boolean {
+  const context = createPlanningContext(workload, model);
+  const link = manyToManyLink(context, holder, entry.entity);
+  if (link === undefined) return false;
+  const copy = { from: { entity: entry.entity, attribute: entry.attribute }, as: "copy" };
+  return manyToManyCopyBytes(context, copy, link).max <= MANY_TO_MANY_COPY_MAX_BYTES;
 }
 
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
@@ -59,9 +80,12 @@ export function denormalizationCandidates(
         )
           break;
         // A copy is kept up to date through the relationship's `via` (the holders are found by
-        // it, a new holder finds its source by it): none across a many-to-many relationship.
-        if (!followsVia(workload, entry.entity, pattern.entity)) break;
-        const as = `${propertyNameOf(entry.entity, false)}${entry.attribute.charAt(0).toUpperCase()}${entry.attribute.slice(1)}`;
+        // it, a new holder finds its source by it), or across a many-to-many relationship as an
+        // array of elements that name their source (planner/many-to-many.ts), while it fits.
+        const manyToMany = !followsVia(workload, entry.entity, pattern.entity);
+        if (manyToMany && !manyToManyCopyFits(workload, model, pattern.entity, entry)) break;
+        const property = manyToMany ? propertyNameOf(entry.attribute, true) : entry.attribute;
+        const as = `${propertyNameOf(entry.entity, false)}${property.charAt(0).toUpperCase()}${property.slice(1)}`;
         candidates.push({
           name: `copy ${entry.entity}.${entry.attribute} into ${target.type} items as ${as}`,
           model: editItem(model, target.container, target.type, (i) => ({

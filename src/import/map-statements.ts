@@ -649,7 +649,10 @@ function mapJoinSelect(
   };
 }
 
-/** `A JOIN link JOIN B`: A read with all(B), the many-to-many relationship's children. */
+/**
+ * `A JOIN link JOIN B WHERE link.a = $1`: a read of A with B's columns as `with` entries across
+ * the many-to-many relationship, from either side (a product's tag labels, or a tag's products).
+ */
 function mapLinkSelect(
   structure: MappedStructure,
   shape: SelectShape,
@@ -667,6 +670,7 @@ function mapLinkSelect(
   );
   const entityOfFk = (fk: (typeof linkFks)[number]) =>
     structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable))?.entity;
+  // The side the statement returns: the one the filter does not name (either side of the link).
   const returned = others.find((o) => o.table.entity === linkOf.child) ?? others[0];
   if (returned === undefined || others.length !== 1)
     throw new Unmappable(`it touches ${bound.length} tables`);
@@ -680,10 +684,17 @@ function mapLinkSelect(
     (fk) => entityOfFk(fk) !== returned.table.entity || linkOf.parent === linkOf.child,
   );
   const fromEntity = fromFk === undefined ? undefined : entityOfFk(fromFk);
-  if (fromEntity !== linkOf.parent || returned.table.entity !== linkOf.child)
+  const sides = [linkOf.parent, linkOf.child];
+  if (
+    fromEntity === undefined ||
+    returned.table.entity === undefined ||
+    !sides.includes(fromEntity) ||
+    !sides.includes(returned.table.entity)
+  )
     throw new Unmappable(
-      `it reads the many-to-many relationship ${linkOf.parent} - ${linkOf.child} from the ${returned.table.entity ?? ""} side`,
+      `it reads the many-to-many relationship ${linkOf.parent} - ${linkOf.child} through another table`,
     );
+  const returnedEntity = returned.table.entity;
   const parent = structure.entities.find((e) => e.name === fromEntity);
   if (parent?.key === undefined || filters.length !== 1 || filters[0]?.filter.operator !== "eq")
     throw new Unmappable(
@@ -697,7 +708,7 @@ function mapLinkSelect(
   const attributes = [...new Set(columns.map((c) => attributeOf(returned.table, c)))];
   const shown = attributes.filter((a) => a !== childKey);
   const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [childKey ?? ""]).map(
-    (a) => `${linkOf.child}.${a}`,
+    (a) => `${returnedEntity}.${a}`,
   );
   return {
     pattern: compact({

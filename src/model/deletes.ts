@@ -23,6 +23,7 @@
  */
 import { countedFlag } from "../runtime/counters.js";
 import { templateAttributes, parseTemplate } from "./templates.js";
+import { manyToManyKeysOf } from "./item-type-shape.js";
 import type { Container, DeletePropagation, ItemType, Model } from "./types.js";
 import type { Workload } from "../workload/types.js";
 
@@ -59,6 +60,16 @@ export type DeleteTarget =
   /** A counter of its entity on a parent item outside its logical partition. */
   | {
       readonly kind: "counter";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
+    }
+  /**
+   * Items that copy its attribute across a many-to-many relationship: its element is removed
+   * from their array (`property`), found by its key.
+   */
+  | {
+      readonly kind: "linkedCopy";
       readonly container: string;
       readonly itemType: string;
       readonly property: string;
@@ -153,6 +164,16 @@ export function deleteCarriersOf(workload: Workload, model: Model): readonly Del
             targets.push({ kind: "copy", container: other.name, itemType: copy.type });
           }
           if (copy.source !== undefined) continue;
+          for (const linked of copy.copies) {
+            if (linked.from.entity !== item.entity || item.source !== undefined) continue;
+            if (manyToManyKeysOf(workload, copy.entity)[item.entity] === undefined) continue;
+            targets.push({
+              kind: "linkedCopy",
+              container: other.name,
+              itemType: copy.type,
+              property: linked.as,
+            });
+          }
           for (const counter of copy.counts) {
             if (counter.of !== item.entity || item.source !== undefined) continue;
             if (holderSharesPartition(workload, { container: other, item: copy }, { container, item }))
@@ -220,6 +241,11 @@ function targetAttributes(
   const placement = placementOf(model, target.container, target.itemType);
   if (placement === undefined) return [];
   const { item } = placement;
+  // The holders of a linked copy are found by the deleted record's key (a query), not addressed.
+  if (target.kind === "linkedCopy") {
+    const key = workload.entities.find((e) => e.name === carrier.entity)?.key;
+    return key === undefined ? [] : [key];
+  }
   let templates = [item.id, ...item.partitionKey];
   let shardBy = item.shardBy;
   const needed: string[] = [];

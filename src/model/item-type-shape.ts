@@ -5,6 +5,7 @@
 import type { ItemTypeShape } from "../runtime/items.js";
 import { effectiveItemType } from "./effective-item-type.js";
 import type { Container, ItemType, Model } from "./types.js";
+import type { Workload } from "../workload/types.js";
 
 /** Where an item type is, for its runtime shape. */
 export interface ShapeContext {
@@ -14,6 +15,28 @@ export interface ShapeContext {
   readonly model?: Model;
   /** The entity's attribute names when the workload lists them. */
   readonly attributes?: readonly string[];
+  /**
+   * The key of each entity the item's entity is linked to many-to-many (`manyToManyKeysOf`):
+   * a copy of such an entity's attribute is an array of `{ key, attribute }` elements.
+   */
+  readonly manyToManyKeys?: Readonly<Record<string, string>>;
+}
+
+/** The key of each entity `entity` is linked to by a many-to-many relationship, by entity name. */
+export function manyToManyKeysOf(workload: Workload, entity: string): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const relationship of workload.relationships) {
+    if (relationship.kind !== "many-to-many" || relationship.parent === relationship.child) continue;
+    const other =
+      relationship.parent === entity
+        ? relationship.child
+        : relationship.child === entity
+          ? relationship.parent
+          : undefined;
+    const key = workload.entities.find((candidate) => candidate.name === other)?.key;
+    if (other !== undefined && key !== undefined) keys[other] = key;
+  }
+  return keys;
 }
 
 /** The runtime shape of `item`. */
@@ -31,7 +54,10 @@ export function itemTypeShapeOf(item: ItemType, where: ShapeContext = {}): ItemT
     ...(effective.select === undefined ? {} : { select: effective.select }),
     truncate: effective.truncate,
     embeds: effective.embeds,
-    copies: effective.copies,
+    copies: effective.copies.map((copy) => {
+      const key = where.manyToManyKeys?.[copy.from.entity];
+      return key === undefined ? copy : { ...copy, key };
+    }),
     counts: effective.counts,
     ...(effective.ancestors === undefined ? {} : { ancestors: effective.ancestors }),
     ...(item.source === undefined ? {} : { source: item.source }),

@@ -18,6 +18,8 @@ export { fnv1a32 } from "../runtime/hash.js";
 export interface RelatedData extends runtime.RelatedData {
   /** For item types with `source`: the model, to find the source item type's derived data. */
   readonly model?: Model;
+  /** For copies across many-to-many relationships: the linked entities' keys (`manyToManyKeysOf`). */
+  readonly manyToManyKeys?: Readonly<Record<string, string>>;
 }
 
 const materialize = withModelErrors(runtime.materializeItem);
@@ -39,9 +41,13 @@ export function materializeItem(
   record: runtime.EntityRecord,
   related: RelatedData = {},
 ): Record<string, unknown> {
-  const { model, ...rest } = related;
+  const { model, manyToManyKeys, ...rest } = related;
   return materialize(
-    itemTypeShapeOf(itemType, { container, ...(model === undefined ? {} : { model }) }),
+    itemTypeShapeOf(itemType, {
+      container,
+      ...(model === undefined ? {} : { model }),
+      ...(manyToManyKeys === undefined ? {} : { manyToManyKeys }),
+    }),
     record,
     rest,
   );

@@ -7,7 +7,8 @@
 import type { ReadPattern, WithItem } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, type PlanEnvironment } from "./environment.js";
-import { attributePropertyBytes } from "./item-shape.js";
+import { attributePropertyBytes, manyToManyCopyBytes } from "./item-shape.js";
+import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "./many-to-many.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
@@ -245,6 +246,27 @@ export function planKeyLookup(
   return perItemParentLookup(env, entity, key, key, times, consistency);
 }
 
+/**
+ * Why a many-to-many `with` attribute is not answered, and what would: the array copy when it
+ * fits the design's bound, else link items of their own.
+ */
+function manyToManyProblem(
+  env: PlanEnvironment,
+  label: string,
+  holder: string,
+  entry: { readonly entity: string; readonly attribute: string },
+): string {
+  const link = manyToManyLink(env.context, holder, entry.entity);
+  const key = env.context.entity(entry.entity).key;
+  const head = `${label}: ${holder} and ${entry.entity} are many-to-many with no attribute to follow`;
+  if (link === undefined) return head;
+  const copy = { from: { entity: entry.entity, attribute: entry.attribute }, as: "copy" };
+  const largest = manyToManyCopyBytes(env.context, copy, link).max;
+  return largest <= MANY_TO_MANY_COPY_MAX_BYTES
+    ? `${head}; copy ${entry.entity}.${entry.attribute} into the ${holder} items (an array of { ${key}, ${entry.attribute} } per linked ${entry.entity}, kept by the change feed of ${entry.entity})`
+    : `${head}, and an array of the linked ${entry.entity} records would take ${Math.round(largest / 1024).toLocaleString("en-US")} KB in the largest ${holder} item (over the ${MANY_TO_MANY_COPY_MAX_BYTES / 1024} KB the design allows); make the link an entity (one-to-many from each side) and copy ${entry.attribute} into the link items`;
+}
+
 export function planFollowUps(
   env: PlanEnvironment,
   pattern: ReadPattern,
@@ -275,7 +297,7 @@ export function planFollowUps(
         );
         problems.push(
           manyToMany !== undefined
-            ? `${label}: ${manyToMany.parent} and ${manyToMany.child} are many-to-many with no attribute to follow, and a copy across it has no update path; make the link an entity (one-to-many from each side) and copy ${entry.attribute} into the link items`
+            ? manyToManyProblem(env, label, pattern.entity, entry)
             : `${label}: no relationship from ${entry.entity} to ${pattern.entity} to follow`,
         );
         continue;

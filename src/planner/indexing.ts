@@ -6,6 +6,7 @@
 import type { CompositePath, Container, IndexingSpec } from "../model/types.js";
 import type { PlanningContext } from "./context.js";
 import type { ItemShape } from "./item-shape.js";
+import { manyToManyLink } from "./many-to-many.js";
 
 /** An indexing policy with explicit paths (`automatic` is `included: ["/*"]`). */
 export interface ExplicitIndexingPolicy {
@@ -38,7 +39,7 @@ export function effectiveIndexingPolicy(
  * Only what the access patterns need: every attribute a read pattern on an entity stored here
  * filters or sorts on, the holders' `via` attributes for copies (propagation queries), child
  * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by`, the tombstone property
- * of soft-deleted item types, and `/type/?`.
+ * of soft-deleted item types, the source key in a many-to-many copy's array, and `/type/?`.
  */
 export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
   const paths = new Set<string>(["/type/?"]);
@@ -86,6 +87,9 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
     const tombstone = context.tombstone(container.name, item.type);
     if (tombstone !== undefined) paths.add(`/${tombstone}/?`);
     for (const copy of item.copies) {
+      // A change of a many-to-many source finds its holders by the key in their array.
+      if (manyToManyLink(context, item.entity, copy.from.entity) !== undefined)
+        paths.add(`/${copy.as}/[]/${context.entity(copy.from.entity).key}/?`);
       const relationship = context.relationship(copy.from.entity, item.entity);
       if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
     }

@@ -4,9 +4,10 @@
  * attributes and from the item type's projection, truncation, embeds, copies, counters and
  * buckets.
  */
-import type { Container, ItemType } from "../model/types.js";
+import type { Container, Copy, ItemType } from "../model/types.js";
 import type { Attribute, Entity } from "../workload/types.js";
 import type { PlanningContext } from "./context.js";
+import { manyToManyLink, type ManyToManyLink } from "./many-to-many.js";
 
 /** JSON sizes of values whose size the workload does not give (quotes included). */
 const DEFAULT_VALUE_BYTES = {
@@ -135,6 +136,15 @@ export function describeItemShape(
     max += propertyOverhead(name) + keyValueBytes;
   }
   for (const copy of item.copies) {
+    const link = manyToManyLink(context, item.entity, copy.from.entity);
+    if (link !== undefined) {
+      // An array of { key, attribute } elements, one per linked record (many-to-many.ts).
+      const array = manyToManyCopyBytes(context, copy, link);
+      avg += propertyOverhead(copy.as) + 2 + array.avg;
+      max += propertyOverhead(copy.as) + 2 + array.max;
+      leaves.push({ path: `/${copy.as}/[]/*`, count: link.linksPerHolder.avg * 2 });
+      continue;
+    }
     const source = context.entity(copy.from.entity);
     const bytes = propertyOverhead(copy.as) + (attributeValueBytes(source).get(copy.from.attribute) ?? 20);
     avg += bytes;
@@ -169,4 +179,28 @@ export function describeItemShape(
     max += propertyOverhead("ttl") + 8;
   }
   return { avgBytes: Math.max(avg, 2), maxBytes: Math.max(max, avg, 2), recordsPerItem: records, leaves };
+}
+
+/** JSON bytes of one array element `{"tagId":...,"label":...}` (braces and comma included). */
+export function elementBytes(context: PlanningContext, copy: Copy): number {
+  const source = context.entity(copy.from.entity);
+  const key = attributePropertyBytes(source, source.key);
+  return (
+    3 + key + (copy.from.attribute === source.key ? 0 : attributePropertyBytes(source, copy.from.attribute))
+  );
+}
+
+/**
+ * Bytes of the copied array in the average and the largest holder: the links per holder times
+ * an element; the largest holder has `max` links, else (no maximum given) 4 x the average, as
+ * an entity's largest item is 4 x its average by default.
+ */
+export function manyToManyCopyBytes(
+  context: PlanningContext,
+  copy: Copy,
+  link: ManyToManyLink,
+): { readonly avg: number; readonly max: number } {
+  const element = elementBytes(context, copy);
+  const most = link.linksPerHolder.max ?? 4 * link.linksPerHolder.avg;
+  return { avg: link.linksPerHolder.avg * element, max: Math.max(most, link.linksPerHolder.avg) * element };
 }

@@ -1,7 +1,8 @@
 /**
  * Propagation of a changed attribute to the items holding a copy of it (`copies`): a query for
- * the holders by the relationship's `via` and a patch of each; and the copies no relationship
- * with `via` can keep (many-to-many), as findings.
+ * the holders by the relationship's `via` (across a many-to-many relationship: by the holder's
+ * array of copied elements, `many-to-many.ts`) and a patch of each; and the copies no
+ * relationship can keep, as findings.
  */
 import type { Copy } from "../model/types.js";
 import type { WritePattern } from "../workload/types.js";
@@ -9,6 +10,9 @@ import { changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
 import { keyConditions } from "./key-conditions.js";
+import { isPathIndexed } from "./indexing.js";
+import { manyToManyCopyBytes } from "./item-shape.js";
+import { holdersQuery, manyToManyLink, type ManyToManyLink } from "./many-to-many.js";
 import { replayCopies } from "./plan-replay.js";
 import { feedStep, writeStep } from "./plan-steps.js";
 import { keyProperty, routeRequest } from "./routing.js";
@@ -28,9 +32,22 @@ export function planPropagations(
   for (const { container, item } of context.copyHoldersOf(pattern.entity)) {
     for (const copy of item.copies) {
       if (copy.from.entity !== pattern.entity) continue;
-      const probability = changeProbability(env, pattern, copy.from.attribute);
-      if (probability === 0) continue;
       const holder: Placement = { container, item };
+      const link = manyToManyLink(context, item.entity, pattern.entity);
+      // A deleted record's element leaves every linked holder's array.
+      const removal = link !== undefined && changeKind(pattern) === "delete";
+      const probability = removal ? 1 : changeProbability(env, pattern, copy.from.attribute);
+      if (probability === 0) continue;
+      if (link !== undefined) {
+        const linked = { copy, link, removal };
+        const patched = probability * pattern.batch * link.holdersPerSource;
+        async.push(
+          manyToManyPropagation(env, pattern, feedSource ?? holder, holder, linked, probability),
+          // Copies of the holder (`source:`) replay each patched holder.
+          ...replayCopies(env, holder, "update", patched),
+        );
+        continue;
+      }
       const relationship = context.relationship(pattern.entity, item.entity);
       if (relationship?.via === undefined) {
         notes.push(
@@ -93,6 +110,79 @@ export function planPropagations(
   return { async, notes, findings };
 }
 
+/**
+ * A change of the source of a many-to-many copy (`many-to-many.ts`): a fan-out query for the
+ * holders whose array has the source's element, and a patch of that element in each. The
+ * holders live in their own partitions (one per holder in general), so the query visits every
+ * physical partition of the holder's container.
+ */
+function manyToManyPropagation(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  feedSource: Placement,
+  holder: Placement,
+  linked: { readonly copy: Copy; readonly link: ManyToManyLink; readonly removal: boolean },
+  probability: number,
+): ChangeFeedStep {
+  const { container, item } = holder;
+  const { copy, link, removal } = linked;
+  const sourceKey = env.context.entity(pattern.entity).key;
+  const holders = link.holdersPerSource;
+  const partitions = env.partitions(container.name);
+  const keyProperties = container.partitionKey.map(keyProperty).filter((name) => name !== "id");
+  const query = holdersQuery(item.type, keyProperties, copy, sourceKey);
+  // Each holder comes back with its id, key properties (80 bytes) and the array (patched by index).
+  const arrayBytes = 80 + manyToManyCopyBytes(env.context, copy, link).avg;
+  const indexed = isPathIndexed(env.policy(container), `/${copy.as}/[]/${sourceKey}`);
+  const scanned = Math.max(0, env.itemCount(holder) - holders);
+  const find: QueryStep = {
+    kind: "query",
+    container: container.name,
+    itemType: item.type,
+    sql: query.sql,
+    parameters: query.parameters,
+    scope: "fanOut",
+    partitions,
+    returned: holders,
+    orderServedByIndex: true,
+    ru: env.estimate({
+      op: "query",
+      returned: holders,
+      returnedBytes: holders * arrayBytes,
+      partitions,
+      // Without an index on the array's key the query loads every holder to test it.
+      ...(indexed ? {} : { scannedNotReturned: scanned, scannedBytes: scanned * env.shape(holder).avgBytes }),
+    }),
+    times: probability * pattern.batch,
+    note: `find the ${item.type} items whose ${copy.as} holds the ${pattern.entity} (${round(holders)} per ${pattern.entity} on average, many-to-many: a fan-out over ${partitions} partitions${indexed ? "" : `; /${copy.as}/[]/${sourceKey} is not indexed, so every ${item.type} is loaded`})`,
+  };
+  const update = writeStep(
+    env,
+    holder,
+    "patch",
+    probability * pattern.batch * holders,
+    removal
+      ? `remove the ${pattern.entity}'s element from ${copy.as} on each holder (a patch conditional on the holder's ETag)`
+      : `set ${copy.from.attribute} in the ${pattern.entity}'s element of ${copy.as} on each holder (a patch conditional on the holder's ETag)`,
+    [copy.as],
+    { sets: [copy.as] },
+  );
+  return feedStep(
+    "propagate",
+    feedSource,
+    holder,
+    [find, update],
+    removal
+      ? `a deleted ${pattern.entity} leaves ${item.type}.${copy.as} of the ${round(holders)} ${item.type} items linked to it (many-to-many)`
+      : `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to the ${round(holders)} ${item.type} items linked to it (${item.type}.${copy.as}, many-to-many)`,
+  );
+}
+
+/** A count for a note: whole above 10, else two significant digits. */
+function round(value: number): string {
+  return value >= 10 ? Math.round(value).toLocaleString("en-US") : String(Number(value.toPrecision(2)));
+}
+
 /** The finding of a copy no relationship with `via` keeps up to date (many-to-many). */
 function copyNotMaintainable(holder: Placement, copy: Copy): WriteFinding {
   return {
@@ -117,7 +207,11 @@ export function unreachableCopies(
   if (changeKind(pattern) !== "create") return [];
   return written.flatMap((placement) =>
     placement.item.copies
-      .filter((copy) => env.context.relationship(copy.from.entity, placement.item.entity)?.via === undefined)
+      .filter(
+        (copy) =>
+          env.context.relationship(copy.from.entity, placement.item.entity)?.via === undefined &&
+          manyToManyLink(env.context, placement.item.entity, copy.from.entity) === undefined,
+      )
       .map((copy) => copyNotMaintainable(placement, copy)),
   );
 }

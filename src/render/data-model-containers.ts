@@ -12,6 +12,8 @@ import type { Container, ItemType } from "../model/types.js";
 import { AUTOMATIC_POLICY, countIndexedValues, effectiveIndexingPolicy } from "../planner/indexing.js";
 import { sampleItems } from "../synthetic/sample-items.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
+import { createPlanningContext } from "../planner/context.js";
+import { manyToManyLink } from "../planner/many-to-many.js";
 import {
   bulletList,
   codeFence,
@@ -269,6 +271,7 @@ function consistencyOf(context: Context, patternIds: readonly string[]): string 
 
 function attributeRows(context: Context, container: Container): string[][] {
   const rows: string[][] = [];
+  const planning = createPlanningContext(context.workload, context.model);
   for (const stored of container.items) {
     const item = effectiveItemType(stored, context.model);
     const entity = context.workload.entities.find((x) => x.name === item.entity);
@@ -311,11 +314,15 @@ function attributeRows(context: Context, container: Container): string[][] {
       const source = context.workload.entities
         .find((x) => x.name === copy.from.entity)
         ?.attributes.find((a) => a.name === copy.from.attribute);
+      const manyToMany = manyToManyLink(planning, item.entity, copy.from.entity);
+      const key = context.workload.entities.find((x) => x.name === copy.from.entity)?.key ?? "";
       rows.push([
         t,
         code(copy.as),
-        source?.type ?? "string",
-        `copy of ${e(copy.from.entity)}.${e(copy.from.attribute)}`,
+        manyToMany === undefined ? (source?.type ?? "string") : "array",
+        manyToMany === undefined
+          ? `copy of ${e(copy.from.entity)}.${e(copy.from.attribute)}`
+          : `copy of ${e(copy.from.entity)}.${e(copy.from.attribute)} of each linked ${e(copy.from.entity)} (many-to-many): ${code(`{ ${key}, ${copy.from.attribute} }`)} per link, ${formatNumber(manyToMany.linksPerHolder.avg, 1)} on average`,
       ]);
     }
     for (const counter of item.counts)

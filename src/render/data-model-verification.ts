@@ -39,7 +39,7 @@ export function renderVerification(verification: DataModelVerification): string 
   const lines = [
     VERIFICATION_HEADING,
     `Every access pattern was run through the generated data-access code on ${endpoint}, with synthetic data shaped like the workload (seed ${String(run.seed)}); each read's answer was compared with the answer computed from the data itself, after the writes and their maintenance.`,
-    run.ok
+    failed === 0
       ? `[x] ✅ **${formatNumber(passed, 0)} of ${formatNumber(total, 0)}** access patterns passed${notCheckable === 0 ? "" : ` (${formatNumber(notCheckable, 0)} not checkable on this endpoint)`}.`
       : `[ ] ❌ **${formatNumber(failed, 0)} of ${formatNumber(total, 0)} access patterns FAILED** (${formatNumber(passed, 0)} passed${notCheckable === 0 ? "" : `, ${formatNumber(notCheckable, 0)} not checkable`}): ${run.patterns
           .filter((p) => p.status === "failed")
@@ -62,7 +62,22 @@ export function renderVerification(verification: DataModelVerification): string 
       ]),
     ),
   ];
+  lines.push(...probeLines(run.probes ?? []));
   if (run.outOfScope.length > 0)
     lines.push(`Not checked by any verify run: ${run.outOfScope.map((item) => e(item)).join("; ")}.`);
   return lines.join("\n\n");
+}
+
+/** The probes of the generated code: their counts, then each one that failed or could not run, and why. */
+function probeLines(probes: NonNullable<VerificationSummary["probes"]>): string[] {
+  if (probes.length === 0) return [];
+  const count = (status: string): number => probes.filter((probe) => probe.status === status).length;
+  const failed = count("failed");
+  const head = `${failed === 0 ? "[x] ✅" : "[ ] ❌"} Probes of the generated data-access code (concurrent counters, a child changed and removed, paging, a change-feed processor restarted): **${formatNumber(count("passed"), 0)} passed, ${formatNumber(failed, 0)} failed**, ${formatNumber(count("notCheckable"), 0)} not checkable on this endpoint.`;
+  const notes = probes
+    .filter((probe) => probe.status !== "passed")
+    .map(
+      (probe) => `- ${probe.status === "failed" ? "❌" : "⚠️"} ${e(probe.probe)}: ${e(probe.detail ?? "")}`,
+    );
+  return notes.length === 0 ? [head] : [head, notes.join("\n")];
 }

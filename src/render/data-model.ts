@@ -8,6 +8,7 @@
  */
 import { MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
+import { basisLabel } from "../cost/autoscale-billing.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import type { Alternative, Decision } from "../design/search.js";
 import type { Issue } from "../common/issues.js";
@@ -45,6 +46,7 @@ import {
   renderContainers,
 } from "./data-model-containers.js";
 import { renderAccessPatternMapping, renderHotPartitions } from "./data-model-patterns.js";
+import { renderCapacity } from "./data-model-capacity.js";
 import { renderValidation } from "./data-model-validation.js";
 import { renderVerification, type DataModelVerification } from "./data-model-verification.js";
 
@@ -187,7 +189,7 @@ function renderPhilosophy(context: Context): string {
     bulletList([
       `**Result**: ${model.containers.length} container(s), ${items.length} item type(s); ` +
         `${rus(evaluation.totals.rus.avg)} on average and ${rus(evaluation.totals.rus.peak)} at peak; ` +
-        `${usd(evaluation.totals.monthlyCostUSD)} per month.`,
+        `${usd(evaluation.totals.monthlyCostUSD)} per month${costSpread(evaluation)}.`,
       ...(baseline === undefined
         ? []
         : [
@@ -201,6 +203,15 @@ function renderPhilosophy(context: Context): string {
   ];
   if (techniques.length > 0) lines.push("", "Patterns applied:", "", bulletList(techniques));
   return lines.join("\n");
+}
+
+/** The total's range when autoscale's traffic assumption moves it (see the cost section). */
+function costSpread(evaluation: Evaluation): string {
+  const { lowUSD, highUSD } = evaluation.totals.monthlyCostRange;
+  const basis = evaluation.account.comparedOn;
+  return highUSD - lowUSD > 0.005
+    ? ` (autoscale on ${basis === undefined ? "its basis" : basisLabel(basis)}; ${usd(lowUSD)} average-billed to ${usd(highUSD)} peak-billed)`
+    : "";
 }
 
 function errorCount(issues: readonly Issue[]): number {
@@ -423,56 +434,6 @@ function renderCost(context: Context): string {
       `sources: ${prices.sources.map(link).join(", ")}`,
     ]),
   ].join("\n");
-}
-
-/**
- * The account's capacity mode with its reason and comparison, the traffic assumption of each
- * autoscale figure (and its range without a profile), and the term that separates the patterns'
- * RU/s from the containers' (change-feed updates summed per parent).
- */
-function renderCapacity(evaluation: Evaluation): string[] {
-  const account = evaluation.account;
-  const comparison = evaluation.containers.map((c) => {
-    const options = c.throughputOptions
-      .map((o) => {
-        const range =
-          o.range === undefined
-            ? ""
-            : ` (${usd(o.range.lowUSD)} average-billed to ${usd(o.range.highUSD)} peak-billed${o.range.manualCheaperAbovePeakHours === undefined ? "" : `; manual is cheaper if the peak lasts over ${formatNumber(o.range.manualCheaperAbovePeakHours, 1)} hours a day`})`;
-        return o.allowed
-          ? `${o.mode} ${usd(o.monthlyThroughputUSD)}${o.mode === "serverless" ? "" : ` at ${formatNumber(o.provisionedRus, 0)} RU/s, ${formatNumber(o.physicalPartitions, 0)} partition(s)`}${range}`
-          : `${o.mode} not possible (${e(o.why)})`;
-      })
-      .join("; ");
-    return `${code(c.name)}: ${options}`;
-  });
-  const aggregated = evaluation.patterns.reduce(
-    (sum, p) => sum + p.rusBreakdown.aggregatedChangeFeed.peak,
-    0,
-  );
-  const autoscaleBasis = evaluation.containers
-    .flatMap((c) => c.throughputOptions.filter((o) => o.mode === "autoscale").map((o) => o.basis))
-    .find(() => true);
-  return [
-    `**Capacity mode (one per account)**: ${e(account.reason)}.`,
-    "",
-    ...(autoscaleBasis === undefined
-      ? []
-      : [
-          `**Autoscale figures**: ${e(autoscaleBasis)}; manual is provisioned for the peak every hour and serverless bills the RU consumed at the average rates, so the modes compare on the same traffic.`,
-          "",
-        ]),
-    "Throughput per mode, each on its own partition layout (the figure the choice compares):",
-    "",
-    bulletList(comparison),
-    "",
-    ...(aggregated > 0
-      ? [
-          `The access patterns' RU/s add up to the containers' load once the change-feed updates summed per parent are taken off: ${rus(aggregated)} at peak never reach the database (see the pattern table).`,
-          "",
-        ]
-      : []),
-  ];
 }
 
 function usd3(value: number): string {

@@ -109,6 +109,19 @@ describe("the documents agree with the evaluation, the analysis and the decision
       expect(dataModel).not.toBe(good.dataModel);
       expect(documentContradictions({ ...good, dataModel }).length).toBeGreaterThan(0);
     }
+    // Totals that do not add up as printed (issue 12): the account's throughput in the comparison
+    // of modes, and the total's range left out.
+    const unbalanced = good.dataModel.replace(
+      /(\| \*\*Account\*\* \|.*\| \*\*\$)[\d,.]+(\*\* \|)/,
+      "$1999.99$2",
+    );
+    expect(unbalanced).not.toBe(good.dataModel);
+    expect(documentContradictions({ ...good, dataModel: unbalanced }).join("\n")).toMatch(
+      /the throughput billed add up to/,
+    );
+    const noRange = good.dataModel.replace(/ranges from/, "goes from");
+    expect(noRange).not.toBe(good.dataModel);
+    expect(documentContradictions({ ...good, dataModel: noRange }).join("\n")).toMatch(/the total's range/);
     const requirements = good.requirements.replace("| ⚖️ Compare costs |", "| ✅ Consolidate |");
     expect(requirements).not.toBe(good.requirements);
     expect(documentContradictions({ ...good, requirements }).length).toBeGreaterThan(0);

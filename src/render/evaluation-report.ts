@@ -94,7 +94,7 @@ export function formatEvaluationReport(workload: Workload, evaluation: Evaluatio
   }
   out.push(
     "",
-    `Total: ${n0(evaluation.totals.rus.avg)} RU/s average, ${n0(evaluation.totals.rus.peak)} RU/s at peak, ${usd(evaluation.totals.monthlyCostUSD)} per month`,
+    `Total: ${n0(evaluation.totals.rus.avg)} RU/s average, ${n0(evaluation.totals.rus.peak)} RU/s at peak, ${usd(evaluation.totals.monthlyCostUSD)} per month${evaluation.totals.monthlyCostRange.highUSD - evaluation.totals.monthlyCostRange.lowUSD > 0.005 ? ` (${usd(evaluation.totals.monthlyCostRange.lowUSD)} with autoscale average-billed to ${usd(evaluation.totals.monthlyCostRange.highUSD)} peak-billed; see each container's reason for the assumption)` : ""}`,
     `Prices: ${prices.region}, checked ${prices.checked} (override with --prices FILE)`,
     "",
   );

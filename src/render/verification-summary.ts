@@ -24,4 +24,15 @@ export interface VerificationSummary {
     readonly latencyMs?: { readonly p50: number; readonly max: number } | undefined;
   }[];
   readonly outOfScope: readonly string[];
+  /**
+   * The probes of the generated data-access code (`verify`'s `probes`, docs/json-output.md#probes);
+   * absent in the document of a run made before they existed.
+   */
+  readonly probes?:
+    | readonly {
+        readonly probe: string;
+        readonly status: "passed" | "failed" | "notCheckable";
+        readonly detail?: string | undefined;
+      }[]
+    | undefined;
 }

@@ -117,17 +117,19 @@ export function changeOf(
 
 /**
  * Template values for reading an item of `shape` by the attributes at hand: a replica picked at
- * random, the window bucket and the write shard when their attributes are known.
+ * random (or `replica`, the one a continued page must read again), the window bucket and the
+ * write shard when their attributes are known.
  */
 export function readValues(
   runtime: Runtime,
   shape: ItemTypeShape,
   attributes: Readonly<Record<string, unknown>>,
   idTemplate: string = shape.id,
+  replica?: number,
 ): TemplateValues {
   let values: TemplateValues = { attributes };
   if (shape.replicas !== undefined)
-    values = { ...values, replica: Math.floor(runtime.random() * shape.replicas) };
+    values = { ...values, replica: replica ?? Math.floor(runtime.random() * shape.replicas) };
   const windowStart = shape.bucket?.kind === "window" ? attributes[shape.bucket.by] : undefined;
   if (shape.bucket !== undefined && (typeof windowStart === "string" || typeof windowStart === "number")) {
     values = { ...values, bucket: bucketOf(shape.bucket, attributes) };
@@ -172,7 +174,8 @@ export async function withCopies(
   const sources = runtime.copySources(shape.container, shape.type);
   for (const copy of shape.copies) {
     const entity = copy.from.entity;
-    if (copies[entity] !== undefined) continue;
+    // Linked records (many-to-many) are the caller's: it knows which records it links to.
+    if (copy.key !== undefined || copies[entity] !== undefined) continue;
     const source = sources[entity];
     if (source === undefined) {
       throw new DataAccessError(

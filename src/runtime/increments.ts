@@ -44,16 +44,20 @@ function finite(value: number, what: string, attribute: string): number {
 
 /**
  * The patch of attribute values: `set` for values, `incr` for increments, and the condition that
- * keeps each increment within its bounds (`c.stock >= 2` for `{ incr: -2, min: 0 }`).
+ * keeps each increment within its bounds (`c.stock >= 2` for `{ incr: -2, min: 0 }`), with the
+ * predicate `guard` (the item is no tombstone) when given.
  * @example patchOf({ stock: { incr: -2, min: 0 } }) // { operations: [{ op: "incr", path: "/stock", value: -2 }], condition: "FROM c  WHERE (c.stock >= 2)" }
  */
-export function patchOf(values: Readonly<Record<string, unknown>>): {
+export function patchOf(
+  values: Readonly<Record<string, unknown>>,
+  guard?: string,
+): {
   readonly operations: PatchOperation[];
   readonly condition?: string;
 } {
   const increments: PatchOperation[] = [];
   const sets: PatchOperation[] = [];
-  const conditions: string[] = [];
+  const conditions: string[] = guard === undefined ? [] : [guard];
   for (const [name, value] of Object.entries(values)) {
     if (!isIncrement(value)) {
       sets.push({ op: "set", path: pointer(name), value });

@@ -46,6 +46,12 @@ export interface Embed {
 export interface Copy {
   readonly from: { readonly entity: string; readonly attribute: string };
   readonly as: string;
+  /**
+   * Across a many-to-many relationship: the source entity's key. The item then holds an array
+   * with one element per linked record, `{ <key>: value, <attribute>: value }`, taken from
+   * `related.linked`.
+   */
+  readonly key?: string;
 }
 
 /** A count of child items kept on the item. */
@@ -94,6 +100,11 @@ export interface ItemTypeShape {
 export interface RelatedData {
   /** For `copies`: the record of each entity copied from, by entity name (e.g. the post's `User`). */
   readonly copies?: Readonly<Record<string, EntityRecord>>;
+  /**
+   * For copies across a many-to-many relationship (`Copy.key`): the linked records of each
+   * entity copied from, by entity name (e.g. a product's `Tag` records).
+   */
+  readonly linked?: Readonly<Record<string, readonly EntityRecord[]>>;
   /** For `counts`: the counter value by counted child entity name; missing = 0. */
   readonly counts?: Readonly<Record<string, number>>;
   /**
@@ -303,6 +314,10 @@ export function materializeItem(
     );
   }
   for (const copy of shape.copies) {
+    if (copy.key !== undefined) {
+      item[copy.as] = linkedElements(shape, copy, copy.key, related);
+      continue;
+    }
     const source = related.copies?.[copy.from.entity];
     if (source === undefined) {
       throw new DataAccessError(
@@ -318,6 +333,27 @@ export function materializeItem(
   if (shape.ancestors !== undefined) item[shape.ancestors.as] = [...(related.ancestors ?? [])];
   if (shape.ttl !== undefined) item["ttl"] = shape.ttl;
   return item;
+}
+
+/** The array of a copy across a many-to-many relationship: `{ key, attribute }` per linked record. */
+function linkedElements(
+  shape: ItemTypeShape,
+  copy: Copy,
+  key: string,
+  related: RelatedData,
+): Record<string, unknown>[] {
+  const records = related.linked?.[copy.from.entity];
+  if (records === undefined) {
+    throw new DataAccessError(
+      "missingRelatedData",
+      `item type "${shape.type}" copies ${copy.from.entity}.${copy.from.attribute} of each linked ${copy.from.entity}: pass the linked ${copy.from.entity} records in related.linked.${copy.from.entity}`,
+      { context: { type: shape.type, entity: copy.from.entity } },
+    );
+  }
+  return records.map((record) => ({
+    [key]: record[key] ?? null,
+    [copy.from.attribute]: record[copy.from.attribute] ?? null,
+  }));
 }
 
 const SYSTEM_PROPERTIES = new Set(["_rid", "_self", "_etag", "_attachments", "_ts", "_lsn"]);
@@ -356,8 +392,23 @@ export function recordOf(shape: ItemTypeShape, item: EntityRecord): StoredItem {
 /** The copies, counters and embeds an item holds, as related data for items derived from it. */
 export function relatedOf(shape: ItemTypeShape, item: EntityRecord): RelatedData {
   const copies: Record<string, Record<string, unknown>> = {};
+  // Linked records by entity, then by key value: several copies of one entity merge per record.
+  const linked = new Map<string, Map<string, Record<string, unknown>>>();
   for (const copy of shape.copies) {
-    copies[copy.from.entity] = { ...copies[copy.from.entity], [copy.from.attribute]: item[copy.as] };
+    const key = copy.key;
+    if (key === undefined) {
+      copies[copy.from.entity] = { ...copies[copy.from.entity], [copy.from.attribute]: item[copy.as] };
+      continue;
+    }
+    const records = linked.get(copy.from.entity) ?? new Map<string, Record<string, unknown>>();
+    linked.set(copy.from.entity, records);
+    const elements: unknown[] = Array.isArray(item[copy.as]) ? (item[copy.as] as unknown[]) : [];
+    for (const element of elements) {
+      if (typeof element !== "object" || element === null) continue;
+      const values = element as Record<string, unknown>;
+      const id = JSON.stringify(values[key]);
+      records.set(id, { ...records.get(id), ...values });
+    }
   }
   const counts: Record<string, number> = {};
   for (const counter of shape.counts) {
@@ -369,6 +420,11 @@ export function relatedOf(shape: ItemTypeShape, item: EntityRecord): RelatedData
   const ancestors = shape.ancestors === undefined ? undefined : item[shape.ancestors.as];
   return {
     copies,
+    ...(linked.size === 0
+      ? {}
+      : {
+          linked: Object.fromEntries([...linked].map(([entity, records]) => [entity, [...records.values()]])),
+        }),
     counts,
     embeds,
     ...(Array.isArray(ancestors) ? { ancestors: ancestors as KeyValue[] } : {}),

@@ -26,6 +26,7 @@ import { applyCounter } from "./counters.js";
 import type { ItemRef, MaintenanceTask } from "./tasks.js";
 import { maintainBoundedSet } from "./bounded-sets.js";
 import { deleteCopy, removeStaleCopies } from "./copy-moves.js";
+import { propagateLinked } from "./linked-copies.js";
 import { parameterValue } from "./parameters.js";
 import type { KeyValue, TemplateValues } from "./templates.js";
 
@@ -74,6 +75,10 @@ async function propagate(
   sourceShape: ItemTypeShape,
   change: ItemChange,
 ): Promise<void> {
+  if (task.key !== undefined) {
+    await propagateLinked(runtime, charged, task, sourceShape, change);
+    return;
+  }
   if (change.kind === "delete") return;
   const value = change.item[task.attribute];
   if (

@@ -6,6 +6,7 @@
 import { chargeOf, statusOf } from "./errors.js";
 import type { ItemTypeShape, StoredItem } from "./items.js";
 import { deleteItem, pointer, toPartitionKey } from "./requests.js";
+import { propertyRef } from "./sql.js";
 import type { KeyValue } from "./templates.js";
 import type { Container } from "@azure/cosmos";
 
@@ -40,4 +41,16 @@ export async function removeItem(
     if (statusOf(error) === 404) return { requestCharge: chargeOf(error) };
     throw error;
   }
+}
+
+/**
+ * The predicate of a patch that must not land on a soft-delete tombstone (a patch would keep the
+ * tombstone property and its ttl: the write would vanish when the tombstone expires); undefined
+ * for an item type whose deletes are plain.
+ * @example livePredicate({ softDelete: { property: "deleted", ttlSeconds: 86400 } }) // "(NOT IS_DEFINED(c.deleted) OR c.deleted != true)"
+ */
+export function livePredicate(shape: Pick<ItemTypeShape, "softDelete">): string | undefined {
+  if (shape.softDelete === undefined) return undefined;
+  const flag = propertyRef(shape.softDelete.property);
+  return `(NOT IS_DEFINED(${flag}) OR ${flag} != true)`;
 }

@@ -23,6 +23,8 @@ import {
 } from "./items.js";
 import { MAX_PATCH_OPERATIONS, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import { backoffDelay } from "./retry.js";
+import { livePredicate } from "./removal.js";
+import { patchCondition } from "./sql.js";
 import type { KeyValue } from "./templates.js";
 
 /** Attempts of a read-modify-write before it gives up with `conflict`. */
@@ -81,46 +83,81 @@ function recordProperties(shape: ItemTypeShape, item: StoredItem, extra: Related
   return owned;
 }
 
+/** The condition of a patch that must not land on a soft-delete tombstone. */
+function liveCondition(shape: Pick<ItemTypeShape, "softDelete">): string | undefined {
+  const predicate = livePredicate(shape);
+  return predicate === undefined ? undefined : patchCondition(predicate);
+}
+
+/** What a conditional patch found: the item patched, no item, or a tombstone (412). */
+type Patched =
+  | { readonly state: "patched"; readonly item: StoredItem; readonly requestCharge: number }
+  | { readonly state: "missing" | "tombstone"; readonly requestCharge: number };
+
+/** One patch (or several requests without transactional batches) under `condition`. */
+async function patchOnce(
+  container: Container,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  operations: readonly PatchOperation[],
+  condition: string | undefined,
+): Promise<Patched> {
+  try {
+    const patched = await patchItem(container, target.id, target.keys, operations, condition);
+    return patched.item === undefined
+      ? { state: "missing", requestCharge: patched.requestCharge }
+      : { state: "patched", item: patched.item, requestCharge: patched.requestCharge };
+  } catch (error) {
+    if (statusOf(error) !== 412 || condition === undefined) throw error;
+    return { state: "tombstone", requestCharge: chargeOf(error) };
+  }
+}
+
 /**
  * Sets `properties` on the item in one atomic step: one patch, or (over 10 operations) a
  * transactional batch of patches of the item; one patch after another on endpoints without
- * transactional batches. Undefined when the item does not exist.
+ * transactional batches. Conditional on the item not being a soft-delete tombstone.
  */
 async function patchWhole(
   runtime: Runtime,
   container: Container,
+  shape: ItemTypeShape,
   target: { readonly id: string; readonly keys: readonly KeyValue[] },
   properties: StoredItem,
-): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
+): Promise<Patched> {
   const operations: PatchOperation[] = Object.entries(properties).map(([name, value]) => ({
     op: "set",
     path: pointer(name),
     value,
   }));
+  const condition = liveCondition(shape);
   if (operations.length <= MAX_PATCH_OPERATIONS || !runtime.transactionalBatch) {
-    return patchItem(container, target.id, target.keys, operations);
+    return patchOnce(container, target, operations, condition);
   }
   const partitionKey = toPartitionKey(target.keys);
   const batch: OperationInput[] = [];
   for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {
+    const chunk = operations.slice(start, start + MAX_PATCH_OPERATIONS);
     batch.push({
       operationType: BulkOperationType.Patch,
       id: target.id,
       partitionKey,
-      resourceBody: { operations: operations.slice(start, start + MAX_PATCH_OPERATIONS) },
+      resourceBody:
+        start === 0 && condition !== undefined ? { operations: chunk, condition } : { operations: chunk },
     });
   }
   const response = await container.items.batch(batch, partitionKey);
   const results = response.result ?? [];
   const requestCharge = results.reduce((sum, result) => sum + result.requestCharge, 0);
-  if (results.some((result) => result.statusCode === 404)) return { item: undefined, requestCharge };
+  if (results.some((result) => result.statusCode === 404)) return { state: "missing", requestCharge };
+  if (condition !== undefined && results[0]?.statusCode === 412) return { state: "tombstone", requestCharge };
   const failed = results.find((result) => result.statusCode >= 400 && result.statusCode !== 424);
   if (failed !== undefined) {
     throw new DataAccessError("batchFailed", `patching ${target.id} answered ${failed.statusCode}`, {
       context: { id: target.id, statusCode: failed.statusCode },
     });
   }
-  return { item: results[results.length - 1]?.resourceBody as StoredItem | undefined, requestCharge };
+  const item = results[results.length - 1]?.resourceBody as StoredItem | undefined;
+  return item === undefined ? { state: "missing", requestCharge } : { state: "patched", item, requestCharge };
 }
 
 /**
@@ -147,6 +184,42 @@ async function reviveTombstone(
     if (statusOf(error) !== 412 && statusOf(error) !== 404) throw error;
     return { item: undefined, requestCharge: chargeOf(error) };
   }
+}
+
+/** Creates the item whole; undefined when another writer created it first (409). */
+async function createWhole(
+  charged: Charged,
+  container: Container,
+  item: StoredItem,
+): Promise<StoredItem | undefined> {
+  try {
+    const response = await container.items.create<StoredItem>(item);
+    charged.requestCharge += response.requestCharge;
+    return response.resource ?? item;
+  } catch (error) {
+    charged.requestCharge += chargeOf(error);
+    if (statusOf(error) !== 409) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Replaces the tombstone at `target` by the item `build` makes over it (its marks and flags kept),
+ * only if it is still the tombstone read (ETag); undefined when it changed or went meanwhile.
+ */
+async function replaceTombstone(
+  charged: Charged,
+  container: Container,
+  shape: ItemTypeShape,
+  target: { readonly id: string; readonly keys: readonly KeyValue[] },
+  build: (previous: StoredItem | undefined) => Promise<StoredItem>,
+): Promise<StoredItem | undefined> {
+  const existing = await readItem(container, target.id, target.keys);
+  charged.requestCharge += existing.requestCharge;
+  if (existing.item === undefined || !isTombstone(shape, existing.item)) return undefined;
+  const revived = await reviveTombstone(container, target, existing.item, await build(existing.item));
+  charged.requestCharge += revived.requestCharge;
+  return revived.item;
 }
 
 /** What a rewrite did: the item as stored, what it replaced, and whether it created it. */
@@ -179,7 +252,10 @@ export async function rewriteItem(
     // Marks and flags stay, also over a tombstone: the handlers still count what it was.
     return previous === undefined ? item : { ...item, ...maintainedProperties(previous) };
   };
-  if (operation === "create" || !keepsMaintainedData(shape)) {
+  // A replace of a soft-deleted item type goes through the conditional patch below: a replace
+  // cannot be conditional on the tombstone property, and a tombstone must answer notFound.
+  const replaceOfSoftDeleted = operation === "replace" && shape.softDelete !== undefined;
+  if (operation === "create" || (!keepsMaintainedData(shape) && !replaceOfSoftDeleted)) {
     const item = await build(undefined);
     try {
       const response =
@@ -203,30 +279,26 @@ export async function rewriteItem(
     }
   }
   // The item holds what others maintain (counters, embeds, flags): its record's part is patched,
-  // which never conflicts with them; a missing item is created whole.
+  // which never conflicts with them; a missing item is created whole, a tombstone replaced whole
+  // (ETag `ifMatch`); a lost race (409, 412) is retried after a backoff.
   for (let attempt = 1; attempt <= MAX_REWRITE_ATTEMPTS; attempt++) {
     const item = await build(undefined);
-    const owned = recordProperties(shape, item, extra);
-    const patched = await patchWhole(runtime, container, target, owned);
+    const patched = await patchWhole(runtime, container, shape, target, recordProperties(shape, item, extra));
     charged.requestCharge += patched.requestCharge;
-    if (patched.item !== undefined) return { item: patched.item, previous: undefined, created: false };
+    if (patched.state === "patched") return { item: patched.item, previous: undefined, created: false };
     if (operation === "replace") {
       throw new DataAccessError("notFound", `${shape.type} ${target.id} does not exist`, {
         context: { id: target.id },
       });
     }
-    try {
-      const response = await container.items.create<StoredItem>(item);
-      charged.requestCharge += response.requestCharge;
-      return { item: response.resource ?? item, previous: undefined, created: true };
-    } catch (error) {
-      charged.requestCharge += chargeOf(error);
-      // Created by another writer since: patch it.
-      if (statusOf(error) !== 409) throw error;
-      await new Promise((resolve) =>
-        setTimeout(resolve, backoffDelay(attempt, { initialDelayMs: 10, maxDelayMs: 1000 }, runtime.random)),
-      );
-    }
+    const written =
+      patched.state === "tombstone"
+        ? await replaceTombstone(charged, container, shape, target, build)
+        : await createWhole(charged, container, item);
+    if (written !== undefined) return { item: written, previous: undefined, created: true };
+    await new Promise((resolve) =>
+      setTimeout(resolve, backoffDelay(attempt, { initialDelayMs: 10, maxDelayMs: 1000 }, runtime.random)),
+    );
   }
   throw new DataAccessError(
     "conflict",

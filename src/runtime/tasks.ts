@@ -122,6 +122,11 @@ export type MaintenanceTask =
       readonly parameters: readonly TaskQueryParameter[];
       readonly property: string;
       readonly attribute: string;
+      /**
+       * Across a many-to-many relationship: the source's key, which each element of the holder's
+       * array carries; the element of the changed record is set (`linked-copies.ts`).
+       */
+      readonly key?: string;
     }
   | {
       readonly kind: "counter";

@@ -3,7 +3,13 @@
  * record (replicas, buckets), items moved to a new id or key (moves.ts), embedded children patched
  * into their parent, and transactional batches of an item with its parent's counter.
  */
-import { BulkOperationType, type JSONObject, type OperationInput, type PartitionKey } from "@azure/cosmos";
+import {
+  BulkOperationType,
+  type Container,
+  type JSONObject,
+  type OperationInput,
+  type PartitionKey,
+} from "@azure/cosmos";
 import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isIncrement, patchOf } from "./increments.js";
@@ -11,6 +17,7 @@ import { appendToBuckets } from "./buckets.js";
 import { moveItem } from "./moves.js";
 import {
   deletedItem,
+  isTombstone,
   itemKeyOf,
   keyPathSegments,
   materializeItem,
@@ -19,8 +26,9 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { removeItem } from "./removal.js";
-import { rewriteItem } from "./rewrite.js";
+import { livePredicate, removeItem } from "./removal.js";
+import { MAX_REWRITE_ATTEMPTS, rewriteItem } from "./rewrite.js";
+import { backoffDelay } from "./retry.js";
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
@@ -54,6 +62,7 @@ function changedAttributePatch(
   shape: ItemTypeShape,
   record: Readonly<Record<string, unknown>>,
   changes: readonly string[] | undefined,
+  guard?: string,
 ): ReturnType<typeof patchOf> {
   const fixed = new Set<string>(["id", "type"]);
   for (const part of [shape.id, ...shape.partitionKey].flatMap((template) => parseTemplate(template))) {
@@ -64,7 +73,7 @@ function changedAttributePatch(
   const changed = Object.keys(stored).filter(
     (name) => !fixed.has(name) && (changes === undefined || changes.includes(name)),
   );
-  return patchOf(Object.fromEntries(changed.map((name) => [name, stored[name]])));
+  return patchOf(Object.fromEntries(changed.map((name) => [name, stored[name]])), guard);
 }
 
 /** Refuses increments in a write that replaces whole items (only a patch adds to a value). */
@@ -78,6 +87,48 @@ function refuseIncrements(record: Readonly<Record<string, unknown>>, operation: 
       context: { attribute: name },
     },
   );
+}
+
+/**
+ * A patch write: the changed attributes set, increments within their bounds, never on a
+ * soft-delete tombstone (a deleted item is `notFound`, as a plain delete's would be).
+ */
+async function patchAttributes(
+  charged: Charged,
+  container: Container,
+  shape: ItemTypeShape,
+  id: string,
+  keys: readonly KeyValue[],
+  record: Readonly<Record<string, unknown>>,
+  context: WriteContext,
+): Promise<StoredItem> {
+  const bounds = changedAttributePatch(shape, record, context.changes);
+  const patch = changedAttributePatch(shape, record, context.changes, livePredicate(shape));
+  const notFound = (): DataAccessError =>
+    new DataAccessError("notFound", `${shape.type} ${id} does not exist`, { context: { id } });
+  try {
+    const patched = await patchItem(container, id, keys, patch.operations, patch.condition);
+    charged.requestCharge += patched.requestCharge;
+    if (patched.item === undefined) throw notFound();
+    return patched.item;
+  } catch (error) {
+    if (error instanceof DataAccessError) throw error;
+    charged.requestCharge += chargeOf(error);
+    if (statusOf(error) !== 412 || patch.condition === undefined) throw error;
+    if (bounds.condition !== undefined) {
+      // Which condition failed: a tombstone is notFound, a live item crossed a bound.
+      const current = await readItem(container, id, keys);
+      charged.requestCharge += current.requestCharge;
+      if (current.item !== undefined && !isTombstone(shape, current.item)) {
+        throw new DataAccessError(
+          "boundViolated",
+          `${shape.type} ${id}: the increment would cross its bound (${bounds.condition})`,
+          { cause: error, context: { id, condition: bounds.condition } },
+        );
+      }
+    }
+    throw notFound();
+  }
 }
 
 /** Writes the item(s) of one item type for a record: replicas, buckets, counters kept on upserts. */
@@ -109,27 +160,9 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      const patch = changedAttributePatch(shape, record, context.changes);
-      let patched: Awaited<ReturnType<typeof patchItem>>;
-      try {
-        patched = await patchItem(container, id, keys, patch.operations, patch.condition);
-      } catch (error) {
-        charged.requestCharge += chargeOf(error);
-        if (statusOf(error) !== 412 || patch.condition === undefined) throw error;
-        throw new DataAccessError(
-          "boundViolated",
-          `${ref.itemType} ${id}: the increment would cross its bound (${patch.condition})`,
-          {
-            cause: error,
-            context: { id, condition: patch.condition },
-          },
-        );
-      }
-      charged.requestCharge += patched.requestCharge;
-      if (patched.item === undefined) {
-        throw new DataAccessError("notFound", `${ref.itemType} ${id} does not exist`, { context: { id } });
-      }
-      charged.changes.push(changeOf(ref, "update", patched.item));
+      charged.changes.push(
+        changeOf(ref, "update", await patchAttributes(charged, container, shape, id, keys, record, context)),
+      );
       continue;
     }
     refuseIncrements(record, operation);
@@ -163,28 +196,61 @@ async function writeEmbedded(
   const id = renderTemplate(task.id, values);
   const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
   const container = runtime.container(task.container);
-  const parent = await readItem(container, id, keys);
-  charged.requestCharge += parent.requestCharge;
-  if (parent.item === undefined) return;
-  let value: unknown;
-  if (!task.many) {
-    value = context.change === "delete" ? null : { ...record };
-  } else {
-    const current = Array.isArray(parent.item[task.as]) ? (parent.item[task.as] as unknown[]) : [];
-    const key = record[task.childKey];
-    const others = current.filter(
-      (child) => typeof child !== "object" || child === null || (child as StoredItem)[task.childKey] !== key,
-    );
-    const existing = current.find((child) => !others.includes(child));
-    const children =
-      context.change === "delete"
-        ? others
-        : [{ ...(existing as StoredItem | undefined), ...record }, ...others];
-    value = task.latest === undefined ? children : children.slice(0, task.latest);
+  // Read, change the embedded value, patch it only if the parent is unchanged (ETag): two
+  // children written at once both land; a lost race is read again, up to MAX_REWRITE_ATTEMPTS.
+  for (let attempt = 1; attempt <= MAX_REWRITE_ATTEMPTS; attempt++) {
+    const parent = await readItem(container, id, keys);
+    charged.requestCharge += parent.requestCharge;
+    if (parent.item === undefined || isTombstone(shape, parent.item)) return;
+    const value = embeddedValue(task, context, record, parent.item);
+    const etag = parent.item["_etag"];
+    try {
+      const response = await container
+        .item(id, toPartitionKey(keys))
+        .patch<StoredItem>(
+          [{ op: "set", path: pointer(task.as), value }],
+          typeof etag === "string" ? { accessCondition: { type: "IfMatch", condition: etag } } : {},
+        );
+      charged.requestCharge += response.requestCharge;
+      if (response.resource !== undefined) {
+        charged.changes.push(changeOf(task, "update", response.resource, parent.item));
+      }
+      return;
+    } catch (error) {
+      charged.requestCharge += chargeOf(error);
+      if (statusOf(error) === 404) return;
+      if (statusOf(error) !== 412) throw error;
+      await new Promise((resolve) =>
+        setTimeout(resolve, backoffDelay(attempt, { initialDelayMs: 10, maxDelayMs: 1000 }, runtime.random)),
+      );
+    }
   }
-  const patched = await patchItem(container, id, keys, [{ op: "set", path: pointer(task.as), value }]);
-  charged.requestCharge += patched.requestCharge;
-  if (patched.item !== undefined) charged.changes.push(changeOf(task, "update", patched.item, parent.item));
+  throw new DataAccessError(
+    "conflict",
+    `${task.itemType} ${id} kept changing while its ${task.as} was written (${MAX_REWRITE_ATTEMPTS} attempts)`,
+    { context: { container: task.container, id } },
+  );
+}
+
+/** The parent's embedded value with the child record written or removed. */
+function embeddedValue(
+  task: Extract<WriteTask, { kind: "embed" }>,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  parent: StoredItem,
+): unknown {
+  if (!task.many) return context.change === "delete" ? null : { ...record };
+  const current = Array.isArray(parent[task.as]) ? (parent[task.as] as unknown[]) : [];
+  const key = record[task.childKey];
+  const others = current.filter(
+    (child) => typeof child !== "object" || child === null || (child as StoredItem)[task.childKey] !== key,
+  );
+  const existing = current.find((child) => !others.includes(child));
+  const children =
+    context.change === "delete"
+      ? others
+      : [{ ...(existing as StoredItem | undefined), ...record }, ...others];
+  return task.latest === undefined ? children : children.slice(0, task.latest);
 }
 
 type BatchTask = Extract<WriteTask, { kind: "batch" }>;

@@ -150,9 +150,11 @@ function verificationLine(verification: ModelVerification): string {
   const { passed, failed, notCheckable } = verification.report.counts;
   const total = verification.report.patterns.length;
   const failures = verification.report.patterns.filter((p) => p.status === "failed").map((p) => p.patternId);
-  return failed === 0
-    ? `Verified on the embedded Cosmos DB endpoint: ${passed} of ${total} access patterns passed${notCheckable === 0 ? "" : ` (${notCheckable} not checkable there)`}.`
-    : `VERIFY FAILED on the embedded Cosmos DB endpoint: ${failed} of ${total} access patterns failed (${failures.join(", ")}); ${passed} passed. See the verification section of cosmosdb_data_model.md.`;
+  const probes = verification.report.probeCounts;
+  const probeText = `; probes of the generated code: ${probes.passed} passed, ${probes.failed} failed`;
+  return failed === 0 && probes.failed === 0
+    ? `Verified on the embedded Cosmos DB endpoint: ${passed} of ${total} access patterns passed${notCheckable === 0 ? "" : ` (${notCheckable} not checkable there)`}${probeText}.`
+    : `VERIFY FAILED on the embedded Cosmos DB endpoint: ${failed} of ${total} access patterns failed${failures.length === 0 ? "" : ` (${failures.join(", ")})`}; ${passed} passed${probeText}. See the verification section of cosmosdb_data_model.md.`;
 }
 
 function highlights(workload: Workload, design: DesignResult): readonly string[] {

@@ -20,6 +20,7 @@
  *   and the record's rank (see `random.ts`).
  */
 import type { Attribute, Entity, Relationship, Workload } from "../workload/types.js";
+import { drawManyToManyLinks, type ManyToManyLinks } from "./many-to-many-links.js";
 import { createRng, distributeCounts, hashSeed, mulberry32, zipfSampler, type Rng } from "./random.js";
 import { KNOWN_VALUES } from "./vocabulary.js";
 import { formatId, idStem, isIdLike, isTextLike, valueGenerator, type ValueGenerator } from "./values.js";
@@ -31,6 +32,11 @@ export type EntityRecord = Readonly<Record<string, unknown>>;
 export interface Dataset {
   readonly seed: number;
   readonly entities: Readonly<Record<string, readonly EntityRecord[]>>;
+  /**
+   * The rows of each many-to-many relationship's join table (`many-to-many-links.ts`), drawn
+   * once with the records: writes add or remove records, never links.
+   */
+  readonly links?: readonly ManyToManyLinks[];
 }
 
 export interface GenerateOptions {
@@ -235,7 +241,8 @@ export function generateDataset(workload: Workload, options: GenerateOptions): D
   for (const entity of entitiesParentsFirst(workload)) {
     entities[entity.name] = generateEntityRecords(workload, entity, counts, entities, options.seed);
   }
-  return { seed: options.seed, entities };
+  const links = drawManyToManyLinks(workload, entities);
+  return { seed: options.seed, entities, ...(links.length === 0 ? {} : { links }) };
 }
 
 function generateEntityRecords(

@@ -15,10 +15,12 @@ import {
   type RelatedData,
 } from "../model/materialize-item.js";
 import { countedFromFeedOf, deletePropagationOf } from "../model/deletes.js";
+import { manyToManyKeysOf } from "../model/item-type-shape.js";
 import type { KeyValue } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { linkingRelationships, type Dataset, type EntityRecord } from "./generate-records.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
+import { linkedRecords } from "./many-to-many-links.js";
 import { compareValues, newestFirst, recencyAttribute } from "./record-order.js";
 
 /** One item to store, with the partition key value(s) every operation on it needs. */
@@ -107,8 +109,14 @@ export function relatedDataOf(
   const shape = effectiveItemType(itemType, model);
   const entity = entityOf(workload, itemType.entity);
   const copies: Record<string, EntityRecord> = {};
+  const linked: Record<string, readonly EntityRecord[]> = {};
+  const manyToManyKeys = manyToManyKeysOf(workload, entity.name);
   for (const copy of shape.copies) {
     const from = copy.from.entity;
+    if (manyToManyKeys[from] !== undefined) {
+      linked[from] = linkedRecords(workload, index.dataset, entity.name, record, from) ?? [];
+      continue;
+    }
     if (from === entity.name) {
       copies[from] = record;
       continue;
@@ -140,6 +148,7 @@ export function relatedDataOf(
   }
   return {
     copies,
+    ...(Object.keys(linked).length === 0 ? {} : { linked, manyToManyKeys }),
     counts,
     embeds,
     ...(shape.ancestors === undefined ? {} : { ancestors: ancestorKeys(index, entity, record) }),

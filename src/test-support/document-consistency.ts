@@ -65,6 +65,7 @@ export function documentContradictions(input: ConsistencyInput): string[] {
     ...patternFigures(dataModel, input),
     ...indexClaims(dataModel, input),
     ...costFigures(dataModel, input.evaluation),
+    ...printedTotals(dataModel, input.evaluation),
     ...decisionsOnce(dataModel, input.decisions),
   ];
 }
@@ -545,7 +546,7 @@ function indexClaims(sections: readonly Section[], input: ConsistencyInput): str
 
 function costFigures(sections: readonly Section[], evaluation: Evaluation): string[] {
   const problems: string[] = [];
-  const rows = tableRows(section(sections, "Cost").tokens).filter((r) => r.header[0] === "Container");
+  const rows = tableRows(section(sections, "Cost").tokens).filter((r) => r.header[1] === "Mode");
   for (const c of evaluation.containers) {
     const cells = rows.find((r) => plain(r.cells[0] ?? "") === c.name)?.cells.map(plain) ?? [];
     const label = `cosmosdb_data_model.md cost of ${c.name}`;
@@ -563,6 +564,96 @@ function costFigures(sections: readonly Section[], evaluation: Evaluation): stri
     problems.push(
       `cosmosdb_data_model.md cost total "${total[7]}" is not ${evaluation.totals.monthlyCostUSD}`,
     );
+  return problems;
+}
+
+/** Half a unit of a printed figure's last digit (`12.3` -> 0.05). */
+function halfUnit(shown: string): number {
+  const decimals = /\.(\d+)/.exec(shown)?.[1]?.length ?? 0;
+  return 0.5 * 10 ** -decimals;
+}
+
+/** The printed figures of `pattern` (a regexp with one group) in each text, as numbers. */
+function printed(texts: readonly string[], pattern: RegExp): { values: number[]; slack: number } {
+  const shown = texts.map((t) => pattern.exec(t)?.[1] ?? "NaN");
+  // `<0.0001` stands for a value between 0 and its bound.
+  const bound = (v: string): number => Number(v.replace(/^</, "").replace(/,/g, ""));
+  return {
+    values: shown.map((v) => (v.startsWith("<") ? 0 : bound(v))),
+    slack: shown.reduce((sum, v) => sum + (v.startsWith("<") ? bound(v) : halfUnit(v)), 0),
+  };
+}
+
+/**
+ * The printed totals add up as printed: the patterns' RU/s at peak to the cost table's load (the
+ * patterns' figures are net of the change-feed updates summed per parent, which their rows
+ * show), the containers' throughput and storage to the total row, the comparison table's account
+ * row to the throughput billed, and the total's range to the evaluation's.
+ */
+function printedTotals(sections: readonly Section[], evaluation: Evaluation): string[] {
+  const problems: string[] = [];
+  const label = "cosmosdb_data_model.md totals";
+  const cost = section(sections, "Cost");
+  const costRows = tableRows(cost.tokens).filter((r) => r.header[1] === "Mode");
+  const rows = costRows.filter((r) => plain(r.cells[0] ?? "") !== "Total").map((r) => r.cells.map(plain));
+  const total = costRows.find((r) => plain(r.cells[0] ?? "") === "Total")?.cells.map(plain) ?? [];
+  const adds = (what: string, parts: { values: number[]; slack: number }, shown: string): void => {
+    const sum = parts.values.reduce((a, b) => a + b, 0);
+    const whole = Number(shown.replace(/[$,*]/g, "").replace(/ RU\/s$/, ""));
+    if (!(Math.abs(sum - whole) <= parts.slack + halfUnit(shown) + 1e-9))
+      problems.push(`${label}: ${what} add up to ${sum}, the document prints ${shown}`);
+  };
+  adds(
+    "the containers' throughput",
+    printed(
+      rows.map((r) => r[5] ?? ""),
+      /^\$([\d,.]+)$/,
+    ),
+    total[5] ?? "",
+  );
+  adds(
+    "the containers' storage cost",
+    printed(
+      rows.map((r) => r[6] ?? ""),
+      /^\$([\d,.]+)$/,
+    ),
+    total[6] ?? "",
+  );
+  adds("throughput and storage", printed([total[5] ?? "", total[6] ?? ""], /^\$([\d,.]+)$/), total[7] ?? "");
+  const peakOf = /\/ (<?[\d,.]+) RU\/s$/;
+  adds(
+    "the containers' peak RU/s",
+    printed(
+      rows.map((r) => r[3] ?? ""),
+      peakOf,
+    ),
+    peakOf.exec(total[3] ?? "")?.[1] ?? "",
+  );
+  const patternRows = tableRows(section(sections, "Solved Patterns").tokens).map((r) =>
+    plain(r.cells[6] ?? ""),
+  );
+  adds(
+    "the patterns' peak RU/s",
+    printed(patternRows, /RU\/s avg, (<?[\d,.]+) RU\/s peak/),
+    peakOf.exec(total[3] ?? "")?.[1] ?? "",
+  );
+  const account = tableRows(cost.tokens)
+    .filter((r) => r.header[0] === "Container" && r.header[1] === "Manual")
+    .find((r) => plain(r.cells[0] ?? "") === "Account")
+    ?.cells.map(plain);
+  if (account === undefined) problems.push(`${label}: no account row in the comparison of modes`);
+  else adds("the throughput billed", printed([total[5] ?? ""], /^\$([\d,.]+)$/), account[5] ?? "");
+  const { lowUSD, highUSD } = evaluation.totals.monthlyCostRange;
+  const text = cost.tokens.map((t) => plain(t.raw)).join("");
+  const range =
+    /ranges from \$([\d,.]+) \(autoscale average-billed[^)]*\) to \$([\d,.]+) \(autoscale peak-billed/.exec(
+      text,
+    );
+  if (
+    highUSD - lowUSD > 0.005 &&
+    (range === null || !usdMatches(range[1] ?? "", lowUSD) || !usdMatches(range[2] ?? "", highUSD))
+  )
+    problems.push(`${label}: the total's range is not printed as ${lowUSD} to ${highUSD}`);
   return problems;
 }
 

@@ -325,31 +325,13 @@ function predicateArbitrary(attribute: AttributeDraft): fc.Arbitrary<[string, st
   return fc.constantFrom(...ops).map((op) => [attribute.name, op]);
 }
 
-function readArbitrary(
+/** A read's filters: by the entity's key, by a parent's key, by one or two other attributes, or none. */
+function whereArbitrary(
   view: EntityView,
-  id: string,
-  options: Required<WorkloadArbitraryOptions>,
-): fc.Arbitrary<Record<string, unknown>> {
-  const { entity, attributes } = view;
-  const filterable = attributes.filter((a) => a.type !== "object" && a.type !== "boolean");
-  const sortable = attributes.filter((a) => a.type === "datetime" || a.type === "number");
-  const truncatable = attributes.filter((a) => a.type === "string" && a.name !== entity.key);
-  const entries = withEntries(view);
+  filterable: readonly AttributeDraft[],
+): fc.Arbitrary<[string, string][]> {
+  const { entity } = view;
   const byKey = fc.constant([[entity.key, "eq"]] as [string, string][]);
-  // A hot filter: a low-cardinality value ("newest 20 by status"), read at up to the top rate.
-  const lowCardinality = filterable.filter(
-    (a) => a.type === "string" && a.distinct !== undefined && a.distinct <= 100 && a.unique !== true,
-  );
-  const hot =
-    lowCardinality.length === 0
-      ? fc.constant(undefined)
-      : sometimes(
-          fc.record({
-            attribute: fc.constantFrom(...lowCardinality),
-            avg: logUniform(Math.max(options.rates[0], options.rates[1] / 10), options.rates[1]),
-          }),
-          4,
-        );
   const byParent =
     view.parents.length === 0
       ? byKey
@@ -364,10 +346,104 @@ function readArbitrary(
             selector: (a) => a.name,
           })
           .chain((picked) => fc.tuple(...picked.map(predicateArbitrary)));
+  return fc.oneof(byKey, byParent, byOthers, fc.constant([] as [string, string][]));
+}
+
+/** What a read draws before it becomes a pattern (optional fields are `null` when not drawn). */
+interface ReadDraft {
+  readonly where: readonly (readonly [string, string])[];
+  readonly order?: AttributeDraft | null | undefined;
+  readonly direction: string;
+  readonly limit?: number | null;
+  readonly returns?: number | null;
+  readonly select?: readonly string[] | null;
+  readonly truncate?: readonly [AttributeDraft, number] | null | undefined;
+  readonly with: readonly string[];
+  readonly consistency?: string | null;
+  readonly latencyMs?: number | null;
+  readonly maxStalenessSeconds?: number | undefined;
+  readonly skew?: number | undefined;
+  readonly hot: { readonly attribute: AttributeDraft; readonly avg: number } | undefined;
+  readonly rps: { readonly avg: number; readonly peak: number };
+}
+
+/** The read pattern of a drawn draft: a hot filter, when drawn, overrides the filters, order, limit and rate. */
+function readPatternOf(
+  draft: ReadDraft,
+  view: EntityView,
+  id: string,
+  sortable: readonly AttributeDraft[],
+): Record<string, unknown> {
+  const { entity } = view;
+  const hotFilter = draft.hot;
+  const where = Object.fromEntries(
+    hotFilter === undefined ? draft.where : [[hotFilter.attribute.name, "eq"] as const],
+  );
+  const order = hotFilter === undefined || sortable.length === 0 ? draft.order : sortable[0];
+  const limit = hotFilter === undefined ? (draft.limit ?? undefined) : 20;
+  const rps = hotFilter === undefined ? draft.rps : { avg: round3(hotFilter.avg / 2), peak: hotFilter.avg };
+  const returns =
+    draft.returns === undefined || draft.returns === null
+      ? undefined
+      : round3(limit === undefined ? draft.returns : Math.min(limit, draft.returns));
+  return {
+    id,
+    name: `read ${entity.name} by ${Object.keys(where).join(" and ") || "nothing"}`,
+    type: "read",
+    entity: entity.name,
+    ...(Object.keys(where).length === 0 ? {} : { where }),
+    ...(order === undefined || order === null
+      ? {}
+      : { orderBy: { [order.name]: hotFilter === undefined ? draft.direction : "desc" } }),
+    ...(limit === undefined || limit === null ? {} : { limit }),
+    ...(returns === undefined ? {} : { returns: { avg: returns } }),
+    ...(draft.select === undefined || draft.select === null ? {} : { select: draft.select }),
+    ...(draft.truncate === undefined || draft.truncate === null
+      ? {}
+      : { truncate: { [draft.truncate[0].name]: draft.truncate[1] } }),
+    ...(draft.with.length === 0 ? {} : { with: draft.with }),
+    ...(draft.consistency === undefined || draft.consistency === null
+      ? {}
+      : { consistency: draft.consistency }),
+    ...(draft.latencyMs === undefined || draft.latencyMs === null ? {} : { latencyMs: draft.latencyMs }),
+    ...(draft.maxStalenessSeconds === undefined ||
+    draft.maxStalenessSeconds === null ||
+    draft.with.length === 0
+      ? {}
+      : { maxStalenessSeconds: draft.maxStalenessSeconds }),
+    ...(draft.skew === undefined ? {} : { skew: draft.skew }),
+    rps,
+  };
+}
+
+function readArbitrary(
+  view: EntityView,
+  id: string,
+  options: Required<WorkloadArbitraryOptions>,
+): fc.Arbitrary<Record<string, unknown>> {
+  const { entity, attributes } = view;
+  const filterable = attributes.filter((a) => a.type !== "object" && a.type !== "boolean");
+  const sortable = attributes.filter((a) => a.type === "datetime" || a.type === "number");
+  const truncatable = attributes.filter((a) => a.type === "string" && a.name !== entity.key);
+  const entries = withEntries(view);
+  // A hot filter: a low-cardinality value ("newest 20 by status"), read at up to the top rate.
+  const lowCardinality = filterable.filter(
+    (a) => a.type === "string" && a.distinct !== undefined && a.distinct <= 100 && a.unique !== true,
+  );
+  const hot =
+    lowCardinality.length === 0
+      ? fc.constant(undefined)
+      : sometimes(
+          fc.record({
+            attribute: fc.constantFrom(...lowCardinality),
+            avg: logUniform(Math.max(options.rates[0], options.rates[1] / 10), options.rates[1]),
+          }),
+          4,
+        );
   return fc
     .record(
       {
-        where: fc.oneof(byKey, byParent, byOthers, fc.constant([] as [string, string][])),
+        where: whereArbitrary(view, filterable),
         order: sortable.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...sortable)),
         direction: fc.constantFrom("asc", "desc"),
         limit: fc.option(fc.constantFrom(1, 10, 20, 100)),
@@ -392,48 +468,7 @@ function readArbitrary(
       },
       { requiredKeys: ["where", "direction", "rps", "with", "hot"] },
     )
-    .map((draft) => {
-      const hotFilter = draft.hot;
-      const where = Object.fromEntries(
-        hotFilter === undefined ? draft.where : [[hotFilter.attribute.name, "eq"] as const],
-      );
-      const order = hotFilter === undefined || sortable.length === 0 ? draft.order : sortable[0];
-      const limit = hotFilter === undefined ? (draft.limit ?? undefined) : 20;
-      const rps =
-        hotFilter === undefined ? draft.rps : { avg: round3(hotFilter.avg / 2), peak: hotFilter.avg };
-      const returns =
-        draft.returns === undefined || draft.returns === null
-          ? undefined
-          : round3(limit === undefined ? draft.returns : Math.min(limit, draft.returns));
-      return {
-        id,
-        name: `read ${entity.name} by ${Object.keys(where).join(" and ") || "nothing"}`,
-        type: "read",
-        entity: entity.name,
-        ...(Object.keys(where).length === 0 ? {} : { where }),
-        ...(order === undefined || order === null
-          ? {}
-          : { orderBy: { [order.name]: hotFilter === undefined ? draft.direction : "desc" } }),
-        ...(limit === undefined || limit === null ? {} : { limit }),
-        ...(returns === undefined ? {} : { returns: { avg: returns } }),
-        ...(draft.select === undefined || draft.select === null ? {} : { select: draft.select }),
-        ...(draft.truncate === undefined || draft.truncate === null
-          ? {}
-          : { truncate: { [draft.truncate[0].name]: draft.truncate[1] } }),
-        ...(draft.with.length === 0 ? {} : { with: draft.with }),
-        ...(draft.consistency === undefined || draft.consistency === null
-          ? {}
-          : { consistency: draft.consistency }),
-        ...(draft.latencyMs === undefined || draft.latencyMs === null ? {} : { latencyMs: draft.latencyMs }),
-        ...(draft.maxStalenessSeconds === undefined ||
-        draft.maxStalenessSeconds === null ||
-        draft.with.length === 0
-          ? {}
-          : { maxStalenessSeconds: draft.maxStalenessSeconds }),
-        ...(draft.skew === undefined ? {} : { skew: draft.skew }),
-        rps,
-      };
-    });
+    .map((draft) => readPatternOf(draft, view, id, sortable));
 }
 
 function writeArbitrary(
@@ -530,6 +565,53 @@ function pairFrom<T>(pairs: readonly T[]): fc.Arbitrary<T> {
   return fc.nat({ max: pairs.length - 1 }).map((index) => pairs[index] as T);
 }
 
+/** The relationships of drawn entities (parent links and many-to-many pairs) and each entity's view. */
+function relationshipsAndViews(
+  entities: readonly EntityDraft[],
+  manyToMany: readonly (readonly [EntityDraft, EntityDraft])[],
+): { readonly relationships: RelationshipDraft[]; readonly views: EntityView[] } {
+  const relationships: RelationshipDraft[] = [];
+  const viewAttributes = new Map<string, AttributeDraft[]>();
+  for (const entity of entities) {
+    const parent = entity.parent === undefined ? undefined : entities[entity.parent.index];
+    const keys: AttributeDraft[] = [{ name: entity.key, type: "string" }];
+    if (parent !== undefined) keys.push({ name: parent.key, type: "string" });
+    const names = new Set(keys.map((k) => k.name));
+    viewAttributes.set(entity.name, [...keys, ...entity.attributes.filter((a) => !names.has(a.name))]);
+    if (parent !== undefined && entity.parent !== undefined) {
+      relationships.push({
+        parent: parent.name,
+        child: entity.name,
+        kind: entity.parent.kind,
+        via: parent.key,
+        avg: entity.parent.avg,
+        ...(entity.parent.max === undefined ? {} : { max: entity.parent.max }),
+        owned: entity.parent.owned,
+      });
+    }
+  }
+  for (const [a, b] of manyToMany) {
+    relationships.push({ parent: a.name, child: b.name, kind: "many-to-many", avg: 5, max: 50 });
+  }
+  const views: EntityView[] = entities.map((entity) => ({
+    entity,
+    attributes: viewAttributes.get(entity.name) ?? [],
+    parents: relationships
+      .filter((r) => r.child === entity.name && r.via !== undefined)
+      .flatMap((r) => {
+        const found = entities.find((e) => e.name === r.parent);
+        return found === undefined || r.via === undefined ? [] : [{ entity: found, via: r.via }];
+      }),
+    children: relationships
+      .filter((r) => r.parent === entity.name)
+      .flatMap((r) => {
+        const found = entities.find((e) => e.name === r.child);
+        return found === undefined ? [] : [{ entity: found, ...(r.via === undefined ? {} : { via: r.via }) }];
+      }),
+  }));
+  return { relationships, views };
+}
+
 /**
  * Random valid workload documents.
  * @example fc.sample(workloadDocumentArbitrary({ maxEntities: 3 }), 5)
@@ -564,47 +646,7 @@ export function workloadDocumentArbitrary(
       );
     })
     .chain(([entities, manyToMany, scale]) => {
-      const relationships: RelationshipDraft[] = [];
-      const viewAttributes = new Map<string, AttributeDraft[]>();
-      for (const entity of entities) {
-        const parent = entity.parent === undefined ? undefined : entities[entity.parent.index];
-        const keys: AttributeDraft[] = [{ name: entity.key, type: "string" }];
-        if (parent !== undefined) keys.push({ name: parent.key, type: "string" });
-        const names = new Set(keys.map((k) => k.name));
-        viewAttributes.set(entity.name, [...keys, ...entity.attributes.filter((a) => !names.has(a.name))]);
-        if (parent !== undefined && entity.parent !== undefined) {
-          relationships.push({
-            parent: parent.name,
-            child: entity.name,
-            kind: entity.parent.kind,
-            via: parent.key,
-            avg: entity.parent.avg,
-            ...(entity.parent.max === undefined ? {} : { max: entity.parent.max }),
-            owned: entity.parent.owned,
-          });
-        }
-      }
-      for (const [a, b] of manyToMany) {
-        relationships.push({ parent: a.name, child: b.name, kind: "many-to-many", avg: 5, max: 50 });
-      }
-      const views: EntityView[] = entities.map((entity) => ({
-        entity,
-        attributes: viewAttributes.get(entity.name) ?? [],
-        parents: relationships
-          .filter((r) => r.child === entity.name && r.via !== undefined)
-          .flatMap((r) => {
-            const found = entities.find((e) => e.name === r.parent);
-            return found === undefined || r.via === undefined ? [] : [{ entity: found, via: r.via }];
-          }),
-        children: relationships
-          .filter((r) => r.parent === entity.name)
-          .flatMap((r) => {
-            const found = entities.find((e) => e.name === r.child);
-            return found === undefined
-              ? []
-              : [{ entity: found, ...(r.via === undefined ? {} : { via: r.via }) }];
-          }),
-      }));
+      const { relationships, views } = relationshipsAndViews(entities, manyToMany);
       // Ids are numbered once the patterns exist (C1, Q2, W3, ... in document order).
       const patternArbitraries = views.flatMap((view) => [
         createArbitrary(view, "C", settings).map((p) => [p]),

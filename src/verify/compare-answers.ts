@@ -9,6 +9,7 @@
  * tie across the `limit` may return either record, as Cosmos DB is free to.
  */
 import { BUCKET_RECORDS_PROPERTY, effectiveItemType } from "../model/materialize-item.js";
+import { manyToManyKeysOf } from "../model/item-type-shape.js";
 import type { ItemType, Model } from "../model/types.js";
 import { recordAttributes, type Dataset } from "../synthetic/generate-records.js";
 import type { ReadPattern, WithItem, Workload } from "../workload/types.js";
@@ -234,8 +235,9 @@ export function answerFromItem(
     answer[name] = cut !== undefined && typeof value === "string" ? truncateToBytes(value, cut.bytes) : value;
   }
   const unresolved: WithItem[] = [];
+  const manyToManyKeys = manyToManyKeysOf(workload, pattern.entity);
   for (const withItem of pattern.with) {
-    const value = withValueFromItem(shape, pattern.entity, withItem, item);
+    const value = withValueFromItem(shape, pattern.entity, withItem, item, manyToManyKeys);
     if (value === undefined) unresolved.push(withItem);
     else answer[withLabel(withItem)] = value;
   }
@@ -247,6 +249,7 @@ function withValueFromItem(
   entity: string,
   withItem: WithItem,
   item: Readonly<Record<string, unknown>>,
+  manyToManyKeys: Readonly<Record<string, string>>,
 ): unknown {
   switch (withItem.kind) {
     case "attribute": {
@@ -255,7 +258,11 @@ function withValueFromItem(
         (candidate) =>
           candidate.from.entity === withItem.entity && candidate.from.attribute === withItem.attribute,
       );
-      return copy === undefined ? undefined : (item[copy.as] ?? null);
+      if (copy === undefined) return undefined;
+      const key = manyToManyKeys[withItem.entity];
+      return key === undefined
+        ? (item[copy.as] ?? null)
+        : linkedValues(item[copy.as], key, withItem.attribute);
     }
     case "count": {
       const counter = shape.counts.find((candidate) => candidate.of === withItem.entity);
@@ -283,6 +290,16 @@ function withValueFromItem(
     default:
       return withItem satisfies never;
   }
+}
+
+/** The attribute of each element of a many-to-many copy's array, in the order of their keys. */
+function linkedValues(array: unknown, key: string, attribute: string): unknown[] {
+  const elements = (Array.isArray(array) ? array : []).filter(
+    (element): element is Record<string, unknown> => typeof element === "object" && element !== null,
+  );
+  return [...elements]
+    .sort((a, b) => compareValues(a[key], b[key]))
+    .map((element) => element[attribute] ?? null);
 }
 
 /**

@@ -55,6 +55,42 @@ const embedded: VerificationReport = {
   limitations: [{ capability: "measuresRequestCharge", reason: "1 RU for everything" }],
   outOfScope: ["expiry of items with a ttl"],
   counts: { passed: 1, failed: 1, notCheckable: 1 },
+  probes: [
+    {
+      probe: "concurrentCounter",
+      counter: { holder: { container: "posts", itemType: "post" }, property: "likeCount", child: "Like" },
+      children: 20,
+      edits: 20,
+      failedWrites: 0,
+      expected: 20,
+      counted: [17],
+      status: "failed",
+      detail: "the counter reads 17 after 20 Like created concurrently (expected 20)",
+      elapsedMs: 120,
+    },
+    {
+      probe: "paging",
+      patternId: "Q3",
+      pageSize: 3,
+      pages: 4,
+      items: 12,
+      expected: 12,
+      distinct: 12,
+      status: "passed",
+      elapsedMs: 30,
+    },
+    {
+      probe: "feedRestart",
+      counter: { holder: { container: "posts", itemType: "post" }, property: "likeCount", child: "Like" },
+      failuresInjected: 0,
+      expected: 2,
+      counted: null,
+      status: "notCheckable",
+      detail: "needs a real account",
+      elapsedMs: 0,
+    },
+  ],
+  probeCounts: { passed: 1, failed: 1, notCheckable: 1 },
   ok: false,
   elapsedMs: 2500,
 };
@@ -78,7 +114,24 @@ describe("formatVerificationReport", () => {
     expect(text).toContain("never checked by verify:\n  - expiry of items with a ttl\n");
     expect(text).toContain("data: 1,244 items loaded in 1.5 s (users 10, posts 1,234); 4 writes");
     expect(text).toContain("database cosmos-modeler-verify-x removed");
-    expect(text).toContain("result: 1 passed, 1 failed, 1 not checkable here (2.5 s)");
+    expect(text).toContain(
+      "result: 1 passed, 1 failed, 1 not checkable here; probes: 1 passed, 1 failed, 1 not checkable here (2.5 s)",
+    );
+  });
+
+  it("prints each probe with its figures, why it failed, and why it could not run here", () => {
+    expect(text).toContain(
+      [
+        "probes of the generated data-access code:",
+        "  FAILED: posts/post.likeCount: 20 Like created while the holder is edited 20 times",
+        "    expected 20, counted 17; 0 writes failed",
+        "    the counter reads 17 after 20 Like created concurrently (expected 20)",
+        "  passed: Q3: every page at 3 per page, each item once",
+        "    12 items in 4 pages, 12 distinct, 12 expected",
+        "  not checkable here: posts/post.likeCount: a handler failing once, a processor stopped and restarted",
+        "    needs a real account",
+      ].join("\n"),
+    );
   });
 
   it("compares measured charges with the estimate's range on a real endpoint", () => {

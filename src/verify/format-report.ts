@@ -4,6 +4,7 @@
  * could not run on this endpoint, and what the endpoint could not check at all. Pure.
  */
 import { formatColumns } from "../render/evaluation-report.js";
+import { probeFigures, probeTitle } from "./probe-outcomes.js";
 import type { PatternOutcome, VerificationReport } from "./run-verification.js";
 
 const n0 = (value: number): string => Math.round(value).toLocaleString("en-US");
@@ -41,6 +42,20 @@ function comparisonText(outcome: PatternOutcome): string {
   const estimate = outcome.estimatedRu.estimate;
   const ratio = estimate === 0 ? "" : ` (x${n1(outcome.measuredRu / estimate)} the estimate)`;
   return `${outcome.ruVersusEstimate} the estimate's range${ratio}`;
+}
+
+/** The probes: one line each (result, what it did, its figures), then why each failed or was not run. */
+function probeLines(report: VerificationReport): string[] {
+  if (report.probes.length === 0) return [];
+  const lines = ["", "probes of the generated data-access code:"];
+  for (const probe of report.probes) {
+    const status =
+      probe.status === "passed" ? "passed" : probe.status === "failed" ? "FAILED" : "not checkable here";
+    lines.push(`  ${status}: ${probeTitle(probe)}`);
+    if (probe.status !== "notCheckable") lines.push(`    ${probeFigures(probe)}`);
+    if (probe.detail !== undefined) lines.push(`    ${probe.detail}`);
+  }
+  return lines;
 }
 
 /**
@@ -81,6 +96,7 @@ export function formatVerificationReport(report: VerificationReport, workloadNam
     ]);
   }
   lines.push(formatColumns(rows).replace(/ +$/gm, ""));
+  lines.push(...probeLines(report));
   const failed = report.patterns.filter((outcome) => outcome.status === "failed");
   if (failed.length > 0) {
     lines.push("", "failures (first difference):");
@@ -115,7 +131,7 @@ export function formatVerificationReport(report: VerificationReport, workloadNam
   lines.push(
     "",
     `database ${report.databaseId} ${report.kept ? `kept (--keep)${report.endpoint.kind === "embedded" ? "; the embedded endpoint's data ends with this process" : ""}` : "removed"}`,
-    `result: ${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.notCheckable} not checkable here${report.load.status === "failed" ? ", load failed" : ""} (${n1(report.elapsedMs / 1000)} s)`,
+    `result: ${report.counts.passed} passed, ${report.counts.failed} failed, ${report.counts.notCheckable} not checkable here${report.load.status === "failed" ? ", load failed" : ""}; probes: ${report.probeCounts.passed} passed, ${report.probeCounts.failed} failed, ${report.probeCounts.notCheckable} not checkable here (${n1(report.elapsedMs / 1000)} s)`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -19,6 +19,9 @@
  *    the model's derived data (copies, counters, source copies) is brought up to date with
  *    `applyItemChanges(containers, diffItems(before, after))` where the change feed cannot run
  *    (`capabilities.changeFeed` false), then the reads of step 4 are checked again.
+ * 6. `planProbes(plan)` -> `runProbes(run, probes)`: the probes of the generated code that apply
+ *    to the model (counters under concurrent writes, a child's lifecycle, paging, a change-feed
+ *    processor restarted), each a typed `ProbeOutcome` with its figures.
  */
 export {
   startEmbeddedEndpoint,
@@ -81,3 +84,13 @@ export {
   type AssembledAnswer,
 } from "./assemble-answer.js";
 export { loadDataAccess, type DataAccess } from "./load-data-access.js";
+export { planProbes, CONCURRENT_WRITES, type ProbePlan } from "./probe-plan.js";
+export { runProbes, type ProbeRun } from "./run-probes.js";
+export {
+  probeTitle,
+  probeFigures,
+  REAL_ACCOUNT_PROBES,
+  type ProbeOutcome,
+  type ProbeStatus,
+  type CounterRef,
+} from "./probe-outcomes.js";

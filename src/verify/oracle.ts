@@ -19,6 +19,7 @@
 import { CosmosModelerError } from "../common/errors.js";
 import { truncateUtf8 } from "../runtime/items.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
+import { linkedRecords } from "../synthetic/many-to-many-links.js";
 import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";
 import { compareValues, jsonEqual, newestFirst } from "../synthetic/record-order.js";
@@ -278,6 +279,9 @@ function relatedAttribute(
   if (toChild !== undefined) {
     return childrenOf(workload, dataset, entity, record, related)[0]?.[attribute] ?? null;
   }
+  // Many-to-many: the attribute of every linked record, in the order of their keys.
+  const linked = linkedRecords(workload, dataset, entity, record, related);
+  if (linked !== undefined) return linked.map((other) => other[attribute] ?? null);
   throw new CosmosModelerError(
     "verify.unrelatedWith",
     `no relationship with a "via" attribute links ${entity} and ${related}; the oracle cannot find ${related}.${attribute}`,

@@ -209,6 +209,7 @@ async function runWritePattern(
       const result = (await access.pattern(pattern.id)(write.record, {
         parents: write.parents,
         ...(write.embeds === undefined ? {} : { embeds: write.embeds }),
+        ...(write.linked === undefined ? {} : { linked: write.linked }),
       })) as unknown as GeneratedWriteResult;
       samples.push(performance.now() - begin);
       charge += result.requestCharge;

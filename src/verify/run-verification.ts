@@ -23,6 +23,9 @@ import { databaseWithFault, type MaintenanceState } from "./fault-database.js";
 import { startFeedMaintenance, type FeedMaintenance } from "./feed-maintenance.js";
 import { loadItems } from "./load.js";
 import { loadDataAccess } from "./load-data-access.js";
+import type { ProbeOutcome } from "./probe-outcomes.js";
+import { planProbes } from "./probe-plan.js";
+import { runProbes } from "./run-probes.js";
 import {
   failOverfullSets,
   failStrayItems,
@@ -66,6 +69,13 @@ export interface VerificationReport {
   /** What no verify run checks, whatever the endpoint. */
   readonly outOfScope: readonly string[];
   readonly counts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
+  /**
+   * The probes of the data-access layer's promises that apply to the model (concurrent counters,
+   * a child changed and removed, paging, a change-feed processor restarted), each with its figures.
+   */
+  readonly probes: readonly ProbeOutcome[];
+  readonly probeCounts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
+  /** No pattern and no probe failed, and the data loaded. */
   readonly ok: boolean;
   readonly elapsedMs: number;
 }
@@ -145,6 +155,7 @@ function reportOf(
     readonly loaded: { readonly loaded: number; readonly elapsedMs: number };
     readonly load: VerificationReport["load"];
     readonly outcomes: ReadonlyMap<string, PatternOutcome>;
+    readonly probes: readonly ProbeOutcome[];
     readonly started: number;
   },
 ): VerificationReport {
@@ -154,6 +165,11 @@ function reportOf(
     passed: patterns.filter((p) => p.status === "passed").length,
     failed: patterns.filter((p) => p.status === "failed").length,
     notCheckable: patterns.filter((p) => p.status === "notCheckable").length,
+  };
+  const probeCounts = {
+    passed: run.probes.filter((p) => p.status === "passed").length,
+    failed: run.probes.filter((p) => p.status === "failed").length,
+    notCheckable: run.probes.filter((p) => p.status === "notCheckable").length,
   };
   return {
     endpoint: { kind: endpoint.kind, url: redactSecrets(endpoint.endpoint, secrets) },
@@ -175,7 +191,9 @@ function reportOf(
     limitations: plan.limitations,
     outOfScope: plan.outOfScope,
     counts,
-    ok: counts.failed === 0 && run.load.status !== "failed",
+    probes: run.probes,
+    probeCounts,
+    ok: counts.failed === 0 && probeCounts.failed === 0 && run.load.status !== "failed",
     elapsedMs: round(performance.now() - run.started),
   };
 }
@@ -240,7 +258,9 @@ export async function runVerification(
     );
     shareCarrierOutcomes(plan, outcomes);
     await runReadPatterns(run, outcomes);
-    return reportOf(endpoint, plan, options, { deployment, loaded, load, outcomes, started });
+    // The probes write after the reads were checked (fresh keys): they change no checked answer.
+    const probes = await runProbes({ ...run, containers: deployment.containers }, planProbes(plan));
+    return reportOf(endpoint, plan, options, { deployment, loaded, load, outcomes, probes, started });
   } finally {
     await feed?.stop();
     await dispose?.();

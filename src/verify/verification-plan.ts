@@ -18,6 +18,7 @@ import {
   type EntityRecord,
 } from "../synthetic/generate-records.js";
 import { generateWriteRecord } from "../synthetic/generate-writes.js";
+import { linkedRecords, manyToManyBetween } from "../synthetic/many-to-many-links.js";
 import {
   findDuplicateItems,
   materializeDataset,
@@ -71,6 +72,8 @@ export interface PlannedWrite {
   readonly parents: Readonly<Record<string, EntityRecord>>;
   /** Child records written inside this record's item, by child entity (an order's lines). */
   readonly embeds?: Readonly<Record<string, readonly EntityRecord[]>>;
+  /** Records linked to this one many-to-many, by entity (a product's tags, for its copies). */
+  readonly linked?: Readonly<Record<string, readonly EntityRecord[]>>;
   /** The child write patterns these embedded children stand for, with their counts. */
   readonly companions?: readonly { readonly patternId: string; readonly count: number }[];
 }
@@ -202,6 +205,28 @@ function scaledData(
     if (largest <= limit || cap <= 10 || attempt >= 5) return { dataset, items, maxItemsPerEntity: cap };
     cap = Math.max(10, Math.floor((cap * limit) / largest));
   }
+}
+
+/** The records linked to a record many-to-many, by entity (its copies' arrays come from them). */
+function linkedRecordsOf(
+  workload: Workload,
+  dataset: Dataset,
+  entity: string,
+  record: EntityRecord,
+): Record<string, readonly EntityRecord[]> {
+  const linked: Record<string, readonly EntityRecord[]> = {};
+  for (const relationship of workload.relationships) {
+    if (relationship.kind !== "many-to-many") continue;
+    const other =
+      relationship.parent === entity
+        ? relationship.child
+        : relationship.child === entity
+          ? relationship.parent
+          : undefined;
+    const records = other === undefined ? undefined : linkedRecords(workload, dataset, entity, record, other);
+    if (other !== undefined && records !== undefined) linked[other] = records;
+  }
+  return linked;
 }
 
 /** The parent records of a record, by parent entity (from the relationships with `via`). */
@@ -401,10 +426,12 @@ function planWrites(
         children[child.pattern.entity] = written;
         companions.push({ patternId: child.pattern.id, count: written.length });
       }
+      const linked = linkedRecordsOf(workload, next, pattern.entity, record);
       writes.push({
         patternId: pattern.id,
         record,
         parents,
+        ...(Object.keys(linked).length === 0 ? {} : { linked }),
         ...(companions.length === 0 ? {} : { embeds: children, companions }),
       });
       current = next;
@@ -521,18 +548,20 @@ function readCheck(
   evaluated: PatternEvaluation,
 ): PatternCheckPlan {
   const { workload, capabilities, reasons, options } = context;
-  // the synthetic data links records through `via` attributes only: a `with` entry over a
-  // many-to-many relationship (e.g. imported from a link table) has no independent answer
+  // the synthetic data links records through `via` attributes, and many-to-many pairs through
+  // links of their own: an attribute across them has an answer; a count or the children do not
+  // (a many-to-many relationship is linked by synthetic/many-to-many-links.ts)
   const unlinked = pattern.with.find(
     (item) =>
       item.entity !== pattern.entity &&
       linkBetween(workload, pattern.entity, item.entity) === undefined &&
-      linkBetween(workload, item.entity, pattern.entity) === undefined,
+      linkBetween(workload, item.entity, pattern.entity) === undefined &&
+      (item.kind !== "attribute" || manyToManyBetween(workload, pattern.entity, item.entity) === undefined),
   );
   const notCheckable =
     unlinked === undefined
       ? missingCapability(plan.operations, capabilities, reasons)
-      : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, which the synthetic data does not link`;
+      : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, whose children the oracle does not follow (only attributes across it)`;
   const boundedSet = plan.boundedSetsTooSmall?.[0];
   return {
     kind: "read",

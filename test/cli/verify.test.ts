@@ -81,6 +81,8 @@ interface ReportJson {
     requests: number;
   }[];
   counts: { passed: number; failed: number; notCheckable: number };
+  probes: { probe: string; status: string; counted?: unknown; patternId?: string }[];
+  probeCounts: { passed: number; failed: number; notCheckable: number };
   limitations: { capability: string; reason: string }[];
 }
 
@@ -108,6 +110,13 @@ describe("cosmos-modeler verify", () => {
     // The embedded endpoint's flat 1 RU is not a measurement.
     expect(report.patterns.every((p) => p.measuredRu === undefined)).toBe(true);
     expect(report.limitations.map((l) => l.capability)).toContain("measuresRequestCharge");
+    // The probes of the generated code: two counters raced with edits, every query paged.
+    expect(report.probes.filter((p) => p.probe === "concurrentCounter")).toEqual([
+      expect.objectContaining({ status: "passed", counted: [20] }),
+      expect.objectContaining({ status: "passed", counted: [20] }),
+    ]);
+    expect(report.probes.filter((p) => p.probe === "paging").map((p) => p.patternId)).toContain("Q6");
+    expect(report.probeCounts.failed).toBe(0);
   }, 60_000);
 
   it("prints a table per pattern, n/a (embedded) for charges, and the database removed", async () => {
@@ -117,7 +126,10 @@ describe("cosmos-modeler verify", () => {
     expect(outcome.stdout).toMatch(/^Q6\s+read\s+passed\s+n\/a \(embedded\)\s+\d/m);
     expect(outcome.stdout).toContain("seed 3");
     expect(outcome.stdout).toMatch(/database cosmos-modeler-verify-\S+ removed/);
-    expect(outcome.stdout).toContain("result: 10 passed, 0 failed, 0 not checkable here");
+    expect(outcome.stdout).toContain("result: 10 passed, 0 failed, 0 not checkable here; probes: ");
+    expect(outcome.stdout).toMatch(
+      /^ {2}passed: posts\/post\.likeCount: 20 Like created while the holder is edited 20 times\n {4}expected 20, counted 20; 0 writes failed$/m,
+    );
   }, 60_000);
 
   it("exits 1 naming Q6 when the feed keeps 10 posts while Q6 asks for 100", async () => {

@@ -175,6 +175,13 @@ describe("a session over MCP, up to the data model", () => {
     expect(verified.structuredContent).toMatchObject({
       verification: { ran: true, ok: true, failed: [], counts: { passed: 4, failed: 0 } },
     });
+    // and the probes of the generated code that apply (here: paging the orders of a customer)
+    const probes = (
+      verified.structuredContent as { verification: { probes: { probe: string; status: string }[] } }
+    ).verification.probes;
+    expect(probes.map((p) => p.probe)).toContain("paging");
+    expect(probes.filter((p) => p.status === "failed")).toEqual([]);
+    expect(text(verified)).toMatch(/\d+ of \d+ probes passed/);
     // the monthly cost shown is the design's own figure
     const totals = (written.structuredContent as { totals: { monthlyCostUSD: number } }).totals;
     expect(totals.monthlyCostUSD).toBeCloseTo(designed.evaluation.totals.monthlyCostUSD, 6);

@@ -2,11 +2,13 @@
  * `verify` of the write-path reproducers (test/fixtures/writes/) on the embedded endpoint: each
  * model the design wrote passes its own verify (a partition key changed by a write, a copy keyed
  * by a changing attribute, a child moved to another parent's partition, select and truncate,
- * with entries answered by several follow-ups of one entity); and a copy left under its old key
+ * with entries answered by several follow-ups of one entity, an array copy across a many-to-many
+ * relationship); and a copy left under its old key
  * (the stale-copy delete dropped on purpose) fails the write patterns that maintain it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatIssue } from "../../src/common/issues.js";
+import { designModel } from "../../src/design/design-model.js";
 import { loadModel } from "../../src/model/load-model.js";
 import type { Model } from "../../src/model/types.js";
 import { readWriteFixture } from "../../src/test-support/model-examples.js";
@@ -45,6 +47,63 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
       expect(report.ok).toBe(true);
     }, 90_000);
   }
+
+  it("m2m2: the products' arrays of tag names load, answer Q1 and follow a rename (W1)", async () => {
+    // Tag.name copied across the many-to-many Product-Tag relationship: the synthetic links draw
+    // about 5 tags per product; W1 renames tags and Q1 reads the products after the change feed.
+    const { workload, model } = fixture("m2m2");
+    const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
+    expect(report.patterns.map((p) => [p.patternId, p.status])).toEqual([
+      ["C1", "passed"],
+      ["C2", "passed"],
+      ["W1", "passed"],
+      ["Q1", "passed"],
+      ["Q2", "passed"],
+    ]);
+  }, 90_000);
+
+  it("m2m2 with tag deletes: a deleted tag's element leaves the products' arrays (soft delete)", async () => {
+    const text = readWriteFixture("m2m2");
+    const workload = loadWorkload(
+      `${text.workload.trimEnd()}\n  - { id: D1, name: remove tag, type: write, operation: delete, entity: Tag, rps: { avg: 1, peak: 2 } }\n`,
+    );
+    if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+    const model = loadModel(text.model, { workload: workload.value });
+    if (!model.ok) throw new Error(model.issues.map(formatIssue).join("\n"));
+    const report = await verifyOnEndpoint(endpoint, workload.value, model.value, SMALL);
+    expect(report.patterns.filter((p) => p.status !== "passed").map((p) => [p.patternId, p.detail])).toEqual(
+      [],
+    );
+    expect(report.patterns.map((p) => p.patternId)).toEqual(["C1", "C2", "W1", "Q1", "Q2", "D1"]);
+  }, 90_000);
+
+  it("a many-to-many copy held by the child side (students with their course titles) designs and verifies", async () => {
+    // Course -> Student many-to-many, 4 students per course: 4 x 500 / 1,000 = 2 courses per
+    // student on average; the student items carry [{ courseId, title }], kept on renames.
+    const workload = loadWorkload(`version: 1
+name: enrolments
+entities:
+  Course: { key: courseId, count: 500, avgBytes: 400, attributes: { courseId: string, title: { type: string, changes: frequent } } }
+  Student: { key: studentId, count: 1000, avgBytes: 300, attributes: { studentId: string, name: string } }
+relationships:
+  - { parent: Course, child: Student, kind: many-to-many, avg: 4, max: 30 }
+accessPatterns:
+  - { id: C1, name: add course, type: write, operation: create, entity: Course, rps: { avg: 1, peak: 2 } }
+  - { id: W1, name: rename course, type: write, operation: patch, entity: Course, changes: [title], rps: { avg: 2, peak: 5 } }
+  - { id: Q1, name: student with course titles, type: read, entity: Student, where: { studentId: eq }, with: [Course.title], rps: { avg: 500, peak: 1500 } }
+  - { id: Q2, name: course, type: read, entity: Course, where: { courseId: eq }, rps: { avg: 50, peak: 100 } }
+`);
+    if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+    const { model, evaluation } = designModel(workload.value);
+    const student = model.containers.flatMap((c) => c.items).find((i) => i.entity === "Student");
+    expect(student?.copies).toEqual([{ from: { entity: "Course", attribute: "title" }, as: "courseTitles" }]);
+    expect(evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);
+    const report = await verifyOnEndpoint(endpoint, workload.value, model, SMALL);
+    expect(report.patterns.filter((p) => p.status !== "passed").map((p) => [p.patternId, p.detail])).toEqual(
+      [],
+    );
+    expect(report.patterns.map((p) => p.patternId).sort()).toEqual(["C1", "Q1", "Q2", "W1"]);
+  }, 90_000);
 
   it("esc: a copy left under the old escalatedTo fails the escalation", async () => {
     const { workload, model } = fixture("esc");

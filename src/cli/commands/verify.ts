@@ -3,8 +3,10 @@
  * [--json]`: deploys the model to Cosmos DB (a real account when a connection string is given or
  * COSMOS_CONNECTION_STRING / COSMOS_ENDPOINT + COSMOS_KEY are set, else the embedded endpoint),
  * loads synthetic data shaped like the workload, runs the writes with their maintenance, checks
- * every read pattern through the generated data-access functions, and prints a table per pattern.
- * Exit status 1 when any check fails. The connection string is never printed.
+ * every read pattern through the generated data-access functions, and prints a table per pattern;
+ * then probes the generated code (counters under concurrent writes, a child changed and removed,
+ * paging, a change-feed processor restarted: docs/json-output.md#probes). Exit status 1 when any
+ * check or probe fails. The connection string is never printed.
  */
 import { basename } from "node:path";
 import { Option, type Command } from "commander";

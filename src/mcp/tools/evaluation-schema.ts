@@ -7,7 +7,12 @@ import { issueSchema } from "../support/results.js";
 
 const rate = z.object({ avg: z.number(), peak: z.number() });
 
-export const totalsSchema = z.object({ rus: rate, monthlyCostUSD: z.number() });
+export const totalsSchema = z.object({
+  rus: rate,
+  monthlyCostUSD: z.number(),
+  /** The total from autoscale average-billed to peak-billed (docs/json-output.md). */
+  monthlyCostRange: z.object({ lowUSD: z.number(), highUSD: z.number() }),
+});
 
 export const evaluationShape = {
   patterns: z.array(

@@ -1,9 +1,11 @@
 /**
  * A verify run as the MCP tools return it (write-data-model, verify-model): whether every pattern
- * passed, the counts, and each pattern's result with its first difference when it failed.
+ * and probe passed, the counts, each pattern's result with its first difference when it failed,
+ * and each probe of the generated code with its figures.
  */
 import { z } from "zod";
 import type { ModelVerification } from "../../session-store/deliverables.js";
+import { probeFigures, probeTitle } from "../../verify/probe-outcomes.js";
 
 export const verificationSchema = z.object({
   ran: z.boolean().describe("false when verify could not run (reason says why)"),
@@ -24,6 +26,20 @@ export const verificationSchema = z.object({
     )
     .optional(),
   limitations: z.array(z.string()).optional(),
+  probes: z
+    .array(
+      z.object({
+        probe: z
+          .enum(["concurrentCounter", "childLifecycle", "paging", "feedRestart"])
+          .describe("what the probe checks of the generated data-access code"),
+        status: z.enum(["passed", "failed", "notCheckable"]),
+        title: z.string(),
+        figures: z.string().describe("what was expected and what was found"),
+        detail: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe("the probes of the generated code that apply to the model (see docs/json-output.md#probes)"),
 });
 
 /** The structured result of a verification. */
@@ -45,5 +61,12 @@ export function verificationResult(verification: ModelVerification): z.infer<typ
       requests: p.requests,
     })),
     limitations: report.limitations.map((l) => `${l.capability}: ${l.reason}`),
+    probes: report.probes.map((p) => ({
+      probe: p.probe,
+      status: p.status,
+      title: probeTitle(p),
+      figures: probeFigures(p),
+      ...(p.detail === undefined ? {} : { detail: p.detail }),
+    })),
   };
 }

@@ -19,7 +19,7 @@ export const verifyModelTool = defineTool({
   name: "verify-model",
   title: "Verify a model",
   description:
-    "Runs a model on the embedded Cosmos DB endpoint: deploys its containers, loads synthetic data shaped like the workload, runs every write pattern with its maintenance and every read pattern through the generated data-access code, and checks each answer against the data. Returns each pattern's result (a failure with its first difference). Default: the session's workload and the model.yaml write-data-model wrote. Reports progress; can be cancelled.",
+    "Runs a model on the embedded Cosmos DB endpoint: deploys its containers, loads synthetic data shaped like the workload, runs every write pattern with its maintenance and every read pattern through the generated data-access code, and checks each answer against the data; then probes the generated code (counters under concurrent writes, a child changed and removed, paging). Returns each pattern's result (a failure with its first difference) and each probe with its figures. Default: the session's workload and the model.yaml write-data-model wrote. Reports progress; can be cancelled.",
   inputSchema: {
     model: sessionPath(`model file (model format); default: ${DATA_MODEL_MODEL_FILE}`).optional(),
     workload: sessionPath("workload file; default: the session's workload (it must be complete)").optional(),
@@ -64,11 +64,12 @@ export const verifyModelTool = defineTool({
         ? [`NOT VERIFIED: ${verification.reason}`]
         : [
             result.ok
-              ? `Verified ${shown} on the embedded endpoint: ${result.counts?.passed ?? 0} of ${result.patterns?.length ?? 0} access patterns passed.`
-              : `VERIFY FAILED for ${shown}: ${result.failed.length} of ${result.patterns?.length ?? 0} access patterns failed (${result.failed.join(", ")}).`,
+              ? `Verified ${shown} on the embedded endpoint: ${result.counts?.passed ?? 0} of ${result.patterns?.length ?? 0} access patterns passed, ${verification.report.probeCounts.passed} of ${verification.report.probes.length} probes passed.`
+              : `VERIFY FAILED for ${shown}: ${result.failed.length} of ${result.patterns?.length ?? 0} access patterns failed (${result.failed.join(", ")}), ${verification.report.probeCounts.failed} of ${verification.report.probes.length} probes failed.`,
             ...verification.report.patterns.map(
               (p) => `- ${p.patternId} ${p.type} ${p.status}${p.detail === undefined ? "" : `: ${p.detail}`}`,
             ),
+            ...(result.probes ?? []).map((p) => `- probe ${p.status}: ${p.title} (${p.detail ?? p.figures})`),
           ];
     return success(lines.join("\n"), { verification: result });
   },

@@ -69,7 +69,11 @@ export const writeDataModelTool = defineTool({
         { reasons: outcome.reasons },
       );
     }
-    const totals = outcome.design?.evaluation.totals ?? { rus: { avg: 0, peak: 0 }, monthlyCostUSD: 0 };
+    const totals = outcome.design?.evaluation.totals ?? {
+      rus: { avg: 0, peak: 0 },
+      monthlyCostUSD: 0,
+      monthlyCostRange: { lowUSD: 0, highUSD: 0 },
+    };
     return success(
       [
         ...outcome.highlights,

@@ -141,7 +141,7 @@ function queryPageCall(step: QueryStep, scope: StepScope, indent: string): strin
     `${indent}${stringLiteral(step.sql)},`,
     `${indent}[\n${queryParameters(step, scope, indent)}\n${indent}],`,
     `${indent}${keys},`,
-    `${indent}pageOf(${size}, page.continuationToken),`,
+    `${indent}pageOf(${size}, pinned.continuationToken),`,
     `${indent.slice(2)})`,
   ].join("\n");
 }
@@ -160,7 +160,8 @@ function pointReadCall(step: PointReadStep, shape: string, values: string, inden
   ].join("\n");
 }
 
-function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines: string[]): void {
+/** The first step's statements; true when it is a query that pages (its continuation is returned). */
+function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines: string[]): boolean {
   const shapeLine = `const shape1 = runtime.shape(${stringLiteral(step.container)}, ${stringLiteral(step.itemType)});`;
   lines.push(`// ${commentText(step.note)}`, shapeLine);
   if (step.kind === "pointRead") {
@@ -184,19 +185,22 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
         `const items = itemsAs<${itemType}>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));`,
       );
     }
-    return;
+    return false;
   }
   if (step.kind !== "query") {
     lines.push(`throw new Error(${stringLiteral(`a read cannot start with a ${step.kind} step`)});`);
-    return;
+    return false;
   }
+  // A replicated item type: every page of a read from the replica of its first page.
   lines.push(
-    "const values1 = readValues(runtime, shape1, input);",
+    "const pinned = pinReplica(shape1, page);",
+    "const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);",
     `const step1 = await ${queryPageCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
     "requestCharge += step1.requestCharge;",
-    "continuationToken = step1.continuationToken;",
+    "const continuationToken = replicaToken(values1, step1.continuationToken);",
     `const items = itemsAs<${itemType}>(step1.items);`,
   );
+  return true;
 }
 
 function followUpStep(step: PlanStep, index: number, lines: string[]): void {
@@ -287,34 +291,50 @@ export function emitReadBody(
       `throw new Error(${stringLiteral(`${pattern.id} cannot be answered by this model: ${plan.notes.join("; ")}`)});`,
     ];
   }
-  const lines = [
-    "let requestCharge = 0;",
-    "let continuationToken: string | undefined;",
-    "const followUps: FollowUpResult[] = [];",
-  ];
-  firstStep(pattern, first, typeOf(first.container, first.itemType), lines);
+  const lines = ["let requestCharge = 0;", "const followUps: FollowUpResult[] = [];"];
+  const pages = firstStep(pattern, first, typeOf(first.container, first.itemType), lines);
   rest.forEach((step, index) => followUpStep(step, index + 1, lines));
-  const done = "...(continuationToken === undefined ? {} : { continuationToken })";
+  const done = pages ? ", ...(continuationToken === undefined ? {} : { continuationToken })" : "";
   const answer = readAnswer(plan, shapes);
   const type = typeOf(answer.container, answer.itemType);
   // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
   const source = answer === first ? "items" : `itemsAs<${type}>(followUps[0]?.items ?? [])`;
   const shape = plan.returnedShape;
   if (shape === undefined && answer === first) {
-    lines.push(`return { items, item: items[0], requestCharge, followUps, ${done} };`);
+    lines.push(`return { items, item: items[0], requestCharge, followUps${done} };`);
   } else if (shape === undefined) {
     lines.push(
       `const complete = ${source};`,
-      `return { items: complete, item: complete[0], requestCharge, followUps, ${done} };`,
+      `return { items: complete, item: complete[0], requestCharge, followUps${done} };`,
     );
   } else {
     // select / truncate: the caller gets only what the pattern returns (queries already project).
     lines.push(
       `const returned = itemsAs<${type}>(shapeItems(asItems(${source}), ${codeLiteral(shape, "")}));`,
-      `return { items: returned, item: returned[0], requestCharge, followUps, ${done} };`,
+      `return { items: returned, item: returned[0], requestCharge, followUps${done} };`,
     );
   }
-  return lines;
+  return withoutUnusedValues(lines);
+}
+
+/**
+ * The lines without the `const valuesN = readValues(...)` and `const shapeN = runtime.shape(...)`
+ * declarations nothing else uses (a query whose parameters all come from the input), so the
+ * module is lint clean. Repeated until none is left (a removed values line may use its shape).
+ */
+function withoutUnusedValues(lines: readonly string[]): string[] {
+  const text = lines.join("\n");
+  const kept = lines.filter((line) => {
+    const declared = /^\s*const ((?:values|shape)\d+) = (?:readValues|runtime\.shape)\(/.exec(line)?.[1];
+    if (declared === undefined) return true;
+    return (text.match(new RegExp(`\\b${declared}\\b`, "g")) ?? []).length > 1;
+  });
+  return kept.length === lines.length ? kept : withoutUnusedValues(kept);
+}
+
+/** True when a read pattern's function takes page options (its first step is a query). */
+export function readPages(plan: ReadPlan | undefined): boolean {
+  return plan?.operations[0]?.kind === "query";
 }
 
 /** The step whose items a read returns: the first, or the complete record a lookup item leads to. */

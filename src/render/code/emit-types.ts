@@ -71,9 +71,15 @@ export function itemInterface(workload: Workload, shape: ItemTypeShape, name: st
     );
   }
   for (const copy of shape.copies) {
+    const value = `${attributeType(workload, copy.from.entity, copy.from.attribute)} | null`;
+    // Across a many-to-many relationship: one { key, attribute } element per linked record.
+    const element =
+      copy.key === undefined
+        ? undefined
+        : `{ readonly ${propertyKey(copy.key)}: ${attributeType(workload, copy.from.entity, copy.key)} | null; readonly ${propertyKey(copy.from.attribute)}: ${value} }`;
     members.set(
       copy.as,
-      `readonly ${propertyKey(copy.as)}: ${attributeType(workload, copy.from.entity, copy.from.attribute)} | null;`,
+      `readonly ${propertyKey(copy.as)}: ${element === undefined ? value : `readonly ${element}[]`};`,
     );
   }
   for (const counter of shape.counts) members.set(counter.as, `readonly ${propertyKey(counter.as)}: number;`);

@@ -47,6 +47,73 @@ function shapeOrFail(shapes: ReadonlyMap<string, ItemTypeShapeData>, ref: ItemRe
   return shape;
 }
 
+/** A transactional batch step: the pattern's item write and the counters it increments. */
+function batchTask(
+  workload: Workload,
+  pattern: WritePattern,
+  step: Extract<WritePlan["operations"][number], { readonly kind: "batch" }>,
+  shapes: ReadonlyMap<string, ItemTypeShapeData>,
+): WriteTaskData | undefined {
+  const change = changeKindOf(pattern);
+  const [primary, ...increments] = step.operations;
+  if (primary === undefined) return undefined;
+  const operation =
+    change === "delete" ? "delete" : primary.operation === "patch" ? "upsert" : primary.operation;
+  return {
+    kind: "batch",
+    container: step.container,
+    itemType: step.itemType,
+    operation,
+    increments: increments.flatMap((inc) => {
+      const holder = shapeOrFail(shapes, inc);
+      const counter = inc.increments?.[0];
+      if (counter === undefined) return [];
+      const [id = inc.id, ...partitionKey] = parentTemplates(workload, holder.entity, pattern.entity, [
+        inc.id,
+        ...inc.partitionKey,
+      ]);
+      return [
+        {
+          container: inc.container,
+          itemType: inc.itemType,
+          id,
+          partitionKey,
+          property: counter.property,
+          by: counter.by,
+        },
+      ];
+    }),
+  };
+}
+
+/** A write of a child record embedded in its parent's item (`shape`): the parent is patched. */
+function embedTask(
+  workload: Workload,
+  pattern: WritePattern,
+  step: Extract<WritePlan["operations"][number], { readonly kind: "write" }>,
+  shape: ItemTypeShapeData,
+): WriteTaskData | undefined {
+  const embed = shape.embeds.find((e) => e.entity === pattern.entity);
+  const relationship = relationshipOf(workload, shape.entity, pattern.entity);
+  const childKey = entityNamed(workload, pattern.entity)?.key;
+  if (embed === undefined || childKey === undefined) return undefined;
+  const [id = step.id, ...partitionKey] = parentTemplates(workload, shape.entity, pattern.entity, [
+    step.id,
+    ...step.partitionKey,
+  ]);
+  return {
+    kind: "embed",
+    container: step.container,
+    itemType: step.itemType,
+    id,
+    partitionKey,
+    as: embed.as,
+    ...(embed.latest === undefined ? {} : { latest: embed.latest }),
+    childKey,
+    many: relationship?.kind !== "one-to-one",
+  };
+}
+
 /** The synchronous tasks of a write pattern, from its plan. */
 export function writeTasksOf(
   workload: Workload,
@@ -61,35 +128,8 @@ export function writeTasksOf(
   const key = entityNamed(workload, pattern.entity)?.key ?? "";
   for (const step of plan.operations) {
     if (step.kind === "batch") {
-      const [primary, ...increments] = step.operations;
-      if (primary === undefined) continue;
-      const operation =
-        change === "delete" ? "delete" : primary.operation === "patch" ? "upsert" : primary.operation;
-      tasks.push({
-        kind: "batch",
-        container: step.container,
-        itemType: step.itemType,
-        operation,
-        increments: increments.flatMap((inc) => {
-          const holder = shapeOrFail(shapes, inc);
-          const counter = inc.increments?.[0];
-          if (counter === undefined) return [];
-          const [id = inc.id, ...partitionKey] = parentTemplates(workload, holder.entity, pattern.entity, [
-            inc.id,
-            ...inc.partitionKey,
-          ]);
-          return [
-            {
-              container: inc.container,
-              itemType: inc.itemType,
-              id,
-              partitionKey,
-              property: counter.property,
-              by: counter.by,
-            },
-          ];
-        }),
-      });
+      const task = batchTask(workload, pattern, step, shapes);
+      if (task !== undefined) tasks.push(task);
       continue;
     }
     if (step.kind !== "write") continue;
@@ -140,25 +180,8 @@ export function writeTasksOf(
       });
       continue;
     }
-    const embed = shape.embeds.find((e) => e.entity === pattern.entity);
-    const relationship = relationshipOf(workload, shape.entity, pattern.entity);
-    const childKey = entityNamed(workload, pattern.entity)?.key;
-    if (embed === undefined || childKey === undefined) continue;
-    const [id = step.id, ...partitionKey] = parentTemplates(workload, shape.entity, pattern.entity, [
-      step.id,
-      ...step.partitionKey,
-    ]);
-    tasks.push({
-      kind: "embed",
-      container: step.container,
-      itemType: step.itemType,
-      id,
-      partitionKey,
-      as: embed.as,
-      ...(embed.latest === undefined ? {} : { latest: embed.latest }),
-      childKey,
-      many: relationship?.kind !== "one-to-one",
-    });
+    const task = embedTask(workload, pattern, step, shape);
+    if (task !== undefined) tasks.push(task);
   }
   return tasks;
 }
@@ -236,7 +259,8 @@ function maintenanceTask(
       const [find, update] = step.steps;
       const property = update?.kind === "write" ? update.sets?.[0] : undefined;
       const holder = shapeOrFail(shapes, target);
-      const attribute = holder.copies.find((c) => c.as === property)?.from.attribute;
+      const copy = holder.copies.find((c) => c.as === property);
+      const attribute = copy?.from.attribute;
       if (find?.kind !== "query" || property === undefined || attribute === undefined) return undefined;
       return {
         key: `propagate:${targetKey}:${property}`,
@@ -247,6 +271,7 @@ function maintenanceTask(
           parameters: parameterSources(find.parameters),
           property,
           attribute,
+          ...(copy?.key === undefined ? {} : { key: copy.key }),
         },
       };
     }

@@ -4,7 +4,7 @@
  * point-read.
  */
 import { countedFromFeedOf, deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
-import { itemTypeShapeOf } from "../../model/item-type-shape.js";
+import { itemTypeShapeOf, manyToManyKeysOf } from "../../model/item-type-shape.js";
 import { templateAttributes, templateUses } from "../../model/templates.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
 import type { CopySource } from "../../runtime/tasks.js";
@@ -42,7 +42,12 @@ export function shapeOf(
   item: ItemType,
 ): ItemTypeShapeData {
   const attributes = entityNamed(workload, item.entity)?.attributes.map((a) => a.name) ?? [];
-  return itemTypeShapeOf(item, { container, model, attributes });
+  return itemTypeShapeOf(item, {
+    container,
+    model,
+    attributes,
+    manyToManyKeys: manyToManyKeysOf(workload, item.entity),
+  });
 }
 
 /**

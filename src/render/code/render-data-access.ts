@@ -9,7 +9,7 @@
 import type { Model } from "../../model/types.js";
 import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
-import { attributeTsType, emitReadBody, readAnswer, readInputType } from "./emit-read.js";
+import { attributeTsType, emitReadBody, readAnswer, readInputType, readPages } from "./emit-read.js";
 import { itemInterface } from "./emit-types.js";
 import { changeKindOf, maintenanceTasksOf, writeTasksOf, type MaintenanceTaskData } from "./emit-write.js";
 import {
@@ -52,6 +52,8 @@ const RUNTIME_VALUES = [
   "itemsAs",
   "pageOf",
   "partitionKeyOfItem",
+  "pinReplica",
+  "replicaToken",
 ];
 
 /** Runtime types the generated module may use. */
@@ -167,8 +169,9 @@ function header(workload: Workload): string {
     " * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and",
     " * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the",
     " * request charge and the related data of follow-up reads. Writes take the entity record and,",
-    " * when needed, related data: copies (records copied from; read by key when absent), counts,",
-    " * embeds, parents (records of parents the record cannot key), previous. They return the charge",
+    " * when needed, related data: copies (records copied from; read by key when absent), linked",
+    " * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents",
+    " * (records of parents the record cannot key), previous. They return the charge",
     " * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,",
     " * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.",
     " */",
@@ -251,11 +254,13 @@ function readFunction(
     docComment(
       [
         ...describePlan(pattern, plan),
-        "Pass page.pageSize and the previous answer's continuationToken for the next page.",
+        ...(readPages(plan)
+          ? ["Pass page.pageSize and the previous answer's continuationToken for the next page."]
+          : []),
       ],
       "    ",
     ),
-    `    async ${name}(input: ${inputType}, page: PageOptions = {}): Promise<ReadResult<${itemType}>> {`,
+    `    async ${name}(input: ${inputType}${readPages(plan) ? ", page: PageOptions = {}" : ""}): Promise<ReadResult<${itemType}>> {`,
     indentLines(body, "      "),
     "    },",
   ].join("\n");

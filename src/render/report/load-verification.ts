@@ -31,6 +31,15 @@ const verificationSchema = z.object({
     }),
   ),
   outOfScope: z.array(z.string()).default([]),
+  probes: z
+    .array(
+      z.object({
+        probe: z.string(),
+        status: z.enum(["passed", "failed", "notCheckable"]),
+        detail: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**

@@ -13,7 +13,14 @@ import {
 } from "../../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../../cosmos/prices.js";
 import { attributeCost } from "../../cost/cost-attribution.js";
-import type { ContainerEvaluation, Evaluation, LimitCheck, RatePair } from "../../cost/evaluation-types.js";
+import { basisLabel } from "../../cost/autoscale-billing.js";
+import type {
+  ContainerEvaluation,
+  Evaluation,
+  LimitCheck,
+  RatePair,
+  UsdRange,
+} from "../../cost/evaluation-types.js";
 import type { RuEstimate } from "../../estimator/operation.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
@@ -79,6 +86,10 @@ export interface ContainerRow {
 export interface ModelFigures {
   readonly label: string;
   readonly monthlyCostUSD: number;
+  /** `monthlyCostUSD` from autoscale average-billed to peak-billed (equal without autoscale range). */
+  readonly monthlyCostRange: UsdRange;
+  /** The assumption autoscale figures are compared on (`basisLabel`), when any. */
+  readonly autoscaleBasis?: string;
   readonly rus: RatePair;
   readonly storageGB: number;
   readonly physicalPartitions: number;
@@ -189,6 +200,10 @@ function figuresOf(label: string, evaluation: Evaluation, projection: CostProjec
   return {
     label,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
+    monthlyCostRange: evaluation.totals.monthlyCostRange,
+    ...(evaluation.account.comparedOn === undefined
+      ? {}
+      : { autoscaleBasis: basisLabel(evaluation.account.comparedOn) }),
     rus: evaluation.totals.rus,
     storageGB: evaluation.containers.reduce((sum, c) => sum + c.storageGB, 0),
     physicalPartitions: evaluation.containers.reduce((sum, c) => sum + c.physicalPartitions, 0),

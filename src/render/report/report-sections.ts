@@ -31,7 +31,7 @@ export function summaryCards(data: ReportData): string {
     [
       "Monthly cost",
       usd(f.monthlyCostUSD),
-      `at month ${data.projection.horizonMonths}, ${h(data.prices.currency)}`,
+      `at month ${data.projection.horizonMonths}, ${h(data.prices.currency)}${f.monthlyCostRange.highUSD - f.monthlyCostRange.lowUSD > 0.005 ? `; ${usd(f.monthlyCostRange.lowUSD)} to ${usd(f.monthlyCostRange.highUSD)} from autoscale average-billed to peak-billed (the figure: ${h(f.autoscaleBasis ?? "")})` : ""}`,
     ],
     [
       `${data.projection.horizonMonths}-month total`,

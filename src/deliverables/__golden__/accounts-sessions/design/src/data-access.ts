@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -30,6 +31,8 @@ import {
   itemsAs,
   pageOf,
   partitionKeyOfItem,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -315,11 +318,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q1: Find an account by email (sign-in, sign-up check, password reset request)
      * Plan: pointRead on accounts/emailLookup.
      * Note: emailLookup is a lookup item: Q1 reads it, then the Account it points to.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequest(input: Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput, page: PageOptions = {}): Promise<ReadResult<AccountsAccountItem>> {
+    async q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequest(input: Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput): Promise<ReadResult<AccountsAccountItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("accounts", "emailLookup");
@@ -349,16 +350,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         followUps.push({ container: "accounts", itemType: "account", perResult: true, items: byResult.flat(), byResult });
       }
       const complete = itemsAs<AccountsAccountItem>(followUps[0]?.items ?? []);
-      return { items: complete, item: complete[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: complete, item: complete[0], requestCharge, followUps };
     },
     /**
      * Q2: Get an account by id (profile, after session validation)
      * Plan: pointRead on accounts/account.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAnAccountByIdProfileAfterSessionValidation(input: Q2GetAnAccountByIdProfileAfterSessionValidationInput, page: PageOptions = {}): Promise<ReadResult<AccountsAccountItem>> {
+    async q2GetAnAccountByIdProfileAfterSessionValidation(input: Q2GetAnAccountByIdProfileAfterSessionValidationInput): Promise<ReadResult<AccountsAccountItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("accounts", "account");
@@ -370,7 +369,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<AccountsAccountItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Update an account (profile, password, email change, verification)
@@ -423,11 +422,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q3: Validate a session by its token id (every API call)
      * Plan: pointRead on accounts/session.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput, page: PageOptions = {}): Promise<ReadResult<AccountsSessionItem>> {
+    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput): Promise<ReadResult<AccountsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("accounts", "session");
@@ -439,7 +436,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<AccountsSessionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q4: List an account's active sessions (security page, sign out everywhere)
@@ -448,11 +445,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<AccountsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 9 physical partition(s)
       const shape1 = runtime.shape("accounts", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("accounts"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
@@ -461,10 +458,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@accountId", value: input.accountId },
         ],
         undefined,
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<AccountsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -498,11 +495,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q5: Read a password-reset token when its link is opened
      * Plan: pointRead on password-reset-tokens/passwordResetToken.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput, page: PageOptions = {}): Promise<ReadResult<PasswordResetTokensPasswordResetTokenItem>> {
+    async q5ReadAPasswordResetTokenWhenItsLinkIsOpened(input: Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput): Promise<ReadResult<PasswordResetTokensPasswordResetTokenItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("password-reset-tokens", "passwordResetToken");
@@ -514,7 +509,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PasswordResetTokensPasswordResetTokenItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C6: Consume a password-reset token (delete it once the password is changed)

@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -30,6 +31,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -437,11 +440,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Retrieve a user
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1RetrieveAUser(input: Q1RetrieveAUserInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q1RetrieveAUser(input: Q1RetrieveAUserInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -453,7 +454,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or edit a post
@@ -473,11 +474,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCounts(input: Q2RetrieveAPostWithItsAuthorsUsernameAndItsCommentAndLikeCountsInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -489,7 +488,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a user's posts in short form
@@ -502,11 +501,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListAUsersPostsInShortForm(input: Q3ListAUsersPostsInShortFormInput, page: PageOptions = {}): Promise<ReadResult<Partial<UsersPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("users", "post");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("users"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
@@ -516,10 +515,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<UsersPostItem>(step1.items);
       const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
@@ -575,11 +574,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAPostsCommentsWithTheirAuthorsUsernames(input: Q4ListAPostsCommentsWithTheirAuthorsUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsCommentItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "comment");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
@@ -588,10 +587,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<PostsCommentItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -632,11 +631,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListAPostsLikesWithTheLikersUsernames(input: Q5ListAPostsLikesWithTheLikersUsernamesInput, page: PageOptions = {}): Promise<ReadResult<PostsLikeItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "like");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
@@ -645,10 +644,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<PostsLikeItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -663,11 +662,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsLatestPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts-latest", "post");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("posts-latest"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
@@ -677,10 +676,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@contentChars", value: 200 },
         ],
         [renderKeyValue("post-{replica}", values1)],
-        pageOf(page.pageSize ?? 100, page.continuationToken),
+        pageOf(page.pageSize ?? 100, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<PostsLatestPostItem>(step1.items);
       const returned = itemsAs<PostsLatestPostItem>(shapeItems(asItems(items), {
         properties: [

@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -30,6 +31,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -397,11 +400,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q1: Get a customer's profile with their saved addresses (account page, checkout)
      * Plan: pointRead on customers/customer.
      * Note: all(Address) is embedded in customer.addresses.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckout(input: Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput, page: PageOptions = {}): Promise<ReadResult<CustomersCustomerItem>> {
+    async q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckout(input: Q1GetACustomersProfileWithTheirSavedAddressesAccountPageCheckoutInput): Promise<ReadResult<CustomersCustomerItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("customers", "customer");
@@ -413,18 +414,16 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<CustomersCustomerItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q2: Show a product page with its category name and review count
      * Plan: pointRead on products/product.
      * Note: Category.name is copied into product.categoryName.
      * Note: count(Review) is kept in product.reviewCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2ShowAProductPageWithItsCategoryNameAndReviewCount(input: Q2ShowAProductPageWithItsCategoryNameAndReviewCountInput, page: PageOptions = {}): Promise<ReadResult<ProductsProductItem>> {
+    async q2ShowAProductPageWithItsCategoryNameAndReviewCount(input: Q2ShowAProductPageWithItsCategoryNameAndReviewCountInput): Promise<ReadResult<ProductsProductItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("products", "product");
@@ -436,7 +435,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<ProductsProductItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a product's reviews, newest first, 10 per page
@@ -445,11 +444,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListAProductsReviewsNewestFirst10PerPage(input: Q3ListAProductsReviewsNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<ProductsReviewItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("products", "review");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("products"),
         "SELECT * FROM c WHERE c.type = @type AND c.productId = @productId ORDER BY c.createdAt DESC",
@@ -458,10 +457,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@productId", value: input.productId },
         ],
         [renderKeyValue("{productId}", values1)],
-        pageOf(page.pageSize ?? 10, page.continuationToken),
+        pageOf(page.pageSize ?? 10, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ProductsReviewItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -469,11 +468,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Q4: Show an order with all its lines (order details page)
      * Plan: pointRead on orders/order.
      * Note: all(OrderLine) is embedded in order.lines.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
+    async q4ShowAnOrderWithAllItsLinesOrderDetailsPage(input: Q4ShowAnOrderWithAllItsLinesOrderDetailsPageInput): Promise<ReadResult<OrdersOrderItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("orders", "order");
@@ -485,7 +482,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<OrdersOrderItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q5: List a customer's order history with the lines of each order, newest first, 10 per page
@@ -495,11 +492,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPage(input: Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerPageInput, page: PageOptions = {}): Promise<ReadResult<OrdersOrderItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("orders", "order");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("orders"),
         "SELECT * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
@@ -508,21 +505,19 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@customerId", value: input.customerId },
         ],
         [renderKeyValue("{customerId}", values1)],
-        pageOf(page.pageSize ?? 10, page.continuationToken),
+        pageOf(page.pageSize ?? 10, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<OrdersOrderItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q6: Check an order's status (tracking widget, header only)
      * Plan: pointRead on orders/order.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput, page: PageOptions = {}): Promise<ReadResult<Partial<OrdersOrderItem>>> {
+    async q6CheckAnOrdersStatusTrackingWidgetHeaderOnly(input: Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput): Promise<ReadResult<Partial<OrdersOrderItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("orders", "order");
@@ -539,7 +534,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         truncate: [],
         bucketed: false,
       }));
-      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * C1: Register a customer or edit their profile

@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -28,6 +29,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -285,11 +288,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q1ShowTheLastHourOfOneDevicesReadings(input: Q1ShowTheLastHourOfOneDevicesReadingsInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -300,10 +303,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -314,11 +317,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverage(input: Q2ChartOneDevicesReadingsOverAChosenTimeRange3HoursOnAverageInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp ASC",
@@ -329,10 +332,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -343,11 +346,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3GetADevicesLatestReading(input: Q3GetADevicesLatestReadingInput, page: PageOptions = {}): Promise<ReadResult<TelemetryReadingBucketItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
@@ -356,10 +359,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@deviceId", value: input.deviceId },
         ],
         [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize ?? 1, page.continuationToken),
+        pageOf(page.pageSize ?? 1, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -396,11 +399,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Get a device's details from its site's page
      * Plan: pointRead on sites/device.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput, page: PageOptions = {}): Promise<ReadResult<SitesDeviceItem>> {
+    async q4GetADevicesDetailsFromItsSitesPage(input: Q4GetADevicesDetailsFromItsSitesPageInput): Promise<ReadResult<SitesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("sites", "device");
@@ -412,7 +413,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<SitesDeviceItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q5: List a site's devices
@@ -421,11 +422,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ListASitesDevices(input: Q5ListASitesDevicesInput, page: PageOptions = {}): Promise<ReadResult<SitesDeviceItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "device");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId",
@@ -434,10 +435,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@siteId", value: input.siteId },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SitesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -459,11 +460,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SitesAlertItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "alert");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
@@ -473,10 +474,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@status", value: input.status },
         ],
         [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize ?? 100, page.continuationToken),
+        pageOf(page.pageSize ?? 100, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SitesAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

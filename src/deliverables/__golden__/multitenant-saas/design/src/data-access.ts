@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -28,6 +29,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -325,11 +328,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a tenant's settings (cached by the app servers for a few minutes)
      * Plan: pointRead on tenants/tenant.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput, page: PageOptions = {}): Promise<ReadResult<TenantsTenantItem>> {
+    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput): Promise<ReadResult<TenantsTenantItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tenants", "tenant");
@@ -341,7 +342,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<TenantsTenantItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or update a user
@@ -356,11 +357,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
      * Plan: pointRead on tenants/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("tenants", "user");
@@ -372,7 +371,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<TenantsUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
@@ -381,11 +380,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<TenantsUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("tenants", "user");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("tenants"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
@@ -394,10 +393,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@tenantId", value: input.tenantId },
         ],
         [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<TenantsUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -445,11 +444,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
@@ -459,10 +458,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@userId", value: input.userId },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize ?? 20, page.continuationToken),
+        pageOf(page.pageSize ?? 20, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -473,11 +472,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
@@ -488,17 +487,15 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@sessionId", value: input.sessionId },
         ],
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, page.continuationToken),
+        pageOf(page.pageSize, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionsSessionItem>(step1.items);
       // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
-        const shape2 = runtime.shape("session-events", "sessionEvent");
         const byResult: unknown[][] = [];
         for (const result of items) {
-          const values2 = readValues(runtime, shape2, result);
           const found = await queryItems(
             runtime.container("session-events"),
             "SELECT * FROM c WHERE c.type = @type AND c.sessionId = @sessionId",
@@ -521,11 +518,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SessionEventsSessionEventItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 48 physical partition(s)
       const shape1 = runtime.shape("session-events", "sessionEvent");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("session-events"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
@@ -536,10 +533,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         undefined,
-        pageOf(page.pageSize ?? 200, page.continuationToken),
+        pageOf(page.pageSize ?? 200, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<SessionEventsSessionEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

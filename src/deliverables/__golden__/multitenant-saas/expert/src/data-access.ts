@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -28,6 +29,8 @@ import {
   liveRead,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -325,11 +328,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a tenant's settings (cached by the app servers for a few minutes)
      * Plan: pointRead on directory/tenant.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput, page: PageOptions = {}): Promise<ReadResult<DirectoryTenantItem>> {
+    async q1GetATenantsSettingsCachedByTheAppServersForAFewMinutes(input: Q1GetATenantsSettingsCachedByTheAppServersForAFewMinutesInput): Promise<ReadResult<DirectoryTenantItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "tenant");
@@ -341,7 +342,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<DirectoryTenantItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C2: Create or update a user
@@ -356,11 +357,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q2: Get a user of a tenant (profile and role, on every request)
      * Plan: pointRead on directory/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
+    async q2GetAUserOfATenantProfileAndRoleOnEveryRequest(input: Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("directory", "user");
@@ -372,7 +371,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<DirectoryUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List a tenant's users by display name, 50 per page (admin console)
@@ -381,11 +380,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListATenantsUsersByDisplayName50PerPageAdminConsole(input: Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput, page: PageOptions = {}): Promise<ReadResult<DirectoryUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("directory", "user");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("directory"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
@@ -394,10 +393,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@tenantId", value: input.tenantId },
         ],
         [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<DirectoryUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -438,11 +437,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q4ListAUsersRecentSessionsNewestFirst(input: Q4ListAUsersRecentSessionsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 2 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "session");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("activity"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
@@ -452,21 +451,19 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@userId", value: input.userId },
         ],
         [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize ?? 20, page.continuationToken),
+        pageOf(page.pageSize ?? 20, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ActivitySessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q5: Replay a session with all its events
      * Plan: pointRead on activity/session.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput, page: PageOptions = {}): Promise<ReadResult<ActivitySessionItem>> {
+    async q5ReplayASessionWithAllItsEvents(input: Q5ReplayASessionWithAllItsEventsInput): Promise<ReadResult<ActivitySessionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("activity", "session");
@@ -500,7 +497,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         }
         followUps.push({ container: "activity", itemType: "event", perResult: true, items: byResult.flat(), byResult });
       }
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q6: Show a tenant's recent activity (its events in a time range, newest first)
@@ -509,11 +506,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirst(input: Q6ShowATenantsRecentActivityItsEventsInATimeRangeNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<ActivityEventItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 1 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "event");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("activity"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
@@ -524,10 +521,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@timestampTo", value: input.timestamp.to },
         ],
         [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 200, page.continuationToken),
+        pageOf(page.pageSize ?? 200, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ActivityEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

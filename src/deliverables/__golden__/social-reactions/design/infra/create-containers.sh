@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 1569000
+  --max-throughput 1438000
 
 # Container posts
 az cosmosdb sql container create \
@@ -87,8 +87,8 @@ az cosmosdb sql container create \
   --name 'posts' \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 787000
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --max-throughput 871000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

@@ -154,7 +154,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 1569000
+        maxThroughput: 1438000
       }
     }
   }
@@ -179,6 +179,9 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
+            path: '/authorId/?'
+          }
+          {
             path: '/postId/?'
           }
           {
@@ -194,7 +197,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 787000
+        maxThroughput: 871000
       }
     }
   }

@@ -145,7 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 1569000
+    max_throughput = 1438000
   }
 
   indexing_policy {
@@ -198,11 +198,15 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 787000
+    max_throughput = 871000
   }
 
   indexing_policy {
     indexing_mode = "consistent"
+
+    included_path {
+      path = "/authorId/?"
+    }
 
     included_path {
       path = "/postId/?"

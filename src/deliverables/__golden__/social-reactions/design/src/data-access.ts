@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -33,6 +34,8 @@ import {
   itemsAs,
   pageOf,
   partitionKeyOfItem,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -123,6 +126,7 @@ export interface PostsPostItem {
   readonly mediaUrls?: readonly unknown[];
   readonly visibility?: string;
   readonly createdAt?: string;
+  readonly userDisplayName: string | null;
   readonly reactionCount: number;
   readonly _etag?: string;
   readonly _ts?: number;
@@ -186,14 +190,21 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     keyPaths: ["/postId"],
     truncate: [],
     embeds: [],
-    copies: [],
+    copies: [{ from: { entity: "User", attribute: "displayName" }, as: "userDisplayName" }],
     counts: [{ of: "Reaction", as: "reactionCount" }],
   },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-
+  "posts/post": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "user-{authorId}",
+      partitionKey: ["{authorId}"],
+    },
+  },
 };
 
 /**
@@ -230,6 +241,26 @@ export const CHANGE_FEED_MODE = "latestVersion";
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
   /**
+   * Change-feed work when users/user items change: propagate.
+   * Call it with a batch of changed items (the change feed processor does).
+   */
+  const handleUsersUserChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
+    const tasks: MaintenanceTask[] = [
+      {
+        kind: "propagate",
+        holder: { container: "posts", itemType: "post" },
+        sql: "SELECT c.id, c.postId FROM c WHERE c.type = @type AND c.authorId = @authorId",
+        parameters: [
+          { name: "@type", source: { kind: "literal", value: "post" } },
+          { name: "@authorId", source: { kind: "fromResult", attribute: "userId" } },
+        ],
+        property: "userDisplayName",
+        attribute: "displayName",
+      },
+    ];
+    return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
+  };
+  /**
    * Change-feed work when users/reaction items change: counter.
    * Call it with a batch of changed items (the change feed processor does).
    */
@@ -247,6 +278,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
+    "users/user": handleUsersUserChanges,
     "users/reaction": handleUsersReactionChanges,
   };
   /**
@@ -265,12 +297,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q1: Get a post with its reaction counts and its author's display name
      * Plan: pointRead on posts/post.
+     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -282,33 +313,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      // one point read of the User of each returned item for User.displayName
-      {
-        const shape2 = runtime.shape("users", "user");
-        const identities = items.map((result) => {
-          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
-          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
-        });
-        const read = await readMany(runtime.container("users"), identities);
-        requestCharge += read.requestCharge;
-        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
-        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
-        const byResult: unknown[][] = identities.map((identity) => {
-          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
-          return item === undefined ? [] : [item];
-        });
-        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
-      }
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on users/reaction.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "reaction");
@@ -320,7 +332,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
@@ -329,11 +341,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // fan-out over all 384 physical partition(s)
       const shape1 = runtime.shape("users", "reaction");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("users"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
@@ -342,10 +354,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         undefined,
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<UsersReactionItem>(step1.items);
       // one point read of the User of each returned item for User.displayName
       {
@@ -369,12 +381,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q4: Render a feed page (20 posts with their reaction counts)
      * Plan: pointRead on posts/post.
+     * Note: User.displayName is copied into post.userDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
@@ -384,38 +395,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       }));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));
-      // one point read of the User of each returned item for User.displayName
-      {
-        const shape2 = runtime.shape("users", "user");
-        const identities = items.map((result) => {
-          const values2 = readValues(runtime, shape2, result, "user-{authorId}");
-          return { id: renderTemplate("user-{authorId}", values2), keys: [renderKeyValue("{authorId}", values2)] };
-        });
-        const read = await readMany(runtime.container("users"), identities);
-        requestCharge += read.requestCharge;
-        const found = read.items.filter((item) => liveItem(shape2, item) !== undefined);
-        const byId = new Map(found.map((item) => [JSON.stringify([item["id"], partitionKeyOfItem(shape2, item)]), item]));
-        const byResult: unknown[][] = identities.map((identity) => {
-          const item = byId.get(JSON.stringify([identity.id, identity.keys]));
-          return item === undefined ? [] : [item];
-        });
-        followUps.push({ container: "users", itemType: "user", perResult: true, items: byResult.flat(), byResult });
-      }
       const returned = itemsAs<PostsPostItem>(shapeItems(asItems(items), {
-        properties: ["id", "postId", "authorId", "text", "mediaUrls", "createdAt", "reactionCount"],
+        properties: [
+          "id",
+          "postId",
+          "authorId",
+          "text",
+          "mediaUrls",
+          "createdAt",
+          "userDisplayName",
+          "reactionCount",
+        ],
         truncate: [],
         bucketed: false,
       }));
-      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -427,11 +428,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C1: Create a user or edit their profile
      * Plan: upsert the user item.
+     * Change feed (propagate): a change of User.displayName (1% of C1 requests) is propagated to post.userDisplayName.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateAUserOrEditTheirProfile(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -471,6 +473,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
+    handleUsersUserChanges,
     handleUsersReactionChanges,
     applyChanges,
     applyFeed,

@@ -7,8 +7,9 @@
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
  * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), counts,
- * embeds, parents (records of parents the record cannot key), previous. They return the charge
+ * when needed, related data: copies (records copied from; read by key when absent), linked
+ * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
+ * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
  * trimming, propagation, counters), as startChangeFeedProcessors does on a real account.
  */
@@ -35,6 +36,8 @@ import {
   liveItem,
   itemsAs,
   pageOf,
+  pinReplica,
+  replicaToken,
   type ChangeHandler,
   type CopySource,
   type ItemTypeShape,
@@ -293,11 +296,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput, page: PageOptions = {}): Promise<ReadResult<PostsPostItem>> {
+    async q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName(input: Q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayNameInput): Promise<ReadResult<PostsPostItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("posts", "post");
@@ -309,16 +310,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<PostsPostItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
      * Plan: pointRead on reactions/reaction.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("reactions", "reaction");
@@ -330,7 +329,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<ReactionsReactionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
@@ -339,11 +338,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPage(input: Q3ListWhoReactedToAPostNewestFirstWithDisplayNames50PerPageInput, page: PageOptions = {}): Promise<ReadResult<ReactionsReactionItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // query over the 20 write shards of the key (20 physical partition(s))
       const shape1 = runtime.shape("reactions", "reaction");
-      const values1 = readValues(runtime, shape1, input);
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("reactions"),
         "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
@@ -353,15 +352,13 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           { name: "@postId", value: input.postId },
         ],
         undefined,
-        pageOf(page.pageSize ?? 50, page.continuationToken),
+        pageOf(page.pageSize ?? 50, pinned.continuationToken),
       );
       requestCharge += step1.requestCharge;
-      continuationToken = step1.continuationToken;
+      const continuationToken = replicaToken(values1, step1.continuationToken);
       const items = itemsAs<ReactionsReactionItem>(step1.items);
       // one query for the User.displayName of all returned items
       {
-        const shape2 = runtime.shape("users", "user");
-        const values2 = readValues(runtime, shape2, items[0] ?? {});
         const found =
           items.length === 0
             ? { items: [], requestCharge: 0 }
@@ -383,11 +380,9 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: pointRead on posts/post.
      * Note: User.displayName is copied into post.authorDisplayName.
      * Note: count(Reaction) is kept in post.reactionCount.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsPostItem>>> {
+    async q4RenderAFeedPage20PostsWithTheirReactionCounts(input: Q4RenderAFeedPage20PostsWithTheirReactionCountsInput): Promise<ReadResult<Partial<PostsPostItem>>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
@@ -411,16 +406,14 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         truncate: [],
         bucketed: false,
       }));
-      return { items: returned, item: returned[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items: returned, item: returned[0], requestCharge, followUps };
     },
     /**
      * Q5: Get a user's profile
      * Plan: pointRead on users/user.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput, page: PageOptions = {}): Promise<ReadResult<UsersUserItem>> {
+    async q5GetAUsersProfile(input: Q5GetAUsersProfileInput): Promise<ReadResult<UsersUserItem>> {
       let requestCharge = 0;
-      let continuationToken: string | undefined;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
       const shape1 = runtime.shape("users", "user");
@@ -432,7 +425,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<UsersUserItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * C1: Create a user or edit their profile
