@@ -185,14 +185,24 @@ function neededPartitions(
  */
 function growPartitions(search: PartitionSearch, initial: Solved, maxIterations: number): Solved {
   const { model, partitions, diverging } = search;
+  // Per container, the load and count at which it last needed no more partitions: with the same
+  // load (a load is never changed once built) and count it needs none again, so an iteration
+  // only looks at the containers whose load or count moved.
+  const settled = new Map<string, { readonly load: ContainerLoad | undefined; readonly count: number }>();
   let state = initial;
   for (let iteration = 0; iteration < maxIterations; iteration++) {
     let changed = false;
     for (const container of model.containers) {
       if (diverging.has(container.name)) continue;
       const current = partitions[container.name] ?? 1;
-      const target = neededPartitions(search, state.loads.get(container.name), container, current);
-      if (target <= current) continue;
+      const load = state.loads.get(container.name);
+      const last = settled.get(container.name);
+      if (last !== undefined && last.load === load && last.count === current) continue;
+      const target = neededPartitions(search, load, container, current);
+      if (target <= current) {
+        settled.set(container.name, { load, count: current });
+        continue;
+      }
       if (fanOutCannotScale(search, state, container, current)) {
         diverging.add(container.name);
         continue;
@@ -222,17 +232,25 @@ function fanOutCannotScale(
   const before = state.loads.get(container.name)?.peak ?? 0;
   // Only patterns with a step on the container can have load on it (the others' delta is 0).
   const onContainer = solver.patternsOn(container.name);
-  // Only the plans are compared: no loads are built for the trial.
-  const trialPlans = solver.solvePlans({ ...partitions, [container.name]: current + 1 });
-  const deltas = onContainer.flatMap((index) => {
+  // A pattern without load on the container now adds none (its delta is 0): only the plans of
+  // those with load are tried, and no loads are built for the trial.
+  const was = onContainer.map((index) => patternLoadOn(state.plans[index], container.name));
+  const loaded = onContainer.filter((_index, position) => (was[position] ?? 0) > 0);
+  // The counts of now with one more partition here (a view: no copy of every container's count).
+  const trialCounts: Record<string, number> = Object.create(partitions) as Record<string, number>;
+  trialCounts[container.name] = current + 1;
+  const trial = solver.trialPlans(trialCounts, loaded);
+  const trialPlans = new Map(loaded.map((index, position) => [index, trial[position]]));
+  const deltas = onContainer.flatMap((index, position) => {
     const pattern = workload.accessPatterns[index];
     if (pattern === undefined) return [];
-    const was = patternLoadOn(state.plans[index], container.name);
+    const before = was[position] ?? 0;
     return [
       {
         pattern,
         index,
-        delta: was > 0 ? (patternLoadOn(trialPlans[index], container.name) - was) * pattern.rps.peak : 0,
+        delta:
+          before > 0 ? (patternLoadOn(trialPlans.get(index), container.name) - before) * pattern.rps.peak : 0,
       },
     ];
   });

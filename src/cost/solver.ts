@@ -202,10 +202,27 @@ export class Solver {
     return { plans, loads: this.lastLoads };
   }
 
-  /** Brings one pattern's plan and contribution up to date; notes the containers to rebuild. */
-  private refresh(index: number, rebuild: Set<string>): void {
-    const pattern = this.cache.workload.accessPatterns[index];
-    if (pattern === undefined) return;
+  /**
+   * The plans of the patterns `indices` at `counts`, leaving the last solve as it was (a trial
+   * of the split search): a pattern whose plan of the last solve read the same counts keeps it,
+   * the others are found in the cache or planned (and kept there). The work is that of these
+   * patterns alone, however many containers and patterns the model has.
+   */
+  trialPlans(counts: Readonly<Record<string, number>>, indices: readonly number[]): (Plan | undefined)[] {
+    const solved = this.counts;
+    this.counts = counts;
+    try {
+      return indices.map((index) => {
+        const pattern = this.cache.workload.accessPatterns[index];
+        return pattern === undefined ? undefined : this.entryOf(index, pattern).plan;
+      });
+    } finally {
+      this.counts = solved;
+    }
+  }
+
+  /** The plan entry of one pattern at the counts under way: the last one, a cached one, or a new one. */
+  private entryOf(index: number, pattern: Workload["accessPatterns"][number]): PlanEntry {
     const countOf = (name: string): number => this.base.partitions(name);
     let entry = this.entries[index];
     if (entry === undefined || !entry.counts.every(([name, count]) => countOf(name) === count))
@@ -222,6 +239,15 @@ export class Solver {
       this.cache.addReads(index, entry, keys);
       this.cache.add(index, entry);
     }
+    return entry;
+  }
+
+  /** Brings one pattern's plan and contribution up to date; notes the containers to rebuild. */
+  private refresh(index: number, rebuild: Set<string>): void {
+    const pattern = this.cache.workload.accessPatterns[index];
+    if (pattern === undefined) return;
+    const countOf = (name: string): number => this.base.partitions(name);
+    const entry = this.entryOf(index, pattern);
     const previousPlan = this.entries[index]?.plan;
     this.entries[index] = entry;
     for (const [name] of entry.counts) {

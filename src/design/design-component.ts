@@ -26,7 +26,15 @@ import {
   sameKeyMergeCandidates,
   partitionKeyCandidates,
 } from "./rules-structure.js";
-import { decide, scoreModel, type Decision, type Scored, type SearchContext } from "./search.js";
+import {
+  decide,
+  scoreModel,
+  type Candidate,
+  type Decision,
+  type Scored,
+  type SearchBudget,
+  type SearchContext,
+} from "./search.js";
 
 /**
  * What the steps of one search share. Combining moves, every candidate is scored after the
@@ -37,12 +45,14 @@ function searchContextOf(
   options: EvaluateOptions,
   decisions: Decision[],
   combineMoves: boolean,
+  budget: SearchBudget,
 ): SearchContext {
   const ownRepairs = new WeakMap<Scored, Repaired>();
   return {
     workload,
     options,
     decisions,
+    budget,
     ...(combineMoves
       ? {
           repair: (scored: Scored, reference: Scored | undefined) => {
@@ -224,8 +234,40 @@ function consolidateContainers(search: SearchContext, current: Scored, correlati
       keepName: "one container per aggregate",
       context: "every container pays its own minimum throughput",
     },
-    [...mergeCandidates(current.model), ...sameKeyMergeCandidates(current.model, workload, correlation)],
+    boundedMerges(current, [
+      ...mergeCandidates(current.model),
+      ...sameKeyMergeCandidates(current.model, workload, correlation),
+    ]),
   );
+}
+
+/** Consolidations scored per container of the model, at least (every pair of a few containers). */
+const MERGES_PER_CONTAINER = 4;
+const MIN_MERGES = 45;
+
+/**
+ * The consolidations worth scoring: every pair while there are at most MERGES_PER_CONTAINER per
+ * container (or MIN_MERGES), else that many pairs, those with the least RU/s at peak between their
+ * two containers (a merge pays when it saves a small container's minimum throughput), in their
+ * order. Pairs of containers grow with the square of the containers: scoring them all would make
+ * the design quadratic in the workload's size.
+ */
+export function boundedMerges(current: Scored, candidates: readonly Candidate[]): readonly Candidate[] {
+  const limit = Math.max(MIN_MERGES, MERGES_PER_CONTAINER * current.model.containers.length);
+  if (candidates.length <= limit) return candidates;
+  const peak = new Map(current.evaluation.containers.map((c) => [c.name, c.rus.peak]));
+  const pairPeak = (candidate: Candidate): number =>
+    candidate.merges === undefined
+      ? Number.POSITIVE_INFINITY
+      : (peak.get(candidate.merges[0]) ?? 0) + (peak.get(candidate.merges[1]) ?? 0);
+  const kept = new Set(
+    candidates
+      .map((candidate, index) => ({ candidate, index, peak: pairPeak(candidate) }))
+      .sort((a, b) => a.peak - b.peak || a.index - b.index)
+      .slice(0, limit)
+      .map((entry) => entry.candidate),
+  );
+  return candidates.filter((candidate) => kept.has(candidate));
 }
 
 /**
@@ -327,8 +369,9 @@ export function designComponent(
   decisions: Decision[],
   step: (label: string) => void,
   combineMoves: boolean,
+  budget: SearchBudget,
 ): Scored {
-  const search = searchContextOf(workload, options, decisions, combineMoves);
+  const search = searchContextOf(workload, options, decisions, combineMoves, budget);
   const correlation = correlations(workload);
   let current: Scored = scoreModel(workload, baselineModel(workload), options);
   step("aggregates");

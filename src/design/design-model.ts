@@ -14,7 +14,15 @@ import { baselineModel, distinctItemIds, freshContainerName } from "./model-edit
 import { syntheticKeyPaths } from "./key-paths.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import { designComponent } from "./design-component.js";
-import { describeScore, isBetter, scoreModel, violations, type Decision, type Scored } from "./search.js";
+import {
+  describeScore,
+  isBetter,
+  scoreModel,
+  violations,
+  type Decision,
+  type Scored,
+  type SearchBudget,
+} from "./search.js";
 import { formatInteger } from "../common/format-number.js";
 import { modelThroughputOf } from "../cost/throughput.js";
 
@@ -26,6 +34,33 @@ export interface DesignOptions extends EvaluateOptions {
    * passes through the same steps), with what is being decided. For progress reports only.
    */
   readonly onProgress?: (done: number, total: number, step: string) => void;
+  /**
+   * Work the search may spend scoring candidates, in evaluated elements (see `SearchBudget`);
+   * default `designWorkBudget(workload)`.
+   */
+  readonly workBudget?: number;
+}
+
+/**
+ * Work per element of the workload (entity or access pattern) the design search may spend, and
+ * the least it gets: the six examples spend at most 54 per element (805 in all), random
+ * workloads of 20 entities 90 to 250. Past that the search stops scoring candidates and keeps the
+ * best model found so far, which keeps design linear in the workload's size. Scoring cost 0.2 to
+ * 0.3 ms of CPU per element on the shared 2-core machine (2026-11-25), so 500 entities and 1,600
+ * patterns (53,000 elements) stay within about 15 s of scoring, besides the fixed evaluations
+ * (baseline, each group's start, the written model): `npm run bench` (design-speed,
+ * design-budget) measures it. A floor of 10,000 halved the costliest 20-entity workload's time
+ * (8 s to 4 s of CPU) but left it 2 more hard-limit errors: small workloads keep the full search.
+ */
+export const DESIGN_WORK_PER_ELEMENT = 25;
+export const DESIGN_WORK_FLOOR = 25_000;
+
+/** The work the design search of `workload` may spend (see `DesignOptions.workBudget`). */
+export function designWorkBudget(workload: Workload): number {
+  return Math.max(
+    DESIGN_WORK_FLOOR,
+    DESIGN_WORK_PER_ELEMENT * (workload.entities.length + workload.accessPatterns.length),
+  );
 }
 
 /**
@@ -90,23 +125,26 @@ function designGroup(
   options: EvaluateOptions,
   decisions: Decision[],
   step: (label: string) => void,
+  budget: SearchBudget,
 ): Model {
   const singleDecisions: Decision[] = [];
-  const single = designComponent(workload, options, singleDecisions, step, false);
+  const single = designComponent(workload, options, singleDecisions, step, false, budget);
   // Moves combined with their repairs are searched when one move at a time leaves something to
-  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out.
+  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out
+  // (and the budget is not spent).
   if (
-    violations(single) === 0 &&
-    single.overMaximum === 0 &&
-    single.nearLimit === 0 &&
-    single.frequentFanOuts === 0
+    (violations(single) === 0 &&
+      single.overMaximum === 0 &&
+      single.nearLimit === 0 &&
+      single.frequentFanOuts === 0) ||
+    budget.spent >= budget.units
   ) {
     decisions.push(...singleDecisions);
     for (let skipped = 0; skipped < STEPS_PER_COMPONENT / 2; skipped++) step("done");
     return single.model;
   }
   const combinedDecisions: Decision[] = [];
-  const combined = designComponent(workload, options, combinedDecisions, step, true);
+  const combined = designComponent(workload, options, combinedDecisions, step, true, budget);
   const keepSingle = isBetter(single, combined);
   decisions.push(...(keepSingle ? singleDecisions : combinedDecisions));
   const [kept, other] = keepSingle ? [single, combined] : [combined, single];
@@ -211,16 +249,45 @@ function finalize(
  * Each group of related entities designed on its own, their containers put together (names
  * made unique across groups, with the sources that point at them).
  */
-function designComponents(workload: Workload, options: DesignOptions, decisions: Decision[]): Container[] {
+function designComponents(
+  workload: Workload,
+  options: DesignOptions,
+  decisions: Decision[],
+): { readonly containers: Container[]; readonly budget: SearchBudget } {
   let containers: Container[] = [];
   const components = connectedComponents(workload);
   let steps = 0;
   const total = components.length * STEPS_PER_COMPONENT;
+  // The work is shared in proportion to each group's size; what a group leaves goes to the next.
+  const overall: SearchBudget = {
+    units: options.workBudget ?? designWorkBudget(workload),
+    spent: 0,
+    skipped: 0,
+  };
+  // (Sizes only: a group's sub-workload, and the evaluation cache that goes with it, lives while
+  // the group is designed.)
+  let sizeLeft = workload.entities.length + workload.accessPatterns.length;
   for (const entities of components) {
-    const part = designGroup(subWorkload(workload, entities), options, decisions, (label) => {
-      options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
-      steps++;
-    });
+    const sub = subWorkload(workload, entities);
+    const size = sub.entities.length + sub.accessPatterns.length;
+    const budget: SearchBudget = {
+      units: (Math.max(0, overall.units - overall.spent) * size) / Math.max(1, sizeLeft),
+      spent: 0,
+      skipped: 0,
+    };
+    sizeLeft -= size;
+    const part = designGroup(
+      sub,
+      options,
+      decisions,
+      (label) => {
+        options.onProgress?.(Math.min(steps, total), total, `${label} (${entities.join(", ")})`);
+        steps++;
+      },
+      budget,
+    );
+    overall.spent += budget.spent;
+    overall.skipped += budget.skipped;
     const renames = new Map<string, string>();
     let taken: Model = { version: 1, containers };
     for (const container of part.containers) {
@@ -231,7 +298,22 @@ function designComponents(workload: Workload, options: DesignOptions, decisions:
     containers = [...containers, ...part.containers.map((container) => renameContainer(container, renames))];
   }
   options.onProgress?.(total, total, "final evaluation");
-  return containers;
+  return { containers, budget: overall };
+}
+
+/** The decision that says the search stopped early, when it did. */
+function budgetDecisions(budget: SearchBudget): Decision[] {
+  if (budget.skipped === 0) return [];
+  return [
+    {
+      id: "search-budget",
+      subject: { kind: "searchBudget", units: budget.units, spent: budget.spent, skipped: budget.skipped },
+      title: "Search stopped at its work budget",
+      chosen: "the best model found before the budget was spent",
+      alternatives: [],
+      why: `the search may score ${formatInteger(budget.units)} evaluated elements (access patterns plus containers per model scored) and spent ${formatInteger(budget.spent)}: ${formatInteger(budget.skipped)} candidate(s) were not scored, so a cheaper or valid model may exist among them; the decisions above are those made before it stopped`,
+    },
+  ];
 }
 
 /** The searched design, or the baseline when the search did no better (and a decision says so). */
@@ -357,7 +439,8 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     };
   }
   const decisions: Decision[] = [];
-  const containers = designComponents(workload, options, decisions);
+  const { containers, budget } = designComponents(workload, options, decisions);
+  decisions.push(...budgetDecisions(budget));
   const searched = scoreModel(workload, applyTtl(workload, { version: 1, containers }, decisions), options);
   const designed = betterThanBaseline(searched, baseline, decisions);
   const { model, final } = writtenModel(workload, designed, options);

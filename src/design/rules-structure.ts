@@ -454,6 +454,7 @@ export function sameKeyMergeCandidates(
         continue;
       candidates.push({
         name: `share one container keyed by /${key} for ${a.name} and ${b.name} (their items share logical partitions)`,
+        merges: [a.name, b.name],
         model: mergeContainers(model, b, {
           ...a,
           items: [...a.items, ...b.items],
@@ -498,6 +499,7 @@ export function mergeCandidates(model: Model): Candidate[] {
       };
       candidates.push({
         name: `share one container keyed by /id for ${a.name} and ${b.name} (every item is read by its id)`,
+        merges: [a.name, b.name],
         model: mergeContainers(model, b, merged),
       });
     }

@@ -84,7 +84,16 @@ export type DecisionSubject =
   /** Which of the two searches of a group of related entities was kept (see designGroup). */
   | { readonly kind: "search"; readonly entities: readonly string[]; readonly combinedMoves: boolean }
   | { readonly kind: "throughput" }
-  | { readonly kind: "unmetLimits"; readonly errors: number };
+  | { readonly kind: "unmetLimits"; readonly errors: number }
+  /** The search stopped scoring candidates: its work budget was spent (see `SearchBudget`). */
+  | {
+      readonly kind: "searchBudget";
+      /** Work allowed and spent, in evaluated elements (patterns plus containers per model scored). */
+      readonly units: number;
+      readonly spent: number;
+      /** Candidates left unscored. */
+      readonly skipped: number;
+    };
 
 export interface Decision {
   readonly id: string;
@@ -105,6 +114,36 @@ export interface SearchContext {
    * candidate is compared as it is.
    */
   readonly repair?: (scored: Scored, reference: Scored | undefined) => Repaired;
+  /** The work this search may still spend on candidates (see `SearchBudget`). */
+  readonly budget: SearchBudget;
+}
+
+/**
+ * How much scoring a search may do, so that design ends in bounded time on any workload. Work is
+ * counted in evaluated elements: scoring a model of a group of related entities costs its access
+ * patterns plus the model's containers (an evaluation's work grows with both). Once `spent`
+ * reaches `units`, the candidates left are not scored: the search keeps the model it has (the
+ * best found so far) and counts what it skipped, and the design says so (a `searchBudget`
+ * decision). Mutable: the steps of one design share it.
+ */
+export interface SearchBudget {
+  readonly units: number;
+  spent: number;
+  /** Candidates not scored because the budget was spent. */
+  skipped: number;
+}
+
+/** The work of scoring one model of `workload` (see `SearchBudget`). */
+export function scoringWork(workload: Workload, model: Model): number {
+  return workload.accessPatterns.length + model.containers.length;
+}
+
+/** Work spent scoring models of each workload (a group's sub-workload), repairs included. */
+const spentWork = new WeakMap<Workload, number>();
+
+/** The work spent so far scoring models of `workload` (see `scoringWork`). */
+export function workSpentOn(workload: Workload): number {
+  return spentWork.get(workload) ?? 0;
 }
 
 export interface Candidate {
@@ -118,6 +157,8 @@ export interface Candidate {
    * fewer containers).
    */
   readonly winsTies?: boolean;
+  /** The two containers a consolidation puts in one (see `boundedMerges`). */
+  readonly merges?: readonly [string, string];
 }
 
 /**
@@ -170,6 +211,7 @@ function evaluatorFor(workload: Workload, options: EvaluateOptions): (model: Mod
 /** Evaluates a model and summarizes it for comparison. */
 export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
   const evaluation = evaluatorFor(workload, options)(model);
+  spentWork.set(workload, workSpentOn(workload) + scoringWork(workload, model));
   // Evaluated patterns are in the workload's order.
   const frequentFanOuts = evaluation.patterns.filter((p, index) => {
     const pattern = workload.accessPatterns[index];
@@ -310,7 +352,9 @@ export function decide(
   let repairedCurrent: Scored | undefined;
   const repairCurrent = (): void => {
     if (repairedCurrent !== undefined || search.repair === undefined || violations(current) === 0) return;
+    const before = workSpentOn(search.workload);
     const repaired = search.repair(current, undefined);
+    search.budget.spent += workSpentOn(search.workload) - before;
     repairedCurrent = repaired.scored;
     if (repaired.repairs.length > 0)
       keepRepaired = {
@@ -319,10 +363,18 @@ export function decide(
       };
   };
   const moves: { move: Candidate; scored?: Scored }[] = candidates.map((move) => ({ move }));
+  const { budget } = search;
+  let skippedHere = 0;
   for (let index = 0; index < moves.length; index++) {
     const entry = moves[index];
     if (entry === undefined) continue;
     const move = entry.move;
+    if (entry.scored === undefined && budget.spent >= budget.units) {
+      // Out of budget: the candidates left are not scored (the current best stays).
+      skippedHere = moves.slice(index).filter((m) => m.scored === undefined).length;
+      budget.skipped += skippedHere;
+      break;
+    }
     if (entry.scored !== undefined) {
       // The current model's repairs (see above), already scored.
       const scored = entry.scored;
@@ -340,8 +392,10 @@ export function decide(
       continue;
     }
     // What the move broke is repaired before it is compared (moves that need a second one).
+    const before = workSpentOn(workload);
     const plain = scoreModel(workload, move.model, options);
     const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
+    budget.spent += workSpentOn(workload) - before;
     const scored = repaired.scored;
     const candidate =
       repaired.repairs.length === 0
@@ -383,10 +437,33 @@ export function decide(
       title: decision.title,
       chosen: bestName,
       alternatives,
-      why: compareWhy(bestName, best, current, decision.context),
+      why:
+        skippedHere === 0
+          ? compareWhy(bestName, best, current, decision.context)
+          : unscoredWhy(bestName, best, current, decision.context, skippedHere, candidates.length),
     });
   }
   return best;
+}
+
+/**
+ * The explanation of a decision cut short by the search budget: never "the cheapest", since
+ * some candidates were not scored.
+ */
+function unscoredWhy(
+  chosen: string,
+  best: Scored,
+  current: Scored,
+  context: string,
+  skipped: number,
+  total: number,
+): string {
+  const base = context === "" ? "" : `${context}. `;
+  const outcome =
+    best === current
+      ? `kept: ${chosen} (${describeScore(current)})`
+      : `${chosen}: ${describeScore(best)} instead of ${describeScore(current)}`;
+  return `${base}${outcome}; ${skipped} of ${total} candidate(s) were not scored: the design's work budget was spent (see the search budget decision)`;
 }
 
 /** The standard explanation: what was chosen and how it compares with the alternatives. */

@@ -296,6 +296,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "fallbackBaseline":
     case "throughput":
     case "unmetLimits":
+    case "searchBudget":
     case "repair":
     case "search":
       return false;
