@@ -35,7 +35,7 @@ function memoryContainer(items: Map<string, StoredItem>): Container {
   return { item: (id: string) => ({ patch: patch(id) }) } as unknown as Container;
 }
 
-const base = { truncate: [], embeds: [], copies: [], counts: [], attributes: undefined } as const;
+const base = { truncate: [], embeds: [], copies: [], counts: [] } as const;
 const accounts: ItemTypeShape = {
   ...base,
   container: "accounts",
