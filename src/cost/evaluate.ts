@@ -122,12 +122,11 @@ function evaluateWith(
     modeHint: new Map(),
     issues,
   };
-  const initialCounts = { ...partitions };
   const grown = growPartitions(search, solver.solve(partitions), options.maxIterations ?? 40);
   const state = fewestThatFit(search, grown.state);
   const maxRounds = options.maxIterations ?? 40;
   const followed = followChosenLayouts(search, cache, state, prices, () =>
-    manualFixedPoint(search, cache, initialCounts, prices, maxRounds),
+    manualFixedPoint(search, cache, prices, maxRounds),
   );
   const { plans, loads } = followed.state;
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
@@ -176,19 +175,22 @@ interface ModeFixedPoint {
 /**
  * The fixed point of the containers the model leaves the mode of, with their layouts in manual
  * throughput (created with RU/s / 6,000 partitions, not autoscale's max RU/s / 10,000): a search
- * of its own (its counts, stopped containers and findings), from the counts storage gives. Its
- * findings are not the evaluation's: they are of a mode the choice may not take.
+ * of its own (its counts, stopped containers and findings). Manual needs at least the partitions
+ * autoscale needs at every count (RU/s / 6,000 against max RU/s / 10,000), so its least fixed
+ * point is at least autoscale's: the search starts from the autoscale fixed point (called before
+ * any count moves), which saves the climb. (A manual layout whose busiest partition is over the
+ * 6,000 RU/s a manual creation gives stops early and may need fewer; it is not allowed anyway.)
+ * Its findings are not the evaluation's: they are of a mode the choice may not take.
  */
 function manualFixedPoint(
   search: PartitionSearch,
   cache: EvaluationCache,
-  initialCounts: Readonly<Record<string, number>>,
   prices: Prices,
   maxRounds: number,
 ): ModeFixedPoint {
   const manual: PartitionSearch = {
     ...search,
-    partitions: { ...initialCounts },
+    partitions: { ...search.partitions },
     diverging: new Set(),
     modeHint: new Map(search.model.containers.map((c) => [c.name, "manual" as const])),
     issues: [],
