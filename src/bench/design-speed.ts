@@ -5,7 +5,9 @@
  * median of its designs (robust to the machine's other work). How time grows is the slope of
  * log(time) over log(entities), fitted by least squares over every design (not a ratio of two
  * runs). Targets (issues 4 and 14): 200 entities in a median under 5 s, at most linear growth
- * (slope <= 1.1: 1 plus the noise seen between runs), and every design finished.
+ * (slope <= 1.1: 1 plus the noise seen between runs), every design finished, and every design of
+ * the largest size under 30 s and every child process under 1 GiB of peak resident memory
+ * (its own `maxRSS`, start-up and loading included), with the heap budget the CLI gives design.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +24,9 @@ const REPETITIONS: Readonly<Record<number, number>> = { 20: 3, 200: 2, 500: 1 };
 const TIMEOUT_MS = 60_000;
 const MEDIAN_LIMIT_MS = { entities: 200, ms: 5_000 } as const;
 const SLOPE_LIMIT = 1.1;
+/** Issue 14's budget per command: 30 s and 1 GiB (the largest size's designs, every child's memory). */
+const LARGEST_MAX_MS = 30_000;
+const MAX_RSS_MIB = 1024;
 const SEED = 4;
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), "design-child.js");
@@ -50,6 +55,8 @@ interface SizeResult {
   readonly times: number[];
   readonly patterns: number[];
   readonly failures: string[];
+  /** Peak resident memory of each workload's child process, MiB (absent when it was not reported). */
+  readonly rssMiB: number[];
 }
 
 export const bench: Bench = {
@@ -57,11 +64,12 @@ export const bench: Bench = {
   async run() {
     const { toWorkload, workloadDocumentArbitrary, workloadText } =
       await import("../test-support/workload-arbitrary.js");
+    const { DESIGN_HEAP_MB } = await import("../cli/heap-budget.js");
     const dir = mkdtempSync(join(tmpdir(), "design-speed-"));
     const results: SizeResult[] = [];
     try {
       for (const entities of SIZES) {
-        const result: SizeResult = { entities, times: [], patterns: [], failures: [] };
+        const result: SizeResult = { entities, times: [], patterns: [], failures: [], rssMiB: [] };
         const arbitrary = workloadDocumentArbitrary({ minEntities: entities, maxEntities: entities });
         const documents = fc.sample(arbitrary, { numRuns: WORKLOADS_PER_SIZE, seed: SEED });
         for (const [index, document] of documents.entries()) {
@@ -70,6 +78,8 @@ export const bench: Bench = {
           result.patterns.push(toWorkload(document).accessPatterns.length);
           const run = runMeasured(CHILD, [file, String(REPETITIONS[entities] ?? 1)], {
             timeoutMs: TIMEOUT_MS,
+            // The heap budget `cosmos-modeler design` runs with (src/cli/heap-budget.ts).
+            nodeArgs: [`--max-old-space-size=${DESIGN_HEAP_MB}`],
           });
           if (run.status !== 0) {
             result.failures.push(
@@ -80,6 +90,7 @@ export const bench: Bench = {
             continue;
           }
           result.times.push(...(JSON.parse(run.stdout) as { times: number[] }).times);
+          if (run.maxRssMiB !== undefined) result.rssMiB.push(run.maxRssMiB);
         }
         results.push(result);
       }
@@ -91,12 +102,21 @@ export const bench: Bench = {
     const limited = results.find((r) => r.entities === MEDIAN_LIMIT_MS.entities);
     const limitedMedian = limited === undefined ? Number.NaN : median(limited.times);
     const failures = results.flatMap((r) => r.failures.map((f) => `${r.entities} entities: ${f}`));
-    const passed = failures.length === 0 && limitedMedian < MEDIAN_LIMIT_MS.ms && slope <= SLOPE_LIMIT;
+    const largest = results.at(-1);
+    const largestMax =
+      largest === undefined || largest.times.length === 0 ? Number.NaN : Math.max(...largest.times);
+    const peakRss = Math.max(0, ...results.flatMap((r) => r.rssMiB));
+    const passed =
+      failures.length === 0 &&
+      limitedMedian < MEDIAN_LIMIT_MS.ms &&
+      slope <= SLOPE_LIMIT &&
+      largestMax < LARGEST_MAX_MS &&
+      peakRss < MAX_RSS_MIB;
     const lines = [
       ...results.map((r) =>
         r.times.length === 0
           ? `${r.entities} entities (${r.patterns.join("/")} patterns): no design finished`
-          : `${r.entities} entities (${r.patterns.join("/")} patterns): median ${median(r.times).toFixed(0)} ms of ${r.times.length} designs (min ${Math.min(...r.times).toFixed(0)}, max ${Math.max(...r.times).toFixed(0)})`,
+          : `${r.entities} entities (${r.patterns.join("/")} patterns): median ${median(r.times).toFixed(0)} ms of ${r.times.length} designs (min ${Math.min(...r.times).toFixed(0)}, max ${Math.max(...r.times).toFixed(0)}); peak memory ${r.rssMiB.length === 0 ? "not reported" : `${Math.max(...r.rssMiB).toFixed(0)} MiB`}`,
       ),
       ...failures,
       Number.isNaN(slope)
@@ -105,6 +125,7 @@ export const bench: Bench = {
       Number.isNaN(limitedMedian)
         ? `${MEDIAN_LIMIT_MS.entities} entities: no design finished (target: median < ${MEDIAN_LIMIT_MS.ms} ms)`
         : `${MEDIAN_LIMIT_MS.entities} entities: median ${limitedMedian.toFixed(0)} ms (target < ${MEDIAN_LIMIT_MS.ms} ms)`,
+      `${largest?.entities ?? "?"} entities: slowest design ${Number.isNaN(largestMax) ? "none finished" : `${largestMax.toFixed(0)} ms`} (target < ${LARGEST_MAX_MS} ms); peak memory of any design ${peakRss.toFixed(0)} MiB (target < ${MAX_RSS_MIB} MiB)`,
       passed ? "targets met" : "targets MISSED",
     ];
     return { passed, ran: true, report: lines.join("\n") };

@@ -21,20 +21,27 @@ export interface Measured {
 
 const PRELOAD = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "report-usage.js")).href;
 
-/** Runs `node <script> <args>` with the usage preload; `stdout: false` discards the child's stdout. */
+/**
+ * Runs `node <nodeArgs> <script> <args>` with the usage preload; `stdout: false` discards the
+ * child's stdout.
+ */
 export function runMeasured(
   script: string,
   args: readonly string[],
-  options: { readonly timeoutMs: number; readonly stdout?: boolean },
+  options: { readonly timeoutMs: number; readonly stdout?: boolean; readonly nodeArgs?: readonly string[] },
 ): Measured {
   const start = performance.now();
-  const result = spawnSync(process.execPath, ["--import", PRELOAD, script, ...args], {
-    stdio: ["ignore", options.stdout === false ? "ignore" : "pipe", "pipe", "pipe"],
-    timeout: options.timeoutMs,
-    killSignal: "SIGKILL",
-    maxBuffer: 512 * 1024 * 1024,
-    encoding: "utf8",
-  });
+  const result = spawnSync(
+    process.execPath,
+    [...(options.nodeArgs ?? []), "--import", PRELOAD, script, ...args],
+    {
+      stdio: ["ignore", options.stdout === false ? "ignore" : "pipe", "pipe", "pipe"],
+      timeout: options.timeoutMs,
+      killSignal: "SIGKILL",
+      maxBuffer: 512 * 1024 * 1024,
+      encoding: "utf8",
+    },
+  );
   const wallMs = performance.now() - start;
   const usage = String(result.output?.[3] ?? "");
   let maxRssMiB: number | undefined;

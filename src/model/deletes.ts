@@ -104,29 +104,37 @@ export function holderSharesPartition(
 /**
  * The item types counted by a parent's counter held outside their logical partition (kept from the
  * change feed), with the flags they carry in latest-version mode (`countedFlag` of
- * `src/runtime/counters.ts`: `counted:<holder type>.<counter>`, true while the holder counts them).
+ * `src/runtime/counters.ts`: `counted:<holder type>.<counter>`, set while a holder counts them),
+ * each flag with the entity that holds the counter (`holders`, in the order of `flags`).
  */
 export function countedFromFeedOf(
   workload: Workload,
   model: Model,
-): readonly { readonly container: string; readonly itemType: string; readonly flags: readonly string[] }[] {
-  const found: { container: string; itemType: string; flags: string[] }[] = [];
+): readonly {
+  readonly container: string;
+  readonly itemType: string;
+  readonly flags: readonly string[];
+  readonly holders: readonly string[];
+}[] {
+  const found: { container: string; itemType: string; flags: string[]; holders: string[] }[] = [];
   for (const container of model.containers) {
     for (const item of container.items) {
       if (item.source !== undefined) continue;
       const flags: string[] = [];
+      const holders: string[] = [];
       for (const other of model.containers) {
         for (const holder of other.items) {
           if (holder.source !== undefined) continue;
           if (holderSharesPartition(workload, { container: other, item: holder }, { container, item }))
             continue;
           for (const counter of holder.counts) {
-            if (counter.of === item.entity)
-              flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
+            if (counter.of !== item.entity) continue;
+            flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
+            holders.push(holder.entity);
           }
         }
       }
-      if (flags.length > 0) found.push({ container: container.name, itemType: item.type, flags });
+      if (flags.length > 0) found.push({ container: container.name, itemType: item.type, flags, holders });
     }
   }
   return found;

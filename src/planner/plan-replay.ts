@@ -42,6 +42,15 @@ export function replayCopies(
         inner = boundedSetSteps(env, copy, kind, times, share, (operation, count, note) =>
           writeStep(env, copy, operation, count, note),
         );
+        // A set whose key moves (newest by title, the title changes): the member left in the old
+        // set is found and deleted, as for any copy (src/runtime/bounded-sets.ts).
+        if (kind !== "delete") {
+          inner.push(
+            ...copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
+              writeStep(env, copy, "delete", count, note),
+            ),
+          );
+        }
       } else {
         if (times * replicas < 1e-4) continue;
         const replay = writeStep(

@@ -14,6 +14,7 @@ import {
   materializeItem,
   recordOf,
   relatedOf,
+  templateValuesOf,
   type ItemTypeShape,
   type StoredItem,
 } from "./items.js";
@@ -42,6 +43,16 @@ function compare(a: unknown, b: unknown): number {
   return rank(a) - rank(b);
 }
 
+/**
+ * Where the changed item's members are now (one address per replica, whether it is in the set
+ * there or not), and whether it was missing there (`created`: a set it may have left under an old
+ * key is then searched, `removeStaleCopies`).
+ */
+export interface BoundedSetOutcome {
+  readonly addresses: readonly { readonly id: string; readonly keys: readonly KeyValue[] }[];
+  readonly created: boolean;
+}
+
 /** Keeps the bounded set `task.target` in step with one change of its source. */
 export async function maintainBoundedSet(
   runtime: Runtime,
@@ -50,10 +61,10 @@ export async function maintainBoundedSet(
   shape: ItemTypeShape,
   sourceShape: ItemTypeShape,
   change: ItemChange,
-): Promise<void> {
+): Promise<BoundedSetOutcome> {
   const keep = shape.keepLatest;
   const bounded = task.bounded;
-  if (keep === undefined || bounded === undefined) return;
+  if (keep === undefined || bounded === undefined) return { addresses: [], created: false };
   const container = runtime.container(task.target.container);
   const record = recordOf(sourceShape, change.item);
   const related = relatedOf(sourceShape, change.item);
@@ -65,8 +76,12 @@ export async function maintainBoundedSet(
   const probed = addressOf(probe);
   const member = await readItem(container, probed.id, probed.keys);
   charged.requestCharge += member.requestCharge;
+  const outcome: BoundedSetOutcome = {
+    addresses: Array.from({ length: replicas }, (_, replica) => addressOf(replica)),
+    created: member.item === undefined,
+  };
   if (change.kind === "delete") {
-    if (member.item === undefined) return;
+    if (member.item === undefined) return outcome;
     for (let replica = 0; replica < replicas; replica++) {
       const { id, keys } = addressOf(replica);
       const removed = await removeItem(container, shape, id, keys);
@@ -75,13 +90,17 @@ export async function maintainBoundedSet(
         changeOf(task.target, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
       );
     }
-    return;
+    return outcome;
   }
   let evicted: StoredItem[] = [];
   if (member.item === undefined) {
     // An update of an item outside the set cannot enter it when its order value cannot change.
-    if (change.kind === "update" && !bounded.sortMayChange) return;
-    const values = { attributes: record, ...(shape.replicas === undefined ? {} : { replica: probe }) };
+    if (change.kind === "update" && !bounded.sortMayChange) return outcome;
+    // The set's partition as the members query names it (its write shard and replica included).
+    const values = templateValuesOf(shape, record, {
+      ...related,
+      ...(shape.replicas === undefined ? {} : { replica: probe }),
+    });
     const found = await queryItems(
       container,
       bounded.membersSql,
@@ -92,7 +111,7 @@ export async function maintainBoundedSet(
     const members = asItems(found.items).sort((a, b) => -compare(a[keep.by], b[keep.by]));
     const oldest = members[keep.count - 1];
     const enters = oldest === undefined || compare(record[keep.by], oldest[keep.by]) > 0;
-    if (!enters) return;
+    if (!enters) return outcome;
     // The item takes a place: the members beyond N - 1 leave.
     evicted = members.slice(keep.count - 1).filter((item) => item["id"] !== probed.id);
   }
@@ -111,4 +130,5 @@ export async function maintainBoundedSet(
       charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, leaving, id, keys)));
     }
   }
+  return outcome;
 }

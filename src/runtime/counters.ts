@@ -11,11 +11,19 @@
  * - **Folded versions** (latest-version mode). The feed shows an item's latest version only: a
  *   reaction created and removed before the feed was read arrives as a tombstone, a changed one as
  *   a second "upsert". So the counted child carries a flag, `counted:<holder type>.<counter>`, set
- *   once the holder counts it and cleared once it no longer does: a live child without the flag is
- *   counted, a tombstone with the flag is uncounted, anything else changes nothing. Writes of the
- *   child carry the flag over (a replace keeps what the handlers maintain).
+ *   once a holder counts it and cleared (`false`) once none does. Its value says which holder
+ *   counted it: the child's values, at that time, of the attributes that address the holder (e.g.
+ *   `{ "accountId": "a1" }`; `true`, as older items and loaded data may carry, is the holder the
+ *   child addresses now). A live child without the flag is counted (+1 to its holder), a tombstone
+ *   with the flag is uncounted (-1 to the holder the flag names), a live child whose flag names
+ *   another holder than it now addresses was re-parented (-1 to the old holder, +1 to the new one),
+ *   anything else changes nothing. Each holder's patch is an `incr` under its feed-range mark, the
+ *   flag is set after them: a redelivered batch changes no holder twice, and a change of the child
+ *   meanwhile arrives with the flag the handler set. Writes of the child carry the flag over (a
+ *   replace keeps what the handlers maintain; a patch does not touch it).
  * - **All versions and deletes.** Every create and delete arrives: +1 and -1, no flag (a delete
- *   event has no item to read one from).
+ *   event has no item to read one from); an update that carries its previous version and addresses
+ *   another holder than it moves the count (-1, +1).
  */
 import { changeOf, readValues, type Charged, type ItemChange, type Runtime } from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
@@ -23,7 +31,7 @@ import { isTombstone, partitionKeyOfItem, recordOf, type ItemTypeShape, type Sto
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import { patchCondition, propertyRef } from "./sql.js";
 import type { MaintenanceTask } from "./tasks.js";
-import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
+import { renderKeyValue, renderTemplate, templateAttributes, type KeyValue } from "./templates.js";
 
 type CounterTask = Extract<MaintenanceTask, { kind: "counter" }>;
 
@@ -44,13 +52,42 @@ export function appliedMark(property: string, range: string): string {
   return `appliedLsn_${`${property}_${range}`.replace(/[^A-Za-z0-9_]/g, "_")}`;
 }
 
+/** The value of a counted flag: which holder counts the child (`true`: the one it addresses now). */
+export type CountedFlagValue = true | Readonly<Record<string, unknown>>;
+
+/** The flag's value when it says the child is counted; undefined when it is not (absent, false). */
+export function countedFlagValue(value: unknown): CountedFlagValue | undefined {
+  if (value === true) return true;
+  if (typeof value === "object" && value !== null && !Array.isArray(value))
+    return value as Readonly<Record<string, unknown>>;
+  return undefined;
+}
+
 /** The flags of counted children an item carries (to keep them when the item is rewritten). */
-export function countedFlagsOf(item: StoredItem | undefined): Record<string, boolean> {
-  const flags: Record<string, boolean> = {};
+export function countedFlagsOf(item: StoredItem | undefined): Record<string, CountedFlagValue> {
+  const flags: Record<string, CountedFlagValue> = {};
   if (item === undefined) return flags;
-  for (const [name, value] of Object.entries(item))
-    if (name.startsWith("counted:") && value === true) flags[name] = true;
+  for (const [name, value] of Object.entries(item)) {
+    const counted = name.startsWith("counted:") ? countedFlagValue(value) : undefined;
+    if (counted !== undefined) flags[name] = counted;
+  }
   return flags;
+}
+
+/** The child's attributes the holder's address reads (what a counted flag records). */
+export function holderAttributes(task: Pick<CounterTask, "id" | "partitionKey">): readonly string[] {
+  const names = new Set<string>();
+  for (const template of [task.id, ...task.partitionKey])
+    for (const name of templateAttributes(template)) names.add(name);
+  return [...names];
+}
+
+/** The record's values of `names` (null for a missing one). */
+function valuesOf(
+  record: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): Record<string, unknown> {
+  return Object.fromEntries(names.map((name) => [name, record[name] ?? null]));
 }
 
 /** How many attempts a holder's conditional update gets when other batches keep changing it. */
@@ -70,23 +107,52 @@ interface HolderWork {
 interface FlagUpdate {
   readonly id: string;
   readonly keys: KeyValue[];
-  readonly counted: boolean;
+  /** The holder's address values that now count it, or false. */
+  readonly counted: Readonly<Record<string, unknown>> | false;
 }
 
-/** +1, -1 or 0 for a change, and the flag it leaves, by the mode's rules. */
-function deltaOf(
+/** A count change: +1 or -1 to the holder the record's values address. */
+interface HolderDelta {
+  readonly by: 1 | -1;
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The holder deltas of a change, by the mode's rules, and the flag it leaves (undefined: as it is).
+ * `record` is the child's record now; `address` its values of the holder's address attributes.
+ */
+function deltasOf(
   runtime: Runtime,
   flag: string,
   shape: ItemTypeShape,
   change: ItemChange,
-): { readonly by: number; readonly flag?: boolean } {
+  record: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): { readonly deltas: readonly HolderDelta[]; readonly flag?: Readonly<Record<string, unknown>> | false } {
+  const address = valuesOf(record, names);
+  const moved = (before: Readonly<Record<string, unknown>>): HolderDelta[] =>
+    JSON.stringify(valuesOf(before, names)) === JSON.stringify(address)
+      ? []
+      : [
+          { by: -1, record: before },
+          { by: 1, record },
+        ];
   if (runtime.changeFeedMode === "allVersionsAndDeletes") {
-    return { by: change.kind === "create" ? 1 : change.kind === "delete" ? -1 : 0 };
+    if (change.kind === "create") return { deltas: [{ by: 1, record }] };
+    if (change.kind === "delete") return { deltas: [{ by: -1, record }] };
+    const previous =
+      change.previous === undefined ? undefined : { ...change.previous, ...recordOf(shape, change.previous) };
+    return { deltas: previous === undefined ? [] : moved(previous) };
   }
   const live = change.kind !== "delete" && !isTombstone(shape, change.item);
-  const counted = change.item[flag] === true;
-  if (live === counted) return { by: 0 };
-  return { by: live ? 1 : -1, flag: live };
+  const counted = countedFlagValue(change.item[flag]);
+  // The record as the holder that counted it saw it: the flag's values over the record's.
+  const before = counted === undefined || counted === true ? record : { ...record, ...counted };
+  if (live && counted === undefined) return { deltas: [{ by: 1, record }], flag: address };
+  if (!live)
+    return counted === undefined ? { deltas: [] } : { deltas: [{ by: -1, record: before }], flag: false };
+  const deltas = moved(before);
+  return deltas.length === 0 ? { deltas } : { deltas, flag: address };
 }
 
 /**
@@ -105,21 +171,23 @@ export async function applyCounter(
   const flag = countedFlag(task);
   const holders = new Map<string, HolderWork>();
   const flags: FlagUpdate[] = [];
+  const names = holderAttributes(task);
   for (const change of changes) {
-    const delta = deltaOf(runtime, flag, sourceShape, change);
-    if (delta.by === 0) continue;
     const record = { ...change.item, ...recordOf(sourceShape, change.item) };
-    const values = readValues(runtime, holderShape, record, task.id);
-    const id = renderTemplate(task.id, values);
-    const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
-    const name = JSON.stringify([id, keys]);
-    const work = holders.get(name) ?? { id, keys, deltas: [] };
-    work.deltas.push(change.feed === undefined ? { by: delta.by } : { by: delta.by, lsn: change.feed.lsn });
-    if (change.feed !== undefined) work.range = change.feed.range;
-    holders.set(name, work);
+    const found = deltasOf(runtime, flag, sourceShape, change, record, names);
+    for (const delta of found.deltas) {
+      const values = readValues(runtime, holderShape, delta.record, task.id);
+      const id = renderTemplate(task.id, values);
+      const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
+      const name = JSON.stringify([id, keys]);
+      const work = holders.get(name) ?? { id, keys, deltas: [] };
+      work.deltas.push(change.feed === undefined ? { by: delta.by } : { by: delta.by, lsn: change.feed.lsn });
+      if (change.feed !== undefined) work.range = change.feed.range;
+      holders.set(name, work);
+    }
     const childId = change.item["id"];
-    if (delta.flag !== undefined && typeof childId === "string") {
-      flags.push({ id: childId, keys: partitionKeyOfItem(sourceShape, change.item), counted: delta.flag });
+    if (found.flag !== undefined && typeof childId === "string") {
+      flags.push({ id: childId, keys: partitionKeyOfItem(sourceShape, change.item), counted: found.flag });
     }
   }
   for (const work of holders.values()) {

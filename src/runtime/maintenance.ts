@@ -40,7 +40,19 @@ async function maintainCopy(
 ): Promise<void> {
   const shape = runtime.shape(task.target.container, task.target.itemType);
   if (shape.keepLatest !== undefined && task.bounded !== undefined) {
-    await maintainBoundedSet(runtime, charged, task, shape, sourceShape, change);
+    const kept = await maintainBoundedSet(runtime, charged, task, shape, sourceShape, change);
+    // A member left in the set of an old key (the set's key attribute changed) is deleted.
+    if (change.kind !== "delete")
+      await removeStaleCopies(
+        runtime,
+        charged,
+        task,
+        shape,
+        sourceShape,
+        change,
+        kept.addresses,
+        kept.created,
+      );
     return;
   }
   const container = runtime.container(task.target.container);

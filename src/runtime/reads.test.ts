@@ -3,7 +3,7 @@
  * page reads that same replica; other tokens pass unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { pinReplica, replicaToken } from "./reads.js";
+import { firstInOrder, pinReplica, replicaToken } from "./reads.js";
 
 describe("pinReplica and replicaToken", () => {
   it("round-trips the replica with the query's token", () => {
@@ -23,5 +23,18 @@ describe("pinReplica and replicaToken", () => {
     });
     expect(replicaToken({ attributes: {} }, "abc")).toBe("abc");
     expect(replicaToken({ attributes: {}, replica: 1 }, undefined)).toBe(undefined);
+  });
+});
+
+describe("firstInOrder", () => {
+  it("answers items read by key as the query would: ORDER BY, then the limit (sampled design 6/15)", () => {
+    const items = [{ id: "a", score: 2 }, { id: "b", score: 7 }, { id: "c" }, { id: "d", score: "x" }];
+    expect(firstInOrder(items, [], 1).map((item) => item.id)).toEqual(["a"]);
+    expect(
+      firstInOrder(items, [{ attribute: "score", direction: "desc" }], 2).map((item) => item.id),
+    ).toEqual(["d", "b"]);
+    expect(
+      firstInOrder(items, [{ attribute: "score", direction: "asc" }], undefined).map((item) => item.id),
+    ).toEqual(["c", "a", "b", "d"]);
   });
 });

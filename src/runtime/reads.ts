@@ -122,3 +122,41 @@ export function pinReplica(shape: Pick<ItemTypeShape, "replicas">, page: PageOpt
 export function replicaToken(values: TemplateValues, token: string | undefined): string | undefined {
   return token === undefined || values.replica === undefined ? token : `r${values.replica}.${token}`;
 }
+
+/** Cosmos DB's order of JSON values of different types: undefined, null, booleans, numbers, strings. */
+function typeRank(value: unknown): number {
+  if (value === undefined) return 0;
+  if (value === null) return 1;
+  if (typeof value === "boolean") return 2;
+  if (typeof value === "number") return 3;
+  if (typeof value === "string") return 4;
+  return 5;
+}
+
+function compareValues(a: unknown, b: unknown): number {
+  const rank = typeRank(a) - typeRank(b);
+  if (rank !== 0) return rank;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
+  return 0;
+}
+
+/**
+ * Items read by their keys (a read of many answers in the order asked), as a query with the
+ * pattern's ORDER BY and TOP would answer them: sorted by `orderBy`, the first `limit` kept.
+ */
+export function firstInOrder<T extends StoredItem>(
+  items: readonly T[],
+  orderBy: readonly { readonly attribute: string; readonly direction: "asc" | "desc" }[],
+  limit: number | undefined,
+): T[] {
+  const sorted = [...items].sort((a, b) => {
+    for (const key of orderBy) {
+      const order = compareValues(a[key.attribute], b[key.attribute]);
+      if (order !== 0) return key.direction === "asc" ? order : -order;
+    }
+    return 0;
+  });
+  return limit === undefined ? sorted : sorted.slice(0, limit);
+}

@@ -63,4 +63,36 @@ describe("generateWriteRecord", () => {
       (data.entities["Session"] ?? []).some((session) => session["sessionId"] === removed?.["sessionId"]),
     ).toBe(true);
   });
+
+  it("a patch without a list changes what may change and keeps what never does (sampled design 2/17)", () => {
+    const text = `version: 1
+name: patch without a list
+entities:
+  Order:
+    key: orderId
+    count: 100
+    avgBytes: 500
+    attributes:
+      orderId: string
+      title: { type: string, distinct: 20 }
+      status: { type: string, distinct: 5, changes: frequent }
+accessPatterns:
+  - { id: W1, name: patch Order, type: write, operation: patch, entity: Order, rps: { avg: 1, peak: 2 } }
+`;
+    const loaded = loadWorkload(text);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    const workload = loaded.value;
+    const data = generateDataset(workload, { seed: 3, maxItemsPerEntity: 100 });
+    const rng = mulberry32(5);
+    let statusChanged = 0;
+    for (let request = 0; request < 20; request++) {
+      const patched = generateWriteRecord(workload, data, pattern(workload, "W1"), rng);
+      const before = (data.entities["Order"] ?? []).find(
+        (order) => order["orderId"] === patched?.["orderId"],
+      );
+      expect(patched?.["title"]).toBe(before?.["title"]);
+      if (patched?.["status"] !== before?.["status"]) statusChanged++;
+    }
+    expect(statusChanged).toBeGreaterThan(10);
+  });
 });

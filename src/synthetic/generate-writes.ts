@@ -131,9 +131,13 @@ function changedRecord(
       .map((link) => link.via),
   );
   const attributes = recordAttributes(entity).filter((attribute) => attribute.name !== entity.key);
+  // Without a list, what the workload says may change (`changes` rare or frequent, as the model's
+  // planning reads it: src/model/key-changes.ts): an attribute that never changes keeps its value.
   const changes =
     pattern.changes ??
-    attributes.filter((attribute) => !links.has(attribute.name)).map((attribute) => attribute.name);
+    attributes
+      .filter((attribute) => !links.has(attribute.name) && attribute.changes !== "never")
+      .map((attribute) => attribute.name);
   const record: Record<string, unknown> = { ...target };
   for (const name of changes) {
     const attribute = attributes.find((candidate) => candidate.name === name);

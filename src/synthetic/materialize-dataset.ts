@@ -180,18 +180,34 @@ function ancestorKeys(index: DatasetIndex, entity: Entity, record: EntityRecord)
   return keys;
 }
 
-/** The counted flags (all true) an item of `itemType` carries when counters kept from the feed count it. */
+/**
+ * The counted flags an item of `itemType` carries when counters kept from the feed count it: per
+ * flag, the record's values of the attributes that address the holder (its relationship's `via`,
+ * as `src/runtime/counters.ts` records which holder counted it), or true without one.
+ */
 function countedFlagsOf(
   workload: Workload,
   model: Model,
   container: Container,
   itemType: ItemType,
-): Readonly<Record<string, true>> {
-  if (deletePropagationOf(model).mode !== "softDelete") return {};
+): (record: EntityRecord) => Readonly<Record<string, unknown>> {
+  if (deletePropagationOf(model).mode !== "softDelete") return () => ({});
   const counted = countedFromFeedOf(workload, model).find(
     (entry) => entry.container === container.name && entry.itemType === itemType.type,
   );
-  return Object.fromEntries((counted?.flags ?? []).map((flag) => [flag, true] as const));
+  const vias = (counted?.holders ?? []).map(
+    (holder) =>
+      linkingRelationships(workload).find(
+        (relationship) => relationship.parent === holder && relationship.child === itemType.entity,
+      )?.via,
+  );
+  return (record) =>
+    Object.fromEntries(
+      (counted?.flags ?? []).map((flag, index) => {
+        const via = vias[index];
+        return [flag, via === undefined ? true : { [via]: record[via] ?? null }] as const;
+      }),
+    );
 }
 
 /**
@@ -249,7 +265,7 @@ export function materializeItemType(
       const full: RelatedData = { ...related, ...(itemType.replicas === undefined ? {} : { replica }) };
       out.push({
         itemType: itemType.type,
-        item: { ...materializeItem(itemType, container, record, full), ...flags },
+        item: { ...materializeItem(itemType, container, record, full), ...flags(record) },
         partitionKey: itemPartitionKeyValue(itemType, record, full),
       });
     }

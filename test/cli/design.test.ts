@@ -34,6 +34,20 @@ function run(args: readonly string[]) {
 }
 
 describe("cosmos-modeler design", () => {
+  it("runs within its heap budget; a design over it is an internal error (exit 70, one JSON document), not a crash", () => {
+    const result = spawnSync(process.execPath, [cli, "design", blogging, "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, COSMOS_MODELER_HEAP_MB: "2" },
+    });
+    expect(result.status).toBe(70);
+    expect(result.stderr).not.toContain("    at ");
+    const document = JSON.parse(result.stdout) as { issues: { code: string; message: string }[] };
+    expect(document.issues).toHaveLength(1);
+    expect(document.issues[0]?.code).toBe("internal.error");
+    expect(document.issues[0]?.message).toMatch(/memory budget of 2 MB/);
+  });
+
   it("--json prints {model, evaluation, decisions} (DESIGN.md)", () => {
     const { status, stdout, stderr } = run(["design", blogging, "--json"]);
     expect(stderr).not.toContain("    at ");

@@ -182,7 +182,10 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
         `  return ${identityCall(step, "values1")};`,
         "}));",
         "requestCharge += step1.requestCharge;",
-        `const items = itemsAs<${itemType}>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));`,
+        pattern.limit === undefined && pattern.orderBy.length === 0
+          ? `const items = itemsAs<${itemType}>(step1.items.filter((item) => liveItem(shape1, item) !== undefined));`
+          : // The pattern's ORDER BY and limit over the items read (a query would apply them).
+            `const items = itemsAs<${itemType}>(firstInOrder(step1.items.filter((item) => liveItem(shape1, item) !== undefined), ${JSON.stringify(pattern.orderBy)}, ${String(pattern.limit)}));`,
       );
     }
     return false;

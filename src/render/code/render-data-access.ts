@@ -47,6 +47,7 @@ const RUNTIME_VALUES = [
   "changesOfFeed",
   "queryPage",
   "readMany",
+  "firstInOrder",
   "liveRead",
   "liveItem",
   "itemsAs",
