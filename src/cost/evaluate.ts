@@ -31,6 +31,7 @@ import {
   type ThroughputInput,
 } from "./throughput.js";
 import { atomicWriteIssues } from "./atomic-writes.js";
+import { formatInteger } from "../common/format-number.js";
 import {
   fewestThatFit,
   growPartitions,
@@ -122,11 +123,12 @@ function evaluateWith(
     modeHint: new Map(),
     issues,
   };
+  const initialCounts = { ...partitions };
   const grown = growPartitions(search, solver.solve(partitions), options.maxIterations ?? 40);
   const state = fewestThatFit(search, grown.state);
   const maxRounds = options.maxIterations ?? 40;
   const followed = followChosenLayouts(search, cache, state, prices, () =>
-    manualFixedPoint(search, cache, prices, maxRounds),
+    manualFixedPoint(search, cache, initialCounts, prices, maxRounds),
   );
   const { plans, loads } = followed.state;
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
@@ -175,22 +177,21 @@ interface ModeFixedPoint {
 /**
  * The fixed point of the containers the model leaves the mode of, with their layouts in manual
  * throughput (created with RU/s / 6,000 partitions, not autoscale's max RU/s / 10,000): a search
- * of its own (its counts, stopped containers and findings). Manual needs at least the partitions
- * autoscale needs at every count (RU/s / 6,000 against max RU/s / 10,000), so its least fixed
- * point is at least autoscale's: the search starts from the autoscale fixed point (called before
- * any count moves), which saves the climb. (A manual layout whose busiest partition is over the
- * 6,000 RU/s a manual creation gives stops early and may need fewer; it is not allowed anyway.)
+ * of its own (its counts, stopped containers and findings), from the counts storage gives: not
+ * from autoscale's, since manual can settle lower (a manual layout whose busiest partition needs
+ * more than the 6,000 RU/s a manual creation gives stops growing, where autoscale grows on).
  * Its findings are not the evaluation's: they are of a mode the choice may not take.
  */
 function manualFixedPoint(
   search: PartitionSearch,
   cache: EvaluationCache,
+  initialCounts: Readonly<Record<string, number>>,
   prices: Prices,
   maxRounds: number,
 ): ModeFixedPoint {
   const manual: PartitionSearch = {
     ...search,
-    partitions: { ...search.partitions },
+    partitions: { ...initialCounts },
     diverging: new Set(),
     modeHint: new Map(search.model.containers.map((c) => [c.name, "manual" as const])),
     issues: [],
@@ -216,7 +217,7 @@ function plannedOf(search: PartitionSearch): Map<string, { partitions: number; f
  * The options of each container whose mode the model leaves open, each provisioned mode priced
  * at its own fixed point (manual at the manual search's counts, autoscale at the search's), and
  * the counts of the cheaper of the two (the cheapest allowed, as `chooseThroughput` chooses).
- * A container that cannot settle in manual keeps the autoscale fixed point.
+ * A container that cannot settle in manual has manual not allowed (and keeps autoscale's).
  */
 function ownFixedPoints(
   search: PartitionSearch,
@@ -226,10 +227,19 @@ function ownFixedPoints(
   const out = new Map<string, { own: OwnOptions; partitions: number; mode: LayoutMode }>();
   for (const [index, container] of search.model.containers.entries()) {
     const name = container.name;
-    if (!opensMode(container) || search.diverging.has(name) || manual.diverging.has(name)) continue;
-    const manualOwn = manual.options[index]?.find((o) => o.mode === "manual");
+    if (!opensMode(container) || search.diverging.has(name)) continue;
+    const manualPriced = manual.options[index]?.find((o) => o.mode === "manual");
     const autoscaleOwn = autoscale[index]?.find((o) => o.mode === "autoscale");
-    if (manualOwn === undefined || autoscaleOwn === undefined) continue;
+    if (manualPriced === undefined || autoscaleOwn === undefined) continue;
+    // Created with manual throughput its fan-out never settles (each partition needs another):
+    // manual is not possible, whatever it would cost where the search stopped.
+    const manualOwn: ThroughputOption = manual.diverging.has(name)
+      ? {
+          ...manualPriced,
+          allowed: false,
+          why: `with manual throughput (RU/s / 6,000 partitions at creation) its fan-out cannot settle: each partition added needs another (stopped at ${formatInteger(manual.partitions[name] ?? 1)} partitions)`,
+        }
+      : manualPriced;
     const pair = [manualOwn, autoscaleOwn];
     const allowed = pair.filter((o) => o.allowed);
     const pool = allowed.length > 0 ? allowed : pair;
