@@ -4,13 +4,12 @@
  * the partitions follow the RU/s provisioned and the storage), finds hot logical and physical
  * partitions, decides the account's capacity mode, recommends throughput and prices the month.
  */
-import { MAX_PHYSICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { MAX_PHYSICAL_PARTITION_GB } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import type { EvaluationIssue } from "../common/issues.js";
 import type { Container, Model } from "../model/types.js";
 import { partitionKeyHashingOf } from "../planner/container-definition.js";
 import { type PlanOptions } from "../planner/environment.js";
-import type { Plan, PlanStep } from "../planner/types.js";
 import type { Workload } from "../workload/types.js";
 import { chooseAccountCapacity, type AccountCapacity } from "./capacity-mode.js";
 import { containerLayout, EMPTY_LOAD, layoutModeOf } from "./container-layouts.js";
@@ -25,21 +24,34 @@ import { storageOf, type ContainerStorage } from "./storage.js";
 import {
   chooseThroughput,
   priceThroughputOptions,
+  withOwnOptions,
+  type OwnOptions,
   type ThroughputChoice,
+  type ThroughputOption,
   type ThroughputInput,
 } from "./throughput.js";
-import { formatInteger } from "../common/format-number.js";
 import { atomicWriteIssues } from "./atomic-writes.js";
+import { formatInteger } from "../common/format-number.js";
+import {
+  fewestThatFit,
+  growPartitions,
+  type FixedPointOutcome,
+  type PartitionSearch,
+} from "./partition-fixed-point.js";
+
+export { patternLoadOn } from "./partition-fixed-point.js";
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
-  /** Most fixed-point iterations of the partition count. */
+  /** Most rounds of the partition-count fixed point over the containers (each settles its own). */
   readonly maxIterations?: number;
 }
 
 /** Everything the evaluation computed, including the plans and environment used. */
 export interface DetailedEvaluation extends Evaluation {
   readonly partitions: Readonly<Record<string, number>>;
+  /** How the partition-count fixed point ended (rounds, solves, whether it settled). */
+  readonly fixedPoint: Omit<FixedPointOutcome, "state">;
 }
 
 /** Change-feed batches are read about once a second per lease under load (assumption of this model). */
@@ -69,22 +81,6 @@ export function createEvaluator(
 ): (model: Model) => DetailedEvaluation {
   const cache = new EvaluationCache(workload);
   return (model) => evaluateWith(cache, workload, model, options);
-}
-
-/**
- * One evaluation's partition search: the counts reached so far (mutable), the containers whose
- * fan-out cannot scale (their count is frozen), each container's storage and the mode whose
- * layout the solve follows (the model's, else the one the account decision chose last).
- */
-interface PartitionSearch {
-  readonly workload: Workload;
-  readonly model: Model;
-  readonly solver: Solver;
-  readonly storage: ReadonlyMap<string, ContainerStorage>;
-  readonly partitions: Record<string, number>;
-  readonly diverging: Set<string>;
-  readonly modeHint: Map<string, LayoutMode>;
-  readonly issues: EvaluationIssue[];
 }
 
 function evaluateWith(
@@ -127,9 +123,13 @@ function evaluateWith(
     modeHint: new Map(),
     issues,
   };
-  let state = growPartitions(search, solver.solve(partitions), options.maxIterations ?? 40);
-  state = fewestThatFit(search, state);
-  const followed = followChosenLayouts(search, cache, state, prices);
+  const initialCounts = { ...partitions };
+  const grown = growPartitions(search, solver.solve(partitions), options.maxIterations ?? 40);
+  const state = fewestThatFit(search, grown.state);
+  const maxRounds = options.maxIterations ?? 40;
+  const followed = followChosenLayouts(search, cache, state, prices, () =>
+    manualFixedPoint(search, cache, initialCounts, prices, maxRounds),
+  );
   const { plans, loads } = followed.state;
   const patterns = evaluatePatterns(cache, workload, plans, loads, issues);
   const containers = model.containers.map((container, index) =>
@@ -163,165 +163,129 @@ function evaluateWith(
     account: followed.priced.account,
     issues,
     partitions: { ...partitions },
+    fixedPoint: { rounds: grown.rounds, settled: grown.settled, solves: grown.solves },
   };
 }
 
-/** The partitions `container` needs for `load` in the mode the search follows (at least `current`). */
-function neededPartitions(
-  search: PartitionSearch,
-  load: ContainerLoad | undefined,
-  container: Container,
-  current: number,
-): number {
-  if (container.physicalPartitions !== undefined || load === undefined) return current;
-  const mode = layoutModeOf(container.throughput, search.modeHint.get(container.name) ?? "autoscale");
-  return containerLayout(container, mode, load, search.storage.get(container.name)?.totalGB ?? 0).partitions;
+/** One provisioned mode's own fixed point: the counts it reached and the options priced there. */
+interface ModeFixedPoint {
+  readonly partitions: Readonly<Record<string, number>>;
+  readonly diverging: ReadonlySet<string>;
+  readonly options: readonly (readonly ThroughputOption[])[];
 }
 
 /**
- * Physical partitions only ever split, so each count grows until the load fits, as a fixed point
- * (fan-out cost grows with partitions); a container where one more partition adds more fan-out
- * RU/s than a partition serves stops growing, with the patterns to blame.
+ * The fixed point of the containers the model leaves the mode of, with their layouts in manual
+ * throughput (created with RU/s / 6,000 partitions, not autoscale's max RU/s / 10,000): a search
+ * of its own (its counts, stopped containers and findings), from the counts storage gives: not
+ * from autoscale's, since manual can settle lower (a manual layout whose busiest partition needs
+ * more than the 6,000 RU/s a manual creation gives stops growing, where autoscale grows on).
+ * Its findings are not the evaluation's: they are of a mode the choice may not take.
  */
-function growPartitions(search: PartitionSearch, initial: Solved, maxIterations: number): Solved {
-  const { model, partitions, diverging } = search;
-  // Per container, the load and count at which it last needed no more partitions: with the same
-  // load (a load is never changed once built) and count it needs none again, so an iteration
-  // only looks at the containers whose load or count moved.
-  const settled = new Map<string, { readonly load: ContainerLoad | undefined; readonly count: number }>();
-  let state = initial;
-  for (let iteration = 0; iteration < maxIterations; iteration++) {
-    let changed = false;
-    for (const container of model.containers) {
-      if (diverging.has(container.name)) continue;
-      const current = partitions[container.name] ?? 1;
-      const load = state.loads.get(container.name);
-      const last = settled.get(container.name);
-      if (last !== undefined && last.load === load && last.count === current) continue;
-      const target = neededPartitions(search, load, container, current);
-      if (target <= current) {
-        settled.set(container.name, { load, count: current });
-        continue;
-      }
-      if (fanOutCannotScale(search, state, container, current)) {
-        diverging.add(container.name);
-        continue;
-      }
-      partitions[container.name] = target;
-      changed = true;
-    }
-    if (!changed) break;
-    state = search.solver.solve(partitions);
-  }
-  return state;
+function manualFixedPoint(
+  search: PartitionSearch,
+  cache: EvaluationCache,
+  initialCounts: Readonly<Record<string, number>>,
+  prices: Prices,
+  maxRounds: number,
+): ModeFixedPoint {
+  const manual: PartitionSearch = {
+    ...search,
+    partitions: { ...initialCounts },
+    diverging: new Set(),
+    modeHint: new Map(search.model.containers.map((c) => [c.name, "manual" as const])),
+    issues: [],
+  };
+  const grown = growPartitions(manual, search.solver.solve(manual.partitions), maxRounds);
+  const state = fewestThatFit(manual, grown.state);
+  const { workload, model, storage } = search;
+  const priced = priceContainers(cache, workload, model, state.loads, storage, prices, plannedOf(manual));
+  return { partitions: manual.partitions, diverging: manual.diverging, options: priced.options };
+}
+
+/** The counts the search planned with, and whether each is frozen (a fan-out that cannot scale). */
+function plannedOf(search: PartitionSearch): Map<string, { partitions: number; fixed: boolean }> {
+  return new Map(
+    search.model.containers.map((c) => [
+      c.name,
+      { partitions: search.partitions[c.name] ?? 1, fixed: search.diverging.has(c.name) },
+    ]),
+  );
 }
 
 /**
- * Would one more partition add more fan-out RU/s than a partition can serve? Patterns that only
- * move onto the container at the new count (a plan that prefers it there) are not its fan-out
- * growing. When it would, the patterns whose own load grows by a partition's worth are blamed
- * (if none does alone, every pattern whose load grows shares the blame).
+ * The options of each container whose mode the model leaves open, each provisioned mode priced
+ * at its own fixed point (manual at the manual search's counts, autoscale at the search's), and
+ * the counts of the cheaper of the two (the cheapest allowed, as `chooseThroughput` chooses).
+ * A container that cannot settle in manual has manual not allowed (and keeps autoscale's).
  */
-function fanOutCannotScale(
+function ownFixedPoints(
   search: PartitionSearch,
-  state: Solved,
-  container: Container,
-  current: number,
-): boolean {
-  const { workload, solver, partitions, issues } = search;
-  const before = state.loads.get(container.name)?.peak ?? 0;
-  // Only patterns with a step on the container can have load on it (the others' delta is 0).
-  const onContainer = solver.patternsOn(container.name);
-  // A pattern without load on the container now adds none (its delta is 0): only the plans of
-  // those with load are tried, and no loads are built for the trial.
-  const was = onContainer.map((index) => patternLoadOn(state.plans[index], container.name));
-  const loaded = onContainer.filter((_index, position) => (was[position] ?? 0) > 0);
-  // The counts of now with one more partition here (a view: no copy of every container's count).
-  const trialCounts: Record<string, number> = Object.create(partitions) as Record<string, number>;
-  trialCounts[container.name] = current + 1;
-  const trial = solver.trialPlans(trialCounts, loaded);
-  const trialPlans = new Map(loaded.map((index, position) => [index, trial[position]]));
-  const deltas = onContainer.flatMap((index, position) => {
-    const pattern = workload.accessPatterns[index];
-    if (pattern === undefined) return [];
-    const before = was[position] ?? 0;
-    return [
-      {
-        pattern,
-        index,
-        delta:
-          before > 0 ? (patternLoadOn(trialPlans.get(index), container.name) - before) * pattern.rps.peak : 0,
-      },
-    ];
-  });
-  const growth = deltas.reduce((sum, d) => sum + Math.max(0, d.delta), 0);
-  if (growth < MAX_PHYSICAL_PARTITION_RUS) return false;
-  const alone = deltas.filter((d) => d.delta >= MAX_PHYSICAL_PARTITION_RUS);
-  const blamed = alone.length > 0 ? alone : deltas.filter((d) => d.delta > 0);
-  for (const { pattern, index, delta } of blamed) {
-    issues.push({
-      code: "evaluate.fanOutCannotScale",
-      pattern: pattern.id,
-      container: container.name,
-      rusAddedPerPartition: delta,
-      physicalPartitions: current,
-      severity: "error",
-      path: ["accessPatterns", index],
-      message: `${pattern.id} cannot scale: each physical partition added to ${container.name} adds ${formatInteger(delta)} RU/s of its fan-out at peak (${formatInteger(growth)} RU/s in all), more than the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s a partition serves (stopped at ${current} partitions, ${formatInteger(before)} RU/s)`,
-      suggestion:
-        "route it by the partition key, keep a copy partitioned by its filter, or keep a bounded set",
+  autoscale: readonly (readonly ThroughputOption[])[],
+  manual: ModeFixedPoint,
+): Map<string, { own: OwnOptions; partitions: number; mode: LayoutMode }> {
+  const out = new Map<string, { own: OwnOptions; partitions: number; mode: LayoutMode }>();
+  for (const [index, container] of search.model.containers.entries()) {
+    const name = container.name;
+    if (!opensMode(container) || search.diverging.has(name)) continue;
+    const manualPriced = manual.options[index]?.find((o) => o.mode === "manual");
+    const autoscaleOwn = autoscale[index]?.find((o) => o.mode === "autoscale");
+    if (manualPriced === undefined || autoscaleOwn === undefined) continue;
+    // Created with manual throughput its fan-out never settles (each partition needs another):
+    // manual is not possible, whatever it would cost where the search stopped.
+    const manualOwn: ThroughputOption = manual.diverging.has(name)
+      ? {
+          ...manualPriced,
+          allowed: false,
+          why: `with manual throughput (RU/s / 6,000 partitions at creation) its fan-out cannot settle: each partition added needs another (stopped at ${formatInteger(manual.partitions[name] ?? 1)} partitions)`,
+        }
+      : manualPriced;
+    const pair = [manualOwn, autoscaleOwn];
+    const allowed = pair.filter((o) => o.allowed);
+    const pool = allowed.length > 0 ? allowed : pair;
+    const cheaper = pool.reduce((a, b) => (b.monthlyThroughputUSD < a.monthlyThroughputUSD ? b : a));
+    out.set(name, {
+      own: { manual: manualOwn, autoscale: autoscaleOwn },
+      partitions: cheaper.mode === "manual" ? (manual.partitions[name] ?? 1) : (search.partitions[name] ?? 1),
+      mode: cheaper.mode,
     });
   }
-  return true;
+  return out;
+}
+
+/** The model leaves the container's throughput mode and partition count to the evaluation. */
+function opensMode(container: Container): boolean {
+  return container.throughput === undefined && container.physicalPartitions === undefined;
 }
 
 /**
- * Plans may have moved away from a container whose fan-out made it grow: per container, takes
- * the fewest partitions (from what the final plans need up to the count reached) at which
- * planning again still fits.
- */
-function fewestThatFit(search: PartitionSearch, reachedState: Solved): Solved {
-  const { model, partitions, diverging, solver } = search;
-  let state = reachedState;
-  for (const container of model.containers) {
-    if (diverging.has(container.name) || container.physicalPartitions !== undefined) continue;
-    const reached = partitions[container.name] ?? 1;
-    for (
-      let count = neededPartitions(search, state.loads.get(container.name), container, 1);
-      count < reached;
-      count = Math.max(count + 1, Math.ceil(count * 1.25))
-    ) {
-      const retry = solver.solve({ ...partitions, [container.name]: count });
-      if (neededPartitions(search, retry.loads.get(container.name), container, 1) <= count) {
-        partitions[container.name] = count;
-        state = retry;
-        break;
-      }
-    }
-  }
-  return state;
-}
-
-/**
- * Prices every mode on its own layout, decides the account's capacity mode, and follows the
- * chosen layouts (a mode's partition count changes fan-out costs, so it re-plans once one moves).
+ * Prices every mode on its own layout, each provisioned mode at its own partition fixed point
+ * (the search's counts follow autoscale; manual gets a search of its own), decides the account's
+ * capacity mode, and follows the chosen layouts (a mode's partition count changes fan-out costs,
+ * so it re-plans once one moves).
  */
 function followChosenLayouts(
   search: PartitionSearch,
   cache: EvaluationCache,
   initial: Solved,
   prices: Prices,
+  manualSearch: () => ModeFixedPoint,
 ): { state: Solved; priced: { account: AccountCapacity; choices: ThroughputChoice[] } } {
   const { workload, model, partitions, diverging, storage } = search;
-  const planned = (): Map<string, { partitions: number; fixed: boolean }> =>
-    new Map(
-      model.containers.map((c) => [
-        c.name,
-        { partitions: partitions[c.name] ?? 1, fixed: diverging.has(c.name) },
-      ]),
-    );
   let state = initial;
-  let priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
+  let priced = priceContainers(cache, workload, model, state.loads, storage, prices, plannedOf(search));
+  let own = new Map<string, { own: OwnOptions; partitions: number; mode: LayoutMode }>();
+  if (model.containers.some((c) => opensMode(c) && !diverging.has(c.name))) {
+    own = ownFixedPoints(search, priced.options, manualSearch());
+    for (const [name, fixedPoint] of own) {
+      search.modeHint.set(name, fixedPoint.mode);
+      partitions[name] = fixedPoint.partitions;
+    }
+    // Always solved again: the manual search's solves left the solver (and the environment the
+    // findings read) at its counts.
+    state = search.solver.solve(partitions);
+    priced = priceContainers(cache, workload, model, state.loads, storage, prices, plannedOf(search), own);
+  }
   for (let round = 0; round < MAX_LAYOUT_ROUNDS; round++) {
     let moved = false;
     for (const [index, container] of model.containers.entries()) {
@@ -336,7 +300,7 @@ function followChosenLayouts(
     }
     if (!moved) break;
     state = search.solver.solve(partitions);
-    priced = priceContainers(cache, workload, model, state.loads, storage, prices, planned());
+    priced = priceContainers(cache, workload, model, state.loads, storage, prices, plannedOf(search), own);
   }
   return { state, priced };
 }
@@ -344,6 +308,17 @@ function followChosenLayouts(
 function withoutPin(input: ThroughputInput): ThroughputInput {
   const { pinned: _ignored, ...rest } = input;
   return rest;
+}
+
+/** What identifies a container's own-fixed-point options in the memo keys. */
+function ownKey(own: OwnOptions): string {
+  return [own.manual, own.autoscale]
+    .map((o) =>
+      o === undefined
+        ? "-"
+        : `${o.provisionedRus}/${o.layout.partitions}/${o.layout.hottest}/${o.monthlyThroughputUSD}/${o.allowed}`,
+    )
+    .join(",");
 }
 
 /** Rounds of "choose modes, follow their layouts, re-plan" (it settles in one or two). */
@@ -358,8 +333,10 @@ function priceContainers(
   storage: ReadonlyMap<string, ContainerStorage>,
   prices: Prices,
   planned: Map<string, { readonly partitions: number; readonly fixed: boolean }>,
-): { account: AccountCapacity; choices: ThroughputChoice[] } {
+  ownPoints: ReadonlyMap<string, { readonly own: OwnOptions }> = new Map(),
+): { account: AccountCapacity; choices: ThroughputChoice[]; options: ThroughputOption[][] } {
   const priced = model.containers.map((container) => {
+    const own = ownPoints.get(container.name)?.own ?? {};
     const load = loads.get(container.name) ?? EMPTY_LOAD;
     const storageGB = storage.get(container.name)?.totalGB ?? 0;
     const plannedHere = planned.get(container.name);
@@ -386,37 +363,28 @@ function priceContainers(
       JSON.stringify(container.throughput ?? null),
       plannedHere?.partitions,
       plannedHere?.fixed,
+      ownKey(own),
     ].join("|");
     return {
       input,
       load,
       key,
-      options: cache.memo(load, `options ${key}`, () => priceThroughputOptions(input, prices)),
+      own,
+      options: cache.memo(load, `options ${key}`, () =>
+        withOwnOptions(priceThroughputOptions(input, prices), own),
+      ),
     };
   });
   const account = chooseAccountCapacity(
     model.containers.map((container, index) => ({ container, options: priced[index]?.options ?? [] })),
   );
-  const choices = priced.map(({ input, load, key }) => {
+  const choices = priced.map(({ input, load, key, own }) => {
     // A container whose setting the account cannot honour is priced in the account's mode.
     const unpinned =
       input.pinned !== undefined && !account.modes.includes(layoutModeOf(input.pinned, "autoscale"));
     return cache.memo(load, `choice ${key}|${unpinned}|${account.modes.join(",")}`, () =>
-      chooseThroughput(unpinned ? withoutPin(input) : input, prices, account.modes),
+      chooseThroughput(unpinned ? withoutPin(input) : input, prices, account.modes, own),
     );
   });
-  return { account, choices };
-}
-
-/** RU per request that a plan puts on one container (synchronous and change-feed steps). */
-export function patternLoadOn(plan: Plan | undefined, container: string): number {
-  if (plan === undefined) return 0;
-  const onContainer = (step: PlanStep): number =>
-    step.kind === "changeFeed"
-      ? step.steps.reduce((sum, inner) => sum + onContainer(inner) * step.times, 0)
-      : step.container === container
-        ? step.ru.estimate * step.times
-        : 0;
-  const steps = plan.type === "write" ? [...plan.operations, ...plan.async] : plan.operations;
-  return steps.reduce((sum, step) => sum + onContainer(step), 0);
+  return { account, choices, options: priced.map((p) => p.options) };
 }

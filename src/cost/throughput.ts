@@ -136,6 +136,11 @@ export function priceThroughputOptions(input: ThroughputInput, prices: Prices): 
   return [manual, autoscaleOption(input, prices, manual), serverlessOption(input, prices)];
 }
 
+/** `options` with each mode in `own` replaced by its own fixed point's option. */
+export function withOwnOptions(options: readonly ThroughputOption[], own: OwnOptions): ThroughputOption[] {
+  return options.map((option) => (option.mode === "serverless" ? option : (own[option.mode] ?? option)));
+}
+
 /** Manual throughput: the RU/s of its layout, billed every hour of the month. */
 function manualOption(input: ThroughputInput, prices: Prices): ThroughputOption {
   const hours = prices.hoursPerMonth;
@@ -257,16 +262,21 @@ function serverlessOption(input: ThroughputInput, prices: Prices): ThroughputOpt
   };
 }
 
+/** Options priced elsewhere that replace a mode's (each provisioned mode at its own partition fixed point). */
+export type OwnOptions = Partial<Record<"manual" | "autoscale", ThroughputOption>>;
+
 /**
  * Chooses the throughput mode (the model's, or the cheapest allowed among `modes`) and prices
  * the month. `modes` is what the account allows: serverless alone, or manual and autoscale.
+ * `own` replaces a mode's option by the one priced at that mode's own partition count.
  */
 export function chooseThroughput(
   input: ThroughputInput,
   prices: Prices,
   modes: readonly ThroughputOption["mode"][] = ["manual", "autoscale", "serverless"],
+  own: OwnOptions = {},
 ): ThroughputChoice {
-  const options = priceThroughputOptions(input, prices);
+  const options = withOwnOptions(priceThroughputOptions(input, prices), own);
   const storageGBBilled = Math.max(1, input.storageGB);
   const monthlyStorageUSD = storageGBBilled * prices.storagePerGBMonth * input.regions;
   const storageFormula = `${formatFigure(storageGBBilled)} GB x ${rate(prices.storagePerGBMonth)} x ${input.regions} region(s) = ${usd(monthlyStorageUSD)}`;
