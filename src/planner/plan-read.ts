@@ -511,9 +511,14 @@ function queryNote(routing: Routing, partitions: number): string {
 
 /** Plans `pattern` on every item type that stores its entity and keeps the cheapest that serves it. */
 export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
-  const options = env.context
-    .placementsOf(pattern.entity)
-    .map((placement) => planOnPlacement(env, pattern, placement));
+  // A read that must see every committed write (`maxStalenessSeconds: 0`) is never answered by a
+  // copy the change feed keeps (`source`: it lags the writes), while the entity's own items can.
+  const placements = env.context.placementsOf(pattern.entity);
+  const current =
+    pattern.maxStalenessSeconds === 0 ? placements.filter((p) => p.item.source === undefined) : placements;
+  const options = (current.length > 0 ? current : placements).map((placement) =>
+    planOnPlacement(env, pattern, placement),
+  );
   const served = options.filter((option) => option.plan.served);
   const pool = served.length > 0 ? served : options;
   const best = pool.reduce<Option | undefined>(
