@@ -94,7 +94,9 @@ function partitionProblems(
       c.partitionLayout.partitionsForStorage,
       createdWith(0, "serverless", c.storageGB),
     );
-    for (const o of c.throughputOptions)
+    // An option that is not possible (a fan-out that cannot settle in that mode) keeps the count
+    // its own fixed point stopped at, like a frozen container above; its reason says so.
+    for (const o of c.throughputOptions.filter((option) => option.allowed))
       expectEqual(
         `${c.name} ${o.mode} option`,
         o.physicalPartitions,
