@@ -99,6 +99,18 @@ async function generated(
   return { module, access: create(wrap(deployment.database), { transactionalBatch: batches }), deployment };
 }
 
+/** A user and one post of theirs: what every reaction probe starts from. */
+async function authorAndPost(access: Access, userId: string, postId: string): Promise<void> {
+  await call(
+    access,
+    "c1CreateAUserOrEditTheirProfile",
+  )({ userId, displayName: "Ann", avatarUrl: "a", bio: "b" });
+  await call(
+    access,
+    "c2PublishAPost",
+  )({ postId, authorId: userId, text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+}
+
 function call(access: Access, name: string): Fn {
   const fn = access[name];
   if (fn === undefined) throw new Error(`no function ${name}`);
@@ -128,14 +140,7 @@ for (const target of TEST_ENDPOINTS) {
       async (_, model) => {
         const { access, deployment } = await generated(endpoint, SOCIAL.workload, model);
         deployments.push(deployment);
-        await call(
-          access,
-          "c1CreateAUserOrEditTheirProfile",
-        )({ userId: "u1", displayName: "Ann", avatarUrl: "a", bio: "b" });
-        await call(
-          access,
-          "c2PublishAPost",
-        )({ postId: "p1", authorId: "u1", text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+        await authorAndPost(access, "u1", "p1");
         const reaction = {
           reactionId: "r1",
           postId: "p1",
@@ -167,14 +172,7 @@ for (const target of TEST_ENDPOINTS) {
     it("brings a removed reaction back when it is added again, also racing removals (soft delete: no write lands on a tombstone)", async () => {
       const { access, deployment } = await generated(endpoint, SOCIAL.workload, SOCIAL_SOFT_DELETE as Model);
       deployments.push(deployment);
-      await call(
-        access,
-        "c1CreateAUserOrEditTheirProfile",
-      )({ userId: "u1", displayName: "Ann", avatarUrl: "a", bio: "b" });
-      await call(
-        access,
-        "c2PublishAPost",
-      )({ postId: "p1", authorId: "u1", text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+      await authorAndPost(access, "u1", "p1");
       const reaction = { reactionId: "r1", postId: "p1", userId: "u2", kind: "like", createdAt: "x" };
       const react = call(access, "c3ReactToAPostAddAReactionOrChangeItsKind");
       const remove = call(access, "c4RemoveAReaction");
@@ -215,14 +213,7 @@ for (const target of TEST_ENDPOINTS) {
     it("counts a feed page read twice once (soft delete: the counted flag of the latest version)", async () => {
       const { access, deployment } = await generated(endpoint, SOCIAL.workload, SOCIAL_SOFT_DELETE as Model);
       deployments.push(deployment);
-      await call(
-        access,
-        "c1CreateAUserOrEditTheirProfile",
-      )({ userId: "u1", displayName: "Ann", avatarUrl: "a", bio: "b" });
-      await call(
-        access,
-        "c2PublishAPost",
-      )({ postId: "p1", authorId: "u1", text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+      await authorAndPost(access, "u1", "p1");
       const react = call(access, "c3ReactToAPostAddAReactionOrChangeItsKind");
       for (const [i, kind] of ["like", "love", "wow"].entries()) {
         await react({
@@ -267,14 +258,7 @@ for (const target of TEST_ENDPOINTS) {
     it("counts a feed page delivered twice once (all versions and deletes: the holder's sequence mark)", async () => {
       const { access, deployment } = await generated(endpoint, SOCIAL.workload, SOCIAL.model);
       deployments.push(deployment);
-      await call(
-        access,
-        "c1CreateAUserOrEditTheirProfile",
-      )({ userId: "u1", displayName: "Ann", avatarUrl: "a", bio: "b" });
-      await call(
-        access,
-        "c2PublishAPost",
-      )({ postId: "p1", authorId: "u1", text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+      await authorAndPost(access, "u1", "p1");
       const written = await call(
         access,
         "c3ReactToAPostAddAReactionOrChangeItsKind",
@@ -458,14 +442,7 @@ for (const target of TEST_ENDPOINTS) {
     it("pages a 50-per-page list: every item once, then no continuation", async () => {
       const { access, deployment } = await generated(endpoint, SOCIAL.workload, SOCIAL.model);
       deployments.push(deployment);
-      await call(
-        access,
-        "c1CreateAUserOrEditTheirProfile",
-      )({ userId: "u0", displayName: "Ann", avatarUrl: "a", bio: "b" });
-      await call(
-        access,
-        "c2PublishAPost",
-      )({ postId: "p2", authorId: "u0", text: "t", mediaUrls: [], createdAt: "2026-11-24T01:00:00Z" });
+      await authorAndPost(access, "u0", "p2");
       for (let i = 0; i < 60; i++) {
         await call(
           access,
