@@ -52,6 +52,9 @@ export function runInHeapLimitedWorker(argv: readonly string[], heapMb: number):
     const worker = new Worker(new URL("./heap-worker.js", import.meta.url), {
       workerData: { argv: [...argv] },
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
+      // Not the process's own flags: a preload given to the process (the benches' usage report)
+      // runs once, in the main thread, not again in the worker.
+      execArgv: [],
       stdout: false,
       stderr: false,
     });
