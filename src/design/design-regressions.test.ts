@@ -98,6 +98,67 @@ describe("design on the workloads of issue 11", () => {
   });
 });
 
+describe("design of bounded newest-N sets", () => {
+  it("sizes one set for the largest limit of the reads in its order (a hot newest 10, a cool newest 100)", () => {
+    const workload = workloadOf({
+      version: 1,
+      name: "orders",
+      entities: {
+        Order: {
+          key: "orderId",
+          count: 20_000_000,
+          avgBytes: 500,
+          attributes: { orderId: "string", score: { type: "number", changes: "frequent" } },
+        },
+      },
+      accessPatterns: [
+        {
+          id: "C1",
+          name: "create",
+          type: "write",
+          operation: "create",
+          entity: "Order",
+          rps: { avg: 15, peak: 22 },
+        },
+        {
+          id: "Q1",
+          name: "by id",
+          type: "read",
+          entity: "Order",
+          where: { orderId: "eq" },
+          rps: { avg: 30, peak: 30 },
+        },
+        {
+          id: "Q8",
+          name: "top 10",
+          type: "read",
+          entity: "Order",
+          orderBy: { score: "desc" },
+          limit: 10,
+          rps: { avg: 1400, peak: 4100 },
+        },
+        {
+          id: "Q9",
+          name: "top 100",
+          type: "read",
+          entity: "Order",
+          orderBy: { score: "desc" },
+          limit: 100,
+          rps: { avg: 30, peak: 30 },
+        },
+      ],
+    });
+    const result = designAndReload(workload);
+    const sets = result.model.containers.flatMap((c) => c.items.filter((i) => i.keepLatest !== undefined));
+    expect(sets.map((i) => i.keepLatest)).toEqual([{ count: 100, by: "score" }]);
+    expect(result.evaluation.issues.filter((i) => i.code === "evaluate.boundedSetTooSmall")).toEqual([]);
+    for (const id of ["Q8", "Q9"]) {
+      const plan = planOf(result, id);
+      expect(plan.kind, id).toBe("singlePartitionQuery");
+    }
+  });
+});
+
 const FIXTURES = fileURLToPath(new URL("./__fixtures__/issue-11/", import.meta.url));
 /** A workload of the issue 11 audit (src/design/__fixtures__/issue-11), optionally edited. */
 function audited(file: string, edit: (text: string) => string = (t) => t): Workload {
