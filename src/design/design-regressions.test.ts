@@ -210,8 +210,25 @@ describe("design on the reproducers of the issue 11 audit", () => {
   // left under the old key (planned and costed), the set's hottest status needs 10,395 RU/s at
   // peak, and no spread the search offers (write shards or replicas of the set) brings it under
   // 10,000: the design keeps one hot-partition error. This fails until the search finds one.
-  it.fails("status: the design of the status reproducer has no hard-limit error", () => {
-    expect(errorsOf(designAndReload(audited("status.yaml")))).toEqual([]);
+  // No spread meets the limit (src/design/unmet-limits.ts): the reads of the hottest status are
+  // the heat, replicas spread them, but every replica takes every write of its status, and the
+  // keys of enough replicas share physical partitions by hash. The design says so, in figures.
+  it("status: the design of the status reproducer names the limit it cannot meet and why no spread does", () => {
+    const result = designAndReload(audited("status.yaml"));
+    expect(errorsOf(result)).toEqual(["evaluate.hotPartition containers.tickets-latest-by-status"]);
+    const unmet = result.decisions.find((d) => d.id === "unmet-limits");
+    expect(unmet?.chosen).toBe("1 hard-limit error(s) remain");
+    const why = unmet?.why ?? "";
+    expect(why).toContain(
+      "the hottest logical partition of tickets-latest-by-status needs 10,395 RU/s at peak, over the 10,000 RU/s",
+    );
+    expect(why).toContain(
+      "its hottest logical partition (status#1-0, 8 replicas of ticket) takes 6,519 RU/s of reads (Q1, and the change feed's reads of one replica) and 3,876 RU/s of writes at peak",
+    );
+    expect(why).toContain("no replica count brings a key under 3,876 RU/s");
+    expect(why).toMatch(/16: hottest key 7,136 RU\/s, busiest of \d+ physical partitions [\d,]+ RU\/s/);
+    expect(why).toContain("Serve Q1 from a cache");
+    expect(result.decisions.some((d) => d.why.includes("respects every limit"))).toBe(false);
   });
 
   it("status: the tickets are never keyed by the status writes change; the newest 20 per status come from a set", () => {
