@@ -3,7 +3,9 @@
  * paths that patterns filter or sort on, composite indexes for ORDER BY on several paths and for
  * equality + ORDER BY, everything else excluded), and which leaf values a policy indexes.
  */
+import { BUCKET_RECORDS_PROPERTY } from "../runtime/items.js";
 import type { CompositePath, Container, IndexingSpec } from "../model/types.js";
+import { templateAttributes } from "../model/templates.js";
 import type { PlanningContext } from "./context.js";
 import type { ItemShape } from "./item-shape.js";
 import { manyToManyLink } from "./many-to-many.js";
@@ -56,6 +58,19 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
     if (pattern.type !== "read") continue;
     if (entities.has(pattern.entity)) {
       for (const predicate of pattern.where) paths.add(`/${predicate.attribute}/?`);
+      // A bucket item type is filtered on its records too (EXISTS over `records`).
+      for (const item of container.items) {
+        if (item.bucket === undefined || item.entity !== pattern.entity) continue;
+        const onItem = [item.id, ...item.partitionKey].flatMap((template) => templateAttributes(template));
+        const window = item.bucket.kind === "window" ? item.bucket.by : undefined;
+        for (const predicate of pattern.where) {
+          // The item's own attributes, and a range on the window start, are tested on the item.
+          const itemLevel =
+            onItem.includes(predicate.attribute) || (predicate.op === "range" && predicate.attribute === window);
+          if (!itemLevel)
+            paths.add(`/${BUCKET_RECORDS_PROPERTY}/[]/${predicate.attribute}/?`);
+        }
+      }
       for (const sort of pattern.orderBy) paths.add(`/${sort.attribute}/?`);
       const equalities = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
       const sorted = pattern.orderBy.map((s) => s.attribute);

@@ -15,6 +15,7 @@ import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
 import { buildQuery } from "./sql.js";
+import { BUCKET_RECORDS_PROPERTY } from "../runtime/items.js";
 import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
 
 /** Records of the pattern's entity that match its filters, before `limit`. */
@@ -298,6 +299,15 @@ function queryStep(
     ...(item.bucket?.kind === "window"
       ? { window: { attribute: item.bucket.by, seconds: item.bucket.windowSeconds } }
       : {}),
+    // A bucket holds its records in an array: other filters test the records (EXISTS).
+    ...(item.bucket === undefined
+      ? {}
+      : {
+          records: {
+            property: BUCKET_RECORDS_PROPERTY,
+            itemAttributes: [item.id, ...item.partitionKey].flatMap((template) => templateAttributes(template)),
+          },
+        }),
     valuesFrom: "input",
     orderBy: pattern.orderBy,
     ...queryProjection(env, pattern, placement),

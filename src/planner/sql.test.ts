@@ -145,3 +145,40 @@ describe("buildQuery with truncate", () => {
     );
   });
 });
+
+describe("buildQuery of a bucket item type", () => {
+  const records = { property: "records", itemAttributes: ["deviceId"] };
+  const window = { attribute: "timestamp", seconds: 3600 };
+  it("tests the bucket's key and the window range on the item, every other filter on one record", () => {
+    const built = buildQuery({
+      keys: [{ property: "type", source: { kind: "literal", value: "readingBucket" } }],
+      predicates: [
+        { attribute: "deviceId", op: "eq" },
+        { attribute: "timestamp", op: "range" },
+        { attribute: "readingId", op: "eq" },
+        { attribute: "kind", op: "in" },
+      ],
+      valuesFrom: "input",
+      orderBy: [],
+      records,
+      window,
+    });
+    // A record's attributes are not properties of its bucket item: `c.readingId` matches nothing.
+    expect(built.sql).toBe(
+      "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.readingId = @readingId AND ARRAY_CONTAINS(@kind, r.kind))",
+    );
+  });
+  it("tests an equality on the window attribute on the records (the item holds the window start)", () => {
+    const built = buildQuery({
+      keys: [],
+      predicates: [{ attribute: "timestamp", op: "eq" }],
+      valuesFrom: "input",
+      orderBy: [],
+      records,
+      window,
+    });
+    expect(built.sql).toBe(
+      "SELECT * FROM c WHERE EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp = @timestamp)",
+    );
+  });
+});

@@ -37,6 +37,15 @@ export interface QuerySpec {
   readonly valuesFrom: "input" | "result";
   /** A window bucket's time attribute: the lower bound of a range on it is aligned to the window. */
   readonly window?: { readonly attribute: string; readonly seconds: number };
+  /**
+   * A bucket item type: its records are in the array `property`; the bucket item itself holds
+   * only `itemAttributes` (those of its id and key templates) and, for a time window, the window
+   * start under `window.attribute`. A predicate on any other attribute (or an equality, prefix...
+   * on the window attribute, whose item value is the window start) is a condition on the
+   * records: `EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.x = @x)`, true for a bucket that
+   * holds a matching record (the caller keeps the matching records of each bucket).
+   */
+  readonly records?: { readonly property: string; readonly itemAttributes: readonly string[] };
   /** With `valuesFrom: "result"`: the result property holding each predicate's value, when named differently. */
   readonly resultNames?: Readonly<Record<string, string>>;
   readonly orderBy: readonly SortKey[];
@@ -91,23 +100,26 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         : {};
     return { kind: "input", attribute, bound, ...align };
   };
+  const recordConditions: string[] = [];
   for (const predicate of spec.predicates) {
-    const ref = propertyRef(predicate.attribute);
+    const onRecord = spec.records !== undefined && !onBucketItem(spec, predicate);
+    const ref = propertyRef(predicate.attribute, onRecord ? "r" : "c");
+    const target = onRecord ? recordConditions : conditions;
     switch (predicate.op) {
       case "eq":
-        conditions.push(`${ref} = ${bind(predicate.attribute, valueOf(predicate.attribute))}`);
+        target.push(`${ref} = ${bind(predicate.attribute, valueOf(predicate.attribute))}`);
         break;
       case "in":
-        conditions.push(`ARRAY_CONTAINS(${bind(predicate.attribute, valueOf(predicate.attribute))}, ${ref})`);
+        target.push(`ARRAY_CONTAINS(${bind(predicate.attribute, valueOf(predicate.attribute))}, ${ref})`);
         break;
       case "contains":
-        conditions.push(`ARRAY_CONTAINS(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
+        target.push(`ARRAY_CONTAINS(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
         break;
       case "prefix":
-        conditions.push(`STARTSWITH(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
+        target.push(`STARTSWITH(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
         break;
       case "range":
-        conditions.push(
+        target.push(
           `${ref} >= ${bind(`${predicate.attribute}From`, valueOf(predicate.attribute, "from"))}`,
           `${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`,
         );
@@ -115,6 +127,12 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
       default:
         return predicate.op satisfies never;
     }
+  }
+  if (spec.records !== undefined && recordConditions.length > 0) {
+    // One record must match every record condition (not one record each).
+    conditions.push(
+      `EXISTS(SELECT VALUE r FROM r IN ${propertyRef(spec.records.property)} WHERE ${recordConditions.join(" AND ")})`,
+    );
   }
   if (spec.excludeTombstones !== undefined)
     conditions.push(`NOT IS_DEFINED(${propertyRef(spec.excludeTombstones)})`);
@@ -134,6 +152,16 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
       ? ""
       : ` ORDER BY ${spec.orderBy.map((s) => `${propertyRef(s.attribute)} ${s.direction.toUpperCase()}`).join(", ")}`;
   return { sql: `SELECT ${top}${select} FROM c${where}${order}`, parameters };
+}
+
+/**
+ * True when a predicate of a bucket query tests the bucket item itself: an attribute of its id or
+ * key templates, or a range on the window attribute (the bucket's window start, the lower bound
+ * aligned to the window so that the bucket holding the range's first records is included).
+ */
+function onBucketItem(spec: QuerySpec, predicate: Predicate): boolean {
+  if (spec.records?.itemAttributes.includes(predicate.attribute) === true) return true;
+  return predicate.op === "range" && spec.window?.attribute === predicate.attribute;
 }
 
 /**
