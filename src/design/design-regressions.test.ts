@@ -500,6 +500,27 @@ accessPatterns:
     expect(primaryOf(result.model, "Ping").item.bucket).toEqual(bucket);
   });
 
+  // A bucket holds its records append-only: records deleted one by one (a GDPR erase) are not
+  // binned, even when the workload asks for binning (the model check would refuse the bucket).
+  it("gps: pings deleted one by one are not binned, whatever the workload's binning", () => {
+    const result = designAndReload(
+      audited("gps.yaml", (t) =>
+        t
+          .replace(
+            "    ttlSeconds: 604800\n",
+            "    ttlSeconds: 604800\n    binning: { windowSeconds: 300 }\n",
+          )
+          .replace(
+            "accessPatterns:\n",
+            "accessPatterns:\n  - { id: D1, name: erase ping, type: write, operation: delete, entity: Ping, rps: { avg: 1, peak: 2 } }\n",
+          ),
+      ),
+    );
+    expect(primaryOf(result.model, "Ping").item.bucket).toBeUndefined();
+    const decision = result.decisions.find((d) => d.id === "bucket-Ping");
+    expect(decision?.alternatives.filter((a) => a.name.startsWith("bin Ping")) ?? []).toEqual([]);
+  });
+
   it("gps: binning as written (a patch of the growing bucket per record) is offered in the workload's window and loses to one item per record", () => {
     const result = designAndReload(gps("binning: { windowSeconds: 3600 }"));
     expect(primaryOf(result.model, "Ping").item.bucket).toBeUndefined();

@@ -6,6 +6,7 @@
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { Model } from "../model/types.js";
+import { rewritesRecords } from "../model/key-changes.js";
 import {
   analyzeAccessCorrelation,
   CONSOLIDATE_ABOVE,
@@ -299,6 +300,13 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
     home === undefined ||
     entity.binning?.kind === "never" ||
     entity.avgBytes > 2048
+  )
+    return [];
+  // A bucket holds its records append-only: an entity whose records are rewritten or deleted one
+  // by one is not binned (each such write would read and rewrite a whole bucket, under an ETag,
+  // which costs more than binning saves; the model check refuses it: model.badBucket).
+  if (
+    workload.accessPatterns.some((p) => p.type === "write" && p.entity === entityName && rewritesRecords(p))
   )
     return [];
   const writes = workload.accessPatterns.filter(

@@ -92,3 +92,56 @@ containers:
     expect(loaded.issues.filter((issue) => issue.severity === "error")).toEqual([]);
   });
 });
+
+describe("the model check of append-only buckets", () => {
+  const appendOnly = (writes: string) => {
+    const loaded = loadWorkload(`version: 1
+name: orders
+entities:
+  Order:
+    key: orderId
+    count: 1000
+    avgBytes: 200
+    attributes:
+      orderId: string
+      accountId: string
+      at: datetime
+      note: { type: string, changes: rare }
+accessPatterns:
+  - { id: C1, name: place, type: write, operation: create, entity: Order, rps: { avg: 10, peak: 20 } }
+${writes}
+  - { id: Q1, name: history, type: read, entity: Order, where: { accountId: eq }, orderBy: { at: desc }, rps: { avg: 1, peak: 2 } }
+`);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    return loadModel(
+      `version: 1
+containers:
+  - name: orders
+    partitionKey: [/accountId]
+    items:
+      - { type: orderBucket, entity: Order, id: "{accountId}-{bucket}", partitionKey: ["{accountId}"], bucket: { by: at, window: 1h } }
+`,
+      { workload: loaded.value, file: "model.yaml" },
+    );
+  };
+  it("refuses binning records that writes patch, replace, upsert with changes or delete one by one", () => {
+    const loaded =
+      appendOnly(`  - { id: W1, name: edit, type: write, operation: patch, entity: Order, changes: [note], rps: { avg: 1, peak: 2 } }
+  - { id: W2, name: fix, type: write, operation: upsert, entity: Order, changes: [note], rps: { avg: 1, peak: 2 } }
+  - { id: D1, name: remove, type: write, operation: delete, entity: Order, rps: { avg: 1, peak: 2 } }`);
+    expect(loaded.ok).toBe(false);
+    const issues = loaded.issues.filter((issue) => issue.code === "model.badBucket");
+    expect(issues.map((issue) => [issue.path, issue.severity])).toEqual([
+      [["containers", 0, "items", 0, "bucket"], "error"],
+    ]);
+    expect(issues[0]?.message).toContain(
+      "W1 (patch), W2 (upsert), D1 (delete) rewrite or delete single Order records",
+    );
+  });
+  it("accepts records that are only created (an upsert without changes counts as a create)", () => {
+    const loaded = appendOnly(
+      `  - { id: W1, name: ingest, type: write, operation: upsert, entity: Order, rps: { avg: 1, peak: 2 } }`,
+    );
+    expect(loaded.issues.filter((issue) => issue.severity === "error")).toEqual([]);
+  });
+});

@@ -52,6 +52,21 @@ export function unmovableReason(item: ItemType): string | undefined {
 }
 
 /**
+ * True when a write of `pattern` rewrites or removes one existing record: replace, patch, delete,
+ * and an upsert that names what it changes (without `changes` an upsert counts as a create).
+ * A bucket item holds its records append-only: such a write cannot be applied to one record of
+ * it (the data-access code appends to a bucket, and a delete would remove the whole bucket).
+ */
+export function rewritesRecords(pattern: WritePattern): boolean {
+  return (
+    pattern.operation === "replace" ||
+    pattern.operation === "patch" ||
+    pattern.operation === "delete" ||
+    (pattern.operation === "upsert" && pattern.changes !== undefined)
+  );
+}
+
+/**
  * The addressing attributes of `item` that some write of the workload changes: the item moves
  * when they do (every write pattern on the item's entity is considered).
  */

@@ -3,10 +3,10 @@
  * every copy, counter and embed follows a relationship of the workload.
  */
 import { createIssueSink, type Issue, type IssuePath, type IssueSink } from "../common/issues.js";
-import type { Entity, Relationship, Workload } from "../workload/types.js";
+import type { Entity, Relationship, Workload, WritePattern } from "../workload/types.js";
 import type { Container, ItemType, Model } from "./types.js";
 import { parseTemplate, templateProblem } from "./templates.js";
-import { movedBy, unmovableReason } from "./key-changes.js";
+import { movedBy, rewritesRecords, unmovableReason } from "./key-changes.js";
 import { didYouMean } from "../source/suggest.js";
 import { deleteCarriersOf, deletePropagationOf, untraceableDeletes } from "./deletes.js";
 
@@ -122,6 +122,7 @@ function checkItemAgainstEntity(
     }
   }
   checkKeyChanges(context, item, entity, path);
+  checkAppendOnlyBucket(context, item, entity, path);
   item.copies.forEach((copy, index) =>
     checkCopy(context, entity, copy.from, [...path, "copies", index, "from"]),
   );
@@ -312,6 +313,30 @@ function checkDeletes(model: Model, workload: Workload, issues: IssueSink): void
       `use deletes: { mode: softDelete } (the tombstone keeps the whole item), or key ${problem.container}/${problem.itemType} so that its id or partition key is exactly {${problem.missing[0] ?? ""}}`,
     );
   }
+}
+
+/**
+ * A bucket item holds its records append-only (the data-access code appends each record with a
+ * patch): a write that replaces, patches or deletes one record would append a second copy of it,
+ * or delete every record of its bucket. A write that moves the record is reported by
+ * `checkKeyChanges` instead.
+ */
+function checkAppendOnlyBucket(context: Context, item: ItemType, entity: Entity, path: IssuePath): void {
+  if (item.bucket === undefined || item.source !== undefined) return;
+  const rewriters = context.workload.accessPatterns.filter(
+    (pattern): pattern is WritePattern =>
+      pattern.type === "write" &&
+      pattern.entity === entity.name &&
+      rewritesRecords(pattern) &&
+      movedBy(entity, item, pattern).length === 0,
+  );
+  if (rewriters.length === 0) return;
+  context.issues.error(
+    "model.badBucket",
+    [...path, "bucket"],
+    `${rewriters.map((pattern) => `${pattern.id} (${pattern.operation})`).join(", ")} ${rewriters.length > 1 ? "rewrite or delete" : "rewrites or deletes"} single ${entity.name} records, but a bucket item holds its records append-only: the write would add a second copy of the record to its bucket, or delete the whole bucket`,
+    `do not bin ${entity.name} records (one item per record), or bin only records that are created and never changed or deleted one by one`,
+  );
 }
 
 /**

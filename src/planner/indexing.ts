@@ -66,9 +66,9 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
         for (const predicate of pattern.where) {
           // The item's own attributes, and a range on the window start, are tested on the item.
           const itemLevel =
-            onItem.includes(predicate.attribute) || (predicate.op === "range" && predicate.attribute === window);
-          if (!itemLevel)
-            paths.add(`/${BUCKET_RECORDS_PROPERTY}/[]/${predicate.attribute}/?`);
+            onItem.includes(predicate.attribute) ||
+            (predicate.op === "range" && predicate.attribute === window);
+          if (!itemLevel) paths.add(`/${BUCKET_RECORDS_PROPERTY}/[]/${predicate.attribute}/?`);
         }
       }
       for (const sort of pattern.orderBy) paths.add(`/${sort.attribute}/?`);

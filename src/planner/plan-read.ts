@@ -305,7 +305,9 @@ function queryStep(
       : {
           records: {
             property: BUCKET_RECORDS_PROPERTY,
-            itemAttributes: [item.id, ...item.partitionKey].flatMap((template) => templateAttributes(template)),
+            itemAttributes: [item.id, ...item.partitionKey].flatMap((template) =>
+              templateAttributes(template),
+            ),
           },
         }),
     valuesFrom: "input",
