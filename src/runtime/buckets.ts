@@ -3,6 +3,9 @@
  * with a patch (`add /records/-`, at most 10 operations per request), and a bucket that does not
  * exist yet is created with them. Records given together (a writer that buffers, passed as
  * `related.bucketRecords`) are appended together, grouped by the bucket each belongs to.
+ *
+ * A bucket's records are append-only: the model check refuses a bucket of an entity whose
+ * records writes replace, patch, upsert with `changes` or delete one by one (model.badBucket).
  */
 import { changeOf, withCopies, type Charged, type Runtime } from "./context.js";
 import {
@@ -15,7 +18,7 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { chargeOf, statusOf } from "./errors.js";
+import { chargeOf, DataAccessError, statusOf } from "./errors.js";
 import { patchItem, pointer } from "./requests.js";
 import type { ItemRef } from "./tasks.js";
 import type { KeyValue } from "./templates.js";
@@ -33,7 +36,6 @@ export async function appendToBuckets(
   related: RelatedData,
   wholeBuckets = false,
 ): Promise<void> {
-  const container = runtime.container(ref.container);
   const records = related.bucketRecords ?? [record];
   const buckets = new Map<string, { id: string; keys: KeyValue[]; records: EntityRecord[] }>();
   for (const entry of records) {
@@ -48,29 +50,49 @@ export async function appendToBuckets(
     const whole =
       wholeBuckets || (shape.bucket?.kind === "records" && bucket.records.length >= shape.bucket.records);
     if (whole && (await createBucket(runtime, charged, ref, shape, bucket.records, related))) continue;
-    const appended = await patchItem(
-      container,
-      bucket.id,
-      bucket.keys,
-      bucket.records.map((entry) => ({
-        op: "add" as const,
-        path: `${pointer(BUCKET_RECORDS_PROPERTY)}/-`,
-        value: storedAttributes(shape, entry),
-      })),
-    );
-    charged.requestCharge += appended.requestCharge;
-    if (appended.item !== undefined) {
-      charged.changes.push(changeOf(ref, "update", appended.item));
-      continue;
-    }
-    await createBucket(runtime, charged, ref, shape, bucket.records, related, true);
+    await appendOrCreate(runtime, charged, ref, shape, bucket, related);
   }
 }
 
+/** Appends and creates a bucket may take before it is a conflict (writers racing to create it). */
+const MAX_BUCKET_ATTEMPTS = 3;
+
 /**
- * Creates a bucket item holding `records`; false when it exists already (409), unless `orFail`
- * (a bucket a patch found missing: a conflict then is an error).
+ * Appends `bucket.records` to the bucket item; a missing bucket is created with them. Two writers
+ * may find the bucket missing at once: the one whose create answers 409 appends again (the other
+ * created it), so neither loses its records.
  */
+async function appendOrCreate(
+  runtime: Runtime,
+  charged: Charged,
+  ref: ItemRef,
+  shape: ItemTypeShape,
+  bucket: { readonly id: string; readonly keys: KeyValue[]; readonly records: readonly EntityRecord[] },
+  related: RelatedData,
+): Promise<void> {
+  const container = runtime.container(ref.container);
+  const operations = bucket.records.map((entry) => ({
+    op: "add" as const,
+    path: `${pointer(BUCKET_RECORDS_PROPERTY)}/-`,
+    value: storedAttributes(shape, entry),
+  }));
+  for (let attempt = 1; attempt <= MAX_BUCKET_ATTEMPTS; attempt++) {
+    const appended = await patchItem(container, bucket.id, bucket.keys, operations);
+    charged.requestCharge += appended.requestCharge;
+    if (appended.item !== undefined) {
+      charged.changes.push(changeOf(ref, "update", appended.item));
+      return;
+    }
+    if (await createBucket(runtime, charged, ref, shape, bucket.records, related)) return;
+  }
+  throw new DataAccessError(
+    "conflict",
+    `${shape.type} ${bucket.id} was missing for each append and existing for each create (${MAX_BUCKET_ATTEMPTS} attempts)`,
+    { context: { container: ref.container, id: bucket.id } },
+  );
+}
+
+/** Creates a bucket item holding `records`; false when it exists already (409). */
 async function createBucket(
   runtime: Runtime,
   charged: Charged,
@@ -78,7 +100,6 @@ async function createBucket(
   shape: ItemTypeShape,
   records: readonly EntityRecord[],
   related: RelatedData,
-  orFail = false,
 ): Promise<boolean> {
   const [first = {}] = records;
   const withRecords = { ...related, bucketRecords: records };
@@ -89,7 +110,7 @@ async function createBucket(
     charged.changes.push(changeOf(ref, "create", response.resource ?? item));
     return true;
   } catch (error) {
-    if (orFail || statusOf(error) !== 409) throw error;
+    if (statusOf(error) !== 409) throw error;
     charged.requestCharge += chargeOf(error);
     return false;
   }

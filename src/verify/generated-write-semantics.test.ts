@@ -246,6 +246,14 @@ describe("binned writes as the plan costs them (gps.yaml)", () => {
     const buckets = await fixture.itemsOf("pings");
     expect(buckets).toHaveLength(1);
     expect((buckets[0]?.["records"] as unknown[]).length).toBe(14);
+    // Two writers append the first records of a new bucket at once: both find it missing, one
+    // creates it, the other's create answers 409 and it appends: both records land, once.
+    await Promise.all([
+      fixture.call("c1Ping", ping(30, "2026-11-24T11:00:01Z")),
+      fixture.call("c1Ping", ping(31, "2026-11-24T11:00:02Z")),
+    ]);
+    const raced = (await fixture.itemsOf("pings")).find((item) => item["at"] === "2026-11-24T11:00:00Z");
+    expect((raced?.["records"] as { pingId: string }[]).map((r) => r.pingId).sort()).toEqual(["p30", "p31"]);
     // The plan states the same requests per record: a patch, and per bucket a 404 and a create.
     const plan = fixture.example.plans.find((p) => p.patternId === "C1");
     expect(plan?.operations.map((s) => (s.kind === "write" ? s.operation : s.kind))).toEqual([
