@@ -12,6 +12,7 @@ import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
+import { BYTES_PER_GB, MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
 import {
   addItem,
   containerFor,
@@ -159,6 +160,56 @@ export function denormalizationCandidates(
 }
 
 /**
+ * The size of a bounded set of the newest `entity` items by `by` (descending) per value of the
+ * equality filters `keys` (none: one set of all items), made for `pattern`: the largest limit of
+ * every read the set would answer but for its size (same entity, order and equality filters, and
+ * cuts that keep what it needs), so that no read in the set's order finds it too small (a set of
+ * the newest 10 for one read and another read in that order asking for 100: one set of 100, the
+ * smaller read takes its first 10). A read without a limit needs every item: no set is offered.
+ * Undefined too when the set would not fit one logical partition (20 GB): a smaller one would be
+ * too small for the larger read.
+ */
+function boundedSetCount(
+  workload: Workload,
+  pattern: ReadPattern,
+  by: string,
+  keys: readonly string[],
+  projection: { readonly select?: readonly string[]; readonly truncate: ReadPattern["truncate"] },
+): number | undefined {
+  const entity = workload.entities.find((e) => e.name === pattern.entity);
+  // As the planner judges a set (planner/plan-read.ts coverageProblems): a projection answers
+  // through a lookup of the complete item, so only a cut of an attribute the read needs counts.
+  const answers = (read: ReadPattern): boolean => {
+    const first = read.orderBy[0];
+    const filters = new Set(read.where.map((w) => w.attribute));
+    const needed = new Set([
+      ...(read.select ?? entity?.attributes.map((a) => a.name) ?? []),
+      ...read.where.map((w) => w.attribute),
+      ...read.orderBy.map((o) => o.attribute),
+    ]);
+    return (
+      read.entity === pattern.entity &&
+      read.maxStalenessSeconds !== 0 &&
+      first?.attribute === by &&
+      first.direction === "desc" &&
+      read.where.every((w) => w.op === "eq") &&
+      filters.size === keys.length &&
+      keys.every((k) => filters.has(k)) &&
+      projection.truncate.every(
+        (cut) =>
+          !needed.has(cut.attribute) ||
+          read.truncate.some((t) => t.attribute === cut.attribute && t.bytes <= cut.bytes),
+      )
+    );
+  };
+  const count = workload.accessPatterns
+    .filter((p): p is ReadPattern => p.type === "read" && answers(p))
+    .reduce((most, read) => Math.max(most, read.limit ?? Infinity), pattern.limit ?? Infinity);
+  const bytes = count * (entity?.avgBytes ?? 0);
+  return !Number.isFinite(count) || bytes > MAX_LOGICAL_PARTITION_GB * BYTES_PER_GB ? undefined : count;
+}
+
+/**
  * For a read that fans out: a copy keyed by each of its equality filters, a bounded set of the
  * newest items per value of its equality filters ("newest 20 by status"), or a bounded set of
  * its newest items when it has no filter. Copies are kept from the change feed, so a read that
@@ -223,6 +274,14 @@ export function fanOutCandidates(
   if (newest?.direction !== "desc" || pattern.limit === undefined) return candidates;
   // The newest N per value of the equality filters (every filter must be one: the set holds
   // only the newest of its partition, it cannot filter further).
+  const count = boundedSetCount(
+    workload,
+    pattern,
+    newest.attribute,
+    pattern.where.length === 0 ? [] : equalities,
+    projection,
+  );
+  if (count === undefined) return candidates;
   if (pattern.where.length > 0 && equalities.length === pattern.where.length && equalities.length <= 3) {
     const template = equalities.map((a) => `{${a}}`).join("-");
     const name = freshContainerName(
@@ -231,12 +290,12 @@ export function fanOutCandidates(
     );
     const path = equalities.length === 1 ? `/${equalities[0] ?? ""}` : "/partition";
     candidates.push({
-      name: `keep the newest ${pattern.limit} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
+      name: `keep the newest ${count} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
       model: addItem(model, containerFor(name, home.item, [path]), {
         ...unspread(home.item),
         partitionKey: [template],
         source: { container: home.container.name, type: home.item.type },
-        keepLatest: { count: pattern.limit, by: newest.attribute },
+        keepLatest: { count, by: newest.attribute },
         embeds: [],
         copies: [],
         counts: [],
@@ -250,12 +309,12 @@ export function fanOutCandidates(
     for (const replicas of REPLICA_CHOICES) {
       const key = replicas > 1 ? `${home.item.type}-{replica}` : home.item.type;
       candidates.push({
-        name: `keep the newest ${pattern.limit} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
+        name: `keep the newest ${count} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
         model: addItem(model, containerFor(name, home.item, ["/partition"]), {
           ...unspread(home.item),
           partitionKey: [key],
           source: { container: home.container.name, type: home.item.type },
-          keepLatest: { count: pattern.limit, by: newest.attribute },
+          keepLatest: { count, by: newest.attribute },
           ...(replicas > 1 ? { replicas } : {}),
           embeds: [],
           copies: [],
