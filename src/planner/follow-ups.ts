@@ -156,7 +156,7 @@ function batchedParentLookup(
 }
 
 /**
- * The order of `latest(X, N)`: X's first datetime attribute, newest first, ties by X's key (later
+ * The order of `latest(X, N)`: X's first datetime attribute, newest first, ties by X's key (greater
  * first) — the one rule of `workload/recency.ts` the oracle, the embed and this query share. The
  * workload check guarantees the datetime attribute; the key alone is the fallback for a model
  * loaded against a workload that was not checked.

@@ -77,7 +77,7 @@ export type WriteTask =
       readonly as: string;
       /**
        * Only the newest `count` children, newest first by `by` (the child's first datetime
-       * attribute), ties by the child key, later first. `refill` reads the newest `count` from the
+       * attribute), ties by the child key, greater first. `refill` reads the newest `count` from the
        * children's own items when the kept ones may no longer be the newest (a kept child deleted
        * or made older, a child entering from a partial write).
        */

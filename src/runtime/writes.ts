@@ -279,7 +279,7 @@ function embeddedValue(
 
 /**
  * A `latest: N` embed after one child's write: the N newest by `latest.by` (ties by the child key,
- * later first). The parent holds only the N kept, so when the kept set was full and a kept child
+ * greater first). The parent holds only the N kept, so when the kept set was full and a kept child
  * leaves it (deleted, or made older than every other kept child) the next newest is unknown here:
  * refill. A child not kept enters only when newer than the oldest kept (or the set has room); an
  * update that does not change its time keeps a kept child's place.

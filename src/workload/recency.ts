@@ -1,6 +1,6 @@
 /**
  * What "newest" means for `latest(X, N)`: the records of X with the latest value of X's first
- * `datetime` attribute, newest first, ties by X's key (the later key first). A workload without a
+ * `datetime` attribute, newest first, ties by X's key (the greater key first). A workload without a
  * datetime attribute on X is rejected (`workload.latestWithoutTime`): the dataset order, the write
  * order and the key order are three different meanings of "newest", and only a time in the data
  * is the same for the data-access code, the follow-up query and the verification. Pure.
