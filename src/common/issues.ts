@@ -43,6 +43,11 @@ export interface IssuePayloads {
   "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
   "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };
   /**
+   * `latest(entity, N)` on an entity without a datetime attribute: nothing in the data says which
+   * records are the newest (`workload/recency.ts`).
+   */
+  "workload.latestWithoutTime": { readonly pattern: string; readonly entity: string };
+  /**
    * More than any Cosmos DB account could hold or serve (`cosmos/limits.ts`): an entity's data at
    * the horizon or one request's records over a container's largest storage (GB), or the requests
    * per second of the workload over an account's largest throughput (RU/s).

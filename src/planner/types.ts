@@ -231,6 +231,24 @@ export type WriteFinding =
       readonly attribute: string;
     };
 
+/**
+ * The query that refills a `latest: N` embed from the children's own items when the kept N may no
+ * longer be the newest (a kept child deleted or made older); its step is in `operations`.
+ */
+export interface PlannedRefill {
+  /** The embedding parent item type. */
+  readonly container: string;
+  readonly itemType: string;
+  /** The children's item type the query reads, with its SQL and routing (`QueryStep`). */
+  readonly query: {
+    readonly container: string;
+    readonly itemType: string;
+    readonly sql: string;
+    readonly parameters: readonly QueryParameter[];
+    readonly partitionKey?: readonly string[];
+  };
+}
+
 export interface WritePlan {
   readonly patternId: string;
   readonly type: "write";
@@ -243,6 +261,8 @@ export interface WritePlan {
   readonly notes: readonly string[];
   /** Items the write moves when it changes their id or key (their steps are in `operations`). */
   readonly moves?: readonly PlannedMove[];
+  /** Refills of `latest: N` embeds (their query steps are in `operations`). */
+  readonly refills?: readonly PlannedRefill[];
   /** What the model cannot do right for this write (reported by the evaluation). */
   readonly findings?: readonly WriteFinding[];
 }
