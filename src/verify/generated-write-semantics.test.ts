@@ -255,3 +255,45 @@ describe("binned writes as the plan costs them (gps.yaml)", () => {
     ]);
   }, 60_000);
 });
+
+describe("a deleted parent's copies (parentdel.yaml)", () => {
+  it("the orders of a closed account stay and read its priority as null, as the oracle answers", async () => {
+    const fixture = await openFixture("parentdel");
+    // The plan: the delete is a tombstone (the account carries its deletes to the copies), then
+    // a query for the account's orders and a patch of each (5 per account, the relationship's avg).
+    const plan = fixture.example.plans.find((p) => p.patternId === "W1");
+    if (plan?.type !== "write") throw new Error("no write plan W1");
+    expect(plan.operations.map((s) => (s.kind === "write" ? s.operation : s.kind))).toEqual(["patch"]);
+    expect(plan.async.map((s) => [s.reason, s.itemType])).toEqual([["propagate", "order"]]);
+    const [find, patch] = plan.async[0]?.steps ?? [];
+    expect(find).toMatchObject({ kind: "query", times: 1, returned: 5 });
+    expect(patch).toMatchObject({ kind: "write", operation: "patch", times: 5, sets: ["accountPriority"] });
+    expect(plan.async[0]?.ru.estimate).toBeCloseTo(
+      (find?.ru.estimate ?? 0) * 1 + (patch?.ru.estimate ?? 0) * 5,
+      9,
+    );
+
+    const account = { accountId: "a1", priority: "high" };
+    await fixture.call("applyChanges", (await fixture.call("c1OpenAccount", account)).changes);
+    for (const orderId of ["o1", "o2"]) {
+      const placed = await fixture.call("c2PlaceOrder", { orderId, accountId: "a1", amount: 3 });
+      await fixture.call("applyChanges", placed.changes);
+    }
+    const read = async (orderId: string) =>
+      (await fixture.call("q1OrderWithItsAccountsPriority", { orderId })).item?.["accountPriority"];
+    expect(await read("o1")).toBe("high");
+    const closed = await fixture.call("w1CloseAccount", account);
+    const maintained = await fixture.call("applyChanges", closed.changes);
+    // One query and one patch per order: the requests the plan lists for this account.
+    expect(maintained.requestCharge).toBe(1 + 2);
+    expect(await read("o1")).toBeNull();
+    expect(await read("o2")).toBeNull();
+    // Delivered again (at least once): the same null, no error.
+    await fixture.call("applyChanges", closed.changes);
+    expect(await read("o2")).toBeNull();
+    // An order placed after the close copies nothing from the account's tombstone.
+    await fixture.call("c2PlaceOrder", { orderId: "o3", accountId: "a1", amount: 4 });
+    expect(await read("o3")).toBeNull();
+    expect(live(await fixture.itemsOf("orders")).map((item) => item["id"])).toEqual(["o1", "o2", "o3"]);
+  }, 60_000);
+});

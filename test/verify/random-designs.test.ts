@@ -20,8 +20,10 @@ const SEEDS = [11, 12, 13, 14, 15] as const;
  * cannot address (2/7), a child re-parented by a patch of its parent key whose count stayed with
  * the old parent (1/4), a patch of an attribute the workload says never changes (the oracle's
  * writes changed it; 2/17), a read of many accounts by key (`in`) that ignored the pattern's limit
- * (6/15). Still failing, not listed: 6/14 (a bounded set of 10 kept for one pattern is reported
- * too small for another in its order), 1/10, 2/3, 4/9, 6/0, 6/2.
+ * (6/15), an order's copy of its account's status kept after the account was deleted (the
+ * oracle reads a missing parent's attribute as null: the delete now sets the copy to null from
+ * the change feed; 1/10). Still failing, not listed: 6/14 (a bounded set of 10 kept for one
+ * pattern is reported too small for another in its order), 2/3, 4/9, 6/0, 6/2.
  */
 const ONCE_FAILED = [
   [4, 6],
@@ -32,6 +34,7 @@ const ONCE_FAILED = [
   [1, 4],
   [2, 17],
   [6, 15],
+  [1, 10],
 ] as const;
 
 describe("designs of random workloads pass verify on the embedded endpoint", () => {
