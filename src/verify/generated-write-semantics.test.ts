@@ -297,3 +297,31 @@ describe("a deleted parent's copies (parentdel.yaml)", () => {
     expect(live(await fixture.itemsOf("orders")).map((item) => item["id"])).toEqual(["o1", "o2", "o3"]);
   }, 60_000);
 });
+
+describe("a lookup item followed by the complete record and a parent's attribute (lookup.yaml, issue 11 6/0)", () => {
+  it("reads the whole Item the lookup points to, and the Account.region of that Item's account", async () => {
+    const fixture = await openFixture("lookup");
+    const plan = fixture.example.plans.find((p) => p.patternId === "Q11");
+    if (plan?.type !== "read") throw new Error("no read plan Q11");
+    const [first, complete, region] = plan.operations;
+    expect(first).toMatchObject({ itemType: "categoryLookup" });
+    // Not by the id alone (the Item's key is its account): a query per lookup, of the whole item.
+    expect(complete).toMatchObject({ kind: "query", itemType: "item", perResult: true });
+    expect(complete?.kind === "query" ? complete.sql : "").toMatch(/^SELECT \* FROM c WHERE/);
+    expect(region).toMatchObject({ itemType: "account", withEntry: "Account.region" });
+
+    const account = { accountId: "a1", region: "west", priority: "p1" };
+    await fixture.call("applyChanges", (await fixture.call("c1UpsertAccount", account)).changes);
+    const item = { itemId: "item-1", accountId: "a1", category: 2, body: "2026-11-25T00:00:00Z" };
+    await fixture.call("applyChanges", (await fixture.call("c9CreateItem", item)).changes);
+    const read = await fixture.call("q11ReadItemByItemIdAndCategory", { itemId: "item-", category: 2 });
+    expect(read.items).toEqual([
+      { category: 2, accountId: "a1", body: item.body, itemId: "item-1", id: "item-item-1" },
+    ]);
+    // The account's region found from the complete Item (the lookup item has no accountId).
+    const followUps = (read as unknown as { followUps: { itemType: string; items: unknown[] }[] }).followUps;
+    expect(followUps.find((f) => f.itemType === "account")?.items).toEqual([
+      { accountId: "a1", region: "west" },
+    ]);
+  }, 60_000);
+});
