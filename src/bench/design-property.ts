@@ -3,7 +3,9 @@
  * (src/design/design-robustness.test.ts) checked on 600 more, drawn with other seeds. Each failing
  * workload is reported with its seed and index (`fc.sample(designPropertyWorkloads, { numRuns,
  * seed })` gives it back) and its problems; the first one's workload is printed in full.
- * `DESIGN_BENCH_RUNS` changes the number of workloads per seed.
+ * The generator's figures (src/test-support/workload-figures.ts: sizes, features used, ranges of
+ * item sizes, rates and skews) say what the sample covered. `DESIGN_BENCH_RUNS` changes the
+ * number of workloads per seed.
  *
  * Then a sample of designs is verified on the embedded endpoint (src/test-support/
  * design-verification.ts: data loaded, every write run through the generated code with its
@@ -39,11 +41,14 @@ export const bench: Bench = {
     // The property lives with the test helpers (the test runs it too), loaded only when this runs.
     const { designPropertyFailures, designPropertyWorkloads } =
       await import("../test-support/design-property.js");
-    const { workloadText } = await import("../test-support/workload-arbitrary.js");
+    const { toWorkload, workloadText } = await import("../test-support/workload-arbitrary.js");
+    const { describeFigures, workloadFigures } = await import("../test-support/workload-figures.js");
     const failures: Failure[] = [];
     const times: number[] = [];
+    const sampled: Record<string, unknown>[] = [];
     for (const seed of SEEDS) {
       const documents = fc.sample(designPropertyWorkloads, { numRuns: RUNS_PER_SEED, seed });
+      sampled.push(...documents);
       documents.forEach((document, index) => {
         const start = performance.now();
         const problems = designPropertyFailures(document);
@@ -55,6 +60,7 @@ export const bench: Bench = {
     const verified = await verifySample();
     const lines = [
       `${times.length} workloads (seeds ${SEEDS.join(", ")}, ${RUNS_PER_SEED} each): ${failures.length} failing`,
+      ...describeFigures(workloadFigures(sampled.map((document) => toWorkload(document)))),
       `design + checks per workload: median ${quantile(times, 0.5).toFixed(0)} ms, p95 ${quantile(times, 0.95).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
       ...failures
         .slice(0, SHOWN)

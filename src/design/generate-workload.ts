@@ -22,32 +22,7 @@ export function generateWorkload(count: number, options: { readonly patterns?: n
     const depth = index % CHAIN;
     const parent = depth === 0 ? undefined : `Entity${index - 1}`;
     const via = parent === undefined ? undefined : `entity${index - 1}Id`;
-    const population = 10_000 * 10 ** depth;
-    entities.push({
-      name,
-      key,
-      count: population,
-      growthPerMonth: population / 100,
-      avgBytes: 600,
-      maxBytes: 2400,
-      attributes: [
-        { name: key, type: "string", skew: 0, unique: false, changes: "never", presence: 1 },
-        ...(via === undefined
-          ? []
-          : [
-              {
-                name: via,
-                type: "string" as const,
-                skew: 0,
-                unique: false,
-                changes: "never" as const,
-                presence: 1,
-              },
-            ]),
-        { name: "title", type: "string", skew: 0, unique: false, changes: "rare", presence: 1 },
-        { name: "createdAt", type: "datetime", skew: 0, unique: false, changes: "never", presence: 1 },
-      ],
-    });
+    entities.push(chainEntity(name, key, via, 10_000 * 10 ** depth));
     if (parent !== undefined && via !== undefined) {
       relationships.push({ parent, child: name, kind: "one-to-many", via, avg: 10, max: 100, owned: true });
     }
@@ -118,5 +93,25 @@ export function generateWorkload(count: number, options: { readonly patterns?: n
     entities,
     relationships,
     accessPatterns: patterns,
+  };
+}
+
+/** An entity of a chain: its key, its parent's key (`via`), a title that changes rarely, a creation date. */
+function chainEntity(name: string, key: string, via: string | undefined, population: number): Entity {
+  const attribute = (attributeName: string, type: "string" | "datetime", changes: "never" | "rare") =>
+    ({ name: attributeName, type, skew: 0, unique: false, changes, presence: 1 }) as const;
+  return {
+    name,
+    key,
+    count: population,
+    growthPerMonth: population / 100,
+    avgBytes: 600,
+    maxBytes: 2400,
+    attributes: [
+      attribute(key, "string", "never"),
+      ...(via === undefined ? [] : [attribute(via, "string", "never")]),
+      attribute("title", "string", "rare"),
+      attribute("createdAt", "datetime", "never"),
+    ],
   };
 }

@@ -334,18 +334,11 @@ export function decide(
   },
   candidates: readonly Candidate[],
 ): Scored {
-  const { workload, options, decisions } = search;
+  const { decisions } = search;
   let best = current;
   let bestName = decision.keepName;
   let bestPreferred = false;
-  const alternatives: Alternative[] = [
-    {
-      name: decision.keepName,
-      rusPeak: current.rusPeak,
-      monthlyCostUSD: current.monthlyCostUSD,
-      errors: current.errors,
-    },
-  ];
+  const alternatives: Alternative[] = [alternativeOf(decision.keepName, current)];
   // A candidate that removes a hard-limit error is compared with the current model's own
   // repairs too: the error may have a cheaper repair than the candidate's way around it.
   let keepRepaired: Candidate | undefined;
@@ -378,12 +371,7 @@ export function decide(
     if (entry.scored !== undefined) {
       // The current model's repairs (see above), already scored.
       const scored = entry.scored;
-      alternatives.push({
-        name: move.name,
-        rusPeak: scored.rusPeak,
-        monthlyCostUSD: scored.monthlyCostUSD,
-        errors: scored.errors,
-      });
+      alternatives.push(alternativeOf(move.name, scored));
       if (isBetter(scored, best)) {
         best = scored;
         bestName = move.name;
@@ -391,35 +379,9 @@ export function decide(
       }
       continue;
     }
-    // What the move broke is repaired before it is compared (moves that need a second one).
-    const before = workSpentOn(workload);
-    const plain = scoreModel(workload, move.model, options);
-    const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
-    budget.spent += workSpentOn(workload) - before;
-    const scored = repaired.scored;
-    const candidate =
-      repaired.repairs.length === 0
-        ? move
-        : { ...move, name: `${move.name}, then ${repaired.repairs.join(", then ")}` };
-    alternatives.push({
-      name: candidate.name,
-      rusPeak: scored.rusPeak,
-      monthlyCostUSD: scored.monthlyCostUSD,
-      errors: scored.errors,
-    });
-    // A candidate a rule prefers wins within 5% of one no rule prefers, and keeps its place
-    // unless a challenger no rule prefers is more than 5% cheaper.
-    const preferred = candidate.preferred === true;
-    const wins =
-      (candidate.winsTies === true && winsTie(scored, best)) ||
-      (preferred === bestPreferred
-        ? isBetter(scored, best)
-        : preferred
-          ? isBetter(scored, best, true)
-          : isBetter(scored, best) &&
-            (violations(scored) < violations(best) ||
-              scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD));
-    if (wins) {
+    const { candidate, scored } = scoreMove(search, current, move);
+    alternatives.push(alternativeOf(candidate.name, scored));
+    if (beats(candidate, scored, best, bestPreferred)) {
       best = scored;
       bestName = candidate.name;
       bestPreferred = candidate.preferred === true;
@@ -444,6 +406,49 @@ export function decide(
     });
   }
   return best;
+}
+
+/** A scored model as an alternative of a decision. */
+function alternativeOf(name: string, scored: Scored): Alternative {
+  return { name, rusPeak: scored.rusPeak, monthlyCostUSD: scored.monthlyCostUSD, errors: scored.errors };
+}
+
+/**
+ * Scores one move against the current model: what the move broke is repaired before it is
+ * compared (moves that need a second one), and the work spent is charged to the search budget.
+ */
+function scoreMove(
+  search: SearchContext,
+  current: Scored,
+  move: Candidate,
+): { readonly candidate: Candidate; readonly scored: Scored } {
+  const { workload, options, budget } = search;
+  const before = workSpentOn(workload);
+  const plain = scoreModel(workload, move.model, options);
+  const repaired = search.repair?.(plain, current) ?? { scored: plain, repairs: [] };
+  budget.spent += workSpentOn(workload) - before;
+  const candidate =
+    repaired.repairs.length === 0
+      ? move
+      : { ...move, name: `${move.name}, then ${repaired.repairs.join(", then ")}` };
+  return { candidate, scored: repaired.scored };
+}
+
+/**
+ * True when a scored candidate replaces the best so far: it wins a tie when it may
+ * (`winsTies`); a candidate a rule prefers wins within 5% of one no rule prefers, and keeps its
+ * place unless a challenger no rule prefers is more than 5% cheaper.
+ */
+function beats(candidate: Candidate, scored: Scored, best: Scored, bestPreferred: boolean): boolean {
+  if (candidate.winsTies === true && winsTie(scored, best)) return true;
+  const preferred = candidate.preferred === true;
+  if (preferred === bestPreferred) return isBetter(scored, best);
+  if (preferred) return isBetter(scored, best, true);
+  return (
+    isBetter(scored, best) &&
+    (violations(scored) < violations(best) ||
+      scored.monthlyCostUSD * PREFERENCE_PREMIUM < best.monthlyCostUSD)
+  );
 }
 
 /**
@@ -486,9 +491,13 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
     best.frequentFanOuts < current.frequentFanOuts
       ? `; no longer fans out a frequent read over every partition (the prompt's rule; worth up to ${Math.round((FAN_OUT_AVOIDANCE_PREMIUM - 1) * 100)}% more)`
       : "";
+  const headroom =
+    best.nearLimit < current.nearLimit
+      ? `; keeps ${current.nearLimit - best.nearLimit} more container(s) under ${Math.round(HEADROOM_SHARE * 100)}% of the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s one physical partition serves (worth up to ${Math.round((HEADROOM_PREMIUM - 1) * 100)}% more)`
+      : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
   const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;
-  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${remaining})`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${headroom}${remaining})`;
 }
 
 /** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */

@@ -82,29 +82,8 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
   };
   const countAtHorizon = (name: string): number =>
     itemsAtHorizon(entity(name), workload.scale.horizonMonths).items;
-  // Relationships and write patterns by entity, so look-ups stay constant-time on large workloads.
-  const parents = new Map<string, Relationship[]>();
-  const children = new Map<string, Relationship[]>();
-  const pairs = new Map<string, Relationship>();
-  for (const r of workload.relationships) {
-    if (r.via !== undefined) parents.set(r.child, [...(parents.get(r.child) ?? []), r]);
-    if (r.kind === "many-to-many") continue;
-    children.set(r.parent, [...(children.get(r.parent) ?? []), r]);
-    if (!pairs.has(`${r.parent}>${r.child}`)) pairs.set(`${r.parent}>${r.child}`, r);
-  }
-  const writes = new Map<string, AccessPattern[]>();
-  for (const p of workload.accessPatterns) {
-    if (p.type === "write") writes.set(p.entity, [...(writes.get(p.entity) ?? []), p]);
-  }
+  const { parents, children, pairs, writes, order, touching } = workloadIndexes(workload);
   const parentsOf = (name: string): readonly Relationship[] => parents.get(name) ?? [];
-  const order = new Map(workload.accessPatterns.map((p, i) => [p.id, i]));
-  const touching = new Map<string, AccessPattern[]>();
-  for (const p of workload.accessPatterns) {
-    if (p.type !== "read") continue;
-    for (const name of new Set([p.entity, ...p.with.map((w) => w.entity)])) {
-      touching.set(name, [...(touching.get(name) ?? []), p]);
-    }
-  }
   const index = (pick: (item: ItemType) => readonly string[]): Map<string, Placement[]> => {
     const out = new Map<string, Placement[]>();
     for (const container of model.containers) {
@@ -159,4 +138,35 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
       deletes.mode === "softDelete" && tombstoned.has(`${container}/${type}`) ? deletes.property : undefined,
     deletes: () => deletes,
   };
+}
+
+/**
+ * Relationships and access patterns by entity, so look-ups stay constant-time on large workloads:
+ * the relationships naming each entity as child (with a via) and as parent (not many-to-many),
+ * the first relationship of each pair, the writes of each entity, the reads touching it (its own
+ * and those asking for it in `with`), and each pattern's position.
+ */
+function workloadIndexes(workload: Workload) {
+  const parents = new Map<string, Relationship[]>();
+  const children = new Map<string, Relationship[]>();
+  const pairs = new Map<string, Relationship>();
+  for (const r of workload.relationships) {
+    if (r.via !== undefined) parents.set(r.child, [...(parents.get(r.child) ?? []), r]);
+    if (r.kind === "many-to-many") continue;
+    children.set(r.parent, [...(children.get(r.parent) ?? []), r]);
+    if (!pairs.has(`${r.parent}>${r.child}`)) pairs.set(`${r.parent}>${r.child}`, r);
+  }
+  const writes = new Map<string, AccessPattern[]>();
+  const touching = new Map<string, AccessPattern[]>();
+  for (const p of workload.accessPatterns) {
+    if (p.type === "write") {
+      writes.set(p.entity, [...(writes.get(p.entity) ?? []), p]);
+      continue;
+    }
+    for (const name of new Set([p.entity, ...p.with.map((w) => w.entity)])) {
+      touching.set(name, [...(touching.get(name) ?? []), p]);
+    }
+  }
+  const order = new Map(workload.accessPatterns.map((p, i) => [p.id, i]));
+  return { parents, children, pairs, writes, order, touching };
 }
