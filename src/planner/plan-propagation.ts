@@ -43,7 +43,10 @@ export function planPropagations(
       const holder: Placement = { container, item };
       const link = manyToManyLink(context, item.entity, pattern.entity);
       // A deleted record's element leaves every linked holder's array; a deleted parent's
-      // children stay (deletes never cascade) and their copy becomes null (`parentDeleted`).
+      // children stay (deletes never cascade) and their copy becomes null. The parent's delete
+      // is never the old address of a move: a copy's source is addressed by its key alone
+      // (rules-access.ts `addressableByKey`; the create of a holder reads it so), which no
+      // write changes.
       const removal = changeKind(pattern) === "delete";
       const probability = removal ? 1 : changeProbability(env, pattern, copy.from.attribute);
       if (probability === 0) continue;
