@@ -48,6 +48,8 @@ const ALLOWED_BETWEEN_EDGES: readonly { readonly from: string; readonly to: stri
   { from: "bench/design-property.ts", to: "test-support/design-property.ts" },
   { from: "bench/design-property.ts", to: "test-support/workload-arbitrary.ts" },
   { from: "bench/design-property.ts", to: "test-support/design-verification.ts" },
+  // ... and report the figures of the workloads they drew.
+  { from: "bench/design-property.ts", to: "test-support/workload-figures.ts" },
   { from: "bench/design-speed.ts", to: "test-support/workload-arbitrary.ts" },
   // The design speed bench runs its designs with the heap budget the CLI gives design.
   { from: "bench/design-speed.ts", to: "cli/heap-budget.ts" },

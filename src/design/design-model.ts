@@ -5,8 +5,9 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
-import { formatPath } from "../common/issues.js";
-import type { DetailedEvaluation, EvaluateOptions } from "../cost/evaluate.js";
+import { formatPath, type EvaluationIssue } from "../common/issues.js";
+import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
+import { hotReplicatedKeyWhy } from "./unmet-limits.js";
 import type { Container, Model } from "../model/types.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { Workload } from "../workload/types.js";
@@ -388,7 +389,12 @@ function writtenModel(
 }
 
 /** The throughput chosen per container, and the hard limits left (when any). */
-function closingDecisions(workload: Workload, model: Model, final: Scored): Decision[] {
+function closingDecisions(
+  workload: Workload,
+  model: Model,
+  final: Scored,
+  options: DesignOptions,
+): Decision[] {
   const decisions: Decision[] = [
     {
       id: "throughput",
@@ -413,10 +419,34 @@ function closingDecisions(workload: Workload, model: Model, final: Scored): Deci
       title: "Hard limits the design does not meet",
       chosen: `${unmet.length} hard-limit error(s) remain`,
       alternatives: [],
-      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}`,
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}${hotKeysWhy(workload, model, final, options, unmet)}`,
     });
   }
   return decisions;
+}
+
+/** For each container over a partition limit with replicated hot keys: why no spread fixes it. */
+function hotKeysWhy(
+  workload: Workload,
+  model: Model,
+  final: Scored,
+  options: DesignOptions,
+  unmet: readonly EvaluationIssue[],
+): string {
+  const hot = new Set(
+    unmet.flatMap((issue) =>
+      issue.code === "evaluate.hotPartition" || issue.code === "evaluate.hotPhysicalPartition"
+        ? [issue.container]
+        : [],
+    ),
+  );
+  const whys = [...hot].flatMap((container) => {
+    const why = hotReplicatedKeyWhy(workload, model, final.evaluation, options, container, (variant) =>
+      evaluateModel(workload, variant, options),
+    );
+    return why === undefined ? [] : [why];
+  });
+  return whys.length === 0 ? "" : ` | ${whys.join(" | ")}`;
 }
 
 /**
@@ -444,7 +474,7 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   const searched = scoreModel(workload, applyTtl(workload, { version: 1, containers }, decisions), options);
   const designed = betterThanBaseline(searched, baseline, decisions);
   const { model, final } = writtenModel(workload, designed, options);
-  decisions.push(...closingDecisions(workload, model, final));
+  decisions.push(...closingDecisions(workload, model, final, options));
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
 }
 

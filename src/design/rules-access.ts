@@ -7,11 +7,12 @@
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
-import type { Model } from "../model/types.js";
+import type { ItemType, Model } from "../model/types.js";
 import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
+import { BYTES_PER_GB, MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
 import {
   addItem,
   containerFor,
@@ -159,6 +160,56 @@ export function denormalizationCandidates(
 }
 
 /**
+ * The size of a bounded set of the newest `entity` items by `by` (descending) per value of the
+ * equality filters `keys` (none: one set of all items), made for `pattern`: the largest limit of
+ * every read the set would answer but for its size (same entity, order and equality filters, and
+ * cuts that keep what it needs), so that no read in the set's order finds it too small (a set of
+ * the newest 10 for one read and another read in that order asking for 100: one set of 100, the
+ * smaller read takes its first 10). A read without a limit needs every item: no set is offered.
+ * Undefined too when the set would not fit one logical partition (20 GB): a smaller one would be
+ * too small for the larger read.
+ */
+function boundedSetCount(
+  workload: Workload,
+  pattern: ReadPattern,
+  by: string,
+  keys: readonly string[],
+  projection: { readonly select?: readonly string[]; readonly truncate: ReadPattern["truncate"] },
+): number | undefined {
+  const entity = workload.entities.find((e) => e.name === pattern.entity);
+  // As the planner judges a set (planner/plan-read.ts coverageProblems): a projection answers
+  // through a lookup of the complete item, so only a cut of an attribute the read needs counts.
+  const answers = (read: ReadPattern): boolean => {
+    const first = read.orderBy[0];
+    const filters = new Set(read.where.map((w) => w.attribute));
+    const needed = new Set([
+      ...(read.select ?? entity?.attributes.map((a) => a.name) ?? []),
+      ...read.where.map((w) => w.attribute),
+      ...read.orderBy.map((o) => o.attribute),
+    ]);
+    return (
+      read.entity === pattern.entity &&
+      read.maxStalenessSeconds !== 0 &&
+      first?.attribute === by &&
+      first.direction === "desc" &&
+      read.where.every((w) => w.op === "eq") &&
+      filters.size === keys.length &&
+      keys.every((k) => filters.has(k)) &&
+      projection.truncate.every(
+        (cut) =>
+          !needed.has(cut.attribute) ||
+          read.truncate.some((t) => t.attribute === cut.attribute && t.bytes <= cut.bytes),
+      )
+    );
+  };
+  const count = workload.accessPatterns
+    .filter((p): p is ReadPattern => p.type === "read" && answers(p))
+    .reduce((most, read) => Math.max(most, read.limit ?? Infinity), pattern.limit ?? Infinity);
+  const bytes = count * (entity?.avgBytes ?? 0);
+  return !Number.isFinite(count) || bytes > MAX_LOGICAL_PARTITION_GB * BYTES_PER_GB ? undefined : count;
+}
+
+/**
  * For a read that fans out: a copy keyed by each of its equality filters, a bounded set of the
  * newest items per value of its equality filters ("newest 20 by status"), or a bounded set of
  * its newest items when it has no filter. Copies are kept from the change feed, so a read that
@@ -180,15 +231,27 @@ export function fanOutCandidates(
   // A bucket holds the records of one bucket key and window: keyed by any other attribute, a
   // copy of it would have no key value (records of many values share the bucket).
   if (home === undefined || home.item.bucket !== undefined) return [];
-  const candidates: Candidate[] = [];
-  const projection = {
+  const projection = copyProjection(pattern, home.item);
+  const equalities = [...new Set(pattern.where.filter((w) => w.op === "eq").map((w) => w.attribute))];
+  return [
+    ...keyedCopyCandidates(model, home, pattern, projection, equalities),
+    ...boundedSetCandidates(workload, model, home, pattern, projection, equalities),
+  ];
+}
+
+type Home = NonNullable<ReturnType<typeof findPrimary>>;
+type Projection = Pick<ItemType, "select" | "truncate">;
+
+/** What a copy serving the read stores: its `select` (with the id, filters and order) and cuts. */
+function copyProjection(pattern: ReadPattern, item: ItemType): Projection {
+  return {
     ...(pattern.select === undefined
       ? {}
       : {
           select: [
             ...new Set([
               ...pattern.select,
-              home.item.id.replace(/[{}]/g, ""),
+              item.id.replace(/[{}]/g, ""),
               ...pattern.where.map((w) => w.attribute),
               ...pattern.orderBy.map((o) => o.attribute),
             ]),
@@ -196,8 +259,17 @@ export function fanOutCandidates(
         }),
     truncate: pattern.truncate,
   };
-  const equalities = [...new Set(pattern.where.filter((w) => w.op === "eq").map((w) => w.attribute))];
-  for (const attribute of equalities) {
+}
+
+/** A copy keyed by each equality filter of the read, in a container already keyed by it or a new one. */
+function keyedCopyCandidates(
+  model: Model,
+  home: Home,
+  pattern: ReadPattern,
+  projection: Projection,
+  equalities: readonly string[],
+): Candidate[] {
+  return equalities.map((attribute) => {
     // Reuse a container already keyed by the filter (the case study's V3 move), or add one.
     const keyed = model.containers.find(
       (c) => c.partitionKey.length === 1 && c.partitionKey[0] === `/${attribute}`,
@@ -205,7 +277,7 @@ export function fanOutCandidates(
     const name =
       keyed?.name ?? freshContainerName(model, `${home.container.name}-by-${attribute.toLowerCase()}`);
     const container = keyed ?? containerFor(name, home.item, [`/${attribute}`]);
-    candidates.push({
+    return {
       name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
         ...unspread(home.item),
@@ -217,12 +289,43 @@ export function fanOutCandidates(
         counts: [],
         ...projection,
       }),
-    });
-  }
+    };
+  });
+}
+
+/**
+ * A bounded set of the newest N for a read ordered newest first with a limit: per value of its
+ * equality filters (every filter must be one: the set holds only the newest of its partition, it
+ * cannot filter further), or, without a filter, one set in REPLICA_CHOICES replicas.
+ */
+function boundedSetCandidates(
+  workload: Workload,
+  model: Model,
+  home: Home,
+  pattern: ReadPattern,
+  projection: Projection,
+  equalities: readonly string[],
+): Candidate[] {
   const newest = pattern.orderBy[0];
-  if (newest?.direction !== "desc" || pattern.limit === undefined) return candidates;
-  // The newest N per value of the equality filters (every filter must be one: the set holds
-  // only the newest of its partition, it cannot filter further).
+  if (newest?.direction !== "desc" || pattern.limit === undefined) return [];
+  const count = boundedSetCount(
+    workload,
+    pattern,
+    newest.attribute,
+    pattern.where.length === 0 ? [] : equalities,
+    projection,
+  );
+  if (count === undefined) return [];
+  const set = (partitionKey: readonly string[]): ItemType => ({
+    ...unspread(home.item),
+    partitionKey,
+    source: { container: home.container.name, type: home.item.type },
+    keepLatest: { count, by: newest.attribute },
+    embeds: [],
+    copies: [],
+    counts: [],
+    ...projection,
+  });
   if (pattern.where.length > 0 && equalities.length === pattern.where.length && equalities.length <= 3) {
     const template = equalities.map((a) => `{${a}}`).join("-");
     const name = freshContainerName(
@@ -230,40 +333,24 @@ export function fanOutCandidates(
       `${home.container.name}-latest-by-${equalities.map((a) => a.toLowerCase()).join("-")}`,
     );
     const path = equalities.length === 1 ? `/${equalities[0] ?? ""}` : "/partition";
-    candidates.push({
-      name: `keep the newest ${pattern.limit} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
-      model: addItem(model, containerFor(name, home.item, [path]), {
-        ...unspread(home.item),
-        partitionKey: [template],
-        source: { container: home.container.name, type: home.item.type },
-        keepLatest: { count: pattern.limit, by: newest.attribute },
-        embeds: [],
-        copies: [],
-        counts: [],
-        ...projection,
+    return [
+      {
+        name: `keep the newest ${count} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
+        model: addItem(model, containerFor(name, home.item, [path]), set([template])),
+      },
+    ];
+  }
+  if (pattern.where.length > 0) return [];
+  const name = freshContainerName(model, `${home.container.name}-latest`);
+  // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
+  return REPLICA_CHOICES.map((replicas) => {
+    const key = replicas > 1 ? `${home.item.type}-{replica}` : home.item.type;
+    return {
+      name: `keep the newest ${count} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
+      model: addItem(model, containerFor(name, home.item, ["/partition"]), {
+        ...set([key]),
+        ...(replicas > 1 ? { replicas } : {}),
       }),
-    });
-  }
-  if (pattern.where.length === 0) {
-    const name = freshContainerName(model, `${home.container.name}-latest`);
-    // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
-    for (const replicas of REPLICA_CHOICES) {
-      const key = replicas > 1 ? `${home.item.type}-{replica}` : home.item.type;
-      candidates.push({
-        name: `keep the newest ${pattern.limit} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
-        model: addItem(model, containerFor(name, home.item, ["/partition"]), {
-          ...unspread(home.item),
-          partitionKey: [key],
-          source: { container: home.container.name, type: home.item.type },
-          keepLatest: { count: pattern.limit, by: newest.attribute },
-          ...(replicas > 1 ? { replicas } : {}),
-          embeds: [],
-          copies: [],
-          counts: [],
-          ...projection,
-        }),
-      });
-    }
-  }
-  return candidates;
+    };
+  });
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { CompositePath, Model } from "../model/types.js";
-import { loadExample, loadFixtureModel, loadFoodDelivery } from "../test-support/evaluate-fixtures.js";
+import {
+  loadExample,
+  loadFixtureModel,
+  loadFoodDelivery,
+  parseModel,
+} from "../test-support/evaluate-fixtures.js";
+import { loadWorkload } from "../workload/load-workload.js";
+import type { Workload } from "../workload/types.js";
 import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { planModel } from "./plan-model.js";
 import { routeRequest } from "./routing.js";
@@ -452,5 +459,60 @@ describe("ORDER BY served by a composite index (issue 18: food-delivery Q6)", ()
       false,
     );
     expect(q6(withComposite([[path("/createdAt"), path("/status")]])).orderServedByIndex).toBe(false);
+  });
+});
+
+describe("planModel: bounded sets too small", () => {
+  // Orders, the newest 10 by score kept in one set (random workload 6/14): Q8 asks for the newest
+  // 10, Q9 for the newest 100, Q7 for one order's newest 100 (by orderId).
+  const workload = ((): Workload => {
+    const loaded = loadWorkload(
+      [
+        "version: 1",
+        "name: orders",
+        "entities:",
+        "  Order: { key: orderId, count: 50000000, avgBytes: 500, attributes: { orderId: string, score: number } }",
+        "accessPatterns:",
+        "  - { id: C1, name: create order, type: write, operation: create, entity: Order, rps: { avg: 10, peak: 20 } }",
+        "  - { id: Q7, name: one order, type: read, entity: Order, where: { orderId: eq }, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
+        "  - { id: Q8, name: top 10, type: read, entity: Order, orderBy: { score: desc }, limit: 10, rps: { avg: 100, peak: 100 } }",
+        "  - { id: Q9, name: top 100, type: read, entity: Order, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
+      ].join("\n"),
+    );
+    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
+    return loaded.value;
+  })();
+  const model = parseModel(
+    [
+      "version: 1",
+      "containers:",
+      "  - name: orders",
+      "    partitionKey: [/orderId]",
+      "    items:",
+      '      - { type: order, entity: Order, id: "{orderId}", partitionKey: ["{orderId}"] }',
+      "  - name: orders-latest",
+      "    partitionKey: [/partition]",
+      "    items:",
+      '      - { type: order, entity: Order, id: "{orderId}", partitionKey: ["order"], source: orders/order, keepLatest: { count: 10, by: score } }',
+    ].join("\n"),
+    workload,
+  );
+  const plans = planModel(workload, model, { partitions: { orders: 10 } });
+
+  it("serves the read the set is sized for from the set", () => {
+    expect(readPlan(plans, "Q8")).toMatchObject({ container: "orders-latest", served: true });
+    expect(readPlan(plans, "Q8").boundedSetsTooSmall).toBeUndefined();
+  });
+
+  it("reports the set too small for a read it would answer but for its size", () => {
+    expect(readPlan(plans, "Q9").boundedSetsTooSmall).toEqual([
+      "Q9 asks for 100 items but orders-latest/order keeps only the newest 10",
+    ]);
+  });
+
+  it("does not report it for a read it cannot answer at any size (a filter on orderId: 6/14)", () => {
+    const q7 = readPlan(plans, "Q7");
+    expect(q7).toMatchObject({ container: "orders", served: true });
+    expect(q7.boundedSetsTooSmall).toBeUndefined();
   });
 });

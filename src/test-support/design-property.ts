@@ -8,7 +8,8 @@
  * no decision keeps a choice with more hard-limit errors than an alternative it priced, nor one
  * dearer than an alternative with as many errors beyond the premiums the search declares (fewer
  * frequent fan-outs, headroom, no support ticket, a rule's preference, a tie); every pair of
- * atomic writes the evaluation finds split (`evaluate.notAtomic`) has a decision saying why.
+ * atomic writes the evaluation finds split (`evaluate.notAtomic`) has a decision saying why; no
+ * bounded set it keeps is too small for a read in its order (`evaluate.boundedSetTooSmall`).
  */
 import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
@@ -115,6 +116,11 @@ export function designProblems(
       problems.push(`the unmet-limits decision does not name ${error.code} at ${formatPath(error.path)}`);
   }
   if (errors.length === 0 && unmet !== undefined) problems.push("an unmet-limits decision without errors");
+  // A bounded set too small for a read it would otherwise answer fails verify: the design sizes
+  // each set for the largest limit of the reads in its order (design/rules-access.ts).
+  for (const issue of result.evaluation.issues)
+    if (issue.code === "evaluate.boundedSetTooSmall")
+      problems.push(`a bounded set too small: ${issue.message}`);
   if (errors.length > result.baseline.errors)
     problems.push(`${errors.length} error(s), more than the baseline's ${result.baseline.errors}`);
   if (
