@@ -237,6 +237,19 @@ export interface IssuePayloads {
     readonly attribute: string;
   };
   /**
+   * A counter kept from the change feed of its counted child that the child cannot address: the
+   * holder's id or partition key needs attributes (`missing`) the child entity does not have, so
+   * the change-feed handler, which sees only the child's item, cannot find the holder.
+   */
+  "evaluate.counterNotAddressable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly missing: readonly string[];
+  };
+  /**
    * Writes that must commit together (`atomicWith`) whose items are not in one logical partition
    * of one container, so no transactional batch can hold them: `unrelated` (not parent and child
    * through a key attribute), `notStored` (an entity has no item type, nor is embedded in the

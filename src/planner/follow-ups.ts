@@ -36,12 +36,15 @@ function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
     );
 }
 
-/** The cheapest request reading one parent by its key, for each returned item. */
+/**
+ * The cheapest request reading one parent by its key, for each returned item: its `attribute`,
+ * or the whole item when undefined (a lookup item's complete record).
+ */
 function perItemParentLookup(
   env: PlanEnvironment,
   parent: string,
   via: string,
-  attribute: string,
+  attribute: string | undefined,
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
@@ -60,7 +63,7 @@ function perItemParentLookup(
         partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parentEntity.key, via)),
         ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
         times,
-        note: `one point read of the ${parent} of each returned item for ${parent}.${attribute}`,
+        note: `one point read of the ${parent} of each returned item for ${attribute === undefined ? "all its attributes" : `${parent}.${attribute}`}`,
         perResult: true,
       };
       step = read;
@@ -72,7 +75,8 @@ function perItemParentLookup(
         valuesFrom: "result",
         resultNames: { [parentEntity.key]: via },
         orderBy: [],
-        projection: [parentEntity.key, attribute],
+        // The whole item when the complete record is asked for (SELECT *).
+        ...(attribute === undefined ? {} : { projection: [parentEntity.key, attribute] }),
         ...tombstoneFilter(env, placement),
       });
       const q: QueryStep = {
@@ -88,12 +92,13 @@ function perItemParentLookup(
         ru: env.estimate({
           op: "query",
           returned: 1,
-          returnedBytes: attributePropertyBytes(parentEntity, attribute) + 40,
+          returnedBytes:
+            attribute === undefined ? shape.avgBytes : attributePropertyBytes(parentEntity, attribute) + 40,
           partitions,
           ...(consistency ? { consistency } : {}),
         }),
         times,
-        note: `one query per returned item for its ${parent}.${attribute}`,
+        note: `one query per returned item for its ${attribute === undefined ? `complete ${parent}` : `${parent}.${attribute}`}`,
         perResult: true,
       };
       step = q;
@@ -261,7 +266,8 @@ export function planKeyLookup(
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
   const key = env.context.entity(entity).key;
-  return perItemParentLookup(env, entity, key, key, times, consistency);
+  // The complete record: every attribute the lookup item leaves out (not only its key).
+  return perItemParentLookup(env, entity, key, undefined, times, consistency);
 }
 
 /**

@@ -7,6 +7,7 @@
  * (`plan-propagation.ts`).
  */
 import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
+import { templateAttributes } from "../model/templates.js";
 import type { WritePattern } from "../workload/types.js";
 import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
@@ -359,20 +360,42 @@ function planRefill(
 }
 
 /**
+ * The attributes a counter holder's id and partition key need that the counted child's records
+ * do not have (the holder's key read as the child's `via`): the change-feed handler sees only the
+ * child's item, so it cannot address the holder. None when the child lists no attributes.
+ */
+function holderAttributesMissing(env: PlanEnvironment, holder: Placement, child: string): string[] {
+  const entity = env.context.entity(child);
+  if (entity.attributes.length === 0) return [];
+  const parentKey = env.context.entity(holder.item.entity).key;
+  const via = env.context.relationship(holder.item.entity, child)?.via ?? parentKey;
+  const rename = (name: string): string => (name === parentKey ? via : name);
+  const needed = [holder.item.id, ...holder.item.partitionKey]
+    .flatMap((t) => templateAttributes(t))
+    .map(rename);
+  if (holder.item.shards !== undefined && holder.item.shardBy !== undefined)
+    needed.push(rename(holder.item.shardBy));
+  const has = new Set(entity.attributes.map((a) => a.name));
+  return [...new Set(needed)].filter((name) => !has.has(name));
+}
+
+/**
  * Counters of the written entity kept on a parent item: in the same transactional batch as a
  * write in the parent's logical partition (`batched`, by that write), otherwise from the change
- * feed of `feedSource`.
+ * feed of `feedSource`, which must address the holder from the child's attributes (else a
+ * `counterNotAddressable` finding).
  */
 function planCounters(
   env: PlanEnvironment,
   pattern: WritePattern,
   writes: ReadonlyMap<Placement, WriteStep>,
   feedSource: Placement | undefined,
-): { batched: Map<Placement, WriteStep[]>; async: ChangeFeedStep[] } {
+): { batched: Map<Placement, WriteStep[]>; async: ChangeFeedStep[]; findings: WriteFinding[] } {
   const kind = changeKind(pattern);
   const batched = new Map<Placement, WriteStep[]>();
   const async: ChangeFeedStep[] = [];
-  if (kind === "update") return { batched, async };
+  const findings: WriteFinding[] = [];
+  if (kind === "update") return { batched, async, findings };
   for (const { container, item } of env.context.counterHoldersOf(pattern.entity)) {
     const counter = item.counts.find((c) => c.of === pattern.entity);
     if (counter === undefined) continue;
@@ -391,6 +414,16 @@ function planCounters(
     if (partner !== undefined) {
       batched.set(partner, [...(batched.get(partner) ?? []), increment]);
     } else {
+      const missing = holderAttributesMissing(env, holder, pattern.entity);
+      if (missing.length > 0)
+        findings.push({
+          kind: "counterNotAddressable",
+          container: container.name,
+          itemType: item.type,
+          property: counter.as,
+          entity: pattern.entity,
+          missing,
+        });
       async.push(
         feedStep(
           "counter",
@@ -403,7 +436,7 @@ function planCounters(
     }
     async.push(...replayCopies(env, holder, "update", pattern.batch));
   }
-  return { batched, async };
+  return { batched, async, findings };
 }
 
 /** Each primary write, or a transactional batch of it with the counters in its logical partition. */
@@ -452,6 +485,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const findings = [
     ...primary.findings,
     ...unreachableCopies(env, pattern, [...primary.writes.keys()]),
+    ...counters.findings,
     ...propagations.findings,
   ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);

@@ -229,6 +229,20 @@ export type WriteFinding =
       readonly property: string;
       readonly entity: string;
       readonly attribute: string;
+    }
+  | {
+      /**
+       * A counter kept from the change feed of the counted child whose holder the child's item
+       * cannot address: the holder's id or partition key needs attributes the child's entity does
+       * not have (an order counted on its account kept in the account's customer's partition).
+       */
+      readonly kind: "counterNotAddressable";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
+      /** The counted entity. */
+      readonly entity: string;
+      readonly missing: readonly string[];
     };
 
 /**
