@@ -43,6 +43,11 @@ export interface IssuePayloads {
   "workload.itemTooLarge": { readonly entity: string; readonly bytes: number };
   "workload.peakBelowAverage": { readonly pattern: string; readonly avg: number; readonly peak: number };
   /**
+   * `latest(entity, N)` on an entity without a datetime attribute: nothing in the data says which
+   * records are the newest (`workload/recency.ts`).
+   */
+  "workload.latestWithoutTime": { readonly pattern: string; readonly entity: string };
+  /**
    * More than any Cosmos DB account could hold or serve (`cosmos/limits.ts`): an entity's data at
    * the horizon or one request's records over a container's largest storage (GB), or the requests
    * per second of the workload over an account's largest throughput (RU/s).
@@ -230,6 +235,19 @@ export interface IssuePayloads {
     readonly property: string;
     readonly entity: string;
     readonly attribute: string;
+  };
+  /**
+   * A counter kept from the change feed of its counted child that the child cannot address: the
+   * holder's id or partition key needs attributes (`missing`) the child entity does not have, so
+   * the change-feed handler, which sees only the child's item, cannot find the holder.
+   */
+  "evaluate.counterNotAddressable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly missing: readonly string[];
   };
   /**
    * Writes that must commit together (`atomicWith`) whose items are not in one logical partition

@@ -1,6 +1,6 @@
 /**
  * The findings of write plans as typed evaluation issues: a key the model would patch in place, a
- * copy it cannot keep up to date. Each is an error: the model would answer wrongly, whatever it
+ * copy it cannot keep up to date, a counter its counted child cannot address. Each is an error: the model would answer wrongly, whatever it
  * costs. (Writes that must commit together but cannot are found from the model's layout, not a
  * plan: `evaluate.notAtomic`, in atomic-writes.ts.)
  */
@@ -36,6 +36,20 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         path,
         message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no relationship with "via" leads from ${finding.entity} to the items holding it: ${plan.patternId} cannot find them to update (and a new holder cannot find the ${finding.entity} to copy from)`,
         suggestion: `drop the copy; to keep ${finding.entity}.${finding.attribute} with each ${finding.itemType}, make the many-to-many link an entity of its own (its key, and the keys of both sides as one-to-many relationships with via), then copy ${finding.entity}.${finding.attribute} into the link items`,
+      };
+    case "counterNotAddressable":
+      return {
+        code: "evaluate.counterNotAddressable",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        property: finding.property,
+        entity: finding.entity,
+        missing: finding.missing,
+        severity: "error",
+        path,
+        message: `${finding.container}/${finding.itemType}.${finding.property} counts ${finding.entity} from the change feed, but the ${finding.itemType} item is addressed by ${finding.missing.join(", ")}, which ${finding.entity} records do not have: the handler of a ${finding.entity} change cannot find the item to count it on`,
+        suggestion: `keep the count in an item the ${finding.entity} can address (keyed by the relationship's via), or give ${finding.entity} the attribute${finding.missing.length > 1 ? "s" : ""} ${finding.missing.join(", ")}`,
       };
     default:
       return finding satisfies never;

@@ -10,7 +10,7 @@ import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
-import { readExample } from "../test-support/model-examples.js";
+import { readExample, readWriteFixture } from "../test-support/model-examples.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
@@ -95,6 +95,19 @@ describe("design on the workloads of issue 11", () => {
     expect(q2?.type === "read" ? q2.with.length : 0).toBe(2);
     const result = designAndReload(workload);
     expect(errorsOf(result)).toEqual([]);
+  });
+
+  it("sample 2/3: Item counted on its Order from the change feed; the order is kept where an Item can address it", () => {
+    // The design of 2026-11-25 kept orders in their account's partition (id order-{orderId}, key
+    // {accountId}): the handler of an Item's change, which has only orderId, could not find it.
+    const workload = workloadOf(readWriteFixture("counteraddr").workload);
+    const result = designAndReload(workload);
+    expect(errorsOf(result)).toEqual([]);
+    const order = result.model.containers
+      .flatMap((c) => c.items)
+      .find((item) => item.counts.some((counter) => counter.of === "Item"));
+    expect(order?.entity).toBe("Order");
+    expect([order?.id, ...(order?.partitionKey ?? [])].join()).not.toContain("{accountId}");
   });
 });
 

@@ -7,7 +7,7 @@
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
-import type { Model } from "../model/types.js";
+import type { ItemType, Model } from "../model/types.js";
 import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
@@ -231,15 +231,27 @@ export function fanOutCandidates(
   // A bucket holds the records of one bucket key and window: keyed by any other attribute, a
   // copy of it would have no key value (records of many values share the bucket).
   if (home === undefined || home.item.bucket !== undefined) return [];
-  const candidates: Candidate[] = [];
-  const projection = {
+  const projection = copyProjection(pattern, home.item);
+  const equalities = [...new Set(pattern.where.filter((w) => w.op === "eq").map((w) => w.attribute))];
+  return [
+    ...keyedCopyCandidates(model, home, pattern, projection, equalities),
+    ...boundedSetCandidates(workload, model, home, pattern, projection, equalities),
+  ];
+}
+
+type Home = NonNullable<ReturnType<typeof findPrimary>>;
+type Projection = Pick<ItemType, "select" | "truncate">;
+
+/** What a copy serving the read stores: its `select` (with the id, filters and order) and cuts. */
+function copyProjection(pattern: ReadPattern, item: ItemType): Projection {
+  return {
     ...(pattern.select === undefined
       ? {}
       : {
           select: [
             ...new Set([
               ...pattern.select,
-              home.item.id.replace(/[{}]/g, ""),
+              item.id.replace(/[{}]/g, ""),
               ...pattern.where.map((w) => w.attribute),
               ...pattern.orderBy.map((o) => o.attribute),
             ]),
@@ -247,8 +259,17 @@ export function fanOutCandidates(
         }),
     truncate: pattern.truncate,
   };
-  const equalities = [...new Set(pattern.where.filter((w) => w.op === "eq").map((w) => w.attribute))];
-  for (const attribute of equalities) {
+}
+
+/** A copy keyed by each equality filter of the read, in a container already keyed by it or a new one. */
+function keyedCopyCandidates(
+  model: Model,
+  home: Home,
+  pattern: ReadPattern,
+  projection: Projection,
+  equalities: readonly string[],
+): Candidate[] {
+  return equalities.map((attribute) => {
     // Reuse a container already keyed by the filter (the case study's V3 move), or add one.
     const keyed = model.containers.find(
       (c) => c.partitionKey.length === 1 && c.partitionKey[0] === `/${attribute}`,
@@ -256,7 +277,7 @@ export function fanOutCandidates(
     const name =
       keyed?.name ?? freshContainerName(model, `${home.container.name}-by-${attribute.toLowerCase()}`);
     const container = keyed ?? containerFor(name, home.item, [`/${attribute}`]);
-    candidates.push({
+    return {
       name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
         ...unspread(home.item),
@@ -268,12 +289,25 @@ export function fanOutCandidates(
         counts: [],
         ...projection,
       }),
-    });
-  }
+    };
+  });
+}
+
+/**
+ * A bounded set of the newest N for a read ordered newest first with a limit: per value of its
+ * equality filters (every filter must be one: the set holds only the newest of its partition, it
+ * cannot filter further), or, without a filter, one set in REPLICA_CHOICES replicas.
+ */
+function boundedSetCandidates(
+  workload: Workload,
+  model: Model,
+  home: Home,
+  pattern: ReadPattern,
+  projection: Projection,
+  equalities: readonly string[],
+): Candidate[] {
   const newest = pattern.orderBy[0];
-  if (newest?.direction !== "desc" || pattern.limit === undefined) return candidates;
-  // The newest N per value of the equality filters (every filter must be one: the set holds
-  // only the newest of its partition, it cannot filter further).
+  if (newest?.direction !== "desc" || pattern.limit === undefined) return [];
   const count = boundedSetCount(
     workload,
     pattern,
@@ -281,7 +315,17 @@ export function fanOutCandidates(
     pattern.where.length === 0 ? [] : equalities,
     projection,
   );
-  if (count === undefined) return candidates;
+  if (count === undefined) return [];
+  const set = (partitionKey: readonly string[]): ItemType => ({
+    ...unspread(home.item),
+    partitionKey,
+    source: { container: home.container.name, type: home.item.type },
+    keepLatest: { count, by: newest.attribute },
+    embeds: [],
+    copies: [],
+    counts: [],
+    ...projection,
+  });
   if (pattern.where.length > 0 && equalities.length === pattern.where.length && equalities.length <= 3) {
     const template = equalities.map((a) => `{${a}}`).join("-");
     const name = freshContainerName(
@@ -289,40 +333,24 @@ export function fanOutCandidates(
       `${home.container.name}-latest-by-${equalities.map((a) => a.toLowerCase()).join("-")}`,
     );
     const path = equalities.length === 1 ? `/${equalities[0] ?? ""}` : "/partition";
-    candidates.push({
-      name: `keep the newest ${count} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
-      model: addItem(model, containerFor(name, home.item, [path]), {
-        ...unspread(home.item),
-        partitionKey: [template],
-        source: { container: home.container.name, type: home.item.type },
-        keepLatest: { count, by: newest.attribute },
-        embeds: [],
-        copies: [],
-        counts: [],
-        ...projection,
+    return [
+      {
+        name: `keep the newest ${count} ${pattern.entity} per ${equalities.join(" and ")} in ${name}, trimmed from the change feed`,
+        model: addItem(model, containerFor(name, home.item, [path]), set([template])),
+      },
+    ];
+  }
+  if (pattern.where.length > 0) return [];
+  const name = freshContainerName(model, `${home.container.name}-latest`);
+  // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
+  return REPLICA_CHOICES.map((replicas) => {
+    const key = replicas > 1 ? `${home.item.type}-{replica}` : home.item.type;
+    return {
+      name: `keep the newest ${count} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
+      model: addItem(model, containerFor(name, home.item, ["/partition"]), {
+        ...set([key]),
+        ...(replicas > 1 ? { replicas } : {}),
       }),
-    });
-  }
-  if (pattern.where.length === 0) {
-    const name = freshContainerName(model, `${home.container.name}-latest`);
-    // Identical copies spread the reads; the evaluation picks how many (more copies, more writes).
-    for (const replicas of REPLICA_CHOICES) {
-      const key = replicas > 1 ? `${home.item.type}-{replica}` : home.item.type;
-      candidates.push({
-        name: `keep the newest ${count} ${pattern.entity} in ${name}${replicas > 1 ? ` (${replicas} replicas)` : ""}, trimmed from the change feed`,
-        model: addItem(model, containerFor(name, home.item, ["/partition"]), {
-          ...unspread(home.item),
-          partitionKey: [key],
-          source: { container: home.container.name, type: home.item.type },
-          keepLatest: { count, by: newest.attribute },
-          ...(replicas > 1 ? { replicas } : {}),
-          embeds: [],
-          copies: [],
-          counts: [],
-          ...projection,
-        }),
-      });
-    }
-  }
-  return candidates;
+    };
+  });
 }

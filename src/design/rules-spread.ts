@@ -143,96 +143,155 @@ export function spreadCandidates(
   // Shards spread writes (a read of the key visits every shard); replicas spread reads (a write
   // goes to every replica): each is tried where its kind of load matters.
   const shares = loadShares(workload, evaluation, containerName);
-  const candidates: Candidate[] = [];
-  for (const item of container.items) {
+  return container.items.flatMap((item) => {
     const shape = keyShape(item);
     const entity = workload.entities.find((e) => e.name === item.entity);
-    if (shape === undefined || entity === undefined || item.bucket !== undefined) continue;
-    const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
-    const copy = item.source !== undefined;
-    const a = shape.attribute;
-    const where = (what: string, moved: string | undefined) =>
-      `${moved === undefined ? "" : `move ${item.type} to ${moved} and `}${what}`;
-    // Write shards: a hot key value becomes `shards` logical partitions.
-    if (
-      a !== undefined &&
-      a !== entity.key &&
-      written &&
-      item.replicas === undefined &&
-      (mode === "all" || shares.writes >= MIN_SHARE_SPREAD)
-    ) {
-      const current = item.shards ?? 1;
-      const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, entity.key);
-      const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
-      for (const shards of pick(SHARD_CHOICES, needed, mode, current)) {
-        const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
-        const placed = placeItem(model, container, item, next, [`/${a}Shard`], containerNameOf(item.entity));
-        candidates.push({
-          name: where(
-            `shard ${item.type}: key ${a}-{shard}, ${shards} shards picked by hash(${shardBy})`,
-            placed.moved,
-          ),
-          model: placed.model,
-        });
-      }
-    }
-    // Replicas of a copy: every change is written to each, each read picks one.
-    if (copy && item.shards === undefined && (mode === "all" || shares.reads >= MIN_SHARE_SPREAD)) {
-      const current = item.replicas ?? 1;
-      const template =
-        item.replicas !== undefined
-          ? (item.partitionKey[0] ?? "")
-          : a === undefined
-            ? `${item.type}-{replica}`
-            : `{${a}}-{replica}`;
-      const path =
-        item.replicas !== undefined || a === undefined
-          ? (container.partitionKey[0] ?? "/partition")
-          : `/${a}Replica`;
-      // Only reads need spreading: the writes stay on every replica.
-      const needed = Math.ceil(current * factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
-      for (const replicas of pick(REPLICA_CHOICES, needed, mode, current)) {
-        const next: ItemType = { ...item, partitionKey: [template], replicas };
-        const placed = placeItem(model, container, item, next, [path], `${container.name}-replicas`);
-        candidates.push({
-          name: where(
-            `keep ${replicas} replicas of ${item.type} (key ${template}; each read picks one)`,
-            placed.moved,
-          ),
-          model: placed.model,
-        });
-      }
-    }
-    // A hierarchical key ending with the record's own key: a value's records are no longer one
-    // logical partition, so it can pass 20 GB. Not for throughput: every item of a first-level
-    // value stays in one physical partition until storage splits it ("all writes at ingestion are
-    // limited to one physical partition until it reaches 50 GB",
-    // https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
-    if (
-      purpose === "storage" &&
-      a !== undefined &&
-      a !== entity.key &&
-      item.shards === undefined &&
-      item.replicas === undefined &&
-      item.keepLatest === undefined &&
-      container.partitionKey.length === 1
-    ) {
-      const next: ItemType = { ...item, partitionKey: [`{${a}}`, `{${entity.key}}`] };
-      const placed = placeItem(
-        model,
-        container,
+    if (shape === undefined || entity === undefined || item.bucket !== undefined) return [];
+    const target: SpreadTarget = {
+      workload,
+      model,
+      container,
+      item,
+      entity,
+      attribute: shape.attribute,
+      factor,
+    };
+    return [
+      ...shardCandidates(target, mode, shares),
+      ...replicaCandidates(target, mode, shares),
+      ...(purpose === "storage" ? hierarchicalKeyCandidates(target) : []),
+    ];
+  });
+}
+
+/** The item type a spread move changes, with what the moves need to know of it. */
+interface SpreadTarget {
+  readonly workload: Workload;
+  readonly model: Model;
+  readonly container: Model["containers"][number];
+  readonly item: ItemType;
+  readonly entity: Workload["entities"][number];
+  /** The attribute of its key (`keyShape`), undefined for a constant key. */
+  readonly attribute: string | undefined;
+  /** How many times the hottest partition is over its target (SPREAD_TARGET_SHARE of the limit). */
+  readonly factor: number;
+}
+
+/** A move's name, with the move to another container it needs first when it does. */
+function spreadName(item: ItemType, what: string, moved: string | undefined): string {
+  return `${moved === undefined ? "" : `move ${item.type} to ${moved} and `}${what}`;
+}
+
+/** Write shards: a hot key value becomes `shards` logical partitions (a read of it visits every shard). */
+function shardCandidates(
+  target: SpreadTarget,
+  mode: SpreadChoices,
+  shares: { readonly writes: number },
+): Candidate[] {
+  const { workload, model, container, item, entity, attribute: a, factor } = target;
+  const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
+  if (
+    a === undefined ||
+    a === entity.key ||
+    !written ||
+    item.replicas !== undefined ||
+    (mode !== "all" && shares.writes < MIN_SHARE_SPREAD)
+  )
+    return [];
+  const current = item.shards ?? 1;
+  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, entity.key);
+  const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
+  return pick(SHARD_CHOICES, needed, mode, current).map((shards) => {
+    const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
+    const placed = placeItem(model, container, item, next, [`/${a}Shard`], containerNameOf(item.entity));
+    return {
+      name: spreadName(
         item,
-        next,
-        [`/${a}`, `/${entity.key}`],
-        `${containerNameOf(item.entity)}-by-${a.toLowerCase()}`,
-      );
-      candidates.push({
-        name: where(`key ${item.type} by the hierarchical key [/${a}, /${entity.key}]`, placed.moved),
-        model: placed.model,
-      });
-    }
-  }
-  return candidates;
+        `shard ${item.type}: key ${a}-{shard}, ${shards} shards picked by hash(${shardBy})`,
+        placed.moved,
+      ),
+      model: placed.model,
+    };
+  });
+}
+
+/** Replicas of a copy: every change is written to each, each read picks one. */
+function replicaCandidates(
+  target: SpreadTarget,
+  mode: SpreadChoices,
+  shares: { readonly reads: number },
+): Candidate[] {
+  const { model, container, item, attribute: a, factor } = target;
+  if (
+    item.source === undefined ||
+    item.shards !== undefined ||
+    (mode !== "all" && shares.reads < MIN_SHARE_SPREAD)
+  )
+    return [];
+  const current = item.replicas ?? 1;
+  const template =
+    item.replicas !== undefined
+      ? (item.partitionKey[0] ?? "")
+      : a === undefined
+        ? `${item.type}-{replica}`
+        : `{${a}}-{replica}`;
+  const path =
+    item.replicas !== undefined || a === undefined
+      ? (container.partitionKey[0] ?? "/partition")
+      : `/${a}Replica`;
+  // Only reads need spreading: the writes stay on every replica.
+  const needed = Math.ceil(current * factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
+  return pick(REPLICA_CHOICES, needed, mode, current).map((replicas) => {
+    const next: ItemType = { ...item, partitionKey: [template], replicas };
+    const placed = placeItem(model, container, item, next, [path], `${container.name}-replicas`);
+    return {
+      name: spreadName(
+        item,
+        `keep ${replicas} replicas of ${item.type} (key ${template}; each read picks one)`,
+        placed.moved,
+      ),
+      model: placed.model,
+    };
+  });
+}
+
+/**
+ * A hierarchical key ending with the record's own key: a value's records are no longer one
+ * logical partition, so it can pass 20 GB. Not for throughput: every item of a first-level value
+ * stays in one physical partition until storage splits it ("all writes at ingestion are limited
+ * to one physical partition until it reaches 50 GB",
+ * https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
+ */
+function hierarchicalKeyCandidates(target: SpreadTarget): Candidate[] {
+  const { model, container, item, entity, attribute: a } = target;
+  if (
+    a === undefined ||
+    a === entity.key ||
+    item.shards !== undefined ||
+    item.replicas !== undefined ||
+    item.keepLatest !== undefined ||
+    container.partitionKey.length !== 1
+  )
+    return [];
+  const next: ItemType = { ...item, partitionKey: [`{${a}}`, `{${entity.key}}`] };
+  const placed = placeItem(
+    model,
+    container,
+    item,
+    next,
+    [`/${a}`, `/${entity.key}`],
+    `${containerNameOf(item.entity)}-by-${a.toLowerCase()}`,
+  );
+  return [
+    {
+      name: spreadName(
+        item,
+        `key ${item.type} by the hierarchical key [/${a}, /${entity.key}]`,
+        placed.moved,
+      ),
+      model: placed.model,
+    },
+  ];
 }
 
 /**

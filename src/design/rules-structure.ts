@@ -12,7 +12,7 @@ import {
   CONSOLIDATE_ABOVE,
   SEPARATE_BELOW,
 } from "../analysis/aggregate-analysis.js";
-import type { Relationship, Workload } from "../workload/types.js";
+import type { Entity, Relationship, Workload } from "../workload/types.js";
 import {
   addItem,
   copiesOf,
@@ -66,28 +66,19 @@ export function aggregateCandidates(
   const childReads = workload.accessPatterns.filter((p) => p.type === "read" && p.entity === child);
   const childIsParent = workload.relationships.some((r) => r.parent === child);
   const onlyChildOfContainer = childHome.container.items.length === 1;
-  const maxAggregate =
-    relationship.max === undefined
-      ? Infinity
-      : parentEntity.maxBytes + relationship.max * childEntity.maxBytes;
-  if (
-    correlation >= SEPARATE_BELOW &&
-    maxAggregate <= MAX_ITEM_BYTES * EMBED_MAX_FRACTION_OF_ITEM_LIMIT &&
-    childReads.length === 0 &&
-    !childIsParent &&
-    copiesOf(model, childHome.container.name, childHome.item.type).length === 0 &&
-    onlyChildOfContainer
-  ) {
-    const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
-    candidates.push({
-      preferred: correlation > CONSOLIDATE_ABOVE,
-      name: `embed ${child} in the ${parent} item (at most ${relationship.max} per ${parent})`,
-      model: editItem(withoutChild, parentHome.container.name, parentHome.item.type, (item) => ({
-        ...item,
-        embeds: [...item.embeds, { entity: child, as: propertyNameOf(child, true) }],
-      })),
-    });
-  }
+  candidates.push(
+    ...embedCandidates(
+      model,
+      relationship,
+      { parentHome, childHome, parentEntity, childEntity },
+      correlation,
+      {
+        childRead: childReads.length > 0,
+        childIsParent,
+        onlyChildOfContainer,
+      },
+    ),
+  );
   // Identifying relationship: every read of the child names its parent.
   const identifying = childReads.every(
     (p) => p.type === "read" && p.where.some((w) => w.attribute === via && w.op === "eq"),
@@ -145,6 +136,57 @@ export function aggregateCandidates(
     });
   }
   return candidates;
+}
+
+/**
+ * Embedding the child in its parent's item: when the pair is read together often enough, the
+ * whole aggregate fits well within the item limit, and the child has no reads, children, copies
+ * or container mates of its own.
+ */
+function embedCandidates(
+  model: Model,
+  relationship: Relationship,
+  homes: {
+    readonly parentHome: NonNullable<ReturnType<typeof findPrimary>>;
+    readonly childHome: NonNullable<ReturnType<typeof findPrimary>>;
+    readonly parentEntity: Entity;
+    readonly childEntity: Entity;
+  },
+  correlation: number,
+  child: {
+    readonly childRead: boolean;
+    readonly childIsParent: boolean;
+    readonly onlyChildOfContainer: boolean;
+  },
+): Candidate[] {
+  const { parentHome, childHome, parentEntity, childEntity } = homes;
+  const maxAggregate =
+    relationship.max === undefined
+      ? Infinity
+      : parentEntity.maxBytes + relationship.max * childEntity.maxBytes;
+  if (
+    correlation < SEPARATE_BELOW ||
+    maxAggregate > MAX_ITEM_BYTES * EMBED_MAX_FRACTION_OF_ITEM_LIMIT ||
+    child.childRead ||
+    child.childIsParent ||
+    copiesOf(model, childHome.container.name, childHome.item.type).length > 0 ||
+    !child.onlyChildOfContainer
+  )
+    return [];
+  const withoutChild = removeItem(model, childHome.container.name, childHome.item.type);
+  return [
+    {
+      preferred: correlation > CONSOLIDATE_ABOVE,
+      name: `embed ${relationship.child} in the ${relationship.parent} item (at most ${relationship.max} per ${relationship.parent})`,
+      model: editItem(withoutChild, parentHome.container.name, parentHome.item.type, (item) => ({
+        ...item,
+        embeds: [
+          ...item.embeds,
+          { entity: relationship.child, as: propertyNameOf(relationship.child, true) },
+        ],
+      })),
+    },
+  ];
 }
 
 /** Unique attributes that a read filters on get a lookup item keyed by the value. */

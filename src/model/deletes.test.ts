@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
+import { loadWriteFixture } from "../test-support/generated-module.js";
 import type { Workload } from "../workload/types.js";
 import {
   attributesOfDeleteEvent,
@@ -117,6 +118,31 @@ describe("deleteCarriersOf", () => {
     expect(deleteCarriersOf(removing, model).map((c) => [c.container, c.itemType, c.targets.length])).toEqual(
       [["posts", "post", 2]],
     );
+  });
+});
+
+describe("deleteCarriersOf, a parent whose children copy its attributes (parentdel)", () => {
+  it("carries an account's deletes to its orders' copy, found by the account key (traceable from a delete event)", () => {
+    const { workload, model } = loadWriteFixture("parentdel");
+    expect(deleteCarriersOf(workload, model)).toEqual([
+      {
+        container: "accounts",
+        itemType: "account",
+        entity: "Account",
+        targets: [
+          { kind: "parentCopy", container: "orders", itemType: "order", property: "accountPriority" },
+        ],
+      },
+    ]);
+    // account-{accountId} gives the key back: all versions and deletes can find the orders.
+    const avad: Model = { ...model, deletes: { mode: "allVersionsAndDeletes", retentionDays: 7 } };
+    expect(untraceableDeletes(workload, avad)).toEqual([]);
+    // Without the delete pattern the account is no carrier (updates propagate without tombstones).
+    const noDelete: Workload = {
+      ...workload,
+      accessPatterns: workload.accessPatterns.filter((p) => p.id !== "W1"),
+    };
+    expect(deleteCarriersOf(noDelete, model)).toEqual([]);
   });
 });
 

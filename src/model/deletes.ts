@@ -73,6 +73,17 @@ export type DeleteTarget =
       readonly container: string;
       readonly itemType: string;
       readonly property: string;
+    }
+  /**
+   * Items that copy its attribute as children (a relationship with `via` from its entity to
+   * theirs): the children stay (deletes never cascade) and their copy becomes null, what a
+   * missing parent's attribute reads as; found by the query on `via`.
+   */
+  | {
+      readonly kind: "parentCopy";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
     };
 
 /** An item type whose deletes the change feed must carry, and the derived data they reach. */
@@ -182,6 +193,20 @@ export function deleteCarriersOf(workload: Workload, model: Model): readonly Del
               property: linked.as,
             });
           }
+          for (const held of copy.copies) {
+            if (held.from.entity !== item.entity || item.source !== undefined) continue;
+            if (manyToManyKeysOf(workload, copy.entity)[item.entity] !== undefined) continue;
+            const link = workload.relationships.find(
+              (r) => r.parent === item.entity && r.child === copy.entity,
+            );
+            if (link?.via === undefined) continue;
+            targets.push({
+              kind: "parentCopy",
+              container: other.name,
+              itemType: copy.type,
+              property: held.as,
+            });
+          }
           for (const counter of copy.counts) {
             if (counter.of !== item.entity || item.source !== undefined) continue;
             if (holderSharesPartition(workload, { container: other, item: copy }, { container, item }))
@@ -249,8 +274,8 @@ function targetAttributes(
   const placement = placementOf(model, target.container, target.itemType);
   if (placement === undefined) return [];
   const { item } = placement;
-  // The holders of a linked copy are found by the deleted record's key (a query), not addressed.
-  if (target.kind === "linkedCopy") {
+  // The holders of a linked or parent's copy are found by the deleted record's key (a query).
+  if (target.kind === "linkedCopy" || target.kind === "parentCopy") {
     const key = workload.entities.find((e) => e.name === carrier.entity)?.key;
     return key === undefined ? [] : [key];
   }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { loadModel } from "./load-model.js";
 import { validateModelAgainstWorkload } from "./validate-model.js";
-import { readExample, readExampleWorkload, EXAMPLE_MODELS } from "../test-support/model-examples.js";
+import {
+  readExample,
+  readExampleWorkload,
+  readWriteFixture,
+  EXAMPLE_MODELS,
+} from "../test-support/model-examples.js";
+import { loadWorkload } from "../workload/load-workload.js";
 import type { Model } from "./types.js";
 import { formatIssue, formatPath } from "../common/issues.js";
 
@@ -24,6 +30,13 @@ function errors(text: string, example?: string) {
 }
 
 /** A minimal valid model around one item type (YAML lines indented for `items:`). */
+/** The workload of test/fixtures/writes/latest (orders with a datetime placedAt). */
+function readWriteFixtureWorkload() {
+  const result = loadWorkload(readWriteFixture("latest").workload);
+  if (!result.ok) throw new Error(result.issues.map(formatIssue).join("\n"));
+  return result.value;
+}
+
 function withItem(item: string, container = "    partitionKey: [/postId]"): string {
   return `version: 1\ncontainers:\n  - name: posts\n${container}\n    items:\n${item}\n`;
 }
@@ -432,6 +445,25 @@ describe("loadModel against a workload", () => {
       ["model.noRelationship", "containers[0].items[0].embeds[0].entity"],
       ["model.noRelationship", "containers[0].items[0].embeds[1].entity"],
     ]);
+  });
+
+  it("refuses an embed of the newest N children that have no datetime attribute to tell the newest", () => {
+    const text = readWriteFixture("latest");
+    const untimed = loadWorkload(
+      text.workload
+        .replace("placedAt: { type: datetime, changes: rare }", "placedAt: { type: string, changes: rare }")
+        .replace('with: ["latest(Order, 3)"]', "with: [all(Order)]"),
+    );
+    if (!untimed.ok) throw new Error(untimed.issues.map(formatIssue).join("\n"));
+    const result = loadModel(text.model, { workload: untimed.value });
+    const found = result.issues.filter((issue) => issue.severity === "error");
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
+      ["model.invalidValue", "containers[0].items[0].embeds[0].latest"],
+    ]);
+    expect(found[0]?.message).toBe(
+      "keeps the newest 3 Order records, but Order has no datetime attribute to tell the newest",
+    );
+    expect(loadModel(text.model, { workload: readWriteFixtureWorkload() }).ok).toBe(true);
   });
 
   it("checks truncate types, bucket attribute types and key property clashes", () => {

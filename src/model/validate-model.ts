@@ -2,6 +2,7 @@
  * Checks of a model against its workload: every entity and attribute a model names exists, and
  * every copy, counter and embed follows a relationship of the workload.
  */
+import { recencyAttribute } from "../workload/recency.js";
 import { createIssueSink, type Issue, type IssuePath, type IssueSink } from "../common/issues.js";
 import type { Entity, Relationship, Workload, WritePattern } from "../workload/types.js";
 import type { Container, ItemType, Model } from "./types.js";
@@ -152,6 +153,15 @@ function checkItemAgainstEntity(
         [...path, "embeds", index, "entity"],
         `no relationship has parent ${entity.name} and child ${embedded.name} (or is one-to-one between them), so ${embedded.name} cannot be embedded in ${entity.name}`,
         childrenHint(context.workload, entity.name),
+      );
+    }
+    // The newest N are those with the latest time (workload/recency.ts), as latest(X, N) asks.
+    if (embed.latest !== undefined && recencyAttribute(embedded) === undefined) {
+      issues.error(
+        "model.invalidValue",
+        [...path, "embeds", index, "latest"],
+        `keeps the newest ${embed.latest} ${embedded.name} records, but ${embedded.name} has no datetime attribute to tell the newest`,
+        `add a datetime attribute to ${embedded.name} in the workload (e.g. createdAt: datetime), or remove latest to embed every ${embedded.name}`,
       );
     }
   });

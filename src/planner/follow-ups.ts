@@ -4,7 +4,7 @@
  * costs a lookup of its parent or a query on its children, or one query fetches the parents of
  * all returned items at once, whichever is cheaper.
  */
-import type { ReadPattern, WithItem } from "../workload/types.js";
+import type { ReadPattern, SortKey, WithItem } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, type PlanEnvironment } from "./environment.js";
 import { attributePropertyBytes, manyToManyCopyBytes } from "./item-shape.js";
@@ -12,6 +12,7 @@ import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "./many-to-many.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
+import { recencyAttribute } from "../workload/recency.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
 import { formatWithItem } from "../workload/with-items.js";
 
@@ -35,12 +36,15 @@ function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
     );
 }
 
-/** The cheapest request reading one parent by its key, for each returned item. */
+/**
+ * The cheapest request reading one parent by its key, for each returned item: its `attribute`,
+ * or the whole item when undefined (a lookup item's complete record).
+ */
 function perItemParentLookup(
   env: PlanEnvironment,
   parent: string,
   via: string,
-  attribute: string,
+  attribute: string | undefined,
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
@@ -59,7 +63,7 @@ function perItemParentLookup(
         partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parentEntity.key, via)),
         ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
         times,
-        note: `one point read of the ${parent} of each returned item for ${parent}.${attribute}`,
+        note: `one point read of the ${parent} of each returned item for ${attribute === undefined ? "all its attributes" : `${parent}.${attribute}`}`,
         perResult: true,
       };
       step = read;
@@ -71,7 +75,8 @@ function perItemParentLookup(
         valuesFrom: "result",
         resultNames: { [parentEntity.key]: via },
         orderBy: [],
-        projection: [parentEntity.key, attribute],
+        // The whole item when the complete record is asked for (SELECT *).
+        ...(attribute === undefined ? {} : { projection: [parentEntity.key, attribute] }),
         ...tombstoneFilter(env, placement),
       });
       const q: QueryStep = {
@@ -87,12 +92,13 @@ function perItemParentLookup(
         ru: env.estimate({
           op: "query",
           returned: 1,
-          returnedBytes: attributePropertyBytes(parentEntity, attribute) + 40,
+          returnedBytes:
+            attribute === undefined ? shape.avgBytes : attributePropertyBytes(parentEntity, attribute) + 40,
           partitions,
           ...(consistency ? { consistency } : {}),
         }),
         times,
-        note: `one query per returned item for its ${parent}.${attribute}`,
+        note: `one query per returned item for its ${attribute === undefined ? `complete ${parent}` : `${parent}.${attribute}`}`,
         perResult: true,
       };
       step = q;
@@ -154,21 +160,39 @@ function batchedParentLookup(
   return best;
 }
 
-/** A query on the children of each returned item (count, aggregate, newest N, all). */
-function childQuery(
+/**
+ * The order of `latest(X, N)`: X's first datetime attribute, newest first, ties by X's key (greater
+ * first) — the one rule of `workload/recency.ts` the oracle, the embed and this query share. The
+ * workload check guarantees the datetime attribute; the key alone is the fallback for a model
+ * loaded against a workload that was not checked.
+ */
+export function newestOrder(env: PlanEnvironment, entity: string): SortKey[] {
+  const child = env.context.entity(entity);
+  const by = recencyAttribute(child);
+  return [
+    ...(by === undefined ? [] : [{ attribute: by, direction: "desc" as const }]),
+    { attribute: child.key, direction: "desc" },
+  ];
+}
+
+/**
+ * A query on the children of each returned item (count, aggregate, newest N, all), from items of
+ * `from` (a read's entity and consistency; a write's embedding parent for a refill).
+ */
+export function childQuery(
   env: PlanEnvironment,
-  pattern: ReadPattern,
+  from: { readonly entity: string; readonly consistency?: ReadPattern["consistency"] },
   entry: Exclude<WithItem, { kind: "attribute" }>,
   via: string,
   childrenPerParent: number,
   times: number,
 ): QueryStep | undefined {
   const child = env.context.entity(entry.entity);
-  const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
+  const consistency = from.consistency ?? env.context.workload.scale.consistency;
   let best: QueryStep | undefined;
   // The parent item returned carries the attributes it shares with its children (e.g. the
   // tenant and user of a session's events), which can complete the child's partition key.
-  const parentAttributes = new Set(env.context.entity(pattern.entity).attributes.map((a) => a.name));
+  const parentAttributes = new Set(env.context.entity(from.entity).attributes.map((a) => a.name));
   const shared = child.attributes.map((a) => a.name).filter((name) => parentAttributes.has(name));
   for (const placement of completePlacements(env, entry.entity)) {
     const routing = routeRequest(placement.item, new Set([via, ...shared]));
@@ -179,7 +203,6 @@ function childQuery(
           ? Math.min(routing.shardCount, env.partitions(placement.container.name))
           : 1;
     const shape = env.shape(placement);
-    const sortAttribute = child.attributes.find((a) => a.type === "datetime")?.name ?? child.key;
     const aggregate =
       entry.kind === "count"
         ? ({ fn: "count" } as const)
@@ -191,7 +214,7 @@ function childQuery(
       keys: keyConditions(placement, routing, "result", new Set([via])),
       predicates: [{ attribute: via, op: "eq" }],
       valuesFrom: "result",
-      orderBy: entry.kind === "latest" ? [{ attribute: sortAttribute, direction: "desc" }] : [],
+      orderBy: entry.kind === "latest" ? newestOrder(env, entry.entity) : [],
       ...(top === undefined ? {} : { top }),
       ...(aggregate === undefined ? {} : { aggregate }),
       ...tombstoneFilter(env, placement),
@@ -243,7 +266,8 @@ export function planKeyLookup(
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
   const key = env.context.entity(entity).key;
-  return perItemParentLookup(env, entity, key, key, times, consistency);
+  // The complete record: every attribute the lookup item leaves out (not only its key).
+  return perItemParentLookup(env, entity, key, undefined, times, consistency);
 }
 
 /**

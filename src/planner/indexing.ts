@@ -9,6 +9,7 @@ import { templateAttributes } from "../model/templates.js";
 import type { PlanningContext } from "./context.js";
 import type { ItemShape } from "./item-shape.js";
 import { manyToManyLink } from "./many-to-many.js";
+import { recencyAttribute } from "../workload/recency.js";
 
 /** An indexing policy with explicit paths (`automatic` is `included: ["/*"]`). */
 export interface ExplicitIndexingPolicy {
@@ -46,6 +47,7 @@ export function effectiveIndexingPolicy(
 export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
   const paths = new Set<string>(["/type/?"]);
   const composites = new Map<string, CompositePath[]>();
+  const newest = new Set<string>();
   const entities = new Set(container.items.map((item) => item.entity));
   // Each entity's reads come in workload order; one entity (the usual case) needs no merging.
   const reads =
@@ -94,6 +96,24 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
       if (entry.kind === "attribute" || !entities.has(entry.entity)) continue;
       const relationship = context.relationship(pattern.entity, entry.entity);
       if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
+      if (entry.kind === "latest") newest.add(entry.entity);
+    }
+  }
+  // The newest children (`latest(X, N)` follow-ups, refills of `latest: N` embeds) are read
+  // ORDER BY X's time DESC, X's key DESC: two paths, so a composite index in that order.
+  for (const entity of entities) {
+    const embedded = context
+      .embeddersOf(entity)
+      .some(({ item }) => item.embeds.some((e) => e.entity === entity && e.latest !== undefined));
+    if (embedded) newest.add(entity);
+  }
+  for (const entity of newest) {
+    const child = context.entity(entity);
+    const order = [recencyAttribute(child), child.key].filter((name) => name !== undefined);
+    for (const name of order) paths.add(`/${name}/?`);
+    if (order.length > 1) {
+      const composite = order.map((name) => ({ path: `/${name}`, order: "descending" as const }));
+      composites.set(composite.map((c) => `${c.path} ${c.order}`).join(","), composite);
     }
   }
   for (const item of container.items) {

@@ -3,6 +3,14 @@
  * the holders by the relationship's `via` (across a many-to-many relationship: by the holder's
  * array of copied elements, `many-to-many.ts`) and a patch of each; and the copies no
  * relationship can keep, as findings.
+ *
+ * A delete of the source is propagated too: a linked record's element leaves the holders'
+ * arrays, and a deleted parent's children (one-to-many or one-to-one with `via`) get their copy
+ * set to null. Deletes never cascade (the workload's `owned` says the application deletes the
+ * children, not that the database does), so the children stay until then, and the oracle reads
+ * the attribute of a missing parent as null: a copy that kept the deleted parent's value would be
+ * an answer no current data gives. The parent's item type is then a delete carrier
+ * (`parentCopy` in `src/model/deletes.ts`), so the change feed carries the delete.
  */
 import type { Copy } from "../model/types.js";
 import type { WritePattern } from "../workload/types.js";
@@ -34,8 +42,12 @@ export function planPropagations(
       if (copy.from.entity !== pattern.entity) continue;
       const holder: Placement = { container, item };
       const link = manyToManyLink(context, item.entity, pattern.entity);
-      // A deleted record's element leaves every linked holder's array.
-      const removal = link !== undefined && changeKind(pattern) === "delete";
+      // A deleted record's element leaves every linked holder's array; a deleted parent's
+      // children stay (deletes never cascade) and their copy becomes null. The parent's delete
+      // is never the old address of a move: a copy's source is addressed by its key alone
+      // (rules-access.ts `addressableByKey`; the create of a holder reads it so), which no
+      // write changes.
+      const removal = changeKind(pattern) === "delete";
       const probability = removal ? 1 : changeProbability(env, pattern, copy.from.attribute);
       if (probability === 0) continue;
       if (link !== undefined) {
@@ -49,6 +61,8 @@ export function planPropagations(
         continue;
       }
       const relationship = context.relationship(pattern.entity, item.entity);
+      // The updates of such a copy already say it cannot be kept.
+      if (relationship?.via === undefined && removal) continue;
       if (relationship?.via === undefined) {
         notes.push(
           `${item.type}.${copy.as}: no relationship from ${pattern.entity} to ${item.entity} to find the holders`,
@@ -91,7 +105,7 @@ export function planPropagations(
         holder,
         "patch",
         probability * pattern.batch * holders,
-        `set ${copy.as} on each holder`,
+        removal ? `set ${copy.as} to null on each holder` : `set ${copy.as} on each holder`,
         [copy.as],
         { sets: [copy.as] },
       );
@@ -101,7 +115,9 @@ export function planPropagations(
           feedSource ?? holder,
           holder,
           [find, update],
-          `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
+          removal
+            ? `a deleted ${pattern.entity} leaves its ${item.type} items (${relationship.owned ? "owned: the application deletes them" : "not owned"}; deletes never cascade) with ${copy.as} null, what the attribute of a missing ${pattern.entity} reads as`
+            : `a change of ${pattern.entity}.${copy.from.attribute} (${probability * 100}% of ${pattern.id} requests) is propagated to ${item.type}.${copy.as}`,
         ),
         ...replayCopies(env, holder, "update", probability * pattern.batch * holders),
       );

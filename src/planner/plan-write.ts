@@ -7,6 +7,7 @@
  * (`plan-propagation.ts`).
  */
 import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
+import { templateAttributes } from "../model/templates.js";
 import type { WritePattern } from "../workload/types.js";
 import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
@@ -16,12 +17,16 @@ import { planMove } from "./plan-move.js";
 import { planPropagations, unreachableCopies } from "./plan-propagation.js";
 import { replayCopies } from "./plan-replay.js";
 import { feedStep, sumOf, writeStep } from "./plan-steps.js";
+import { childQuery } from "./follow-ups.js";
+import { recencyAttribute } from "../workload/recency.js";
 import { DEFAULT_TOMBSTONE_TTL_SECONDS } from "../model/deletes.js";
 import type {
   BatchStep,
   ChangeFeedStep,
   PlannedMove,
+  PlannedRefill,
   PlanStep,
+  QueryStep,
   WriteFinding,
   WritePlan,
   WriteStep,
@@ -242,12 +247,19 @@ function planPrimaryWrites(
 function planEmbeddedWrites(
   env: PlanEnvironment,
   pattern: WritePattern,
-): { operations: PlanStep[]; async: ChangeFeedStep[]; notes: string[]; writtenWithParent: boolean } {
+): {
+  operations: PlanStep[];
+  async: ChangeFeedStep[];
+  notes: string[];
+  writtenWithParent: boolean;
+  refills: PlannedRefill[];
+} {
   const { context } = env;
   const kind = changeKind(pattern);
   const operations: PlanStep[] = [];
   const async: ChangeFeedStep[] = [];
   const notes: string[] = [];
+  const refills: PlannedRefill[] = [];
   let writtenWithParent = false;
   for (const { container, item } of context.embeddersOf(pattern.entity)) {
     const embed = item.embeds.find((e) => e.entity === pattern.entity);
@@ -280,25 +292,110 @@ function planEmbeddedWrites(
     ]);
     operations.push(step);
     async.push(...replayCopies(env, parent, "update", 1));
+    if (embed.latest === undefined || relationship?.via === undefined) continue;
+    const refill = planRefill(env, pattern, parent, embed.latest, relationship.via, relationship.avg);
+    if (refill.step !== undefined) {
+      operations.push(refill.step);
+      refills.push({
+        container: container.name,
+        itemType: item.type,
+        query: {
+          container: refill.step.container,
+          itemType: refill.step.itemType,
+          sql: refill.step.sql,
+          parameters: refill.step.parameters,
+          ...(refill.step.partitionKey === undefined ? {} : { partitionKey: refill.step.partitionKey }),
+        },
+      });
+    }
+    notes.push(...refill.notes);
   }
-  return { operations, async, notes, writtenWithParent };
+  return { operations, async, notes, writtenWithParent, refills };
+}
+
+/**
+ * A `latest: N` embed keeps the N newest children (`workload/recency.ts`). A delete of a kept
+ * child, or an update that makes one older than the rest, leaves the next newest unknown to the
+ * parent: the runtime reads the N newest from the children's own items (the follow-up query of
+ * `latest(X, N)`), for the share of writes that hit a kept child (N of the parent's `avg`
+ * children, deletes and time changes assumed uniform over them) when the kept set is full.
+ */
+function planRefill(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  parent: Placement,
+  latest: number,
+  via: string,
+  childrenPerParent: number,
+): { step?: QueryStep; notes: string[] } {
+  const by = recencyAttribute(env.context.entity(pattern.entity));
+  const kept = Math.min(1, latest / Math.max(childrenPerParent, 1));
+  const changesTime =
+    changeKind(pattern) === "delete" ? 1 : by === undefined ? 0 : changeProbability(env, pattern, by);
+  const share = kept * changesTime;
+  if (share === 0) return { notes: [] };
+  const entry = { kind: "latest", entity: pattern.entity, n: latest } as const;
+  const found = childQuery(
+    env,
+    { entity: parent.item.entity },
+    entry,
+    via,
+    childrenPerParent,
+    share * pattern.batch,
+  );
+  const what = `the newest ${latest} ${pattern.entity} embedded in ${parent.item.type}`;
+  if (found === undefined) {
+    return {
+      notes: [
+        `${what} cannot be refilled after a kept ${pattern.entity} leaves (no item type stores complete ${pattern.entity} records): the parent keeps fewer until newer ones arrive`,
+      ],
+    };
+  }
+  const { perResult: _perResult, ...perWrite } = found;
+  const step: QueryStep = {
+    ...perWrite,
+    note: `refill ${what} from the ${pattern.entity} items when a kept one leaves (${Math.round(share * 1000) / 10}% of writes: ${latest} of ${childrenPerParent} children per ${parent.item.entity})`,
+  };
+  return { step, notes: [] };
+}
+
+/**
+ * The attributes a counter holder's id and partition key need that the counted child's records
+ * do not have (the holder's key read as the child's `via`): the change-feed handler sees only the
+ * child's item, so it cannot address the holder. None when the child lists no attributes.
+ */
+function holderAttributesMissing(env: PlanEnvironment, holder: Placement, child: string): string[] {
+  const entity = env.context.entity(child);
+  if (entity.attributes.length === 0) return [];
+  const parentKey = env.context.entity(holder.item.entity).key;
+  const via = env.context.relationship(holder.item.entity, child)?.via ?? parentKey;
+  const rename = (name: string): string => (name === parentKey ? via : name);
+  const needed = [holder.item.id, ...holder.item.partitionKey]
+    .flatMap((t) => templateAttributes(t))
+    .map(rename);
+  if (holder.item.shards !== undefined && holder.item.shardBy !== undefined)
+    needed.push(rename(holder.item.shardBy));
+  const has = new Set(entity.attributes.map((a) => a.name));
+  return [...new Set(needed)].filter((name) => !has.has(name));
 }
 
 /**
  * Counters of the written entity kept on a parent item: in the same transactional batch as a
  * write in the parent's logical partition (`batched`, by that write), otherwise from the change
- * feed of `feedSource`.
+ * feed of `feedSource`, which must address the holder from the child's attributes (else a
+ * `counterNotAddressable` finding).
  */
 function planCounters(
   env: PlanEnvironment,
   pattern: WritePattern,
   writes: ReadonlyMap<Placement, WriteStep>,
   feedSource: Placement | undefined,
-): { batched: Map<Placement, WriteStep[]>; async: ChangeFeedStep[] } {
+): { batched: Map<Placement, WriteStep[]>; async: ChangeFeedStep[]; findings: WriteFinding[] } {
   const kind = changeKind(pattern);
   const batched = new Map<Placement, WriteStep[]>();
   const async: ChangeFeedStep[] = [];
-  if (kind === "update") return { batched, async };
+  const findings: WriteFinding[] = [];
+  if (kind === "update") return { batched, async, findings };
   for (const { container, item } of env.context.counterHoldersOf(pattern.entity)) {
     const counter = item.counts.find((c) => c.of === pattern.entity);
     if (counter === undefined) continue;
@@ -317,6 +414,16 @@ function planCounters(
     if (partner !== undefined) {
       batched.set(partner, [...(batched.get(partner) ?? []), increment]);
     } else {
+      const missing = holderAttributesMissing(env, holder, pattern.entity);
+      if (missing.length > 0)
+        findings.push({
+          kind: "counterNotAddressable",
+          container: container.name,
+          itemType: item.type,
+          property: counter.as,
+          entity: pattern.entity,
+          missing,
+        });
       async.push(
         feedStep(
           "counter",
@@ -329,7 +436,7 @@ function planCounters(
     }
     async.push(...replayCopies(env, holder, "update", pattern.batch));
   }
-  return { batched, async };
+  return { batched, async, findings };
 }
 
 /** Each primary write, or a transactional batch of it with the counters in its logical partition. */
@@ -378,6 +485,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const findings = [
     ...primary.findings,
     ...unreachableCopies(env, pattern, [...primary.writes.keys()]),
+    ...counters.findings,
     ...propagations.findings,
   ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);
@@ -390,6 +498,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     served,
     notes,
     ...(primary.moves.length === 0 ? {} : { moves: primary.moves }),
+    ...(embedded.refills.length === 0 ? {} : { refills: embedded.refills }),
     ...(findings.length === 0 ? {} : { findings }),
   };
 }

@@ -229,7 +229,39 @@ export type WriteFinding =
       readonly property: string;
       readonly entity: string;
       readonly attribute: string;
+    }
+  | {
+      /**
+       * A counter kept from the change feed of the counted child whose holder the child's item
+       * cannot address: the holder's id or partition key needs attributes the child's entity does
+       * not have (an order counted on its account kept in the account's customer's partition).
+       */
+      readonly kind: "counterNotAddressable";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
+      /** The counted entity. */
+      readonly entity: string;
+      readonly missing: readonly string[];
     };
+
+/**
+ * The query that refills a `latest: N` embed from the children's own items when the kept N may no
+ * longer be the newest (a kept child deleted or made older); its step is in `operations`.
+ */
+export interface PlannedRefill {
+  /** The embedding parent item type. */
+  readonly container: string;
+  readonly itemType: string;
+  /** The children's item type the query reads, with its SQL and routing (`QueryStep`). */
+  readonly query: {
+    readonly container: string;
+    readonly itemType: string;
+    readonly sql: string;
+    readonly parameters: readonly QueryParameter[];
+    readonly partitionKey?: readonly string[];
+  };
+}
 
 export interface WritePlan {
   readonly patternId: string;
@@ -243,6 +275,8 @@ export interface WritePlan {
   readonly notes: readonly string[];
   /** Items the write moves when it changes their id or key (their steps are in `operations`). */
   readonly moves?: readonly PlannedMove[];
+  /** Refills of `latest: N` embeds (their query steps are in `operations`). */
+  readonly refills?: readonly PlannedRefill[];
   /** What the model cannot do right for this write (reported by the evaluation). */
   readonly findings?: readonly WriteFinding[];
 }

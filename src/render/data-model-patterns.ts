@@ -219,6 +219,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.serverlessNotPossible":
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
+    case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return undefined;
     default:

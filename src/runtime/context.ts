@@ -6,7 +6,14 @@
 import type { Container, Database } from "@azure/cosmos";
 import { DataAccessError } from "./errors.js";
 import { computeShard } from "./hash.js";
-import { bucketOf, recordOf, type ItemTypeShape, type RelatedData, type StoredItem } from "./items.js";
+import {
+  bucketOf,
+  isTombstone,
+  recordOf,
+  type ItemTypeShape,
+  type RelatedData,
+  type StoredItem,
+} from "./items.js";
 import { readItem } from "./requests.js";
 import type { CopySource, ItemRef } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
@@ -197,7 +204,9 @@ export async function withCopies(
       source.partitionKey.map((template) => renderKeyValue(template, values)),
     );
     charged.requestCharge += read.requestCharge;
-    copies[entity] = read.item === undefined ? {} : recordOf(sourceShape, read.item);
+    // A tombstone is a deleted source: nothing to copy (the copy reads null, as propagated).
+    copies[entity] =
+      read.item === undefined || isTombstone(sourceShape, read.item) ? {} : recordOf(sourceShape, read.item);
   }
   return { ...related, copies };
 }

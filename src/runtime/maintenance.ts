@@ -79,7 +79,13 @@ async function maintainCopy(
   }
 }
 
-/** Sets a changed copied attribute on every item holding a copy of it. */
+/**
+ * Sets a changed copied attribute on every item holding a copy of it; a deleted source (a
+ * tombstone, or a delete of the all-versions feed) sets it to null, what the attribute of a
+ * parent that no longer exists reads as (its children stay: deletes never cascade). Setting a
+ * value is idempotent, so a change delivered again writes the same; the feed delivers one item's
+ * changes in order, so a parent deleted and created again ends with the new value.
+ */
 async function propagate(
   runtime: Runtime,
   charged: Charged,
@@ -91,9 +97,9 @@ async function propagate(
     await propagateLinked(runtime, charged, task, sourceShape, change);
     return;
   }
-  if (change.kind === "delete") return;
-  const value = change.item[task.attribute];
+  const value = change.kind === "delete" ? null : change.item[task.attribute];
   if (
+    change.kind !== "delete" &&
     change.previous !== undefined &&
     JSON.stringify(change.previous[task.attribute]) === JSON.stringify(value)
   )

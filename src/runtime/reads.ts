@@ -133,7 +133,8 @@ function typeRank(value: unknown): number {
   return 5;
 }
 
-function compareValues(a: unknown, b: unknown): number {
+/** Cosmos DB's ORDER BY order of two JSON values (by type, then by value). */
+export function compareValues(a: unknown, b: unknown): number {
   const rank = typeRank(a) - typeRank(b);
   if (rank !== 0) return rank;
   if (typeof a === "number" && typeof b === "number") return a - b;

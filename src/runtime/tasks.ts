@@ -75,7 +75,21 @@ export type WriteTask =
       readonly id: string;
       readonly partitionKey: readonly string[];
       readonly as: string;
-      readonly latest?: number;
+      /**
+       * Only the newest `count` children, newest first by `by` (the child's first datetime
+       * attribute), ties by the child key, greater first. `refill` reads the newest `count` from the
+       * children's own items when the kept ones may no longer be the newest (a kept child deleted
+       * or made older, a child entering from a partial write).
+       */
+      readonly latest?: {
+        readonly count: number;
+        readonly by: string;
+        readonly refill?: ItemRef & {
+          readonly sql: string;
+          readonly parameters: readonly TaskQueryParameter[];
+          readonly partitionKey?: readonly string[];
+        };
+      };
       readonly childKey: string;
       readonly many: boolean;
     })

@@ -21,6 +21,7 @@ import {
   itemKeyOf,
   keyPathSegments,
   materializeItem,
+  recordOf,
   storedAttributes,
   type ItemTypeShape,
   type RelatedData,
@@ -29,7 +30,9 @@ import {
 import { livePredicate, removeItem } from "./removal.js";
 import { MAX_REWRITE_ATTEMPTS, rewriteItem } from "./rewrite.js";
 import { backoffDelay } from "./retry.js";
-import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import { asItems, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
+import { bindParameters } from "./parameters.js";
+import { compareValues } from "./reads.js";
 import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -209,7 +212,12 @@ async function writeEmbedded(
     const parent = await readItem(container, id, keys);
     charged.requestCharge += parent.requestCharge;
     if (parent.item === undefined || isTombstone(shape, parent.item)) return;
-    const value = embeddedValue(task, context, record, parent.item);
+    const embedded = embeddedValue(task, context, record, parent.item);
+    if (embedded.kind === "unchanged") return;
+    const value =
+      embedded.kind === "refill"
+        ? await newestChildren(runtime, charged, task, record, embedded.value)
+        : embedded.value;
     const etag = parent.item["_etag"];
     try {
       const response = await container
@@ -239,25 +247,102 @@ async function writeEmbedded(
   );
 }
 
-/** The parent's embedded value with the child record written or removed. */
+/**
+ * The parent's embedded value with the child record written or removed: the value to patch,
+ * nothing to change, or (a `latest` embed) a refill from the children's own items because the
+ * kept children may no longer be the newest; `value` is then the best the parent alone gives.
+ */
+type EmbeddedValue =
+  | { readonly kind: "value"; readonly value: unknown }
+  | { readonly kind: "unchanged" }
+  | { readonly kind: "refill"; readonly value: unknown };
+
 function embeddedValue(
   task: Extract<WriteTask, { kind: "embed" }>,
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
   parent: StoredItem,
-): unknown {
-  if (!task.many) return context.change === "delete" ? null : { ...record };
+): EmbeddedValue {
+  if (!task.many) return { kind: "value", value: context.change === "delete" ? null : { ...record } };
   const current = Array.isArray(parent[task.as]) ? (parent[task.as] as unknown[]) : [];
   const key = record[task.childKey];
   const others = current.filter(
     (child) => typeof child !== "object" || child === null || (child as StoredItem)[task.childKey] !== key,
   );
-  const existing = current.find((child) => !others.includes(child));
-  const children =
-    context.change === "delete"
-      ? others
-      : [{ ...(existing as StoredItem | undefined), ...record }, ...others];
-  return task.latest === undefined ? children : children.slice(0, task.latest);
+  const existing = current.find((child) => !others.includes(child)) as StoredItem | undefined;
+  if (task.latest === undefined) {
+    const children = context.change === "delete" ? others : [{ ...existing, ...record }, ...others];
+    return { kind: "value", value: children };
+  }
+  return newestKept(task, task.latest, context, record, existing, others as StoredItem[]);
+}
+
+/**
+ * A `latest: N` embed after one child's write: the N newest by `latest.by` (ties by the child key,
+ * greater first). The parent holds only the N kept, so when the kept set was full and a kept child
+ * leaves it (deleted, or made older than every other kept child) the next newest is unknown here:
+ * refill. A child not kept enters only when newer than the oldest kept (or the set has room); an
+ * update that does not change its time keeps a kept child's place.
+ */
+function newestKept(
+  task: Extract<WriteTask, { kind: "embed" }>,
+  latest: NonNullable<Extract<WriteTask, { kind: "embed" }>["latest"]>,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  existing: StoredItem | undefined,
+  others: StoredItem[],
+): EmbeddedValue {
+  const newer = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): number =>
+    compareValues(b[latest.by], a[latest.by]) || compareValues(b[task.childKey], a[task.childKey]);
+  const full = others.length + (existing === undefined ? 0 : 1) >= latest.count;
+  if (context.change === "delete") {
+    if (existing === undefined) return { kind: "unchanged" };
+    return full ? { kind: "refill", value: others } : { kind: "value", value: others };
+  }
+  if (existing === undefined) {
+    const oldest = others.at(-1);
+    if (full && oldest !== undefined && newer(record, oldest) >= 0) return { kind: "unchanged" };
+    const entered = [{ ...record }, ...others].sort(newer).slice(0, latest.count);
+    // A partial write (a patch of some attributes) cannot give the whole child: read it.
+    return context.changes === undefined
+      ? { kind: "value", value: entered }
+      : { kind: "refill", value: entered };
+  }
+  const merged = { ...existing, ...record };
+  const ordered = [merged, ...others].sort(newer);
+  const demoted = full && ordered.at(-1) === merged && newer(merged, existing) > 0;
+  return demoted
+    ? { kind: "refill", value: ordered }
+    : { kind: "value", value: ordered.slice(0, latest.count) };
+}
+
+/**
+ * The newest children of the parent, read from the children's own items by the planned query
+ * (`latest.refill`); without one (the model stores no complete child elsewhere) the parent's own
+ * best value stands, as the plan reports.
+ */
+async function newestChildren(
+  runtime: Runtime,
+  charged: Charged,
+  task: Extract<WriteTask, { kind: "embed" }>,
+  record: Readonly<Record<string, unknown>>,
+  fallback: unknown,
+): Promise<unknown> {
+  const refill = task.latest?.refill;
+  if (refill === undefined || task.latest === undefined) return fallback;
+  const shape = runtime.shape(refill.container, refill.itemType);
+  const values = readValues(runtime, shape, record);
+  const found = await queryItems(
+    runtime.container(refill.container),
+    refill.sql,
+    bindParameters(refill.parameters, values, task.latest.count),
+    refill.partitionKey?.map((template) => renderKeyValue(template, values)),
+  );
+  charged.requestCharge += found.requestCharge;
+  return asItems(found.items)
+    .filter((item) => !isTombstone(shape, item))
+    .map((item) => recordOf(shape, item))
+    .slice(0, task.latest.count);
 }
 
 type BatchTask = Extract<WriteTask, { kind: "batch" }>;

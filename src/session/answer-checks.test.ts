@@ -121,6 +121,54 @@ describe("applyChanges at the moment of the answer", () => {
     ]);
   });
 
+  it("refuses latest(X, N) of an entity without a datetime attribute, unless the same answer adds one", () => {
+    const linked = apply(food, [
+      { kind: "add-relationship", parent: "Order", child: "MenuItem", via: "orderId", avg: 3 },
+      { kind: "set-attribute", entity: "MenuItem", name: "orderId", type: "string" },
+    ]);
+    const read: Change = {
+      kind: "add-access-pattern",
+      id: "Q1",
+      type: "read",
+      name: "order with its newest items",
+      entity: "Order",
+      with: ["latest(MenuItem, 3)"],
+    };
+    const refused = applyChanges(linked, [read]);
+    expect(refused.ok).toBe(false);
+    expect(refused.issues.map((i) => i.message)).toEqual([
+      expect.stringContaining(
+        "MenuItem has no datetime attribute; add one (set-attribute { entity: MenuItem, name: createdAt, type: datetime }) or ask for all(MenuItem)",
+      ),
+    ]);
+    const timed = applyChanges(linked, [
+      read,
+      { kind: "set-attribute", entity: "MenuItem", name: "createdAt", type: "datetime" },
+    ]);
+    expect(timed.ok).toBe(true);
+  });
+
+  it("warns that latest(X, N) will need a datetime attribute while X lists no attributes yet", () => {
+    const bare = apply(food, [
+      { kind: "add-entity", name: "Ping", key: "pingId" },
+      { kind: "add-relationship", parent: "Order", child: "Ping", via: "orderId", avg: 3 },
+    ]);
+    const result = applyChanges(bare, [
+      {
+        kind: "add-access-pattern",
+        id: "Q1",
+        type: "read",
+        name: "a",
+        entity: "Order",
+        with: ["latest(Ping, 2)"],
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    expect(result.issues.map((i) => i.message).join("\n")).toContain(
+      "so Ping needs a datetime attribute (set-attribute { entity: Ping, name: createdAt, type: datetime }), or the workload will not load",
+    );
+  });
+
   it("accepts a valid with entry and warns that it needs a relationship", () => {
     const result = applyChanges(food, [
       {

@@ -83,6 +83,14 @@ function withProblem(
   }
   if (item.entity === pattern.entity)
     return `with entry ${JSON.stringify(entry)} names ${pattern.entity} itself; with returns related data of another entity`;
+  // "Newest" needs a time in the data (workload/recency.ts): refused once the entity's attributes
+  // are described, none of them a datetime; before that, a warning (untimedLatest).
+  if (
+    item.kind === "latest" &&
+    described(workload, entity) &&
+    !entity.attributes.some((a) => a.type === "datetime")
+  )
+    return `with entry ${JSON.stringify(entry)}: the newest ${entity.name} records are those with the latest time, and ${entity.name} has no datetime attribute; add one (set-attribute { entity: ${entity.name}, name: createdAt, type: datetime }) or ask for all(${entity.name})`;
   if (item.kind === "attribute" || item.kind === "aggregate") {
     const attribute = entity.attributes.find((a) => a.name === item.attribute);
     if (attribute === undefined && entity.attributes.length > 0) {
@@ -101,6 +109,31 @@ function withProblem(
       return `with entry ${JSON.stringify(entry)}: sum needs a number attribute and ${entity.name}.${item.attribute} is a ${attribute.type}`;
   }
   return undefined;
+}
+
+/**
+ * Whether the answers have described the entity's attributes: it lists some besides its key and
+ * the links to its parents (which add-entity and add-relationship fill in).
+ */
+function described(workload: DraftWorkload, entity: DraftEntity): boolean {
+  const links = new Set(workload.relationships.filter((r) => r.child === entity.name).map((r) => r.via));
+  return entity.attributes.some((attribute) => attribute.name !== entity.key && !links.has(attribute.name));
+}
+
+/**
+ * Warnings for `latest(X, N)` entries of an entity whose attributes are not described yet (only its key and links): the workload will
+ * need a datetime attribute on X to tell the newest (`workload.latestWithoutTime`).
+ */
+export function untimedLatest(workload: DraftWorkload, pattern: DraftAccessPattern): string[] {
+  return (pattern.with ?? []).flatMap((entry) => {
+    const parsed = parseWithItem(entry);
+    if ("problem" in parsed || parsed.item.kind !== "latest") return [];
+    const entity = findEntity(workload, parsed.item.entity);
+    if (entity === undefined || described(workload, entity)) return [];
+    return [
+      `${pattern.id} returns ${entry}: the newest ${entity.name} records are those with the latest time, so ${entity.name} needs a datetime attribute (set-attribute { entity: ${entity.name}, name: createdAt, type: datetime }), or the workload will not load`,
+    ];
+  });
 }
 
 /** Warnings for `with` entries that need a relationship the workload does not have yet. */

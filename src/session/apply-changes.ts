@@ -32,6 +32,7 @@ import {
   checkPatternReferences,
   fillImpliedFacts,
   missingWithRelationships,
+  untimedLatest,
   newDesignWarnings,
 } from "./answer-checks.js";
 import type { SessionState } from "./state.js";
@@ -88,6 +89,7 @@ export function applyChanges(state: SessionState, changes: readonly Change[]): R
     try {
       checkPatternReferences(current.workload, pattern);
       for (const message of missingWithRelationships(current.workload, pattern)) warn(index, message);
+      for (const message of untimedLatest(current.workload, pattern)) warn(index, message);
     } catch (error) {
       if (!(error instanceof ChangeRejected)) throw error;
       reject(index, kind, error);

@@ -187,7 +187,12 @@ describe("nextQuestions", () => {
   it("asks the massive-scale questions first as soon as writes exceed 10,000/s, and not at 10,000/s; the answers are workload fields", () => {
     const base = apply(createSession(), [
       { kind: "add-entity", name: "Device", key: "deviceId" },
-      { kind: "add-entity", name: "Reading", key: "readingId", attributes: { deviceId: "string" } },
+      {
+        kind: "add-entity",
+        name: "Reading",
+        key: "readingId",
+        attributes: { deviceId: "string", recordedAt: "datetime" },
+      },
       {
         kind: "add-access-pattern",
         id: "W1",

@@ -3,6 +3,7 @@
  * equality, and recency by an entity's first datetime attribute. Shared by the oracle and the
  * materialization of datasets. Pure.
  */
+import { recencyAttribute } from "../workload/recency.js";
 import type { Entity } from "../workload/types.js";
 import type { EntityRecord } from "./generate-records.js";
 
@@ -44,15 +45,14 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-/**
- * The attribute that orders an entity's records by recency: its first datetime attribute
- * (undefined when it has none; then the dataset order stands for time).
- */
-export function recencyAttribute(entity: Entity): string | undefined {
-  return entity.attributes.find((attribute) => attribute.type === "datetime")?.name;
-}
+export { recencyAttribute };
 
-/** Records newest first (by `recencyAttribute`, else the later records in the dataset first). */
+/**
+ * Records newest first: by `recencyAttribute` descending, ties by the key descending (the order of
+ * `latest(X, N)`, of a `latest: N` embed and of its follow-up query: `workload/recency.ts`). An
+ * entity without a datetime attribute has no `latest` (the workload check rejects it); its
+ * records, embedded whole (`all`), come later-in-the-dataset first.
+ */
 export function newestFirst(entity: Entity, records: readonly EntityRecord[]): readonly EntityRecord[] {
   const by = recencyAttribute(entity);
   const indexed = records.map((record, position) => ({ record, position }));
@@ -60,7 +60,9 @@ export function newestFirst(entity: Entity, records: readonly EntityRecord[]): r
     .sort((a, b) =>
       by === undefined
         ? b.position - a.position
-        : compareValues(b.record[by], a.record[by]) || a.position - b.position,
+        : compareValues(b.record[by], a.record[by]) ||
+          compareValues(b.record[entity.key], a.record[entity.key]) ||
+          a.position - b.position,
     )
     .map((entry) => entry.record);
 }

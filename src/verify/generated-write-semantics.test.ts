@@ -263,3 +263,73 @@ describe("binned writes as the plan costs them (gps.yaml)", () => {
     ]);
   }, 60_000);
 });
+
+describe("a deleted parent's copies (parentdel.yaml)", () => {
+  it("the orders of a closed account stay and read its priority as null, as the oracle answers", async () => {
+    const fixture = await openFixture("parentdel");
+    // The plan: the delete is a tombstone (the account carries its deletes to the copies), then
+    // a query for the account's orders and a patch of each (5 per account, the relationship's avg).
+    const plan = fixture.example.plans.find((p) => p.patternId === "W1");
+    if (plan?.type !== "write") throw new Error("no write plan W1");
+    expect(plan.operations.map((s) => (s.kind === "write" ? s.operation : s.kind))).toEqual(["patch"]);
+    expect(plan.async.map((s) => [s.reason, s.itemType])).toEqual([["propagate", "order"]]);
+    const [find, patch] = plan.async[0]?.steps ?? [];
+    expect(find).toMatchObject({ kind: "query", times: 1, returned: 5 });
+    expect(patch).toMatchObject({ kind: "write", operation: "patch", times: 5, sets: ["accountPriority"] });
+    expect(plan.async[0]?.ru.estimate).toBeCloseTo(
+      (find?.ru.estimate ?? 0) * 1 + (patch?.ru.estimate ?? 0) * 5,
+      9,
+    );
+
+    const account = { accountId: "a1", priority: "high" };
+    await fixture.call("applyChanges", (await fixture.call("c1OpenAccount", account)).changes);
+    for (const orderId of ["o1", "o2"]) {
+      const placed = await fixture.call("c2PlaceOrder", { orderId, accountId: "a1", amount: 3 });
+      await fixture.call("applyChanges", placed.changes);
+    }
+    const read = async (orderId: string) =>
+      (await fixture.call("q1OrderWithItsAccountsPriority", { orderId })).item?.["accountPriority"];
+    expect(await read("o1")).toBe("high");
+    const closed = await fixture.call("w1CloseAccount", account);
+    const maintained = await fixture.call("applyChanges", closed.changes);
+    // One query and one patch per order: the requests the plan lists for this account.
+    expect(maintained.requestCharge).toBe(1 + 2);
+    expect(await read("o1")).toBeNull();
+    expect(await read("o2")).toBeNull();
+    // Delivered again (at least once): the same null, no error.
+    await fixture.call("applyChanges", closed.changes);
+    expect(await read("o2")).toBeNull();
+    // An order placed after the close copies nothing from the account's tombstone.
+    await fixture.call("c2PlaceOrder", { orderId: "o3", accountId: "a1", amount: 4 });
+    expect(await read("o3")).toBeNull();
+    expect(live(await fixture.itemsOf("orders")).map((item) => item["id"])).toEqual(["o1", "o2", "o3"]);
+  }, 60_000);
+});
+
+describe("a lookup item followed by the complete record and a parent's attribute (lookup.yaml, issue 11 6/0)", () => {
+  it("reads the whole Item the lookup points to, and the Account.region of that Item's account", async () => {
+    const fixture = await openFixture("lookup");
+    const plan = fixture.example.plans.find((p) => p.patternId === "Q11");
+    if (plan?.type !== "read") throw new Error("no read plan Q11");
+    const [first, complete, region] = plan.operations;
+    expect(first).toMatchObject({ itemType: "categoryLookup" });
+    // Not by the id alone (the Item's key is its account): a query per lookup, of the whole item.
+    expect(complete).toMatchObject({ kind: "query", itemType: "item", perResult: true });
+    expect(complete?.kind === "query" ? complete.sql : "").toMatch(/^SELECT \* FROM c WHERE/);
+    expect(region).toMatchObject({ itemType: "account", withEntry: "Account.region" });
+
+    const account = { accountId: "a1", region: "west", priority: "p1" };
+    await fixture.call("applyChanges", (await fixture.call("c1UpsertAccount", account)).changes);
+    const item = { itemId: "item-1", accountId: "a1", category: 2, body: "2026-11-25T00:00:00Z" };
+    await fixture.call("applyChanges", (await fixture.call("c9CreateItem", item)).changes);
+    const read = await fixture.call("q11ReadItemByItemIdAndCategory", { itemId: "item-", category: 2 });
+    expect(read.items).toEqual([
+      { category: 2, accountId: "a1", body: item.body, itemId: "item-1", id: "item-item-1" },
+    ]);
+    // The account's region found from the complete Item (the lookup item has no accountId).
+    const followUps = (read as unknown as { followUps: { itemType: string; items: unknown[] }[] }).followUps;
+    expect(followUps.find((f) => f.itemType === "account")?.items).toEqual([
+      { accountId: "a1", region: "west" },
+    ]);
+  }, 60_000);
+});

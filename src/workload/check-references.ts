@@ -10,6 +10,7 @@ import type { IssuePath, IssueSink } from "../common/issues.js";
 import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
 import type { Entity, WithItem } from "./types.js";
 import { formatWithItem } from "./with-items.js";
+import { recencyAttribute } from "./recency.js";
 
 /** Reports every broken reference and inconsistent number among `pieces`. */
 export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
@@ -178,13 +179,7 @@ function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSi
     );
   }
   pattern.with.forEach((item, position) =>
-    checkWithItem(
-      item,
-      pattern.entity,
-      pieces,
-      [...at, "with", piece.withPositions[position] ?? position],
-      sink,
-    ),
+    checkWithItem(item, pattern, pieces, [...at, "with", piece.withPositions[position] ?? position], sink),
   );
 }
 
@@ -226,12 +221,13 @@ function checkAtomicWith(piece: PatternPiece, pieces: WorkloadPieces, sink: Issu
 
 function checkWithItem(
   item: WithItem,
-  from: string,
+  pattern: { readonly id: string; readonly entity: string },
   pieces: WorkloadPieces,
   at: IssuePath,
   sink: IssueSink,
 ): void {
   if (!checkEntityName(item.entity, pieces, at, sink)) return;
+  const from = pattern.entity;
   const text = formatWithItem(item);
   if (item.kind === "attribute") {
     const linked = pieces.links.some(
@@ -259,6 +255,7 @@ function checkWithItem(
       `add a relationship { parent: ${from}, child: ${item.entity}, via: ... }`,
     );
   }
+  if (item.kind === "latest") checkLatestTime(item.entity, pattern.id, text, pieces, at, sink);
   if (item.kind === "aggregate") {
     checkAttribute(pieces, item.entity, item.attribute, at, sink);
     const type = pieces.entities
@@ -272,6 +269,28 @@ function checkWithItem(
       );
     }
   }
+}
+
+/**
+ * `latest(X, N)` needs a time in X's records: the newest are those with the latest value of X's
+ * first datetime attribute (`recency.ts`), never the order records were written or listed in.
+ */
+function checkLatestTime(
+  entity: string,
+  pattern: string,
+  text: string,
+  pieces: WorkloadPieces,
+  at: IssuePath,
+  sink: IssueSink,
+): void {
+  const child = pieces.entities.get(entity);
+  if (child === undefined || recencyAttribute(child) !== undefined) return;
+  sink.error(
+    { code: "workload.latestWithoutTime", pattern, entity },
+    at,
+    `${text} needs a time to tell the newest ${entity} records, but ${entity} has no datetime attribute`,
+    `add a datetime attribute to ${entity}, e.g. createdAt: datetime (the newest are ordered by its first datetime attribute), or ask for all(${entity})`,
+  );
 }
 
 /** Reports entries listed twice (`positions` maps an entry to its place in the file's list). */

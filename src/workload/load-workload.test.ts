@@ -243,6 +243,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["select entry listed twice", edit("limit: 10", "limit: 10\n    select: [postId, title, postId]"), "workload.duplicateEntry", "accessPatterns[3].select[2]"],
   ["latest cut at its comma by a flow list", edit("with: [count(Post)]", "with: [latest(Post, 3)]"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["latest of zero items", edit("with: [count(Post)]", "with: ['latest(Post, 0)']"), "workload.badWith", "accessPatterns[2].with[0]"],
+  ["latest of children without a datetime attribute", edit("      creationDate: datetime\n", "      creationDate: string\n", edit("with: [count(Post)]", "with: ['latest(Post, 3)']")), "workload.latestWithoutTime", "accessPatterns[2].with[0]", 43],
   ["count of a parent", edit("with: [User.username]", "with: [count(User)]"), "workload.badWith", "accessPatterns[3].with[0]"],
   ["with of an unknown entity", edit("with: [count(Post)]", "with: [count(Comment)]"), "workload.unknownEntity", "accessPatterns[2].with[0]"],
   ["with of an unknown attribute", edit("with: [User.username]", "with: [User.nickname]"), "workload.unknownAttribute", "accessPatterns[3].with[0]"],
@@ -277,6 +278,24 @@ describe("loadWorkload: malformed files", () => {
     expect(match?.severity).toBe("error");
     expect(match?.file).toBe("workload.yaml");
     if (line !== undefined) expect(match?.line).toBe(line);
+  });
+
+  it("latest(X, N) needs a time in X: the message names the entity and what to add", () => {
+    const text = edit(
+      "      creationDate: datetime\n",
+      "      creationDate: string\n",
+      edit("with: [count(Post)]", "with: ['latest(Post, 3)', count(Post)]"),
+    );
+    const result = loadWorkload(text, { file: "workload.yaml" });
+    expect(result.ok).toBe(false);
+    const issue = result.issues.find((i) => i.code === "workload.latestWithoutTime");
+    expect(issue).toMatchObject({ pattern: "Q1", entity: "Post", severity: "error" });
+    expect(issue?.message).toBe(
+      "latest(Post, 3) needs a time to tell the newest Post records, but Post has no datetime attribute",
+    );
+    expect(issue?.suggestion).toContain("add a datetime attribute to Post, e.g. createdAt: datetime");
+    // With a datetime attribute (the base), the same entry loads.
+    expect(loadWorkload(edit("with: [count(Post)]", "with: ['latest(Post, 3)', count(Post)]")).ok).toBe(true);
   });
 
   it("says what is wrong and what would be valid", () => {

@@ -48,6 +48,21 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
     }, 90_000);
   }
 
+  it("latest: the newest 3 orders embedded in their account stay the newest by placedAt through creates, re-dates and deletes (refilled from the orders)", async () => {
+    // 3 accounts of 6 orders: each delete or re-date of an order hits one of the 3 kept about half
+    // the time; 8 writes per pattern and every account read, so a kept order leaving is checked.
+    const { workload, model } = fixture("latest");
+    const report = await verifyOnEndpoint(endpoint, workload, model, {
+      ...SMALL,
+      writesPerPattern: 8,
+      requestsPerPattern: 6,
+    });
+    expect(report.patterns.filter((p) => p.status !== "passed").map((p) => [p.patternId, p.detail])).toEqual(
+      [],
+    );
+    expect(report.patterns.map((p) => p.patternId)).toEqual(["C1", "C2", "W1", "D1", "Q1", "Q2"]);
+  }, 90_000);
+
   it("m2m2: the products' arrays of tag names load, answer Q1 and follow a rename (W1)", async () => {
     // Tag.name copied across the many-to-many Product-Tag relationship: the synthetic links draw
     // about 5 tags per product; W1 renames tags and Q1 reads the products after the change feed.

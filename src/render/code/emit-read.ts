@@ -206,7 +206,11 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
   return true;
 }
 
-function followUpStep(step: PlanStep, index: number, lines: string[]): void {
+/**
+ * The lines of a follow-up step, run for the items in `items` (the variable holding the answer's
+ * items: the first step's, or the complete records a lookup item led to).
+ */
+function followUpStep(step: PlanStep, index: number, lines: string[], items = "items"): void {
   const n = index + 1;
   const shape = `shape${n}`;
   const values = `values${n}`;
@@ -222,7 +226,7 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
   if (step.kind === "pointRead") {
     // One read of many for every returned item's related item (ReadMany), matched back by id and key.
     lines.push(
-      "  const identities = items.map((result) => {",
+      `  const identities = ${items}.map((result) => {`,
       `    const ${values} = readValues(runtime, ${shape}, result, ${stringLiteral(step.id)});`,
       `    return ${identityCall(step, values)};`,
       "  });",
@@ -250,7 +254,7 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
   if (step.perResult === true) {
     lines.push(
       "  const byResult: unknown[][] = [];",
-      "  for (const result of items) {",
+      `  for (const result of ${items}) {`,
       `    const ${values} = readValues(runtime, ${shape}, result);`,
       `    const found = await ${queryCall(step, { values, shape, attributes: "result" }, "      ")};`,
       "    requestCharge += found.requestCharge;",
@@ -263,13 +267,13 @@ function followUpStep(step: PlanStep, index: number, lines: string[]): void {
   }
   const call = queryCall(
     step,
-    { values, shape, attributes: "items[0] ?? {}", gatherFrom: "items" },
+    { values, shape, attributes: `${items}[0] ?? {}`, gatherFrom: items },
     "      ",
   );
   lines.push(
-    `  const ${values} = readValues(runtime, ${shape}, items[0] ?? {});`,
+    `  const ${values} = readValues(runtime, ${shape}, ${items}[0] ?? {});`,
     "  const found =",
-    "    items.length === 0",
+    `    ${items}.length === 0`,
     "      ? { items: [], requestCharge: 0 }",
     `      : await ${call};`,
     "  requestCharge += found.requestCharge;",
@@ -296,20 +300,28 @@ export function emitReadBody(
   }
   const lines = ["let requestCharge = 0;", "const followUps: FollowUpResult[] = [];"];
   const pages = firstStep(pattern, first, typeOf(first.container, first.itemType), lines);
-  rest.forEach((step, index) => followUpStep(step, index + 1, lines));
   const done = pages ? ", ...(continuationToken === undefined ? {} : { continuationToken })" : "";
   const answer = readAnswer(plan, shapes);
   const type = typeOf(answer.container, answer.itemType);
-  // A lookup item (e.g. email -> accountId) is followed by a read of the complete record.
-  const source = answer === first ? "items" : `itemsAs<${type}>(followUps[0]?.items ?? [])`;
+  // A lookup item (e.g. category -> itemId) is followed by a read of the complete record; the
+  // other follow-ups run for the complete records (the lookup item lacks the attributes they
+  // follow), aligned with the items the function returns.
+  const lookup = answer === first ? undefined : rest[0];
+  const others = lookup === undefined ? rest : rest.slice(1);
+  if (lookup !== undefined) {
+    followUpStep(lookup, 1, lines);
+    lines.push(`const complete = itemsAs<${type}>(followUps[0]?.items ?? []);`);
+  }
+  const offset = lookup === undefined ? 1 : 2;
+  others.forEach((step, index) =>
+    followUpStep(step, index + offset, lines, lookup === undefined ? "items" : "complete"),
+  );
+  const source = answer === first ? "items" : "complete";
   const shape = plan.returnedShape;
   if (shape === undefined && answer === first) {
     lines.push(`return { items, item: items[0], requestCharge, followUps${done} };`);
   } else if (shape === undefined) {
-    lines.push(
-      `const complete = ${source};`,
-      `return { items: complete, item: complete[0], requestCharge, followUps${done} };`,
-    );
+    lines.push(`return { items: complete, item: complete[0], requestCharge, followUps${done} };`);
   } else {
     // select / truncate: the caller gets only what the pattern returns (queries already project).
     lines.push(

@@ -8,6 +8,7 @@ import type { ChangeFeedStep, QueryParameter, WritePlan } from "../../planner/ty
 import type { ItemType, Model } from "../../model/types.js";
 import { addressingAttributes, changingAddress, keepLatestOrderChanges } from "../../model/key-changes.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
+import { recencyAttribute } from "../../workload/recency.js";
 import {
   entityNamed,
   relationshipOf,
@@ -90,13 +91,38 @@ function batchTask(
 function embedTask(
   workload: Workload,
   pattern: WritePattern,
+  plan: WritePlan,
   step: Extract<WritePlan["operations"][number], { readonly kind: "write" }>,
   shape: ItemTypeShapeData,
 ): WriteTaskData | undefined {
   const embed = shape.embeds.find((e) => e.entity === pattern.entity);
   const relationship = relationshipOf(workload, shape.entity, pattern.entity);
-  const childKey = entityNamed(workload, pattern.entity)?.key;
-  if (embed === undefined || childKey === undefined) return undefined;
+  const child = entityNamed(workload, pattern.entity);
+  const childKey = child?.key;
+  if (embed === undefined || child === undefined || childKey === undefined) return undefined;
+  const refill = plan.refills?.find(
+    (candidate) => candidate.container === step.container && candidate.itemType === step.itemType,
+  )?.query;
+  // The newest by the child's first datetime attribute (the key when a model was loaded against
+  // an unchecked workload without one: the follow-up query's order).
+  const latest =
+    embed.latest === undefined
+      ? undefined
+      : {
+          count: embed.latest,
+          by: recencyAttribute(child) ?? childKey,
+          ...(refill === undefined
+            ? {}
+            : {
+                refill: {
+                  container: refill.container,
+                  itemType: refill.itemType,
+                  sql: refill.sql,
+                  parameters: parameterSources(refill.parameters),
+                  ...(refill.partitionKey === undefined ? {} : { partitionKey: refill.partitionKey }),
+                },
+              }),
+        };
   const [id = step.id, ...partitionKey] = parentTemplates(workload, shape.entity, pattern.entity, [
     step.id,
     ...step.partitionKey,
@@ -108,7 +134,7 @@ function embedTask(
     id,
     partitionKey,
     as: embed.as,
-    ...(embed.latest === undefined ? {} : { latest: embed.latest }),
+    ...(latest === undefined ? {} : { latest }),
     childKey,
     many: relationship?.kind !== "one-to-one",
   };
@@ -180,7 +206,7 @@ export function writeTasksOf(
       });
       continue;
     }
-    const task = embedTask(workload, pattern, step, shape);
+    const task = embedTask(workload, pattern, plan, step, shape);
     if (task !== undefined) tasks.push(task);
   }
   return tasks;
