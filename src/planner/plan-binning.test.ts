@@ -70,3 +70,23 @@ describe("binned writes (gps.yaml: pings in 5-minute buckets per vehicle)", () =
     ]);
   });
 });
+
+describe("binned reads (gps.yaml)", () => {
+  it("a read of pings by pingId tests the records of each bucket, whose items hold only vehicleId and the window start", () => {
+    const text = readWriteFixture("gps");
+    const workload = loadWorkload(
+      text.workload.replace(
+        "accessPatterns:\n",
+        "accessPatterns:\n  - { id: Q9, name: ping by id, type: read, entity: Ping, where: { pingId: eq }, rps: { avg: 1, peak: 2 } }\n",
+      ),
+    );
+    if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
+    const model = loadModel(text.model, { workload: workload.value });
+    if (!model.ok) throw new Error(JSON.stringify(model.issues));
+    const plan = planModel(workload.value, model.value).find((p) => p.patternId === "Q9");
+    const [query] = plan?.operations ?? [];
+    expect(query?.kind === "query" ? query.sql : "").toBe(
+      "SELECT * FROM c WHERE c.type = @type AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.pingId = @pingId)",
+    );
+  });
+});
