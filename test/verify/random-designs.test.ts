@@ -26,7 +26,7 @@ const SEEDS = [11, 12, 13, 14, 15] as const;
  * newest 100 (by orderId), which it could not answer at any size (6/14), a read of binned
  * orders by orderId whose SQL tested `c.orderId` on the bucket item, which holds only the
  * bucket's accountId and window start, so it found no bucket (the filter now tests the records:
- * EXISTS over `records`; 7/15), an order's copy of its account's status kept after the account
+ * EXISTS over `records`; 7/15, no longer binned since then: the variant below keeps it binned), an order's copy of its account's status kept after the account
  * was deleted (the oracle reads a missing parent's
  * attribute as null: the delete now sets the copy to null from the change feed; 1/10), a lookup
  * item's complete Item read by a query that selected only its key, and the Account.region
