@@ -119,13 +119,29 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         target.push(`STARTSWITH(${ref}, ${bind(predicate.attribute, valueOf(predicate.attribute))})`);
         break;
       case "range":
-        target.push(
-          `${ref} >= ${bind(`${predicate.attribute}From`, valueOf(predicate.attribute, "from"))}`,
-          `${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`,
-        );
+        target.push(`${ref} >= ${bind(`${predicate.attribute}From`, valueOf(predicate.attribute, "from"))}`);
+        // A bucket's window start is compared with the lower bound only: the start is written
+        // without milliseconds ("10:15:00Z" sorts after "10:15:00.500Z"), so `start < to` would
+        // drop the bucket holding the range's last records; its records test the upper bound.
+        if (spec.records === undefined || onRecord)
+          target.push(`${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`);
         break;
       default:
         return predicate.op satisfies never;
+    }
+    if (spec.records !== undefined && !onRecord && predicate.op === "range") {
+      // The window range tests the records too: the first bucket (its start aligned down to the
+      // window) may hold only records before the range, the last ones after it, and a page of
+      // buckets must hold at least as many matching records as buckets.
+      const from: ValueSource =
+        spec.valuesFrom === "result"
+          ? valueOf(predicate.attribute)
+          : { kind: "input", attribute: predicate.attribute, bound: "from" };
+      const record = propertyRef(predicate.attribute, "r");
+      recordConditions.push(
+        `${record} >= ${bind(`${predicate.attribute}From`, from)}`,
+        `${record} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`,
+      );
     }
   }
   if (spec.records !== undefined && recordConditions.length > 0) {
