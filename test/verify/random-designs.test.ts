@@ -32,6 +32,8 @@ const SEEDS = [11, 12, 13, 14, 15] as const;
  * so the numbering, are unchanged): they pass. 2/3's create of an Item once failed (a counter the
  * Item cannot address is now an error the design avoids), 4/9's deleted account's copies are null
  * now. The newest-by-time embed is verified by test/fixtures/writes/latest (write-semantics).
+ * An order re-parented by a patch of its accountId kept its old account's copied region (10/15;
+ * the patch now reads the new account and sets the copies: test/fixtures/writes/reparent).
  */
 const ONCE_FAILED = [
   [4, 6],
@@ -48,6 +50,7 @@ const ONCE_FAILED = [
   [2, 3],
   [4, 9],
   [6, 2],
+  [10, 15],
 ] as const;
 
 describe("designs of random workloads pass verify on the embedded endpoint", () => {
