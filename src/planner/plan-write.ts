@@ -18,6 +18,7 @@ import { planPropagations, unreachableCopies } from "./plan-propagation.js";
 import { replayCopies } from "./plan-replay.js";
 import { feedStep, sumOf, writeStep } from "./plan-steps.js";
 import { childQuery } from "./follow-ups.js";
+import { copyRefreshReads } from "./plan-copy-refresh.js";
 import { recencyAttribute } from "../workload/recency.js";
 import { DEFAULT_TOMBSTONE_TTL_SECONDS } from "../model/deletes.js";
 import type {
@@ -236,6 +237,8 @@ function planPrimaryWrites(
         ? writeStep(env, placement, pattern.operation, times, note, pattern.changes)
         : writeStep(env, placement, "patch", times, note, [tombstone, "ttl"]),
     );
+    // A re-parenting patch reads the new parent for the copies of its attributes.
+    out.moveSteps.push(...copyRefreshReads(env, pattern, placement));
   }
   return out;
 }

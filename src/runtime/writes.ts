@@ -66,6 +66,7 @@ function changedAttributePatch(
   record: Readonly<Record<string, unknown>>,
   changes: readonly string[] | undefined,
   guard?: string,
+  copies: Readonly<Record<string, unknown>> = {},
 ): ReturnType<typeof patchOf> {
   const fixed = new Set<string>(["id", "type"]);
   for (const part of [shape.id, ...shape.partitionKey].flatMap((template) => parseTemplate(template))) {
@@ -76,7 +77,39 @@ function changedAttributePatch(
   const changed = Object.keys(stored).filter(
     (name) => !fixed.has(name) && (changes === undefined || changes.includes(name)),
   );
-  return patchOf(Object.fromEntries(changed.map((name) => [name, stored[name]])), guard);
+  return patchOf({ ...Object.fromEntries(changed.map((name) => [name, stored[name]])), ...copies }, guard);
+}
+
+/**
+ * The copies a patch must set because it re-parents the item (it changes an attribute the copy's
+ * source is addressed by, e.g. the order's accountId): the new parent is read (`withCopies`) and
+ * its values are set in the same patch, by copy property. Planned by src/planner/plan-copy-refresh.ts.
+ */
+async function reparentedCopies(
+  runtime: Runtime,
+  charged: Charged,
+  shape: ItemTypeShape,
+  record: Readonly<Record<string, unknown>>,
+  context: WriteContext,
+  related: WriteRelated,
+): Promise<Readonly<Record<string, unknown>>> {
+  const changed = new Set(context.changes ?? Object.keys(record));
+  const sources = runtime.copySources(shape.container, shape.type);
+  const moved = Object.keys(sources).filter((entity) => {
+    const source = sources[entity];
+    return (
+      source !== undefined &&
+      [source.id, ...source.partitionKey].some((template) =>
+        parseTemplate(template).some((part) => part.kind === "attribute" && changed.has(part.name)),
+      )
+    );
+  });
+  const refreshed = shape.copies.filter((copy) => copy.key === undefined && moved.includes(copy.from.entity));
+  if (refreshed.length === 0) return {};
+  const { copies } = await withCopies(runtime, charged, shape, record, related);
+  return Object.fromEntries(
+    refreshed.map((copy) => [copy.as, copies?.[copy.from.entity]?.[copy.from.attribute] ?? null]),
+  );
 }
 
 /** Refuses increments in a write that replaces whole items (only a patch adds to a value). */
@@ -104,9 +137,10 @@ async function patchAttributes(
   keys: readonly KeyValue[],
   record: Readonly<Record<string, unknown>>,
   context: WriteContext,
+  copies: Readonly<Record<string, unknown>> = {},
 ): Promise<StoredItem | undefined> {
-  const bounds = changedAttributePatch(shape, record, context.changes);
-  const patch = changedAttributePatch(shape, record, context.changes, livePredicate(shape));
+  const bounds = changedAttributePatch(shape, record, context.changes, undefined, copies);
+  const patch = changedAttributePatch(shape, record, context.changes, livePredicate(shape), copies);
   const notFound = (): DataAccessError =>
     new DataAccessError("notFound", `${shape.type} ${id} does not exist`, { context: { id } });
   if (patch.operations.length === 0) {
@@ -171,7 +205,8 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      const patched = await patchAttributes(charged, container, shape, id, keys, record, context);
+      const copies = await reparentedCopies(runtime, charged, shape, record, context, extra);
+      const patched = await patchAttributes(charged, container, shape, id, keys, record, context, copies);
       if (patched !== undefined) charged.changes.push(changeOf(ref, "update", patched));
       continue;
     }

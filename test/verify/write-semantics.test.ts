@@ -3,7 +3,8 @@
  * model the design wrote passes its own verify (a partition key changed by a write, a copy keyed
  * by a changing attribute, a child moved to another parent's partition, select and truncate,
  * with entries answered by several follow-ups of one entity, an array copy across a many-to-many
- * relationship); and a copy left under its old key
+ * relationship, a child re-parented by a patch whose copies of its parent's attributes follow the
+ * new parent); and a copy left under its old key
  * (the stale-copy delete dropped on purpose) fails the write patterns that maintain it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,7 @@ describe("verify of the write-path reproducers on the embedded endpoint", () => 
     await endpoint?.close();
   });
 
-  for (const name of ["status", "esc", "gen-15", "gen-17", "sel"]) {
+  for (const name of ["status", "esc", "gen-15", "gen-17", "sel", "reparent"]) {
     it(`${name}: the written model passes its own verify`, async () => {
       const { workload, model } = fixture(name);
       const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);

@@ -1,0 +1,62 @@
+/**
+ * A patch that re-parents an item holding copies of its parent's attributes (it changes the
+ * relationship's `via`, e.g. an order patched to another account): the copies must then be the
+ * new parent's values. A patch writes only the attributes it changes, so the generated code reads
+ * the new parent by its key and sets the copies in the same patch (src/runtime/writes.ts); a
+ * replace or an upsert rewrites the whole item and reads the parent for its copies anyway.
+ * Planned here: one point read of the new parent per re-parented record, the share of requests
+ * that change the `via`. Pure.
+ */
+import { templateAttributes } from "../model/templates.js";
+import type { WritePattern } from "../workload/types.js";
+import { anyChangeProbability } from "./changes.js";
+import type { Placement } from "./context.js";
+import type { PlanEnvironment } from "./environment.js";
+import type { PointReadStep } from "./types.js";
+
+/**
+ * The parent's item the copies are read from: complete records of the entity (no `source`,
+ * `select`, bucket or replicas), addressed by its key alone (the generated code's copy sources).
+ */
+function keyedParentPlacement(env: PlanEnvironment, parent: string): Placement | undefined {
+  const key = env.context.entity(parent).key;
+  return env.context
+    .placementsOf(parent)
+    .find(
+      ({ item }) =>
+        item.source === undefined &&
+        item.select === undefined &&
+        item.bucket === undefined &&
+        item.replicas === undefined &&
+        [item.id, ...item.partitionKey].every((t) => templateAttributes(t).every((name) => name === key)),
+    );
+}
+
+/** Point reads of the new parents whose attributes a re-parenting patch copies into `placement`. */
+export function copyRefreshReads(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  placement: Placement,
+): PointReadStep[] {
+  if (pattern.operation !== "patch") return [];
+  const reads: PointReadStep[] = [];
+  // Copies across a many-to-many relationship have no parent to re-read (no `relationship`).
+  for (const parent of new Set(placement.item.copies.map((copy) => copy.from.entity))) {
+    const via = env.context.relationship(parent, placement.item.entity)?.via;
+    if (via === undefined) continue;
+    const share = anyChangeProbability(env, pattern, [via]);
+    const source = keyedParentPlacement(env, parent);
+    if (share === 0 || source === undefined) continue;
+    reads.push({
+      kind: "pointRead",
+      container: source.container.name,
+      itemType: source.item.type,
+      id: source.item.id,
+      partitionKey: source.item.partitionKey,
+      ru: env.estimate({ op: "read", itemBytes: env.shape(source).avgBytes }),
+      times: share * pattern.batch,
+      note: `read the new ${parent} of a re-parented ${placement.item.type} (its ${via} changes) for the copies of its attributes, set in the same patch`,
+    });
+  }
+  return reads;
+}
