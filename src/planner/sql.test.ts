@@ -149,7 +149,7 @@ describe("buildQuery with truncate", () => {
 describe("buildQuery of a bucket item type", () => {
   const records = { property: "records", itemAttributes: ["deviceId"] };
   const window = { attribute: "timestamp", seconds: 3600 };
-  it("tests the bucket's key and the window's lower bound on the item, the range and every other filter on one record", () => {
+  it("tests the bucket's key and the window's bounds on the item, the range and every other filter on one record", () => {
     const built = buildQuery({
       keys: [{ property: "type", source: { kind: "literal", value: "readingBucket" } }],
       predicates: [
@@ -165,10 +165,12 @@ describe("buildQuery of a bucket item type", () => {
     });
     // A record's attributes are not properties of its bucket item: `c.readingId` matches nothing.
     expect(built.sql).toBe(
-      "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo AND r.readingId = @readingId AND ARRAY_CONTAINS(@kind, r.kind))",
+      "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp <= @timestampToWindow AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo AND r.readingId = @readingId AND ARRAY_CONTAINS(@kind, r.kind))",
     );
-    // The bucket's start is aligned down to the window; a record's time is compared as given, so
-    // each bucket returned holds a record in the range (a page of n buckets, at least n records).
+    // The bucket's start is compared with both bounds aligned down to the window (the last bucket
+    // starts at or before the aligned upper bound: no later bucket is scanned); a record's time is
+    // compared as given, so each bucket returned holds a record in the range (a page of n
+    // buckets, at least n records).
     const sources = Object.fromEntries(built.parameters.map((p) => [p.name, p.source]));
     expect(sources["@timestampFrom"]).toEqual({
       kind: "input",
@@ -176,7 +178,14 @@ describe("buildQuery of a bucket item type", () => {
       bound: "from",
       alignToWindowSeconds: 3600,
     });
+    expect(sources["@timestampToWindow"]).toEqual({
+      kind: "input",
+      attribute: "timestamp",
+      bound: "to",
+      alignToWindowSeconds: 3600,
+    });
     expect(sources["@timestampFrom2"]).toEqual({ kind: "input", attribute: "timestamp", bound: "from" });
+    expect(sources["@timestampTo"]).toEqual({ kind: "input", attribute: "timestamp", bound: "to" });
   });
   it("tests an equality on the window attribute on the records (the item holds the window start)", () => {
     const built = buildQuery({

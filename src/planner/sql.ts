@@ -120,16 +120,21 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
         break;
       case "range":
         target.push(`${ref} >= ${bind(`${predicate.attribute}From`, valueOf(predicate.attribute, "from"))}`);
-        // A bucket's window start is compared with the lower bound only: the start is written
-        // without milliseconds ("10:15:00Z" sorts after "10:15:00.500Z"), so `start < to` would
-        // drop the bucket holding the range's last records; its records test the upper bound.
-        if (spec.records === undefined || onRecord)
-          target.push(`${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`);
+        // A bucket's window start is compared with both bounds aligned down to the window: the
+        // start is written without milliseconds ("10:15:00Z" sorts after "10:15:00.500Z"), so
+        // `start < to` would drop the bucket holding the range's last records, while
+        // `start <= aligned to` keeps it and no later bucket (the index bounds the scan); its
+        // records test the exact bounds.
+        target.push(
+          windowRange(spec, predicate, onRecord)
+            ? `${ref} <= ${bind(`${predicate.attribute}ToWindow`, alignedTo(spec, predicate.attribute))}`
+            : `${ref} < ${bind(`${predicate.attribute}To`, valueOf(predicate.attribute, "to"))}`,
+        );
         break;
       default:
         return predicate.op satisfies never;
     }
-    if (spec.records !== undefined && !onRecord && predicate.op === "range") {
+    if (windowRange(spec, predicate, onRecord)) {
       // The window range tests the records too: the first bucket (its start aligned down to the
       // window) may hold only records before the range, the last ones after it, and a page of
       // buckets must hold at least as many matching records as buckets.
@@ -168,6 +173,25 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
       ? ""
       : ` ORDER BY ${spec.orderBy.map((s) => `${propertyRef(s.attribute)} ${s.direction.toUpperCase()}`).join(", ")}`;
   return { sql: `SELECT ${top}${select} FROM c${where}${order}`, parameters };
+}
+
+/** True for a range on a window bucket's time attribute tested on the bucket item (its window start). */
+function windowRange(spec: QuerySpec, predicate: Predicate, onRecord: boolean): boolean {
+  return (
+    spec.records !== undefined &&
+    !onRecord &&
+    predicate.op === "range" &&
+    spec.window?.attribute === predicate.attribute
+  );
+}
+
+/** The upper bound of a window range aligned down to the window (the last bucket's start). */
+function alignedTo(spec: QuerySpec, attribute: string): ValueSource {
+  if (spec.valuesFrom === "result")
+    return { kind: "fromResult", attribute: spec.resultNames?.[attribute] ?? attribute };
+  return spec.window === undefined
+    ? { kind: "input", attribute, bound: "to" }
+    : { kind: "input", attribute, bound: "to", alignToWindowSeconds: spec.window.seconds };
 }
 
 /**

@@ -150,9 +150,17 @@ function rangeAround(
   const start = Math.max(0, Math.min(position - Math.floor(rng() * wanted), peers.length - wanted));
   const from = peers[start] ?? value;
   const last = peers[Math.min(peers.length - 1, start + wanted - 1)] ?? value;
-  // Half-open bounds: `to` just above the last value wanted.
-  const to = typeof last === "number" ? nextAbove(last) : `${String(last)}\uffff`;
+  // Half-open bounds: `to` just above the last value wanted (a date-time 1 ms later, so a window
+  // bucket's upper bound, aligned from it, is a date-time too).
+  const to = typeof last === "number" ? nextAbove(last) : (dateTimeAfter(last) ?? `${String(last)}\uffff`);
   return { from, to };
+}
+
+/** The ISO 8601 UTC date-time 1 ms after `value` when it is one (as the synthetic data writes them). */
+function dateTimeAfter(value: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time + 1).toISOString();
 }
 
 function nextAbove(value: number): number {

@@ -293,11 +293,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("readings"),
-        "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
+        "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp <= @timestampToWindow AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
         [
           { name: "@type", value: "readingBucket" },
           { name: "@deviceId", value: input.deviceId },
           { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
+          { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
           { name: "@timestampFrom2", value: input.timestamp.from },
           { name: "@timestampTo", value: input.timestamp.to },
         ],
@@ -323,11 +324,12 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("readings"),
-        "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
+        "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp <= @timestampToWindow AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
         [
           { name: "@type", value: "readingBucket" },
           { name: "@deviceId", value: input.deviceId },
           { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
+          { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
           { name: "@timestampFrom2", value: input.timestamp.from },
           { name: "@timestampTo", value: input.timestamp.to },
         ],
