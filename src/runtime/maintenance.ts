@@ -5,6 +5,7 @@
  */
 import {
   changeOf,
+  shardValues,
   withCopies,
   type Charged,
   type ContainerChange,
@@ -112,7 +113,11 @@ async function propagate(
     task.sql,
     task.parameters.map((parameter) => ({
       name: parameter.name,
-      value: parameterValue(parameter.source, values, 1),
+      // ARRAY_CONTAINS(@p, c.key) over a sharded holder's key: every write shard of the value.
+      value:
+        parameter.source.kind === "template" && task.sql.includes(`ARRAY_CONTAINS(${parameter.name},`)
+          ? shardValues(shape, parameter.source.template, values.attributes)
+          : parameterValue(parameter.source, values, 1),
     })),
   );
   charged.requestCharge += found.requestCharge;

@@ -1,9 +1,10 @@
 /**
  * Paging a replicated read: the continuation names the replica of the first page, so every later
- * page reads that same replica; other tokens pass unchanged.
+ * page reads that same replica; other tokens pass unchanged. A read of many by `in` filters reads
+ * every combination of their values once.
  */
 import { describe, expect, it } from "vitest";
-import { firstInOrder, pinReplica, replicaToken } from "./reads.js";
+import { combinationsOf, firstInOrder, pinReplica, replicaToken } from "./reads.js";
 
 describe("pinReplica and replicaToken", () => {
   it("round-trips the replica with the query's token", () => {
@@ -36,5 +37,28 @@ describe("firstInOrder", () => {
     expect(
       firstInOrder(items, [{ attribute: "score", direction: "asc" }], undefined).map((item) => item.id),
     ).toEqual(["c", "a", "b", "d"]);
+  });
+});
+
+describe("combinationsOf", () => {
+  it("crosses the listed values of every `in` filter on an addressing attribute, each combination once", () => {
+    expect(
+      combinationsOf({ accountId: ["a6", "a7", "a6"], orderId: ["o7", "o6"], other: 1 }, [
+        "accountId",
+        "orderId",
+      ]),
+    ).toEqual([
+      { accountId: "a6", orderId: "o7" },
+      { accountId: "a6", orderId: "o6" },
+      { accountId: "a7", orderId: "o7" },
+      { accountId: "a7", orderId: "o6" },
+    ]);
+  });
+
+  it("takes a value given alone as a list of one, and an empty list as no combination", () => {
+    expect(combinationsOf({ accountId: "a1", orderId: ["o1"] }, ["accountId", "orderId"])).toEqual([
+      { accountId: "a1", orderId: "o1" },
+    ]);
+    expect(combinationsOf({ orderId: [] }, ["orderId"])).toEqual([]);
   });
 });

@@ -144,6 +144,31 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 /**
+ * The inputs of a read of many by `in` filters on addressing attributes: one per combination of
+ * their listed values (the cross product; a value given alone counts as a list of one), each
+ * combination once, so an item is read once however its values repeat.
+ * @example combinationsOf({ a: ["x", "y"], b: [1] }, ["a", "b"]) // [{ a: "x", b: 1 }, { a: "y", b: 1 }]
+ */
+export function combinationsOf(
+  input: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): Record<string, unknown>[] {
+  let combinations: Record<string, unknown>[] = [{}];
+  for (const name of names) {
+    const value = input[name];
+    const values = Array.isArray(value) ? (value as unknown[]) : [value];
+    combinations = combinations.flatMap((partial) => values.map((one) => ({ ...partial, [name]: one })));
+  }
+  const seen = new Set<string>();
+  return combinations.filter((combination) => {
+    const key = JSON.stringify(names.map((name) => combination[name]));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
  * Items read by their keys (a read of many answers in the order asked), as a query with the
  * pattern's ORDER BY and TOP would answer them: sorted by `orderBy`, the first `limit` kept.
  */

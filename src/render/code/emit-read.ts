@@ -166,8 +166,14 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
   lines.push(`// ${commentText(step.note)}`, shapeLine);
   if (step.kind === "pointRead") {
     const templates = [step.id, ...step.partitionKey].join(" ");
-    const listed = pattern.where.find((p) => p.op === "in" && templates.includes(`{${p.attribute}}`));
-    if (listed === undefined) {
+    const listed = [
+      ...new Set(
+        pattern.where
+          .filter((p) => p.op === "in" && templates.includes(`{${p.attribute}}`))
+          .map((p) => p.attribute),
+      ),
+    ];
+    if (listed.length === 0) {
       lines.push(
         "const values1 = readValues(runtime, shape1, input);",
         `const step1 = ${pointReadCall(step, "shape1", "values1", "  ")};`,
@@ -175,10 +181,10 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
         `const items = itemsAs<${itemType}>(step1.item === undefined ? [] : [step1.item]);`,
       );
     } else {
-      // `in` on an addressing attribute: every value's item in one read of many (ReadMany).
+      // `in` on addressing attributes: every combination's item in one read of many (ReadMany).
       lines.push(
-        `const step1 = await readMany(runtime.container(${stringLiteral(step.container)}), ${propertyAccess("input", listed.attribute)}.map((value) => {`,
-        `  const values1 = readValues(runtime, shape1, { ...input, ${propertyKey(listed.attribute)}: value });`,
+        `const step1 = await readMany(runtime.container(${stringLiteral(step.container)}), combinationsOf(input, [${listed.map(stringLiteral).join(", ")}]).map((combination) => {`,
+        "  const values1 = readValues(runtime, shape1, { ...input, ...combination });",
         `  return ${identityCall(step, "values1")};`,
         "}));",
         "requestCharge += step1.requestCharge;",

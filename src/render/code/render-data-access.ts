@@ -47,6 +47,7 @@ const RUNTIME_VALUES = [
   "changesOfFeed",
   "queryPage",
   "readMany",
+  "combinationsOf",
   "firstInOrder",
   "liveRead",
   "liveItem",

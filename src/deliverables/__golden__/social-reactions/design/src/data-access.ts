@@ -29,6 +29,7 @@ import {
   changesOfFeed,
   queryPage,
   readMany,
+  combinationsOf,
   liveRead,
   liveItem,
   itemsAs,
@@ -389,8 +390,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // one point read per requested postId (ReadMany) (charged for the whole item; the function returns only the selected attributes)
       const shape1 = runtime.shape("posts", "post");
-      const step1 = await readMany(runtime.container("posts"), input.postId.map((value) => {
-        const values1 = readValues(runtime, shape1, { ...input, postId: value });
+      const step1 = await readMany(runtime.container("posts"), combinationsOf(input, ["postId"]).map((combination) => {
+        const values1 = readValues(runtime, shape1, { ...input, ...combination });
         return { id: renderTemplate("{postId}", values1), keys: [renderKeyValue("{postId}", values1)] };
       }));
       requestCharge += step1.requestCharge;
