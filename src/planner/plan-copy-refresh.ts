@@ -5,7 +5,7 @@
  * the new parent by its key and sets the copies in the same patch (src/runtime/writes.ts); a
  * replace or an upsert rewrites the whole item and reads the parent for its copies anyway.
  * Planned here: one point read of the new parent per re-parented record, the share of requests
- * that change the `via`. Pure.
+ * that change the `via` (every request when the pattern lists no `changes`). Pure.
  */
 import { templateAttributes } from "../model/templates.js";
 import type { WritePattern } from "../workload/types.js";
@@ -44,7 +44,9 @@ export function copyRefreshReads(
   for (const parent of new Set(placement.item.copies.map((copy) => copy.from.entity))) {
     const via = env.context.relationship(parent, placement.item.entity)?.via;
     if (via === undefined) continue;
-    const share = anyChangeProbability(env, pattern, [via]);
+    // Without a `changes` list the code cannot tell whether a patch changes the via (it has no
+    // previous value): it reads the parent on every patch of a record that carries the via.
+    const share = pattern.changes === undefined ? 1 : anyChangeProbability(env, pattern, [via]);
     const source = keyedParentPlacement(env, parent);
     if (share === 0 || source === undefined) continue;
     reads.push({

@@ -93,6 +93,8 @@ async function reparentedCopies(
   context: WriteContext,
   related: WriteRelated,
 ): Promise<Readonly<Record<string, unknown>>> {
+  // Without a `changes` list every attribute the record carries may have changed (the previous
+  // value is not known here): the parent is read whenever the record carries the via.
   const changed = new Set(context.changes ?? Object.keys(record));
   const sources = runtime.copySources(shape.container, shape.type);
   const moved = Object.keys(sources).filter((entity) => {
