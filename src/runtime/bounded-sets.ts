@@ -22,7 +22,7 @@ import { bindParameters } from "./parameters.js";
 import { removeItem } from "./removal.js";
 import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
 import type { MaintenanceTask } from "./tasks.js";
-import type { KeyValue } from "./templates.js";
+import { parseTemplate, type KeyValue } from "./templates.js";
 
 type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
 
@@ -82,6 +82,22 @@ export async function maintainBoundedSet(
   };
   if (change.kind === "delete") {
     if (member.item === undefined) return outcome;
+    // A source that moves (a create and a delete in two logical partitions, delivered in any
+    // order): the delete removes the member only if it still holds the deleted version.
+    // The attributes that address the source (its id and key templates, its shard's attribute)
+    // tell the versions apart: a member holding other values was written by the move's create.
+    const held = recordOf(shape, member.item);
+    const addressing = [sourceShape.id, ...sourceShape.partitionKey].flatMap((template) =>
+      parseTemplate(template).flatMap((part) => (part.kind === "attribute" ? [part.name] : [])),
+    );
+    const checked = [
+      ...new Set([
+        ...(task.checkBeforeDelete ?? []),
+        ...addressing,
+        ...(sourceShape.shardBy === undefined ? [] : [sourceShape.shardBy]),
+      ]),
+    ];
+    if (checked.some((name) => JSON.stringify(held[name]) !== JSON.stringify(record[name]))) return outcome;
     for (let replica = 0; replica < replicas; replica++) {
       const { id, keys } = addressOf(replica);
       const removed = await removeItem(container, shape, id, keys);
