@@ -261,6 +261,23 @@ function copyProjection(pattern: ReadPattern, item: ItemType): Projection {
   };
 }
 
+/**
+ * A copy of the home item type kept from its change feed under `partitionKey`: the record's own
+ * attributes as the read's projection keeps them, without the home's spread, copies, counters or
+ * embeds (those stay with the source).
+ */
+function copyOf(home: Home, partitionKey: readonly string[], projection: Projection): ItemType {
+  return {
+    ...unspread(home.item),
+    partitionKey,
+    source: { container: home.container.name, type: home.item.type },
+    embeds: [],
+    copies: [],
+    counts: [],
+    ...projection,
+  };
+}
+
 /** A copy keyed by each equality filter of the read, in a container already keyed by it or a new one. */
 function keyedCopyCandidates(
   model: Model,
@@ -280,14 +297,8 @@ function keyedCopyCandidates(
     return {
       name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
       model: addItem(model, container, {
-        ...unspread(home.item),
+        ...copyOf(home, [`{${attribute}}`], projection),
         type: freshItemType(keyed, home.item.type),
-        partitionKey: [`{${attribute}}`],
-        source: { container: home.container.name, type: home.item.type },
-        embeds: [],
-        copies: [],
-        counts: [],
-        ...projection,
       }),
     };
   });
@@ -317,14 +328,8 @@ function boundedSetCandidates(
   );
   if (count === undefined) return [];
   const set = (partitionKey: readonly string[]): ItemType => ({
-    ...unspread(home.item),
-    partitionKey,
-    source: { container: home.container.name, type: home.item.type },
+    ...copyOf(home, partitionKey, projection),
     keepLatest: { count, by: newest.attribute },
-    embeds: [],
-    copies: [],
-    counts: [],
-    ...projection,
   });
   if (pattern.where.length > 0 && equalities.length === pattern.where.length && equalities.length <= 3) {
     const template = equalities.map((a) => `{${a}}`).join("-");

@@ -7,30 +7,12 @@
  * Planned here: one point read of the new parent per re-parented record, the share of requests
  * that change the `via` (every request when the pattern lists no `changes`). Pure.
  */
-import { templateAttributes } from "../model/templates.js";
+import { keyedPlacement } from "../model/keyed-placement.js";
 import type { WritePattern } from "../workload/types.js";
 import { anyChangeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
 import type { PointReadStep } from "./types.js";
-
-/**
- * The parent's item the copies are read from: complete records of the entity (no `source`,
- * `select`, bucket or replicas), addressed by its key alone (the generated code's copy sources).
- */
-function keyedParentPlacement(env: PlanEnvironment, parent: string): Placement | undefined {
-  const key = env.context.entity(parent).key;
-  return env.context
-    .placementsOf(parent)
-    .find(
-      ({ item }) =>
-        item.source === undefined &&
-        item.select === undefined &&
-        item.bucket === undefined &&
-        item.replicas === undefined &&
-        [item.id, ...item.partitionKey].every((t) => templateAttributes(t).every((name) => name === key)),
-    );
-}
 
 /** Point reads of the new parents whose attributes a re-parenting patch copies into `placement`. */
 export function copyRefreshReads(
@@ -47,7 +29,7 @@ export function copyRefreshReads(
     // Without a `changes` list the code cannot tell whether a patch changes the via (it has no
     // previous value): it reads the parent on every patch of a record that carries the via.
     const share = pattern.changes === undefined ? 1 : anyChangeProbability(env, pattern, [via]);
-    const source = keyedParentPlacement(env, parent);
+    const source = keyedPlacement(env.context.model, env.context.entity(parent));
     if (share === 0 || source === undefined) continue;
     reads.push({
       kind: "pointRead",

@@ -21,27 +21,11 @@ import {
 import { bindParameters } from "./parameters.js";
 import { removeItem } from "./removal.js";
 import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
+import { compareValues } from "./reads.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { parseTemplate, type KeyValue } from "./templates.js";
 
 type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
-
-/** JSON order of two values as Cosmos DB sorts them (numbers, then strings). */
-function compare(a: unknown, b: unknown): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  const rank = (value: unknown): number =>
-    value === undefined
-      ? 0
-      : value === null
-        ? 1
-        : typeof value === "boolean"
-          ? 2
-          : typeof value === "number"
-            ? 3
-            : 4;
-  return rank(a) - rank(b);
-}
 
 /**
  * Where the changed item's members are now (one address per replica, whether it is in the set
@@ -124,9 +108,9 @@ export async function maintainBoundedSet(
       probed.keys,
     );
     charged.requestCharge += found.requestCharge;
-    const members = asItems(found.items).sort((a, b) => -compare(a[keep.by], b[keep.by]));
+    const members = asItems(found.items).sort((a, b) => -compareValues(a[keep.by], b[keep.by]));
     const oldest = members[keep.count - 1];
-    const enters = oldest === undefined || compare(record[keep.by], oldest[keep.by]) > 0;
+    const enters = oldest === undefined || compareValues(record[keep.by], oldest[keep.by]) > 0;
     if (!enters) return outcome;
     // The item takes a place: the members beyond N - 1 leave.
     evicted = members.slice(keep.count - 1).filter((item) => item["id"] !== probed.id);

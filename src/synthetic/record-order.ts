@@ -6,27 +6,15 @@
 import { recencyAttribute } from "../workload/recency.js";
 import type { Entity } from "../workload/types.js";
 import type { EntityRecord } from "./generate-records.js";
-
-function typeRank(value: unknown): number {
-  if (value === undefined) return 0;
-  if (value === null) return 1;
-  if (typeof value === "boolean") return 2;
-  if (typeof value === "number") return 3;
-  if (typeof value === "string") return 4;
-  return 5;
-}
+import { compareValues as cosmosOrder } from "../runtime/reads.js";
 
 /**
  * Cosmos DB's ORDER BY order: by type (undefined, null, boolean, number, string), then by value
- * (strings by UTF-16 code units, as JavaScript compares them).
+ * (strings by UTF-16 code units, as JavaScript compares them), as -1, 0 or 1. The same order the
+ * generated code sorts with (src/runtime/reads.ts).
  */
 export function compareValues(a: unknown, b: unknown): number {
-  const byType = typeRank(a) - typeRank(b);
-  if (byType !== 0) return Math.sign(byType);
-  if (typeof a === "number" && typeof b === "number") return Math.sign(a - b);
-  if (typeof a === "boolean" && typeof b === "boolean") return Number(a) - Number(b);
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  return 0;
+  return Math.sign(cosmosOrder(a, b));
 }
 
 /** Structural equality of JSON values (object key order ignored). */

@@ -5,7 +5,7 @@
  */
 import { countedFromFeedOf, deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
 import { itemTypeShapeOf, manyToManyKeysOf } from "../../model/item-type-shape.js";
-import { templateAttributes, templateUses } from "../../model/templates.js";
+import { keyedPlacement } from "../../model/keyed-placement.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
 import type { CopySource } from "../../runtime/tasks.js";
 import type { Container, ItemType, Model } from "../../model/types.js";
@@ -94,21 +94,6 @@ export function changeFeedModeOf(model: Model): "latestVersion" | "allVersionsAn
 
 /** A point read of a copied-from record by templates rendered from the copying record. */
 export type CopySourceData = CopySource;
-
-/** An item type that holds complete records of `entity` and is addressed by its key alone. */
-function keyedPlacement(model: Model, entity: Entity): { container: Container; item: ItemType } | undefined {
-  for (const container of model.containers) {
-    for (const item of container.items) {
-      if (item.entity !== entity.name || item.source !== undefined || item.select !== undefined) continue;
-      if (item.bucket !== undefined || item.replicas !== undefined) continue;
-      const templates = [item.id, ...item.partitionKey];
-      const keyOnly = templates.every((t) => templateAttributes(t).every((name) => name === entity.key));
-      const shardOk = item.shards === undefined || item.shardBy === undefined || item.shardBy === entity.key;
-      if (keyOnly && shardOk && !templates.some((t) => templateUses(t, "bucket"))) return { container, item };
-    }
-  }
-  return undefined;
-}
 
 /**
  * For each item type with copies: where to read each copied-from entity's record, with its
