@@ -241,12 +241,26 @@ export interface IssuePayloads {
    * holder's id or partition key needs attributes (`missing`) the child entity does not have, so
    * the change-feed handler, which sees only the child's item, cannot find the holder.
    */
+  /**
+   * A copy of a parent's attribute on items a write creates or rewrites, whose parent no item type
+   * stores completely under its key alone: the new item cannot read the value to copy.
+   */
+  "evaluate.copySourceUnreadable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly property: string;
+    readonly entity: string;
+    readonly attribute: string;
+  };
   "evaluate.counterNotAddressable": {
     readonly pattern: string;
     readonly container: string;
     readonly itemType: string;
     readonly property: string;
     readonly entity: string;
+    /** The entity whose items hold the counter. */
+    readonly holder: string;
     readonly missing: readonly string[];
   };
   /**

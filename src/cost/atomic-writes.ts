@@ -10,6 +10,7 @@
 import type { EvaluationIssue, IssuePayloads } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
+import { sharesLogicalPartition } from "../model/provenance.js";
 
 /** Two write patterns that must commit together, with the entities they write. */
 export interface AtomicPair {
@@ -60,11 +61,6 @@ function storedIn(model: Model, entity: string): { container: Container; item: I
   return undefined;
 }
 
-/** `item`'s key templates with the parent key placeholder renamed to the child's `via`. */
-function asSeenByChild(item: ItemType, parentKey: string, via: string): string[] {
-  return item.partitionKey.map((t) => t.split(`{${parentKey}}`).join(`{${via}}`));
-}
-
 /**
  * Where the pair's items stay together, or why they do not: the same entity (one item type, the
  * writes name its records), a child embedded in its parent's item, or both item types in one
@@ -101,13 +97,8 @@ export function colocation(workload: Workload, model: Model, a: string, b: strin
         }
       : { together: false, reason: "notStored", why: `no item type stores ${relationship.child} records` };
   }
-  const parentKey = workload.entities.find((e) => e.name === relationship.parent)?.key ?? "";
   const sameContainer = parent.container.name === child.container.name;
-  const sameKey =
-    asSeenByChild(parent.item, parentKey, relationship.via).join("|") === child.item.partitionKey.join("|") &&
-    parent.item.shards === undefined &&
-    child.item.shards === undefined;
-  if (sameContainer && sameKey)
+  if (sharesLogicalPartition(workload, parent, child))
     return {
       together: true,
       why: `${relationship.child} items share their ${relationship.parent}'s logical partition in ${parent.container.name}`,

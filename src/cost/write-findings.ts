@@ -37,6 +37,20 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no relationship with "via" leads from ${finding.entity} to the items holding it: ${plan.patternId} cannot find them to update (and a new holder cannot find the ${finding.entity} to copy from)`,
         suggestion: `drop the copy; to keep ${finding.entity}.${finding.attribute} with each ${finding.itemType}, make the many-to-many link an entity of its own (its key, and the keys of both sides as one-to-many relationships with via), then copy ${finding.entity}.${finding.attribute} into the link items`,
       };
+    case "copySourceUnreadable":
+      return {
+        code: "evaluate.copySourceUnreadable",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        property: finding.property,
+        entity: finding.entity,
+        attribute: finding.attribute,
+        severity: "error",
+        path,
+        message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no item type stores complete ${finding.entity} records under their key alone: ${plan.patternId} cannot read the ${finding.entity} to copy from (a point read needs the id and partition key from the ${finding.itemType}'s via)`,
+        suggestion: `store ${finding.entity} items keyed by the ${finding.entity}'s key (id and partition key from it alone), or drop the copy`,
+      };
     case "counterNotAddressable":
       return {
         code: "evaluate.counterNotAddressable",
@@ -45,11 +59,12 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         itemType: finding.itemType,
         property: finding.property,
         entity: finding.entity,
+        holder: finding.holder,
         missing: finding.missing,
         severity: "error",
         path,
-        message: `${finding.container}/${finding.itemType}.${finding.property} counts ${finding.entity} from the change feed, but the ${finding.itemType} item is addressed by ${finding.missing.join(", ")}, which ${finding.entity} records do not have: the handler of a ${finding.entity} change cannot find the item to count it on`,
-        suggestion: `keep the count in an item the ${finding.entity} can address (keyed by the relationship's via), or give ${finding.entity} the attribute${finding.missing.length > 1 ? "s" : ""} ${finding.missing.join(", ")}`,
+        message: `${finding.container}/${finding.itemType}.${finding.property} counts ${finding.entity} from the change feed, but the ${finding.itemType} item is placed by ${finding.holder}.${finding.missing.join(`, ${finding.holder}.`)}, which a ${finding.entity} change does not give (a ${finding.entity} holds its ${finding.holder}'s key only; an attribute of ${finding.entity} with the same name is ${finding.entity}'s own): the handler cannot find the item to count it on`,
+        suggestion: `keep the count in an item placed by the ${finding.holder}'s key alone, or keep a copy of ${finding.missing.map((name) => `${finding.holder}.${name}`).join(" and ")} in the ${finding.entity} items (copies), which works when no write changes ${finding.missing.length > 1 ? "them" : "it"}`,
       };
     default:
       return finding satisfies never;

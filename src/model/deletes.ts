@@ -24,6 +24,8 @@
 import { countedFlag } from "../runtime/counters.js";
 import { templateAttributes, parseTemplate } from "./templates.js";
 import { manyToManyKeysOf } from "./item-type-shape.js";
+import { parentBinding, relationshipOf, sharesLogicalPartition } from "./provenance.js";
+import { addressingAttributes } from "./key-changes.js";
 import type { Container, DeletePropagation, ItemType, Model } from "./types.js";
 import type { Workload } from "../workload/types.js";
 
@@ -100,23 +102,14 @@ export function holderSharesPartition(
   holder: { readonly container: Container; readonly item: ItemType },
   child: { readonly container: Container; readonly item: ItemType },
 ): boolean {
-  if (holder.container.name !== child.container.name) return false;
-  const relationship = workload.relationships.find(
-    (r) => r.parent === holder.item.entity && r.child === child.item.entity,
-  );
-  const parentKey = workload.entities.find((e) => e.name === holder.item.entity)?.key;
-  if (relationship?.via === undefined || parentKey === undefined) return false;
-  const rewritten = holder.item.partitionKey.map((t) =>
-    t.split(`{${parentKey}}`).join(`{${relationship.via}}`),
-  );
-  return rewritten.every((template, index) => template === child.item.partitionKey[index]);
+  return sharesLogicalPartition(workload, holder, child);
 }
 
 /**
  * The item types counted by a parent's counter held outside their logical partition (kept from the
  * change feed), with the flags they carry in latest-version mode (`countedFlag` of
  * `src/runtime/counters.ts`: `counted:<holder type>.<counter>`, set while a holder counts them),
- * each flag with the entity that holds the counter (`holders`, in the order of `flags`).
+ * each flag with the item type that holds the counter (`holders`, in the order of `flags`).
  */
 export function countedFromFeedOf(
   workload: Workload,
@@ -125,14 +118,14 @@ export function countedFromFeedOf(
   readonly container: string;
   readonly itemType: string;
   readonly flags: readonly string[];
-  readonly holders: readonly string[];
+  readonly holders: readonly ItemType[];
 }[] {
-  const found: { container: string; itemType: string; flags: string[]; holders: string[] }[] = [];
+  const found: { container: string; itemType: string; flags: string[]; holders: ItemType[] }[] = [];
   for (const container of model.containers) {
     for (const item of container.items) {
       if (item.source !== undefined) continue;
       const flags: string[] = [];
-      const holders: string[] = [];
+      const holders: ItemType[] = [];
       for (const other of model.containers) {
         for (const holder of other.items) {
           if (holder.source !== undefined) continue;
@@ -141,7 +134,7 @@ export function countedFromFeedOf(
           for (const counter of holder.counts) {
             if (counter.of !== item.entity) continue;
             flags.push(countedFlag({ holder: { itemType: holder.type }, property: counter.as }));
-            holders.push(holder.entity);
+            holders.push(holder);
           }
         }
       }
@@ -279,23 +272,16 @@ function targetAttributes(
     const key = workload.entities.find((e) => e.name === carrier.entity)?.key;
     return key === undefined ? [] : [key];
   }
-  let templates = [item.id, ...item.partitionKey];
-  let shardBy = item.shardBy;
-  const needed: string[] = [];
   if (target.kind === "counter") {
-    // The holder's templates use the parent's key; the child holds it under the relationship's via.
-    const key = workload.entities.find((e) => e.name === item.entity)?.key;
-    const via = workload.relationships.find(
-      (r) => r.parent === item.entity && r.child === carrier.entity,
-    )?.via;
-    if (key !== undefined && via !== undefined) {
-      templates = templates.map((t) => t.split(`{${key}}`).join(`{${via}}`));
-      if (shardBy === key) shardBy = via;
-    }
+    // The holder is addressed from the child through the relationship (its via holds the
+    // holder's key; a copy may give another attribute): an attribute the child does not give
+    // is named as the holder's, which no delete event carries.
+    const relationship = relationshipOf(workload, item.entity, carrier.entity);
+    const carrierItem = placementOf(model, carrier.container, carrier.itemType)?.item;
+    const binding = relationship === undefined ? {} : parentBinding(workload, relationship, carrierItem);
+    return [...new Set(addressingAttributes(item).map((name) => binding[name] ?? `${item.entity}.${name}`))];
   }
-  for (const template of templates) needed.push(...templateAttributes(template));
-  if (item.shards !== undefined && shardBy !== undefined) needed.push(shardBy);
-  return [...new Set(needed)];
+  return [...addressingAttributes(item)];
 }
 
 /**

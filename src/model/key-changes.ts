@@ -26,7 +26,9 @@ export function attributesChangedBy(entity: Entity, pattern: WritePattern): Read
  * key templates, the attribute that picks its write shard (`shardBy`) and the one that picks its
  * time window (`bucket.by`).
  */
-export function addressingAttributes(item: ItemType): readonly string[] {
+export function addressingAttributes(
+  item: Pick<ItemType, "id" | "partitionKey" | "shards" | "shardBy" | "bucket">,
+): readonly string[] {
   const names = new Set([item.id, ...item.partitionKey].flatMap((template) => templateAttributes(template)));
   if (item.shardBy !== undefined && item.shards !== undefined) names.add(item.shardBy);
   if (item.bucket?.kind === "window") names.add(item.bucket.by);

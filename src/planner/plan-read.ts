@@ -72,9 +72,12 @@ function coverageProblems(
   if (item.select !== undefined) {
     const missing = [...needed].filter((name) => !item.select?.includes(name));
     // A projection that keeps the entity key can still answer: a lookup item, followed by a
-    // point read of the complete item (planned by the caller).
+    // point read of the complete item (planned by the caller). The query on it filters and sorts
+    // on its own properties, so those must be stored (a copy without genreId finds no track).
     const lookup =
-      item.select.includes(entity.key) && pattern.orderBy.every((s) => item.select?.includes(s.attribute));
+      item.select.includes(entity.key) &&
+      pattern.where.every((p) => item.select?.includes(p.attribute)) &&
+      pattern.orderBy.every((s) => item.select?.includes(s.attribute));
     if (missing.length > 0 && !lookup) problems.push(`${item.type} items do not store ${missing.join(", ")}`);
   }
   for (const cut of item.truncate) {

@@ -6,8 +6,13 @@
  * (`plan-replay.ts`), and propagation of changed attributes to every item holding a copy of them
  * (`plan-propagation.ts`).
  */
-import { attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
-import { templateAttributes } from "../model/templates.js";
+import { addressingAttributes, attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
+import {
+  parentBinding,
+  relationshipOf,
+  sharesLogicalPartition,
+  unboundAddress,
+} from "../model/provenance.js";
 import type { WritePattern } from "../workload/types.js";
 import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
@@ -62,14 +67,7 @@ function counterFlagSteps(env: PlanEnvironment, child: Placement | undefined, ti
 
 /** True when a holder of a parent's counter sits in the same logical partition as the child item. */
 function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
-  if (holder.container.name !== child.container.name) return false;
-  const relationship = env.context.relationship(holder.item.entity, child.item.entity);
-  if (relationship?.via === undefined) return false;
-  const parentKey = env.context.entity(holder.item.entity).key;
-  const rewritten = holder.item.partitionKey.map((t) =>
-    t.split(`{${parentKey}}`).join(`{${relationship.via}}`),
-  );
-  return rewritten.every((template, index) => template === child.item.partitionKey[index]);
+  return sharesLogicalPartition(env.context.workload, holder, child);
 }
 
 /** What the writes of a pattern's primary item types (not copies) add to its plan. */
@@ -237,8 +235,11 @@ function planPrimaryWrites(
         ? writeStep(env, placement, pattern.operation, times, note, pattern.changes)
         : writeStep(env, placement, "patch", times, note, [tombstone, "ttl"]),
     );
-    // A re-parenting patch reads the new parent for the copies of its attributes.
-    out.moveSteps.push(...copyRefreshReads(env, pattern, placement));
+    // A new or rewritten item reads its parents for the copies of their attributes (a
+    // re-parenting patch, the new parent).
+    const copySources = copyRefreshReads(env, pattern, placement);
+    out.moveSteps.push(...copySources.reads);
+    out.findings.push(...copySources.findings);
   }
   return out;
 }
@@ -363,23 +364,20 @@ function planRefill(
 }
 
 /**
- * The attributes a counter holder's id and partition key need that the counted child's records
- * do not have (the holder's key read as the child's `via`): the change-feed handler sees only the
- * child's item, so it cannot address the holder. None when the child lists no attributes.
+ * The attributes that place a counter holder which the counted child's item does not give (the
+ * holder's key through the relationship's via, and copies of parent attributes the child keeps,
+ * `src/model/provenance.ts`): the change-feed handler sees only the child's item, so it cannot
+ * address the holder. Never by name: a like's `userId` (the liker) is not its post's author.
  */
-function holderAttributesMissing(env: PlanEnvironment, holder: Placement, child: string): string[] {
-  const entity = env.context.entity(child);
-  if (entity.attributes.length === 0) return [];
-  const parentKey = env.context.entity(holder.item.entity).key;
-  const via = env.context.relationship(holder.item.entity, child)?.via ?? parentKey;
-  const rename = (name: string): string => (name === parentKey ? via : name);
-  const needed = [holder.item.id, ...holder.item.partitionKey]
-    .flatMap((t) => templateAttributes(t))
-    .map(rename);
-  if (holder.item.shards !== undefined && holder.item.shardBy !== undefined)
-    needed.push(rename(holder.item.shardBy));
-  const has = new Set(entity.attributes.map((a) => a.name));
-  return [...new Set(needed)].filter((name) => !has.has(name));
+function holderAttributesMissing(
+  env: PlanEnvironment,
+  holder: Placement,
+  child: Placement | undefined,
+  entity: string,
+): string[] {
+  const relationship = relationshipOf(env.context.workload, holder.item.entity, entity);
+  if (relationship === undefined) return [...addressingAttributes(holder.item)];
+  return [...unboundAddress(holder.item, parentBinding(env.context.workload, relationship, child?.item))];
 }
 
 /**
@@ -417,7 +415,7 @@ function planCounters(
     if (partner !== undefined) {
       batched.set(partner, [...(batched.get(partner) ?? []), increment]);
     } else {
-      const missing = holderAttributesMissing(env, holder, pattern.entity);
+      const missing = holderAttributesMissing(env, holder, feedSource, pattern.entity);
       if (missing.length > 0)
         findings.push({
           kind: "counterNotAddressable",
@@ -425,6 +423,7 @@ function planCounters(
           itemType: item.type,
           property: counter.as,
           entity: pattern.entity,
+          holder: item.entity,
           missing,
         });
       async.push(

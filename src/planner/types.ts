@@ -242,7 +242,25 @@ export type WriteFinding =
       readonly property: string;
       /** The counted entity. */
       readonly entity: string;
+      /** The entity whose items hold the counter. */
+      readonly holder: string;
+      /** The holder's attributes (placing its item) that a change of the counted entity does not give. */
       readonly missing: readonly string[];
+    }
+  | {
+      /**
+       * A copy of a parent's attribute on items the write creates or rewrites, whose parent no
+       * item type lets read by its key alone (its complete records keyed by the key only): the
+       * new item cannot be given the parent's value (the generated code would need the caller to
+       * pass the parent's record).
+       */
+      readonly kind: "copySourceUnreadable";
+      readonly container: string;
+      readonly itemType: string;
+      readonly property: string;
+      /** The parent copied from. */
+      readonly entity: string;
+      readonly attribute: string;
     };
 
 /**

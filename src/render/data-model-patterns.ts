@@ -155,7 +155,12 @@ export function renderHotPartitions(context: Context): string {
   });
   const rows = context.evaluation.patterns.flatMap((evaluated) => {
     const pattern = patternOf(context, evaluated.id);
-    const first = evaluated.plan.operations[0];
+    // A write's own item (its reads of parents for copies come first in the plan).
+    const operations = evaluated.plan.operations;
+    const first =
+      evaluated.plan.type === "write"
+        ? (operations.find((op) => op.kind === "write" || op.kind === "batch") ?? operations[0])
+        : operations[0];
     if (pattern === undefined || first === undefined) return [];
     const keys = containerEvaluation(context, first.container)?.itemTypes.find(
       (i) => i.type === first.itemType,
@@ -219,6 +224,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.serverlessNotPossible":
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
+    case "evaluate.copySourceUnreadable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return undefined;

@@ -58,6 +58,7 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
       return "throughputLimits";
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
+    case "evaluate.copySourceUnreadable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return "writes";

@@ -15,7 +15,7 @@ import {
   type StoredItem,
 } from "./items.js";
 import { readItem } from "./requests.js";
-import type { CopySource, ItemRef } from "./tasks.js";
+import type { AddressBinding, CopySource, ItemRef } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
 
 /** The model facts a generated module carries: item shapes and copy sources, by "container/type". */
@@ -159,6 +159,20 @@ export function readValues(
   return values;
 }
 
+/**
+ * The attributes of a related item that a record gives, by a binding (related attribute -> the
+ * record's property): never by name, since names mean nothing across entities.
+ * @example boundAttributes({ postId: "postId" }, like) // { postId: like.postId }, not the liker's userId
+ */
+export function boundAttributes(
+  bind: AddressBinding,
+  record: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const [attribute, property] of Object.entries(bind)) attributes[attribute] = record[property];
+  return attributes;
+}
+
 /** Every value of a template over the write shards of an item type (queries over all shards). */
 export function shardValues(
   shape: ItemTypeShape,
@@ -193,7 +207,7 @@ export async function withCopies(
     const sourceShape = runtime.shape(source.container, source.itemType);
     let values: TemplateValues;
     try {
-      values = readValues(runtime, sourceShape, record, source.id);
+      values = readValues(runtime, sourceShape, boundAttributes(source.bind, record), source.id);
     } catch {
       copies[entity] = {};
       continue;

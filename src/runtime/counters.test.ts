@@ -61,6 +61,7 @@ const task: CounterTask = {
   holder: { container: "accounts", itemType: "account" },
   id: "{accountId}",
   partitionKey: ["{accountId}"],
+  bind: { accountId: "accountId" },
   property: "orderCount",
   childKey: "orderId",
 };

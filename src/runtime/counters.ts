@@ -25,13 +25,20 @@
  *   event has no item to read one from); an update that carries its previous version and addresses
  *   another holder than it moves the count (-1, +1).
  */
-import { changeOf, readValues, type Charged, type ItemChange, type Runtime } from "./context.js";
+import {
+  boundAttributes,
+  changeOf,
+  readValues,
+  type Charged,
+  type ItemChange,
+  type Runtime,
+} from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isTombstone, partitionKeyOfItem, recordOf, type ItemTypeShape, type StoredItem } from "./items.js";
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import { patchCondition, propertyRef } from "./sql.js";
 import type { MaintenanceTask } from "./tasks.js";
-import { renderKeyValue, renderTemplate, templateAttributes, type KeyValue } from "./templates.js";
+import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
 type CounterTask = Extract<MaintenanceTask, { kind: "counter" }>;
 
@@ -74,12 +81,9 @@ export function countedFlagsOf(item: StoredItem | undefined): Record<string, Cou
   return flags;
 }
 
-/** The child's attributes the holder's address reads (what a counted flag records). */
-export function holderAttributes(task: Pick<CounterTask, "id" | "partitionKey">): readonly string[] {
-  const names = new Set<string>();
-  for (const template of [task.id, ...task.partitionKey])
-    for (const name of templateAttributes(template)) names.add(name);
-  return [...names];
+/** The child's properties the holder's address reads (what a counted flag records). */
+export function holderAttributes(task: Pick<CounterTask, "bind">): readonly string[] {
+  return [...new Set(Object.values(task.bind))];
 }
 
 /** The record's values of `names` (null for a missing one). */
@@ -176,7 +180,7 @@ export async function applyCounter(
     const record = { ...change.item, ...recordOf(sourceShape, change.item) };
     const found = deltasOf(runtime, flag, sourceShape, change, record, names);
     for (const delta of found.deltas) {
-      const values = readValues(runtime, holderShape, delta.record, task.id);
+      const values = readValues(runtime, holderShape, boundAttributes(task.bind, delta.record), task.id);
       const id = renderTemplate(task.id, values);
       const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
       const name = JSON.stringify([id, keys]);

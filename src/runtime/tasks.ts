@@ -23,16 +23,30 @@ export interface TaskQueryParameter {
   readonly source: ParameterSource;
 }
 
-/** A point read of the record an item copies from, by templates rendered from the copying record. */
+/**
+ * Which property of a record of one entity holds each attribute of a related entity's item that
+ * the record addresses (`{ postId: "postId" }`: the like's `postId` is the post's key). Names mean
+ * nothing across entities (a post's `userId` is its author, a like's `userId` the liker): only
+ * what a binding names is read.
+ */
+export type AddressBinding = Readonly<Record<string, string>>;
+
+/**
+ * A point read of the record an item copies from: its item type's own templates, rendered from
+ * the copying record's values that `bind` names.
+ */
 export interface CopySource extends ItemRef {
   readonly id: string;
   readonly partitionKey: readonly string[];
+  readonly bind: AddressBinding;
 }
 
 /** A counter increment of a parent item in the same logical partition (inside a transactional batch). */
 export interface BatchIncrement extends ItemRef {
+  /** The parent item type's own templates, rendered from the child's values that `bind` names. */
   readonly id: string;
   readonly partitionKey: readonly string[];
+  readonly bind: AddressBinding;
   readonly property: string;
   readonly by: number;
 }
@@ -72,8 +86,10 @@ export type WriteTask =
     })
   | (ItemRef & {
       readonly kind: "embed";
+      /** The parent item type's own templates, rendered from the child's values `bind` names. */
       readonly id: string;
       readonly partitionKey: readonly string[];
+      readonly bind: AddressBinding;
       readonly as: string;
       /**
        * Only the newest `count` children, newest first by `by` (the child's first datetime
@@ -145,8 +161,10 @@ export type MaintenanceTask =
   | {
       readonly kind: "counter";
       readonly holder: ItemRef;
+      /** The holder item type's own templates, rendered from the child's values `bind` names. */
       readonly id: string;
       readonly partitionKey: readonly string[];
+      readonly bind: AddressBinding;
       readonly property: string;
       /** The counted entity's key attribute: names the child's marker (`src/runtime/counters.ts`). */
       readonly childKey: string;

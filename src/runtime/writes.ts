@@ -10,7 +10,15 @@ import {
   type OperationInput,
   type PartitionKey,
 } from "@azure/cosmos";
-import { changeOf, readValues, withCopies, type Charged, type Runtime, type WriteResult } from "./context.js";
+import {
+  boundAttributes,
+  changeOf,
+  readValues,
+  withCopies,
+  type Charged,
+  type Runtime,
+  type WriteResult,
+} from "./context.js";
 import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isIncrement, patchOf } from "./increments.js";
 import { appendToBuckets } from "./buckets.js";
@@ -33,7 +41,7 @@ import { backoffDelay } from "./retry.js";
 import { asItems, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
 import { bindParameters } from "./parameters.js";
 import { compareValues } from "./reads.js";
-import type { ItemRef, WriteContext, WriteTask } from "./tasks.js";
+import type { AddressBinding, ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
 /** Data a write may need besides the record. */
@@ -47,14 +55,20 @@ export interface WriteRelated extends RelatedData {
   readonly parents?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
-/** The attributes a parent item's templates render from: the parent record (if given), then the child. */
+/**
+ * The attributes a parent item's templates render from: the parent record (if given), then what
+ * the child's record gives through `bind` (its via holds the parent's key). Never the child's
+ * other attributes: a like's `userId` (the liker) is not its post's `userId` (the author).
+ */
 export function parentAttributes(
   parentEntity: string,
+  bind: AddressBinding,
   record: Readonly<Record<string, unknown>>,
   related: WriteRelated,
 ): Readonly<Record<string, unknown>> {
   const parent = related.parents?.[parentEntity];
-  return parent === undefined ? record : { ...parent, ...record };
+  const bound = boundAttributes(bind, record);
+  return parent === undefined ? bound : { ...parent, ...bound };
 }
 
 /**
@@ -239,7 +253,12 @@ async function writeEmbedded(
   related: WriteRelated,
 ): Promise<void> {
   const shape = runtime.shape(task.container, task.itemType);
-  const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), task.id);
+  const values = readValues(
+    runtime,
+    shape,
+    parentAttributes(shape.entity, task.bind, record, related),
+    task.id,
+  );
   const id = renderTemplate(task.id, values);
   const keys = task.partitionKey.map((template) => renderKeyValue(template, values));
   const container = runtime.container(task.container);
@@ -399,7 +418,12 @@ function holderOf(
   related: WriteRelated,
 ): Holder {
   const shape = runtime.shape(increment.container, increment.itemType);
-  const values = readValues(runtime, shape, parentAttributes(shape.entity, record, related), increment.id);
+  const values = readValues(
+    runtime,
+    shape,
+    parentAttributes(shape.entity, increment.bind, record, related),
+    increment.id,
+  );
   return {
     ref: increment,
     id: renderTemplate(increment.id, values),

@@ -15,6 +15,7 @@ import {
   type RelatedData,
 } from "../model/materialize-item.js";
 import { countedFromFeedOf, deletePropagationOf } from "../model/deletes.js";
+import { parentAddressBinding } from "../model/provenance.js";
 import { manyToManyKeysOf } from "../model/item-type-shape.js";
 import type { KeyValue } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
@@ -182,7 +183,7 @@ function ancestorKeys(index: DatasetIndex, entity: Entity, record: EntityRecord)
 
 /**
  * The counted flags an item of `itemType` carries when counters kept from the feed count it: per
- * flag, the record's values of the attributes that address the holder (its relationship's `via`,
+ * flag, the record's values of the properties that address the holder (its relationship's `via`,
  * as `src/runtime/counters.ts` records which holder counted it), or true without one.
  */
 function countedFlagsOf(
@@ -195,17 +196,19 @@ function countedFlagsOf(
   const counted = countedFromFeedOf(workload, model).find(
     (entry) => entry.container === container.name && entry.itemType === itemType.type,
   );
-  const vias = (counted?.holders ?? []).map(
-    (holder) =>
-      linkingRelationships(workload).find(
-        (relationship) => relationship.parent === holder && relationship.child === itemType.entity,
-      )?.via,
+  // The child's properties that address each holder (`parentAddressBinding`, as the generated
+  // counter task reads them).
+  const addresses = (counted?.holders ?? []).map((holder) =>
+    Object.values(parentAddressBinding(workload, holder, itemType.entity, itemType)),
   );
   return (record) =>
     Object.fromEntries(
       (counted?.flags ?? []).map((flag, index) => {
-        const via = vias[index];
-        return [flag, via === undefined ? true : { [via]: record[via] ?? null }] as const;
+        const names = addresses[index] ?? [];
+        return [
+          flag,
+          names.length === 0 ? true : Object.fromEntries(names.map((name) => [name, record[name] ?? null])),
+        ] as const;
       }),
     );
 }
@@ -260,12 +263,17 @@ export function materializeItemType(
   const out: ItemToLoad[] = [];
   // Children a counter outside their partition already counts carry its flag (latest-version mode).
   const flags = countedFlagsOf(index.workload, model, container, itemType);
+  // The flags read the item's properties too: a copy of a parent attribute may address a holder.
+  const withFlags = (item: Record<string, unknown>, record: EntityRecord): Record<string, unknown> => ({
+    ...item,
+    ...flags({ ...record, ...item }),
+  });
   const emit = (record: EntityRecord, related: RelatedData): void => {
     for (let replica = 0; replica < replicas; replica++) {
       const full: RelatedData = { ...related, ...(itemType.replicas === undefined ? {} : { replica }) };
       out.push({
         itemType: itemType.type,
-        item: { ...materializeItem(itemType, container, record, full), ...flags(record) },
+        item: withFlags(materializeItem(itemType, container, record, full), record),
         partitionKey: itemPartitionKeyValue(itemType, record, full),
       });
     }

@@ -9,13 +9,8 @@ import type { ItemType, Model } from "../../model/types.js";
 import { addressingAttributes, changingAddress, keepLatestOrderChanges } from "../../model/key-changes.js";
 import type { Workload, WritePattern } from "../../workload/types.js";
 import { recencyAttribute } from "../../workload/recency.js";
-import {
-  entityNamed,
-  relationshipOf,
-  rewriteTemplate,
-  shapeKey,
-  type ItemTypeShapeData,
-} from "./model-data.js";
+import { parentAddressBinding } from "../../model/provenance.js";
+import { entityNamed, relationshipOf, shapeKey, type ItemTypeShapeData } from "./model-data.js";
 import { changeKind } from "../../planner/changes.js";
 import type { ItemRef, MaintenanceTask, ParameterSource, WriteTask } from "../../runtime/tasks.js";
 
@@ -27,19 +22,6 @@ export type MaintenanceTaskData = MaintenanceTask;
 
 /** The kind of change a write pattern makes: the planner's own rule. */
 export const changeKindOf = changeKind;
-
-/** Templates of a parent item type rewritten to render from a child record (`{postId}` of a comment). */
-function parentTemplates(
-  workload: Workload,
-  parentEntity: string,
-  childEntity: string,
-  templates: readonly string[],
-): readonly string[] {
-  const key = entityNamed(workload, parentEntity)?.key;
-  const via = relationshipOf(workload, parentEntity, childEntity)?.via;
-  if (key === undefined || via === undefined) return templates;
-  return templates.map((t) => rewriteTemplate(t, key, via));
-}
 
 function shapeOrFail(shapes: ReadonlyMap<string, ItemTypeShapeData>, ref: ItemRef): ItemTypeShapeData {
   const shape = shapes.get(shapeKey(ref.container, ref.itemType));
@@ -69,16 +51,13 @@ function batchTask(
       const holder = shapeOrFail(shapes, inc);
       const counter = inc.increments?.[0];
       if (counter === undefined) return [];
-      const [id = inc.id, ...partitionKey] = parentTemplates(workload, holder.entity, pattern.entity, [
-        inc.id,
-        ...inc.partitionKey,
-      ]);
       return [
         {
           container: inc.container,
           itemType: inc.itemType,
-          id,
-          partitionKey,
+          id: inc.id,
+          partitionKey: inc.partitionKey,
+          bind: parentAddressBinding(workload, holder, pattern.entity),
           property: counter.property,
           by: counter.by,
         },
@@ -123,16 +102,13 @@ function embedTask(
                 },
               }),
         };
-  const [id = step.id, ...partitionKey] = parentTemplates(workload, shape.entity, pattern.entity, [
-    step.id,
-    ...step.partitionKey,
-  ]);
   return {
     kind: "embed",
     container: step.container,
     itemType: step.itemType,
-    id,
-    partitionKey,
+    id: step.id,
+    partitionKey: step.partitionKey,
+    bind: parentAddressBinding(workload, shape, pattern.entity),
     as: embed.as,
     ...(latest === undefined ? {} : { latest }),
     childKey,
@@ -307,14 +283,19 @@ function maintenanceTask(
       if (increment?.kind !== "write" || property === undefined) return undefined;
       const holder = shapeOrFail(shapes, target);
       const child = shapeOrFail(shapes, { container: step.from.container, itemType: step.from.itemType });
-      const [id = increment.id, ...partitionKey] = parentTemplates(workload, holder.entity, child.entity, [
-        increment.id,
-        ...increment.partitionKey,
-      ]);
       const childKey = entityNamed(workload, child.entity)?.key ?? "id";
+      const bind = parentAddressBinding(workload, holder, child.entity, child);
       return {
         key: `counter:${targetKey}:${property}`,
-        task: { kind: "counter", holder: target, id, partitionKey, property, childKey },
+        task: {
+          kind: "counter",
+          holder: target,
+          id: increment.id,
+          partitionKey: increment.partitionKey,
+          bind,
+          property,
+          childKey,
+        },
       };
     }
     default:

@@ -6,6 +6,7 @@
 import { countedFromFeedOf, deleteCarriersOf, deletePropagationOf } from "../../model/deletes.js";
 import { itemTypeShapeOf, manyToManyKeysOf } from "../../model/item-type-shape.js";
 import { keyedPlacement } from "../../model/keyed-placement.js";
+import { parentAddressBinding } from "../../model/provenance.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
 import type { CopySource } from "../../runtime/tasks.js";
 import type { Container, ItemType, Model } from "../../model/types.js";
@@ -27,11 +28,6 @@ export function entityNamed(workload: Workload, name: string): Entity | undefine
 /** The relationship from `parent` to `child`, if any. */
 export function relationshipOf(workload: Workload, parent: string, child: string): Relationship | undefined {
   return workload.relationships.find((r) => r.parent === parent && r.child === child);
-}
-
-/** Replaces `{key}` by `{via}` so a parent's templates render from a child record. */
-export function rewriteTemplate(template: string, key: string, via: string): string {
-  return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
 }
 
 /** The stored shape of one item type. */
@@ -96,8 +92,8 @@ export function changeFeedModeOf(model: Model): "latestVersion" | "allVersionsAn
 export type CopySourceData = CopySource;
 
 /**
- * For each item type with copies: where to read each copied-from entity's record, with its
- * templates rewritten to the copying record's link attribute (`{userId}` of the post).
+ * For each item type with copies: where to read each copied-from entity's record, its own
+ * templates rendered from the copying record's link attribute (`{userId}` of the post).
  */
 export function copySourcesOf(
   workload: Workload,
@@ -116,8 +112,9 @@ export function copySourcesOf(
       sources[parent.name] = {
         container: placement.container.name,
         itemType: placement.item.type,
-        id: rewriteTemplate(placement.item.id, parent.key, via),
-        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parent.key, via)),
+        id: placement.item.id,
+        partitionKey: placement.item.partitionKey,
+        bind: parentAddressBinding(workload, placement.item, shape.entity),
       };
     }
     if (Object.keys(sources).length > 0) out.set(key, sources);

@@ -288,11 +288,51 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
-  "users/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/comment": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "posts/like": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
-  "feed/post": { User: { container: "users", itemType: "user", id: "{userId}", partitionKey: ["{userId}"] } },
+  "users/post": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "userId" },
+    },
+  },
+  "posts/post": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "userId" },
+    },
+  },
+  "posts/comment": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "userId" },
+    },
+  },
+  "posts/like": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "userId" },
+    },
+  },
+  "feed/post": {
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "userId" },
+    },
+  },
 };
 
 /**
@@ -446,7 +486,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Create or edit a post
-     * Plan: upsert the post item.
+     * Plan: read the User of each written post for the copies of its attributes; upsert the post item.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -527,7 +567,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C3: Create a comment
-     * Plan: transactional batch: the comment and its parent's counter in one logical partition.
+     * Plan: read the User of each written comment for the copies of its attributes; transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -546,6 +586,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
               itemType: "post",
               id: "{postId}",
               partitionKey: ["{postId}"],
+              bind: { postId: "postId" },
               property: "commentCount",
               by: 1,
             },
@@ -584,7 +625,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C4: Like a post
-     * Plan: transactional batch: the like and its parent's counter in one logical partition.
+     * Plan: read the User of each written like for the copies of its attributes; transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
@@ -603,6 +644,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
               itemType: "post",
               id: "{postId}",
               partitionKey: ["{postId}"],
+              bind: { postId: "postId" },
               property: "likeCount",
               by: 1,
             },

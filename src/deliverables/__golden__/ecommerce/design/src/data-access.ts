@@ -317,6 +317,7 @@ const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>
       itemType: "category",
       id: "{categoryId}",
       partitionKey: ["{categoryId}"],
+      bind: { categoryId: "categoryId" },
     },
   },
 };
@@ -564,6 +565,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           itemType: "customer",
           id: "customer-{customerId}",
           partitionKey: ["{customerId}"],
+          bind: { customerId: "customerId" },
           as: "addresses",
           childKey: "addressId",
           many: true,
@@ -614,7 +616,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C7: Create or edit a product (catalog management, price changes)
-     * Plan: upsert the product item.
+     * Plan: read the Category of each written product for the copies of its attributes; upsert the product item.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c7CreateOrEditAProductCatalogManagementPriceChanges(record: ProductRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -645,6 +647,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
               itemType: "product",
               id: "product-{productId}",
               partitionKey: ["{productId}"],
+              bind: { productId: "productId" },
               property: "reviewCount",
               by: 1,
             },

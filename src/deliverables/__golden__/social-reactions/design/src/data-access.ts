@@ -202,8 +202,9 @@ const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>
     User: {
       container: "users",
       itemType: "user",
-      id: "user-{authorId}",
-      partitionKey: ["{authorId}"],
+      id: "user-{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "authorId" },
     },
   },
 };
@@ -272,6 +273,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         holder: { container: "posts", itemType: "post" },
         id: "{postId}",
         partitionKey: ["{postId}"],
+        bind: { postId: "postId" },
         property: "reactionCount",
         childKey: "reactionId",
       },
@@ -444,7 +446,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Publish a post
-     * Plan: create the post item.
+     * Plan: read the User of each written post for the copies of its attributes; create the post item.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2PublishAPost(record: PostRecord, related: WriteRelated = {}): Promise<WriteResult> {

@@ -201,7 +201,13 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
 /** Where the records that items copy from are read, by "container/type" and entity. */
 const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {
   "posts/post": {
-    User: { container: "users", itemType: "user", id: "{authorId}", partitionKey: ["{authorId}"] },
+    User: {
+      container: "users",
+      itemType: "user",
+      id: "{userId}",
+      partitionKey: ["{userId}"],
+      bind: { userId: "authorId" },
+    },
   },
 };
 
@@ -269,6 +275,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         holder: { container: "posts", itemType: "post" },
         id: "{postId}",
         partitionKey: ["{postId}"],
+        bind: { postId: "postId" },
         property: "reactionCount",
         childKey: "reactionId",
       },
@@ -441,7 +448,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Publish a post
-     * Plan: create the post item.
+     * Plan: read the User of each written post for the copies of its attributes; create the post item.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2PublishAPost(record: PostRecord, related: WriteRelated = {}): Promise<WriteResult> {
