@@ -1,0 +1,521 @@
+/**
+ * The shapes an independent workload uses (`IndependentWorkload.features`), read back from its
+ * draft rather than recorded while drawing, so the list says what the workload holds: a motif
+ * that a later step undid (a child that got no read) is not claimed.
+ */
+import type { DraftScale } from "./independent-workloads-document.js";
+import {
+  attributeOf,
+  entityNamed,
+  type DraftEntity,
+  type DraftPattern,
+  type DraftRead,
+  type DraftRelationship,
+  type DraftSchema,
+  type DraftWrite,
+} from "./independent-workloads-model.js";
+
+/** Every feature the generator draws on purpose, in the order the figures list them. */
+export const INDEPENDENT_WORKLOAD_FEATURES = [
+  // names and relationships
+  "sameNameDifferentMeaning",
+  "sameViaTwoPaths",
+  "sharedDataAttribute",
+  "createdAtEverywhere",
+  "viaSameName",
+  "viaRenamed",
+  "parentKeyNameUnrelated",
+  "twoRelationshipsSamePair",
+  "multiParentChild",
+  "linkEntity",
+  "orderLine",
+  "oneToOne",
+  "oneToOneSharedKey",
+  "manyToMany",
+  "ownedChild",
+  "chain3",
+  "chain4",
+  "boundedRelationship",
+  "unboundedRelationship",
+  "selfRelationship",
+  "optionalParent",
+  "numberKey",
+  "keyNamedId",
+  "compositeKey",
+  // attributes and entities
+  "type:string",
+  "type:number",
+  "type:boolean",
+  "type:datetime",
+  "type:object",
+  "type:array",
+  "distinct",
+  "attributeSkew",
+  "unique",
+  "changes:rare",
+  "changes:frequent",
+  "presence",
+  "attributeAvgBytes",
+  "ttlSeconds",
+  "binning:window",
+  "binning:records",
+  "binning:false",
+  "growthPerMonth",
+  "maxBytes",
+  "largeItem",
+  // scale
+  "scale:regions",
+  "scale:regionList",
+  "scale:multiRegionWrites",
+  "scale:consistency",
+  "scale:horizonMonths",
+  "traffic:peakHours",
+  "traffic:hourly",
+  // reads
+  "where:eq",
+  "where:in",
+  "where:rangeDatetime",
+  "where:rangeNumber",
+  "where:contains",
+  "where:prefix",
+  "where:none",
+  "where:parentVia",
+  "where:twoVias",
+  "readsByDifferentKeys",
+  "orderBy:asc",
+  "orderBy:desc",
+  "orderBy:two",
+  "limit",
+  "returns",
+  "select",
+  "truncate",
+  "with:parentAttribute",
+  "with:childAttribute",
+  "with:count",
+  "with:sum",
+  "with:min",
+  "with:max",
+  "with:latest",
+  "with:all",
+  "with:manyToMany",
+  "with:selfRelationship",
+  "with:ambiguousPair",
+  "with:nameCollision",
+  "with:spaced",
+  "consistency",
+  "latencyMs",
+  "maxStaleness:zero",
+  "maxStaleness:positive",
+  "patternSkew",
+  "standalone",
+  "readWithoutCreate",
+  // writes
+  "write:create",
+  "write:upsert",
+  "write:upsertChanges",
+  "write:replace",
+  "write:patch",
+  "write:delete",
+  "batch",
+  "bufferedRecords",
+  "atomicWith",
+  "reparent",
+  "changeCopiedAttribute",
+  "zeroAverageRate",
+  // text
+  "flowYaml",
+] as const;
+
+/** One shape of `INDEPENDENT_WORKLOAD_FEATURES`. */
+export type IndependentWorkloadFeature = (typeof INDEPENDENT_WORKLOAD_FEATURES)[number];
+
+/** What `featuresOf` reads. */
+export interface FeatureSources {
+  readonly schema: DraftSchema;
+  readonly scale: DraftScale | undefined;
+  readonly patterns: readonly DraftPattern[];
+  readonly flowYaml: boolean;
+}
+
+/** The features a drafted workload uses, in the order of `INDEPENDENT_WORKLOAD_FEATURES`. */
+export function featuresOf(sources: FeatureSources): IndependentWorkloadFeature[] {
+  const found = new Set<IndependentWorkloadFeature>();
+  const add = (feature: IndependentWorkloadFeature, when: boolean): void => {
+    if (when) found.add(feature);
+  };
+  schemaFeatures(sources.schema, add);
+  scaleFeatures(sources.scale, add);
+  const reads = sources.patterns.filter((pattern): pattern is DraftRead => pattern.type === "read");
+  const writes = sources.patterns.filter((pattern): pattern is DraftWrite => pattern.type === "write");
+  readFeatures(sources.schema, reads, writes, add);
+  writeFeatures(sources.schema, reads, writes, add);
+  add(
+    "zeroAverageRate",
+    sources.patterns.some((pattern) => pattern.rps.avg === 0),
+  );
+  add(
+    "patternSkew",
+    sources.patterns.some((pattern) => pattern.skew !== undefined),
+  );
+  add(
+    "standalone",
+    sources.patterns.some((pattern) => pattern.standalone === true),
+  );
+  add("flowYaml", sources.flowYaml);
+  return INDEPENDENT_WORKLOAD_FEATURES.filter((feature) => found.has(feature));
+}
+
+type Add = (feature: IndependentWorkloadFeature, when: boolean) => void;
+
+function schemaFeatures(schema: DraftSchema, add: Add): void {
+  const { entities, relationships } = schema;
+  const linked = relationships.filter((relationship) => relationship.via !== undefined);
+  const viaNamed = (entity: DraftEntity, name: string) =>
+    linked.filter((relationship) => relationship.child === entity.name && relationship.via === name);
+  // A via name meaning another parent or role elsewhere, or plain data elsewhere.
+  add(
+    "sameNameDifferentMeaning",
+    linked.some((first) =>
+      entities.some((other) => {
+        if (other.name === first.child) return false;
+        const same = viaNamed(other, first.via ?? "");
+        const attribute = attributeOf(other, first.via ?? "");
+        return (
+          (attribute?.role === "data" && !other.key.includes(attribute.name)) ||
+          same.some((second) => second.parent !== first.parent) ||
+          (same.length > 0 && sameViaTwoPaths(relationships, first))
+        );
+      }),
+    ),
+  );
+  add(
+    "sameViaTwoPaths",
+    linked.some((relationship) => sameViaTwoPaths(relationships, relationship)),
+  );
+  const dataNames = entities.flatMap((entity) =>
+    entity.attributes.filter((a) => a.role === "data" && a.name !== "createdAt").map((a) => a.name),
+  );
+  add("sharedDataAttribute", new Set(dataNames).size < dataNames.length);
+  add(
+    "createdAtEverywhere",
+    entities.length >= 2 && entities.every((entity) => attributeOf(entity, "createdAt") !== undefined),
+  );
+  const parentKey = (relationship: DraftRelationship) => entityNamed(entities, relationship.parent).key[0];
+  add(
+    "viaSameName",
+    linked.some((relationship) => relationship.via === parentKey(relationship)),
+  );
+  add(
+    "viaRenamed",
+    linked.some((relationship) => relationship.via !== parentKey(relationship)),
+  );
+  add(
+    "parentKeyNameUnrelated",
+    linked.some((relationship) => {
+      const key = parentKey(relationship);
+      const attribute =
+        key === undefined ? undefined : attributeOf(entityNamed(entities, relationship.child), key);
+      return relationship.via !== key && attribute?.role === "data";
+    }),
+  );
+  add(
+    "twoRelationshipsSamePair",
+    linked.some((first) =>
+      linked.some(
+        (second) => second !== first && second.parent === first.parent && second.child === first.child,
+      ),
+    ),
+  );
+  add(
+    "multiParentChild",
+    entities.some(
+      (entity) => new Set(linked.filter((r) => r.child === entity.name).map((r) => r.parent)).size >= 2,
+    ),
+  );
+  add("linkEntity", schema.motifs.includes("linkEntity"));
+  add("orderLine", schema.motifs.includes("orderLine"));
+  const oneToOne = relationships.filter((relationship) => relationship.kind === "one-to-one");
+  add("oneToOne", oneToOne.length > 0);
+  add(
+    "oneToOneSharedKey",
+    oneToOne.some((relationship) =>
+      entityNamed(entities, relationship.child).key.includes(relationship.via ?? ""),
+    ),
+  );
+  add(
+    "manyToMany",
+    relationships.some((relationship) => relationship.kind === "many-to-many"),
+  );
+  add(
+    "ownedChild",
+    relationships.some((relationship) => relationship.owned),
+  );
+  const depth = longestChain(schema);
+  add("chain3", depth >= 3);
+  add("chain4", depth >= 4);
+  add(
+    "boundedRelationship",
+    linked.some((relationship) => relationship.max !== undefined),
+  );
+  add(
+    "unboundedRelationship",
+    linked.some((relationship) => relationship.max === undefined),
+  );
+  add(
+    "selfRelationship",
+    relationships.some((relationship) => relationship.parent === relationship.child),
+  );
+  add(
+    "optionalParent",
+    linked.some((r) => (attributeOf(entityNamed(entities, r.child), r.via ?? "")?.presence ?? 1) < 1),
+  );
+  const attributes = entities.flatMap((entity) => entity.attributes);
+  const keyAttributes = entities.flatMap((entity) =>
+    entity.attributes.filter((a) => entity.key.includes(a.name)),
+  );
+  add(
+    "numberKey",
+    entities.some(
+      (entity) => entity.key.length === 1 && attributeOf(entity, entity.key[0] ?? "")?.type === "number",
+    ),
+  );
+  add(
+    "keyNamedId",
+    keyAttributes.some((attribute) => attribute.name === "id"),
+  );
+  add(
+    "compositeKey",
+    entities.some((entity) => entity.key.length > 1),
+  );
+  for (const type of ["string", "number", "boolean", "datetime", "object", "array"] as const) {
+    add(
+      `type:${type}`,
+      attributes.some((attribute) => attribute.type === type),
+    );
+  }
+  add(
+    "distinct",
+    attributes.some((attribute) => attribute.distinct !== undefined),
+  );
+  add(
+    "attributeSkew",
+    attributes.some((attribute) => attribute.skew !== undefined),
+  );
+  add(
+    "unique",
+    attributes.some((attribute) => attribute.unique === true),
+  );
+  add(
+    "changes:rare",
+    attributes.some((attribute) => attribute.changes === "rare"),
+  );
+  add(
+    "changes:frequent",
+    attributes.some((attribute) => attribute.changes === "frequent"),
+  );
+  add(
+    "presence",
+    attributes.some((attribute) => attribute.presence !== undefined),
+  );
+  add(
+    "attributeAvgBytes",
+    attributes.some((attribute) => attribute.avgBytes !== undefined),
+  );
+  add(
+    "ttlSeconds",
+    entities.some((entity) => entity.ttlSeconds !== undefined),
+  );
+  add(
+    "binning:window",
+    entities.some(
+      (entity) =>
+        entity.binning !== undefined && entity.binning !== false && "windowSeconds" in entity.binning,
+    ),
+  );
+  add(
+    "binning:records",
+    entities.some(
+      (entity) =>
+        entity.binning !== undefined && entity.binning !== false && "recordsPerItem" in entity.binning,
+    ),
+  );
+  add(
+    "binning:false",
+    entities.some((entity) => entity.binning === false),
+  );
+  add(
+    "growthPerMonth",
+    entities.some((entity) => entity.growthPerMonth !== undefined),
+  );
+  add(
+    "maxBytes",
+    entities.some((entity) => entity.maxBytes !== undefined),
+  );
+  add(
+    "largeItem",
+    entities.some((entity) => entity.avgBytes >= 100_000),
+  );
+}
+
+/** The Like shape: the child reaches the via's parent directly and through another parent, under one name. */
+function sameViaTwoPaths(relationships: readonly DraftRelationship[], direct: DraftRelationship): boolean {
+  return relationships.some(
+    (throughParent) =>
+      throughParent.child === direct.child &&
+      throughParent.parent !== direct.parent &&
+      throughParent.parent !== direct.child &&
+      relationships.some(
+        (upper) =>
+          upper.child === throughParent.parent && upper.parent === direct.parent && upper.via === direct.via,
+      ),
+  );
+}
+
+/** Entities in the longest parent-to-child path (self relationships and many-to-many left out). */
+function longestChain(schema: DraftSchema): number {
+  const edges = schema.relationships.filter(
+    (relationship) => relationship.kind !== "many-to-many" && relationship.parent !== relationship.child,
+  );
+  const depth = (name: string, seen: ReadonlySet<string>): number => {
+    const below = edges
+      .filter((relationship) => relationship.parent === name && !seen.has(relationship.child))
+      .map((relationship) => depth(relationship.child, new Set([...seen, relationship.child])));
+    return 1 + Math.max(0, ...below);
+  };
+  return Math.max(0, ...schema.entities.map((entity) => depth(entity.name, new Set([entity.name]))));
+}
+
+function scaleFeatures(scale: DraftScale | undefined, add: Add): void {
+  add("scale:regions", typeof scale?.regions === "number");
+  add("scale:regionList", Array.isArray(scale?.regions));
+  add("scale:multiRegionWrites", scale?.multiRegionWrites === true);
+  add("scale:consistency", scale?.consistency !== undefined);
+  add("scale:horizonMonths", scale?.horizonMonths !== undefined);
+  add("traffic:peakHours", scale?.trafficProfile !== undefined && "peakHoursPerDay" in scale.trafficProfile);
+  add("traffic:hourly", scale?.trafficProfile !== undefined && "hourly" in scale.trafficProfile);
+}
+
+function readFeatures(
+  schema: DraftSchema,
+  reads: readonly DraftRead[],
+  writes: readonly DraftWrite[],
+  add: Add,
+): void {
+  const { entities, relationships } = schema;
+  for (const read of reads) {
+    const entity = entityNamed(entities, read.entity);
+    const vias = relationships
+      .filter((r) => r.child === entity.name && r.via !== undefined)
+      .map((r) => r.via);
+    for (const [name, operator] of read.where) {
+      const type = attributeOf(entity, name)?.type;
+      if (operator === "range") add(type === "datetime" ? "where:rangeDatetime" : "where:rangeNumber", true);
+      else add(`where:${operator}`, true);
+    }
+    add("where:none", read.where.length === 0);
+    const filteredVias = read.where.filter(
+      ([name, op]) => vias.includes(name) && (op === "eq" || op === "in"),
+    );
+    add("where:parentVia", filteredVias.length > 0);
+    add("where:twoVias", filteredVias.length >= 2);
+    add(
+      "orderBy:asc",
+      read.orderBy.some(([, direction]) => direction === "asc"),
+    );
+    add(
+      "orderBy:desc",
+      read.orderBy.some(([, direction]) => direction === "desc"),
+    );
+    add("orderBy:two", read.orderBy.length >= 2);
+    add("limit", read.limit !== undefined);
+    add("returns", read.returns !== undefined);
+    add("select", read.select !== undefined);
+    add("truncate", read.truncate !== undefined);
+    add("consistency", read.consistency !== undefined);
+    add("latencyMs", read.latencyMs !== undefined);
+    add("maxStaleness:zero", read.maxStalenessSeconds === 0);
+    add("maxStaleness:positive", (read.maxStalenessSeconds ?? 0) > 0);
+    for (const entry of read.with) withFeatures(schema, entity, entry, add);
+  }
+  const keysByEntity = new Map<string, Set<string>>();
+  for (const read of reads) {
+    const keys = read.where.filter(([, op]) => op === "eq" || op === "in").map(([name]) => name);
+    if (keys.length === 0) continue;
+    const set = keysByEntity.get(read.entity) ?? new Set<string>();
+    set.add(keys.sort().join(","));
+    keysByEntity.set(read.entity, set);
+  }
+  add(
+    "readsByDifferentKeys",
+    [...keysByEntity.values()].some((set) => set.size >= 2),
+  );
+  const created = new Set(
+    writes.filter((w) => w.operation === "create" || w.operation === "upsert").map((w) => w.entity),
+  );
+  add(
+    "readWithoutCreate",
+    reads.some((read) => !created.has(read.entity)),
+  );
+}
+
+function withFeatures(schema: DraftSchema, entity: DraftEntity, entry: string, add: Add): void {
+  add("with:spaced", /\(\s|\s\)|,\S/.test(entry));
+  const aggregate = /^(count|sum|min|max|latest|all)\(/.exec(entry)?.[1];
+  if (aggregate !== undefined) {
+    add(`with:${aggregate as "count" | "sum" | "min" | "max" | "latest" | "all"}`, true);
+    return;
+  }
+  const [other = "", attribute = ""] = entry.split(".");
+  const between = schema.relationships.filter(
+    (r) => (r.parent === entity.name && r.child === other) || (r.child === entity.name && r.parent === other),
+  );
+  add("with:selfRelationship", other === entity.name);
+  add(
+    "with:manyToMany",
+    between.some((r) => r.kind === "many-to-many"),
+  );
+  add(
+    "with:parentAttribute",
+    between.some((r) => r.kind !== "many-to-many" && r.child === entity.name && other !== entity.name),
+  );
+  add(
+    "with:childAttribute",
+    between.some((r) => r.kind !== "many-to-many" && r.parent === entity.name && other !== entity.name),
+  );
+  add("with:ambiguousPair", between.filter((r) => r.kind !== "many-to-many").length >= 2);
+  add("with:nameCollision", other !== entity.name && attributeOf(entity, attribute) !== undefined);
+}
+
+function writeFeatures(
+  schema: DraftSchema,
+  reads: readonly DraftRead[],
+  writes: readonly DraftWrite[],
+  add: Add,
+): void {
+  const copiedByOthers = new Set(
+    reads.flatMap((read) =>
+      read.with
+        .map((entry) => /^(?:(?:sum|min|max)\(\s*)?(\w+)\.(\w+)/.exec(entry))
+        .filter((match) => match !== null && match[1] !== read.entity)
+        .map((match) => `${match?.[1] ?? ""}.${match?.[2] ?? ""}`),
+    ),
+  );
+  for (const write of writes) {
+    add(`write:${write.operation}`, true);
+    add("write:upsertChanges", write.operation === "upsert" && write.changes !== undefined);
+    add("batch", write.batch !== undefined);
+    add("bufferedRecords", write.bufferedRecords !== undefined);
+    add("atomicWith", write.atomicWith !== undefined);
+    const vias = schema.relationships
+      .filter((r) => r.child === write.entity && r.via !== undefined)
+      .map((r) => r.via);
+    add(
+      "reparent",
+      (write.changes ?? []).some((name) => vias.includes(name)),
+    );
+    add(
+      "changeCopiedAttribute",
+      (write.changes ?? []).some((name) => copiedByOthers.has(`${write.entity}.${name}`)),
+    );
+  }
+}
