@@ -91,7 +91,34 @@ export function decorateEntities(
     for (const template of sample(random, free, intBetween(random, 1, 5))) addData(random, entity, template);
   }
   addCollisions(random, entities, relationships);
+  addAwkwardName(random, entities);
   for (const entity of entities) addEntityOptions(random, entity, relationships);
+}
+
+/**
+ * Names an application may well use that a model must quote or keep apart: Cosmos DB SQL
+ * keywords (`c["value"]`), and names of properties Cosmos DB or a model may set itself (`id`
+ * that is not the key, `ttl`, `type`, `pk`).
+ */
+const AWKWARD_NAMES: readonly DataTemplate[] = [
+  { name: "value", type: "number", mutable: true },
+  { name: "order", type: "number", mutable: true },
+  { name: "top", type: "boolean" },
+  { name: "group", type: "string", categorical: true },
+  { name: "id", type: "string" },
+  { name: "ttl", type: "number", mutable: true },
+  { name: "type", type: "string", categorical: true },
+  { name: "pk", type: "string" },
+  { name: "partitionKey", type: "string" },
+  { name: "$type", type: "string", categorical: true },
+  { name: "_type", type: "string", categorical: true },
+];
+
+function addAwkwardName(random: Random, entities: readonly DraftEntity[]): void {
+  if (entities.length === 0 || !chance(random, 0.2)) return;
+  const entity = pick(random, entities);
+  const free = AWKWARD_NAMES.filter((template) => !has(entity, template.name));
+  if (free.length > 0) addData(random, entity, pick(random, free));
 }
 
 function sizeEntity(random: Random, settings: GeneratorSettings, entity: DraftEntity): void {

@@ -42,6 +42,8 @@ export const INDEPENDENT_WORKLOAD_FEATURES = [
   "numberKey",
   "keyNamedId",
   "compositeKey",
+  "sqlKeywordName",
+  "systemLikeName",
   // attributes and entities
   "type:string",
   "type:number",
@@ -125,6 +127,18 @@ export const INDEPENDENT_WORKLOAD_FEATURES = [
   // text
   "flowYaml",
 ] as const;
+
+/** Reserved words of the Cosmos DB NoSQL query language (learn.microsoft.com/azure/cosmos-db/nosql/query/keywords, 2025). */
+const SQL_KEYWORDS = new Set(
+  (
+    "AND ARRAY AS ASC BETWEEN BY CASE CAST CONVERT CROSS DESC DISTINCT ELSE END ESCAPE EXISTS FALSE FOR " +
+    "FROM GROUP HAVING IN INNER INSERT INTO IS JOIN LEFT LIKE LIMIT NOT NULL OFFSET ON OR ORDER OUTER OVER " +
+    "RIGHT SELECT SET THEN TOP TRUE UDF UNDEFINED UPDATE VALUE WHEN WHERE WITH"
+  ).split(" "),
+);
+
+/** Properties Cosmos DB or a model may set on an item itself (`id` only when it is not the key). */
+const SYSTEM_LIKE_NAMES = new Set(["id", "ttl", "type", "pk", "partitionKey", "$type", "_type"]);
 
 /** One shape of `INDEPENDENT_WORKLOAD_FEATURES`. */
 export type IndependentWorkloadFeature = (typeof INDEPENDENT_WORKLOAD_FEATURES)[number];
@@ -286,6 +300,19 @@ function schemaFeatures(schema: DraftSchema, add: Add): void {
   add(
     "compositeKey",
     entities.some((entity) => entity.key.length > 1),
+  );
+  add(
+    "sqlKeywordName",
+    attributes.some((attribute) => SQL_KEYWORDS.has(attribute.name.toUpperCase())),
+  );
+  add(
+    "systemLikeName",
+    entities.some((entity) =>
+      entity.attributes.some(
+        (attribute) =>
+          SYSTEM_LIKE_NAMES.has(attribute.name) && !(attribute.name === "id" && entity.key.includes("id")),
+      ),
+    ),
   );
   for (const type of ["string", "number", "boolean", "datetime", "object", "array"] as const) {
     add(

@@ -136,7 +136,7 @@ function locate(context: PatternContext, entity: DraftEntity): Located {
       () =>
         byCategory(
           random,
-          data.filter((attribute) => attribute.categorical === true),
+          data.filter((attribute) => attribute.categorical === true || attribute.type === "boolean"),
           viaEq(),
         ),
       1,
@@ -235,7 +235,12 @@ function byCategory(
 ): Located | undefined {
   if (categorical.length === 0) return undefined;
   const attribute = pick(random, categorical);
-  return { where: [...scope, [attribute.name, "eq"]], listing: true, expected: intBetween(random, 1, 50) };
+  const operator = attribute.type !== "boolean" && chance(random, 0.3) ? "in" : "eq";
+  return {
+    where: [...scope, [attribute.name, operator]],
+    listing: true,
+    expected: intBetween(random, 1, 50),
+  };
 }
 
 /** One or two sortable attributes, each ascending or descending (dates first). */
@@ -264,7 +269,10 @@ function drawProjection(
 ): { select?: readonly string[]; truncate?: readonly (readonly [string, number])[] } {
   const others = entity.attributes.filter((attribute) => !entity.key.includes(attribute.name));
   const selected = chance(random, 0.3)
-    ? [...entity.key, ...sample(random, others, intBetween(random, 1, 3)).map((a) => a.name)]
+    ? [
+        ...(chance(random, 0.85) || others.length === 0 ? entity.key : []), // sometimes not even the key
+        ...sample(random, others, intBetween(random, 1, 3)).map((a) => a.name),
+      ]
     : undefined;
   const strings = entity.attributes.filter(
     (attribute) => attribute.type === "string" && !entity.key.includes(attribute.name),
@@ -310,14 +318,21 @@ export function withCandidates(context: PatternContext, entity: DraftEntity): st
     if (child.attributes.some((attribute) => attribute.type === "datetime")) {
       entries.add(spaced(`latest(${child.name}, ${intBetween(random, 1, 5)})`));
     }
-    for (const attribute of childData) {
+    // Aggregates of data only (the sum of parent keys means nothing).
+    for (const attribute of childData.filter((candidate) => candidate.role === "data")) {
       if (attribute.type === "number") entries.add(spaced(`sum(${child.name}.${attribute.name})`));
       if (attribute.type !== "object" && attribute.type !== "array") {
         entries.add(spaced(`${chance(random, 0.5) ? "min" : "max"}(${child.name}.${attribute.name})`));
       }
     }
   }
-  return [...entries];
+  // One entry per meaning: `all( Team )` and `all(Team)` are the same entry to the loader.
+  const byMeaning = new Map<string, string>();
+  for (const entry of entries) {
+    const meaning = entry.replace(/\s+/g, "");
+    if (!byMeaning.has(meaning)) byMeaning.set(meaning, entry);
+  }
+  return [...byMeaning.values()];
 }
 
 function viaRelationships(context: PatternContext, entity: DraftEntity): DraftRelationship[] {

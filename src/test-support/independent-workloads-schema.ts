@@ -69,6 +69,7 @@ const ENTITY_NAMES = [
   "Document",
   "Folder",
   "Booking",
+  "Group",
   "Room",
   "Patient",
   "Visit",
@@ -86,6 +87,7 @@ const ROLE_PAIRS: readonly (readonly [string, string])[] = [
   ["fromId", "toId"],
   ["homeId", "awayId"],
   ["reporterId", "assigneeId"],
+  ["from", "to"], // a Cosmos DB SQL keyword as a property name (c["from"], not c.from)
 ];
 
 const SELF_VIAS = ["managerId", "parentId", "replyToId", "referrerId"];
