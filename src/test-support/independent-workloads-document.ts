@@ -189,12 +189,17 @@ const FLOW_FIELDS = new Set([
 ]);
 
 /**
- * The document as YAML text; `flowShare` of the small collections (and of the relationships and
- * attributes) in flow style: 0 is all block style.
+ * The document as YAML text, and whether any collection is in flow style: `flowShare` of the
+ * small collections (and of the relationships and attributes) are; 0 is all block style.
  */
-export function renderYaml(random: Random, document: Record<string, unknown>, flowShare: number): string {
+export function renderYaml(
+  random: Random,
+  document: Record<string, unknown>,
+  flowShare: number,
+): { readonly text: string; readonly flow: boolean } {
   const yaml = new Document(document);
-  if (flowShare <= 0) return yaml.toString({ lineWidth: 0 });
+  if (flowShare <= 0) return { text: yaml.toString({ lineWidth: 0 }), flow: false };
+  let flow = false;
   visit(yaml, {
     Map: (_key, node, path) => {
       const parent = path[path.length - 1];
@@ -207,13 +212,13 @@ export function renderYaml(random: Random, document: Record<string, unknown>, fl
         isPair(attributesPair) && isScalar(attributesPair.key) && attributesPair.key.value === "attributes";
       const small =
         (field !== undefined && FLOW_FIELDS.has(field)) || listField === "relationships" || attributeField;
-      if (small && chance(random, flowShare)) node.flow = true;
+      if (small && chance(random, flowShare)) node.flow = flow = true;
     },
     Seq: (_key, node, path) => {
       const parent = path[path.length - 1];
       const field = isPair(parent) && isScalar(parent.key) ? String(parent.key.value) : undefined;
-      if (field !== undefined && FLOW_FIELDS.has(field) && chance(random, flowShare)) node.flow = true;
+      if (field !== undefined && FLOW_FIELDS.has(field) && chance(random, flowShare)) node.flow = flow = true;
     },
   });
-  return yaml.toString({ lineWidth: 0 });
+  return { text: yaml.toString({ lineWidth: 0 }), flow };
 }

@@ -1,9 +1,14 @@
 /**
  * The shapes an independent workload uses (`IndependentWorkload.features`), read back from its
- * draft rather than recorded while drawing, so the list says what the workload holds: a motif
- * that a later step undid (a child that got no read) is not claimed.
+ * draft rather than recorded while drawing, so the list says what the workload holds. The schema
+ * and scale are read here, the access patterns in `independent-workloads-pattern-features.ts`.
  */
 import type { DraftScale } from "./independent-workloads-document.js";
+import {
+  INDEPENDENT_WORKLOAD_FEATURES,
+  type AddFeature,
+  type IndependentWorkloadFeature,
+} from "./independent-workloads-feature-list.js";
 import {
   attributeOf,
   entityNamed,
@@ -14,119 +19,7 @@ import {
   type DraftSchema,
   type DraftWrite,
 } from "./independent-workloads-model.js";
-
-/** Every feature the generator draws on purpose, in the order the figures list them. */
-export const INDEPENDENT_WORKLOAD_FEATURES = [
-  // names and relationships
-  "sameNameDifferentMeaning",
-  "sameViaTwoPaths",
-  "sharedDataAttribute",
-  "createdAtEverywhere",
-  "viaSameName",
-  "viaRenamed",
-  "parentKeyNameUnrelated",
-  "twoRelationshipsSamePair",
-  "multiParentChild",
-  "linkEntity",
-  "orderLine",
-  "oneToOne",
-  "oneToOneSharedKey",
-  "manyToMany",
-  "ownedChild",
-  "chain3",
-  "chain4",
-  "boundedRelationship",
-  "unboundedRelationship",
-  "selfRelationship",
-  "optionalParent",
-  "numberKey",
-  "keyNamedId",
-  "compositeKey",
-  "sqlKeywordName",
-  "systemLikeName",
-  // attributes and entities
-  "type:string",
-  "type:number",
-  "type:boolean",
-  "type:datetime",
-  "type:object",
-  "type:array",
-  "distinct",
-  "attributeSkew",
-  "unique",
-  "changes:rare",
-  "changes:frequent",
-  "presence",
-  "attributeAvgBytes",
-  "ttlSeconds",
-  "binning:window",
-  "binning:records",
-  "binning:false",
-  "growthPerMonth",
-  "maxBytes",
-  "largeItem",
-  // scale
-  "scale:regions",
-  "scale:regionList",
-  "scale:multiRegionWrites",
-  "scale:consistency",
-  "scale:horizonMonths",
-  "traffic:peakHours",
-  "traffic:hourly",
-  // reads
-  "where:eq",
-  "where:in",
-  "where:rangeDatetime",
-  "where:rangeNumber",
-  "where:contains",
-  "where:prefix",
-  "where:none",
-  "where:parentVia",
-  "where:twoVias",
-  "readsByDifferentKeys",
-  "orderBy:asc",
-  "orderBy:desc",
-  "orderBy:two",
-  "limit",
-  "returns",
-  "select",
-  "truncate",
-  "with:parentAttribute",
-  "with:childAttribute",
-  "with:count",
-  "with:sum",
-  "with:min",
-  "with:max",
-  "with:latest",
-  "with:all",
-  "with:manyToMany",
-  "with:selfRelationship",
-  "with:ambiguousPair",
-  "with:nameCollision",
-  "with:spaced",
-  "consistency",
-  "latencyMs",
-  "maxStaleness:zero",
-  "maxStaleness:positive",
-  "patternSkew",
-  "standalone",
-  "readWithoutCreate",
-  // writes
-  "write:create",
-  "write:upsert",
-  "write:upsertChanges",
-  "write:replace",
-  "write:patch",
-  "write:delete",
-  "batch",
-  "bufferedRecords",
-  "atomicWith",
-  "reparent",
-  "changeCopiedAttribute",
-  "zeroAverageRate",
-  // text
-  "flowYaml",
-] as const;
+import { readFeatures, writeFeatures } from "./independent-workloads-pattern-features.js";
 
 /** Reserved words of the Cosmos DB NoSQL query language (learn.microsoft.com/azure/cosmos-db/nosql/query/keywords, 2025). */
 const SQL_KEYWORDS = new Set(
@@ -139,9 +32,6 @@ const SQL_KEYWORDS = new Set(
 
 /** Properties Cosmos DB or a model may set on an item itself (`id` only when it is not the key). */
 const SYSTEM_LIKE_NAMES = new Set(["id", "ttl", "type", "pk", "partitionKey", "$type", "_type"]);
-
-/** One shape of `INDEPENDENT_WORKLOAD_FEATURES`. */
-export type IndependentWorkloadFeature = (typeof INDEPENDENT_WORKLOAD_FEATURES)[number];
 
 /** What `featuresOf` reads. */
 export interface FeatureSources {
@@ -179,9 +69,7 @@ export function featuresOf(sources: FeatureSources): IndependentWorkloadFeature[
   return INDEPENDENT_WORKLOAD_FEATURES.filter((feature) => found.has(feature));
 }
 
-type Add = (feature: IndependentWorkloadFeature, when: boolean) => void;
-
-function schemaFeatures(schema: DraftSchema, add: Add): void {
+function schemaFeatures(schema: DraftSchema, add: AddFeature): void {
   const { entities, relationships } = schema;
   const linked = relationships.filter((relationship) => relationship.via !== undefined);
   const viaNamed = (entity: DraftEntity, name: string) =>
@@ -412,7 +300,7 @@ function longestChain(schema: DraftSchema): number {
   return Math.max(0, ...schema.entities.map((entity) => depth(entity.name, new Set([entity.name]))));
 }
 
-function scaleFeatures(scale: DraftScale | undefined, add: Add): void {
+function scaleFeatures(scale: DraftScale | undefined, add: AddFeature): void {
   add("scale:regions", typeof scale?.regions === "number");
   add("scale:regionList", Array.isArray(scale?.regions));
   add("scale:multiRegionWrites", scale?.multiRegionWrites === true);
@@ -420,129 +308,4 @@ function scaleFeatures(scale: DraftScale | undefined, add: Add): void {
   add("scale:horizonMonths", scale?.horizonMonths !== undefined);
   add("traffic:peakHours", scale?.trafficProfile !== undefined && "peakHoursPerDay" in scale.trafficProfile);
   add("traffic:hourly", scale?.trafficProfile !== undefined && "hourly" in scale.trafficProfile);
-}
-
-function readFeatures(
-  schema: DraftSchema,
-  reads: readonly DraftRead[],
-  writes: readonly DraftWrite[],
-  add: Add,
-): void {
-  const { entities, relationships } = schema;
-  for (const read of reads) {
-    const entity = entityNamed(entities, read.entity);
-    const vias = relationships
-      .filter((r) => r.child === entity.name && r.via !== undefined)
-      .map((r) => r.via);
-    for (const [name, operator] of read.where) {
-      const type = attributeOf(entity, name)?.type;
-      if (operator === "range") add(type === "datetime" ? "where:rangeDatetime" : "where:rangeNumber", true);
-      else add(`where:${operator}`, true);
-    }
-    add("where:none", read.where.length === 0);
-    const filteredVias = read.where.filter(
-      ([name, op]) => vias.includes(name) && (op === "eq" || op === "in"),
-    );
-    add("where:parentVia", filteredVias.length > 0);
-    add("where:twoVias", filteredVias.length >= 2);
-    add(
-      "orderBy:asc",
-      read.orderBy.some(([, direction]) => direction === "asc"),
-    );
-    add(
-      "orderBy:desc",
-      read.orderBy.some(([, direction]) => direction === "desc"),
-    );
-    add("orderBy:two", read.orderBy.length >= 2);
-    add("limit", read.limit !== undefined);
-    add("returns", read.returns !== undefined);
-    add("select", read.select !== undefined);
-    add("truncate", read.truncate !== undefined);
-    add("consistency", read.consistency !== undefined);
-    add("latencyMs", read.latencyMs !== undefined);
-    add("maxStaleness:zero", read.maxStalenessSeconds === 0);
-    add("maxStaleness:positive", (read.maxStalenessSeconds ?? 0) > 0);
-    for (const entry of read.with) withFeatures(schema, entity, entry, add);
-  }
-  const keysByEntity = new Map<string, Set<string>>();
-  for (const read of reads) {
-    const keys = read.where.filter(([, op]) => op === "eq" || op === "in").map(([name]) => name);
-    if (keys.length === 0) continue;
-    const set = keysByEntity.get(read.entity) ?? new Set<string>();
-    set.add(keys.sort().join(","));
-    keysByEntity.set(read.entity, set);
-  }
-  add(
-    "readsByDifferentKeys",
-    [...keysByEntity.values()].some((set) => set.size >= 2),
-  );
-  const created = new Set(
-    writes.filter((w) => w.operation === "create" || w.operation === "upsert").map((w) => w.entity),
-  );
-  add(
-    "readWithoutCreate",
-    reads.some((read) => !created.has(read.entity)),
-  );
-}
-
-function withFeatures(schema: DraftSchema, entity: DraftEntity, entry: string, add: Add): void {
-  add("with:spaced", /\(\s|\s\)|,\S/.test(entry));
-  const aggregate = /^(count|sum|min|max|latest|all)\(/.exec(entry)?.[1];
-  if (aggregate !== undefined) {
-    add(`with:${aggregate as "count" | "sum" | "min" | "max" | "latest" | "all"}`, true);
-    return;
-  }
-  const [other = "", attribute = ""] = entry.split(".");
-  const between = schema.relationships.filter(
-    (r) => (r.parent === entity.name && r.child === other) || (r.child === entity.name && r.parent === other),
-  );
-  add("with:selfRelationship", other === entity.name);
-  add(
-    "with:manyToMany",
-    between.some((r) => r.kind === "many-to-many"),
-  );
-  add(
-    "with:parentAttribute",
-    between.some((r) => r.kind !== "many-to-many" && r.child === entity.name && other !== entity.name),
-  );
-  add(
-    "with:childAttribute",
-    between.some((r) => r.kind !== "many-to-many" && r.parent === entity.name && other !== entity.name),
-  );
-  add("with:ambiguousPair", between.filter((r) => r.kind !== "many-to-many").length >= 2);
-  add("with:nameCollision", other !== entity.name && attributeOf(entity, attribute) !== undefined);
-}
-
-function writeFeatures(
-  schema: DraftSchema,
-  reads: readonly DraftRead[],
-  writes: readonly DraftWrite[],
-  add: Add,
-): void {
-  const copiedByOthers = new Set(
-    reads.flatMap((read) =>
-      read.with
-        .map((entry) => /^(?:(?:sum|min|max)\(\s*)?(\w+)\.(\w+)/.exec(entry))
-        .filter((match) => match !== null && match[1] !== read.entity)
-        .map((match) => `${match?.[1] ?? ""}.${match?.[2] ?? ""}`),
-    ),
-  );
-  for (const write of writes) {
-    add(`write:${write.operation}`, true);
-    add("write:upsertChanges", write.operation === "upsert" && write.changes !== undefined);
-    add("batch", write.batch !== undefined);
-    add("bufferedRecords", write.bufferedRecords !== undefined);
-    add("atomicWith", write.atomicWith !== undefined);
-    const vias = schema.relationships
-      .filter((r) => r.child === write.entity && r.via !== undefined)
-      .map((r) => r.via);
-    add(
-      "reparent",
-      (write.changes ?? []).some((name) => vias.includes(name)),
-    );
-    add(
-      "changeCopiedAttribute",
-      (write.changes ?? []).some((name) => copiedByOthers.has(`${write.entity}.${name}`)),
-    );
-  }
 }

@@ -14,7 +14,7 @@ import {
 
 /**
  * A rate `{ avg, peak }` with `avg` in `range` (requests per second) and `peak >= avg`.
- * @example drawRate(createRandom(1), { min: 0.1, max: 3000 }) // { avg: 42, peak: 130 }
+ * @example drawRate(createRandom(2), { min: 0.1, max: 3000 }) // { avg: 190, peak: 910 }
  */
 export function drawRate(random: Random, range: { readonly min: number; readonly max: number }): DraftRate {
   const avg = roundSignificant(logBetween(random, range.min, range.max), 2);

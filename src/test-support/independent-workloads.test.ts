@@ -47,6 +47,66 @@ describe("generateIndependentWorkload", () => {
     expect(rare).toEqual([]);
   });
 
+  it("claims a feature exactly when the document or its text shows it", () => {
+    interface Relationship {
+      parent: string;
+      child: string;
+      via?: string;
+      kind?: string;
+    }
+    interface Doc {
+      entities: Record<string, { key: unknown }>;
+      relationships?: Relationship[];
+      accessPatterns: {
+        type: string;
+        where?: object;
+        with?: string[];
+        atomicWith?: string[];
+        batch?: number;
+      }[];
+    }
+    const oneToMany = (doc: Doc) => (doc.relationships ?? []).filter((r) => r.kind !== "many-to-many");
+    const checks: Record<string, (doc: Doc, text: string) => boolean> = {
+      selfRelationship: (doc) => oneToMany(doc).some((r) => r.parent === r.child),
+      manyToMany: (doc) => (doc.relationships ?? []).some((r) => r.kind === "many-to-many"),
+      twoRelationshipsSamePair: (doc) =>
+        oneToMany(doc).some((r, i, all) =>
+          all.some((o, j) => j !== i && o.parent === r.parent && o.child === r.child),
+        ),
+      // The Like shape: Like.userId -> User, Like.postId -> Post, Post.userId -> User.
+      sameViaTwoPaths: (doc) =>
+        oneToMany(doc).some((direct, _, all) =>
+          all.some(
+            (through) =>
+              through.child === direct.child &&
+              through.parent !== direct.parent &&
+              through.parent !== direct.child &&
+              all.some(
+                (upper) =>
+                  upper.child === through.parent &&
+                  upper.parent === direct.parent &&
+                  upper.via === direct.via,
+              ),
+          ),
+        ),
+      keyNamedId: (doc) => Object.values(doc.entities).some((entity) => entity.key === "id"),
+      "with:latest": (doc) =>
+        doc.accessPatterns.some((p) => (p.with ?? []).some((e) => e.startsWith("latest("))),
+      "where:none": (doc) => doc.accessPatterns.some((p) => p.type === "read" && p.where === undefined),
+      atomicWith: (doc) => doc.accessPatterns.some((p) => p.atomicWith !== undefined),
+      batch: (doc) => doc.accessPatterns.some((p) => p.batch !== undefined),
+      flowYaml: (_, text) => /(: |- )[{[] /.test(text),
+    };
+    for (const workload of workloads) {
+      for (const [feature, check] of Object.entries(checks)) {
+        const claimed = workload.features.includes(feature as (typeof workload.features)[number]);
+        expect(claimed, `seed ${workload.seed} ${feature}`).toBe(
+          check(workload.document as unknown as Doc, workload.text),
+        );
+      }
+    }
+  });
+
   it("keeps to maxEntities and to one key attribute unless composite keys are asked for", () => {
     for (const maxEntities of [1, 2, 7]) {
       for (const seed of SEEDS.slice(0, 20)) {

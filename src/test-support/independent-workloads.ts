@@ -11,10 +11,10 @@
  */
 import { drawScale, renderDocument, renderYaml } from "./independent-workloads-document.js";
 import {
-  featuresOf,
   INDEPENDENT_WORKLOAD_FEATURES,
   type IndependentWorkloadFeature,
-} from "./independent-workloads-features.js";
+} from "./independent-workloads-feature-list.js";
+import { featuresOf } from "./independent-workloads-features.js";
 import type { DraftPattern, GeneratorSettings, PatternContext } from "./independent-workloads-model.js";
 import { createRandom, chance, pick, shuffle } from "./independent-workloads-random.js";
 import { draftReads } from "./independent-workloads-reads.js";
@@ -101,8 +101,8 @@ export function generateIndependentWorkload(
         : shuffle(random, [...writes, ...reads]);
   const document = renderDocument(random, seed, scale, schema, patterns);
   const flowShare = pick(random, [0, 0, 0.3, 0.7, 1]);
-  const text = renderYaml(random, document, flowShare);
-  const features = featuresOf({ schema, scale, patterns, flowYaml: flowShare > 0 });
+  const { text, flow } = renderYaml(random, document, flowShare);
+  const features = featuresOf({ schema, scale, patterns, flowYaml: flow });
   return { seed, document, text, features };
 }
 
