@@ -74,7 +74,7 @@ export function generateIndependentWorkload(
   const random = createRandom(seed);
   const schema = draftSchema(random, settings);
   const scale = drawScale(random);
-  const uncreated = chance(random, 0.08) ? pick(random, schema.entities).name : undefined;
+  const uncreated = chance(random, 0.06) ? pick(random, schema.entities).name : undefined;
   const counters = { read: 0, write: 0 };
   const idStyle = pick(random, ["QW", "RC", "kebab"] as const);
   const context: PatternContext = {
