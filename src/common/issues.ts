@@ -214,6 +214,20 @@ export interface IssuePayloads {
   "evaluate.serverlessNotPossible": { readonly container: string };
   "evaluate.itemTooLarge": { readonly container: string; readonly itemType: string; readonly bytes: number };
   /**
+   * Items of one item type addressed by attributes that do not identify a record (neither the
+   * entity's key nor a unique attribute among them): two records can get one id in one logical
+   * partition (`src/cost/soundness.ts`).
+   */
+  "evaluate.idNotUnique": {
+    readonly container: string;
+    readonly itemType: string;
+    readonly entity: string;
+    /** The attributes the id, partition key, shard and window are rendered from. */
+    readonly attributes: readonly string[];
+  };
+  /** A container without `defaultTtl` whose items carry a `ttl` (item types' own, tombstones). */
+  "evaluate.ttlOff": { readonly container: string; readonly reasons: readonly string[] };
+  /**
    * A write changes an attribute of the id or partition key of items that cannot be moved (a
    * bucket holding many records): the model would patch a key in place, which Cosmos DB cannot.
    */

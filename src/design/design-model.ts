@@ -13,6 +13,7 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { syntheticKeyPaths } from "./key-paths.js";
+import { expiringItems } from "../cost/soundness.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import { designComponent } from "./design-component.js";
 import {
@@ -232,12 +233,18 @@ function finalize(
   return {
     ...model,
     containers: withExplicitIndexing(workload, model).containers.map((container) => {
+      // Items written with a ttl (soft-delete tombstones, item types' own) need TTL on.
+      const ttl =
+        container.defaultTtl === undefined && expiringItems(workload, model, container).length > 0
+          ? { defaultTtl: -1 }
+          : {};
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       // RU/s past what the management API holds are left out by modelThroughputOf (the mode
       // alone is pinned), and the evaluation names the error (evaluate.overContainerMaximum).
       const pinned = evaluated === undefined ? undefined : modelThroughputOf(evaluated);
       return {
         ...container,
+        ...ttl,
         ...(!pinThroughput || pinned === undefined || container.throughput !== undefined
           ? {}
           : { throughput: pinned }),

@@ -214,6 +214,8 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     // Findings about a container's throughput setting or its items: in the findings table.
     case "evaluate.pinnedPartitionsOverloaded":
     case "evaluate.itemTooLarge":
+    case "evaluate.idNotUnique":
+    case "evaluate.ttlOff":
     case "evaluate.fanOutCannotScale":
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":

@@ -32,7 +32,8 @@ type ValidationCheck =
   | "fanOutScale"
   | "capacityMode"
   | "throughputLimits"
-  | "writes";
+  | "writes"
+  | "soundness";
 
 /** The check a finding fails, if any (the others are reported in the findings table only). */
 function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined {
@@ -48,6 +49,9 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
       return "logicalGrowth";
     case "evaluate.itemTooLarge":
       return "itemSize";
+    case "evaluate.idNotUnique":
+    case "evaluate.ttlOff":
+      return "soundness";
     case "evaluate.fanOutCannotScale":
       return "fanOutScale";
     case "evaluate.mixedCapacityModes":
@@ -188,6 +192,14 @@ function modelChecks({ evaluation, decisions }: Context): string[] {
     checkLine(
       met(tooLarge.length === 0),
       `No item over ${formatBytes(MAX_ITEM_BYTES)}${tooLarge.length === 0 ? "" : `: ${tooLarge.map((i) => e(i.message)).join("; ")}`}.`,
+    ),
+    checkLine(
+      met(failing("soundness").length === 0),
+      failing("soundness").length === 0
+        ? "Every item type is sound: each id identifies one record in its logical partition, and every item written with a ttl lives in a container with TTL on."
+        : `Item types that would fail when run: ${failing("soundness")
+            .map((i) => e(i.message))
+            .join("; ")}.`,
     ),
     checkLine(
       met(failing("writes").length === 0),

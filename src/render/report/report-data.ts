@@ -344,6 +344,8 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
+    case "evaluate.idNotUnique":
+    case "evaluate.ttlOff":
     case "evaluate.underProvisioned":
     case "evaluate.serverlessNotPossible":
       return issue.container;

@@ -77,7 +77,8 @@ az cosmosdb sql container create \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
-  --max-throughput 1438000
+  --ttl -1 \
+  --max-throughput 1548000
 
 # Container posts
 az cosmosdb sql container create \

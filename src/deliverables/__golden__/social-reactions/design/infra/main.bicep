@@ -151,10 +151,11 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
           ]
         ]
       }
+      defaultTtl: -1
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 1438000
+        maxThroughput: 1548000
       }
     }
   }

@@ -171,7 +171,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     type: "reaction",
     entity: "Reaction",
     attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
-    id: "reaction-{postId}-{userId}",
+    id: "reaction-{reactionId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     truncate: [],
@@ -320,22 +320,31 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
-     * Plan: pointRead on users/reaction.
+     * Plan: singlePartitionQuery on users/reaction.
+     * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<UsersReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // point read by id and partition key
+      // single-partition query
       const shape1 = runtime.shape("users", "reaction");
-      const values1 = readValues(runtime, shape1, input);
-      const step1 = liveRead(shape1, await readItem(
+      const pinned = pinReplica(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
+      const step1 = await queryPage(
         runtime.container("users"),
-        renderTemplate("reaction-{postId}-{userId}", values1),
+        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND c.userId = @userId AND NOT IS_DEFINED(c.deleted)",
+        [
+          { name: "@type", value: "reaction" },
+          { name: "@postId", value: input.postId },
+          { name: "@userId", value: input.userId },
+        ],
         [renderKeyValue("{userId}", values1)],
-      ));
+        pageOf(page.pageSize, pinned.continuationToken),
+      );
       requestCharge += step1.requestCharge;
-      const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
-      return { items, item: items[0], requestCharge, followUps };
+      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const items = itemsAs<UsersReactionItem>(step1.items);
+      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page
