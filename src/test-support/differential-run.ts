@@ -63,6 +63,8 @@ export interface DifferentialTallies {
     readonly caught: number;
     readonly silent: number;
     readonly silentWithCapacity: number;
+    /** Models (designs and mutations) with at least one silent failure. */
+    readonly silentModels: number;
   };
   readonly silent: readonly SilentFailure[];
   /** Models flagged with a correctness error that verify passed, with the codes. */
