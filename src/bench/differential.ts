@@ -19,8 +19,8 @@ import type { Bench } from "./bench.js";
 
 const WORKLOADS = Number(process.env.DIFFERENTIAL_WORKLOADS ?? 300);
 const MUTATIONS = Number(process.env.DIFFERENTIAL_MUTATIONS ?? 300);
-/** Silent failures printed in full (all are counted). */
-const SHOWN = 30;
+/** Silent failures printed in full (all are counted); `DIFFERENTIAL_SHOWN` prints more. */
+const SHOWN = Number(process.env.DIFFERENTIAL_SHOWN ?? 30);
 
 export const bench: Bench = {
   name: "differential: evaluate against verify on designs and their mutations",

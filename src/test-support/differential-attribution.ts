@@ -6,12 +6,13 @@
  * The rules, strict but fair:
  * - Only error-severity findings count, and only the ones that can explain a wrong answer or a
  *   refused write (`correctness`: a pattern not served, a bounded set too small to serve, a key
- *   changed in place, a copy or counter the maintenance cannot reach, writes that cannot commit
- *   together). Capacity findings (hot partitions, fan-outs that cannot scale, throughput and
- *   storage limits, items over 2 MB at the workload's sizes) say nothing about the answers verify
- *   compares: a user who fixes them still has the wrong answer. They are listed beside the
- *   failure (`capacityInScope`) but never catch it. `findingKind` classifies every code (a new
- *   code breaks the build until it is classified).
+ *   changed in place, a copy or counter the maintenance cannot reach). Capacity findings (hot
+ *   partitions, fan-outs that cannot scale, throughput and storage limits, items over 2 MB at the
+ *   workload's sizes) say nothing about the answers verify compares: a user who fixes them still
+ *   has the wrong answer. They are listed beside the failure (`capacityInScope`) but never catch
+ *   it. Writes that cannot commit together (`atomicity`) are a flaw verify does not exercise (it
+ *   runs one write at a time): they neither catch a failure nor count as a false alarm.
+ *   `findingKind` classifies every code (a new code breaks the build until it is classified).
  * - A finding's scope: the patterns it names (`pattern`, `partner`, or a path into
  *   `accessPatterns[i]`), the item types it names (`container` + `itemType`, or a path
  *   `containers.<name>.items.<type>`) and the containers it names as a whole (`container`
@@ -35,8 +36,12 @@ import type { ProbeOutcome } from "../verify/probe-outcomes.js";
 import type { ItemTypeRef } from "../verify/probe-plan.js";
 import type { Workload } from "../workload/types.js";
 
-/** Whether a finding can explain a wrong answer or refused write (`correctness`) or not. */
-export type FindingKind = "correctness" | "capacity";
+/**
+ * Whether a finding can explain a wrong answer or refused write (`correctness`), is about the
+ * service's limits at the workload's scale (`capacity`), or about writes committing together,
+ * which verify does not exercise (`atomicity`).
+ */
+export type FindingKind = "correctness" | "capacity" | "atomicity";
 
 /** What a finding is about. */
 export interface IssueScope {
@@ -95,8 +100,9 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
     case "evaluate.counterNotAddressable":
-    case "evaluate.notAtomic":
       return "correctness";
+    case "evaluate.notAtomic":
+      return "atomicity";
     case "evaluate.fanOut":
     case "evaluate.fanOutCannotScale":
     case "evaluate.hotPartition":

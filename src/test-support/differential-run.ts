@@ -248,7 +248,7 @@ export function formatDifferentialReport(
       (kind) => `  ${kind}: ${total(tallies.mutations[kind])} (${verdicts(tallies.mutations[kind])})`,
     ),
     `verify failures: ${tallies.failures.caught + tallies.failures.silent}: ${tallies.failures.caught} caught, ${tallies.failures.silent} SILENT in ${tallies.failures.silentModels} models (${tallies.failures.silentWithCapacity} of them with a capacity error in scope, which does not count)`,
-    `false alarms (a correctness error, verify passed everything): ${tallies.falseAlarms.length}`,
+    `false alarms (a correctness error on a pattern verify checked and passed; verify passed everything): ${tallies.falseAlarms.length}`,
     ...tallies.falseAlarms.slice(0, shown).map((line) => `  ${line}`),
     ...(tallies.evaluateThrew.length === 0
       ? []

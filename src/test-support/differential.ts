@@ -27,6 +27,7 @@ import type { Workload } from "../workload/types.js";
 import {
   attributeFailure,
   findingKind,
+  issueScope,
   type FailureVerdict,
   type VerifyFailure,
 } from "./differential-attribution.js";
@@ -64,7 +65,7 @@ export interface Judgement {
   readonly verdicts: readonly FailureVerdict[];
   /** Verify's checks: patterns and probes run (passed or failed), and not checkable here. */
   readonly checked: { readonly patterns: number; readonly probes: number; readonly notCheckable: number };
-  /** Correctness errors while verify passed every check. */
+  /** Correctness errors on patterns verify checked and passed, while verify passed every check. */
   readonly falseAlarms: readonly EvaluationIssue[];
   readonly elapsedMs: { readonly evaluate: number; readonly verify: number };
 }
@@ -117,8 +118,16 @@ export async function judgeModel(
   const run = await verifyFailures(endpoint, workload, model, options.verify ?? SAMPLE_VERIFY_OPTIONS);
   const elapsedMs = { evaluate: evaluated - started, verify: performance.now() - evaluated };
   const verdicts = run.failures.map((failure) => attributeFailure(failure, errors, { workload, plans }));
-  const correctness = errors.filter((issue) => findingKind(issue.code) === "correctness");
-  const falseAlarms = verdicts.length === 0 ? correctness : [];
+  // A false alarm: a correctness error on a pattern verify checked and passed (an error on a
+  // pattern verify cannot check here, such as a many-to-many `with`, is not refuted).
+  const falseAlarms =
+    verdicts.length === 0
+      ? errors.filter(
+          (issue) =>
+            findingKind(issue.code) === "correctness" &&
+            issueScope(issue, workload).patterns.some((id) => run.passed.includes(id)),
+        )
+      : [];
   return {
     verdict:
       verdicts.length === 0
@@ -160,7 +169,7 @@ async function verifyFailures(
   workload: Workload,
   model: Model,
   options: VerificationOptions,
-): Promise<{ failures: VerifyFailure[]; checked: Judgement["checked"] }> {
+): Promise<{ failures: VerifyFailure[]; passed: string[]; checked: Judgement["checked"] }> {
   try {
     const plan = buildVerificationPlan(workload, model, endpoint.capabilities, EMBEDDED_LIMITATIONS, options);
     const report = await runVerification(endpoint, plan, {});
@@ -171,7 +180,7 @@ async function verifyFailures(
         duplicates: plan.duplicates.flatMap((d) =>
           d.itemTypes.map((itemType) => ({ container: d.container, itemType })),
         ),
-        detail: report.load.detail ?? "the data did not load",
+        detail: shortened(report.load.detail ?? "the data did not load"),
       });
     }
     for (const pattern of report.patterns) {
@@ -180,7 +189,7 @@ async function verifyFailures(
         kind: "pattern",
         patternId: pattern.patternId,
         type: pattern.type,
-        detail: pattern.detail ?? "failed",
+        detail: shortened(pattern.detail ?? "failed"),
       });
     }
     for (const outcome of report.probes) {
@@ -189,11 +198,12 @@ async function verifyFailures(
         kind: "probe",
         outcome,
         title: probeTitle(outcome),
-        detail: `${outcome.detail ?? "failed"} (${probeFigures(outcome)})`,
+        detail: shortened(`${outcome.detail ?? "failed"} (${probeFigures(outcome)})`),
       });
     }
     return {
       failures,
+      passed: report.patterns.filter((p) => p.status === "passed").map((p) => p.patternId),
       checked: {
         patterns: report.counts.passed + report.counts.failed,
         probes: report.probeCounts.passed + report.probeCounts.failed,
@@ -201,11 +211,19 @@ async function verifyFailures(
       },
     };
   } catch (error) {
-    return { failures: [{ kind: "crash", detail: describeError(error) }], checked: NOTHING_CHECKED };
+    return {
+      failures: [{ kind: "crash", detail: describeError(error) }],
+      passed: [],
+      checked: NOTHING_CHECKED,
+    };
   }
 }
 
 function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.length > 400 ? `${text.slice(0, 400)}...` : text;
+  return shortened(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+}
+
+/** Verify's details quote parameters, which may be long strings: kept to 600 characters. */
+function shortened(text: string): string {
+  return text.length > 600 ? `${text.slice(0, 600)}...` : text;
 }

@@ -302,7 +302,7 @@ describe("the attribution rules", () => {
     expect(attributeFailure(crash, [keyChanged, notServed("Q3")], context).status).toBe("silent");
   });
 
-  it("writes that must commit together name both patterns", () => {
+  it("writes that cannot commit together catch nothing: verify runs one write at a time", () => {
     const notAtomic: EvaluationIssue = {
       code: "evaluate.notAtomic",
       pattern: "C1",
@@ -312,7 +312,8 @@ describe("the attribution rules", () => {
       path: [],
       message: "",
     };
-    expect(attributeFailure(Q3_FAILED, [notAtomic], context).status).toBe("caught");
+    expect(findingKind(notAtomic.code)).toBe("atomicity");
+    expect(attributeFailure(Q3_FAILED, [notAtomic], context).status).toBe("silent");
   });
 });
 
@@ -395,6 +396,47 @@ describe("judgements on the embedded endpoint", () => {
     expect(judgement.rejection?.stage).toBe("model");
     expect(judgement.rejection?.issues[0]?.code).toBe("model.unknownEntity");
   });
+
+  /** The mutation of the design of `seed` with this kind and description. */
+  function mutationOf(
+    seed: number,
+    kind: Mutation["kind"],
+    description: string,
+  ): [MutationSubject, Mutation] {
+    const subject = designedSubject(seed);
+    const mutation = mutationsOf(subject).find((m) => m.kind === kind && m.description === description);
+    if (mutation === undefined) throw new Error(`seed ${seed} has no mutation ${description}`);
+    return [subject, mutation];
+  }
+
+  it("an attribute a read returns dropped from the item's projection: Q2 fails, caught as not served", async () => {
+    const [subject, mutation] = mutationOf(
+      5,
+      "select.dropAttribute",
+      "accounts/account: select without email (Q2 reads it), added",
+    );
+    const judgement = await judgeModel(endpoint, subject.workload, mutation.modelText);
+    expect(judgement.verdict).toBe("caught");
+    expect(judgement.verdicts.map((v) => [v.failure.kind, v.status, v.caughtBy.map((i) => i.code)])).toEqual([
+      ["pattern", "caught", ["evaluate.patternNotServed"]],
+    ]);
+    expect(judgement.verdicts[0]?.failure).toMatchObject({ patternId: "Q2", type: "read" });
+  }, 60_000);
+
+  // A known silent failure (2026-11-26): the projection lacks `priority`, which Q5 filters on by
+  // range; evaluate plans the filter on the projected items and reports nothing. When evaluate
+  // reports it, the verdict becomes "caught": update this expectation.
+  it("an attribute a read filters on dropped from the projection: Q5 finds nothing, silently", async () => {
+    const [subject, mutation] = mutationOf(
+      16,
+      "select.dropAttribute",
+      "orders/order: select without priority (Q5 reads it), added",
+    );
+    const judgement = await judgeModel(endpoint, subject.workload, mutation.modelText);
+    expect(judgement.verdicts.map((v) => [v.failure.kind, v.status])).toEqual([["pattern", "silent"]]);
+    expect(judgement.verdicts[0]?.failure).toMatchObject({ patternId: "Q5", type: "read" });
+    expect(judgement.verdict).toBe("silent");
+  }, 60_000);
 
   it.runIf(NO_SILENT_FAILURES_YET)(
     "the sample has no silent failure",
