@@ -51,6 +51,9 @@ const ALLOWED_BETWEEN_EDGES: readonly { readonly from: string; readonly to: stri
   // ... and report the figures of the workloads they drew.
   { from: "bench/design-property.ts", to: "test-support/workload-figures.ts" },
   { from: "bench/design-speed.ts", to: "test-support/workload-arbitrary.ts" },
+  // The differential bench runs the judge and the mutations its test runs, on the same sources.
+  { from: "bench/differential.ts", to: "test-support/differential-run.ts" },
+  { from: "bench/differential.ts", to: "test-support/workload-sources.ts" },
   // The design speed bench runs its designs with the heap budget the CLI gives design.
   { from: "bench/design-speed.ts", to: "cli/heap-budget.ts" },
 ];

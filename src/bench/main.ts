@@ -4,7 +4,8 @@
  * module exporting `bench: Bench` (bench.ts) and add one line to `BENCHES`.
  *
  * The exit status is 1 when a correctness bench misses its target (the estimator's accuracy, the
- * case study, document consistency, extreme inputs answered, the fuzzer, the design property).
+ * case study, document consistency, extreme inputs answered, the fuzzer, the design property, no
+ * silent failure in the differential bench).
  * Timing targets (`TIMING`) depend on the machine and its load: a miss is printed as such and
  * fails the run only with `--strict`.
  */
@@ -21,6 +22,7 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "extreme-inputs": () => import("./extreme-inputs.js"),
   "cli-fuzz": () => import("./cli-fuzz.js"),
   "design-property": () => import("./design-property.js"),
+  differential: () => import("./differential.js"),
 };
 
 /** Benches whose targets are wall-clock times and memory on this machine. */
