@@ -63,6 +63,18 @@ export function parentBinding(
   return binding;
 }
 
+/**
+ * The attributes of `relationship.child` that a record of its parent gives: the via, held by the
+ * parent's key (children are found by it).
+ * @example childBinding(workload, { parent: "User", child: "Post", via: "authorId", ... }) // { authorId: "userId" }
+ */
+export function childBinding(workload: Workload, relationship: Relationship): Binding {
+  const via = relationship.via;
+  const parent = workload.entities.find((e) => e.name === relationship.parent);
+  if (via === undefined || parent === undefined) return {};
+  return { [via]: parent.key };
+}
+
 /** Every attribute of `entity` bound to itself: a record of the entity read by its own templates. */
 export function identityBinding(entity: Entity): Binding {
   const binding: Record<string, string> = { [entity.key]: entity.key };

@@ -15,16 +15,12 @@ import { buildQuery } from "./sql.js";
 import { recencyAttribute } from "../workload/recency.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
 import { formatWithItem } from "../workload/with-items.js";
+import { bindTemplate, childBinding, type Binding } from "../model/provenance.js";
 
 export interface FollowUps {
   readonly steps: readonly PlanStep[];
   readonly problems: readonly string[];
   readonly notes: readonly string[];
-}
-
-/** Replaces `{key}` by `{via}` so a parent's templates read the value from the child result. */
-function rewriteTemplate(template: string, key: string, via: string): string {
-  return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
 }
 
 /** Placements that hold complete records of `entity` (no projection, bound or bucket). */
@@ -49,6 +45,8 @@ function perItemParentLookup(
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
   const parentEntity = env.context.entity(parent);
+  // The child's result gives the parent's key under the via, and nothing else of the parent.
+  const fromChild: Binding = { [parentEntity.key]: via };
   let best: PlanStep | undefined;
   for (const placement of completePlacements(env, parent)) {
     const routing = routeRequest(placement.item, new Set([parentEntity.key]));
@@ -59,8 +57,8 @@ function perItemParentLookup(
         kind: "pointRead",
         container: placement.container.name,
         itemType: placement.item.type,
-        id: rewriteTemplate(placement.item.id, parentEntity.key, via),
-        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parentEntity.key, via)),
+        id: bindTemplate(placement.item.id, fromChild) ?? placement.item.id,
+        partitionKey: placement.item.partitionKey.map((t) => bindTemplate(t, fromChild) ?? t),
         ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
         times,
         note: `one point read of the ${parent} of each returned item for ${attribute === undefined ? "all its attributes" : `${parent}.${attribute}`}`,
@@ -70,7 +68,7 @@ function perItemParentLookup(
     } else {
       const partitions = routing.scope === "fanOut" ? env.partitions(placement.container.name) : 1;
       const query = buildQuery({
-        keys: keyConditions(placement, routing, "result", new Set([parentEntity.key])),
+        keys: keyConditions(placement, routing, "result", new Set([parentEntity.key]), fromChild),
         predicates: [{ attribute: parentEntity.key, op: "eq" }],
         valuesFrom: "result",
         resultNames: { [parentEntity.key]: via },
@@ -186,16 +184,14 @@ export function childQuery(
   via: string,
   childrenPerParent: number,
   times: number,
+  source: Binding,
 ): QueryStep | undefined {
-  const child = env.context.entity(entry.entity);
   const consistency = from.consistency ?? env.context.workload.scale.consistency;
   let best: QueryStep | undefined;
-  // The parent item returned carries the attributes it shares with its children (e.g. the
-  // tenant and user of a session's events), which can complete the child's partition key.
-  const parentAttributes = new Set(env.context.entity(from.entity).attributes.map((a) => a.name));
-  const shared = child.attributes.map((a) => a.name).filter((name) => parentAttributes.has(name));
+  // What the record at hand gives of the children's attributes (`source`: the parent's key for
+  // the via, and the parent attributes children are declared to share): only those route.
   for (const placement of completePlacements(env, entry.entity)) {
-    const routing = routeRequest(placement.item, new Set([via, ...shared]));
+    const routing = routeRequest(placement.item, new Set(Object.keys(source)));
     const partitions =
       routing.scope === "fanOut"
         ? env.partitions(placement.container.name)
@@ -211,9 +207,10 @@ export function childQuery(
           : undefined;
     const top = entry.kind === "latest" ? entry.n : undefined;
     const query = buildQuery({
-      keys: keyConditions(placement, routing, "result", new Set([via])),
+      keys: keyConditions(placement, routing, "result", new Set([via]), source),
       predicates: [{ attribute: via, op: "eq" }],
       valuesFrom: "result",
+      resultNames: { [via]: source[via] ?? via },
       orderBy: entry.kind === "latest" ? newestOrder(env, entry.entity) : [],
       ...(top === undefined ? {} : { top }),
       ...(aggregate === undefined ? {} : { aggregate }),
@@ -372,7 +369,15 @@ export function planFollowUps(
       );
       continue;
     }
-    const step = childQuery(env, pattern, entry, relationship.via, relationship.avg, returned);
+    const step = childQuery(
+      env,
+      pattern,
+      entry,
+      relationship.via,
+      relationship.avg,
+      returned,
+      childBinding(env.context.workload, relationship),
+    );
     if (step === undefined) problems.push(`${label}: no item type stores complete ${entry.entity} records`);
     else steps.push({ ...step, withEntry: label });
   }

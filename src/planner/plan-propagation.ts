@@ -79,7 +79,9 @@ export function planPropagations(
             ? Math.min(routing.shardCount, env.partitions(container.name))
             : 1;
       const query = buildQuery({
-        keys: keyConditions(holder, routing, "result", new Set([relationship.via])),
+        keys: keyConditions(holder, routing, "result", new Set([relationship.via]), {
+          [relationship.via]: context.entity(pattern.entity).key,
+        }),
         predicates: [{ attribute: relationship.via, op: "eq" }],
         valuesFrom: "result",
         resultNames: { [relationship.via]: context.entity(pattern.entity).key },

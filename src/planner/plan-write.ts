@@ -339,6 +339,8 @@ function planRefill(
   const share = kept * changesTime;
   if (share === 0) return { notes: [] };
   const entry = { kind: "latest", entity: pattern.entity, n: latest } as const;
+  // The siblings of the written child share its via (their parent), and nothing else is known
+  // to be the same: the written record gives only that.
   const found = childQuery(
     env,
     { entity: parent.item.entity },
@@ -346,6 +348,7 @@ function planRefill(
     via,
     childrenPerParent,
     share * pattern.batch,
+    { [via]: via },
   );
   const what = `the newest ${latest} ${pattern.entity} embedded in ${parent.item.type}`;
   if (found === undefined) {

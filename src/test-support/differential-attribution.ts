@@ -99,7 +99,10 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.boundedSetTooSmall":
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
+    case "evaluate.copySourceUnreadable":
     case "evaluate.counterNotAddressable":
+    case "evaluate.idNotUnique":
+    case "evaluate.ttlOff":
       return "correctness";
     case "evaluate.notAtomic":
       return "atomicity";
@@ -141,12 +144,14 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
       break;
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
+    case "evaluate.copySourceUnreadable":
     case "evaluate.counterNotAddressable":
       patterns.push(issue.pattern);
       itemTypes.push({ container: issue.container, itemType: issue.itemType });
       break;
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
+    case "evaluate.idNotUnique":
       itemTypes.push({ container: issue.container, itemType: issue.itemType });
       break;
     case "evaluate.hotPartition":
@@ -155,6 +160,7 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.underProvisioned":
     case "evaluate.serverlessNotPossible":
+    case "evaluate.ttlOff":
       containers.push(issue.container);
       break;
     case "evaluate.overContainerMaximum":

@@ -57,6 +57,6 @@ export function generatorSource(
 export async function workloadSources(): Promise<WorkloadSource[]> {
   return [
     ARBITRARY_SOURCE,
-    // generatorSource("independent", (await import("./independent-workloads.js")).generateIndependentWorkload),
+    generatorSource("independent", (await import("./independent-workloads.js")).generateIndependentWorkload),
   ];
 }

@@ -186,6 +186,7 @@ const counterNotAddressable = (pattern: string, container: string, itemType: str
   itemType,
   property: "orderCount",
   entity: "Order",
+  holder: "Account",
   missing: ["region"],
   severity: "error",
   path: ["accessPatterns", 1],
@@ -423,19 +424,20 @@ describe("judgements on the embedded endpoint", () => {
     expect(judgement.verdicts[0]?.failure).toMatchObject({ patternId: "Q2", type: "read" });
   }, 60_000);
 
-  // A known silent failure (2026-11-26): the projection lacks `priority`, which Q5 filters on by
-  // range; evaluate plans the filter on the projected items and reports nothing. When evaluate
-  // reports it, the verdict becomes "caught": update this expectation.
-  it("an attribute a read filters on dropped from the projection: Q5 finds nothing, silently", async () => {
+  // Once a silent failure (2026-11-26): the projection lacks `priority`, which Q5 filters on by
+  // range; evaluate planned the filter on the projected items (a "lookup" projection keeping the
+  // key) and reported nothing. Now the projection cannot answer Q5: patternNotServed.
+  it("an attribute a read filters on dropped from the projection: Q5 finds nothing, and evaluate says so", async () => {
     const [subject, mutation] = mutationOf(
       16,
       "select.dropAttribute",
       "orders/order: select without priority (Q5 reads it), added",
     );
     const judgement = await judgeModel(endpoint, subject.workload, mutation.modelText);
-    expect(judgement.verdicts.map((v) => [v.failure.kind, v.status])).toEqual([["pattern", "silent"]]);
+    expect(judgement.verdicts.map((v) => [v.failure.kind, v.status])).toEqual([["pattern", "caught"]]);
     expect(judgement.verdicts[0]?.failure).toMatchObject({ patternId: "Q5", type: "read" });
-    expect(judgement.verdict).toBe("silent");
+    expect(judgement.verdicts[0]?.caughtBy.map((issue) => issue.code)).toEqual(["evaluate.patternNotServed"]);
+    expect(judgement.verdict).toBe("caught");
   }, 60_000);
 
   it.runIf(NO_SILENT_FAILURES_YET)(

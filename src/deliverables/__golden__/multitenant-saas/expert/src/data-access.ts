@@ -475,22 +475,17 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       ));
       requestCharge += step1.requestCharge;
       const items = itemsAs<ActivitySessionItem>(step1.item === undefined ? [] : [step1.item]);
-      // one query per returned item for all(SessionEvent) (single partition)
+      // one query per returned item for all(SessionEvent) (fan-out over 50 partitions)
       {
-        const shape2 = runtime.shape("activity", "event");
         const byResult: unknown[][] = [];
         for (const result of items) {
-          const values2 = readValues(runtime, shape2, result);
           const found = await queryItems(
             runtime.container("activity"),
-            "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
+            "SELECT * FROM c WHERE c.type = @type AND c.sessionId = @sessionId",
             [
               { name: "@type", value: "event" },
-              { name: "@tenantId", value: renderKeyValue("{tenantId}", values2) },
-              { name: "@userId", value: renderKeyValue("{userId}", values2) },
               { name: "@sessionId", value: result["sessionId"] },
             ],
-            [renderKeyValue("{tenantId}", values2), renderKeyValue("{userId}", values2), renderKeyValue("{sessionId}", values2)],
           );
           requestCharge += found.requestCharge;
           byResult.push(found.items);
