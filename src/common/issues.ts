@@ -267,6 +267,18 @@ export interface IssuePayloads {
     readonly entity: string;
     readonly attribute: string;
   };
+  /**
+   * A write of a child embedded in its parent's item, whose record does not give the attributes
+   * that place the parent's item (`missing`): the patch of the parent cannot be addressed.
+   */
+  "evaluate.embedNotAddressable": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly entity: string;
+    readonly holder: string;
+    readonly missing: readonly string[];
+  };
   "evaluate.counterNotAddressable": {
     readonly pattern: string;
     readonly container: string;

@@ -51,6 +51,20 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         message: `${finding.container}/${finding.itemType}.${finding.property} copies ${finding.entity}.${finding.attribute}, but no item type stores complete ${finding.entity} records under their key alone: ${plan.patternId} cannot read the ${finding.entity} to copy from (a point read needs the id and partition key from the ${finding.itemType}'s via)`,
         suggestion: `store ${finding.entity} items keyed by the ${finding.entity}'s key (id and partition key from it alone), or drop the copy`,
       };
+    case "embedNotAddressable":
+      return {
+        code: "evaluate.embedNotAddressable",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        entity: finding.entity,
+        holder: finding.holder,
+        missing: finding.missing,
+        severity: "error",
+        path,
+        message: `${plan.patternId} writes a ${finding.entity} embedded in ${finding.container}/${finding.itemType}, placed by ${finding.holder}.${finding.missing.join(`, ${finding.holder}.`)}, which a ${finding.entity} record does not give (it holds its ${finding.holder}'s key only; an attribute of ${finding.entity} with the same name is ${finding.entity}'s own): the ${finding.itemType} to update cannot be found`,
+        suggestion: `embed ${finding.entity} in an item placed by the ${finding.holder}'s key alone, or keep ${finding.entity} items of their own`,
+      };
     case "counterNotAddressable":
       return {
         code: "evaluate.counterNotAddressable",

@@ -257,9 +257,11 @@ function planEmbeddedWrites(
   notes: string[];
   writtenWithParent: boolean;
   refills: PlannedRefill[];
+  findings: WriteFinding[];
 } {
   const { context } = env;
   const kind = changeKind(pattern);
+  const findings: WriteFinding[] = [];
   const operations: PlanStep[] = [];
   const async: ChangeFeedStep[] = [];
   const notes: string[] = [];
@@ -290,6 +292,20 @@ function planEmbeddedWrites(
       );
       continue;
     }
+    // The child's record gives the parent's key (its via) and nothing else of the parent.
+    const missing =
+      relationship === undefined
+        ? [...addressingAttributes(item)]
+        : [...unboundAddress(item, parentBinding(context.workload, relationship))];
+    if (missing.length > 0)
+      findings.push({
+        kind: "embedNotAddressable",
+        container: container.name,
+        itemType: item.type,
+        entity: pattern.entity,
+        holder: item.entity,
+        missing,
+      });
     // One patch per request adds (or changes) the request's children in the parent item.
     const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
       embed.as,
@@ -314,7 +330,7 @@ function planEmbeddedWrites(
     }
     notes.push(...refill.notes);
   }
-  return { operations, async, notes, writtenWithParent, refills };
+  return { operations, async, notes, writtenWithParent, refills, findings };
 }
 
 /**
@@ -491,6 +507,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     ...primary.findings,
     ...unreachableCopies(env, pattern, [...primary.writes.keys()]),
     ...counters.findings,
+    ...embedded.findings,
     ...propagations.findings,
   ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);

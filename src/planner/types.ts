@@ -249,6 +249,21 @@ export type WriteFinding =
     }
   | {
       /**
+       * A child embedded in its parent's item (`embeds`) whose write patches the parent, but the
+       * child's record does not give what places the parent's item (its key comes through the
+       * via; a same-named attribute of the child is the child's own).
+       */
+      readonly kind: "embedNotAddressable";
+      readonly container: string;
+      readonly itemType: string;
+      /** The embedded entity (the one written). */
+      readonly entity: string;
+      /** The entity whose items embed it. */
+      readonly holder: string;
+      readonly missing: readonly string[];
+    }
+  | {
+      /**
        * A copy of a parent's attribute on items the write creates or rewrites, whose parent no
        * item type lets read by its key alone (its complete records keyed by the key only): the
        * new item cannot be given the parent's value (the generated code would need the caller to

@@ -227,6 +227,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
+    case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return undefined;

@@ -63,6 +63,7 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
+    case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return "writes";

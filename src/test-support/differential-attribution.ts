@@ -100,6 +100,7 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
+    case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
     case "evaluate.idNotUnique":
     case "evaluate.ttlOff":
@@ -145,6 +146,7 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.keyChangedInPlace":
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
+    case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
       patterns.push(issue.pattern);
       itemTypes.push({ container: issue.container, itemType: issue.itemType });

@@ -81,6 +81,12 @@ describe("a counter addressed through the relationship, never a same-named attri
     expect(errors(model(read("model-copy-unreadable.yaml")))).toEqual(["evaluate.copySourceUnreadable C3"]);
   });
 
+  it("likes embedded in a post kept in its author's partition cannot be written: the like gives only the post's key", () => {
+    expect(errors(model(read("model-embed-author-keyed.yaml")))).toEqual(
+      expect.arrayContaining(["evaluate.embedNotAddressable C3", "evaluate.embedNotAddressable C4"]),
+    );
+  });
+
   it("the design is a model evaluate accepts and verify confirms", async () => {
     const designed = model(serializeModel(designModel(workload).model));
     expect(errors(designed)).toEqual([]);

@@ -358,6 +358,7 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.boundedSetTooSmall":
     case "evaluate.copyNotMaintainable": // a write's finding: listed with the patterns
     case "evaluate.copySourceUnreadable":
+    case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return undefined;
