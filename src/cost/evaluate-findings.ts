@@ -16,6 +16,7 @@ import {
 import type { EvaluationIssue, IssuePath } from "../common/issues.js";
 import type { Container, Model } from "../model/types.js";
 import { partitionKeyHashingOf } from "../planner/container-definition.js";
+import { maxItemBytes, maxRecordsPerBucket } from "./bucket-maxima.js";
 import type { Placement } from "../planner/context.js";
 import { sumEstimates, scaleEstimate, type PlanEnvironment } from "../planner/environment.js";
 import type { Plan, PlanStep } from "../planner/types.js";
@@ -444,23 +445,33 @@ export function checkAccount(
   if (overMaximum !== undefined) issues.push(overMaximum);
 }
 
-/** Item types whose largest item is over the 2 MB item limit. */
+/**
+ * Item types whose largest item is over the 2 MB item limit: at the workload's maxima (an
+ * entity's `maxBytes`, a relationship's `max` children, a time-window bucket of the hottest key
+ * at its peak rate: `bucket-maxima.ts`), not its averages.
+ */
 export function checkItemSizes(env: PlanEnvironment, model: Model, issues: EvaluationIssue[]): void {
   for (const container of model.containers) {
     for (const item of container.items) {
       const placement: Placement | undefined = env.context.placement(container.name, item.type);
       if (placement === undefined) continue;
-      const shape = env.shape(placement);
-      if (shape.maxBytes + SYSTEM_PROPERTIES_BYTES > MAX_ITEM_BYTES) {
+      const bytes = maxItemBytes(env, placement);
+      if (bytes + SYSTEM_PROPERTIES_BYTES > MAX_ITEM_BYTES) {
+        const records = item.bucket === undefined ? 1 : maxRecordsPerBucket(env, placement);
         issues.push({
           code: "evaluate.itemTooLarge",
           container: container.name,
           itemType: item.type,
-          bytes: shape.maxBytes,
+          bytes,
           severity: "error",
           path: ["containers", container.name, "items", item.type],
-          message: `the largest ${item.type} item is about ${formatInteger(shape.maxBytes)} bytes, over the 2 MB item limit`,
-          suggestion: "embed only the newest N children, bucket them, or reference them",
+          message: `the largest ${item.type} item is about ${formatInteger(bytes)} bytes${item.bucket === undefined ? "" : ` (a bucket of ${formatInteger(records)} records, the most one key's bucket holds at the workload's maxima)`}, over the 2 MB item limit`,
+          suggestion:
+            item.bucket !== undefined
+              ? "use a shorter window or a fixed number of records per bucket"
+              : item.embeds.length > 0
+                ? "embed only the newest N children, bucket them, or keep them as items of their own"
+                : "split the entity: keep large or growing parts in items of their own (or binary content in Blob Storage with a reference)",
         });
       }
     }

@@ -5,6 +5,7 @@
  * Each rule proposes candidate models; the search evaluates them.
  */
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { identifiesRecord } from "../cost/soundness.js";
 import type { Model } from "../model/types.js";
 import { rewritesRecords } from "../model/key-changes.js";
 import {
@@ -428,8 +429,11 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
 }
 
 /**
- * An id built from the attributes a frequent read gives when they identify one item (e.g.
- * `{postId}-{userId}`): the read becomes a point read, and the id enforces that uniqueness.
+ * An id built from the attributes a frequent read gives when they identify one record (e.g.
+ * `{postId}-{userId}` for a reaction whose key is those two, or a `unique` attribute among them):
+ * the read becomes a point read. A read that returns one record on average proves nothing (a
+ * student enrolled twice in one course): such an id would refuse the second record
+ * (`evaluate.idNotUnique`), so it is never offered.
  */
 export function idCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
   const entity = workload.entities.find((e) => e.name === entityName);
@@ -443,7 +447,7 @@ export function idCandidates(workload: Workload, model: Model, entityName: strin
     const attributes = pattern.where.map((w) => w.attribute);
     if (!single || pattern.where.some((w) => w.op !== "eq") || attributes.includes(entity.key)) continue;
     const id = attributes.map((a) => `{${a}}`).join("-");
-    if (seen.has(id)) continue;
+    if (seen.has(id) || !identifiesRecord(entity, { ...home.item, id })) continue;
     seen.add(id);
     candidates.push({
       name: `${home.item.type} id ${id}: ${pattern.id} becomes a point read, and the id keeps one ${entityName} per ${attributes.join(" and ")}`,

@@ -20,6 +20,11 @@ const DEFAULT_VALUE_BYTES = {
 const MIN_FREE_VALUE_BYTES = 12;
 /** Leaf values assumed inside an `object` or `array` attribute whose content is not described. */
 const LEAVES_PER_COMPOSITE_VALUE = 3;
+/**
+ * How many times the average a maximum is when the workload gives none: children per parent,
+ * links per holder (as an entity's `maxBytes` defaults to 4 x `avgBytes`).
+ */
+export const UNBOUNDED_MAX_FACTOR = 4;
 /** JSON of a counter value (`"commentCount":123,` is the name plus this). */
 const COUNTER_VALUE_BYTES = 6;
 
@@ -72,10 +77,16 @@ function extraKeyProperties(container: Container, item: ItemType, entity: Entity
 export interface ItemShape {
   /** Average JSON size without system properties. */
   readonly avgBytes: number;
-  /** Largest JSON size without system properties. */
+  /** Largest JSON size without system properties (a bucket at `recordsPerItem` records). */
   readonly maxBytes: number;
-  /** Entity records in one item (buckets hold several). */
+  /** Entity records in one item (buckets hold several; on average for a time window). */
   readonly recordsPerItem: number;
+  /**
+   * The largest record's share of `maxBytes`: a bucket of N records is at most
+   * `maxBytes + (N - recordsPerItem) x recordMaxBytes` (what an evaluation at the workload's
+   * maxima needs).
+   */
+  readonly recordMaxBytes: number;
   /** Leaf paths of the item with how many values each holds (e.g. 30 for a bucket's array). */
   readonly leaves: readonly { readonly path: string; readonly count: number }[];
 }
@@ -160,12 +171,14 @@ export function describeItemShape(
     const child = context.entity(embed.entity);
     const relationship = context.relationship(item.entity, embed.entity);
     const average = Math.min(embed.latest ?? Number.POSITIVE_INFINITY, relationship?.avg ?? 1);
+    // At most `max` children, or 4 x the average when the relationship gives no maximum (the
+    // default of maxima throughout: an entity's largest record, a many-to-many holder's links).
     const most = Math.min(
       embed.latest ?? Number.POSITIVE_INFINITY,
-      relationship?.max ?? relationship?.avg ?? 1,
+      relationship?.max ?? UNBOUNDED_MAX_FACTOR * (relationship?.avg ?? 1),
     );
     avg += propertyOverhead(embed.as) + average * (child.avgBytes + 1);
-    max += propertyOverhead(embed.as) + (Number.isFinite(most) ? most : average) * (child.maxBytes + 1);
+    max += propertyOverhead(embed.as) + Math.max(most, average) * (child.maxBytes + 1);
     const childLeaves = Math.max(1, child.attributes.length);
     leaves.push({ path: `/${embed.as}/[]/*`, count: average * childLeaves });
   }
@@ -178,7 +191,13 @@ export function describeItemShape(
     avg += propertyOverhead("ttl") + 8;
     max += propertyOverhead("ttl") + 8;
   }
-  return { avgBytes: Math.max(avg, 2), maxBytes: Math.max(max, avg, 2), recordsPerItem: records, leaves };
+  return {
+    avgBytes: Math.max(avg, 2),
+    maxBytes: Math.max(max, avg, 2),
+    recordsPerItem: records,
+    recordMaxBytes: Math.max(recordMax, record),
+    leaves,
+  };
 }
 
 /** JSON bytes of one array element `{"tagId":...,"label":...}` (braces and comma included). */
@@ -201,6 +220,6 @@ export function manyToManyCopyBytes(
   link: ManyToManyLink,
 ): { readonly avg: number; readonly max: number } {
   const element = elementBytes(context, copy);
-  const most = link.linksPerHolder.max ?? 4 * link.linksPerHolder.avg;
+  const most = link.linksPerHolder.max ?? UNBOUNDED_MAX_FACTOR * link.linksPerHolder.avg;
   return { avg: link.linksPerHolder.avg * element, max: Math.max(most, link.linksPerHolder.avg) * element };
 }
