@@ -80,7 +80,6 @@ export const INDEPENDENT_WORKLOAD_FEATURES = [
   "select",
   "truncate",
   "with:parentAttribute",
-  "with:childAttribute",
   "with:count",
   "with:sum",
   "with:min",

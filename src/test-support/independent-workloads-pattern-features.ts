@@ -97,10 +97,6 @@ function withFeatures(schema: DraftSchema, entity: DraftEntity, entry: string, a
     "with:parentAttribute",
     between.some((r) => r.kind !== "many-to-many" && r.child === entity.name && other !== entity.name),
   );
-  add(
-    "with:childAttribute",
-    between.some((r) => r.kind !== "many-to-many" && r.parent === entity.name && other !== entity.name),
-  );
   add("with:ambiguousPair", between.filter((r) => r.kind !== "many-to-many").length >= 2);
   add("with:nameCollision", other !== entity.name && attributeOf(entity, attribute) !== undefined);
 }

@@ -311,7 +311,10 @@ export function withCandidates(context: PatternContext, entity: DraftEntity): st
     if (relationship.parent !== entity.name) continue;
     const child = entityNamed(schema.entities, relationship.child);
     const childData = child.attributes.filter((attribute) => !child.key.includes(attribute.name));
-    for (const attribute of childData) entries.add(`${child.name}.${attribute.name}`);
+    // `Entity.attribute` names one record: a parent, or the records linked many-to-many (the
+    // format refuses a child's attribute: a parent has any number of children).
+    if (relationship.kind === "many-to-many")
+      for (const attribute of childData) entries.add(`${child.name}.${attribute.name}`);
     if (relationship.kind === "many-to-many") continue; // count, all and latest need a link entity
     entries.add(spaced(`count(${child.name})`));
     entries.add(spaced(`all(${child.name})`));

@@ -230,17 +230,27 @@ function checkWithItem(
   const from = pattern.entity;
   const text = formatWithItem(item);
   if (item.kind === "attribute") {
-    const linked = pieces.links.some(
-      (link) =>
-        (link.parent === from && link.child === item.entity) ||
-        (link.parent === item.entity && link.child === from),
+    // The attribute of the one related record: a parent (the pattern's entity holds its key), or
+    // the records linked many-to-many (an array of their values). A child is one of many: which
+    // child's value is meant is not said (and even a one-to-one child may be missing).
+    const toParent = pieces.links.some((link) => link.parent === item.entity && link.child === from);
+    const manyToMany = pieces.relationships.some(
+      ({ relationship }) =>
+        relationship.kind === "many-to-many" &&
+        ((relationship.parent === from && relationship.child === item.entity) ||
+          (relationship.parent === item.entity && relationship.child === from)),
     );
-    if (!linked) {
+    const toChild = pieces.links.some((link) => link.parent === from && link.child === item.entity);
+    if (!toParent && !manyToMany) {
       sink.error(
         "workload.badWith",
         at,
-        `${text} needs a relationship between ${from} and ${item.entity} (in either direction)`,
-        `add a relationship such as { parent: ${item.entity}, child: ${from}, via: ... }`,
+        toChild
+          ? `${text} asks for an attribute of ${from}'s ${item.entity}, but ${item.entity} is a child of ${from}: a ${from} has any number of them, so no one value is meant`
+          : `${text} needs ${item.entity} to be a parent of ${from} (or linked to it many-to-many)`,
+        toChild
+          ? `ask for latest(${item.entity}, 1) (the newest), all(${item.entity}), or an aggregate such as max(${item.entity}.${item.attribute})`
+          : `add a relationship such as { parent: ${item.entity}, child: ${from}, via: ... }`,
       );
     }
     checkAttribute(pieces, item.entity, item.attribute, at, sink);

@@ -149,7 +149,7 @@ describe("loadWorkload: the examples", () => {
   it("reads every with form, where/orderBy in file order, region names and JSON input", () => {
     const text = edit(
       "    with: [User.username]\n",
-      "    with: [Post.title, count(Post), 'sum(Post.likes)', 'min(Post.likes)', 'latest(Post, 3)', all(Post)]\n",
+      "    with: ['max(Post.likes)', count(Post), 'sum(Post.likes)', 'min(Post.likes)', 'latest(Post, 3)', all(Post)]\n",
       edit(
         "entity: Post\n    where: { userId: eq }",
         "entity: User\n    where: { username: prefix, status: in }",
@@ -178,7 +178,7 @@ describe("loadWorkload: the examples", () => {
         { attribute: "username", direction: "desc" },
       ],
       with: [
-        { kind: "attribute", entity: "Post", attribute: "title" },
+        { kind: "aggregate", fn: "max", entity: "Post", attribute: "likes" },
         { kind: "count", entity: "Post" },
         { kind: "aggregate", fn: "sum", entity: "Post", attribute: "likes" },
         { kind: "aggregate", fn: "min", entity: "Post", attribute: "likes" },
@@ -249,6 +249,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["with of an unknown attribute", edit("with: [User.username]", "with: [User.nickname]"), "workload.unknownAttribute", "accessPatterns[3].with[0]"],
   ["sum of a string", edit("with: [count(Post)]", "with: ['sum(Post.title)']"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["with across no relationship", edit("    with: [count(Post)]\n", "    with: [User.status]\n"), "workload.badWith", "accessPatterns[2].with[0]"],
+  ["attribute of a child (which of many?)", edit("with: [count(Post)]", "with: [Post.title]"), "workload.badWith", "accessPatterns[2].with[0]"],
   ["version 2", edit("version: 1", "version: 2"), "workload.invalidValue", "version", 2],
   ["missing name", edit("name: Blog\n", ""), "workload.missingField", "name"],
   ["misspelled top-level field", edit("relationships:", "relationship:"), "workload.unknownField", "relationship", 23],
