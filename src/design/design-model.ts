@@ -375,7 +375,7 @@ function writtenModel(
   // partition, and key paths no item type contradicts. The search names a container's path after
   // the attribute it was keyed by (its rules find containers by that path); a lookup item keyed
   // by another attribute may have joined it since.
-  const loadable = syntheticKeyPaths(workload, distinctItemIds(designed.model));
+  const loadable = syntheticKeyPaths(workload, distinctItemIds(designed.model, workload));
   // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better.
   const underProvisioned = (scored: Scored): number =>
     scored.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;

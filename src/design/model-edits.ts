@@ -214,7 +214,10 @@ function leadingLiteral(template: string): string {
  * keyed by /id (which is the id template) follows it.
  * @example distinctItemIds(model).containers[0]?.items.map((i) => i.id) // ["customer-{customerId}", "address-{addressId}"]
  */
-export function distinctItemIds(model: Model): Model {
+export function distinctItemIds(model: Model, workload?: Workload): Model {
+  // An entity with an attribute named `id` keeps `{id}`: the item's id is that attribute.
+  const ownsId = (entity: string): boolean =>
+    workload?.entities.find((e) => e.name === entity)?.attributes.some((a) => a.name === "id") === true;
   const containers = model.containers.map((container) => {
     if (container.items.length < 2) return container;
     const byLiteral = new Map<string, number>();
@@ -226,7 +229,7 @@ export function distinctItemIds(model: Model): Model {
     return {
       ...container,
       items: container.items.map((item) => {
-        if ((byLiteral.get(leadingLiteral(item.id)) ?? 0) < 2) return item;
+        if ((byLiteral.get(leadingLiteral(item.id)) ?? 0) < 2 || ownsId(item.entity)) return item;
         const id = `${item.type}-${item.id}`;
         return {
           ...item,

@@ -7,6 +7,7 @@
  */
 import pluralize from "pluralize";
 import { isValidEntityName, isValidName } from "../session/draft.js";
+import { ITEM_PROPERTY_NAMES } from "../workload/raw-schema.js";
 
 /** The words of a database identifier (`OrderLines`, `order_lines`, `order-lines` -> order, lines). */
 function words(identifier: string): string[] {
@@ -31,11 +32,15 @@ export function entityNameOf(table: string): string {
   return /^[A-Za-z]/.test(name) ? name : `T${name}`;
 }
 
-/** `customer_id` -> `customerId`, `Customer ID` -> `customerId`. */
+/**
+ * `customer_id` -> `customerId`, `Customer ID` -> `customerId`; a column named like a property
+ * every item has (`type`, `ttl`: `ITEM_PROPERTY_NAMES`) gets `Value` appended (`typeValue`).
+ */
 export function attributeNameOf(column: string): string {
   const [head = "", ...rest] = words(column);
   const name = (head + rest.map(capitalize).join("")).slice(0, 60);
-  return /^[A-Za-z_$]/.test(name) ? name : `c${name}`;
+  const valid = /^[A-Za-z_$]/.test(name) ? name : `c${name}`;
+  return ITEM_PROPERTY_NAMES.has(valid) ? `${valid}Value` : valid;
 }
 
 /**

@@ -95,6 +95,16 @@ function checkItemAgainstEntity(
         attribute(part.name, templatePath, `the template "${template}" uses {${part.name}}`);
     }
   }
+  // The item's `id` property is the record's own `id` attribute when it has one: another
+  // template would overwrite the attribute with the rendered id.
+  if (entity.attributes.some((a) => a.name === "id") && item.id !== "{id}" && item.bucket === undefined) {
+    issues.error(
+      "model.badTemplate",
+      [...path, "id"],
+      `${entity.name} has an attribute named id, which is the item's id property: the id template must be "{id}", not "${item.id}" (the rendered id would replace the record's id)`,
+      `id: "{id}", or rename the attribute in the workload`,
+    );
+  }
   item.select?.forEach((name, index) => attribute(name, [...path, "select", index], "select names it"));
   for (const { attribute: name } of item.truncate) {
     attribute(name, [...path, "truncate", name], "truncate names it");

@@ -23,12 +23,16 @@ export interface FollowUps {
   readonly notes: readonly string[];
 }
 
-/** Placements that hold complete records of `entity` (no projection, bound or bucket). */
+/** Placements that hold complete records of `entity` (no projection, truncation, bound or bucket). */
 function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
   return env.context
     .placementsOf(entity)
     .filter(
-      (p) => p.item.select === undefined && p.item.keepLatest === undefined && p.item.bucket === undefined,
+      (p) =>
+        p.item.select === undefined &&
+        p.item.truncate.length === 0 &&
+        p.item.keepLatest === undefined &&
+        p.item.bucket === undefined,
     );
 }
 
@@ -226,7 +230,12 @@ export function childQuery(
       parameters: query.parameters,
       ...(routing.scope === "fanOut"
         ? {}
-        : { partitionKey: placement.item.partitionKey.slice(0, routing.knownLevels) }),
+        : {
+            // In the names of the record the values come from (the parent's key for the via).
+            partitionKey: placement.item.partitionKey
+              .slice(0, routing.knownLevels)
+              .map((template) => bindTemplate(template, source) ?? template),
+          }),
       scope: routing.scope,
       partitions,
       returned,

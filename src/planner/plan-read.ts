@@ -6,7 +6,7 @@
  */
 import type { CompositePath } from "../model/types.js";
 import { templateAttributes } from "../model/templates.js";
-import type { ReadPattern } from "../workload/types.js";
+import type { ReadPattern, SortKey } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment.js";
 import { planFollowUps, planKeyLookup } from "./follow-ups.js";
@@ -155,34 +155,66 @@ function partitionsVisited(env: PlanEnvironment, placement: Placement, routing: 
  * (https://learn.microsoft.com/azure/cosmos-db/index-policy#composite-indexes, checked 2026-11-24).
  */
 function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): boolean {
-  if (pattern.orderBy.length === 0) return true;
+  return orderClause(env, pattern, placement) !== undefined;
+}
+
+/**
+ * The ORDER BY the query writes, or undefined when no index serves the pattern's order. With a
+ * composite index whose first paths are equality-filtered, those paths lead the ORDER BY (in the
+ * index's order and direction): the order is the same (each holds one value), and Cosmos DB uses a
+ * composite index for an ORDER BY of several paths only when the ORDER BY names its paths
+ * exactly, in its directions or all inverted
+ * (https://learn.microsoft.com/azure/cosmos-db/index-policy#queries-with-a-filter-and-order-by,
+ * checked 2026-11-28; the embedded endpoint refuses the query otherwise).
+ */
+export function orderClause(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+): readonly SortKey[] | undefined {
+  if (pattern.orderBy.length === 0) return pattern.orderBy;
   const policy = env.policy(placement.container);
   const keyAttributes = new Set(partitionKeyAttributes(placement.item));
   const sorted = pattern.orderBy.map((s) => s.attribute);
   const equal = new Set(pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute));
   const required = [...equal].filter((e) => !keyAttributes.has(e) && !sorted.includes(e));
-  if (pattern.orderBy.length === 1 && required.length === 0)
-    return isPathIndexed(policy, `/${sorted[0] ?? ""}`);
-  return policy.composite.some((composite) => compositeServes(composite, pattern.orderBy, equal, required));
+  if (pattern.orderBy.length === 1 && required.length === 0 && isPathIndexed(policy, `/${sorted[0] ?? ""}`))
+    return pattern.orderBy;
+  for (const composite of policy.composite) {
+    const served = compositeServes(composite, pattern.orderBy, equal, required);
+    if (served === undefined) continue;
+    const prefix = composite.slice(0, composite.length - pattern.orderBy.length).map((c): SortKey => ({
+      attribute: c.path.slice(1),
+      direction: (c.order === "ascending") === served.asWritten ? "asc" : "desc",
+    }));
+    return [...prefix, ...pattern.orderBy];
+  }
+  return undefined;
 }
 
-/** A composite index serves `ORDER BY orderBy` of a query with equality filters on `equal`. */
+/**
+ * Whether a composite index serves `ORDER BY orderBy` of a query with equality filters on
+ * `equal`, and whether in its own directions (`asWritten`) or all inverted.
+ */
 function compositeServes(
   composite: readonly CompositePath[],
   orderBy: ReadPattern["orderBy"],
   equal: ReadonlySet<string>,
   required: readonly string[],
-): boolean {
+): { readonly asWritten: boolean } | undefined {
   const split = composite.length - orderBy.length;
-  if (split < 0) return false;
+  if (split < 0) return undefined;
   const prefix = composite.slice(0, split).map((c) => c.path);
   const tail = composite.slice(split);
-  if (!prefix.every((path) => equal.has(path.slice(1)))) return false;
-  if (!required.every((attribute) => prefix.includes(`/${attribute}`))) return false;
+  if (!prefix.every((path) => equal.has(path.slice(1)))) return undefined;
+  if (!required.every((attribute) => prefix.includes(`/${attribute}`))) return undefined;
   const paths = tail.every((c, i) => c.path === `/${orderBy[i]?.attribute ?? ""}`);
   const asWritten = (c: CompositePath, i: number): boolean =>
     (c.order === "ascending") === (orderBy[i]?.direction === "asc");
-  return paths && (tail.every(asWritten) || tail.every((c, i) => !asWritten(c, i)));
+  if (!paths) return undefined;
+  if (tail.every(asWritten)) return { asWritten: true };
+  if (tail.every((c, i) => !asWritten(c, i))) return { asWritten: false };
+  return undefined;
 }
 
 /** A point read of the item by id and partition key (one per requested key of an `in` filter). */
@@ -314,7 +346,7 @@ function queryStep(
           },
         }),
     valuesFrom: "input",
-    orderBy: pattern.orderBy,
+    orderBy: orderClause(env, pattern, placement) ?? pattern.orderBy,
     ...queryProjection(env, pattern, placement),
     ...tombstoneFilter(env, placement),
   });
@@ -419,6 +451,16 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
   const first: PlanStep = queried?.step ?? pointReadStep(env, pattern, placement, addressed, returnedRecords);
   const kind: ReadPlanKind = queried?.kind ?? "pointRead";
   const notes: string[] = [...(queried?.notes ?? [])];
+  // Cosmos DB sorts only by an index: an ORDER BY no index serves is refused (400), it is never
+  // sorted by brute force. (Bucket items are sorted by the function, after the read.)
+  if (
+    queried !== undefined &&
+    item.bucket === undefined &&
+    orderClause(env, pattern, placement) === undefined
+  )
+    problems.push(
+      `ORDER BY ${pattern.orderBy.map((s) => `${s.attribute} ${s.direction}`).join(", ")} on ${item.type} in ${container.name} is served by no index${pattern.orderBy.length > 1 || pattern.where.some((p) => p.op === "eq") ? " (several paths, or equality filters with the sort, need a composite index)" : " (the path is not range-indexed)"}: Cosmos DB refuses the query`,
+    );
   if (item.source !== undefined)
     notes.push(
       `${item.type} in ${container.name} is a copy kept from the change feed of ${item.source.container} (eventually consistent)`,

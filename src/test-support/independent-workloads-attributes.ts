@@ -97,8 +97,9 @@ export function decorateEntities(
 
 /**
  * Names an application may well use that a model must quote or keep apart: Cosmos DB SQL
- * keywords (`c["value"]`), and names of properties Cosmos DB or a model may set itself (`id`
- * that is not the key, `ttl`, `type`, `pk`).
+ * keywords (`c["value"]`), and names of properties a model may set itself (`id` that is not the
+ * key, `pk`). The format refuses `ttl`, `type` and Cosmos DB's system properties as attribute
+ * names (every item has them), so they are not drawn.
  */
 const AWKWARD_NAMES: readonly DataTemplate[] = [
   { name: "value", type: "number", mutable: true },
@@ -106,8 +107,6 @@ const AWKWARD_NAMES: readonly DataTemplate[] = [
   { name: "top", type: "boolean" },
   { name: "group", type: "string", categorical: true },
   { name: "id", type: "string" },
-  { name: "ttl", type: "number", mutable: true },
-  { name: "type", type: "string", categorical: true },
   { name: "pk", type: "string" },
   { name: "partitionKey", type: "string" },
   { name: "$type", type: "string", categorical: true },

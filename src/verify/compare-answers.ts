@@ -277,7 +277,13 @@ function withValueFromItem(
           (candidate.latest === undefined || candidate.latest >= withItem.n),
       );
       const value = embed === undefined ? undefined : item[embed.as];
-      return Array.isArray(value) ? value.slice(0, withItem.n) : undefined;
+      // A one-to-one child is embedded as an object (or null when there is none).
+      if (value === null) return [];
+      return Array.isArray(value)
+        ? value.slice(0, withItem.n)
+        : value === undefined
+          ? undefined
+          : [value].slice(0, withItem.n);
     }
     case "all": {
       const embed = shape.embeds.find(

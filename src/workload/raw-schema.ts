@@ -7,7 +7,13 @@
  */
 import { z } from "zod";
 import { formatInteger } from "../common/format-number.js";
-import { LIMIT_SOURCES, MAX_ACCOUNT_REGIONS, MAX_EXACT_NUMBER, MAX_TTL_SECONDS } from "../cosmos/limits.js";
+import {
+  LIMIT_SOURCES,
+  MAX_ACCOUNT_REGIONS,
+  MAX_EXACT_NUMBER,
+  MAX_TTL_SECONDS,
+  SYSTEM_PROPERTIES,
+} from "../cosmos/limits.js";
 
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
@@ -37,6 +43,13 @@ export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch", "atomicWith",
 export const ENTITY_NAME = /^(?!__proto__$)[A-Za-z_][A-Za-z0-9_]*$/;
 /** Attribute names become property paths in queries (`c.userId`), so they are identifiers. */
 export const ATTRIBUTE_NAME = /^(?!__proto__$)[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Properties every stored item has, so no attribute can use their names: Cosmos DB's `ttl` and
+ * system properties (`SYSTEM_PROPERTIES`), and `type`, where the model keeps each item's type.
+ * (`id` is allowed: an entity with an `id` attribute keeps it as the item's id, `{id}`.)
+ */
+export const ITEM_PROPERTY_NAMES: ReadonlySet<string> = new Set(["type", "ttl", ...SYSTEM_PROPERTIES]);
 
 const expect = (text: string) => ({ error: text });
 const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(", ")}`;

@@ -468,7 +468,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("alerts"),
-        "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.siteId ASC, c.status ASC, c.raisedAt DESC",
         [
           { name: "@type", value: "alert" },
           { name: "@siteId", value: input.siteId },

@@ -451,7 +451,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sessions"),
-        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.tenantId ASC, c.userId ASC, c.startedAt DESC",
         [
           { name: "@type", value: "session" },
           { name: "@tenantId", value: input.tenantId },
@@ -525,7 +525,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("session-events"),
-        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.tenantId ASC, c.timestamp DESC",
         [
           { name: "@type", value: "sessionEvent" },
           { name: "@tenantId", value: input.tenantId },

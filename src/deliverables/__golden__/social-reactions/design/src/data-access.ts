@@ -360,7 +360,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("users"),
-        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.createdAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.postId ASC, c.createdAt DESC",
         [
           { name: "@type", value: "reaction" },
           { name: "@postId", value: input.postId },
