@@ -7,7 +7,7 @@
  */
 import pluralize from "pluralize";
 import { isValidEntityName, isValidName } from "../session/draft.js";
-import { ITEM_PROPERTY_NAMES } from "../workload/raw-schema.js";
+import { isItemPropertyName } from "../workload/raw-schema.js";
 
 /** The words of a database identifier (`OrderLines`, `order_lines`, `order-lines` -> order, lines). */
 function words(identifier: string): string[] {
@@ -34,13 +34,13 @@ export function entityNameOf(table: string): string {
 
 /**
  * `customer_id` -> `customerId`, `Customer ID` -> `customerId`; a column named like a property
- * every item has (`type`, `ttl`: `ITEM_PROPERTY_NAMES`) gets `Value` appended (`typeValue`).
+ * every item has (`type`, `ttl`, `_x`: `isItemPropertyName`) gets `Value` appended (`typeValue`).
  */
 export function attributeNameOf(column: string): string {
   const [head = "", ...rest] = words(column);
   const name = (head + rest.map(capitalize).join("")).slice(0, 60);
   const valid = /^[A-Za-z_$]/.test(name) ? name : `c${name}`;
-  return ITEM_PROPERTY_NAMES.has(valid) ? `${valid}Value` : valid;
+  return isItemPropertyName(valid) ? `${valid.replace(/^_+/, "") || "c"}Value` : valid;
 }
 
 /**

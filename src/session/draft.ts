@@ -5,7 +5,7 @@
  * `workload.yaml`); `parseDraftDocument` reads such a file back, also when it is incomplete.
  */
 import { z } from "zod";
-import { ATTRIBUTE_NAME, ENTITY_NAME, ITEM_PROPERTY_NAMES } from "../workload/raw-schema.js";
+import { ATTRIBUTE_NAME, ENTITY_NAME, isItemPropertyName } from "../workload/raw-schema.js";
 import { createIssueSink, type Result } from "../common/issues.js";
 import { parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
 import type {
@@ -139,10 +139,7 @@ const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 /** True when `name` can name an entity or an attribute (the loader's identifier rules, at most 64). */
 export function isValidName(name: string): boolean {
   return (
-    ATTRIBUTE_NAME.test(name) &&
-    name.length <= 64 &&
-    !RESERVED_NAMES.has(name) &&
-    !ITEM_PROPERTY_NAMES.has(name)
+    ATTRIBUTE_NAME.test(name) && name.length <= 64 && !RESERVED_NAMES.has(name) && !isItemPropertyName(name)
   );
 }
 

@@ -98,8 +98,8 @@ export function decorateEntities(
 /**
  * Names an application may well use that a model must quote or keep apart: Cosmos DB SQL
  * keywords (`c["value"]`), and names of properties a model may set itself (`id` that is not the
- * key, `pk`). The format refuses `ttl`, `type` and Cosmos DB's system properties as attribute
- * names (every item has them), so they are not drawn.
+ * key, `pk`). The format refuses `ttl`, `type` and names starting with `_` as attribute names
+ * (every item has them, or Cosmos DB keeps them), so they are not drawn.
  */
 const AWKWARD_NAMES: readonly DataTemplate[] = [
   { name: "value", type: "number", mutable: true },
@@ -110,7 +110,6 @@ const AWKWARD_NAMES: readonly DataTemplate[] = [
   { name: "pk", type: "string" },
   { name: "partitionKey", type: "string" },
   { name: "$type", type: "string", categorical: true },
-  { name: "_type", type: "string", categorical: true },
 ];
 
 function addAwkwardName(random: Random, entities: readonly DraftEntity[]): void {

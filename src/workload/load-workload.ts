@@ -13,7 +13,7 @@ import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssuePath, type IssueSink } from "../common/issues.js";
 import {
   ATTRIBUTE_NAME,
-  ITEM_PROPERTY_NAMES,
+  isItemPropertyName,
   ENTITY_NAME,
   READ_ONLY_FIELDS,
   WRITE_ONLY_FIELDS,
@@ -158,14 +158,14 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
       if (isRecord(raw) && isRecord(raw.attributes) && Object.keys(raw.attributes).length > 0) {
         attributeNames.set(name, Object.keys(raw.attributes));
         for (const attribute of Object.keys(raw.attributes)) {
-          if (ATTRIBUTE_NAME.test(attribute) && !ITEM_PROPERTY_NAMES.has(attribute)) continue;
+          if (ATTRIBUTE_NAME.test(attribute) && !isItemPropertyName(attribute)) continue;
           sink.error(
             "workload.invalidName",
             ["entities", name, "attributes", attribute],
-            ITEM_PROPERTY_NAMES.has(attribute)
-              ? `attribute name ${JSON.stringify(attribute)} is a property every stored item has (Cosmos DB's ttl and system properties, and the item type the model keeps in type): the record's value would be lost`
+            isItemPropertyName(attribute)
+              ? `attribute name ${JSON.stringify(attribute)} is a property every stored item has, or a name Cosmos DB keeps for its system properties (ttl, names starting with _, and type, where the model keeps the item type): the record's value would be lost or could not be patched`
               : `attribute name ${JSON.stringify(attribute)} is not valid; use letters, digits, _ and $, starting with a letter (e.g. creationDate)`,
-            ITEM_PROPERTY_NAMES.has(attribute)
+            isItemPropertyName(attribute)
               ? `rename it (e.g. ${attribute.replace(/^_/, "")}Value, or kind for a type)`
               : undefined,
           );

@@ -51,6 +51,15 @@ export const ATTRIBUTE_NAME = /^(?!__proto__$)[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 export const ITEM_PROPERTY_NAMES: ReadonlySet<string> = new Set(["type", "ttl", ...SYSTEM_PROPERTIES]);
 
+/**
+ * True when no attribute may have this name: a property every item has (`ITEM_PROPERTY_NAMES`),
+ * or a name starting with `_`, which Cosmos DB keeps for its system properties (a patch of such a
+ * path is refused: "Can't patch system property"; partial document update FAQ, checked 2026-11-28).
+ */
+export function isItemPropertyName(name: string): boolean {
+  return ITEM_PROPERTY_NAMES.has(name) || name.startsWith("_");
+}
+
 const expect = (text: string) => ({ error: text });
 const oneOf = (values: readonly string[]) => `expected one of ${values.map((v) => `"${v}"`).join(", ")}`;
 
