@@ -1,7 +1,8 @@
 /**
  * A patch that re-parents an order (test/fixtures/writes/reparent: it changes accountId, which its
  * copy of Account.region is addressed by) reads the new account for the copy, set in the same
- * patch; a create reads nothing of the kind (the caller's related data or `withCopies` gives it).
+ * patch; a create reads its account for the copy too (`withCopies` in the generated code), once
+ * per record, and the plan charges it.
  */
 import { describe, expect, it } from "vitest";
 import { loadWriteFixture } from "../test-support/generated-module.js";
@@ -34,7 +35,10 @@ describe("copies of a re-parented child", () => {
     expect(total).toBeGreaterThan((patch?.ru.estimate ?? 0) + 0.9);
   });
 
-  it("a create plans no such read", () => {
-    expect(writePlan("C2").operations.filter((step) => step.kind === "pointRead")).toEqual([]);
+  it("a create reads the account it copies from, once per record", () => {
+    const reads = writePlan("C2").operations.filter((step) => step.kind === "pointRead");
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ container: "accounts", itemType: "account", times: 1 });
+    expect(reads[0]?.note).toMatch(/^read the Account of each written order/);
   });
 });

@@ -176,8 +176,11 @@ export function orderClause(
   const policy = env.policy(placement.container);
   const keyAttributes = new Set(partitionKeyAttributes(placement.item));
   const sorted = pattern.orderBy.map((s) => s.attribute);
-  const equal = new Set(pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute));
-  const required = [...equal].filter((e) => !keyAttributes.has(e) && !sorted.includes(e));
+  const filtered = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
+  const required = filtered.filter((e) => !keyAttributes.has(e) && !sorted.includes(e));
+  // Every query also filters its item type by equality (`c.type = @type`): a composite index may
+  // lead with /type.
+  const equal = new Set([...filtered, "type"]);
   if (pattern.orderBy.length === 1 && required.length === 0 && isPathIndexed(policy, `/${sorted[0] ?? ""}`))
     return pattern.orderBy;
   for (const composite of policy.composite) {

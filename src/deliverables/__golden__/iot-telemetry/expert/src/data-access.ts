@@ -227,7 +227,7 @@ export const accessPatterns = {
   "Q4": { function: "q4GetADevicesDetailsFromItsSitesPage", type: "read", entity: "Device", served: true },
   "Q5": { function: "q5ListASitesDevices", type: "read", entity: "Device", served: true },
   "C3": { function: "c3RaiseAnAlertWhenAReadingCrossesAThreshold", type: "write", entity: "Alert", served: true },
-  "Q6": { function: "q6ListASitesOpenAlertsNewestFirst", type: "read", entity: "Alert", served: false },
+  "Q6": { function: "q6ListASitesOpenAlertsNewestFirst", type: "read", entity: "Alert", served: true },
   "C4": { function: "c4AcknowledgeOrCloseAnAlert", type: "write", entity: "Alert", served: true },
 } as const;
 
@@ -459,9 +459,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * Q6: List a site's open alerts, newest first
      * Plan: singlePartitionQuery on sites/alert.
-     * NOT SERVED by this model.
-     * Note: ORDER BY raisedAt desc on alert in sites is served by no index (several paths, or equality filters with the sort, need a composite index): Cosmos DB refuses the query.
-     * Note: ORDER BY raisedAt is not served by an index: the query sorts every match.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
     async q6ListASitesOpenAlertsNewestFirst(input: Q6ListASitesOpenAlertsNewestFirstInput, page: PageOptions = {}): Promise<ReadResult<SitesAlertItem>> {
@@ -473,7 +470,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
       const step1 = await queryPage(
         runtime.container("sites"),
-        "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.raisedAt DESC",
+        "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.type ASC, c.status ASC, c.raisedAt DESC",
         [
           { name: "@type", value: "alert" },
           { name: "@siteId", value: input.siteId },
