@@ -133,8 +133,10 @@ export function denormalizationCandidates(
         break;
       }
       case "latest": {
-        // The newest children are kept the same way as a counter.
+        // The newest children are kept the same way as a counter; never an item's own kind (a
+        // trip's newest managed trips: its write would patch the item it writes).
         if (
+          entry.entity === pattern.entity ||
           item.embeds.some((e) => e.entity === entry.entity) ||
           !followsVia(workload, pattern.entity, entry.entity)
         )

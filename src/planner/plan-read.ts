@@ -80,9 +80,16 @@ function coverageProblems(
       pattern.orderBy.every((s) => item.select?.includes(s.attribute));
     if (missing.length > 0 && !lookup) problems.push(`${item.type} items do not store ${missing.join(", ")}`);
   }
+  const compared = new Set([
+    ...pattern.where.map((p) => p.attribute),
+    ...pattern.orderBy.map((s) => s.attribute),
+  ]);
   for (const cut of item.truncate) {
     const wanted = pattern.truncate.find((t) => t.attribute === cut.attribute);
-    if (needed.has(cut.attribute) && (wanted === undefined || wanted.bytes > cut.bytes)) {
+    // A cut value cannot be filtered or sorted on: it is not the value the read compares.
+    if (compared.has(cut.attribute))
+      problems.push(`${item.type} items cut ${cut.attribute}, which ${pattern.id} filters or sorts on`);
+    else if (needed.has(cut.attribute) && (wanted === undefined || wanted.bytes > cut.bytes)) {
       problems.push(`${item.type} items cut ${cut.attribute} to ${cut.bytes} bytes`);
     }
   }
