@@ -68,6 +68,7 @@ function coverageProblems(
     ...(pattern.select ?? entity.attributes.map((a) => a.name)),
     ...pattern.where.map((p) => p.attribute),
     ...pattern.orderBy.map((s) => s.attribute),
+    ...followUpKeys(env, pattern, item),
   ]);
   if (item.select !== undefined) {
     const missing = [...needed].filter((name) => !item.select?.includes(name));
@@ -114,6 +115,36 @@ function coverageProblems(
   // not answer it at any size (6/14: the newest 10 of every order, and a read of one order's newest
   // 100 by orderId), so it is not maintained for that pattern.
   return tooSmall === undefined || problems.length > 1 ? { problems } : { problems, tooSmall };
+}
+
+/**
+ * The attributes follow-up reads take from each returned item: the via of a parent whose
+ * attribute the item does not copy, and the entity's key for children it neither counts nor
+ * embeds (their via holds it). A projection without them cannot be followed.
+ */
+function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, item: Placement["item"]): string[] {
+  const keys: string[] = [];
+  for (const entry of pattern.with) {
+    if (entry.entity === pattern.entity) continue;
+    if (entry.kind === "attribute") {
+      const copied = item.copies.some(
+        (c) => c.from.entity === entry.entity && c.from.attribute === entry.attribute,
+      );
+      const via = env.context.relationship(entry.entity, pattern.entity)?.via;
+      if (!copied && via !== undefined) keys.push(via);
+      continue;
+    }
+    const held =
+      (entry.kind === "count" && item.counts.some((c) => c.of === entry.entity)) ||
+      ((entry.kind === "latest" || entry.kind === "all") &&
+        item.embeds.some(
+          (e) =>
+            e.entity === entry.entity &&
+            (e.latest === undefined || (entry.kind === "latest" && e.latest >= entry.n)),
+        ));
+    if (!held) keys.push(env.context.entity(pattern.entity).key);
+  }
+  return keys;
 }
 
 /** Bytes of one returned item: the pattern's projection and truncation applied to the item. */
@@ -405,7 +436,11 @@ function keyLookupSteps(
 ): { steps: PlanStep[]; problems: string[]; notes: string[] } {
   const { item } = placement;
   const entity = env.context.entity(pattern.entity);
-  const needed = pattern.select ?? entity.attributes.map((a) => a.name);
+  // What the function returns, and what its follow-ups read from each item.
+  const needed = [
+    ...(pattern.select ?? entity.attributes.map((a) => a.name)),
+    ...followUpKeys(env, pattern, item),
+  ];
   if (
     item.select === undefined ||
     needed.every((name) => item.select?.includes(name)) ||
