@@ -3,6 +3,7 @@
  * (one container per entity), moving an item type into another container, re-keying a
  * container, adding copies, counters, embeds, materialized copies and bounded sets.
  */
+import { keyTemplate } from "../workload/keys.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { Entity, Workload } from "../workload/types.js";
 
@@ -38,12 +39,21 @@ export function freshContainerName(model: Model, wanted: string): string {
   return name;
 }
 
-/** The item type of an entity in its own container, keyed by `keyAttributes` (1-3). */
+/**
+ * The attribute an entity's own container is keyed by: its key, or the first attribute of a
+ * composite key (a link's parent: `filmId` of `[filmId, actorId]`; the id, of the whole key, stays
+ * unique within each of its logical partitions).
+ */
+export function ownPartitionAttribute(entity: Entity): string {
+  return entity.key[0] ?? "id";
+}
+
+/** The item type of an entity in its own container, keyed by `keyAttributes` (1-3); its id is the whole key. */
 export function plainItem(entity: Entity, keyAttributes: readonly string[]): ItemType {
   return {
     type: itemTypeOf(entity.name),
     entity: entity.name,
-    id: `{${entity.key}}`,
+    id: keyTemplate(entity.key),
     partitionKey: keyAttributes.map((a) => `{${a}}`),
     truncate: [],
     embeds: [],
@@ -68,7 +78,9 @@ export function baselineModel(workload: Workload): Model {
   return {
     version: 1,
     containers: workload.entities.map((entity) =>
-      containerFor(containerNameOf(entity.name), plainItem(entity, [entity.key]), [`/${entity.key}`]),
+      containerFor(containerNameOf(entity.name), plainItem(entity, [ownPartitionAttribute(entity)]), [
+        `/${ownPartitionAttribute(entity)}`,
+      ]),
     ),
   };
 }

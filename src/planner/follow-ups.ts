@@ -13,6 +13,7 @@ import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import { recencyAttribute } from "../workload/recency.js";
+import { keyAttributes } from "../workload/keys.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
 import { formatWithItem } from "../workload/with-items.js";
 
@@ -22,9 +23,16 @@ export interface FollowUps {
   readonly notes: readonly string[];
 }
 
-/** Replaces `{key}` by `{via}` so a parent's templates read the value from the child result. */
-function rewriteTemplate(template: string, key: string, via: string): string {
-  return key === via ? template : template.split(`{${key}}`).join(`{${via}}`);
+/**
+ * Replaces each `{key attribute}` by `{its via}` so a parent's templates read the values from the
+ * child result (other placeholders stay).
+ */
+function rewriteTemplate(template: string, key: readonly string[], via: readonly string[]): string {
+  return template.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
+    const position = key.indexOf(name);
+    const holder = position < 0 ? undefined : via[position];
+    return holder === undefined ? whole : `{${holder}}`;
+  });
 }
 
 /** Placements that hold complete records of `entity` (no projection, bound or bucket). */
@@ -43,15 +51,16 @@ function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
 function perItemParentLookup(
   env: PlanEnvironment,
   parent: string,
-  via: string,
+  via: readonly string[],
   attribute: string | undefined,
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
   const parentEntity = env.context.entity(parent);
+  const key = keyAttributes(parentEntity);
   let best: PlanStep | undefined;
   for (const placement of completePlacements(env, parent)) {
-    const routing = routeRequest(placement.item, new Set([parentEntity.key]));
+    const routing = routeRequest(placement.item, new Set(key));
     const shape = env.shape(placement);
     let step: PlanStep;
     if (routing.scope === "single" && routing.idKnown) {
@@ -59,8 +68,8 @@ function perItemParentLookup(
         kind: "pointRead",
         container: placement.container.name,
         itemType: placement.item.type,
-        id: rewriteTemplate(placement.item.id, parentEntity.key, via),
-        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, parentEntity.key, via)),
+        id: rewriteTemplate(placement.item.id, key, via),
+        partitionKey: placement.item.partitionKey.map((t) => rewriteTemplate(t, key, via)),
         ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
         times,
         note: `one point read of the ${parent} of each returned item for ${attribute === undefined ? "all its attributes" : `${parent}.${attribute}`}`,
@@ -70,13 +79,13 @@ function perItemParentLookup(
     } else {
       const partitions = routing.scope === "fanOut" ? env.partitions(placement.container.name) : 1;
       const query = buildQuery({
-        keys: keyConditions(placement, routing, "result", new Set([parentEntity.key])),
-        predicates: [{ attribute: parentEntity.key, op: "eq" }],
+        keys: keyConditions(placement, routing, "result", new Set(key)),
+        predicates: key.map((name) => ({ attribute: name, op: "eq" as const })),
         valuesFrom: "result",
-        resultNames: { [parentEntity.key]: via },
+        resultNames: Object.fromEntries(key.map((name, index) => [name, via[index] ?? name])),
         orderBy: [],
         // The whole item when the complete record is asked for (SELECT *).
-        ...(attribute === undefined ? {} : { projection: [parentEntity.key, attribute] }),
+        ...(attribute === undefined ? {} : { projection: [...key, attribute] }),
         ...tombstoneFilter(env, placement),
       });
       const q: QueryStep = {
@@ -108,29 +117,34 @@ function perItemParentLookup(
   return best;
 }
 
-/** One query fetching the parents of all returned items (`ARRAY_CONTAINS(@keys, c.key)`). */
+/**
+ * One query fetching the parents of all returned items (`ARRAY_CONTAINS(@keys, c.key)`); none for
+ * a parent with a composite key (a list of single values cannot hold its key tuples).
+ */
 function batchedParentLookup(
   env: PlanEnvironment,
   parent: string,
-  via: string,
+  via: readonly string[],
   attribute: string,
   distinctParents: number,
   consistency: ReadPattern["consistency"],
 ): QueryStep | undefined {
   const parentEntity = env.context.entity(parent);
+  const [key, ...rest] = keyAttributes(parentEntity);
+  const [holder] = via;
+  if (key === undefined || holder === undefined || rest.length > 0) return undefined;
   let best: QueryStep | undefined;
   for (const placement of completePlacements(env, parent)) {
-    const keyed =
-      placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${parentEntity.key}}`;
+    const keyed = placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${key}}`;
     const physical = env.partitions(placement.container.name);
     const partitions = keyed ? Math.min(Math.ceil(distinctParents), physical) : physical;
     const query = buildQuery({
       keys: [{ property: "type", source: { kind: "literal", value: placement.item.type } }],
-      predicates: [{ attribute: parentEntity.key, op: "in" }],
+      predicates: [{ attribute: key, op: "in" }],
       valuesFrom: "result",
-      resultNames: { [parentEntity.key]: via },
+      resultNames: { [key]: holder },
       orderBy: [],
-      projection: [parentEntity.key, attribute],
+      projection: [key, attribute],
       ...tombstoneFilter(env, placement),
     });
     const returnedBytes = distinctParents * (attributePropertyBytes(parentEntity, attribute) + 40);
@@ -171,7 +185,7 @@ export function newestOrder(env: PlanEnvironment, entity: string): SortKey[] {
   const by = recencyAttribute(child);
   return [
     ...(by === undefined ? [] : [{ attribute: by, direction: "desc" as const }]),
-    { attribute: child.key, direction: "desc" },
+    ...keyAttributes(child).map((attribute) => ({ attribute, direction: "desc" as const })),
   ];
 }
 
@@ -183,7 +197,7 @@ export function childQuery(
   env: PlanEnvironment,
   from: { readonly entity: string; readonly consistency?: ReadPattern["consistency"] },
   entry: Exclude<WithItem, { kind: "attribute" }>,
-  via: string,
+  via: readonly string[],
   childrenPerParent: number,
   times: number,
 ): QueryStep | undefined {
@@ -195,7 +209,7 @@ export function childQuery(
   const parentAttributes = new Set(env.context.entity(from.entity).attributes.map((a) => a.name));
   const shared = child.attributes.map((a) => a.name).filter((name) => parentAttributes.has(name));
   for (const placement of completePlacements(env, entry.entity)) {
-    const routing = routeRequest(placement.item, new Set([via, ...shared]));
+    const routing = routeRequest(placement.item, new Set([...via, ...shared]));
     const partitions =
       routing.scope === "fanOut"
         ? env.partitions(placement.container.name)
@@ -211,8 +225,8 @@ export function childQuery(
           : undefined;
     const top = entry.kind === "latest" ? entry.n : undefined;
     const query = buildQuery({
-      keys: keyConditions(placement, routing, "result", new Set([via])),
-      predicates: [{ attribute: via, op: "eq" }],
+      keys: keyConditions(placement, routing, "result", new Set(via)),
+      predicates: via.map((attribute) => ({ attribute, op: "eq" as const })),
       valuesFrom: "result",
       orderBy: entry.kind === "latest" ? newestOrder(env, entry.entity) : [],
       ...(top === undefined ? {} : { top }),
@@ -265,7 +279,7 @@ export function planKeyLookup(
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
-  const key = env.context.entity(entity).key;
+  const key = keyAttributes(env.context.entity(entity));
   // The complete record: every attribute the lookup item leaves out (not only its key).
   return perItemParentLookup(env, entity, key, undefined, times, consistency);
 }
@@ -281,7 +295,7 @@ function manyToManyProblem(
   entry: { readonly entity: string; readonly attribute: string },
 ): string {
   const link = manyToManyLink(env.context, holder, entry.entity);
-  const key = env.context.entity(entry.entity).key;
+  const key = keyAttributes(env.context.entity(entry.entity)).join(", ");
   const head = `${label}: ${holder} and ${entry.entity} are many-to-many with no attribute to follow`;
   if (link === undefined) return head;
   const copy = { from: { entity: entry.entity, attribute: entry.attribute }, as: "copy" };

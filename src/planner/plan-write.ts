@@ -329,7 +329,7 @@ function planRefill(
   pattern: WritePattern,
   parent: Placement,
   latest: number,
-  via: string,
+  via: readonly string[],
   childrenPerParent: number,
 ): { step?: QueryStep; notes: string[] } {
   const by = recencyAttribute(env.context.entity(pattern.entity));
