@@ -254,7 +254,8 @@ function copyProjection(pattern: ReadPattern, item: ItemType): Projection {
           select: [
             ...new Set([
               ...pattern.select,
-              item.id.replace(/[{}]/g, ""),
+              // The attributes of the id (each of a composite key's): the copy's id is rendered from them.
+              ...templateAttributes(item.id),
               ...pattern.where.map((w) => w.attribute),
               ...pattern.orderBy.map((o) => o.attribute),
             ]),

@@ -207,7 +207,13 @@ function shardCandidates(
   )
     return [];
   const current = item.shards ?? 1;
-  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, ownPartitionAttribute(entity));
+  // Without a companion filter, the record's own key picks the shard: of a composite key, an
+  // attribute other than the one sharded (the items of one order spread by their item id).
+  const own =
+    keyAttributes(entity)
+      .filter((name) => name !== a)
+      .at(-1) ?? ownPartitionAttribute(entity);
+  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, own);
   const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
   return pick(SHARD_CHOICES, needed, mode, current).map((shards) => {
     const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };

@@ -79,14 +79,20 @@ export function newRecord(
 ): EntityRecord | undefined {
   const records = dataset.entities[entity.name] ?? [];
   const template = pick(rng, records);
-  // A fresh value of each key attribute (a composite key's parents and references are set below,
-  // then the tuple is made unique).
-  const taken = entity.key.map((name) => new Set(records.map((record) => JSON.stringify(record[name]))));
+  // A fresh value of each key attribute of its own (a composite key's attributes that hold a
+  // parent's key keep the template's existing parent until a parent is picked below; then the
+  // tuple is made unique).
+  const held = new Set(
+    linkingRelationships(workload)
+      .filter((link) => link.child === entity.name)
+      .flatMap((link) => link.via),
+  );
+  const own = entity.key.length === 1 ? entity.key : entity.key.filter((name) => !held.has(name));
+  const taken = own.map((name) => new Set(records.map((record) => JSON.stringify(record[name]))));
   let rank = records.length;
   const fresh = (at: number): Record<string, unknown> =>
-    Object.fromEntries(entity.key.map((name) => [name, entityKeyValue(entity, at, name)]));
-  while (entity.key.some((name, index) => taken[index]?.has(JSON.stringify(fresh(rank)[name])) === true))
-    rank += 1;
+    Object.fromEntries(own.map((name) => [name, entityKeyValue(entity, at, name)]));
+  while (own.some((name, index) => taken[index]?.has(JSON.stringify(fresh(rank)[name])) === true)) rank += 1;
   const record: Record<string, unknown> = { ...template, ...fresh(rank) };
   const attributes = recordAttributes(entity);
   // Datetimes: one minute to one hour after the newest existing value.
@@ -181,6 +187,8 @@ function changedRecord(
       .map((attribute) => attribute.name);
   const record: Record<string, unknown> = { ...target };
   for (const name of changes) {
+    // The key names the record written: a write never changes it (src/model/key-changes.ts).
+    if (isKeyAttribute(entity, name)) continue;
     const attribute = attributes.find((candidate) => candidate.name === name);
     const current = JSON.stringify(target[name]);
     const others = records.filter(
