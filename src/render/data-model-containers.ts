@@ -4,7 +4,7 @@
  * numbers, item types, attributes, patterns served, throughput, consistency, and the indexing
  * policy as Cosmos DB JSON with the patterns it serves and its RU impact.
  */
-import { formatKey, isKeyAttribute } from "../workload/keys.js";
+import { isKeyAttribute } from "../workload/keys.js";
 import { AUTOSCALE_MIN_FRACTION_OF_MAX } from "../cosmos/limits.js";
 import type { ContainerEvaluation } from "../cost/evaluation-types.js";
 import { effectiveItemType } from "../model/materialize-item.js";
@@ -217,7 +217,7 @@ function partitionKeyOf(
           item.partitionKey.some((t) => templateAttributes(t).includes(via)),
         ),
     );
-    const via = formatKey(keyedBy?.relationship.via ?? []);
+    const via = (keyedBy?.relationship.via ?? []).join(", ");
     const keyedText =
       keyedBy === undefined
         ? ""
@@ -298,7 +298,11 @@ function attributeRows(context: Context, container: Container): string[][] {
       if (stored.bucket === undefined && (attribute.name === "id" || keyProps.has(attribute.name))) continue;
       const truncated = item.truncate.find((x) => x.attribute === attribute.name);
       const notes = [
-        entity !== undefined && isKeyAttribute(entity, attribute.name) ? "entity key" : "",
+        entity === undefined || !isKeyAttribute(entity, attribute.name)
+          ? ""
+          : entity.key.length === 1
+            ? "entity key"
+            : `part of the entity key (${entity.key.join(", ")})`,
         attribute.unique ? "unique" : "",
         truncated === undefined ? "" : `truncated to ${formatNumber(truncated.bytes, 0)} bytes`,
         attribute.changes === "never" ? "" : `changes ${attribute.changes}ly`,

@@ -4,7 +4,7 @@
  * correlations, checks and checklist computed from the workload rather than guessed.
  * User text is escaped everywhere (see `markdown.ts`).
  */
-import { formatKey, soleKey } from "../workload/keys.js";
+import { soleKey } from "../workload/keys.js";
 import type { AccessPattern, Predicate, RelationshipKind, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import { concentratedPatterns, entityStorage } from "../analysis/design-considerations.js";
@@ -183,13 +183,15 @@ function patternConsiderations(
     const parentKeys = workload.relationships.filter(
       (r) => r.child === pattern.entity && r.via !== undefined && r.via.every(eq),
     );
-    if (entity && entity.key.every(eq)) notes.push(`point read candidate (id = ${e(formatKey(entity.key))})`);
+    // The id of a composite key holds every attribute: "id = filmId + actorId".
+    if (entity && entity.key.every(eq))
+      notes.push(`point read candidate (id = ${entity.key.map(e).join(" + ")})`);
     else if (parentKeys.length > 0) {
       notes.push(
-        `single-partition query when partitioned by ${parentKeys.map((r) => e(formatKey(r.via ?? []))).join(" or ")}`,
+        `single-partition query when partitioned by ${parentKeys.map((r) => (r.via ?? []).map(e).join(" + ")).join(" or ")}`,
       );
     } else if (entity && pattern.where.some((w) => w.attribute === soleKey(entity) && w.op === "in")) {
-      notes.push(`point reads of each listed ${e(formatKey(entity.key))} (ReadMany)`);
+      notes.push(`point reads of each listed ${entity.key.map(e).join(" + ")} (ReadMany)`);
     } else if (!pattern.where.some((w) => w.op === "eq" || w.op === "in")) {
       const partitions = entity ? entityStorage(workload, entity).minPhysicalPartitions : 1;
       notes.push(
@@ -263,7 +265,7 @@ function renderAccessPatterns(workload: Workload): string {
 function describeRelationship(workload: Workload, pair: PairAnalysis): string {
   const r = pair.relationship;
   const max = r.max === undefined ? "unbounded" : `max ${formatNumber(r.max, 0)}`;
-  const via = r.via === undefined ? "no key of the parent on the child" : `via ${e(formatKey(r.via))}`;
+  const via = r.via === undefined ? "no key of the parent on the child" : `via ${r.via.map(e).join(" + ")}`;
   const owned = r.owned
     ? `${e(r.child)} cannot exist without its ${e(r.parent)}`
     : `${e(r.child)} can exist on its own`;
