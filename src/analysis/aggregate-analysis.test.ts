@@ -10,7 +10,7 @@ import type {
 import { analyzeAccessCorrelation, identifyingRelationshipCheck } from "./aggregate-analysis.js";
 
 function entity(name: string, key: string, avgBytes: number, maxBytes: number): Entity {
-  return { name, key, count: 1000, growthPerMonth: 0, avgBytes, maxBytes, attributes: [] };
+  return { name, key: [key], count: 1000, growthPerMonth: 0, avgBytes, maxBytes, attributes: [] };
 }
 function read(
   id: string,
@@ -72,7 +72,7 @@ const userOrders: Relationship = {
   parent: "User",
   child: "Order",
   kind: "one-to-many",
-  via: "userId",
+  via: ["userId"],
   avg: 5,
   max: 100,
   owned: true,
@@ -81,7 +81,7 @@ const orderLines: Relationship = {
   parent: "Order",
   child: "OrderLine",
   kind: "one-to-many",
-  via: "orderId",
+  via: ["orderId"],
   avg: 3,
   max: 50,
   owned: true,
@@ -170,7 +170,7 @@ describe("analyzeAccessCorrelation", () => {
       parent: "Order",
       child: "OrderLine",
       kind: "one-to-many",
-      via: "orderId",
+      via: ["orderId"],
       avg: 3,
       owned: true,
     };

@@ -5,6 +5,7 @@
  * big the pair gets, how coupled their updates are, and what the consolidation rules recommend.
  * Pure data out, so the requirements document, the design and the interview share one answer.
  */
+import { formatKey } from "../workload/keys.js";
 import type {
   AccessPattern,
   Entity,
@@ -306,8 +307,10 @@ export function identifyingRelationshipCheck(
   workload: Workload,
   relationship: Relationship,
 ): IdentifyingCheck {
-  const { parent, child, via } = relationship;
-  const childKey = entityOf(workload, child)?.key;
+  const { parent, child } = relationship;
+  const via = relationship.via === undefined ? undefined : formatKey(relationship.via);
+  const viaList = relationship.via ?? [];
+  const childKey = entityOf(workload, child)?.key ?? [];
   const reads = workload.accessPatterns.filter(
     (p): p is ReadPattern => p.type === "read" && p.entity === child,
   );
@@ -323,12 +326,14 @@ export function identifyingRelationshipCheck(
               p.with.some((w) => w.entity === child && w.kind !== "attribute"),
           )
           .map((p) => p.id);
-  const hasEq = (read: ReadPattern, attribute: string | undefined): boolean =>
-    attribute !== undefined && read.where.some((w) => w.attribute === attribute && w.op === "eq");
-  const parentChildQueries = [...reads.filter((r) => hasEq(r, via)).map((r) => r.id), ...throughParent];
-  const readsWithoutParentKey = reads.filter((r) => !hasEq(r, via)).map((r) => r.id);
+  // An equality on every one of the attributes (a parent's or the child's whole key).
+  const hasEq = (read: ReadPattern, attributes: readonly string[]): boolean =>
+    attributes.length > 0 &&
+    attributes.every((attribute) => read.where.some((w) => w.attribute === attribute && w.op === "eq"));
+  const parentChildQueries = [...reads.filter((r) => hasEq(r, viaList)).map((r) => r.id), ...throughParent];
+  const readsWithoutParentKey = reads.filter((r) => !hasEq(r, viaList)).map((r) => r.id);
   const crossPartitionIfSeparate =
-    reads.some((r) => hasEq(r, via) && !hasEq(r, childKey)) || throughParent.length > 0;
+    reads.some((r) => hasEq(r, viaList) && !hasEq(r, childKey)) || throughParent.length > 0;
   const childIndependent = !relationship.owned;
   const alwaysQueriedWithParentKey = via !== undefined && readsWithoutParentKey.length === 0;
   const useIdentifyingRelationship =

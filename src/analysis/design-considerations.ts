@@ -5,6 +5,7 @@
  * whatever the key, which paths need indexes, and which related data could be copied.
  * Pure data, derived only from the workload.
  */
+import { keyAttributes, soleKey, soleVia } from "../workload/keys.js";
 import {
   BYTES_PER_GB,
   MAX_PHYSICAL_PARTITION_GB,
@@ -88,8 +89,8 @@ export function concentratedPatterns(workload: Workload): ReadonlySet<string> {
 }
 
 function distinctOf(workload: Workload, entity: Entity, attribute: string): number | undefined {
-  if (attribute === entity.key) return entity.count;
-  const rel = workload.relationships.find((r) => r.child === entity.name && r.via === attribute);
+  if (soleKey(entity) === attribute) return entity.count;
+  const rel = workload.relationships.find((r) => r.child === entity.name && soleVia(r) === attribute);
   const parent = rel && workload.entities.find((e) => e.name === rel.parent);
   const listed = entity.attributes.find((a) => a.name === attribute)?.distinct;
   return listed ?? parent?.count;
@@ -114,7 +115,7 @@ export function hotPartitionRisks(workload: Workload): readonly HotValueRisk[] {
       (p): p is WritePattern => p.type === "write" && p.entity === entity.name,
     );
     const candidates = [
-      entity.key,
+      ...keyAttributes(entity),
       ...reads.flatMap((r) => r.where.filter((w) => w.op === "eq").map((w) => w.attribute)),
     ].filter((a, i, all) => all.indexOf(a) === i);
     for (const attribute of candidates) {
@@ -204,7 +205,7 @@ export function indexingNeeds(workload: Workload): readonly EntityIndexing[] {
     const unique = (xs: readonly string[]): string[] => xs.filter((x, i) => xs.indexOf(x) === i);
     const filtered = unique(reads.flatMap((r) => r.where.map((w) => w.attribute)));
     const sorted = unique(reads.flatMap((r) => r.orderBy.map((o) => o.attribute)));
-    const used = new Set([...filtered, ...sorted, entity.key]);
+    const used = new Set([...filtered, ...sorted, ...entity.key]);
     const composites: CompositeCandidate[] = [];
     for (const read of reads) {
       if (read.orderBy.length === 0) continue;

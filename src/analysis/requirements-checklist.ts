@@ -4,6 +4,7 @@
  * blocking item is open, as the expert prompt requires ("Create cosmosdb_data_model.md: only
  * after user confirms all patterns captured AND validation checklist complete").
  */
+import { soleKey, soleVia } from "../workload/keys.js";
 import type { AccessPattern, ReadPattern, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation, type PairAnalysis } from "./aggregate-analysis.js";
 import { MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
@@ -118,9 +119,9 @@ export function expectedResults(workload: Workload, pattern: ReadPattern): numbe
   const entity = workload.entities.find((e) => e.name === pattern.entity);
   const eq = (attribute: string): boolean =>
     pattern.where.some((w) => w.attribute === attribute && w.op === "eq");
-  if (entity && eq(entity.key)) return 1;
+  if (entity && entity.key.every(eq)) return 1;
   const rel = workload.relationships.find(
-    (r) => r.child === pattern.entity && r.via !== undefined && eq(r.via),
+    (r) => r.child === pattern.entity && r.via !== undefined && r.via.every(eq),
   );
   if (rel) return cap(rel.avg);
   if (entity && pattern.where.length === 0) return cap(entity.count);
@@ -136,8 +137,8 @@ export function filtersWithUnknownCardinality(workload: Workload): readonly stri
     if (!entity) continue;
     for (const w of p.where) {
       if (w.op !== "eq" && w.op !== "in") continue;
-      if (w.attribute === entity.key) continue;
-      if (workload.relationships.some((r) => r.child === entity.name && r.via === w.attribute)) continue;
+      if (soleKey(entity) === w.attribute) continue;
+      if (workload.relationships.some((r) => r.child === entity.name && soleVia(r) === w.attribute)) continue;
       const attribute = entity.attributes.find((a) => a.name === w.attribute);
       if (attribute?.distinct === undefined) out.add(`${entity.name}.${w.attribute}`);
     }

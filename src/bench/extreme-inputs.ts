@@ -50,7 +50,7 @@ export function largestWorkloadCase(): ExtremeCase {
       type: "read",
       entity: entity.name,
       standalone: false,
-      where: [{ attribute: round === 0 ? "title" : entity.key, op: "eq" }],
+      where: entity.key.map((key) => ({ attribute: round === 0 ? "title" : key, op: "eq" as const })),
       truncate: [],
       with: [],
       orderBy: [],

@@ -56,7 +56,7 @@ export function maxRecordsPerBucket(env: PlanEnvironment, placement: Placement):
     if (
       relationship.max !== undefined &&
       relationship.via !== undefined &&
-      attributes.includes(relationship.via)
+      relationship.via.every((name) => attributes.includes(name))
     )
       bounds.push(relationship.max);
   }

@@ -34,11 +34,7 @@ describe("evaluateModel on the examples", () => {
   it.each(EXAMPLE_NAMES)("%s: the expert model evaluates without errors", (name) => {
     const { workload, model } = loadExample(name);
     const evaluation = evaluateModel(workload, model);
-    // The expert's reaction id {postId}-{userId} relies on "one reaction per user and post", which
-    // the workload says only in words while its key is reactionId: a composite key states it.
-    expect(errors(evaluation).map((issue) => issue.code)).toEqual(
-      name === "social-reactions" ? ["evaluate.idNotUnique"] : [],
-    );
+    expect(errors(evaluation).map((issue) => issue.code)).toEqual([]);
     expect(evaluation.patterns.map((p) => p.id)).toEqual(workload.accessPatterns.map((p) => p.id));
     expect(evaluation.patterns.every((p) => p.plan.served)).toBe(true);
     expect(evaluation.totals.monthlyCostUSD).toBeCloseTo(

@@ -4,6 +4,7 @@
  * picks its partition key. Fan-out queries spread over every physical partition; point requests
  * and single-partition queries concentrate on the key their attribute values pick.
  */
+import { keyViaPairs } from "../workload/keys.js";
 import type { Placement } from "../planner/context.js";
 import type { PlanEnvironment } from "../planner/environment.js";
 import { partitionKeyAttributes } from "../planner/routing.js";
@@ -75,12 +76,16 @@ function drivingAttribute(
   const { context } = env;
   const entity = placement.item.entity;
   if (entity === pattern.entity) return { entity, attribute };
+  // The placement's entity is the pattern's parent: its key attribute is held by the via.
   const parent = context.relationship(entity, pattern.entity);
-  if (parent?.via !== undefined && attribute === context.entity(entity).key)
-    return { entity: pattern.entity, attribute: parent.via };
+  const toVia = parent === undefined ? undefined : keyViaPairs(context.entity(entity), parent);
+  const via = toVia?.find(([key]) => key === attribute)?.[1];
+  if (via !== undefined) return { entity: pattern.entity, attribute: via };
+  // The placement's entity is the pattern's child: its via holds the pattern entity's key.
   const child = context.relationship(pattern.entity, entity);
-  if (child?.via !== undefined && attribute === child.via)
-    return { entity: pattern.entity, attribute: context.entity(pattern.entity).key };
+  const fromVia = child === undefined ? undefined : keyViaPairs(context.entity(pattern.entity), child);
+  const key = fromVia?.find(([, holder]) => holder === attribute)?.[0];
+  if (key !== undefined) return { entity: pattern.entity, attribute: key };
   return { entity, attribute };
 }
 

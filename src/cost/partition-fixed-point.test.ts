@@ -4,6 +4,7 @@
  * containers report, and each provisioned mode is priced at its own fixed point (the same figure
  * as a model that sets that mode on every container).
  */
+import { keyTemplate } from "../workload/keys.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Model, Throughput } from "../model/types.js";
@@ -23,9 +24,9 @@ function containerPerEntity(workload: Workload): Model {
     const type = `t${index}`;
     return [
       `  - name: c${index}`,
-      `    partitionKey: [/${entity.key}]`,
+      `    partitionKey: [/${entity.key[0] ?? ""}]`,
       `    items:`,
-      `      - { type: ${type}, entity: ${entity.name}, id: "{${entity.key}}", partitionKey: ["{${entity.key}}"] }`,
+      `      - { type: ${type}, entity: ${entity.name}, id: "${keyTemplate(entity.key)}", partitionKey: ["{${entity.key[0] ?? ""}}"] }`,
     ].join("\n");
   });
   return parseModel(["version: 1", "containers:", ...containers].join("\n"), workload);

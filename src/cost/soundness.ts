@@ -16,6 +16,7 @@ import type { EvaluationIssue } from "../common/issues.js";
 import { deleteCarriersOf, deletePropagationOf } from "../model/deletes.js";
 import { addressingAttributes } from "../model/key-changes.js";
 import type { Container, ItemType, Model } from "../model/types.js";
+import { coversKey, formatKey, keyTemplate } from "../workload/keys.js";
 import type { Entity, Workload } from "../workload/types.js";
 
 /**
@@ -25,7 +26,7 @@ import type { Entity, Workload } from "../workload/types.js";
 export function identifiesRecord(entity: Entity, item: ItemType): boolean {
   if (item.bucket !== undefined) return true;
   const used = new Set(addressingAttributes(item));
-  if (used.has(entity.key)) return true;
+  if (coversKey(entity, used)) return true;
   return entity.attributes.some((attribute) => attribute.unique === true && used.has(attribute.name));
 }
 
@@ -45,8 +46,8 @@ function idIssues(workload: Workload, model: Model): EvaluationIssue[] {
         attributes,
         severity: "error",
         path: ["containers", container.name, "items", item.type, "id"],
-        message: `${container.name}/${item.type} items are addressed by ${attributes.length === 0 ? "constant templates" : attributes.join(", ")}, which do not identify one ${entity.name} (its key is ${entity.key}${uniqueNote(entity)}): two records with the same ${attributes.length === 0 ? "address" : "values"} get one id in one logical partition, and the second create is refused (409) or an upsert overwrites the first`,
-        suggestion: `put ${entity.key} in the id template (e.g. "${item.id.includes(`{${entity.key}}`) ? item.id : `${item.id}-{${entity.key}}`}"), or, if ${attributes.join(" and ") || "they"} really identify a ${entity.name}, say so in the workload (a composite key, or unique: true)`,
+        message: `${container.name}/${item.type} items are addressed by ${attributes.length === 0 ? "constant templates" : attributes.join(", ")}, which do not identify one ${entity.name} (its key is ${formatKey(entity.key)}${uniqueNote(entity)}): two records with the same ${attributes.length === 0 ? "address" : "values"} get one id in one logical partition, and the second create is refused (409) or an upsert overwrites the first`,
+        suggestion: `put ${entity.key.join(" and ")} in the id template (e.g. "${`${item.id}-${keyTemplate(entity.key.filter((name) => !item.id.includes(`{${name}}`)))}`}"), or, if ${attributes.join(" and ") || "they"} really identify a ${entity.name}, say so in the workload (a composite key, or unique: true)`,
       });
     }
   }

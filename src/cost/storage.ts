@@ -4,6 +4,7 @@
  * system properties, relationship maxima for keys that group children under a parent, and the
  * growth rate of a skewed key at the peak write rate.
  */
+import { soleKey, soleVia } from "../workload/keys.js";
 import { BYTES_PER_GB, MAX_LOGICAL_PARTITION_GB, SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
 import type { Container } from "../model/types.js";
 import type { PlanEnvironment } from "../planner/environment.js";
@@ -48,17 +49,17 @@ export function storageOf(env: PlanEnvironment, container: Container): Container
       // bounded parent (relationship max), a skewed plain attribute (Zipf share of all items),
       // or an even spread.
       const bounded = attributes
-        .map((attribute) => context.parentsOf(item.entity).find((r) => r.via === attribute))
+        .map((attribute) => context.parentsOf(item.entity).find((r) => soleVia(r) === attribute))
         .find((r) => r?.max !== undefined);
       const even = count / env.logicalKeys(placement);
       const perAttribute = attributes.map((attribute) => {
-        const relationship = context.parentsOf(item.entity).find((r) => r.via === attribute);
+        const relationship = context.parentsOf(item.entity).find((r) => soleVia(r) === attribute);
         if (relationship?.max !== undefined)
           return relationship.max / env.recordsPerBucket(item) / (item.shards ?? 1);
         const skew = context.skewOf(item.entity, attribute);
         const entity = context.entity(item.entity);
         const unique =
-          attribute === entity.key || entity.attributes.some((a) => a.name === attribute && a.unique);
+          soleKey(entity) === attribute || entity.attributes.some((a) => a.name === attribute && a.unique);
         if (relationship === undefined && skew > 0 && !unique) {
           const share = zipfShare(context.distinctValues(item.entity, attribute), skew);
           return (share * count) / ((item.shards ?? 1) * (item.replicas ?? 1));
@@ -68,10 +69,10 @@ export function storageOf(env: PlanEnvironment, container: Container): Container
       perKey =
         attributes.length === 1 ? (perAttribute[0] ?? even) : Math.min(...perAttribute, Math.max(even, 1));
       const skewed = attributes
-        .filter((attribute) => context.parentsOf(item.entity).some((r) => r.via === attribute))
+        .filter((attribute) => context.parentsOf(item.entity).some((r) => soleVia(r) === attribute))
         .map((attribute) => ({ attribute, skew: context.skewOf(item.entity, attribute) }))
         // A skewed entity key is one item per value: it does not grow.
-        .find((a) => a.skew > 0 && a.attribute !== context.entity(item.entity).key);
+        .find((a) => a.skew > 0 && soleKey(context.entity(item.entity)) !== a.attribute);
       if (skewed !== undefined && bounded === undefined) {
         const writes = context
           .writesOf(item.entity)

@@ -2,6 +2,7 @@
  * The search over one group of related entities: the steps of the expert prompt in order, each a
  * decision between the current model and its candidates (see `decide`).
  */
+import { keyTemplate } from "../workload/keys.js";
 import type { EvaluateOptions } from "../cost/evaluate.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { formatDecimal, formatFigure, formatInteger } from "../common/format-number.js";
@@ -158,7 +159,7 @@ function chooseKeysAndIds(search: SearchContext, start: Scored): Scored {
         id: `id-${entity.name}`,
         subject: { kind: "id", entity: entity.name },
         title: `Id of ${entity.name} items`,
-        keepName: `id = {${entity.key}}`,
+        keepName: `id = ${keyTemplate(entity.key)}`,
         context: "a read that identifies one item by other attributes",
       },
       idCandidates(workload, current.model, entity.name),

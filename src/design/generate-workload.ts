@@ -24,7 +24,15 @@ export function generateWorkload(count: number, options: { readonly patterns?: n
     const via = parent === undefined ? undefined : `entity${index - 1}Id`;
     entities.push(chainEntity(name, key, via, 10_000 * 10 ** depth));
     if (parent !== undefined && via !== undefined) {
-      relationships.push({ parent, child: name, kind: "one-to-many", via, avg: 10, max: 100, owned: true });
+      relationships.push({
+        parent,
+        child: name,
+        kind: "one-to-many",
+        via: [via],
+        avg: 10,
+        max: 100,
+        owned: true,
+      });
     }
     const rate = 10 + (index % 7) * 15;
     const base = { entity: name, standalone: false, truncate: [], with: [], orderBy: [] } as const;
@@ -102,7 +110,7 @@ function chainEntity(name: string, key: string, via: string | undefined, populat
     ({ name: attributeName, type, skew: 0, unique: false, changes, presence: 1 }) as const;
   return {
     name,
-    key,
+    key: [key],
     count: population,
     growthPerMonth: population / 100,
     avgBytes: 600,

@@ -3,6 +3,8 @@
  * (one container per entity), moving an item type into another container, re-keying a
  * container, adding copies, counters, embeds, materialized copies and bounded sets.
  */
+import { zipfShare } from "../cost/zipf.js";
+import { keyTemplate } from "../workload/keys.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { Entity, Workload } from "../workload/types.js";
 
@@ -38,12 +40,36 @@ export function freshContainerName(model: Model, wanted: string): string {
   return name;
 }
 
-/** The item type of an entity in its own container, keyed by `keyAttributes` (1-3). */
+/**
+ * The attribute an entity's own container is keyed by: its key, or of a composite key the
+ * attribute whose busiest value takes the smallest share of the records (its distinct values and
+ * skew; the first on a tie: a link's parent, `filmId` of `[filmId, actorId]`). The id, of the
+ * whole key, stays unique within each of its logical partitions. A reaction keyed
+ * `[postId, userId]` where one viral post takes 38% of the reactions is keyed by `userId`.
+ */
+export function ownPartitionAttribute(entity: Entity, workload?: Workload): string {
+  const first = entity.key[0] ?? "id";
+  if (workload === undefined || entity.key.length < 2) return first;
+  const busiestShare = (name: string): number => {
+    const attribute = entity.attributes.find((a) => a.name === name);
+    const parent = workload.relationships
+      .filter((r) => r.child === entity.name && r.via?.length === 1 && r.via[0] === name)
+      .map((r) => workload.entities.find((e) => e.name === r.parent)?.count)
+      .find((count) => count !== undefined);
+    const distinct = Math.max(1, attribute?.distinct ?? parent ?? entity.count);
+    return zipfShare(distinct, attribute?.skew ?? 0);
+  };
+  let best = first;
+  for (const name of entity.key) if (busiestShare(name) < busiestShare(best)) best = name;
+  return best;
+}
+
+/** The item type of an entity in its own container, keyed by `keyAttributes` (1-3); its id is the whole key. */
 export function plainItem(entity: Entity, keyAttributes: readonly string[]): ItemType {
   return {
     type: itemTypeOf(entity.name),
     entity: entity.name,
-    id: `{${entity.key}}`,
+    id: keyTemplate(entity.key),
     partitionKey: keyAttributes.map((a) => `{${a}}`),
     truncate: [],
     embeds: [],
@@ -68,7 +94,11 @@ export function baselineModel(workload: Workload): Model {
   return {
     version: 1,
     containers: workload.entities.map((entity) =>
-      containerFor(containerNameOf(entity.name), plainItem(entity, [entity.key]), [`/${entity.key}`]),
+      containerFor(
+        containerNameOf(entity.name),
+        plainItem(entity, [ownPartitionAttribute(entity, workload)]),
+        [`/${ownPartitionAttribute(entity, workload)}`],
+      ),
     ),
   };
 }

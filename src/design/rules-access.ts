@@ -4,6 +4,7 @@
  * frequent filter and bounded top-N sets (with replicas when one partition cannot serve them) for
  * patterns that fan out. Hot partitions are spread by `rules-spread.ts`.
  */
+import { coversKey, isKeyAttribute } from "../workload/keys.js";
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
@@ -63,8 +64,10 @@ function addressableByKey(workload: Workload, model: Model, entityName: string):
   const item = findPrimary(model, entityName)?.item;
   if (entity === undefined || item === undefined) return false;
   if (item.select !== undefined || item.bucket !== undefined || item.replicas !== undefined) return false;
-  if (item.shards !== undefined && item.shardBy !== undefined && item.shardBy !== entity.key) return false;
-  return [item.id, ...item.partitionKey].every((t) => templateAttributes(t).every((a) => a === entity.key));
+  if (item.shards !== undefined && item.shardBy !== undefined && !isKeyAttribute(entity, item.shardBy))
+    return false;
+  const named = [item.id, ...item.partitionKey].flatMap((t) => templateAttributes(t));
+  return named.every((a) => isKeyAttribute(entity, a)) && coversKey(entity, named);
 }
 
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
@@ -253,7 +256,8 @@ function copyProjection(pattern: ReadPattern, item: ItemType): Projection {
           select: [
             ...new Set([
               ...pattern.select,
-              item.id.replace(/[{}]/g, ""),
+              // The attributes of the id (each of a composite key's): the copy's id is rendered from them.
+              ...templateAttributes(item.id),
               ...pattern.where.map((w) => w.attribute),
               ...pattern.orderBy.map((o) => o.attribute),
             ]),

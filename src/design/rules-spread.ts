@@ -5,12 +5,20 @@
  * over 20 GB, shards or a hierarchical key that ends with the entity's own key.
  * Primary item types and copies alike; an item type that shares its container moves to its own.
  */
+import { keyAttributes, soleKey } from "../workload/keys.js";
 import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { patternLoadOn, type DetailedEvaluation } from "../cost/evaluate.js";
 import { parseTemplate } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { containerFor, containerNameOf, freshContainerName, moveItem, removeItem } from "./model-edits.js";
+import {
+  containerFor,
+  containerNameOf,
+  freshContainerName,
+  moveItem,
+  ownPartitionAttribute,
+  removeItem,
+} from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
 /** Shard counts tried for a hot write key. */
@@ -192,14 +200,20 @@ function shardCandidates(
   const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
   if (
     a === undefined ||
-    a === entity.key ||
+    soleKey(entity) === a ||
     !written ||
     item.replicas !== undefined ||
     (mode !== "all" && shares.writes < MIN_SHARE_SPREAD)
   )
     return [];
   const current = item.shards ?? 1;
-  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, entity.key);
+  // Without a companion filter, the record's own key picks the shard: of a composite key, an
+  // attribute other than the one sharded (the items of one order spread by their item id).
+  const own =
+    keyAttributes(entity)
+      .filter((name) => name !== a)
+      .at(-1) ?? ownPartitionAttribute(entity, workload);
+  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, own);
   const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
   return pick(SHARD_CHOICES, needed, mode, current).map((shards) => {
     const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
@@ -264,31 +278,33 @@ function replicaCandidates(
  */
 function hierarchicalKeyCandidates(target: SpreadTarget): Candidate[] {
   const { model, container, item, entity, attribute: a } = target;
+  // The levels below `a`: the record's own key (the attributes of a composite key besides `a`).
+  const own = keyAttributes(entity).filter((name) => name !== a);
   if (
     a === undefined ||
-    a === entity.key ||
+    soleKey(entity) === a ||
+    own.length === 0 ||
+    own.length > 2 ||
     item.shards !== undefined ||
     item.replicas !== undefined ||
     item.keepLatest !== undefined ||
     container.partitionKey.length !== 1
   )
     return [];
-  const next: ItemType = { ...item, partitionKey: [`{${a}}`, `{${entity.key}}`] };
+  const levels = [a, ...own];
+  const next: ItemType = { ...item, partitionKey: levels.map((name) => `{${name}}`) };
+  const paths = levels.map((name) => `/${name}`);
   const placed = placeItem(
     model,
     container,
     item,
     next,
-    [`/${a}`, `/${entity.key}`],
+    paths,
     `${containerNameOf(item.entity)}-by-${a.toLowerCase()}`,
   );
   return [
     {
-      name: spreadName(
-        item,
-        `key ${item.type} by the hierarchical key [/${a}, /${entity.key}]`,
-        placed.moved,
-      ),
+      name: spreadName(item, `key ${item.type} by the hierarchical key [${paths.join(", ")}]`, placed.moved),
       model: placed.model,
     },
   ];
@@ -319,20 +335,21 @@ export function relieveCandidates(workload: Workload, model: Model, containerNam
     if (
       container.items.length === 1 &&
       shape?.attribute !== undefined &&
-      shape.attribute !== entity.key &&
+      shape.attribute !== ownPartitionAttribute(entity, workload) &&
       item.bucket === undefined
     ) {
       const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
+      const own = ownPartitionAttribute(entity, workload);
       candidates.push({
-        name: `key ${item.type} by its own key ${entity.key} again`,
+        name: `key ${item.type} by its own key ${own} again`,
         model: {
           ...model,
           containers: model.containers.map((c) =>
             c.name === container.name
               ? {
                   ...c,
-                  partitionKey: [`/${entity.key}`],
-                  items: [{ ...plain, partitionKey: [`{${entity.key}}`] }],
+                  partitionKey: [`/${own}`],
+                  items: [{ ...plain, partitionKey: [`{${own}}`] }],
                 }
               : c,
           ),

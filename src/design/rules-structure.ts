@@ -4,6 +4,7 @@
  * partition keys (entity key, frequent filters, hierarchical chains), and time-window binning.
  * Each rule proposes candidate models; the search evaluates them.
  */
+import { coversKey, keyAttributes, keyTemplate, soleKey, soleVia } from "../workload/keys.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { identifiesRecord } from "../cost/soundness.js";
 import type { Model } from "../model/types.js";
@@ -50,7 +51,10 @@ export function aggregateCandidates(
   correlation = 0,
   everyPair = false,
 ): Candidate[] {
-  const { parent, child, via } = relationship;
+  const { parent, child } = relationship;
+  // Children of a composite-key parent are not embedded or co-located (their via is several
+  // attributes): they stay in their own container, keyed by their own key.
+  const via = soleVia(relationship);
   if (via === undefined || relationship.kind === "many-to-many") return [];
   const parentHome = findPrimary(model, parent);
   const childHome = findPrimary(model, child);
@@ -86,7 +90,7 @@ export function aggregateCandidates(
   );
   const parentKeyed =
     parentHome.container.partitionKey.length === 1 &&
-    parentHome.item.partitionKey[0] === `{${parentEntity.key}}`;
+    parentHome.item.partitionKey[0] === `{${soleKey(parentEntity) ?? ""}}`;
   // A child keyed by its parent's key moves when a write re-parents it (or lacks the key).
   const viaKeyable = primaryKeyProblem(workload, child, via) === undefined;
   // Co-location is a candidate for every parent-child pair whatever the correlation: children
@@ -197,7 +201,7 @@ export function lookupCandidates(workload: Workload, model: Model, entityName: s
   if (entity === undefined || home === undefined) return [];
   const candidates: Candidate[] = [];
   for (const attribute of entity.attributes) {
-    if (!attribute.unique || attribute.name === entity.key) continue;
+    if (!attribute.unique || soleKey(entity) === attribute.name) continue;
     const read = workload.accessPatterns.some(
       (p) =>
         p.type === "read" &&
@@ -210,7 +214,7 @@ export function lookupCandidates(workload: Workload, model: Model, entityName: s
       type: freshItemType(home.container, `${attribute.name}Lookup`),
       id: `{${attribute.name}}`,
       partitionKey: [`{${attribute.name}}`],
-      select: [attribute.name, entity.key],
+      select: [attribute.name, ...keyAttributes(entity).filter((name) => name !== attribute.name)],
       embeds: [],
       copies: [],
       counts: [],
@@ -266,7 +270,7 @@ export function partitionKeyCandidates(workload: Workload, model: Model, contain
     const entity = entities[0];
     const attribute = entity?.attributes.find((a) => a.name === name);
     if (attribute?.distinct !== undefined) return attribute.distinct;
-    const parent = workload.relationships.find((r) => r.child === entity?.name && r.via === name);
+    const parent = workload.relationships.find((r) => r.child === entity?.name && soleVia(r) === name);
     const parentEntity = workload.entities.find((e) => e.name === parent?.parent);
     return parentEntity?.count ?? entity?.count ?? 0;
   };
@@ -284,8 +288,9 @@ export function partitionKeyCandidates(workload: Workload, model: Model, contain
     const up = workload.relationships.find(
       (r) => r.child === child && r.via !== undefined && r.kind !== "many-to-many",
     );
-    if (up?.via === undefined || !shared(up.via)) break;
-    chain.unshift(up.via);
+    const upVia = up === undefined ? undefined : soleVia(up);
+    if (up === undefined || upVia === undefined || !shared(upVia)) break;
+    chain.unshift(upVia);
     level = up.parent;
   }
   if (chain.length >= 2 && usage.has(chain[0] ?? "")) {
@@ -371,9 +376,14 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
     home.item.partitionKey.length === 1
       ? /^\{(\w+)\}$/.exec(home.item.partitionKey[0] ?? "")?.[1]
       : undefined;
-  if (timeAttribute === undefined || keyAttribute === undefined || keyAttribute === entity.key || rate <= 0)
+  if (
+    timeAttribute === undefined ||
+    keyAttribute === undefined ||
+    soleKey(entity) === keyAttribute ||
+    rate <= 0
+  )
     return [];
-  const parent = workload.relationships.find((r) => r.child === entityName && r.via === keyAttribute);
+  const parent = workload.relationships.find((r) => r.child === entityName && soleVia(r) === keyAttribute);
   const keys =
     workload.entities.find((e) => e.name === parent?.parent)?.count ??
     entity.attributes.find((a) => a.name === keyAttribute)?.distinct;
@@ -438,14 +448,14 @@ export function binningCandidates(workload: Workload, model: Model, entityName: 
 export function idCandidates(workload: Workload, model: Model, entityName: string): Candidate[] {
   const entity = workload.entities.find((e) => e.name === entityName);
   const home = findPrimary(model, entityName);
-  if (entity === undefined || home === undefined || home.item.id !== `{${entity.key}}`) return [];
+  if (entity === undefined || home === undefined || home.item.id !== keyTemplate(entity.key)) return [];
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   for (const pattern of workload.accessPatterns) {
     if (pattern.type !== "read" || pattern.entity !== entityName || pattern.where.length < 2) continue;
     const single = (pattern.returns?.avg ?? Infinity) <= 1 || pattern.limit === 1;
     const attributes = pattern.where.map((w) => w.attribute);
-    if (!single || pattern.where.some((w) => w.op !== "eq") || attributes.includes(entity.key)) continue;
+    if (!single || pattern.where.some((w) => w.op !== "eq") || coversKey(entity, attributes)) continue;
     const id = attributes.map((a) => `{${a}}`).join("-");
     if (seen.has(id) || !identifiesRecord(entity, { ...home.item, id })) continue;
     seen.add(id);

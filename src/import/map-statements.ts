@@ -259,9 +259,13 @@ function mapShape(
       const table = entityTable(structure, shape.table);
       const attribute = (column: string) => attributeOf(table, column);
       const changes = shape.kind === "update" ? [...new Set(shape.set.map(attribute))] : [];
-      const keyed = shape.filters.some(
-        (f) => f.operator === "eq" && attribute(f.column.column) === keyOf(structure, table),
-      );
+      // By the whole key: an equality on every key column.
+      const key = keyOf(structure, table);
+      const keyed =
+        key.length > 0 &&
+        key.every((name) =>
+          shape.filters.some((f) => f.operator === "eq" && attribute(f.column.column) === name),
+        );
       const by = filterWords(table, shape.filters);
       return {
         pattern: compact({
@@ -309,8 +313,9 @@ function attributeOf(table: MappedTable, column: string): string {
   return attribute;
 }
 
-function keyOf(structure: MappedStructure, table: MappedTable): string | undefined {
-  return structure.entities.find((e) => e.name === table.entity)?.key;
+/** The key attributes of the table's entity (several for a composite primary key); empty when unknown. */
+function keyOf(structure: MappedStructure, table: MappedTable): readonly string[] {
+  return structure.entities.find((e) => e.name === table.entity)?.key ?? [];
 }
 
 function filterWords(table: MappedTable, filters: readonly Filter[]): string {
@@ -519,8 +524,10 @@ function aggregateParent(
   if (fk === undefined) return undefined;
   const parent = structure.tables.get(tableKey(fk.referencedSchema, fk.referencedTable));
   const entity = structure.entities.find((e) => e.name === parent?.entity);
-  if (entity?.key === undefined) return undefined;
-  return { parent: entity.name, key: entity.key };
+  // One filter column holds a single key (a composite parent key needs all its columns).
+  const key = entity?.key?.length === 1 ? entity.key[0] : undefined;
+  if (entity === undefined || key === undefined) return undefined;
+  return { parent: entity.name, key };
 }
 
 function aggregateEntry(
@@ -594,7 +601,9 @@ function mapJoinSelect(
       : shape.selected.filter((c) => aliasOf(c) === parent).map((c) => c.column);
     const parentKey = keyOf(structure, parent.table);
     const withEntries = [
-      ...new Set(parentColumns.map((c) => attributeOf(parent.table, c)).filter((attr) => attr !== parentKey)),
+      ...new Set(
+        parentColumns.map((c) => attributeOf(parent.table, c)).filter((attr) => !parentKey.includes(attr)),
+      ),
     ].map((attr) => `${parentEntity}.${attr}`);
     const whereClause = where(
       onChild.map((f) => ({ ...f, column: { column: f.column.column } })),
@@ -696,7 +705,13 @@ function mapLinkSelect(
     );
   const returnedEntity = returned.table.entity;
   const parent = structure.entities.find((e) => e.name === fromEntity);
-  if (parent?.key === undefined || filters.length !== 1 || filters[0]?.filter.operator !== "eq")
+  const parentKey = parent?.key?.length === 1 ? parent.key[0] : undefined;
+  if (
+    parent === undefined ||
+    parentKey === undefined ||
+    filters.length !== 1 ||
+    filters[0]?.filter.operator !== "eq"
+  )
     throw new Unmappable(
       `it reads ${returned.table.table.name} through ${link.table.table.name} without one ${fromEntity ?? ""} to start from`,
     );
@@ -706,17 +721,17 @@ function mapLinkSelect(
     ? returned.table.table.columns.map((c) => c.name)
     : shape.selected.filter((c) => aliasOf(c) === returned).map((c) => c.column);
   const attributes = [...new Set(columns.map((c) => attributeOf(returned.table, c)))];
-  const shown = attributes.filter((a) => a !== childKey);
-  const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [childKey ?? ""]).map(
+  const shown = attributes.filter((a) => !childKey.includes(a));
+  const withEntries = (shown.length > 0 ? shown : attributes.length > 0 ? attributes : [...childKey]).map(
     (a) => `${returnedEntity}.${a}`,
   );
   return {
     pattern: compact({
-      name: readName(parent.name, { [parent.key]: "eq" }, undefined, withEntries),
+      name: readName(parent.name, { [parentKey]: "eq" }, undefined, withEntries),
       type: "read" as const,
       entity: parent.name,
-      where: { [parent.key]: "eq" as const },
-      select: [parent.key],
+      where: { [parentKey]: "eq" as const },
+      select: [parentKey],
       with: withEntries,
     }),
     statements: [statement],

@@ -78,23 +78,17 @@ function linkForeignKeys(
   return second.columns.includes(firstColumn ?? "") ? [second, first] : [first, second];
 }
 
-/** The column that identifies a row, when one does. */
-function keyColumn(
-  table: TableInfo,
-  foreignKeys: readonly ForeignKey[],
-): { column: string; note?: string } | undefined {
-  if (table.primaryKey.length === 1) return { column: table.primaryKey[0] ?? "" };
+/**
+ * The columns that identify a row, when some do: the primary key (several columns for a
+ * composite primary key, which becomes a composite key: `key: [filmId, actorId]`), else a unique
+ * column that is never null.
+ */
+export function keyColumns(table: TableInfo): { columns: readonly string[]; note?: string } | undefined {
+  if (table.primaryKey.length === 1) return { columns: table.primaryKey };
   if (table.primaryKey.length > 1) {
-    const inForeignKey = new Set(
-      foreignKeys
-        .filter((fk) => fk.schema === table.schema && fk.table === table.name)
-        .flatMap((fk) => fk.columns),
-    );
-    const own = table.primaryKey.filter((column) => !inForeignKey.has(column));
-    const column = own[own.length - 1] ?? table.primaryKey[table.primaryKey.length - 1] ?? "";
     return {
-      column,
-      note: `composite primary key (${table.primaryKey.join(", ")}): ${column} identifies a row only together with the other key columns`,
+      columns: table.primaryKey,
+      note: `composite primary key (${table.primaryKey.join(", ")}) of ${tableLabel(table)}: a row is identified by all its columns together`,
     };
   }
   const unique = table.uniques.find(
@@ -102,7 +96,7 @@ function keyColumn(
   );
   return unique === undefined
     ? undefined
-    : { column: unique[0] ?? "", note: `no primary key: the unique column ${unique[0] ?? ""}` };
+    : { columns: unique, note: `no primary key: the unique column ${unique[0] ?? ""}` };
 }
 
 /** The column the database fills with the time of the insert (for growth), when there is one. */
@@ -166,7 +160,7 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
 
 /** A table as the entity `name`: key, count, size, growth and attributes, each fact recorded. */
 function mapEntity(table: TableInfo, name: string, context: MappingContext): DraftEntity {
-  const { snapshot, fact } = context;
+  const { fact } = context;
   const label = tableLabel(table);
   const attributeNames = uniqueNames(
     table.columns.map((c) => c.name),
@@ -174,11 +168,12 @@ function mapEntity(table: TableInfo, name: string, context: MappingContext): Dra
   );
   const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
   context.tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
-  const key = keyColumn(table, snapshot.foreignKeys);
+  const key = keyColumns(table);
+  const keyAttributes = key?.columns.map((column) => attributes.get(column) ?? column);
   const rows = table.rows?.value;
   const at = (...field: string[]) => ["entities", name, ...field];
-  if (key !== undefined)
-    fact(at("key"), attributes.get(key.column) ?? key.column, key.note ?? `primary key of ${label}`);
+  if (key !== undefined && keyAttributes !== undefined)
+    fact(at("key"), keyAttributes.join(", "), key.note ?? `primary key of ${label}`);
   let count: number | undefined;
   if (rows !== undefined && rows >= 1 && table.rows !== undefined) {
     count = Math.round(rows);
@@ -197,7 +192,8 @@ function mapEntity(table: TableInfo, name: string, context: MappingContext): Dra
   const draftAttributes = table.columns.map((column) =>
     mapAttribute(table, column, {
       attribute: attributes.get(column.name) ?? column.name,
-      isKey: key?.column === column.name,
+      // Only a single key column has one value per row (a composite key's columns repeat).
+      isKey: key?.columns.length === 1 && key.columns[0] === column.name,
       rows,
       at,
       fact,
@@ -205,7 +201,7 @@ function mapEntity(table: TableInfo, name: string, context: MappingContext): Dra
   );
   return compact({
     name,
-    key: key === undefined ? undefined : attributes.get(key.column),
+    key: keyAttributes,
     count,
     growthPerMonth: growthValue,
     avgBytes: size?.value,
@@ -299,15 +295,23 @@ function foreignKeyRelationships(context: MappingContext): DraftRelationship[] {
     const childTable = entityOf(fk.schema, fk.table);
     const parentTable = entityOf(fk.referencedSchema, fk.referencedTable);
     if (childTable?.entity === undefined || parentTable?.entity === undefined) continue;
-    const parentKey = keyColumn(parentTable.table, snapshot.foreignKeys)?.column;
-    const position = Math.max(0, fk.referencedColumns.indexOf(parentKey ?? ""));
-    const viaColumn = fk.columns[position] ?? fk.columns[0] ?? "";
-    const via = childTable.attributes.get(viaColumn) ?? viaColumn;
+    const viaColumns = viaColumnsOf(fk, keyColumns(parentTable.table)?.columns);
+    if (viaColumns === undefined) {
+      context.unmapped.push({
+        kind: "constraint",
+        name: fk.name,
+        detail: `${tableLabel(childTable.table)} (${fk.columns.join(", ")}) references ${tableLabel(parentTable.table)} (${fk.referencedColumns.join(", ")})`,
+        reason: `the referenced columns are not the key of ${tableLabel(parentTable.table)} (${(keyColumns(parentTable.table)?.columns ?? []).join(", ")}): a relationship's via holds the parent's whole key`,
+      });
+      continue;
+    }
+    const viaColumn = viaColumns[0] ?? "";
+    const via = viaColumns.map((column) => childTable.attributes.get(column) ?? column);
     const path = (field: string) => [
       "relationships",
       parentTable.entity ?? "",
       childTable.entity ?? "",
-      via,
+      via.join(","),
       field,
     ];
     const column = childTable.table.columns.find((c) => c.name === viaColumn);
@@ -318,14 +322,15 @@ function foreignKeyRelationships(context: MappingContext): DraftRelationship[] {
       `${tableLabel(childTable.table)}.${viaColumn}`,
       tableLabel(parentTable.table),
     );
-    const oneToOne =
-      childTable.table.uniques.some((u) => u.length === 1 && u[0] === viaColumn) ||
-      (childTable.table.primaryKey.length === 1 && childTable.table.primaryKey[0] === viaColumn);
+    // One child per parent: the via columns are a unique key or the primary key of the child.
+    const sameColumns = (columns: readonly string[]): boolean =>
+      columns.length === viaColumns.length && columns.every((column) => viaColumns.includes(column));
+    const oneToOne = childTable.table.uniques.some(sameColumns) || sameColumns(childTable.table.primaryKey);
     if (oneToOne)
       fact(
         path("kind"),
         "one-to-one",
-        `unique foreign key ${fk.name} on ${tableLabel(childTable.table)}.${viaColumn}`,
+        `unique foreign key ${fk.name} on ${tableLabel(childTable.table)}.${viaColumns.join(", ")}`,
       );
     if (counts.avg !== undefined) fact(path("avg"), counts.avg.value, counts.avg.how);
     if (counts.max !== undefined) fact(path("max"), counts.max.value, counts.max.how);
@@ -344,6 +349,25 @@ function foreignKeyRelationships(context: MappingContext): DraftRelationship[] {
     );
   }
   return relationships;
+}
+
+/**
+ * The child columns of a foreign key that hold the parent's key, in the key's order: each key
+ * column's referencing column. A single-column key referenced by another single column (a unique
+ * column of the parent) keeps that column; undefined when the foreign key does not give every
+ * column of a composite key.
+ */
+function viaColumnsOf(
+  fk: ForeignKey,
+  parentKey: readonly string[] | undefined,
+): readonly string[] | undefined {
+  if (parentKey === undefined || parentKey.length <= 1) {
+    const position = Math.max(0, fk.referencedColumns.indexOf(parentKey?.[0] ?? ""));
+    const column = fk.columns[position] ?? fk.columns[0];
+    return column === undefined ? undefined : [column];
+  }
+  const columns = parentKey.map((key) => fk.columns[fk.referencedColumns.indexOf(key)]);
+  return columns.every((column): column is string => column !== undefined) ? columns : undefined;
 }
 
 /** Each pure link table as a many-to-many relationship between the entities it links. */

@@ -269,8 +269,7 @@ function targetAttributes(
   const { item } = placement;
   // The holders of a linked or parent's copy are found by the deleted record's key (a query).
   if (target.kind === "linkedCopy" || target.kind === "parentCopy") {
-    const key = workload.entities.find((e) => e.name === carrier.entity)?.key;
-    return key === undefined ? [] : [key];
+    return [...(workload.entities.find((e) => e.name === carrier.entity)?.key ?? [])];
   }
   if (target.kind === "counter") {
     // The holder is addressed from the child through the relationship (its via holds the

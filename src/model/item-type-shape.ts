@@ -19,12 +19,12 @@ export interface ShapeContext {
    * The key of each entity the item's entity is linked to many-to-many (`manyToManyKeysOf`):
    * a copy of such an entity's attribute is an array of `{ key, attribute }` elements.
    */
-  readonly manyToManyKeys?: Readonly<Record<string, string>>;
+  readonly manyToManyKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** The key of each entity `entity` is linked to by a many-to-many relationship, by entity name. */
-export function manyToManyKeysOf(workload: Workload, entity: string): Record<string, string> {
-  const keys: Record<string, string> = {};
+export function manyToManyKeysOf(workload: Workload, entity: string): Record<string, readonly string[]> {
+  const keys: Record<string, readonly string[]> = {};
   for (const relationship of workload.relationships) {
     if (relationship.kind !== "many-to-many" || relationship.parent === relationship.child) continue;
     const other =

@@ -5,6 +5,7 @@
  * logical partitions, so no transactional batch). The planner plans those moves; the model check
  * refuses item types that cannot be moved (a bucket holds many records under one id).
  */
+import { isKeyAttribute } from "../workload/keys.js";
 import type { Entity, WritePattern } from "../workload/types.js";
 import { templateAttributes } from "./templates.js";
 import type { ItemType } from "./types.js";
@@ -18,7 +19,7 @@ import type { ItemType } from "./types.js";
 export function attributesChangedBy(entity: Entity, pattern: WritePattern): ReadonlySet<string> {
   if (pattern.operation === "create" || pattern.operation === "delete") return new Set();
   const names = pattern.changes ?? entity.attributes.filter((a) => a.changes !== "never").map((a) => a.name);
-  return new Set(names.filter((name) => name !== entity.key));
+  return new Set(names.filter((name) => !isKeyAttribute(entity, name)));
 }
 
 /**

@@ -19,7 +19,7 @@ export interface RelatedData extends runtime.RelatedData {
   /** For item types with `source`: the model, to find the source item type's derived data. */
   readonly model?: Model;
   /** For copies across many-to-many relationships: the linked entities' keys (`manyToManyKeysOf`). */
-  readonly manyToManyKeys?: Readonly<Record<string, string>>;
+  readonly manyToManyKeys?: Readonly<Record<string, readonly string[]>>;
 }
 
 const materialize = withModelErrors(runtime.materializeItem);

@@ -12,6 +12,7 @@
  * a copy is read from, a transactional batch with the parent's counter) renders the target's own
  * templates from the bound values, and refuses what the binding does not give. Pure.
  */
+import { isKeyAttribute, keyViaPairs } from "../workload/keys.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
 import { addressingAttributes } from "./key-changes.js";
 import { parseTemplate } from "./templates.js";
@@ -28,7 +29,7 @@ export type AddressedItem = Pick<ItemType, "id" | "partitionKey" | "shards" | "s
  * @example immutableAttribute(workload, post, "userId") // true when no write changes the author
  */
 export function immutableAttribute(workload: Workload, entity: Entity, attribute: string): boolean {
-  if (attribute === entity.key) return true;
+  if (isKeyAttribute(entity, attribute)) return true;
   const declared = entity.attributes.find((a) => a.name === attribute);
   return !workload.accessPatterns.some((pattern) => {
     if (pattern.type !== "write" || pattern.entity !== entity.name) return false;
@@ -41,8 +42,8 @@ export function immutableAttribute(workload: Workload, entity: Entity, attribute
 }
 
 /**
- * The attributes of `relationship.parent` that a record of its child gives: the parent's key,
- * held by the relationship's `via`, and each parent attribute the child's item keeps as a copy
+ * The attributes of `relationship.parent` that a record of its child gives: the parent's key
+ * attributes, each held by the relationship's `via` at its position, and each parent attribute the child's item keeps as a copy
  * through this relationship that no write changes. Empty for a relationship without a via.
  * @example parentBinding(workload, { parent: "Post", child: "Like", via: "postId", ... }) // { postId: "postId" }
  */
@@ -51,10 +52,9 @@ export function parentBinding(
   relationship: Relationship,
   childItem?: { readonly copies: readonly Copy[] },
 ): Binding {
-  const via = relationship.via;
   const parent = workload.entities.find((e) => e.name === relationship.parent);
-  if (via === undefined || parent === undefined) return {};
-  const binding: Record<string, string> = { [parent.key]: via };
+  if (relationship.via === undefined || parent === undefined) return {};
+  const binding: Record<string, string> = Object.fromEntries(keyViaPairs(parent, relationship));
   for (const copy of childItem?.copies ?? []) {
     if (copy.from.entity !== parent.name || binding[copy.from.attribute] !== undefined) continue;
     if (relationshipOf(workload, parent.name, relationship.child) !== relationship) continue;
@@ -69,15 +69,14 @@ export function parentBinding(
  * @example childBinding(workload, { parent: "User", child: "Post", via: "authorId", ... }) // { authorId: "userId" }
  */
 export function childBinding(workload: Workload, relationship: Relationship): Binding {
-  const via = relationship.via;
   const parent = workload.entities.find((e) => e.name === relationship.parent);
-  if (via === undefined || parent === undefined) return {};
-  return { [via]: parent.key };
+  if (relationship.via === undefined || parent === undefined) return {};
+  return Object.fromEntries(keyViaPairs(parent, relationship).map(([key, via]) => [via, key]));
 }
 
 /** Every attribute of `entity` bound to itself: a record of the entity read by its own templates. */
 export function identityBinding(entity: Entity): Binding {
-  const binding: Record<string, string> = { [entity.key]: entity.key };
+  const binding: Record<string, string> = Object.fromEntries(entity.key.map((name) => [name, name]));
   for (const attribute of entity.attributes) binding[attribute.name] = attribute.name;
   return binding;
 }

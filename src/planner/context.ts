@@ -84,6 +84,30 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     itemsAtHorizon(entity(name), workload.scale.horizonMonths).items;
   const { parents, children, pairs, writes, order, touching } = workloadIndexes(workload);
   const parentsOf = (name: string): readonly Relationship[] => parents.get(name) ?? [];
+  const distinctValues = (entityName: string, name: string, seen: Set<string>): number => {
+    const found = entity(entityName);
+    const attribute = found.attributes.find((a) => a.name === name);
+    if (attribute?.distinct !== undefined) return attribute.distinct;
+    // A single key, or a unique attribute, has one value per record; an attribute of a composite
+    // key does not (a film's id repeats on each of its actors' links).
+    if ((found.key.length === 1 && found.key[0] === name) || attribute?.unique === true)
+      return Math.max(1, countAtHorizon(entityName));
+    const parent = parentsOf(entityName).find((r) => r.via?.includes(name) === true);
+    const position = parent?.via?.indexOf(name) ?? -1;
+    if (parent !== undefined && parent.via?.length === 1) return Math.max(1, countAtHorizon(parent.parent));
+    // A via of one attribute of a composite parent key: that attribute's values among the parents.
+    const parentKey = parent === undefined ? undefined : entity(parent.parent).key[position];
+    if (parent !== undefined && parentKey !== undefined && !seen.has(`${parent.parent}.${parentKey}`)) {
+      seen.add(`${entityName}.${name}`);
+      return Math.min(
+        Math.max(1, countAtHorizon(entityName)),
+        distinctValues(parent.parent, parentKey, seen),
+      );
+    }
+    // Unknown cardinality: assume every item has its own value (the optimistic default the
+    // spec implies by asking for `distinct` on low-cardinality attributes).
+    return Math.max(1, countAtHorizon(entityName));
+  };
   const index = (pick: (item: ItemType) => readonly string[]): Map<string, Placement[]> => {
     const out = new Map<string, Placement[]>();
     for (const container of model.containers) {
@@ -115,17 +139,7 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     parentsOf,
     childrenOf: (name) => children.get(name) ?? [],
     countAtHorizon,
-    distinctValues(entityName, name) {
-      const found = entity(entityName);
-      const attribute = found.attributes.find((a) => a.name === name);
-      if (attribute?.distinct !== undefined) return attribute.distinct;
-      if (name === found.key || attribute?.unique === true) return Math.max(1, countAtHorizon(entityName));
-      const parent = parentsOf(entityName).find((r) => r.via === name);
-      if (parent !== undefined) return Math.max(1, countAtHorizon(parent.parent));
-      // Unknown cardinality: assume every item has its own value (the optimistic default the
-      // spec implies by asking for `distinct` on low-cardinality attributes).
-      return Math.max(1, countAtHorizon(entityName));
-    },
+    distinctValues: (entityName, name) => distinctValues(entityName, name, new Set()),
     skewOf: (entityName, name) => entity(entityName).attributes.find((a) => a.name === name)?.skew ?? 0,
     writesOf: (name) => writes.get(name) ?? [],
     readsTouching: (name) => touching.get(name) ?? [],

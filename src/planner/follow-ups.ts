@@ -13,6 +13,7 @@ import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import { recencyAttribute } from "../workload/recency.js";
+import { keyAttributes } from "../workload/keys.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
 import { formatWithItem } from "../workload/with-items.js";
 import { bindTemplate, childBinding, type Binding } from "../model/provenance.js";
@@ -43,17 +44,18 @@ function completePlacements(env: PlanEnvironment, entity: string): Placement[] {
 function perItemParentLookup(
   env: PlanEnvironment,
   parent: string,
-  via: string,
+  via: readonly string[],
   attribute: string | undefined,
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
   const parentEntity = env.context.entity(parent);
+  const key = keyAttributes(parentEntity);
   // The child's result gives the parent's key under the via, and nothing else of the parent.
-  const fromChild: Binding = { [parentEntity.key]: via };
+  const fromChild: Binding = Object.fromEntries(key.map((name, index) => [name, via[index] ?? name]));
   let best: PlanStep | undefined;
   for (const placement of completePlacements(env, parent)) {
-    const routing = routeRequest(placement.item, new Set([parentEntity.key]));
+    const routing = routeRequest(placement.item, new Set(key));
     const shape = env.shape(placement);
     let step: PlanStep;
     if (routing.scope === "single" && routing.idKnown) {
@@ -72,13 +74,13 @@ function perItemParentLookup(
     } else {
       const partitions = routing.scope === "fanOut" ? env.partitions(placement.container.name) : 1;
       const query = buildQuery({
-        keys: keyConditions(placement, routing, "result", new Set([parentEntity.key]), fromChild),
-        predicates: [{ attribute: parentEntity.key, op: "eq" }],
+        keys: keyConditions(placement, routing, "result", new Set(key), fromChild),
+        predicates: key.map((name) => ({ attribute: name, op: "eq" as const })),
         valuesFrom: "result",
-        resultNames: { [parentEntity.key]: via },
+        resultNames: Object.fromEntries(key.map((name, index) => [name, via[index] ?? name])),
         orderBy: [],
         // The whole item when the complete record is asked for (SELECT *).
-        ...(attribute === undefined ? {} : { projection: [parentEntity.key, attribute] }),
+        ...(attribute === undefined ? {} : { projection: [...key, attribute] }),
         ...tombstoneFilter(env, placement),
       });
       const q: QueryStep = {
@@ -110,29 +112,34 @@ function perItemParentLookup(
   return best;
 }
 
-/** One query fetching the parents of all returned items (`ARRAY_CONTAINS(@keys, c.key)`). */
+/**
+ * One query fetching the parents of all returned items (`ARRAY_CONTAINS(@keys, c.key)`); none for
+ * a parent with a composite key (a list of single values cannot hold its key tuples).
+ */
 function batchedParentLookup(
   env: PlanEnvironment,
   parent: string,
-  via: string,
+  via: readonly string[],
   attribute: string,
   distinctParents: number,
   consistency: ReadPattern["consistency"],
 ): QueryStep | undefined {
   const parentEntity = env.context.entity(parent);
+  const [key, ...rest] = keyAttributes(parentEntity);
+  const [holder] = via;
+  if (key === undefined || holder === undefined || rest.length > 0) return undefined;
   let best: QueryStep | undefined;
   for (const placement of completePlacements(env, parent)) {
-    const keyed =
-      placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${parentEntity.key}}`;
+    const keyed = placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${key}}`;
     const physical = env.partitions(placement.container.name);
     const partitions = keyed ? Math.min(Math.ceil(distinctParents), physical) : physical;
     const query = buildQuery({
       keys: [{ property: "type", source: { kind: "literal", value: placement.item.type } }],
-      predicates: [{ attribute: parentEntity.key, op: "in" }],
+      predicates: [{ attribute: key, op: "in" }],
       valuesFrom: "result",
-      resultNames: { [parentEntity.key]: via },
+      resultNames: { [key]: holder },
       orderBy: [],
-      projection: [parentEntity.key, attribute],
+      projection: [key, attribute],
       ...tombstoneFilter(env, placement),
     });
     const returnedBytes = distinctParents * (attributePropertyBytes(parentEntity, attribute) + 40);
@@ -173,7 +180,7 @@ export function newestOrder(env: PlanEnvironment, entity: string): SortKey[] {
   const by = recencyAttribute(child);
   return [
     ...(by === undefined ? [] : [{ attribute: by, direction: "desc" as const }]),
-    { attribute: child.key, direction: "desc" },
+    ...keyAttributes(child).map((attribute) => ({ attribute, direction: "desc" as const })),
   ];
 }
 
@@ -185,7 +192,7 @@ export function childQuery(
   env: PlanEnvironment,
   from: { readonly entity: string; readonly consistency?: ReadPattern["consistency"] },
   entry: Exclude<WithItem, { kind: "attribute" }>,
-  via: string,
+  via: readonly string[],
   childrenPerParent: number,
   times: number,
   source: Binding,
@@ -211,10 +218,10 @@ export function childQuery(
           : undefined;
     const top = entry.kind === "latest" ? entry.n : undefined;
     const query = buildQuery({
-      keys: keyConditions(placement, routing, "result", new Set([via]), source),
-      predicates: [{ attribute: via, op: "eq" }],
+      keys: keyConditions(placement, routing, "result", new Set(via), source),
+      predicates: via.map((attribute) => ({ attribute, op: "eq" as const })),
       valuesFrom: "result",
-      resultNames: { [via]: source[via] ?? via },
+      resultNames: Object.fromEntries(via.map((name) => [name, source[name] ?? name])),
       orderBy: entry.kind === "latest" ? newestOrder(env, entry.entity) : [],
       ...(top === undefined ? {} : { top }),
       ...(aggregate === undefined ? {} : { aggregate }),
@@ -271,7 +278,7 @@ export function planKeyLookup(
   times: number,
   consistency: ReadPattern["consistency"],
 ): PlanStep | undefined {
-  const key = env.context.entity(entity).key;
+  const key = keyAttributes(env.context.entity(entity));
   // The complete record: every attribute the lookup item leaves out (not only its key).
   return perItemParentLookup(env, entity, key, undefined, times, consistency);
 }
@@ -287,7 +294,7 @@ function manyToManyProblem(
   entry: { readonly entity: string; readonly attribute: string },
 ): string {
   const link = manyToManyLink(env.context, holder, entry.entity);
-  const key = env.context.entity(entry.entity).key;
+  const key = keyAttributes(env.context.entity(entry.entity)).join(", ");
   const head = `${label}: ${holder} and ${entry.entity} are many-to-many with no attribute to follow`;
   if (link === undefined) return head;
   const copy = { from: { entity: entry.entity, attribute: entry.attribute }, as: "copy" };

@@ -95,12 +95,13 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
     for (const entry of pattern.with) {
       if (entry.kind === "attribute" || !entities.has(entry.entity)) continue;
       const relationship = context.relationship(pattern.entity, entry.entity);
-      if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
+      for (const via of relationship?.via ?? []) paths.add(`/${via}/?`);
       if (entry.kind === "latest") newest.add(entry.entity);
     }
   }
   // The newest children (`latest(X, N)` follow-ups, refills of `latest: N` embeds) are read
-  // ORDER BY X's time DESC, X's key DESC: two paths, so a composite index in that order.
+  // ORDER BY X's time DESC, X's key DESC (each attribute of a composite key): a composite index
+  // in that order.
   for (const entity of entities) {
     const embedded = context
       .embeddersOf(entity)
@@ -109,7 +110,7 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
   }
   for (const entity of newest) {
     const child = context.entity(entity);
-    const order = [recencyAttribute(child), child.key].filter((name) => name !== undefined);
+    const order = [recencyAttribute(child), ...child.key].filter((name) => name !== undefined);
     for (const name of order) paths.add(`/${name}/?`);
     if (order.length > 1) {
       const composite = order.map((name) => ({ path: `/${name}`, order: "descending" as const }));
@@ -124,9 +125,9 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
     for (const copy of item.copies) {
       // A change of a many-to-many source finds its holders by the key in their array.
       if (manyToManyLink(context, item.entity, copy.from.entity) !== undefined)
-        paths.add(`/${copy.as}/[]/${context.entity(copy.from.entity).key}/?`);
+        for (const key of context.entity(copy.from.entity).key) paths.add(`/${copy.as}/[]/${key}/?`);
       const relationship = context.relationship(copy.from.entity, item.entity);
-      if (relationship?.via !== undefined) paths.add(`/${relationship.via}/?`);
+      for (const via of relationship?.via ?? []) paths.add(`/${via}/?`);
     }
   }
   return { included: [...paths].sort(), excluded: ["/*"], composite: [...composites.values()] };

@@ -4,6 +4,7 @@
  * attributes and from the item type's projection, truncation, embeds, copies, counters and
  * buckets.
  */
+import { isKeyAttribute } from "../workload/keys.js";
 import type { Container, Copy, ItemType } from "../model/types.js";
 import type { Attribute, Entity } from "../workload/types.js";
 import type { PlanningContext } from "./context.js";
@@ -203,9 +204,11 @@ export function describeItemShape(
 /** JSON bytes of one array element `{"tagId":...,"label":...}` (braces and comma included). */
 export function elementBytes(context: PlanningContext, copy: Copy): number {
   const source = context.entity(copy.from.entity);
-  const key = attributePropertyBytes(source, source.key);
+  const key = source.key.reduce((sum, name) => sum + attributePropertyBytes(source, name), 0);
   return (
-    3 + key + (copy.from.attribute === source.key ? 0 : attributePropertyBytes(source, copy.from.attribute))
+    3 +
+    key +
+    (isKeyAttribute(source, copy.from.attribute) ? 0 : attributePropertyBytes(source, copy.from.attribute))
   );
 }
 

@@ -72,17 +72,28 @@ export function holdersQuery(
   holderType: string,
   keyProperties: readonly string[],
   copy: Copy,
-  sourceKey: string,
+  sourceKey: readonly string[],
 ): { readonly sql: string; readonly parameters: readonly QueryParameter[] } {
-  const base = `@${sourceKey.replace(/[^A-Za-z0-9_]/g, "_")}`;
-  const parameter = base === "@type" || base === "@" ? `${base}Key` : base;
+  const used = new Set<string>(["@type"]);
+  const parameters = sourceKey.map((attribute) => {
+    const base = `@${attribute.replace(/[^A-Za-z0-9_]/g, "_")}`;
+    let name = base === "@type" || base === "@" ? `${base}Key` : base;
+    for (let n = 2; used.has(name); n++) name = `${base}${n}`;
+    used.add(name);
+    return { attribute, name };
+  });
+  // The element of the record: every key attribute equal (a partial match of the element).
+  const element = parameters.map(({ attribute, name }) => `${JSON.stringify(attribute)}: ${name}`).join(", ");
   // The ETag makes the patch of each holder's element conditional (runtime/linked-copies.ts).
   const projected = [...new Set(["id", ...keyProperties, copy.as, "_etag"])].map((name) => propertyRef(name));
   return {
-    sql: `SELECT ${projected.join(", ")} FROM c WHERE c.type = @type AND ARRAY_CONTAINS(${propertyRef(copy.as)}, {${JSON.stringify(sourceKey)}: ${parameter}}, true)`,
+    sql: `SELECT ${projected.join(", ")} FROM c WHERE c.type = @type AND ARRAY_CONTAINS(${propertyRef(copy.as)}, {${element}}, true)`,
     parameters: [
       { name: "@type", source: { kind: "literal", value: holderType } },
-      { name: parameter, source: { kind: "fromResult", attribute: sourceKey } },
+      ...parameters.map(({ attribute, name }) => ({
+        name,
+        source: { kind: "fromResult" as const, attribute },
+      })),
     ],
   };
 }

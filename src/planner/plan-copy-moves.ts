@@ -8,6 +8,7 @@
  * order), the delete must not remove a copy its create already rewrote: the handler reads the
  * copy first and deletes it only if it still holds the deleted version.
  */
+import { keyAttributes } from "../workload/keys.js";
 import { addressingAttributes, changingAddress } from "../model/key-changes.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
@@ -81,8 +82,8 @@ export function copyMoveSteps(
   // Every create is searched (the feed cannot tell it from an update); updates when they move it.
   const searched = kind === "create" ? 1 : moveShare;
   if (times * searched < 1e-4) return [];
-  const key = env.context.entity(copy.item.entity).key;
-  const routing = routeRequest(copy.item, new Set([key]));
+  const key = keyAttributes(env.context.entity(copy.item.entity));
+  const routing = routeRequest(copy.item, new Set(key));
   const partitions =
     routing.scope === "fanOut"
       ? env.partitions(copy.container.name)
@@ -90,8 +91,8 @@ export function copyMoveSteps(
         ? Math.min(routing.shardCount, env.partitions(copy.container.name))
         : 1;
   const query = buildQuery({
-    keys: keyConditions(copy, routing, "result", new Set([key])),
-    predicates: [{ attribute: key, op: "eq" }],
+    keys: keyConditions(copy, routing, "result", new Set(key)),
+    predicates: key.map((attribute) => ({ attribute, op: "eq" as const })),
     valuesFrom: "result",
     orderBy: [],
     projection: [...new Set(["id", ...copy.container.partitionKey.map(keyProperty)])],
@@ -116,7 +117,7 @@ export function copyMoveSteps(
     note:
       kind === "create"
         ? `look for a copy of the record at an old ${moving.join(", ")} (the latest-version change feed does not tell a create from an update)`
-        : `find the copies left under the old ${moving.join(", ")} by the ${key}`,
+        : `find the copies left under the old ${moving.join(", ")} by the ${key.join(", ")}`,
   };
   const removals = times * moveShare * replicas;
   return removals > 0

@@ -40,7 +40,7 @@ export function copyRefreshReads(
         ? 1
         : pattern.changes === undefined
           ? 1
-          : anyChangeProbability(env, pattern, [via]);
+          : anyChangeProbability(env, pattern, via);
     if (share === 0) continue;
     const source = keyedPlacement(env.context.model, env.context.entity(parent));
     if (source === undefined) {
@@ -65,7 +65,7 @@ export function copyRefreshReads(
       times: share * pattern.batch,
       note:
         pattern.operation === "patch"
-          ? `read the new ${parent} of a re-parented ${placement.item.type} (its ${via} changes) for the copies of its attributes, set in the same patch`
+          ? `read the new ${parent} of a re-parented ${placement.item.type} (its ${via.join(", ")} changes) for the copies of its attributes, set in the same patch`
           : `read the ${parent} of each written ${placement.item.type} for the copies of its attributes`,
     });
   }

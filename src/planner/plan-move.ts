@@ -6,6 +6,7 @@
  * create comes first: a failure between the two leaves a duplicate to clean up, never a lost
  * record). When the attribute keeps its value, the write stays in place.
  */
+import { keyAttributes } from "../workload/keys.js";
 import { addressingAttributes, attributesChangedBy } from "../model/key-changes.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
@@ -35,7 +36,7 @@ export type MoveWrite = (
  */
 function knownAttributes(env: PlanEnvironment, pattern: WritePattern): Set<string> {
   const entity = env.context.entity(pattern.entity);
-  const known = new Set([entity.key]);
+  const known = new Set(keyAttributes(entity));
   if (pattern.operation === "patch") return known;
   const changed = attributesChangedBy(entity, pattern);
   for (const attribute of entity.attributes) if (!changed.has(attribute.name)) known.add(attribute.name);
@@ -112,7 +113,7 @@ function locateQuery(
   known: ReadonlySet<string>,
   times: number,
 ): QueryStep {
-  const key = env.context.entity(pattern.entity).key;
+  const key = keyAttributes(env.context.entity(pattern.entity));
   const routing = routeRequest(moving.item, known);
   const partitions =
     routing.scope === "fanOut"
@@ -121,8 +122,8 @@ function locateQuery(
         ? Math.min(routing.shardCount, env.partitions(moving.container.name))
         : 1;
   const query = buildQuery({
-    keys: keyConditions(moving, routing, "result", new Set([key])),
-    predicates: [{ attribute: key, op: "eq" }],
+    keys: keyConditions(moving, routing, "result", new Set(key)),
+    predicates: key.map((attribute) => ({ attribute, op: "eq" as const })),
     valuesFrom: "result",
     orderBy: [],
     ...tombstoneFilter(env, moving),
@@ -142,7 +143,7 @@ function locateQuery(
     orderServedByIndex: true,
     ru: env.estimate({ op: "query", returned: 1, returnedBytes: env.shape(moving).avgBytes, partitions }),
     times,
-    note: `find the current ${moving.item.type} by its ${key} (${routing.scope === "fanOut" ? `fan-out over ${partitions} physical partition(s)` : `${routing.scope} query`})`,
+    note: `find the current ${moving.item.type} by its ${key.join(", ")} (${routing.scope === "fanOut" ? `fan-out over ${partitions} physical partition(s)` : `${routing.scope} query`})`,
   };
 }
 

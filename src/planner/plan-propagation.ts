@@ -12,6 +12,7 @@
  * an answer no current data gives. The parent's item type is then a delete carrier
  * (`parentCopy` in `src/model/deletes.ts`), so the change feed carries the delete.
  */
+import { keyAttributes } from "../workload/keys.js";
 import type { Copy } from "../model/types.js";
 import type { WritePattern } from "../workload/types.js";
 import { changeKind, changeProbability } from "./changes.js";
@@ -71,7 +72,9 @@ export function planPropagations(
         continue;
       }
       const holders = relationship.avg;
-      const routing = routeRequest(item, new Set([relationship.via]));
+      const via = relationship.via;
+      const sourceKey = keyAttributes(context.entity(pattern.entity));
+      const routing = routeRequest(item, new Set(via));
       const partitions =
         routing.scope === "fanOut"
           ? env.partitions(container.name)
@@ -79,12 +82,18 @@ export function planPropagations(
             ? Math.min(routing.shardCount, env.partitions(container.name))
             : 1;
       const query = buildQuery({
-        keys: keyConditions(holder, routing, "result", new Set([relationship.via]), {
-          [relationship.via]: context.entity(pattern.entity).key,
-        }),
-        predicates: [{ attribute: relationship.via, op: "eq" }],
+        keys: keyConditions(
+          holder,
+          routing,
+          "result",
+          new Set(via),
+          Object.fromEntries(via.map((attribute, index) => [attribute, sourceKey[index] ?? attribute])),
+        ),
+        predicates: via.map((attribute) => ({ attribute, op: "eq" as const })),
         valuesFrom: "result",
-        resultNames: { [relationship.via]: context.entity(pattern.entity).key },
+        resultNames: Object.fromEntries(
+          via.map((attribute, index) => [attribute, sourceKey[index] ?? attribute]),
+        ),
         orderBy: [],
         projection: ["id", ...container.partitionKey.map(keyProperty).filter((name) => name !== "id")],
       });
@@ -144,14 +153,16 @@ function manyToManyPropagation(
 ): ChangeFeedStep {
   const { container, item } = holder;
   const { copy, link, removal } = linked;
-  const sourceKey = env.context.entity(pattern.entity).key;
+  const sourceKey = keyAttributes(env.context.entity(pattern.entity));
   const holders = link.holdersPerSource;
   const partitions = env.partitions(container.name);
   const keyProperties = container.partitionKey.map(keyProperty).filter((name) => name !== "id");
   const query = holdersQuery(item.type, keyProperties, copy, sourceKey);
   // Each holder comes back with its id, key properties (80 bytes) and the array (patched by index).
   const arrayBytes = 80 + manyToManyCopyBytes(env.context, copy, link).avg;
-  const indexed = isPathIndexed(env.policy(container), `/${copy.as}/[]/${sourceKey}`);
+  const indexed = sourceKey.every((attribute) =>
+    isPathIndexed(env.policy(container), `/${copy.as}/[]/${attribute}`),
+  );
   const scanned = Math.max(0, env.itemCount(holder) - holders);
   const find: QueryStep = {
     kind: "query",
@@ -172,7 +183,7 @@ function manyToManyPropagation(
       ...(indexed ? {} : { scannedNotReturned: scanned, scannedBytes: scanned * env.shape(holder).avgBytes }),
     }),
     times: probability * pattern.batch,
-    note: `find the ${item.type} items whose ${copy.as} holds the ${pattern.entity} (${round(holders)} per ${pattern.entity} on average, many-to-many: a fan-out over ${partitions} partitions${indexed ? "" : `; /${copy.as}/[]/${sourceKey} is not indexed, so every ${item.type} is loaded`})`,
+    note: `find the ${item.type} items whose ${copy.as} holds the ${pattern.entity} (${round(holders)} per ${pattern.entity} on average, many-to-many: a fan-out over ${partitions} partitions${indexed ? "" : `; /${copy.as}/[]/${sourceKey.join(", ")} is not indexed, so every ${item.type} is loaded`})`,
   };
   const update = writeStep(
     env,

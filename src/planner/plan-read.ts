@@ -6,6 +6,7 @@
  */
 import type { CompositePath } from "../model/types.js";
 import { templateAttributes } from "../model/templates.js";
+import { coversKey, formatKey, keyAttributes, viaAttributes } from "../workload/keys.js";
 import type { ReadPattern, SortKey } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment.js";
@@ -23,10 +24,12 @@ export function expectedMatches(env: PlanEnvironment, pattern: ReadPattern): num
   const { context } = env;
   if (pattern.returns !== undefined) return pattern.returns.avg;
   const entity = context.entity(pattern.entity);
+  // An equality on every key attribute (one for a single key) identifies one record.
+  const equal = pattern.where.filter((p) => p.op === "eq" || p.op === "contains").map((p) => p.attribute);
+  if (coversKey(entity, equal)) return 1;
   let matches = context.countAtHorizon(pattern.entity);
   for (const predicate of pattern.where) {
     if (predicate.op === "eq" || predicate.op === "contains") {
-      if (predicate.attribute === entity.key) return 1;
       matches /= context.distinctValues(pattern.entity, predicate.attribute);
     } else if (predicate.op === "in") {
       matches = Math.min(matches, 10);
@@ -76,7 +79,7 @@ function coverageProblems(
     // point read of the complete item (planned by the caller). The query on it filters and sorts
     // on its own properties, so those must be stored (a copy without genreId finds no track).
     const lookup =
-      item.select.includes(entity.key) &&
+      coversKey(entity, item.select) &&
       pattern.where.every((p) => item.select?.includes(p.attribute)) &&
       pattern.orderBy.every((s) => item.select?.includes(s.attribute));
     if (missing.length > 0 && !lookup) problems.push(`${item.type} items do not store ${missing.join(", ")}`);
@@ -131,7 +134,7 @@ function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, item: Placemen
         (c) => c.from.entity === entry.entity && c.from.attribute === entry.attribute,
       );
       const via = env.context.relationship(entry.entity, pattern.entity)?.via;
-      if (!copied && via !== undefined) keys.push(via);
+      if (!copied && via !== undefined) keys.push(...via);
       continue;
     }
     const held =
@@ -142,7 +145,7 @@ function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, item: Placemen
             e.entity === entry.entity &&
             (e.latest === undefined || (entry.kind === "latest" && e.latest >= entry.n)),
         ));
-    if (!held) keys.push(env.context.entity(pattern.entity).key);
+    if (!held) keys.push(...env.context.entity(pattern.entity).key);
   }
   return keys;
 }
@@ -444,7 +447,7 @@ function keyLookupSteps(
   if (
     item.select === undefined ||
     needed.every((name) => item.select?.includes(name)) ||
-    !item.select.includes(entity.key)
+    !coversKey(entity, item.select)
   )
     return { steps: [], problems: [], notes: [] };
   const consistency = pattern.consistency ?? env.context.workload.scale.consistency;
@@ -461,7 +464,7 @@ function keyLookupSteps(
     steps: [
       {
         ...full,
-        note: `read the complete ${pattern.entity} by the ${entity.key} the ${item.type} item holds`,
+        note: `read the complete ${pattern.entity} by the ${formatKey(entity.key)} the ${item.type} item holds`,
       },
     ],
     problems: [],
@@ -559,8 +562,8 @@ export function projectionOf(
   for (const embed of item.embeds) fields.add(embed.as);
   // Follow-up reads need the keys of the related items.
   for (const relationship of env.context.parentsOf(pattern.entity))
-    if (relationship.via !== undefined) fields.add(relationship.via);
-  fields.add(env.context.entity(pattern.entity).key);
+    for (const via of viaAttributes(relationship)) fields.add(via);
+  for (const key of keyAttributes(env.context.entity(pattern.entity))) fields.add(key);
   return [...fields];
 }
 

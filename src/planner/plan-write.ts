@@ -345,7 +345,7 @@ function planRefill(
   pattern: WritePattern,
   parent: Placement,
   latest: number,
-  via: string,
+  via: readonly string[],
   childrenPerParent: number,
 ): { step?: QueryStep; notes: string[] } {
   const by = recencyAttribute(env.context.entity(pattern.entity));
@@ -364,7 +364,7 @@ function planRefill(
     via,
     childrenPerParent,
     share * pattern.batch,
-    { [via]: via },
+    Object.fromEntries(via.map((name) => [name, name])),
   );
   const what = `the newest ${latest} ${pattern.entity} embedded in ${parent.item.type}`;
   if (found === undefined) {

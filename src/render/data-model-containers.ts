@@ -4,6 +4,7 @@
  * numbers, item types, attributes, patterns served, throughput, consistency, and the indexing
  * policy as Cosmos DB JSON with the patterns it serves and its RU impact.
  */
+import { isKeyAttribute } from "../workload/keys.js";
 import { AUTOSCALE_MIN_FRACTION_OF_MAX } from "../cosmos/limits.js";
 import type { ContainerEvaluation } from "../cost/evaluation-types.js";
 import { effectiveItemType } from "../model/materialize-item.js";
@@ -212,9 +213,11 @@ function partitionKeyOf(
       (pair) =>
         pair.child === item.entity &&
         pair.relationship.via !== undefined &&
-        item.partitionKey.some((t) => templateAttributes(t).includes(pair.relationship.via ?? "")),
+        pair.relationship.via.every((via) =>
+          item.partitionKey.some((t) => templateAttributes(t).includes(via)),
+        ),
     );
-    const via = keyedBy?.relationship.via ?? "";
+    const via = (keyedBy?.relationship.via ?? []).join(", ");
     const keyedText =
       keyedBy === undefined
         ? ""
@@ -295,7 +298,11 @@ function attributeRows(context: Context, container: Container): string[][] {
       if (stored.bucket === undefined && (attribute.name === "id" || keyProps.has(attribute.name))) continue;
       const truncated = item.truncate.find((x) => x.attribute === attribute.name);
       const notes = [
-        attribute.name === entity?.key ? "entity key" : "",
+        entity === undefined || !isKeyAttribute(entity, attribute.name)
+          ? ""
+          : entity.key.length === 1
+            ? "entity key"
+            : `part of the entity key (${entity.key.join(", ")})`,
         attribute.unique ? "unique" : "",
         truncated === undefined ? "" : `truncated to ${formatNumber(truncated.bytes, 0)} bytes`,
         attribute.changes === "never" ? "" : `changes ${attribute.changes}ly`,
@@ -315,7 +322,7 @@ function attributeRows(context: Context, container: Container): string[][] {
         .find((x) => x.name === copy.from.entity)
         ?.attributes.find((a) => a.name === copy.from.attribute);
       const manyToMany = manyToManyLink(planning, item.entity, copy.from.entity);
-      const key = context.workload.entities.find((x) => x.name === copy.from.entity)?.key ?? "";
+      const key = (context.workload.entities.find((x) => x.name === copy.from.entity)?.key ?? []).join(", ");
       rows.push([
         t,
         code(copy.as),

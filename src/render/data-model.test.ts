@@ -151,8 +151,9 @@ function itemProblems(
     const children = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
     if (!(embed.as in item)) problems.push(`embed ${embed.as} missing`);
     for (const entry of children as Record<string, unknown>[]) {
-      if (child !== undefined && entry[child.key] === undefined)
-        problems.push(`${embed.as} entry without ${child.key}`);
+      for (const key of child?.key ?? []) {
+        if (entry[key] === undefined) problems.push(`${embed.as} entry without ${key}`);
+      }
     }
   }
   return problems;

@@ -50,7 +50,7 @@ function workloadOf(accessPatterns: AccessPattern[], extra: Partial<Workload> = 
     entities: [
       {
         name: "User",
-        key: "userId",
+        key: ["userId"],
         count: 1000,
         growthPerMonth: 10,
         avgBytes: 1000,
@@ -62,7 +62,7 @@ function workloadOf(accessPatterns: AccessPattern[], extra: Partial<Workload> = 
       },
       {
         name: "Post",
-        key: "postId",
+        key: ["postId"],
         count: 10000,
         growthPerMonth: 100,
         avgBytes: 2000,
@@ -71,7 +71,7 @@ function workloadOf(accessPatterns: AccessPattern[], extra: Partial<Workload> = 
       },
     ],
     relationships: [
-      { parent: "User", child: "Post", kind: "one-to-many", via: "userId", avg: 10, owned: true },
+      { parent: "User", child: "Post", kind: "one-to-many", via: ["userId"], avg: 10, owned: true },
     ],
     accessPatterns,
     ...extra,
@@ -159,7 +159,7 @@ describe("renderRequirements", () => {
       entities: [
         {
           name: HOSTILE,
-          key: "a|b",
+          key: ["a|b"],
           count: 10,
           growthPerMonth: 0,
           avgBytes: 100,
@@ -168,7 +168,7 @@ describe("renderRequirements", () => {
         },
         {
           name: "Child|<script>",
-          key: "id",
+          key: ["id"],
           count: 10,
           growthPerMonth: 0,
           avgBytes: 100,
@@ -181,7 +181,7 @@ describe("renderRequirements", () => {
           parent: HOSTILE,
           child: "Child|<script>",
           kind: "one-to-many",
-          via: "a|b",
+          via: ["a|b"],
           avg: 1,
           max: 2,
           owned: true,

@@ -4,6 +4,7 @@
  * correlations, checks and checklist computed from the workload rather than guessed.
  * User text is escaped everywhere (see `markdown.ts`).
  */
+import { soleKey } from "../workload/keys.js";
 import type { AccessPattern, Predicate, RelationshipKind, Workload } from "../workload/types.js";
 import { analyzeAccessCorrelation, describeWith, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import { concentratedPatterns, entityStorage } from "../analysis/design-considerations.js";
@@ -179,14 +180,18 @@ function patternConsiderations(
   if (pattern.type === "read") {
     const eq = (a: string | undefined): boolean =>
       a !== undefined && pattern.where.some((w) => w.attribute === a && w.op === "eq");
-    const parentKeys = workload.relationships.filter((r) => r.child === pattern.entity && eq(r.via));
-    if (entity && eq(entity.key)) notes.push(`point read candidate (id = ${e(entity.key)})`);
+    const parentKeys = workload.relationships.filter(
+      (r) => r.child === pattern.entity && r.via !== undefined && r.via.every(eq),
+    );
+    // The id of a composite key holds every attribute: "id = filmId + actorId".
+    if (entity && entity.key.every(eq))
+      notes.push(`point read candidate (id = ${entity.key.map(e).join(" + ")})`);
     else if (parentKeys.length > 0) {
       notes.push(
-        `single-partition query when partitioned by ${parentKeys.map((r) => e(r.via ?? "")).join(" or ")}`,
+        `single-partition query when partitioned by ${parentKeys.map((r) => (r.via ?? []).map(e).join(" + ")).join(" or ")}`,
       );
-    } else if (entity && pattern.where.some((w) => w.attribute === entity.key && w.op === "in")) {
-      notes.push(`point reads of each listed ${e(entity.key)} (ReadMany)`);
+    } else if (entity && pattern.where.some((w) => w.attribute === soleKey(entity) && w.op === "in")) {
+      notes.push(`point reads of each listed ${entity.key.map(e).join(" + ")} (ReadMany)`);
     } else if (!pattern.where.some((w) => w.op === "eq" || w.op === "in")) {
       const partitions = entity ? entityStorage(workload, entity).minPhysicalPartitions : 1;
       notes.push(
@@ -260,7 +265,7 @@ function renderAccessPatterns(workload: Workload): string {
 function describeRelationship(workload: Workload, pair: PairAnalysis): string {
   const r = pair.relationship;
   const max = r.max === undefined ? "unbounded" : `max ${formatNumber(r.max, 0)}`;
-  const via = r.via === undefined ? "no key of the parent on the child" : `via ${e(r.via)}`;
+  const via = r.via === undefined ? "no key of the parent on the child" : `via ${r.via.map(e).join(" + ")}`;
   const owned = r.owned
     ? `${e(r.child)} cannot exist without its ${e(r.parent)}`
     : `${e(r.child)} can exist on its own`;

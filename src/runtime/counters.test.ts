@@ -63,7 +63,7 @@ const task: CounterTask = {
   partitionKey: ["{accountId}"],
   bind: { accountId: "accountId" },
   property: "orderCount",
-  childKey: "orderId",
+  childKey: ["orderId"],
 };
 const flag = countedFlag(task);
 

@@ -6,6 +6,7 @@
  */
 export * from "./errors.js";
 export * from "./templates.js";
+export * from "./record-keys.js";
 export * from "./sql.js";
 export * from "./hash.js";
 export * from "./items.js";

@@ -10,6 +10,7 @@
  * of the same name. A bucketed item holds the attributes its templates use, the window start
  * under the bucket's `by` attribute (time windows), and the bucket's records under `records`.
  */
+import { keyIdentity } from "./record-keys.js";
 import { DataAccessError } from "./errors.js";
 import { computeShard } from "./hash.js";
 import {
@@ -47,11 +48,11 @@ export interface Copy {
   readonly from: { readonly entity: string; readonly attribute: string };
   readonly as: string;
   /**
-   * Across a many-to-many relationship: the source entity's key. The item then holds an array
-   * with one element per linked record, `{ <key>: value, <attribute>: value }`, taken from
-   * `related.linked`.
+   * Across a many-to-many relationship: the source entity's key attributes. The item then holds
+   * an array with one element per linked record, `{ <key attributes>: values, <attribute>: value }`,
+   * taken from `related.linked`.
    */
-  readonly key?: string;
+  readonly key?: readonly string[];
 }
 
 /** A count of child items kept on the item. */
@@ -335,11 +336,11 @@ export function materializeItem(
   return item;
 }
 
-/** The array of a copy across a many-to-many relationship: `{ key, attribute }` per linked record. */
+/** The array of a copy across a many-to-many relationship: `{ key..., attribute }` per linked record. */
 function linkedElements(
   shape: ItemTypeShape,
   copy: Copy,
-  key: string,
+  key: readonly string[],
   related: RelatedData,
 ): Record<string, unknown>[] {
   const records = related.linked?.[copy.from.entity];
@@ -351,7 +352,7 @@ function linkedElements(
     );
   }
   return records.map((record) => ({
-    [key]: record[key] ?? null,
+    ...Object.fromEntries(key.map((name) => [name, record[name] ?? null])),
     [copy.from.attribute]: record[copy.from.attribute] ?? null,
   }));
 }
@@ -406,7 +407,7 @@ export function relatedOf(shape: ItemTypeShape, item: EntityRecord): RelatedData
     for (const element of elements) {
       if (typeof element !== "object" || element === null) continue;
       const values = element as Record<string, unknown>;
-      const id = JSON.stringify(values[key]);
+      const id = keyIdentity(key, values);
       records.set(id, { ...records.get(id), ...values });
     }
   }

@@ -13,6 +13,7 @@ import { parameterValue } from "./parameters.js";
 import { asItems, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
 import type { MaintenanceTask } from "./tasks.js";
 import type { KeyValue, TemplateValues } from "./templates.js";
+import { sameKey } from "./record-keys.js";
 
 type PropagateTask = Extract<MaintenanceTask, { kind: "propagate" }>;
 
@@ -33,7 +34,7 @@ function same(a: unknown, b: unknown): boolean {
 function staleElements(
   holder: StoredItem,
   task: PropagateTask,
-  keyValue: unknown,
+  record: Readonly<Record<string, unknown>>,
   change: ElementChange,
 ): number[] {
   const array = holder[task.property];
@@ -43,7 +44,7 @@ function staleElements(
   array.forEach((element: unknown, index) => {
     if (typeof element !== "object" || element === null) return;
     const values = element as Record<string, unknown>;
-    if (!same(values[key], keyValue)) return;
+    if (!sameKey(key, values, record)) return;
     if (change.kind === "set" && same(values[task.attribute] ?? null, change.value)) return;
     indexes.push(index);
   });
@@ -67,7 +68,7 @@ async function patchHolder(
   task: PropagateTask,
   shape: ItemTypeShape,
   found: StoredItem,
-  keyValue: unknown,
+  record: Readonly<Record<string, unknown>>,
   change: ElementChange,
 ): Promise<void> {
   const container = runtime.container(task.holder.container);
@@ -76,7 +77,7 @@ async function patchHolder(
   const keys: KeyValue[] = partitionKeyOfItem(shape, found);
   let holder: StoredItem | undefined = found;
   for (let attempt = 0; attempt < MAX_HOLDER_ATTEMPTS && holder !== undefined; attempt++) {
-    const indexes = staleElements(holder, task, keyValue, change);
+    const indexes = staleElements(holder, task, record, change);
     if (indexes.length === 0) return;
     const etag = holder["_etag"];
     try {
@@ -140,6 +141,6 @@ export async function propagateLinked(
   );
   charged.requestCharge += found.requestCharge;
   for (const holder of asItems(found.items)) {
-    await patchHolder(runtime, charged, task, shape, holder, record[task.key], elementChange);
+    await patchHolder(runtime, charged, task, shape, holder, record, elementChange);
   }
 }

@@ -6,6 +6,7 @@
  * a retry removes, never a lost record. When the address does not change, the write stays in
  * place (a patch, a replace or an upsert).
  */
+import { keyFields, sameKey } from "./record-keys.js";
 import { changeOf, readValues, type Charged, type Runtime } from "./context.js";
 import { DataAccessError } from "./errors.js";
 import {
@@ -97,9 +98,9 @@ async function currentItem(
   return asItems(result.items).find((item) => !isTombstone(shape, item));
 }
 
-/** The record's entity key (the one attribute a move never changes). */
+/** The record's entity key (the attributes a move never changes). */
 function keyOnly(task: MoveTask, record: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return record[task.key] === undefined ? {} : { [task.key]: record[task.key] };
+  return keyFields(task.key, record);
 }
 
 function entityKeyMatches(
@@ -107,7 +108,7 @@ function entityKeyMatches(
   item: StoredItem,
   record: Readonly<Record<string, unknown>>,
 ): boolean {
-  return JSON.stringify(item[task.key]) === JSON.stringify(record[task.key]);
+  return sameKey(task.key, item, record);
 }
 
 /** The patch operations that set what a write changes, without the id, type and key properties. */
@@ -146,8 +147,8 @@ export async function moveItem(
   if (current === undefined && task.operation !== "upsert") {
     throw new DataAccessError(
       "notFound",
-      `${task.itemType} ${JSON.stringify(record[task.key])} does not exist`,
-      { context: { key: record[task.key] } },
+      `${task.itemType} ${JSON.stringify(task.key.length === 1 ? record[task.key[0] ?? ""] : keyFields(task.key, record))} does not exist`,
+      { context: { key: keyFields(task.key, record) } },
     );
   }
   const previous = current === undefined ? undefined : recordOf(shape, current);

@@ -144,6 +144,23 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 /**
+ * Compares two records by their key values, attribute by attribute in key order (the tie-break of
+ * "newest first": the greater key first).
+ * @example compareKeys(["filmId", "actorId"], { filmId: "f1", actorId: "a2" }, { filmId: "f1", actorId: "a1" }) // > 0
+ */
+export function compareKeys(
+  key: readonly string[],
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): number {
+  for (const name of key) {
+    const order = compareValues(a[name], b[name]);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/**
  * The inputs of a read of many by `in` filters on addressing attributes: one per combination of
  * their listed values (the cross product; a value given alone counts as a list of one), each
  * combination once, so an item is read once however its values repeat.

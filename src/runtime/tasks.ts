@@ -70,8 +70,8 @@ export type WriteTask =
        */
       readonly kind: "move";
       readonly operation: "replace" | "upsert" | "patch";
-      /** The entity's key attribute (the record's identity, which a move keeps). */
-      readonly key: string;
+      /** The entity's key attributes (the record's identity, which a move keeps). */
+      readonly key: readonly string[];
       readonly helper?: ItemRef & {
         readonly id: string;
         readonly partitionKey: readonly string[];
@@ -106,7 +106,8 @@ export type WriteTask =
           readonly partitionKey?: readonly string[];
         };
       };
-      readonly childKey: string;
+      /** The child entity's key attributes: which embedded element is the written child. */
+      readonly childKey: readonly string[];
       readonly many: boolean;
     })
   | (ItemRef & {
@@ -153,10 +154,10 @@ export type MaintenanceTask =
       readonly property: string;
       readonly attribute: string;
       /**
-       * Across a many-to-many relationship: the source's key, which each element of the holder's
-       * array carries; the element of the changed record is set (`linked-copies.ts`).
+       * Across a many-to-many relationship: the source's key attributes, which each element of
+       * the holder's array carries; the element of the changed record is set (`linked-copies.ts`).
        */
-      readonly key?: string;
+      readonly key?: readonly string[];
     }
   | {
       readonly kind: "counter";
@@ -166,8 +167,8 @@ export type MaintenanceTask =
       readonly partitionKey: readonly string[];
       readonly bind: AddressBinding;
       readonly property: string;
-      /** The counted entity's key attribute: names the child's marker (`src/runtime/counters.ts`). */
-      readonly childKey: string;
+      /** The counted entity's key attributes (the child's identity, `src/runtime/counters.ts`). */
+      readonly childKey: readonly string[];
     };
 
 /** What a write access pattern changes. */

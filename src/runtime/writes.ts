@@ -40,7 +40,8 @@ import { MAX_REWRITE_ATTEMPTS, rewriteItem } from "./rewrite.js";
 import { backoffDelay } from "./retry.js";
 import { asItems, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
 import { bindParameters } from "./parameters.js";
-import { compareValues } from "./reads.js";
+import { compareKeys, compareValues } from "./reads.js";
+import { sameKey } from "./record-keys.js";
 import type { AddressBinding, ItemRef, WriteContext, WriteTask } from "./tasks.js";
 import { parseTemplate, renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -321,9 +322,9 @@ function embeddedValue(
 ): EmbeddedValue {
   if (!task.many) return { kind: "value", value: context.change === "delete" ? null : { ...record } };
   const current = Array.isArray(parent[task.as]) ? (parent[task.as] as unknown[]) : [];
-  const key = record[task.childKey];
   const others = current.filter(
-    (child) => typeof child !== "object" || child === null || (child as StoredItem)[task.childKey] !== key,
+    (child) =>
+      typeof child !== "object" || child === null || !sameKey(task.childKey, child as StoredItem, record),
   );
   const existing = current.find((child) => !others.includes(child)) as StoredItem | undefined;
   if (task.latest === undefined) {
@@ -349,7 +350,7 @@ function newestKept(
   others: StoredItem[],
 ): EmbeddedValue {
   const newer = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): number =>
-    compareValues(b[latest.by], a[latest.by]) || compareValues(b[task.childKey], a[task.childKey]);
+    compareValues(b[latest.by], a[latest.by]) || compareKeys(task.childKey, b, a);
   const full = others.length + (existing === undefined ? 0 : 1) >= latest.count;
   if (context.change === "delete") {
     if (existing === undefined) return { kind: "unchanged" };

@@ -71,7 +71,7 @@ function withProblem(
     const example =
       bare === undefined
         ? ""
-        : ` For ${bare.name} that is e.g. "all(${bare.name})" (every related ${bare.name}), "count(${bare.name})" or "${bare.name}.${bare.attributes.find((a) => a.name !== bare.key)?.name ?? "name"}" (one attribute).`;
+        : ` For ${bare.name} that is e.g. "all(${bare.name})" (every related ${bare.name}), "count(${bare.name})" or "${bare.name}.${bare.attributes.find((a) => bare.key?.includes(a.name) !== true)?.name ?? "name"}" (one attribute).`;
     return `with entry ${JSON.stringify(entry)} cannot be read: expected ${WITH_FORMS}.${example}`;
   }
   const item = parsed.item;
@@ -116,8 +116,12 @@ function withProblem(
  * the links to its parents (which add-entity and add-relationship fill in).
  */
 function described(workload: DraftWorkload, entity: DraftEntity): boolean {
-  const links = new Set(workload.relationships.filter((r) => r.child === entity.name).map((r) => r.via));
-  return entity.attributes.some((attribute) => attribute.name !== entity.key && !links.has(attribute.name));
+  const links = new Set(
+    workload.relationships.filter((r) => r.child === entity.name).flatMap((r) => r.via ?? []),
+  );
+  return entity.attributes.some(
+    (attribute) => entity.key?.includes(attribute.name) !== true && !links.has(attribute.name),
+  );
 }
 
 /**

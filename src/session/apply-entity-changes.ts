@@ -2,7 +2,14 @@
  * The changes to the session's entities, attributes and relationships, each applied to a state
  * (the caller, src/session/apply-changes.ts, collects the refusals). Pure.
  */
-import { compact, type DraftAttribute, type DraftEntity, type DraftWorkload } from "./draft.js";
+import {
+  compact,
+  nameList,
+  type DraftAttribute,
+  type DraftEntity,
+  type DraftRelationship,
+  type DraftWorkload,
+} from "./draft.js";
 import { describeAttribute, describeEntity, describeRelationship } from "./describe-changes.js";
 import {
   ChangeRejected,
@@ -29,7 +36,7 @@ export function addEntity(state: SessionState, change: ChangeOf<"add-entity">): 
       ? { name: attributeName, type: spec }
       : compact({ name: attributeName, ...spec, type: spec.type ?? "string" }),
   );
-  let entity: DraftEntity = compact({ name, ...fields, attributes: listed });
+  let entity: DraftEntity = compact({ name, ...fields, key: nameList(fields.key), attributes: listed });
   const notes: string[] = [];
   ({ entity } = ensureKeyAttribute(entity, notes));
   return withWorkload({ ...workload, entities: [...workload.entities, entity] }, [
@@ -43,7 +50,7 @@ export function updateEntity(state: SessionState, change: ChangeOf<"update-entit
   const { withWorkload } = stepper(state);
   const entity = requireEntity(workload, change.name);
   const { kind: _kind, name: _name, rename, ...fields } = change;
-  let updated: DraftEntity = { ...entity, ...compact(fields) };
+  let updated: DraftEntity = { ...entity, ...compact({ ...fields, key: nameList(fields.key) }) };
   const notes: string[] = [];
   ({ entity: updated } = ensureKeyAttribute(updated, notes));
   let next: DraftWorkload = replaceEntity(workload, entity.name, updated);
@@ -53,7 +60,7 @@ export function updateEntity(state: SessionState, change: ChangeOf<"update-entit
     next = renameEntity(next, entity.name, rename);
     notes.push(`Entity ${entity.name} renamed to ${rename} (relationships and patterns follow).`);
   }
-  const described = describeEntity(compact(fields));
+  const described = describeEntity(compact({ ...fields, key: nameList(fields.key) }));
   return withWorkload(next, [
     ...(described === "" ? [] : [`Entity ${rename ?? entity.name}${described}.`]),
     ...notes,
@@ -107,8 +114,10 @@ export function removeAttribute(state: SessionState, change: ChangeOf<"remove-at
   const { withWorkload } = stepper(state);
   const entity = requireEntity(workload, change.entity);
   requireAttribute(entity, change.name);
-  if (entity.key === change.name)
-    throw new ChangeRejected(`${change.name} is the key of ${entity.name}; change the key first`);
+  if (entity.key?.includes(change.name) === true)
+    throw new ChangeRejected(
+      `${change.name} is ${entity.key.length === 1 ? "the key" : "part of the key"} of ${entity.name}; change the key first`,
+    );
   const users = workload.accessPatterns.filter(
     (pattern) => pattern.entity === entity.name && patternAttributes(pattern).includes(change.name),
   );
@@ -138,9 +147,9 @@ export function putRelationship(
       `there is no relationship ${parent.name} -> ${child.name}; use add-relationship`,
     );
   const { kind: _kind, relationshipKind, ...fields } = change;
-  const relationship = {
+  const relationship: DraftRelationship = {
     ...(workload.relationships[index] ?? {}),
-    ...compact({ ...fields, kind: relationshipKind }),
+    ...compact({ ...fields, via: nameList(fields.via), kind: relationshipKind }),
   };
   if (
     typeof relationship.max === "number" &&
@@ -157,18 +166,14 @@ export function putRelationship(
       : workload.relationships.map((r, i) => (i === index ? relationship : r));
   let next: DraftWorkload = { ...workload, relationships };
   const notes: string[] = [];
-  if (
-    relationship.via !== undefined &&
-    child.attributes.length > 0 &&
-    !child.attributes.some((a) => a.name === relationship.via)
-  ) {
+  const missing = (relationship.via ?? []).filter((via) => !child.attributes.some((a) => a.name === via));
+  if (child.attributes.length > 0 && missing.length > 0) {
     next = replaceEntity(next, child.name, {
       ...child,
-      attributes: [...child.attributes, { name: relationship.via, type: "string" }],
+      attributes: [...child.attributes, ...missing.map((via) => ({ name: via, type: "string" as const }))],
     });
-    notes.push(
-      `Added attribute ${child.name}.${relationship.via} (string) that holds the ${parent.name}'s key.`,
-    );
+    for (const via of missing)
+      notes.push(`Added attribute ${child.name}.${via} (string) that holds the ${parent.name}'s key.`);
   }
   return withWorkload(next, [`Relationship ${describeRelationship(relationship)}.`, ...notes]);
 }

@@ -100,7 +100,7 @@ export function sparseCandidates(workload: DraftWorkload): readonly string[] {
   const owned = new Set(
     workload.relationships
       .filter((r) => r.owned === true && r.via !== undefined)
-      .map((r) => `${r.child}.${r.via ?? ""}`),
+      .flatMap((r) => (r.via ?? []).map((via) => `${r.child}.${via}`)),
   );
   const found = new Set<string>();
   for (const pattern of workload.accessPatterns) {
@@ -109,7 +109,8 @@ export function sparseCandidates(workload: DraftWorkload): readonly string[] {
     if (entity === undefined) continue;
     for (const name of [...Object.keys(pattern.where ?? {}), ...Object.keys(pattern.orderBy ?? {})]) {
       const attribute = entity.attributes.find((a) => a.name === name);
-      if (attribute === undefined || name === entity.key || attribute.type === "boolean") continue;
+      if (attribute === undefined || entity.key?.includes(name) === true || attribute.type === "boolean")
+        continue;
       if (!owned.has(`${entity.name}.${name}`)) found.add(`${entity.name}.${name}`);
     }
   }

@@ -5,6 +5,7 @@
  * (entity `binning`), how many the writer sends at once (write `bufferedRecords`), and how old
  * they may be where reads return them with other data (read `maxStalenessSeconds`).
  */
+import { formatNames } from "./describe-changes.js";
 import type { Change } from "./changes.js";
 import { massiveScaleGaps, massiveScaleReason, patternsWithoutRate, type MassiveScaleGap } from "./gaps.js";
 import type { Question, QuestionGroup } from "./questions.js";
@@ -40,10 +41,10 @@ function massiveScaleQuestion(
 ): Question {
   const write = gap.write;
   const entity = state.workload.entities.find((e) => e.name === write.entity);
-  const locator =
+  const locator = formatNames(
     state.workload.relationships.find((r) => r.child === write.entity && r.via !== undefined)?.via ??
-    entity?.key ??
-    "key";
+      entity?.key ?? ["key"],
+  );
   const base = { topic: "massive-scale" as const, optional: false, group };
   switch (gap.subject) {
     case "binning":

@@ -204,21 +204,24 @@ function openRelationships(
   viaSkew: (child: string, via: string | undefined) => SkewGap | undefined,
 ): readonly OpenRelationship[] {
   const inferred = inferredRelationships(state).map((r) => ({ ...r, exists: false, bounds: true }));
+  // A via of several attributes (a composite parent key) is named in no question (no skew asked).
+  const single = (via: readonly string[] | undefined): string | undefined =>
+    via?.length === 1 ? via[0] : undefined;
   const known = relationshipsWithoutBounds(state.workload).map((r) => ({
     parent: r.parent,
     child: r.child,
-    via: r.via,
+    via: single(r.via),
     questionId: `relationship:${r.parent}:${r.child}:exists`,
     exists: true,
     bounds: true,
   }));
   const onlySkew = state.workload.relationships
     .filter((r) => !known.some((k) => k.parent === r.parent && k.child === r.child))
-    .filter((r) => viaSkew(r.child, r.via) !== undefined)
+    .filter((r) => viaSkew(r.child, single(r.via)) !== undefined)
     .map((r) => ({
       parent: r.parent,
       child: r.child,
-      via: r.via,
+      via: single(r.via),
       questionId: `relationship:${r.parent}:${r.child}:exists`,
       exists: true,
       bounds: false,
@@ -341,7 +344,7 @@ function boundsQuestions(
 export function askCardinality(state: SessionState): readonly Question[] {
   const distinct = cardinalityGaps(state);
   const viaAttributes = new Set(
-    state.workload.relationships.flatMap((r) => (r.via === undefined ? [] : [`${r.child}.${r.via}`])),
+    state.workload.relationships.flatMap((r) => (r.via ?? []).map((via) => `${r.child}.${via}`)),
   );
   // a via's skew is asked with its relationship
   const skews = skewGaps(state).filter((gap) => !viaAttributes.has(`${gap.entity}.${gap.attribute}`));

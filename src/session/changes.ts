@@ -66,8 +66,13 @@ const attributeFields = {
     .describe("share of the records that have a value, more than 0 and at most 1 (sparse attribute)"),
 };
 
+/** A key or a via: one attribute name, or the list of a composite key (`[filmId, actorId]`). */
+const names = z.union([name, z.array(name).min(1)]);
+
 const entityFields = {
-  key: name.optional(),
+  key: names
+    .optional()
+    .describe("the key attribute, or the list of attributes that together identify a record (composite key)"),
   count: positive.optional(),
   growthPerMonth: nonNegative.optional(),
   avgBytes: positive.optional(),
@@ -85,7 +90,11 @@ const relationshipFields = {
     .enum(RELATIONSHIP_KINDS)
     .optional()
     .describe("`kind` of the relationship in the workload file"),
-  via: name.optional(),
+  via: names
+    .optional()
+    .describe(
+      "the child's attribute holding the parent's key; a list, in the parent's key order, for a composite key",
+    ),
   avg: positive.optional(),
   max: positive.nullable().optional().describe("children per parent at most; null = unbounded"),
   owned: z.boolean().optional(),

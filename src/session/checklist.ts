@@ -4,7 +4,7 @@
  * loaded workload, and the loader's verdict on the workload file. The data model is written only
  * when all three agree, as the expert prompt requires.
  */
-import { stringify } from "yaml";
+import { Document, isSeq } from "yaml";
 import { formatPath, hasErrors, type Issue } from "../common/issues.js";
 import {
   requirementsChecklist,
@@ -44,7 +44,15 @@ export interface SessionChecklistItem {
 
 /** The workload file as the interview writes it (YAML in the format of docs/workload-format.md). */
 export function serializeDraft(draft: DraftWorkload): string {
-  return stringify(draftToDocument(draft), { lineWidth: 0 });
+  const document = new Document(draftToDocument(draft));
+  // A composite key or via on one line, as people write it: key: [filmId, actorId].
+  const flow = (path: readonly (string | number)[]): void => {
+    const node = document.getIn(path, true);
+    if (isSeq(node)) node.flow = true;
+  };
+  for (const entity of draft.entities) flow(["entities", entity.name, "key"]);
+  draft.relationships.forEach((_, index) => flow(["relationships", index, "via"]));
+  return document.toString({ lineWidth: 0 });
 }
 
 /** The session checklist: every item must be done before the data model is written. */

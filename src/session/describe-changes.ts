@@ -7,7 +7,7 @@ import { formatNumber } from "./estimate-rate.js";
 /** ": key userId, 1,000 items, ..." for the turn summary. */
 export function describeEntity(entity: Partial<DraftEntity>): string {
   const parts = [
-    entity.key === undefined ? undefined : `key ${entity.key}`,
+    entity.key === undefined ? undefined : `key ${formatNames(entity.key)}`,
     entity.count === undefined ? undefined : `${formatNumber(entity.count)} items`,
     entity.growthPerMonth === undefined ? undefined : `+${formatNumber(entity.growthPerMonth)} per month`,
     entity.avgBytes === undefined ? undefined : `${formatNumber(entity.avgBytes)} bytes on average`,
@@ -51,7 +51,7 @@ export function describeRelationship(relationship: {
   parent: string;
   child: string;
   kind?: string;
-  via?: string;
+  via?: readonly string[];
   avg?: number;
   max?: number | null;
   owned?: boolean;
@@ -67,7 +67,12 @@ export function describeRelationship(relationship: {
         : `max ${formatNumber(relationship.max)}`,
     relationship.owned === undefined ? undefined : relationship.owned ? "owned" : "independent",
   ].filter((part) => part !== undefined);
-  return `${relationship.parent} ${arrow} ${relationship.child}${relationship.via === undefined ? "" : ` via ${relationship.via}`}${bounds.length === 0 ? "" : ` (${bounds.join(", ")})`}`;
+  return `${relationship.parent} ${arrow} ${relationship.child}${relationship.via === undefined ? "" : ` via ${formatNames(relationship.via)}`}${bounds.length === 0 ? "" : ` (${bounds.join(", ")})`}`;
+}
+
+/** A key or via in words: the attribute alone, or the list of a composite key (`[filmId, actorId]`). */
+export function formatNames(names: readonly string[]): string {
+  return names.length === 1 ? (names[0] ?? "") : `[${names.join(", ")}]`;
 }
 
 /** ", rate avg 5/s, peak 20/s" for the turn summary. */

@@ -89,11 +89,23 @@ export function renameEntity(workload: DraftWorkload, from: string, to: string):
   };
 }
 
-/** The key must be an attribute when attributes are listed; it is added as a string otherwise. */
+/**
+ * The key attributes must be attributes when attributes are listed; each missing one is added as
+ * a string otherwise (a composite key names several).
+ */
 export function ensureKeyAttribute(entity: DraftEntity, notes: string[]): { entity: DraftEntity } {
-  if (entity.key === undefined || entity.attributes.some((a) => a.name === entity.key)) return { entity };
-  notes.push(`Added attribute ${entity.name}.${entity.key} (string) as the key.`);
-  return { entity: { ...entity, attributes: [{ name: entity.key, type: "string" }, ...entity.attributes] } };
+  const missing = (entity.key ?? []).filter((key) => !entity.attributes.some((a) => a.name === key));
+  if (missing.length === 0) return { entity };
+  for (const key of missing)
+    notes.push(
+      `Added attribute ${entity.name}.${key} (string) as ${(entity.key?.length ?? 1) > 1 ? "part of the key" : "the key"}.`,
+    );
+  return {
+    entity: {
+      ...entity,
+      attributes: [...missing.map((name) => ({ name, type: "string" as const })), ...entity.attributes],
+    },
+  };
 }
 
 /** Rejects a pattern whose peak is below its average, or whose fields do not fit its type. */

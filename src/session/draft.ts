@@ -48,7 +48,8 @@ export type DraftBinning =
 
 export interface DraftEntity {
   readonly name: string;
-  readonly key?: string;
+  /** The key attributes (one, or several for a composite key such as `[filmId, actorId]`). */
+  readonly key?: readonly string[];
   readonly count?: number;
   readonly growthPerMonth?: number;
   readonly avgBytes?: number;
@@ -62,7 +63,8 @@ export interface DraftRelationship {
   readonly parent: string;
   readonly child: string;
   readonly kind?: RelationshipKind;
-  readonly via?: string;
+  /** The child's attributes holding the parent's key, one per parent key attribute. */
+  readonly via?: readonly string[];
   readonly avg?: number;
   /** Children per parent at most; `null` = the user said it is unbounded; absent = not asked yet. */
   readonly max?: number | null;
@@ -180,8 +182,21 @@ const fileAttributeSchema = z.union([
   }),
 ]);
 
+/** A key or a via: one attribute name, or a list of them (a composite key). */
+const namesSchema = z.union([nameSchema, z.array(nameSchema).min(1)]);
+
+/** A key or via as the draft keeps it: always a list. */
+export function nameList(value: string | readonly string[] | undefined): readonly string[] | undefined {
+  return value === undefined ? undefined : typeof value === "string" ? [value] : [...value];
+}
+
+/** A key or via as the file writes it: one name alone, several as a list. */
+export function nameForm(value: readonly string[] | undefined): string | readonly string[] | undefined {
+  return value === undefined ? undefined : value.length === 1 ? value[0] : [...value];
+}
+
 const fileEntitySchema = z.object({
-  key: nameSchema.optional(),
+  key: namesSchema.optional(),
   count: positive.optional(),
   growthPerMonth: nonNegative.optional(),
   avgBytes: positive.optional(),
@@ -195,7 +210,7 @@ const fileRelationshipSchema = z.object({
   parent: entityNameSchema,
   child: entityNameSchema,
   kind: z.enum(RELATIONSHIP_KINDS).optional(),
-  via: nameSchema.optional(),
+  via: namesSchema.optional(),
   avg: positive.optional(),
   max: positive.nullable().optional(),
   owned: z.boolean().optional(),
@@ -301,7 +316,7 @@ function fromDocument(document: DraftDocument, exact: boolean): DraftWorkload {
     entities: Object.entries(document.entities ?? {}).map(([name, entity]) =>
       compact({
         name,
-        key: entity.key,
+        key: nameList(entity.key),
         count: entity.count,
         growthPerMonth: entity.growthPerMonth,
         avgBytes: entity.avgBytes,
@@ -318,8 +333,13 @@ function fromDocument(document: DraftDocument, exact: boolean): DraftWorkload {
     relationships: (document.relationships ?? []).map((relationship) =>
       compact(
         exact || relationship.avg === undefined
-          ? { ...relationship }
-          : { ...relationship, max: relationship.max ?? null, owned: relationship.owned ?? false },
+          ? { ...relationship, via: nameList(relationship.via) }
+          : {
+              ...relationship,
+              via: nameList(relationship.via),
+              max: relationship.max ?? null,
+              owned: relationship.owned ?? false,
+            },
       ),
     ),
     accessPatterns: (document.accessPatterns ?? []).map((pattern) =>
@@ -357,7 +377,7 @@ export function draftToDocument(
       draft.entities.map((entity) => [
         entity.name,
         compact({
-          key: entity.key,
+          key: nameForm(entity.key),
           count: entity.count,
           growthPerMonth: entity.growthPerMonth,
           avgBytes: entity.avgBytes,
@@ -379,6 +399,7 @@ export function draftToDocument(
         : draft.relationships.map((relationship) =>
             compact({
               ...relationship,
+              via: nameForm(relationship.via),
               max: relationship.max === null && options.exact !== true ? undefined : relationship.max,
             }),
           ),

@@ -196,10 +196,10 @@ export function undeclaredAttributes(
     for (const attribute of patternAttributes(pattern)) add(entity, attribute);
   }
   for (const relationship of workload.relationships) {
-    if (relationship.via !== undefined)
+    for (const via of relationship.via ?? [])
       add(
         workload.entities.find((e) => e.name === relationship.child),
-        relationship.via,
+        via,
       );
   }
   return found;
@@ -217,10 +217,12 @@ export function inferredRelationships(
   const workload = state.workload;
   const found: { parent: string; child: string; via: string; questionId: string }[] = [];
   for (const parent of workload.entities) {
-    if (parent.key === undefined) continue;
+    // Inferred from one attribute named like the parent's key: a composite key is not inferred.
+    const key = parent.key?.length === 1 ? parent.key[0] : undefined;
+    if (key === undefined) continue;
     for (const child of workload.entities) {
-      if (child.name === parent.name || child.key === parent.key) continue;
-      if (!child.attributes.some((a) => a.name === parent.key)) continue;
+      if (child.name === parent.name || (child.key?.length === 1 && child.key[0] === key)) continue;
+      if (!child.attributes.some((a) => a.name === key)) continue;
       const linked = workload.relationships.some(
         (r) =>
           (r.parent === parent.name && r.child === child.name) ||
@@ -228,7 +230,7 @@ export function inferredRelationships(
       );
       const questionId = `relationship:${parent.name}:${child.name}:exists`;
       if (!linked && !state.declined.includes(questionId))
-        found.push({ parent: parent.name, child: child.name, via: parent.key, questionId });
+        found.push({ parent: parent.name, child: child.name, via: key, questionId });
     }
   }
   return found;
@@ -250,7 +252,9 @@ export function cardinalityGaps(
       if (attribute.distinct !== undefined || attribute.unique === true) return false;
       // implied: a boolean has 2 values, a relationship's via has one per parent
       if (attribute.type === "boolean") return false;
-      return !state.workload.relationships.some((r) => r.child === entity.name && r.via === attribute.name);
+      return !state.workload.relationships.some(
+        (r) => r.child === entity.name && r.via?.length === 1 && r.via[0] === attribute.name,
+      );
     })
     .map(({ entity, attribute }) => ({
       entity: entity.name,
@@ -293,7 +297,7 @@ function locatingAttributes(
     const entity = workload.entities.find((e) => e.name === pattern.entity);
     if (entity === undefined) continue;
     for (const [name, op] of Object.entries(pattern.where ?? {})) {
-      if (name === entity.key || (op !== "eq" && op !== "in")) continue;
+      if ((entity.key?.length === 1 && entity.key[0] === name) || (op !== "eq" && op !== "in")) continue;
       const attribute = entity.attributes.find((a) => a.name === name);
       if (attribute === undefined) continue;
       if (!found.some((f) => f.entity.name === entity.name && f.attribute.name === name))

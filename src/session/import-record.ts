@@ -12,7 +12,8 @@ import type { DraftWorkload } from "./draft.js";
  * Where a value sits in the workload: `["entities", "Order", "count"]`,
  * `["entities", "Order", "attributes", "status", "distinct"]`,
  * `["relationships", "Customer", "Order", "customerId", "avg"]` (parent, child, via or "" for a
- * many-to-many without one), `["accessPatterns", "Q1", "rps", "avg"]`.
+ * many-to-many without one; the via attributes joined by "," for a composite key),
+ * `["accessPatterns", "Q1", "rps", "avg"]`. An entity's `key` is its attributes joined by ", ".
  */
 export type FieldPath = readonly string[];
 
@@ -80,7 +81,7 @@ export function formatFieldPath(path: FieldPath): string {
     }
     case "relationships": {
       const [parent = "", child = "", via = "", ...field] = rest;
-      return `${parent} -> ${child}${via === "" ? "" : ` via ${via}`}: ${field.join(".")}`;
+      return `${parent} -> ${child}${via === "" ? "" : ` via ${via.split(",").join(", ")}`}: ${field.join(".")}`;
     }
     case "accessPatterns":
       return rest.join(".");
@@ -101,12 +102,14 @@ export function currentValue(draft: DraftWorkload, path: FieldPath): unknown {
         const attribute = entity.attributes.find((a) => a.name === field[1]);
         return attribute === undefined ? undefined : pick(attribute, field.slice(2));
       }
+      // A key is recorded as its attributes joined by ", " (one, or a composite key's).
+      if (field.length === 1 && field[0] === "key") return entity.key?.join(", ");
       return pick(entity, field);
     }
     case "relationships": {
       const [parent, child, via, ...field] = rest;
       const relationship = draft.relationships.find(
-        (r) => r.parent === parent && r.child === child && (r.via ?? "") === via,
+        (r) => r.parent === parent && r.child === child && (r.via ?? []).join(",") === via,
       );
       return relationship === undefined ? undefined : pick(relationship, field);
     }

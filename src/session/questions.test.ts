@@ -174,7 +174,15 @@ describe("the later topics of the interview", () => {
     ]);
     const bounded = apply(base, answer(group, answers));
     expect(bounded.workload.relationships).toEqual([
-      { parent: "User", child: "Post", via: "userId", kind: "one-to-many", avg: 20, max: null, owned: true },
+      {
+        parent: "User",
+        child: "Post",
+        via: ["userId"],
+        kind: "one-to-many",
+        avg: 20,
+        max: null,
+        owned: true,
+      },
     ]);
     const said = applyChanges(base, answer(group, answers));
     // one relationship is said once, in its final form

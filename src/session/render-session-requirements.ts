@@ -15,7 +15,7 @@ import {
 } from "../render/markdown.js";
 import { formatPath } from "../common/issues.js";
 import { renderRequirements } from "../render/requirements.js";
-import { describeRelationship } from "./describe-changes.js";
+import { describeRelationship, formatNames } from "./describe-changes.js";
 import { checkReadiness, requirementsState, type Readiness } from "./checklist.js";
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
 import { massiveScaleReason, massiveWrites } from "./gaps.js";
@@ -40,7 +40,7 @@ function renderDraftRequirements(draft: DraftWorkload): string {
   const unknown = "_unknown_";
   const entities = draft.entities.map((entity) => {
     const facts = [
-      entity.key === undefined ? `key ${unknown}` : `key ${e(entity.key)}`,
+      entity.key === undefined ? `key ${unknown}` : `key ${e(formatNames(entity.key))}`,
       entity.count === undefined ? `count ${unknown}` : `${formatNumber(entity.count)} items`,
       entity.avgBytes === undefined ? `size ${unknown}` : `${formatBytes(entity.avgBytes)} on average`,
       entity.growthPerMonth === undefined ? undefined : `+${formatNumber(entity.growthPerMonth)}/month`,

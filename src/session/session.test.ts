@@ -438,13 +438,13 @@ describe("serialization", () => {
     const workload = loaded.value;
     expect(workload.name).toBe("Shop");
     expect(workload.entities.map((e) => [e.name, e.key, e.count, e.avgBytes, e.maxBytes])).toEqual([
-      ["Customer", "customerId", 1_000_000, 1024, 4096],
-      ["Order", "orderId", 5_000_000, 2048, 8192],
+      ["Customer", ["customerId"], 1_000_000, 1024, 4096],
+      ["Order", ["orderId"], 5_000_000, 2048, 8192],
     ]);
     expect(workload.relationships[0]).toMatchObject({
       parent: "Customer",
       child: "Order",
-      via: "customerId",
+      via: ["customerId"],
       avg: 5,
       max: 1000,
       owned: true,
@@ -493,7 +493,7 @@ describe("serialization", () => {
     expect(file.ok && file.value.relationships[0]).toEqual({
       parent: "User",
       child: "Post",
-      via: "userId",
+      via: ["userId"],
       avg: 3,
       max: null,
       owned: true,

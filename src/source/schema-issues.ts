@@ -92,6 +92,16 @@ function report(check: Check, issue: z.core.$ZodIssue, base: IssuePath): void {
       }
       break;
     case "invalid_union": {
+      // A required field of either form (`key: postId` or `key: [a, b]`) that is not there.
+      if (actual === undefined && relative.length > 0) {
+        const union = customMessage(issue, actual) ?? options.unionExpectation?.(relative);
+        sink.error(
+          codes.missingField,
+          path,
+          `required field is missing (${union ?? expectation(issue, actual)})`,
+        );
+        return;
+      }
       // The branch whose shape the value has (a mapping for the long form, a number for a count)
       // explains the problem better than "expected A or B".
       const matching = issue.errors.filter(

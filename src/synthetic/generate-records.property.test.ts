@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { recordIdentity } from "../workload/keys.js";
 import { describe, expect, it } from "vitest";
 import type { Attribute, AttributeType, Entity, Relationship, Workload } from "../workload/types.js";
 import { generateDataset, maxChildren } from "./generate-records.js";
@@ -43,7 +44,7 @@ const workloadArbitrary: fc.Arbitrary<Workload> = fc
   .map(([size, counts, links, extras]) => {
     const entities: Entity[] = Array.from({ length: size }, (_, index) => ({
       name: `E${index}`,
-      key: `e${index}Id`,
+      key: [`e${index}Id`],
       count: counts[index] ?? 1,
       growthPerMonth: 0,
       avgBytes: 300,
@@ -71,7 +72,7 @@ const workloadArbitrary: fc.Arbitrary<Workload> = fc
         parent: `E${index}`,
         child: entity.name,
         kind: "one-to-many",
-        via: `e${index}Id`,
+        via: [`e${index}Id`],
         avg,
         ...(max === undefined ? {} : { max }),
         owned: true,
@@ -96,7 +97,7 @@ describe("generateDataset on random workloads", () => {
           const records = dataset.entities[entity.name] ?? [];
           expect(records.length).toBeGreaterThan(0);
           expect(records.length).toBeLessThanOrEqual(150);
-          expect(new Set(records.map((record) => record[entity.key])).size).toBe(records.length);
+          expect(new Set(records.map((record) => recordIdentity(entity, record))).size).toBe(records.length);
           const unique = entity.attributes.filter(
             (attribute) => attribute.unique && attribute.type === "string",
           );
@@ -107,7 +108,7 @@ describe("generateDataset on random workloads", () => {
         for (const relationship of workload.relationships) {
           const perParent = new Map<unknown, number>();
           for (const child of dataset.entities[relationship.child] ?? []) {
-            const key = child[relationship.via ?? ""];
+            const key = child[relationship.via?.[0] ?? ""];
             perParent.set(key, (perParent.get(key) ?? 0) + 1);
           }
           const parents = new Set(

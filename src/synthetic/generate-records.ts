@@ -20,6 +20,8 @@
  *   and the record's rank (see `random.ts`).
  */
 import type { Attribute, Entity, Relationship, Workload } from "../workload/types.js";
+import { isKeyAttribute, soleKey } from "../workload/keys.js";
+import { keyTupleCapacity, makeKeyTuplesUnique, type KeySources } from "./composite-keys.js";
 import { drawManyToManyLinks, type ManyToManyLinks } from "./many-to-many-links.js";
 import { createRng, distributeCounts, hashSeed, mulberry32, zipfSampler, type Rng } from "./random.js";
 import { KNOWN_VALUES } from "./vocabulary.js";
@@ -70,12 +72,13 @@ const FORMATTED_STRING =
 const TIMELINE_START = Date.UTC(2025, 0, 1);
 const TIMELINE_SPAN = 365 * 86_400_000;
 
-/** The relationships that assign a parent to each child (those with a `via` attribute). */
+/** The relationships that assign a parent to each child (those with a `via`). */
 export function linkingRelationships(
   workload: Workload,
-): readonly (Relationship & { readonly via: string })[] {
+): readonly (Relationship & { readonly via: readonly string[] })[] {
   return workload.relationships.filter(
-    (relationship): relationship is Relationship & { readonly via: string } => relationship.via !== undefined,
+    (relationship): relationship is Relationship & { readonly via: readonly string[] } =>
+      relationship.via !== undefined,
   );
 }
 
@@ -102,6 +105,11 @@ export function datasetCounts(
       const capacity = (counts[relationship.parent] ?? 1) * maxChildren(relationship);
       counts[entity.name] = Math.min(counts[entity.name] ?? 1, capacity);
     }
+    // A composite key of parents' keys and references has at most as many distinct tuples.
+    const tuples = keyTupleCapacity(workload, entity, counts, (attribute) =>
+      referencedEntity(workload, entity, attribute),
+    );
+    counts[entity.name] = Math.max(1, Math.min(counts[entity.name] ?? 1, tuples));
   }
   return counts;
 }
@@ -124,24 +132,35 @@ export function entitiesParentsFirst(workload: Workload): readonly Entity[] {
   return ordered;
 }
 
-/** The key value of the entity's record of rank `index` (0-based): `post-000001` or 1. */
-export function entityKeyValue(entity: Entity, index: number): string | number {
-  const key = entity.attributes.find((attribute) => attribute.name === entity.key);
-  return key?.type === "number" ? index + 1 : formatId(idStem(entity.key, entity.name), index + 1);
+/**
+ * The value of a key attribute of the entity's record of rank `index` (0-based), as generated
+ * before any parent or reference sets it: `post-000001` or 1. For a single key, the record's
+ * key; `attribute` names one attribute of a composite key (default: the first).
+ */
+export function entityKeyValue(
+  entity: Entity,
+  index: number,
+  attribute = entity.key[0] ?? "id",
+): string | number {
+  const key = entity.attributes.find((candidate) => candidate.name === attribute);
+  return key?.type === "number" ? index + 1 : formatId(idStem(attribute, entity.name), index + 1);
 }
 
 /** The attributes of a record: the listed ones, with the key first when the list omits it. */
 export function recordAttributes(entity: Entity): readonly Attribute[] {
-  if (entity.attributes.some((attribute) => attribute.name === entity.key)) return entity.attributes;
-  const key: Attribute = {
-    name: entity.key,
+  const missing = entity.key.filter(
+    (name) => !entity.attributes.some((attribute) => attribute.name === name),
+  );
+  if (missing.length === 0) return entity.attributes;
+  const keys = missing.map((name): Attribute => ({
+    name,
     type: "string",
     skew: 0,
-    unique: true,
+    unique: entity.key.length === 1,
     changes: "never",
     presence: 1,
-  };
-  return [key, ...entity.attributes];
+  }));
+  return [...keys, ...entity.attributes];
 }
 
 /**
@@ -236,10 +255,13 @@ interface ColumnPlan {
  * @example generateDataset(workload, { seed: 42 }).entities["Post"]?.[0] // { postId: "post-000001", ... }
  */
 export function generateDataset(workload: Workload, options: GenerateOptions): Dataset {
-  const counts = datasetCounts(workload, options);
+  // Counts as generated: a composite key may leave out records no unique tuple was found for.
+  const counts: Record<string, number> = { ...datasetCounts(workload, options) };
   const entities: Record<string, readonly EntityRecord[]> = {};
   for (const entity of entitiesParentsFirst(workload)) {
-    entities[entity.name] = generateEntityRecords(workload, entity, counts, entities, options.seed);
+    const records = generateEntityRecords(workload, entity, counts, entities, options.seed);
+    entities[entity.name] = records;
+    counts[entity.name] = records.length;
   }
   const links = drawManyToManyLinks(workload, entities);
   return { seed: options.seed, entities, ...(links.length === 0 ? {} : { links }) };
@@ -256,7 +278,7 @@ function generateEntityRecords(
   const records: Record<string, unknown>[] = Array.from({ length: count }, () => ({}));
   const attributes = recordAttributes(entity);
   const links = linkingRelationships(workload).filter((relationship) => relationship.child === entity.name);
-  const viaNames = new Set(links.map((relationship) => relationship.via));
+  const viaNames = new Set(links.flatMap((relationship) => relationship.via));
 
   // Own values first (columns in attribute order; the first datetime is the record's timeline).
   const columns = planColumns(entity, attributes, count, undefined);
@@ -270,8 +292,9 @@ function generateEntityRecords(
   links.forEach((relationship, position) => {
     const parent = workload.entities.find((candidate) => candidate.name === relationship.parent);
     if (parent === undefined) return;
-    const via = attributes.find((attribute) => attribute.name === relationship.via);
-    const rng = createRng(seed, "parents", entity.name, relationship.parent, relationship.via);
+    // The skew of the attribute holding the parent (the first of a composite parent's key).
+    const via = attributes.find((attribute) => attribute.name === relationship.via[0]);
+    const rng = createRng(seed, "parents", entity.name, relationship.parent, relationship.via.join(","));
     const parentRanks = assignParents(
       relationship,
       count,
@@ -281,16 +304,25 @@ function generateEntityRecords(
       position === 0 ? undefined : firstParents,
     );
     if (position === 0) firstParents = parentRanks;
-    const parentRecords = generated[parent.name];
+    // A parent of the same entity is among the records being made (their own key values are set).
+    const parentRecords = parent.name === entity.name ? records : generated[parent.name];
     parentRanks.forEach((parentRank, child) => {
       const record = records[child];
       if (record === undefined) return;
-      record[relationship.via] = entityKeyValue(parent, parentRank);
       const parentRecord = parentRecords?.[parentRank];
+      relationship.via.forEach((name, index) => {
+        const parentKey = parent.key[index] ?? name;
+        // A single key is known from the rank; a composite one is read from the parent's record.
+        record[name] =
+          parent.key.length === 1 || parentRecord === undefined
+            ? entityKeyValue(parent, parentRank, parentKey)
+            : parentRecord[parentKey];
+      });
       if (parentRecord === undefined || parent.name === entity.name) return;
       for (const attribute of attributes) {
         const name = attribute.name;
-        if (name === entity.key || viaNames.has(name) || !isIdLike(name) || !(name in parentRecord)) continue;
+        if (isKeyAttribute(entity, name) || viaNames.has(name) || !isIdLike(name) || !(name in parentRecord))
+          continue;
         if ((inheritedFrom.get(name) ?? relationship.parent) !== relationship.parent) continue;
         inheritedFrom.set(name, relationship.parent);
         record[name] = parentRecord[name];
@@ -298,9 +330,14 @@ function generateEntityRecords(
     });
   });
 
-  // References to other entities by their key name.
+  // References to other entities by their key name (an attribute of a composite key too: the
+  // user of a reaction keyed [postId, userId] is an existing user).
   for (const attribute of attributes) {
-    if (attribute.name === entity.key || viaNames.has(attribute.name) || inheritedFrom.has(attribute.name))
+    if (
+      soleKey(entity) === attribute.name ||
+      viaNames.has(attribute.name) ||
+      inheritedFrom.has(attribute.name)
+    )
       continue;
     const target = referencedEntity(workload, entity, attribute.name);
     if (target === undefined) continue;
@@ -312,7 +349,45 @@ function generateEntityRecords(
       );
     });
   }
-  return records.map((record) => Object.freeze(record));
+  const dropped = makeKeyTuplesUnique(
+    entity,
+    records,
+    keySources(workload, entity, counts, generated, records),
+  );
+  return records.filter((_, index) => !dropped.has(index)).map((record) => Object.freeze(record));
+}
+
+/** Where the attributes of `entity`'s composite key take their values from (`composite-keys.ts`). */
+export function keySources(
+  workload: Workload,
+  entity: Entity,
+  counts: Readonly<Record<string, number>>,
+  generated: Readonly<Record<string, readonly EntityRecord[]>>,
+  own: readonly EntityRecord[],
+): KeySources {
+  if (entity.key.length < 2) return { parents: [], references: new Map() };
+  const parents = linkingRelationships(workload)
+    .filter((relationship) => relationship.child === entity.name)
+    .flatMap((relationship) => {
+      const parent = workload.entities.find((candidate) => candidate.name === relationship.parent);
+      const records =
+        parent?.name === entity.name ? own : parent === undefined ? undefined : generated[parent.name];
+      return parent === undefined || records === undefined
+        ? []
+        : [{ relationship, parent, records, max: maxChildren(relationship) }];
+    });
+  const references = new Map<string, readonly unknown[]>();
+  for (const attribute of entity.key) {
+    const target = referencedEntity(workload, entity, attribute);
+    if (target === undefined || parents.some(({ relationship }) => relationship.via.includes(attribute)))
+      continue;
+    const count = counts[target.name] ?? 1;
+    references.set(
+      attribute,
+      Array.from({ length: count }, (_, rank) => entityKeyValue(target, rank)),
+    );
+  }
+  return { parents, references };
 }
 
 function planColumns(
@@ -336,7 +411,7 @@ function planColumns(
           ...(targetBytes === undefined ? {} : { targetBytes }),
           ...(firstDatetime === undefined ? {} : { firstDatetime }),
         },
-        attribute.name === entity.key,
+        isKeyAttribute(entity, attribute.name),
       );
       return { attribute, generate };
     });
@@ -375,7 +450,7 @@ function stretchColumns(
     attribute.type === "string" &&
     attribute.avgBytes === undefined &&
     attribute.distinct === undefined &&
-    attribute.name !== entity.key &&
+    !isKeyAttribute(entity, attribute.name) &&
     !isIdLike(attribute.name);
   const textual = attributes.filter((attribute) => free(attribute) && isTextLike(attribute.name));
   const stretchable =
@@ -398,16 +473,21 @@ function stretchColumns(
 
 /**
  * The entity an attribute refers to by name: another entity whose key is the attribute's name
- * (`customerId`), or any entity whose key ends the name (`parentCategoryId` -> Category).
+ * (`customerId`), or any entity whose key ends the name (`parentCategoryId` -> Category). Only
+ * entities with a single key are referred to so (a composite key is no one attribute's value).
  */
 export function referencedEntity(workload: Workload, entity: Entity, name: string): Entity | undefined {
+  const single = workload.entities.flatMap((candidate) => {
+    const key = soleKey(candidate);
+    return key === undefined ? [] : [{ candidate, key }];
+  });
   return (
-    workload.entities.find((candidate) => candidate.key === name && candidate.name !== entity.name) ??
-    workload.entities.find(
-      (candidate) =>
-        isIdLike(candidate.key) &&
-        candidate.key.length < name.length &&
-        name.endsWith(candidate.key.charAt(0).toUpperCase() + candidate.key.slice(1)),
+    single.find(({ candidate, key }) => key === name && candidate.name !== entity.name) ??
+    single.find(
+      ({ key }) =>
+        isIdLike(key) &&
+        key.length < name.length &&
+        name.endsWith(key.charAt(0).toUpperCase() + key.slice(1)),
     )
-  );
+  )?.candidate;
 }

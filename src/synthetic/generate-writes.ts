@@ -12,8 +12,11 @@
  * - delete: an existing record, preferring one without children (deletes do not cascade).
  */
 import type { Entity, WritePattern, Workload } from "../workload/types.js";
+import { isKeyAttribute } from "../workload/keys.js";
+import { makeKeyTuplesUnique } from "./composite-keys.js";
 import {
   entityKeyValue,
+  keySources,
   linkingRelationships,
   maxChildren,
   recordAttributes,
@@ -64,14 +67,33 @@ export function generateWriteRecord(
   }
 }
 
-/** A new record of the entity with a key no record has, newer than every existing record. */
-export function newRecord(workload: Workload, dataset: Dataset, entity: Entity, rng: Rng): EntityRecord {
+/**
+ * A new record of the entity with a key no record has, newer than every existing record; undefined
+ * when every tuple of a composite key its parents allow is taken.
+ */
+export function newRecord(
+  workload: Workload,
+  dataset: Dataset,
+  entity: Entity,
+  rng: Rng,
+): EntityRecord | undefined {
   const records = dataset.entities[entity.name] ?? [];
   const template = pick(rng, records);
-  const taken = new Set(records.map((record) => JSON.stringify(record[entity.key])));
+  // A fresh value of each key attribute of its own (a composite key's attributes that hold a
+  // parent's key keep the template's existing parent until a parent is picked below; then the
+  // tuple is made unique).
+  const held = new Set(
+    linkingRelationships(workload)
+      .filter((link) => link.child === entity.name)
+      .flatMap((link) => link.via),
+  );
+  const own = entity.key.length === 1 ? entity.key : entity.key.filter((name) => !held.has(name));
+  const taken = own.map((name) => new Set(records.map((record) => JSON.stringify(record[name]))));
   let rank = records.length;
-  while (taken.has(JSON.stringify(entityKeyValue(entity, rank)))) rank += 1;
-  const record: Record<string, unknown> = { ...template, [entity.key]: entityKeyValue(entity, rank) };
+  const fresh = (at: number): Record<string, unknown> =>
+    Object.fromEntries(own.map((name) => [name, entityKeyValue(entity, at, name)]));
+  while (own.some((name, index) => taken[index]?.has(JSON.stringify(fresh(rank)[name])) === true)) rank += 1;
+  const record: Record<string, unknown> = { ...template, ...fresh(rank) };
   const attributes = recordAttributes(entity);
   // Datetimes: one minute to one hour after the newest existing value.
   for (const attribute of attributes) {
@@ -84,7 +106,7 @@ export function newRecord(workload: Workload, dataset: Dataset, entity: Entity, 
     record[attribute.name] = new Date(base + Math.floor(60_000 + rng() * 3_540_000)).toISOString();
   }
   for (const attribute of attributes) {
-    if (attribute.unique && attribute.name !== entity.key) {
+    if (attribute.unique && !isKeyAttribute(entity, attribute.name)) {
       record[attribute.name] = uniqueVariant(record[attribute.name], rank, records, attribute.name);
     }
   }
@@ -92,25 +114,50 @@ export function newRecord(workload: Workload, dataset: Dataset, entity: Entity, 
   for (const relationship of linkingRelationships(workload).filter((link) => link.child === entity.name)) {
     const parentEntity = entityOf(workload, relationship.parent);
     const parents = dataset.entities[parentEntity.name] ?? [];
+    // Parents by the tuple of their key values (the child's via holds it, position by position).
+    const held = (child: EntityRecord): string =>
+      JSON.stringify(relationship.via.map((via) => child[via] ?? null));
+    const own = (parent: EntityRecord): string =>
+      JSON.stringify(parentEntity.key.map((name) => parent[name] ?? null));
     const childCount = new Map<string, number>();
-    for (const child of records) {
-      const key = JSON.stringify(child[relationship.via]);
-      childCount.set(key, (childCount.get(key) ?? 0) + 1);
-    }
-    const room = parents.filter(
-      (parent) => (childCount.get(JSON.stringify(parent[parentEntity.key])) ?? 0) < maxChildren(relationship),
-    );
-    const withChildren = room.filter((parent) => childCount.has(JSON.stringify(parent[parentEntity.key])));
+    for (const child of records) childCount.set(held(child), (childCount.get(held(child)) ?? 0) + 1);
+    const room = parents.filter((parent) => (childCount.get(own(parent)) ?? 0) < maxChildren(relationship));
+    const withChildren = room.filter((parent) => childCount.has(own(parent)));
     const parent = pick(rng, withChildren.length > 0 ? withChildren : room);
     if (parent === undefined) continue;
-    record[relationship.via] = parent[parentEntity.key];
+    relationship.via.forEach((via, index) => {
+      record[via] = parent[parentEntity.key[index] ?? via];
+    });
     for (const attribute of attributes) {
       const name = attribute.name;
-      if (name === entity.key || name === relationship.via || !isIdLike(name) || !(name in parent)) continue;
-      if (linkingRelationships(workload).some((link) => link.child === entity.name && link.via === name))
+      if (
+        isKeyAttribute(entity, name) ||
+        relationship.via.includes(name) ||
+        !isIdLike(name) ||
+        !(name in parent)
+      )
+        continue;
+      if (
+        linkingRelationships(workload).some((link) => link.child === entity.name && link.via.includes(name))
+      )
         continue;
       record[name] = parent[name];
     }
+  }
+  if (entity.key.length > 1) {
+    // A composite key of parents' keys may repeat an existing tuple: change it as the dataset does.
+    const counts = Object.fromEntries(
+      Object.entries(dataset.entities).map(([name, entityRecords]) => [name, entityRecords.length]),
+    );
+    const all: Record<string, unknown>[] = [...records.map((existing) => ({ ...existing })), record];
+    const dropped = makeKeyTuplesUnique(
+      entity,
+      all,
+      keySources(workload, entity, counts, dataset.entities, records),
+      records.length,
+    );
+    if (dropped.size > 0) return undefined;
+    return all[records.length] ?? record;
   }
   return record;
 }
@@ -128,9 +175,9 @@ function changedRecord(
   const links = new Set(
     linkingRelationships(workload)
       .filter((link) => link.child === entity.name)
-      .map((link) => link.via),
+      .flatMap((link) => link.via),
   );
-  const attributes = recordAttributes(entity).filter((attribute) => attribute.name !== entity.key);
+  const attributes = recordAttributes(entity).filter((attribute) => !isKeyAttribute(entity, attribute.name));
   // Without a list, what the workload says may change (`changes` rare or frequent, as the model's
   // planning reads it: src/model/key-changes.ts): an attribute that never changes keeps its value.
   const changes =
@@ -140,6 +187,8 @@ function changedRecord(
       .map((attribute) => attribute.name);
   const record: Record<string, unknown> = { ...target };
   for (const name of changes) {
+    // The key names the record written: a write never changes it (src/model/key-changes.ts).
+    if (isKeyAttribute(entity, name)) continue;
     const attribute = attributes.find((candidate) => candidate.name === name);
     const current = JSON.stringify(target[name]);
     const others = records.filter(
@@ -162,9 +211,12 @@ function recordToDelete(
   const parentOf = linkingRelationships(workload).filter((link) => link.parent === entity.name);
   const referenced = new Set<string>();
   for (const link of parentOf) {
-    for (const child of dataset.entities[link.child] ?? []) referenced.add(JSON.stringify(child[link.via]));
+    for (const child of dataset.entities[link.child] ?? [])
+      referenced.add(JSON.stringify(link.via.map((via) => child[via] ?? null)));
   }
-  const childless = records.filter((record) => !referenced.has(JSON.stringify(record[entity.key])));
+  const childless = records.filter(
+    (record) => !referenced.has(JSON.stringify(entity.key.map((name) => record[name] ?? null))),
+  );
   return pick(rng, childless.length > 0 ? childless : records);
 }
 

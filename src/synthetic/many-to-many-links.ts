@@ -10,7 +10,7 @@
  */
 import type { Relationship, Workload } from "../workload/types.js";
 import type { Dataset, EntityRecord } from "./generate-records.js";
-import { compareValues } from "./record-order.js";
+import { compareKeys } from "./record-order.js";
 
 /** The join table of one many-to-many relationship: [parent key, child key] rows. */
 export interface ManyToManyLinks {
@@ -43,7 +43,7 @@ export function drawManyToManyLinks(
   workload: Workload,
   entities: Readonly<Record<string, readonly EntityRecord[]>>,
 ): ManyToManyLinks[] {
-  const keyOf = (name: string) => workload.entities.find((e) => e.name === name)?.key ?? "";
+  const keyOf = (name: string) => workload.entities.find((e) => e.name === name)?.key ?? [];
   return workload.relationships
     .filter((r) => r.kind === "many-to-many" && r.parent !== r.child)
     .map((relationship) => {
@@ -53,7 +53,7 @@ export function drawManyToManyLinks(
       const childKey = keyOf(relationship.child);
       const rows = parents.flatMap((parent, rank) =>
         childRanks(relationship, rank, children.length).map(
-          (child) => [parent[parentKey], children[child]?.[childKey]] as const,
+          (child) => [keyValueOf(parent, parentKey), keyValueOf(children[child] ?? {}, childKey)] as const,
         ),
       );
       return { parent: relationship.parent, child: relationship.child, rows };
@@ -65,10 +65,18 @@ const BY_KEY = new WeakMap<readonly EntityRecord[], Map<string, EntityRecord>>()
 /** Linked keys by key text, per join table and side. */
 const ROWS_BY_KEY = new WeakMap<object, Map<string, unknown[]>>();
 
-function recordsByKey(records: readonly EntityRecord[], key: string): Map<string, EntityRecord> {
+/**
+ * A record's key as a join row holds it: the value of a single key, the list of values of a
+ * composite one.
+ */
+export function keyValueOf(record: EntityRecord, key: readonly string[]): unknown {
+  return key.length === 1 ? record[key[0] ?? ""] : key.map((name) => record[name] ?? null);
+}
+
+function recordsByKey(records: readonly EntityRecord[], key: readonly string[]): Map<string, EntityRecord> {
   let map = BY_KEY.get(records);
   if (map === undefined) {
-    map = new Map(records.map((record) => [JSON.stringify(record[key]), record]));
+    map = new Map(records.map((record) => [JSON.stringify(keyValueOf(record, key)), record]));
     BY_KEY.set(records, map);
   }
   return map;
@@ -106,11 +114,11 @@ export function linkedRecords(
     (l) => l.parent === relationship.parent && l.child === relationship.child,
   );
   if (links === undefined) return [];
-  const key = workload.entities.find((e) => e.name === entity)?.key ?? "";
-  const otherKey = workload.entities.find((e) => e.name === other)?.key ?? "";
+  const key = workload.entities.find((e) => e.name === entity)?.key ?? [];
+  const otherKey = workload.entities.find((e) => e.name === other)?.key ?? [];
   const others = recordsByKey(dataset.entities[other] ?? [], otherKey);
-  return linkedKeys(links, relationship.parent === entity, record[key])
+  return linkedKeys(links, relationship.parent === entity, keyValueOf(record, key))
     .map((value) => others.get(JSON.stringify(value)))
     .filter((found): found is EntityRecord => found !== undefined)
-    .sort((a, b) => compareValues(a[otherKey], b[otherKey]));
+    .sort((a, b) => compareKeys({ key: otherKey }, a, b));
 }

@@ -21,7 +21,7 @@ import type { KeyValue } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { linkingRelationships, type Dataset, type EntityRecord } from "./generate-records.js";
 import type { Entity, Relationship, Workload } from "../workload/types.js";
-import { linkedRecords } from "./many-to-many-links.js";
+import { keyValueOf, linkedRecords } from "./many-to-many-links.js";
 import { compareValues, newestFirst, recencyAttribute } from "./record-order.js";
 
 /** One item to store, with the partition key value(s) every operation on it needs. */
@@ -40,9 +40,11 @@ export interface ContainerItems {
 export interface DatasetIndex {
   readonly workload: Workload;
   readonly dataset: Dataset;
+  /** The record of `entity` whose key is `key` (`keyValueOf`: a value, or a composite key's list). */
   recordByKey(entity: string, key: unknown): EntityRecord | undefined;
+  /** The children holding `parentKey` (`keyValueOf` of the parent's record) in the relationship's via. */
   children(
-    relationship: Relationship & { readonly via: string },
+    relationship: Relationship & { readonly via: readonly string[] },
     parentKey: unknown,
   ): readonly EntityRecord[];
 }
@@ -53,14 +55,14 @@ export function indexDataset(workload: Workload, dataset: Dataset): DatasetIndex
   for (const entity of workload.entities) {
     const map = new Map<string, EntityRecord>();
     for (const record of dataset.entities[entity.name] ?? [])
-      map.set(JSON.stringify(record[entity.key]), record);
+      map.set(JSON.stringify(keyValueOf(record, entity.key)), record);
     byKey.set(entity.name, map);
   }
   const childMaps = new Map<Relationship, Map<string, EntityRecord[]>>();
   for (const relationship of linkingRelationships(workload)) {
     const map = new Map<string, EntityRecord[]>();
     for (const record of dataset.entities[relationship.child] ?? []) {
-      const key = JSON.stringify(record[relationship.via]);
+      const key = JSON.stringify(keyValueOf(record, relationship.via));
       const list = map.get(key);
       if (list === undefined) map.set(key, [record]);
       else list.push(record);
@@ -90,7 +92,7 @@ function link(
   workload: Workload,
   parent: string,
   child: string,
-): (Relationship & { readonly via: string }) | undefined {
+): (Relationship & { readonly via: readonly string[] }) | undefined {
   return linkingRelationships(workload).find(
     (relationship) => relationship.parent === parent && relationship.child === child,
   );
@@ -125,9 +127,9 @@ export function relatedDataOf(
     const toParent = link(workload, from, entity.name);
     const toChild = link(workload, entity.name, from);
     const source = toParent
-      ? index.recordByKey(from, record[toParent.via])
+      ? index.recordByKey(from, keyValueOf(record, toParent.via))
       : toChild
-        ? index.children(toChild, record[entity.key])[0]
+        ? index.children(toChild, keyValueOf(record, entity.key))[0]
         : undefined;
     // A missing parent copies nothing (null), as a change feed would have nothing to copy.
     copies[from] = source ?? {};
@@ -136,7 +138,7 @@ export function relatedDataOf(
   for (const counter of shape.counts) {
     const relationship = link(workload, entity.name, counter.of);
     counts[counter.of] =
-      relationship === undefined ? 0 : index.children(relationship, record[entity.key]).length;
+      relationship === undefined ? 0 : index.children(relationship, keyValueOf(record, entity.key)).length;
   }
   const embeds: Record<string, readonly EntityRecord[] | EntityRecord | null> = {};
   for (const embed of shape.embeds) {
@@ -144,7 +146,10 @@ export function relatedDataOf(
     const children =
       relationship === undefined
         ? []
-        : newestFirst(entityOf(workload, embed.entity), index.children(relationship, record[entity.key]));
+        : newestFirst(
+            entityOf(workload, embed.entity),
+            index.children(relationship, keyValueOf(record, entity.key)),
+          );
     embeds[embed.entity] = relationship?.kind === "one-to-one" ? (children[0] ?? null) : children;
   }
   return {
@@ -170,10 +175,12 @@ function ancestorKeys(index: DatasetIndex, entity: Entity, record: EntityRecord)
     );
     if (parentLink === undefined) break;
     const parentEntity: Entity = entityOf(index.workload, parentLink.parent);
-    const parent = index.recordByKey(parentLink.parent, childRecord[parentLink.via]);
+    const parent = index.recordByKey(parentLink.parent, keyValueOf(childRecord, parentLink.via));
     if (parent === undefined || seen.has(parent)) break;
     seen.add(parent);
-    const key = parent[parentEntity.key];
+    // A composite key as its id renders it (`{filmId}-{actorId}`).
+    const values = parentEntity.key.map((name) => parent[name]);
+    const key = values.length === 1 ? values[0] : values.map(String).join("-");
     if (typeof key === "string" || typeof key === "number" || typeof key === "boolean") keys.unshift(key);
     child = parentEntity;
     childRecord = parent;

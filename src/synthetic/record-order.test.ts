@@ -9,7 +9,7 @@ import { newestFirst } from "./record-order.js";
 
 const order: Entity = {
   name: "Order",
-  key: "orderId",
+  key: ["orderId"],
   count: 4,
   growthPerMonth: 0,
   avgBytes: 100,

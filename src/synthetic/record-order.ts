@@ -36,6 +36,44 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export { recencyAttribute };
 
 /**
+ * True when two records are the same record of `entity`: every key attribute equal (a composite
+ * key is the whole tuple, never one of its attributes).
+ */
+export function sameRecord(
+  entity: Pick<Entity, "key">,
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): boolean {
+  return entity.key.every((name) => jsonEqual(a[name], b[name]));
+}
+
+/**
+ * True when `child` holds `parent`'s key through a relationship's `via`: each via attribute equals
+ * the parent's key attribute at its position.
+ */
+export function holdsParentKey(
+  parent: Pick<Entity, "key">,
+  via: readonly string[],
+  parentRecord: Readonly<Record<string, unknown>>,
+  child: Readonly<Record<string, unknown>>,
+): boolean {
+  return parent.key.every((name, index) => jsonEqual(child[via[index] ?? name], parentRecord[name]));
+}
+
+/** Compares two records by their key, attribute by attribute in key order (-1, 0 or 1). */
+export function compareKeys(
+  entity: Pick<Entity, "key">,
+  a: Readonly<Record<string, unknown>>,
+  b: Readonly<Record<string, unknown>>,
+): number {
+  for (const name of entity.key) {
+    const order = compareValues(a[name], b[name]);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/**
  * Records newest first: by `recencyAttribute` descending, ties by the key descending (the order of
  * `latest(X, N)`, of a `latest: N` embed and of its follow-up query: `workload/recency.ts`). An
  * entity without a datetime attribute has no `latest` (the workload check rejects it); its
@@ -49,7 +87,7 @@ export function newestFirst(entity: Entity, records: readonly EntityRecord[]): r
       by === undefined
         ? b.position - a.position
         : compareValues(b.record[by], a.record[by]) ||
-          compareValues(b.record[entity.key], a.record[entity.key]) ||
+          compareKeys(entity, b.record, a.record) ||
           a.position - b.position,
     )
     .map((entry) => entry.record);

@@ -278,7 +278,9 @@ function dataModelClassifications(
         (p) =>
           p.child === item.entity &&
           p.relationship.via !== undefined &&
-          item.partitionKey.some((t) => templateAttributesOf(t).includes(p.relationship.via ?? "")),
+          p.relationship.via.every((via) =>
+            item.partitionKey.some((t) => templateAttributesOf(t).includes(via)),
+          ),
       );
       const expected =
         keyedBy === undefined

@@ -35,8 +35,9 @@ export interface IndependentWorkloadOptions {
   readonly maxEntities?: number;
   /**
    * Draw keys made of several attributes (`key: [orderId, lineNo]`) for link entities, order
-   * lines and reactions (default false: the loader accepts only one attribute so far). An entity
-   * with such a key is never a parent: a via holds one attribute.
+   * lines and reactions (default true; false keeps every key one attribute). An entity with such
+   * a key is never a parent here (a via of several attributes is drawn by the other generator,
+   * src/test-support/workload-arbitrary.ts).
    */
   readonly compositeKeys?: boolean;
   /** Records of one entity today (default 5 to 3,000). */
@@ -109,7 +110,7 @@ export function generateIndependentWorkload(
 function settingsOf(options: IndependentWorkloadOptions): GeneratorSettings {
   return {
     maxEntities: Math.max(1, Math.floor(options.maxEntities ?? 4)),
-    compositeKeys: options.compositeKeys ?? false,
+    compositeKeys: options.compositeKeys ?? true,
     records: options.records ?? { min: 5, max: 3000 },
     itemBytes: options.itemBytes ?? { min: 200, max: 50_000 },
     largeItemBytes: Math.min(2_097_152, options.largeItemBytes ?? 400_000),

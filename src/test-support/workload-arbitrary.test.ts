@@ -104,6 +104,43 @@ describe("workloadDocumentArbitrary", () => {
     expect(new Set(reads.map((p) => p.maxStalenessSeconds))).toEqual(new Set([undefined, 0, 5]));
   });
 
+  it("draws composite keys: a child keyed by its parent's key and its own, its children holding both", () => {
+    const composite = workloads.filter((w) => w.entities.some((e) => e.key.length > 1));
+    expect(composite.length).toBeGreaterThan(SAMPLE / 10);
+    expect(composite.length).toBeLessThan(SAMPLE / 3);
+    for (const workload of composite) {
+      const link = workload.entities.find((e) => e.key.length > 1);
+      const parent = workload.relationships.find((r) => r.child === link?.name && r.via !== undefined);
+      expect(link?.key[0]).toBe(parent?.via?.[0]);
+    }
+    const viaLists = workloads.flatMap((w) => w.relationships.filter((r) => (r.via?.length ?? 0) > 1));
+    expect(viaLists.length).toBeGreaterThan(0);
+  });
+
+  it("draws composite keys last: without them, each (seed, index) gives the workload it gave before", () => {
+    const documents = (compositeKeys: boolean) =>
+      fc.sample(workloadDocumentArbitrary({ compositeKeys }), { numRuns: 40, seed: 11 });
+    const withKeys = documents(true);
+    const without = documents(false);
+    const same = withKeys.filter(
+      (document, index) => JSON.stringify(document) === JSON.stringify(without[index]),
+    );
+    // Only the documents that drew a composite key differ, and only in it (a write of the link
+    // no longer lists the parent's key in its `changes`).
+    expect(same.length).toBeGreaterThan(20);
+    expect(same.length).toBeLessThan(40);
+    const withoutChanges = (patterns: unknown) =>
+      (patterns as Record<string, unknown>[]).map(({ changes: _changes, ...rest }) => rest);
+    withKeys.forEach((document, index) => {
+      expect(withoutChanges(document["accessPatterns"])).toEqual(
+        withoutChanges(without[index]?.["accessPatterns"]),
+      );
+      expect(Object.keys(document["entities"] as object)).toEqual(
+        Object.keys(without[index]?.["entities"] as object),
+      );
+    });
+  });
+
   it("spans sizes from 100 B to 2 MB and rates from 0.01 to 50,000 requests/s", () => {
     const sizes = entities.map((e) => e.avgBytes);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(100);

@@ -8,7 +8,9 @@
  * breaking on are drawn on purpose: hot filters (a low-cardinality value read newest-first at up
  * to the top rate), per-pattern request skew, sparse attributes (`presence`), many-to-many pairs,
  * writes that must commit together (`atomicWith`, mostly between related entities), binning and
- * buffered writers, and related data that must be fresh (`maxStalenessSeconds`).
+ * buffered writers, related data that must be fresh (`maxStalenessSeconds`), and composite keys
+ * (`key: [orderId, itemId]`: a child identified by its parent and its own key, one workload in
+ * four that has a one-to-many child; its children then hold both in a via of two attributes).
  *
  * `workloadDocumentArbitrary` gives the document (what a user would write); `toWorkload` loads
  * one through the real loader, so a generated document that does not load is a failure of the
@@ -40,6 +42,12 @@ export interface WorkloadArbitraryOptions {
   readonly sizes?: readonly [number, number];
   /** Items of an entity at the start of the horizon: [min, max], log-uniform (default 1 - 100 M). */
   readonly counts?: readonly [number, number];
+  /**
+   * Draw composite keys now and then (default true). The draw comes last, after every other
+   * draw of a workload, so without it (false) each (seed, index) gives the documents it gave
+   * before composite keys existed (regression workloads are named that way).
+   */
+  readonly compositeKeys?: boolean;
 }
 
 /** A workload document as written in a file (YAML/JSON): plain data. */
@@ -85,7 +93,8 @@ interface RelationshipDraft {
   readonly parent: string;
   readonly child: string;
   readonly kind: "one-to-many" | "one-to-one" | "many-to-many";
-  readonly via?: string;
+  /** One attribute, or (a parent with a composite key) its list. */
+  readonly via?: string | readonly string[];
   readonly avg: number;
   readonly max?: number;
   readonly owned?: boolean;
@@ -562,6 +571,7 @@ function withDefaults(options: WorkloadArbitraryOptions): Required<WorkloadArbit
     rates: options.rates ?? [0.01, 50_000],
     sizes: options.sizes ?? [100, MAX_ITEM_BYTES],
     counts: options.counts ?? [1, 100_000_000],
+    compositeKeys: options.compositeKeys ?? true,
   };
 }
 
@@ -610,13 +620,15 @@ function relationshipsAndViews(
       .filter((r) => r.child === entity.name && r.via !== undefined)
       .flatMap((r) => {
         const found = entities.find((e) => e.name === r.parent);
-        return found === undefined || r.via === undefined ? [] : [{ entity: found, via: r.via }];
+        return found === undefined || typeof r.via !== "string" ? [] : [{ entity: found, via: r.via }];
       }),
     children: relationships
       .filter((r) => r.parent === entity.name)
       .flatMap((r) => {
         const found = entities.find((e) => e.name === r.child);
-        return found === undefined ? [] : [{ entity: found, ...(r.via === undefined ? {} : { via: r.via }) }];
+        return found === undefined
+          ? []
+          : [{ entity: found, ...(typeof r.via !== "string" ? {} : { via: r.via }) }];
       }),
   }));
   return { relationships, views };
@@ -704,7 +716,57 @@ export function workloadDocumentArbitrary(
       };
       return document;
     })
-    .chain(withAtomicWrites);
+    .chain(withAtomicWrites)
+    .chain((document) => (settings.compositeKeys ? withCompositeKey(document) : fc.constant(document)));
+}
+
+type EntityDocument = Record<string, unknown> & {
+  readonly key: string | readonly string[];
+  readonly attributes: Record<string, unknown>;
+};
+
+/**
+ * The document with, one time in four, a composite key: a one-to-many child identified by its
+ * parent's key and its own (`OrderLine key: [orderId, orderLineId]`, what a link table or an
+ * identifying relationship gives). Its own children then hold both: their via becomes the list,
+ * and they get the parent's key attribute when they lack it. Drawn after everything else.
+ */
+function withCompositeKey(document: WorkloadDocument): fc.Arbitrary<WorkloadDocument> {
+  const entities = document.entities as Readonly<Record<string, EntityDocument>>;
+  const relationships = (document.relationships ?? []) as readonly RelationshipDraft[];
+  const candidates = relationships.filter(
+    (r) => r.kind === "one-to-many" && typeof r.via === "string" && r.parent !== r.child,
+  );
+  if (candidates.length === 0) return fc.constant(document);
+  return sometimes(pairFrom(candidates), 4).map((picked) => {
+    const parentKey = picked?.via;
+    if (picked === undefined || typeof parentKey !== "string") return document;
+    const link = entities[picked.child];
+    if (link === undefined || typeof link.key !== "string") return document;
+    const key = [parentKey, link.key];
+    const nextEntities: Record<string, EntityDocument> = { ...entities, [picked.child]: { ...link, key } };
+    const nextRelationships = relationships.map((r) => {
+      if (r.parent !== picked.child || r.via !== link.key) return r;
+      const child = nextEntities[r.child];
+      if (child !== undefined && !(parentKey in child.attributes))
+        nextEntities[r.child] = { ...child, attributes: { [parentKey]: "string", ...child.attributes } };
+      return { ...r, via: key };
+    });
+    // A write never changes its record's key: the parent's key leaves the link's `changes`.
+    const patterns = (document.accessPatterns as readonly PatternDocument[]).map((pattern) => {
+      const changes = pattern["changes"];
+      if (pattern.entity !== picked.child || !Array.isArray(changes)) return pattern;
+      const kept = (changes as readonly string[]).filter((name) => name !== parentKey);
+      const { changes: _changes, ...rest } = pattern;
+      return kept.length === 0 ? rest : { ...rest, changes: kept };
+    });
+    return {
+      ...document,
+      entities: nextEntities,
+      relationships: nextRelationships,
+      accessPatterns: patterns,
+    };
+  });
 }
 
 type PatternDocument = Record<string, unknown> & {

@@ -61,7 +61,7 @@ export function featuresOf(workload: Workload): ReadonlySet<string> {
     for (const attribute of entity.attributes) {
       if (attribute.presence < 1) features.add("sparse attribute (presence < 1)");
       if (attribute.skew > 0) features.add("skewed attribute");
-      if (attribute.unique && attribute.name !== entity.key) features.add("unique attribute");
+      if (attribute.unique && !entity.key.includes(attribute.name)) features.add("unique attribute");
       if (attribute.changes !== "never") features.add(`attribute changes ${attribute.changes}`);
     }
   }

@@ -34,7 +34,7 @@ export function relationshipMutations(
 ): Mutation[] {
   const relationships = subject.workload.relationships;
   return relationships.flatMap((relationship, index): Mutation[] => {
-    const name = `${relationship.parent} -> ${relationship.child}${relationship.via === undefined ? "" : ` via ${relationship.via}`}`;
+    const name = `${relationship.parent} -> ${relationship.child}${relationship.via === undefined ? "" : ` via ${relationship.via.join(", ")}`}`;
     if (kind === "relationship.remove") {
       const workload = workloadCopy(subject);
       workload["relationships"] = listAt(workload, "relationships").filter((_, i) => i !== index);
@@ -48,13 +48,15 @@ export function relationshipMutations(
         },
       ];
     }
-    const via = relationship.via;
+    // A single-attribute via is replaced by another attribute of its type (a composite via would
+    // need as many).
+    const via = relationship.via?.length === 1 ? relationship.via[0] : undefined;
     if (via === undefined) return [];
     const child = entityNamed(subject.workload, relationship.child);
     const type = child.attributes.find((a) => a.name === via)?.type;
-    const vias = new Set(relationships.filter((r) => r.child === child.name).map((r) => r.via));
+    const vias = new Set(relationships.filter((r) => r.child === child.name).flatMap((r) => r.via ?? []));
     return child.attributes
-      .filter((a) => a.type === type && a.name !== child.key && !vias.has(a.name))
+      .filter((a) => a.type === type && !child.key.includes(a.name) && !vias.has(a.name))
       .map((attribute) => {
         const workload = workloadCopy(subject);
         const relationshipDocument = mappingAt(listAt(workload, "relationships"), index);

@@ -4,9 +4,9 @@
  */
 import { CosmosModelerError } from "../common/errors.js";
 import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
-import { jsonEqual } from "../synthetic/record-order.js";
+import { sameRecord } from "../synthetic/record-order.js";
 import type { Workload, WritePattern } from "../workload/types.js";
-import { entityOf, recordsOf } from "./oracle.js";
+import { entityOf, recordKey, recordsOf } from "./oracle.js";
 
 /**
  * The dataset after one write of a write pattern. `record` is the written entity record: the
@@ -25,8 +25,8 @@ export function applyWriteToDataset(
 ): Dataset {
   const entity = entityOf(workload, pattern.entity);
   const records = recordsOf(dataset, entity.name);
-  const key = record[entity.key];
-  const at = records.findIndex((candidate) => jsonEqual(candidate[entity.key], key));
+  const key = recordKey(workload, entity.name, record);
+  const at = records.findIndex((candidate) => sameRecord(entity, candidate, record));
   const missing = (): never => {
     throw new CosmosModelerError(
       "verify.notFound",

@@ -53,7 +53,7 @@ export function returnedLeaks(
 ): string[] {
   const entity = entityOf(workload, pattern.entity);
   const structural = new Set([
-    entity.key,
+    ...entity.key,
     ...workload.relationships.filter((r) => r.child === entity.name).flatMap((r) => r.via ?? []),
   ]);
   const leaks = new Set<string>();
@@ -132,12 +132,17 @@ function followUpValue(
         const link = linkBetween(workload, entry.entity, pattern.entity);
         if (link === undefined) continue;
         const parentKey = entityOf(workload, entry.entity).key;
+        // The parent whose key the record's via holds (a follow-up may name it as the via).
         const parent = found.find(
           (candidate): candidate is Record<string, unknown> =>
             typeof candidate === "object" &&
             candidate !== null &&
-            (jsonEqual((candidate as Record<string, unknown>)[parentKey], record[link.via]) ||
-              jsonEqual((candidate as Record<string, unknown>)[link.via], record[link.via])),
+            parentKey.every((key, index) => {
+              const via = link.via[index] ?? key;
+              const held = (candidate as Record<string, unknown>)[key];
+              const named = (candidate as Record<string, unknown>)[via];
+              return jsonEqual(held, record[via]) || jsonEqual(named, record[via]);
+            }),
         );
         if (parent === undefined) return null;
         return parent[entry.attribute] ?? null;

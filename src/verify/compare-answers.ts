@@ -17,17 +17,20 @@ import {
   answerWithSortValues,
   compareValues,
   jsonEqual,
+  recordKey,
   truncateToBytes,
   withLabel,
   type PatternParameters,
   type SortedAnswer,
 } from "./oracle.js";
+import { compareKeys, sameRecord } from "../synthetic/record-order.js";
+import { coversKey } from "../workload/keys.js";
 
 export type AnswerDifferenceKind = "count" | "unexpected" | "value" | "order" | "sortValues";
 
 export interface AnswerDifference {
   readonly kind: AnswerDifferenceKind;
-  /** The result's key value, when the pattern returns the key. */
+  /** The result's key value (the list of values of a composite key), when the pattern returns the key. */
   readonly key?: unknown;
   /** The property that differs (an attribute or a `with` label). */
   readonly property?: string;
@@ -74,15 +77,16 @@ export function checkReadAnswer(
       message: `${pattern.id}: expected ${expected.length} results, got ${actual.length}`,
     });
   }
-  const keyName = workload.entities.find((entity) => entity.name === pattern.entity)?.key;
-  const keyed = keyName !== undefined && (pattern.select === undefined || pattern.select.includes(keyName));
+  const entity = workload.entities.find((candidate) => candidate.name === pattern.entity);
+  // Results are matched by the whole key when the read returns every key attribute.
+  const keyed = entity !== undefined && (pattern.select === undefined || coversKey(entity, pattern.select));
   const remaining = [...unlimited];
   // Sort values of each actual result, from its matching oracle record (select may omit them).
   const actualSortValues: (readonly unknown[] | undefined)[] = [];
   for (const result of actual) {
-    const key = keyed ? result[keyName] : undefined;
+    const key = keyed ? recordKey(workload, entity.name, result) : undefined;
     const at = keyed
-      ? remaining.findIndex((candidate) => jsonEqual(candidate.result[keyName], key))
+      ? remaining.findIndex((candidate) => sameRecord(entity, candidate.result, result))
       : remaining.findIndex((candidate) => answersEqual(candidate.result, result));
     if (at < 0) {
       actualSortValues.push(undefined);
@@ -91,7 +95,7 @@ export function checkReadAnswer(
         ...(keyed ? { key } : {}),
         actual: result,
         message: keyed
-          ? `${pattern.id}: ${String(key)} is not an answer for these parameters`
+          ? `${pattern.id}: ${keyLabel(key)} is not an answer for these parameters`
           : `${pattern.id}: a result matches no expected answer: ${brief(result)}`,
       });
       continue;
@@ -107,7 +111,7 @@ export function checkReadAnswer(
           property,
           expected: match.result[property],
           actual: result[property],
-          message: `${pattern.id}: ${keyed ? `${String(key)} ` : ""}${property}: expected ${brief(match.result[property])}, got ${brief(result[property])}`,
+          message: `${pattern.id}: ${keyed ? `${keyLabel(key)} ` : ""}${property}: expected ${brief(match.result[property])}, got ${brief(result[property])}`,
         });
       }
     }
@@ -119,6 +123,11 @@ export function checkReadAnswer(
     actualCount: actual.length,
     differences,
   };
+}
+
+/** A record's key in a message: the value, or the list of a composite key's values. */
+function keyLabel(key: unknown): string {
+  return Array.isArray(key) ? JSON.stringify(key) : String(key);
 }
 
 function checkOrder(
@@ -249,7 +258,7 @@ function withValueFromItem(
   entity: string,
   withItem: WithItem,
   item: Readonly<Record<string, unknown>>,
-  manyToManyKeys: Readonly<Record<string, string>>,
+  manyToManyKeys: Readonly<Record<string, readonly string[]>>,
 ): unknown {
   switch (withItem.kind) {
     case "attribute": {
@@ -299,12 +308,12 @@ function withValueFromItem(
 }
 
 /** The attribute of each element of a many-to-many copy's array, in the order of their keys. */
-function linkedValues(array: unknown, key: string, attribute: string): unknown[] {
+function linkedValues(array: unknown, key: readonly string[], attribute: string): unknown[] {
   const elements = (Array.isArray(array) ? array : []).filter(
     (element): element is Record<string, unknown> => typeof element === "object" && element !== null,
   );
   return [...elements]
-    .sort((a, b) => compareValues(a[key], b[key]))
+    .sort((a, b) => compareKeys({ key }, a, b))
     .map((element) => element[attribute] ?? null);
 }
 

@@ -473,9 +473,10 @@ describe.each(EXAMPLE_NAMES)("every function of the %s module on the embedded en
       const parents: Record<string, unknown> = {};
       for (const relationship of example.workload.relationships) {
         if (relationship.child !== entity || relationship.via === undefined) continue;
-        const key = example.workload.entities.find((e) => e.name === relationship.parent)?.key ?? "";
-        const parent = full.entities[relationship.parent]?.find(
-          (r) => r[key] === record[relationship.via ?? ""],
+        const key = example.workload.entities.find((e) => e.name === relationship.parent)?.key ?? [];
+        const via = relationship.via;
+        const parent = full.entities[relationship.parent]?.find((r) =>
+          key.every((name, index) => r[name] === record[via[index] ?? name]),
         );
         if (parent !== undefined) parents[relationship.parent] = parent;
       }

@@ -22,7 +22,7 @@ import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
 import { linkedRecords } from "../synthetic/many-to-many-links.js";
 import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../workload/types.js";
 import { formatWithItem } from "../workload/with-items.js";
-import { compareValues, jsonEqual, newestFirst } from "../synthetic/record-order.js";
+import { compareValues, holdsParentKey, jsonEqual, newestFirst } from "../synthetic/record-order.js";
 
 export { compareValues, jsonEqual, newestFirst, recencyAttribute } from "../synthetic/record-order.js";
 
@@ -198,9 +198,9 @@ export function linkBetween(
   workload: Workload,
   parent: string,
   child: string,
-): (Relationship & { readonly via: string }) | undefined {
+): (Relationship & { readonly via: readonly string[] }) | undefined {
   return workload.relationships.find(
-    (relationship): relationship is Relationship & { readonly via: string } =>
+    (relationship): relationship is Relationship & { readonly via: readonly string[] } =>
       relationship.parent === parent && relationship.child === child && relationship.via !== undefined,
   );
 }
@@ -221,8 +221,10 @@ export function childrenOf(
       { context: { parent, child } },
     );
   }
-  const key = record[entityOf(workload, parent).key];
-  return recordsOf(dataset, child).filter((candidate) => jsonEqual(candidate[link.via], key));
+  const parentEntity = entityOf(workload, parent);
+  return recordsOf(dataset, child).filter((candidate) =>
+    holdsParentKey(parentEntity, link.via, record, candidate),
+  );
 }
 
 /** The value of one `with` entry for a record of `entity`. */
@@ -269,9 +271,9 @@ function relatedAttribute(
   if (related === entity) return record[attribute] ?? null;
   const toParent = linkBetween(workload, related, entity);
   if (toParent !== undefined) {
-    const parentKey = entityOf(workload, related).key;
+    const parentEntity = entityOf(workload, related);
     const parent = recordsOf(dataset, related).find((candidate) =>
-      jsonEqual(candidate[parentKey], record[toParent.via]),
+      holdsParentKey(parentEntity, toParent.via, candidate, record),
     );
     return parent?.[attribute] ?? null;
   }
@@ -289,7 +291,8 @@ function relatedAttribute(
   );
 }
 
-/** The key value of a record of the pattern's entity. */
+/** The key of a record of the pattern's entity: its value, or the list of values of a composite key. */
 export function recordKey(workload: Workload, entity: string, record: EntityRecord): unknown {
-  return record[entityOf(workload, entity).key];
+  const key = entityOf(workload, entity).key;
+  return key.length === 1 ? record[key[0] ?? ""] : key.map((name) => record[name]);
 }

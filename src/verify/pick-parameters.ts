@@ -106,16 +106,19 @@ function preferredAnchors(
     .filter((child) => linkBetween(workload, pattern.entity, child) !== undefined);
   if (childEntities.length === 0) return records;
   const key = entityOf(workload, pattern.entity).key;
+  // The parent keys (tuples of values) the children hold through each relationship's via.
+  const tuple = (record: EntityRecord, names: readonly string[]): string =>
+    JSON.stringify(names.map((name) => record[name] ?? null));
   const parentsWithChildren = childEntities.map((child) => {
-    const via = linkBetween(workload, pattern.entity, child)?.via ?? "";
-    return new Set(recordsOf(dataset, child).map((record) => JSON.stringify(record[via])));
+    const via = linkBetween(workload, pattern.entity, child)?.via ?? key;
+    return new Set(recordsOf(dataset, child).map((record) => tuple(record, via)));
   });
   const hasAll = records.filter((record) =>
-    parentsWithChildren.every((keys) => keys.has(JSON.stringify(record[key]))),
+    parentsWithChildren.every((keys) => keys.has(tuple(record, key))),
   );
   if (hasAll.length > 0) return hasAll;
   const hasSome = records.filter((record) =>
-    parentsWithChildren.some((keys) => keys.has(JSON.stringify(record[key]))),
+    parentsWithChildren.some((keys) => keys.has(tuple(record, key))),
   );
   return hasSome.length > 0 ? hasSome : records;
 }

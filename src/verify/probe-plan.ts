@@ -46,9 +46,11 @@ export interface CounterSubject {
   readonly holder: ItemTypeRef;
   readonly counter: Counter;
   readonly parentEntity: string;
-  readonly parentKey: string;
+  /** The parent entity's key attributes. */
+  readonly parentKey: readonly string[];
   readonly childEntity: string;
-  readonly childKey: string;
+  /** The child entity's key attributes. */
+  readonly childKey: readonly string[];
   readonly parentCreate: string;
   readonly childCreate: string;
   /** The parent of every probe child (a fresh key). */
@@ -107,9 +109,9 @@ function writeOf(
  */
 function changeableAttribute(workload: Workload, model: Model, pattern: WritePattern): string | undefined {
   const entity = entityOf(workload, pattern.entity);
-  const fixed = new Set<string>([entity.key]);
+  const fixed = new Set<string>(entity.key);
   for (const relationship of linkingRelationships(workload)) {
-    if (relationship.child === entity.name) fixed.add(relationship.via);
+    if (relationship.child === entity.name) for (const via of relationship.via) fixed.add(via);
   }
   for (const name of addressAttributes(model, entity.name)) fixed.add(name);
   for (const item of model.containers.flatMap((container) => container.items)) {
@@ -126,11 +128,19 @@ function changeableAttribute(workload: Workload, model: Model, pattern: WritePat
   )?.name;
 }
 
-/** A fresh key value of `entity`'s key attribute (a string, or a number for number keys). */
-function freshKey(workload: Workload, entity: string, n: number): string | number {
+/**
+ * Fresh values of `entity`'s key attributes (strings, or numbers for number attributes), by
+ * attribute: a key no loaded record has.
+ */
+function freshKey(workload: Workload, entity: string, n: number): Record<string, string | number> {
   const found = entityOf(workload, entity);
-  const type = found.attributes.find((attribute) => attribute.name === found.key)?.type;
-  return type === "number" ? 990_000_000 + n : `probe-${entity.toLowerCase()}-${n}`;
+  return Object.fromEntries(
+    found.key.map((name, position) => {
+      const type = found.attributes.find((attribute) => attribute.name === name)?.type;
+      const suffix = found.key.length === 1 ? "" : `-${position}`;
+      return [name, type === "number" ? 990_000_000 + n : `probe-${entity.toLowerCase()}-${n}${suffix}`];
+    }),
+  );
 }
 
 /** A template record of `entity` for `patternId`: its first planned write, else the first loaded record. */
@@ -204,7 +214,7 @@ function counterSubjects(
         const parentKey = entityOf(workload, item.entity).key;
         const childKey = entityOf(workload, counter.of).key;
         const n = ++sequence;
-        const parentRecord = { ...parentTemplate, [parentKey]: freshKey(workload, item.entity, n) };
+        const parentRecord = { ...parentTemplate, ...freshKey(workload, item.entity, n) };
         const parent = {
           record: parentRecord,
           parents: parentRecordsOf(workload, plan.dataset, item.entity, parentTemplate),
@@ -213,14 +223,15 @@ function counterSubjects(
           plan,
           childTemplate,
           counter.of,
-          new Set([childKey, link.via]),
+          new Set([...childKey, ...link.via]),
           CONCURRENT_WRITES,
         );
         const children = templates.map((record, i) => ({
           record: {
             ...record,
-            [childKey]: freshKey(workload, counter.of, n * 1000 + i),
-            [link.via]: parentRecord[parentKey],
+            ...freshKey(workload, counter.of, n * 1000 + i),
+            // The via holds the parent's key, attribute by attribute.
+            ...Object.fromEntries(link.via.map((via, index) => [via, parentRecord[parentKey[index] ?? ""]])),
           },
           parents: {
             ...parentRecordsOf(workload, plan.dataset, counter.of, record),

@@ -35,21 +35,28 @@ export async function settle(run: ProbeRun): Promise<void> {
   if (run.feed !== undefined) await run.feed.settle();
 }
 
-/** The live items of an item type whose `attribute` is `value` (tombstones left out). */
+/**
+ * The live items of an item type holding the values of `key`'s attributes taken from `record`
+ * (a record's whole key, one attribute or several; tombstones left out).
+ */
 export async function itemsWith(
   run: ProbeRun,
   ref: ItemTypeRef,
-  attribute: string,
-  value: unknown,
+  key: readonly string[],
+  record: Readonly<Record<string, unknown>>,
 ): Promise<EntityRecord[]> {
   const container = run.containers.get(ref.container);
   if (container === undefined) return [];
+  const conditions = key.map((attribute, index) => `${propertyRef(attribute)} = @value${index}`);
   const { resources } = await container.items
     .query<EntityRecord>({
-      query: `SELECT * FROM c WHERE c.type = @type AND ${propertyRef(attribute)} = @value`,
+      query: `SELECT * FROM c WHERE c.type = @type AND ${conditions.join(" AND ")}`,
       parameters: [
         { name: "@type", value: ref.itemType },
-        { name: "@value", value: value as string | number },
+        ...key.map((attribute, index) => ({
+          name: `@value${index}`,
+          value: record[attribute] as string | number,
+        })),
       ],
     })
     .fetchAll();
@@ -60,12 +67,7 @@ export async function itemsWith(
 
 /** The counter on each holder item of the subject's parent. */
 export async function counted(run: ProbeRun, subject: CounterSubject): Promise<number[]> {
-  const holders = await itemsWith(
-    run,
-    subject.holder,
-    subject.parentKey,
-    subject.parent.record[subject.parentKey],
-  );
+  const holders = await itemsWith(run, subject.holder, subject.parentKey, subject.parent.record);
   return holders.map((item) => {
     const value = item[subject.counter.as];
     return typeof value === "number" ? value : Number.NaN;

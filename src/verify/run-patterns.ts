@@ -207,7 +207,7 @@ async function runWritePattern(
 ): Promise<PatternOutcome> {
   const { plan, access, feed, state } = run;
   const pattern = plan.workload.accessPatterns.find((p) => p.id === check.patternId) as WritePattern;
-  const entityKey = plan.workload.entities.find((candidate) => candidate.name === pattern.entity)?.key ?? "";
+  const entityKey = plan.workload.entities.find((candidate) => candidate.name === pattern.entity)?.key ?? [];
   const samples: number[] = [];
   let charge = 0;
   let detail: string | undefined;
@@ -237,7 +237,10 @@ async function runWritePattern(
         run.unreliable.add(touched);
         artifact ??= `container ${touched} refused an item as a duplicate (409) although its full partition key differs: ${run.hierarchicalReason}`;
       } else {
-        const key = write.record[entityKey];
+        const key =
+          entityKey.length === 1
+            ? write.record[entityKey[0] ?? ""]
+            : entityKey.map((name) => write.record[name]);
         detail ??= `${pattern.id}: the ${pattern.operation} of ${pattern.entity} ${printable(key)} failed: ${errorText(error, run.secrets)}`;
       }
     }

@@ -49,7 +49,7 @@ async function concurrentCounter(run: ProbeRun, subject: CounterSubject): Promis
       : exact
         ? undefined
         : found.length === 0
-          ? `no ${subject.holder.itemType} item holds the counter of ${subject.parentEntity} ${String(subject.parent.record[subject.parentKey])}`
+          ? `no ${subject.holder.itemType} item holds the counter of ${subject.parentEntity} ${subject.parentKey.map((name) => String(subject.parent.record[name])).join("-")}`
           : `the counter reads ${found.join(", ")} after ${base.children} ${subject.childEntity} created concurrently (expected ${base.expected})`;
   return {
     ...base,
@@ -124,7 +124,7 @@ async function childLifecycle(
       );
     }
     for (const entry of copies) {
-      const items = await itemsWith(run, entry.copy, probe.childKey, child.record[probe.childKey]);
+      const items = await itemsWith(run, entry.copy, probe.childKey, child.record);
       entry.found.push(items.length);
       const stale =
         update !== undefined &&

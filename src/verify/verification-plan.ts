@@ -26,7 +26,8 @@ import {
   type DuplicateItems,
 } from "../synthetic/materialize-dataset.js";
 import { createRng, type Rng } from "../synthetic/random.js";
-import { jsonEqual } from "../synthetic/record-order.js";
+import { holdsParentKey, sameRecord } from "../synthetic/record-order.js";
+import { recordIdentity } from "../workload/keys.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { applyWriteToDataset } from "./apply-write.js";
 import type { Capability, EndpointCapabilities } from "./endpoint.js";
@@ -239,9 +240,9 @@ export function parentRecordsOf(
   const parents: Record<string, EntityRecord> = {};
   for (const relationship of linkingRelationships(workload)) {
     if (relationship.child !== entity || relationship.parent === entity) continue;
-    const key = entityOf(workload, relationship.parent).key;
+    const parentEntity = entityOf(workload, relationship.parent);
     const parent = recordsOf(dataset, relationship.parent).find((candidate) =>
-      jsonEqual(candidate[key], record[relationship.via]),
+      holdsParentKey(parentEntity, relationship.via, candidate, record),
     );
     if (parent !== undefined) parents[relationship.parent] = parent;
   }
@@ -270,7 +271,7 @@ function hasDependents(
   entity: string,
   record: EntityRecord,
 ): boolean {
-  const key = record[entityOf(workload, entity).key];
+  const parentEntity = entityOf(workload, entity);
   const copiers = new Set(
     model.containers
       .flatMap((container) => container.items)
@@ -281,7 +282,9 @@ function hasDependents(
     (relationship) =>
       relationship.parent === entity &&
       (copiers.size === 0 || copiers.has(relationship.child)) &&
-      recordsOf(dataset, relationship.child).some((child) => jsonEqual(child[relationship.via], key)),
+      recordsOf(dataset, relationship.child).some((child) =>
+        holdsParentKey(parentEntity, relationship.via, record, child),
+      ),
   );
 }
 
@@ -301,7 +304,7 @@ function pickWriteRecord(
     pattern.operation === "patch" ||
     (pattern.operation === "upsert" && pattern.changes !== undefined);
   if (!isUpdate) return generateWriteRecord(workload, dataset, pattern, rng);
-  const key = entityOf(workload, pattern.entity).key;
+  const entity = entityOf(workload, pattern.entity);
   const records = recordsOf(dataset, pattern.entity);
   const useful = records.filter((record) => hasDependents(workload, model, dataset, pattern.entity, record));
   if (useful.length > 0 && useful.length < records.length) {
@@ -313,7 +316,8 @@ function pickWriteRecord(
       pattern,
       rng,
     );
-    const original = records.find((record) => jsonEqual(record[key], candidate?.[key]));
+    const original =
+      candidate === undefined ? undefined : records.find((record) => sameRecord(entity, record, candidate));
     if (candidate !== undefined && JSON.stringify(candidate) !== JSON.stringify(original)) return candidate;
   }
   return generateWriteRecord(workload, dataset, pattern, rng);
@@ -322,8 +326,8 @@ function pickWriteRecord(
 /** A child write pattern whose records the model stores inside the parent's items. */
 interface EmbeddedChild {
   readonly pattern: WritePattern;
-  /** The child's attribute holding the parent key. */
-  readonly via: string;
+  /** The child's attributes holding the parent key (one per parent key attribute). */
+  readonly via: readonly string[];
   /** Children written with each parent (the relationship's average, 1 to 3). */
   readonly perParent: number;
 }
@@ -407,14 +411,17 @@ function planWrites(
       // Children the model embeds in this record's item are written with it.
       const children: Record<string, EntityRecord[]> = {};
       const companions: { patternId: string; count: number }[] = [];
-      const parentKey = record[entityOf(workload, pattern.entity).key];
+      const parentKey = entityOf(workload, pattern.entity).key;
       for (const child of embedded.get(pattern.id) ?? []) {
         const childRng = createRng(seed, "write", child.pattern.id, request);
         const written: EntityRecord[] = [];
         for (let index = 0; index < child.perParent; index++) {
           const generated = generateWriteRecord(workload, next, child.pattern, childRng);
           if (generated === undefined) continue;
-          const childRecord = { ...generated, [child.via]: parentKey };
+          const childRecord = {
+            ...generated,
+            ...Object.fromEntries(child.via.map((via, index) => [via, record[parentKey[index] ?? ""]])),
+          };
           try {
             next = applyWriteToDataset(workload, next, child.pattern, childRecord);
             written.push(childRecord);
@@ -448,11 +455,11 @@ function shapedByKey(
 ): Map<string, Readonly<Record<string, unknown>>> {
   const { limit: _limit, ...rest } = pattern;
   const everything: ReadPattern = { ...rest, where: [], orderBy: [] };
-  const key = entityOf(workload, pattern.entity).key;
+  const entity = entityOf(workload, pattern.entity);
   const records = recordsOf(dataset, pattern.entity);
   const shaped = answerReadPattern(workload, dataset, everything, {});
   const byKey = new Map<string, Readonly<Record<string, unknown>>>();
-  shaped.forEach((answer, index) => byKey.set(JSON.stringify(records[index]?.[key]), answer));
+  shaped.forEach((answer, index) => byKey.set(recordIdentity(entity, records[index] ?? {}), answer));
   return byKey;
 }
 
@@ -469,10 +476,10 @@ function changedRecordsByKind(
 ): Map<string, EntityRecord[]> {
   const previous = shapedByKey(workload, before, pattern);
   const current = shapedByKey(workload, after, pattern);
-  const key = entityOf(workload, pattern.entity).key;
+  const entity = entityOf(workload, pattern.entity);
   const groups = new Map<string, EntityRecord[]>();
   for (const record of recordsOf(after, pattern.entity)) {
-    const id = JSON.stringify(record[key]);
+    const id = recordIdentity(entity, record);
     const old = previous.get(id);
     const now = current.get(id) ?? {};
     let kind: string;

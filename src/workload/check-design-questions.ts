@@ -15,7 +15,8 @@ export const GROWTH_TOLERANCE = 2;
 /** An entity as the design-question checks see it (from a loaded workload or the interview's draft). */
 export interface CheckedEntity {
   readonly name: string;
-  readonly key?: string;
+  /** The key attributes (several for a composite key). */
+  readonly key?: readonly string[];
   readonly count?: number;
   readonly growthPerMonth?: number;
   /** The attributes it lists; absent when it lists none (names are then not checked). */
@@ -107,7 +108,7 @@ function unselectiveRead(
     detail: { code: "workload.unselectiveRead", pattern: pattern.id, entity: entity.name },
     path: ["accessPatterns", pattern.index, "where"],
     message: `${what}${rate}, across every partition`,
-    suggestion: `add a filter that selects the records (e.g. where: { ${entity.key ?? "id"}: eq } or the owner's id), a limit (limit: 20 with orderBy for the newest), or returns: { avg: N } if it really returns N records`,
+    suggestion: `add a filter that selects the records (e.g. where: { ${entity.key?.[0] ?? "id"}: eq } or the owner's id), a limit (limit: 20 with orderBy for the newest), or returns: { avg: N } if it really returns N records`,
   };
 }
 
@@ -128,7 +129,7 @@ function unwrittenFilters(
   const patched = new Set(writes.flatMap((w) => (w.operation === "patch" ? (w.changes ?? ["*"]) : [])));
   const findings: DesignQuestionFinding[] = [];
   for (const attribute of named) {
-    if (attribute === entity.key) continue;
+    if (entity.key?.includes(attribute) === true) continue;
     const listed = entity.attributes === undefined || entity.attributes.includes(attribute);
     const written = writesWholeRecords || patched.has("*") || patched.has(attribute) || writes.length === 0;
     if (listed && (written || read.standalone)) continue;

@@ -8,7 +8,8 @@ import { didYouMean } from "../source/suggest.js";
 import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
 import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
-import type { Entity, WithItem } from "./types.js";
+import type { Entity, Relationship, WithItem } from "./types.js";
+import { formatKey } from "./keys.js";
 import { formatWithItem } from "./with-items.js";
 import { recencyAttribute } from "./recency.js";
 
@@ -22,16 +23,7 @@ export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
 
 function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
   const at: IssuePath = ["entities", entity.name];
-  checkAttribute(pieces, entity.name, entity.key, [...at, "key"], sink);
-  const key = entity.attributes.find((attribute) => attribute.name === entity.key);
-  if (key !== undefined && key.presence < 1) {
-    sink.error(
-      "workload.invalidValue",
-      [...at, "attributes", key.name, "presence"],
-      `the key ${key.name} identifies every ${entity.name} record, so every record has it; got presence ${key.presence}`,
-      "remove presence from the key (the default is 1)",
-    );
-  }
+  checkKey(entity, pieces, sink);
   const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (${MAX_ITEM_BYTES / 1024 / 1024} MB) in Azure Cosmos DB`;
   const split =
     "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
@@ -67,6 +59,69 @@ function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): v
   }
 }
 
+/**
+ * The key: listed attributes (a composite key needs the attribute list, which types its values),
+ * each once, each present on every record.
+ */
+function checkKey(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
+  const at: IssuePath = ["entities", entity.name];
+  const keyPath = (position: number): IssuePath =>
+    entity.key.length === 1 ? [...at, "key"] : [...at, "key", position];
+  if (entity.key.length > 1 && pieces.attributeNames.get(entity.name) === undefined) {
+    sink.error(
+      "workload.missingField",
+      [...at, "attributes"],
+      `${entity.name} has a composite key ${formatKey(entity.key)} but lists no attributes; a composite key names attributes the entity lists`,
+      `list them, e.g. attributes: { ${entity.key.map((name) => `${name}: string`).join(", ")} }`,
+    );
+  }
+  entity.key.forEach((name, position) => checkAttribute(pieces, entity.name, name, keyPath(position), sink));
+  checkDuplicates(entity.key, [...at, "key"], sink);
+  for (const name of new Set(entity.key)) {
+    const key = entity.attributes.find((attribute) => attribute.name === name);
+    if (key === undefined || key.presence >= 1) continue;
+    sink.error(
+      "workload.invalidValue",
+      [...at, "attributes", key.name, "presence"],
+      entity.key.length === 1
+        ? `the key ${key.name} identifies every ${entity.name} record, so every record has it; got presence ${key.presence}`
+        : `${key.name} is part of the key ${formatKey(entity.key)}, which identifies every ${entity.name} record, so every record has it; got presence ${key.presence}`,
+      "remove presence from the key (the default is 1)",
+    );
+  }
+}
+
+/**
+ * A via names one child attribute per attribute of the parent's key, in the parent's key order,
+ * each once.
+ */
+function checkVia(
+  relationship: Relationship,
+  via: readonly string[],
+  pieces: WorkloadPieces,
+  at: IssuePath,
+  sink: IssueSink,
+): void {
+  const viaPath = (position: number): IssuePath =>
+    via.length === 1 ? [...at, "via"] : [...at, "via", position];
+  via.forEach((name, position) => checkAttribute(pieces, relationship.child, name, viaPath(position), sink));
+  checkDuplicates(via, [...at, "via"], sink);
+  const parent = pieces.entities.get(relationship.parent);
+  if (parent === undefined || parent.key.length === via.length) return;
+  const example =
+    parent.key.length === 1
+      ? `via: ${parent.key[0] ?? ""}`
+      : `via: [${parent.key.join(", ")}] (or the ${relationship.child} attributes that hold them)`;
+  sink.error(
+    "workload.invalidValue",
+    [...at, "via"],
+    parent.key.length === 1
+      ? `${relationship.parent} has the key ${formatKey(parent.key)}, one attribute, so via names one attribute of ${relationship.child}; got ${via.length}`
+      : `${relationship.parent} has the composite key ${formatKey(parent.key)}, so via lists ${parent.key.length} attributes of ${relationship.child} that hold them, in that order; got ${via.length}`,
+    `for example ${example}`,
+  );
+}
+
 function checkRelationships(pieces: WorkloadPieces, sink: IssueSink): void {
   for (const { index, relationship } of pieces.relationships) {
     const at: IssuePath = ["relationships", index];
@@ -81,12 +136,14 @@ function checkRelationships(pieces: WorkloadPieces, sink: IssueSink): void {
         );
       }
     } else {
-      checkAttribute(pieces, relationship.child, relationship.via, [...at, "via"], sink);
+      checkVia(relationship, relationship.via, pieces, at, sink);
     }
-    const via = pieces.entities
-      .get(relationship.child)
-      ?.attributes.find((attribute) => attribute.name === relationship.via);
-    if (relationship.owned && via !== undefined && via.presence < 1) {
+    const holders = new Set(relationship.via ?? []);
+    const vias = (pieces.entities.get(relationship.child)?.attributes ?? []).filter((a) =>
+      holders.has(a.name),
+    );
+    for (const via of vias) {
+      if (!relationship.owned || via.presence >= 1) continue;
       sink.error(
         "workload.invalidValue",
         ["entities", relationship.child, "attributes", via.name, "presence"],

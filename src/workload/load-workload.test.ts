@@ -75,7 +75,7 @@ describe("loadWorkload: the examples", () => {
     const user = workload.entities[0];
     expect(user).toEqual({
       name: "User",
-      key: "userId",
+      key: ["userId"],
       count: 100000,
       growthPerMonth: 0,
       avgBytes: 150,
@@ -98,7 +98,7 @@ describe("loadWorkload: the examples", () => {
       parent: "User",
       child: "Comment",
       kind: "one-to-many",
-      via: "userId",
+      via: ["userId"],
       avg: 343.75,
       owned: false,
     });

@@ -179,7 +179,8 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
         );
       }
       const entity = parseWithSchema(rawEntitySchema, raw, ["entities", name], sink, WORKLOAD_SCHEMA);
-      if (entity !== undefined) entities.set(name, toEntity(name, entity, sink));
+      const built = entity === undefined ? undefined : toEntity(name, entity, sink);
+      if (built !== undefined) entities.set(name, built);
     }
     if (entityNames.length === 0) {
       sink.error("workload.missingField", ["entities"], "expected at least one entity, got an empty mapping");
@@ -230,14 +231,24 @@ export function defaultMaxBytes(avgBytes: number): number {
   return Math.min(4 * avgBytes, MAX_ITEM_BYTES);
 }
 
-function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity {
+function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity | undefined {
+  const key = typeof raw.key === "string" ? [raw.key] : raw.key;
+  if (key.length === 0) {
+    sink.error(
+      "workload.invalidValue",
+      ["entities", name, "key"],
+      "expected the attribute that identifies a record, or a list of the attributes that together do; got an empty list",
+      "for example key: orderId, or key: [orderId, productId] for a composite key",
+    );
+    return undefined;
+  }
   const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) =>
     toAttribute(attribute, value),
   );
   const binning = raw.binning === undefined ? undefined : toBinning(raw.binning, ["entities", name], sink);
   return {
     name,
-    key: raw.key,
+    key,
     count: raw.count,
     growthPerMonth: raw.growthPerMonth ?? 0,
     avgBytes: raw.avgBytes,
@@ -289,7 +300,7 @@ function toRelationship(raw: RawRelationship): Relationship {
     parent: raw.parent,
     child: raw.child,
     kind: raw.kind ?? "one-to-many",
-    ...(raw.via === undefined ? {} : { via: raw.via }),
+    ...(raw.via === undefined ? {} : { via: typeof raw.via === "string" ? [raw.via] : raw.via }),
     avg: raw.avg,
     ...(raw.max === undefined ? {} : { max: raw.max }),
     owned: raw.owned ?? false,

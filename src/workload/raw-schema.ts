@@ -101,6 +101,15 @@ const nonEmptyString = z
   .string(expect("expected a non-empty string"))
   .min(1, expect("expected a non-empty string"));
 const text = z.string(expect("expected text"));
+/**
+ * An entity's key or a relationship's via: one attribute name, or a list of them (a composite
+ * key; the loader reports an empty list and repeated names with their own codes).
+ */
+const attributeNames = (example: string) =>
+  z.union(
+    [nonEmptyString, z.array(nonEmptyString, expect(`expected a list of attribute names`))],
+    expect(`expected an attribute name or a list of attribute names (e.g. ${example})`),
+  );
 const boolean = z.boolean(expect("expected true or false"));
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, expect(oneOf(values)));
@@ -131,7 +140,7 @@ export const rawAttributeSchema = z.union(
 
 export const rawEntitySchema = strict(
   {
-    key: nonEmptyString,
+    key: attributeNames("key: postId, or key: [filmId, actorId] for a composite key"),
     count: positiveNumber,
     growthPerMonth: nonNegativeNumber.optional(),
     avgBytes: positiveNumber,
@@ -161,7 +170,9 @@ export const rawRelationshipSchema = strict(
     parent: nonEmptyString,
     child: nonEmptyString,
     kind: enumOf(RELATIONSHIP_KINDS).optional(),
-    via: nonEmptyString.optional(),
+    via: attributeNames(
+      "via: userId, or via: [filmId, actorId] for a parent with a composite key",
+    ).optional(),
     avg: positiveNumber,
     max: positiveNumber.optional(),
     owned: boolean.optional(),

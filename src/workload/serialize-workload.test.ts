@@ -78,8 +78,8 @@ function variantOf(workload: Workload): fc.Arbitrary<Workload> {
           entityVariant(
             entity,
             new Set([
-              entity.key,
-              ...workload.relationships.flatMap((r) => (r.child === entity.name && r.via ? [r.via] : [])),
+              ...entity.key,
+              ...workload.relationships.flatMap((r) => (r.child === entity.name && r.via ? r.via : [])),
             ]),
           ),
         ),

@@ -36,6 +36,7 @@ export function serializeWorkload(workload: Workload): string {
   };
   flow(["scale", "regions"]);
   for (const entity of workload.entities) {
+    flow(["entities", entity.name, "key"]);
     for (const attribute of entity.attributes) flow(["entities", entity.name, "attributes", attribute.name]);
   }
   workload.relationships.forEach((_, index) => flow(["relationships", index]));
@@ -68,7 +69,7 @@ function scaleFields(scale: Scale): Record<string, unknown> {
 
 function entityFields(entity: Entity): Record<string, unknown> {
   return {
-    key: entity.key,
+    key: entity.key.length === 1 ? entity.key[0] : [...entity.key],
     count: entity.count,
     ...(entity.growthPerMonth === 0 ? {} : { growthPerMonth: entity.growthPerMonth }),
     avgBytes: entity.avgBytes,
@@ -111,7 +112,9 @@ function relationshipFields(relationship: Relationship): Record<string, unknown>
     parent: relationship.parent,
     child: relationship.child,
     ...(relationship.kind === "one-to-many" ? {} : { kind: relationship.kind }),
-    ...(relationship.via === undefined ? {} : { via: relationship.via }),
+    ...(relationship.via === undefined
+      ? {}
+      : { via: relationship.via.length === 1 ? relationship.via[0] : [...relationship.via] }),
     avg: relationship.avg,
     ...(relationship.max === undefined ? {} : { max: relationship.max }),
     ...(relationship.owned ? { owned: true } : {}),

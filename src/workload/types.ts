@@ -44,8 +44,12 @@ export type Binning =
 
 export interface Entity {
   readonly name: string;
-  /** The attribute that identifies one item. */
-  readonly key: string;
+  /**
+   * The attributes whose values together identify one record, in the file's order: one for
+   * `key: postId`, several for a composite key (`key: [filmId, actorId]`). Never empty; use the
+   * helpers of `keys.ts` (`keyAttributes`, `isKeyAttribute`, `keyTemplate`) rather than reading it.
+   */
+  readonly key: readonly string[];
   /** Items at the start of the planning horizon. */
   readonly count: number;
   /** New items per month. Default 0. */
@@ -68,8 +72,12 @@ export interface Relationship {
   readonly parent: string;
   readonly child: string;
   readonly kind: RelationshipKind;
-  /** Attribute of the child that holds the parent's key (absent for many-to-many without a link). */
-  readonly via?: string;
+  /**
+   * Attributes of the child that hold the parent's key, one per parent key attribute, in the
+   * parent's key order (`[filmId]`; `[filmId, actorId]` for a parent with a composite key).
+   * Absent for many-to-many without a link.
+   */
+  readonly via?: readonly string[];
   /** Children per parent, average. */
   readonly avg: number;
   /** Children per parent, maximum; absent = unbounded. */

@@ -316,8 +316,13 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
       expect(entities[entity]?.count, entity).toBe(exact[table]);
       expect(fact("entities", entity, "count")?.source).toMatch(/pg_class\.reltuples/);
     }
-    expect(entities.Order?.key).toBe("orderId");
-    expect(entities.OrderLine?.key).toBe("lineNo");
+    expect(entities.Order?.key).toEqual(["orderId"]);
+    // PRIMARY KEY (order_id, line_no): a line is identified by its order and its number together
+    expect(entities.OrderLine?.key).toEqual(["orderId", "lineNo"]);
+    expect(fact("entities", "OrderLine", "key")).toMatchObject({
+      value: "orderId, lineNo",
+      source: expect.stringContaining("composite primary key (order_id, line_no)"),
+    });
     expect(entities.Order?.attributes.find((a) => a.name === "placedAt")?.type).toBe("datetime");
     expect(entities.Order?.attributes.find((a) => a.name === "total")?.type).toBe("number");
     expect(entities.Customer?.attributes.find((a) => a.name === "email")?.unique).toBe(true);
@@ -335,7 +340,7 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
     const relationship = (parent: string, child: string) =>
       draft.relationships.find((r) => r.parent === parent && r.child === child);
     const ordersPerCustomer = relationship("Customer", "Order");
-    expect(ordersPerCustomer?.via).toBe("customerId");
+    expect(ordersPerCustomer?.via).toEqual(["customerId"]);
     expect(ordersPerCustomer?.avg).toBeCloseTo((exact.orders ?? 0) / (exact.customers ?? 1), 2);
     expect(ordersPerCustomer?.max).toBe(exact.maxOrdersPerCustomer);
     const lines = relationship("Order", "OrderLine");

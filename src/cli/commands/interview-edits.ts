@@ -9,13 +9,12 @@ import {
   CHANGE_FREQUENCIES,
   CONSISTENCY_LEVELS,
   isValidEntityName,
-  isValidName,
   type DraftEntity,
   type DraftWorkload,
 } from "../../session/draft.js";
 import type { QuantityUnit } from "../../session/quantity.js";
 import { RANGES, type NumberRange } from "../../session/value-ranges.js";
-import { attributeList, runForm } from "./interview-forms.js";
+import { attributeList, namesAnswer, namesProblem, runForm } from "./interview-forms.js";
 import type { Prompter } from "./interview-prompter.js";
 
 type EditTarget = "application" | "entity" | "relationship" | "access-pattern" | "back";
@@ -157,7 +156,7 @@ async function editEntity(
     { value: "maxBytes", name: `Largest item size (${entity?.maxBytes ?? "4 x average"})` },
     { value: "growthPerMonth", name: `New items per month (${entity?.growthPerMonth ?? "unknown"})` },
     { value: "ttlSeconds", name: `Expiry after the last write (${entity?.ttlSeconds ?? "never"})` },
-    { value: "key", name: `Key attribute (${entity?.key ?? "unknown"})` },
+    { value: "key", name: `Key attribute (${entity?.key?.join(", ") ?? "unknown"})` },
     { value: "rename", name: "Rename" },
     { value: "attributes", name: "Add attributes" },
     { value: "attribute", name: "Edit an attribute (distinct values, unique, how often it changes)" },
@@ -176,15 +175,18 @@ async function editEntity(
     }
     case "key":
     case "rename": {
-      const value = await prompter.text(field === "key" ? "Key attribute" : "New name", {
-        validate: (text) =>
-          (field === "key" ? isValidName : isValidEntityName)(text.trim()) ? true : "not a valid name",
-      });
+      const value = await prompter.text(
+        field === "key" ? "Key attribute (several separated by commas for a composite key)" : "New name",
+        {
+          validate: (text) =>
+            field === "key" ? namesProblem(text) : isValidEntityName(text.trim()) ? true : "not a valid name",
+        },
+      );
       return [
         {
           kind: "update-entity",
           name,
-          ...(field === "key" ? { key: value.trim() } : { rename: value.trim() }),
+          ...(field === "key" ? { key: namesAnswer(value) } : { rename: value.trim() }),
         },
       ];
     }

@@ -123,6 +123,26 @@ export async function runForm(
   }
 }
 
+/**
+ * A key or via answered as text: one attribute, or several separated by commas (a composite key,
+ * `filmId, actorId`): the name alone, or the list.
+ */
+export function namesAnswer(text: string): string | string[] {
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  return names.length === 1 ? (names[0] ?? "") : names;
+}
+
+/** Validates a `namesAnswer` text: every name valid, at least one, none twice. */
+export function namesProblem(text: string): string | true {
+  const names = text.split(",").map((name) => name.trim());
+  if (names.some((name) => !isValidName(name)))
+    return "letters, digits, _ and $, not starting with a digit (several separated by commas)";
+  return new Set(names).size === names.length ? true : "each attribute once";
+}
+
 async function entityForm(prompter: Prompter, workload: DraftWorkload): Promise<Change> {
   const name = await prompter.text("Entity name (e.g. Order)", {
     validate: (value) =>
@@ -132,16 +152,18 @@ async function entityForm(prompter: Prompter, workload: DraftWorkload): Promise<
           ? `${value.trim()} exists already`
           : true,
   });
-  const key = await prompter.text(`Attribute that identifies one ${name.trim()}`, {
-    default: `${name.trim().charAt(0).toLowerCase()}${name.trim().slice(1)}Id`,
-    validate: (value) =>
-      isValidName(value.trim()) ? true : "letters, digits, _ and $, not starting with a digit",
-  });
+  const key = await prompter.text(
+    `Attribute that identifies one ${name.trim()} (several separated by commas when together they do)`,
+    {
+      default: `${name.trim().charAt(0).toLowerCase()}${name.trim().slice(1)}Id`,
+      validate: namesProblem,
+    },
+  );
   const attributes = await attributeList(prompter);
   return {
     kind: "add-entity",
     name: name.trim(),
-    key: key.trim(),
+    key: namesAnswer(key),
     ...(attributes === undefined ? {} : { attributes }),
   };
 }
@@ -191,11 +213,13 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
     { value: "one-to-one", name: `one-to-one: a ${parent} has at most one ${child}` },
     { value: "many-to-many", name: "many-to-many" },
   ] as const);
-  const via = await prompter.text(`Attribute of ${child} that holds the ${parent}'s key (blank for none)`, {
-    ...(parentKey === undefined ? {} : { default: parentKey }),
-    validate: (value) =>
-      value.trim() === "" || isValidName(value.trim()) ? true : "not a valid attribute name",
-  });
+  const via = await prompter.text(
+    `Attribute of ${child} that holds the ${parent}'s key (blank for none; one per key attribute, separated by commas, for a composite key)`,
+    {
+      ...(parentKey === undefined ? {} : { default: parentKey.join(", ") }),
+      validate: (value) => (value.trim() === "" ? true : namesProblem(value)),
+    },
+  );
   const avg = await prompter.quantity(
     `${child} items per ${parent} on average (blank if not known yet)`,
     "count",
@@ -221,7 +245,7 @@ async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Pr
       parent,
       child,
       relationshipKind: kind,
-      ...(via.trim() === "" ? {} : { via: via.trim() }),
+      ...(via.trim() === "" ? {} : { via: namesAnswer(via) }),
       ...(typeof avg === "number" ? { avg } : {}),
       ...(max === "unbounded" ? { max: null } : typeof max === "number" ? { max } : {}),
       ...(owned === "unknown" ? {} : { owned: owned === "owned" }),

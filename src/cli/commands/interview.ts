@@ -219,7 +219,7 @@ export function renderSummaryTable(workload: DraftWorkload, readiness: Readiness
       ["Entity", "Key", "Items", "Avg bytes", "Growth/month"],
       workload.entities.map((e) => [
         e.name,
-        e.key ?? "?",
+        e.key?.join(", ") ?? "?",
         value(e.count),
         value(e.avgBytes),
         value(e.growthPerMonth),
@@ -233,7 +233,7 @@ export function renderSummaryTable(workload: DraftWorkload, readiness: Readiness
         workload.relationships.map((r) => [
           r.parent,
           r.child,
-          r.via ?? "-",
+          r.via?.join(", ") ?? "-",
           value(r.avg),
           r.max === null ? "unbounded" : value(r.max),
           r.owned === undefined ? "?" : r.owned ? "yes" : "no",

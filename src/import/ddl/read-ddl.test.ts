@@ -69,12 +69,12 @@ describe("readDdl", () => {
       "Review",
       "Tag",
     ]);
-    expect(draft.entities.find((e) => e.name === "Order")).toMatchObject({ key: "orderId" });
+    expect(draft.entities.find((e) => e.name === "Order")).toMatchObject({ key: ["orderId"] });
     expect(draft.entities.find((e) => e.name === "Order")?.count).toBeUndefined(); // volumes are asked
     expect(draft.relationships).toContainEqual({
       parent: "Order",
       child: "OrderLine",
-      via: "orderId",
+      via: ["orderId"],
       owned: true,
     });
     expect(draft.relationships).toContainEqual({ parent: "Product", child: "Tag", kind: "many-to-many" });
@@ -88,14 +88,14 @@ describe("readDdl", () => {
     const snapshot = readDdl(mysql, "shop.sql", undefined, NOW);
     expect(snapshot.source).toMatchObject({ dialect: "mysql" });
     const { draft, record } = mapSnapshot(snapshot, analyzePostgresStatement);
-    expect(draft.entities.find((e) => e.name === "Customer")).toMatchObject({ key: "id" });
+    expect(draft.entities.find((e) => e.name === "Customer")).toMatchObject({ key: ["id"] });
     expect(draft.entities.find((e) => e.name === "Customer")?.attributes).toContainEqual({
       name: "email",
       type: "string",
       unique: true,
     });
     expect(draft.relationships).toEqual([
-      { parent: "Customer", child: "Order", via: "customerId", owned: true },
+      { parent: "Customer", child: "Order", via: ["customerId"], owned: true },
     ]);
     expect(record.unmapped.map((u) => `${u.kind} ${u.name}`)).toContain("trigger orders_ai");
   });
@@ -104,7 +104,7 @@ describe("readDdl", () => {
     const snapshot = readDdl(sqlserver, "shop.sql", undefined, NOW);
     expect(snapshot.source).toMatchObject({ dialect: "sqlserver" });
     const { draft, record } = mapSnapshot(snapshot, analyzePostgresStatement);
-    expect(draft.entities.find((e) => e.name === "Customer")).toMatchObject({ key: "customerId" });
+    expect(draft.entities.find((e) => e.name === "Customer")).toMatchObject({ key: ["customerId"] });
     expect(draft.entities.find((e) => e.name === "Customer")?.attributes).toContainEqual({
       name: "isActive",
       type: "boolean",
@@ -113,7 +113,7 @@ describe("readDdl", () => {
       name: "placedAt",
       type: "datetime",
     });
-    expect(draft.relationships).toEqual([{ parent: "Customer", child: "Order", via: "customerId" }]);
+    expect(draft.relationships).toEqual([{ parent: "Customer", child: "Order", via: ["customerId"] }]);
     expect(record.unmapped.map((u) => `${u.kind} ${u.name}`)).toContain("procedure dbo.PlaceOrder");
   });
 

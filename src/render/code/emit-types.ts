@@ -2,6 +2,7 @@
  * TypeScript interfaces of the stored items, one per item type, from its shape and the workload's
  * attribute types: what the read functions return instead of `Record<string, unknown>`.
  */
+import { isKeyAttribute } from "../../workload/keys.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
 import type { Workload } from "../../workload/types.js";
 import { attributeTsType } from "./emit-read.js";
@@ -21,7 +22,7 @@ function recordType(workload: Workload, entity: string, select: readonly string[
   );
   if (names.length === 0) return "Readonly<Record<string, unknown>>";
   const members = names.map((name) => {
-    const optional = name === found?.key ? "" : "?";
+    const optional = found !== undefined && isKeyAttribute(found, name) ? "" : "?";
     return `readonly ${propertyKey(name)}${optional}: ${attributeType(workload, entity, name)}`;
   });
   return `{ ${members.join("; ")} }`;
@@ -56,7 +57,7 @@ export function itemInterface(workload: Workload, shape: ItemTypeShape, name: st
     for (const attribute of entity?.attributes ?? []) {
       if (shape.select !== undefined && !shape.select.includes(attribute.name)) continue;
       if (members.has(attribute.name)) continue;
-      const optional = attribute.name === entity?.key ? "" : "?";
+      const optional = entity !== undefined && isKeyAttribute(entity, attribute.name) ? "" : "?";
       members.set(
         attribute.name,
         `readonly ${propertyKey(attribute.name)}${optional}: ${attributeTsType(attribute.type)};`,
@@ -72,11 +73,14 @@ export function itemInterface(workload: Workload, shape: ItemTypeShape, name: st
   }
   for (const copy of shape.copies) {
     const value = `${attributeType(workload, copy.from.entity, copy.from.attribute)} | null`;
-    // Across a many-to-many relationship: one { key, attribute } element per linked record.
+    // Across a many-to-many relationship: one { key..., attribute } element per linked record.
+    const keyMembers = (copy.key ?? []).map(
+      (name) => `readonly ${propertyKey(name)}: ${attributeType(workload, copy.from.entity, name)} | null; `,
+    );
     const element =
       copy.key === undefined
         ? undefined
-        : `{ readonly ${propertyKey(copy.key)}: ${attributeType(workload, copy.from.entity, copy.key)} | null; readonly ${propertyKey(copy.from.attribute)}: ${value} }`;
+        : `{ ${keyMembers.join("")}readonly ${propertyKey(copy.from.attribute)}: ${value} }`;
     members.set(
       copy.as,
       `readonly ${propertyKey(copy.as)}: ${element === undefined ? value : `readonly ${element}[]`};`,

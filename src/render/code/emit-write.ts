@@ -89,7 +89,7 @@ function embedTask(
       ? undefined
       : {
           count: embed.latest,
-          by: recencyAttribute(child) ?? childKey,
+          by: recencyAttribute(child) ?? childKey[0] ?? "id",
           ...(refill === undefined
             ? {}
             : {
@@ -127,7 +127,7 @@ export function writeTasksOf(
   const moved = new Map((plan.moves ?? []).map((move) => [shapeKey(move.container, move.itemType), move]));
   const done = new Set<string>();
   const change = changeKindOf(pattern);
-  const key = entityNamed(workload, pattern.entity)?.key ?? "";
+  const key = entityNamed(workload, pattern.entity)?.key ?? [];
   for (const step of plan.operations) {
     if (step.kind === "batch") {
       const task = batchTask(workload, pattern, step, shapes);
@@ -283,7 +283,7 @@ function maintenanceTask(
       if (increment?.kind !== "write" || property === undefined) return undefined;
       const holder = shapeOrFail(shapes, target);
       const child = shapeOrFail(shapes, { container: step.from.container, itemType: step.from.itemType });
-      const childKey = entityNamed(workload, child.entity)?.key ?? "id";
+      const childKey = entityNamed(workload, child.entity)?.key ?? ["id"];
       const bind = parentAddressBinding(workload, holder, child.entity, child);
       return {
         key: `counter:${targetKey}:${property}`,

@@ -277,7 +277,10 @@ function writeRecordType(workload: Workload, pattern: WritePattern, recordType: 
   const entity = workload.entities.find((e) => e.name === pattern.entity);
   const numbers = (entity?.attributes ?? [])
     .filter(
-      (a) => a.type === "number" && a.name !== entity?.key && (pattern.changes?.includes(a.name) ?? true),
+      (a) =>
+        a.type === "number" &&
+        !(entity?.key.includes(a.name) ?? false) &&
+        (pattern.changes?.includes(a.name) ?? true),
     )
     .map((a) => stringLiteral(a.name));
   return numbers.length === 0 || recordType.startsWith("Readonly<Record")

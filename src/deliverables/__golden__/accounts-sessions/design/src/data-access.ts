@@ -389,7 +389,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           container: "accounts",
           itemType: "emailLookup",
           operation: "patch",
-          key: "accountId",
+          key: ["accountId"],
           helper: {
             container: "accounts",
             itemType: "account",

@@ -567,7 +567,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           partitionKey: ["{customerId}"],
           bind: { customerId: "customerId" },
           as: "addresses",
-          childKey: "addressId",
+          childKey: ["addressId"],
           many: true,
         },
       ];

@@ -388,7 +388,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
           container: "sites",
           itemType: "device",
           operation: "upsert",
-          key: "deviceId",
+          key: ["deviceId"],
           query: {
             sql: "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId",
             parameters: [

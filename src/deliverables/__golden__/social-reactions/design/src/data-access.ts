@@ -275,7 +275,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         partitionKey: ["{postId}"],
         bind: { postId: "postId" },
         property: "reactionCount",
-        childKey: "reactionId",
+        childKey: ["reactionId"],
       },
     ];
     return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);

@@ -277,7 +277,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         partitionKey: ["{postId}"],
         bind: { postId: "postId" },
         property: "reactionCount",
-        childKey: "reactionId",
+        childKey: ["reactionId"],
       },
     ];
     return runMaintenance(runtime, { container: "reactions", itemType: "reaction" }, tasks, changes);
