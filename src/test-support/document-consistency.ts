@@ -490,17 +490,19 @@ function listedIndexes(sections: readonly Section[], container: string) {
 /**
  * Whether the listed indexes serve a query's ORDER BY, decided here without the planner: one sort
  * path needs its path indexed; several, or equality filters besides the partition key's, a
- * composite index of equality-filtered paths then the sort paths in order, all in the ORDER BY's
- * directions or all inverted.
+ * composite index of equality-filtered paths (the item type's among them) then the sort paths in
+ * order, all in the ORDER BY's directions or all inverted.
  */
 function servedByListed(
   indexes: ReturnType<typeof listedIndexes>,
   pattern: ReadPattern,
   keyAttributes: readonly string[],
 ): boolean {
-  const equal = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
+  const filtered = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
   const sorted = pattern.orderBy.map((o) => o.attribute);
-  const required = equal.filter((a) => !keyAttributes.includes(a) && !sorted.includes(a));
+  const required = filtered.filter((a) => !keyAttributes.includes(a) && !sorted.includes(a));
+  // The generated query filters its item type by equality too: a composite may lead with /type.
+  const equal = [...filtered, "type"];
   if (sorted.length === 1 && required.length === 0) {
     const path = `/${sorted[0] ?? ""}/?`;
     return (
