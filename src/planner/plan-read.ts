@@ -224,9 +224,15 @@ export function orderClause(
   const equal = new Set([...filtered, "type"]);
   if (pattern.orderBy.length === 1 && required.length === 0 && isPathIndexed(policy, `/${sorted[0] ?? ""}`))
     return pattern.orderBy;
-  for (const composite of policy.composite) {
+  // A composite in the ORDER BY's own directions first: the inverted match is documented, but the
+  // embedded endpoint refuses it (ORDER BY c.deviceId DESC, c.timestamp DESC over [asc, asc]).
+  const matches = policy.composite.flatMap((composite) => {
     const served = compositeServes(composite, pattern.orderBy, equal, required);
-    if (served === undefined) continue;
+    return served === undefined ? [] : [{ composite, served }];
+  });
+  const chosen = matches.find((m) => m.served.asWritten) ?? matches[0];
+  if (chosen !== undefined) {
+    const { composite, served } = chosen;
     const prefix = composite.slice(0, composite.length - pattern.orderBy.length).map((c): SortKey => ({
       attribute: c.path.slice(1),
       direction: (c.order === "ascending") === served.asWritten ? "asc" : "desc",
