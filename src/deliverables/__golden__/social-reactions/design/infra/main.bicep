@@ -155,7 +155,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 1548000
+        maxThroughput: 1438000
       }
     }
   }

@@ -81,7 +81,6 @@ export type PostRecord = {
 
 /** A Reaction record. */
 export type ReactionRecord = {
-  readonly reactionId: string;
   readonly postId: string;
   readonly userId: string;
   readonly kind: string;
@@ -107,8 +106,7 @@ export interface UsersReactionItem {
   readonly id: string;
   readonly userId: string;
   readonly type: "reaction";
-  readonly reactionId: string;
-  readonly postId?: string;
+  readonly postId: string;
   readonly kind?: string;
   readonly createdAt?: string;
   readonly ttl?: number;
@@ -170,8 +168,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     container: "users",
     type: "reaction",
     entity: "Reaction",
-    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
-    id: "reaction-{reactionId}",
+    attributes: ["postId", "userId", "kind", "createdAt"],
+    id: "reaction-{postId}-{userId}",
     partitionKey: ["{userId}"],
     keyPaths: ["/userId"],
     truncate: [],
@@ -275,7 +273,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         partitionKey: ["{postId}"],
         bind: { postId: "postId" },
         property: "reactionCount",
-        childKey: ["reactionId"],
+        childKey: ["postId", "userId"],
       },
     ];
     return runMaintenance(runtime, { container: "users", itemType: "reaction" }, tasks, changes);
@@ -320,31 +318,22 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q2: Get the signed-in user's reaction to a post
-     * Plan: singlePartitionQuery on users/reaction.
-     * Pass page.pageSize and the previous answer's continuationToken for the next page.
+     * Plan: pointRead on users/reaction.
      */
-    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput, page: PageOptions = {}): Promise<ReadResult<UsersReactionItem>> {
+    async q2GetTheSignedInUsersReactionToAPost(input: Q2GetTheSignedInUsersReactionToAPostInput): Promise<ReadResult<UsersReactionItem>> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // single-partition query
+      // point read by id and partition key
       const shape1 = runtime.shape("users", "reaction");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const values1 = readValues(runtime, shape1, input);
+      const step1 = liveRead(shape1, await readItem(
         runtime.container("users"),
-        "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND c.userId = @userId AND NOT IS_DEFINED(c.deleted)",
-        [
-          { name: "@type", value: "reaction" },
-          { name: "@postId", value: input.postId },
-          { name: "@userId", value: input.userId },
-        ],
+        renderTemplate("reaction-{postId}-{userId}", values1),
         [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
-      );
+      ));
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
-      const items = itemsAs<UsersReactionItem>(step1.items);
-      return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
+      const items = itemsAs<UsersReactionItem>(step1.item === undefined ? [] : [step1.item]);
+      return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q3: List who reacted to a post, newest first, with display names, 50 per page

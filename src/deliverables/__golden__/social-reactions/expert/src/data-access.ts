@@ -83,7 +83,6 @@ export type PostRecord = {
 
 /** A Reaction record. */
 export type ReactionRecord = {
-  readonly reactionId: string;
   readonly postId: string;
   readonly userId: string;
   readonly kind: string;
@@ -95,9 +94,8 @@ export interface ReactionsReactionItem {
   readonly id: string;
   readonly postShard: string;
   readonly type: "reaction";
-  readonly reactionId: string;
-  readonly postId?: string;
-  readonly userId?: string;
+  readonly postId: string;
+  readonly userId: string;
   readonly kind?: string;
   readonly createdAt?: string;
   readonly _etag?: string;
@@ -159,7 +157,7 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     container: "reactions",
     type: "reaction",
     entity: "Reaction",
-    attributes: ["reactionId", "postId", "userId", "kind", "createdAt"],
+    attributes: ["postId", "userId", "kind", "createdAt"],
     id: "{postId}-{userId}",
     partitionKey: ["{postId}-{shard}"],
     keyPaths: ["/postShard"],
@@ -277,7 +275,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
         partitionKey: ["{postId}"],
         bind: { postId: "postId" },
         property: "reactionCount",
-        childKey: ["reactionId"],
+        childKey: ["postId", "userId"],
       },
     ];
     return runMaintenance(runtime, { container: "reactions", itemType: "reaction" }, tasks, changes);
