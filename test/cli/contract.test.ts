@@ -11,24 +11,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
 const socialWorkload = join(root, "examples", "social-reactions", "workload.yaml");
 const naiveModel = join(root, "test", "fixtures", "evaluate", "social-reactions-naive-model.yaml");
 
-beforeAll(() => {
-  if (!existsSync(join(root, "dist", "cli", "report-failure.js"))) {
-    spawnSync(
-      process.execPath,
-      [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: root,
-      },
-    );
-  }
-});
+// dist/ is built by `npm test`, or by vitest's global setup (test/support/global-setup.ts).
 
 function run(args: readonly string[]) {
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
