@@ -1,8 +1,9 @@
 /**
- * The design property at scale: the property `npm test` checks on 50 random workloads
- * (src/design/design-robustness.test.ts) checked on 600 more, drawn with other seeds. Each failing
- * workload is reported with its seed and index (`fc.sample(designPropertyWorkloads, { numRuns,
- * seed })` gives it back) and its problems; the first one's workload is printed in full.
+ * The design property at scale: the property `npm test` checks on 15 random workloads
+ * (src/design/design-robustness.test.ts) checked on the first 50 of the test's seed and on 600
+ * more, drawn with other seeds. Each failing workload is reported with its seed and index
+ * (`fc.sample(designPropertyWorkloads, { numRuns, seed })` gives it back) and its problems; the
+ * first one's workload is printed in full.
  * The generator's figures (src/test-support/workload-figures.ts: sizes, features used, ranges of
  * item sizes, rates and skews) say what the sample covered. `DESIGN_BENCH_RUNS` changes the
  * number of workloads per seed.
@@ -10,7 +11,8 @@
  * Then a sample of designs is verified on the embedded endpoint (src/test-support/
  * design-verification.ts: data loaded, every write run through the generated code with its
  * maintenance, every read compared with the oracle's); `DESIGN_BENCH_VERIFIED` workloads (default
- * 20), each failure reported with its seed and index (`fc.sample(verifiedWorkloads, ...)`).
+ * 20) and the first workload of seeds 13-15, each failure reported with its seed and index
+ * (`fc.sample(verifiedWorkloads, ...)`).
  */
 import fc from "fast-check";
 import type { Bench } from "./bench.js";
@@ -18,9 +20,20 @@ import type { Bench } from "./bench.js";
 /** Seeds other than the test's (20261123): the bench explores workloads the test does not. */
 const SEEDS = [1, 2, 3] as const;
 const RUNS_PER_SEED = Number(process.env.DESIGN_BENCH_RUNS ?? 200);
+/**
+ * The test's seed: `npm test` checks its first 15 workloads (src/design/design-robustness.test.ts);
+ * the bench checks its first 50, the sample `npm test` checked until 2026-11-28.
+ */
+const TEST_SEED = 20261123;
+const TEST_SEED_RUNS = 50;
 /** Workloads whose designs are verified on the embedded endpoint, drawn with this seed. */
 const VERIFIED = Number(process.env.DESIGN_BENCH_VERIFIED ?? 20);
 const VERIFY_SEED = 4;
+/**
+ * Seeds whose first workload is verified too: test/verify/random-designs.test.ts verifies those
+ * of seeds 11 and 12; `npm test` verified these three as well until 2026-11-28.
+ */
+const TEST_VERIFY_SEEDS = [13, 14, 15] as const;
 /** Failures printed in detail (all are counted). */
 const SHOWN = 5;
 
@@ -46,8 +59,12 @@ export const bench: Bench = {
     const failures: Failure[] = [];
     const times: number[] = [];
     const sampled: Record<string, unknown>[] = [];
-    for (const seed of SEEDS) {
-      const documents = fc.sample(designPropertyWorkloads, { numRuns: RUNS_PER_SEED, seed });
+    const samples = [
+      { seed: TEST_SEED, runs: TEST_SEED_RUNS },
+      ...SEEDS.map((seed) => ({ seed, runs: RUNS_PER_SEED })),
+    ];
+    for (const { seed, runs } of samples) {
+      const documents = fc.sample(designPropertyWorkloads, { numRuns: runs, seed });
       sampled.push(...documents);
       documents.forEach((document, index) => {
         const start = performance.now();
@@ -59,7 +76,7 @@ export const bench: Bench = {
     times.sort((a, b) => a - b);
     const verified = await verifySample();
     const lines = [
-      `${times.length} workloads (seeds ${SEEDS.join(", ")}, ${RUNS_PER_SEED} each): ${failures.length} failing`,
+      `${times.length} workloads (seeds ${SEEDS.join(", ")}, ${RUNS_PER_SEED} each; the test's seed ${TEST_SEED}, ${TEST_SEED_RUNS}): ${failures.length} failing`,
       ...describeFigures(workloadFigures(sampled.map((document) => toWorkload(document)))),
       `design + checks per workload: median ${quantile(times, 0.5).toFixed(0)} ms, p95 ${quantile(times, 0.95).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
       ...failures
@@ -81,21 +98,28 @@ async function verifySample(): Promise<{ failing: number; lines: string[] }> {
   if (VERIFIED <= 0) return { failing: 0, lines: [] };
   const { verifiedWorkloads, verifyDesign } = await import("../test-support/design-verification.js");
   const { startEmbeddedEndpoint } = await import("../verify/endpoint.js");
-  const documents = fc.sample(verifiedWorkloads, { numRuns: VERIFIED, seed: VERIFY_SEED });
+  const documents = [
+    ...fc
+      .sample(verifiedWorkloads, { numRuns: VERIFIED, seed: VERIFY_SEED })
+      .map((document, index) => ({ seed: VERIFY_SEED, index, document })),
+    ...TEST_VERIFY_SEEDS.flatMap((seed) =>
+      fc.sample(verifiedWorkloads, { numRuns: 1, seed }).map((document) => ({ seed, index: 0, document })),
+    ),
+  ];
   const endpoint = await startEmbeddedEndpoint();
   const failed: string[] = [];
   const times: number[] = [];
   let patterns = 0;
   let notCheckable = 0;
   try {
-    for (const [index, document] of documents.entries()) {
+    for (const { seed, index, document } of documents) {
       const start = performance.now();
       const outcome = await verifyDesign(endpoint, document);
       times.push(performance.now() - start);
       patterns += outcome.patterns;
       notCheckable += outcome.notCheckable.length;
       if (outcome.failures.length > 0)
-        failed.push(`seed ${VERIFY_SEED}, workload ${index}:\n  ${outcome.failures.join("\n  ")}`);
+        failed.push(`seed ${seed}, workload ${index}:\n  ${outcome.failures.join("\n  ")}`);
     }
   } finally {
     await endpoint.close();
@@ -104,7 +128,7 @@ async function verifySample(): Promise<{ failing: number; lines: string[] }> {
   return {
     failing: failed.length,
     lines: [
-      `verify on the embedded endpoint: ${documents.length} designs (seed ${VERIFY_SEED}), ${failed.length} failing; ${patterns} patterns, ${notCheckable} not checkable there; design + verify median ${quantile(times, 0.5).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
+      `verify on the embedded endpoint: ${documents.length} designs (seed ${VERIFY_SEED}; the first of seeds ${TEST_VERIFY_SEEDS.join(", ")}), ${failed.length} failing; ${patterns} patterns, ${notCheckable} not checkable there; design + verify median ${quantile(times, 0.5).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
       ...failed.slice(0, SHOWN),
       ...(failed.length > SHOWN ? [`... and ${failed.length - SHOWN} more`] : []),
     ],

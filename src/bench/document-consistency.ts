@@ -2,7 +2,7 @@
  * Document consistency on many generated workloads (issue 18): runs the consistency test of
  * `src/render/document-consistency.test.ts` (render both documents, read them back, compare every
  * statement with the evaluation, the analysis and the decisions) on 300 generated workloads
- * instead of the 30 of `npm test`. The test needs the test helpers (fast-check, marked, the
+ * instead of the 10 of `npm test`. The test needs the test helpers (fast-check, marked, the
  * workload generator), so it runs through vitest in the checkout, as `npm test` runs it.
  * Target: no contradiction in any of them.
  */

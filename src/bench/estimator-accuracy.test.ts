@@ -13,7 +13,6 @@ import {
 } from "./estimator-accuracy.js";
 import { isMeasurement } from "./calibration-rows.js";
 import {
-  crossValidateLeaveOneOut,
   crossValidateLeaveOneSourceOut,
   fitCoefficients,
   rowEstimate,
@@ -22,6 +21,11 @@ import {
 import { BENCH_DATA_DIR } from "../test-support/model-examples.js";
 
 const benchmarksDir = BENCH_DATA_DIR;
+
+/** The leave-one-source-out cross-validation of the calibration rows, computed once (a refit per source). */
+let leaveSourceOut: Promise<ReturnType<typeof crossValidateLeaveOneSourceOut>> | undefined;
+const leaveOneSourceOut = () =>
+  (leaveSourceOut ??= loadCalibrationRows(benchmarksDir).then(crossValidateLeaveOneSourceOut));
 
 describe("estimator accuracy on the benchmark files", () => {
   it("uses every jsonl row the estimator models plus the four V3 single-partition queries", async () => {
@@ -52,8 +56,7 @@ describe("estimator accuracy on the benchmark files", () => {
     }
   });
   it("meets the leave-one-source-out target on measurements, and the bench fails when it is missed", async () => {
-    const rows = await loadCalibrationRows(benchmarksDir);
-    const entries = crossValidateLeaveOneSourceOut(rows);
+    const entries = await leaveOneSourceOut();
     expect(crossValidatedError(entries, true)).toBeLessThanOrEqual(
       ACCURACY_TARGETS.maxLeaveOneSourceOutError,
     );
@@ -98,18 +101,11 @@ describe("estimator accuracy on the benchmark files", () => {
       expect(Math.abs(refit[key] / DEFAULT_RU_COEFFICIENTS[key] - 1), key).toBeLessThan(0.01);
     }
   });
-  it("generalises: leave-one-out mean |error| stays under 15%", async () => {
-    const validated = crossValidateLeaveOneOut(await loadCalibrationRows(benchmarksDir)).filter(
-      (entry) => entry.crossValidated,
-    );
-    const errors = validated.map(
-      (entry) => Math.abs(entry.estimate - entry.row.measuredRU) / entry.row.measuredRU,
-    );
-    expect(errors.reduce((sum, error) => sum + error, 0) / errors.length).toBeLessThan(0.15);
-  });
+  // Leave-one-out (mean |error| under 15%, a refit per row) is a target of the estimator-accuracy
+  // bench (`npm run bench -- estimator-accuracy`).
   it("leave-one-source-out estimates every row with coefficients fitted without any row of its source", async () => {
     const rows = await loadCalibrationRows(benchmarksDir);
-    const validated = crossValidateLeaveOneSourceOut(rows);
+    const validated = await leaveOneSourceOut();
     expect(validated.map((entry) => entry.row)).toEqual(rows);
     expect(new Set(rows.map(sourceOf)).size).toBeGreaterThan(3);
     for (const entry of validated.filter((_, index) => index % 7 === 0)) {

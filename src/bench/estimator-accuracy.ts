@@ -32,12 +32,15 @@ import {
 
 /**
  * Targets: in sample, mean absolute error at most 10% and at least 90% of the rows inside the
- * range; out of sample, the leave-one-source-out mean absolute error on measurements at most 10%.
+ * range; out of sample, the leave-one-source-out mean absolute error on measurements at most 10%
+ * and the leave-one-out mean absolute error under 15% (a refit per row: checked here only, no
+ * longer by `npm test`, since 2026-11-28).
  */
 export const ACCURACY_TARGETS = {
   maxMeanAbsError: 0.1,
   minInsideShare: 0.9,
   maxLeaveOneSourceOutError: 0.1,
+  maxLeaveOneOutError: 0.15,
 } as const;
 
 /** The families in the order the report lists them. */
@@ -147,13 +150,15 @@ export const bench: Bench = {
     const summary = measureAccuracy(rows);
     const leaveSourceOut = crossValidateLeaveOneSourceOut(rows);
     const losoMeasured = crossValidatedError(leaveSourceOut, true);
+    const leaveOneOut = crossValidateLeaveOneOut(rows);
     const passed =
       summary.meanAbsError <= ACCURACY_TARGETS.maxMeanAbsError &&
       summary.insideShare >= ACCURACY_TARGETS.minInsideShare &&
-      losoMeasured <= ACCURACY_TARGETS.maxLeaveOneSourceOutError;
+      losoMeasured <= ACCURACY_TARGETS.maxLeaveOneSourceOutError &&
+      leaveOneOutError(leaveOneOut) < ACCURACY_TARGETS.maxLeaveOneOutError;
     const lines = [
       ...inSampleSection(rows, summary),
-      ...leaveOneOutSection(rows),
+      ...leaveOneOutSection(leaveOneOut),
       ...leaveOneSourceOutSection(rows, leaveSourceOut),
       ...outOfModelSection(await loadOutOfModelRows(dataDir)),
       ...refitSection(rows),
@@ -200,15 +205,23 @@ function inSampleSection(rows: readonly CalibrationRow[], summary: AccuracySumma
   return lines;
 }
 
+/**
+ * The leave-one-out mean absolute error over the rows that could be cross-validated.
+ * @example leaveOneOutError(crossValidateLeaveOneOut(rows)) // 0.07
+ */
+export function leaveOneOutError(crossValidated: readonly CrossValidatedRow[]): number {
+  return mean(crossValidated.filter((entry) => entry.crossValidated).map(relativeError));
+}
+
 /** Leave-one-out cross-validation: each row estimated by coefficients fitted without it. */
-function leaveOneOutSection(rows: readonly CalibrationRow[]): string[] {
-  const crossValidated = crossValidateLeaveOneOut(rows);
+function leaveOneOutSection(crossValidated: readonly CrossValidatedRow[]): string[] {
   const validated = crossValidated.filter((entry) => entry.crossValidated);
   const looErrors = validated.map(relativeError);
   const worstLoo = validated.reduce((a, b) => (relativeError(b) > relativeError(a) ? b : a));
+  const looError = leaveOneOutError(crossValidated);
   const lines = [
     "",
-    `leave-one-out cross-validation (refit without each row; the expected error on unseen data): mean |error| ${percent(mean(looErrors))}, median ${percent(median(looErrors))}, over ${validated.length} rows`,
+    `leave-one-out cross-validation (refit without each row; the expected error on unseen data): mean |error| ${percent(looError)}, median ${percent(median(looErrors))}, over ${validated.length} rows (target < ${percent(ACCURACY_TARGETS.maxLeaveOneOutError)}${looError < ACCURACY_TARGETS.maxLeaveOneOutError ? "" : ", MISSED"})`,
     `  worst: ${worstLoo.row.scenario} (measured ${worstLoo.row.measuredRU}, estimate ${round(worstLoo.estimate)})`,
   ];
   const alone = crossValidated.filter((entry) => !entry.crossValidated);

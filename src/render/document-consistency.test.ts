@@ -2,7 +2,7 @@
  * Issue 18: the documents never contradict themselves or the evaluation. Both documents are
  * rendered and read back (src/test-support/document-consistency.ts) for every example (designed,
  * and its expert model), the audit's food-delivery workload and generated workloads
- * (`DOCUMENT_CONSISTENCY_RUNS`, default 30; `npm run bench` runs 300); then each contradiction
+ * (`DOCUMENT_CONSISTENCY_RUNS`, default 10; `npm run bench` runs 300); then each contradiction
  * the audit of 2026-11-24 found is pinned by its own test.
  */
 import fc from "fast-check";
@@ -23,7 +23,7 @@ import type { Workload } from "../workload/types.js";
 import { renderDataModel } from "./data-model.js";
 import { renderRequirements } from "./requirements.js";
 
-const RUNS = Number(process.env["DOCUMENT_CONSISTENCY_RUNS"] ?? 30);
+const RUNS = Number(process.env["DOCUMENT_CONSISTENCY_RUNS"] ?? 10);
 const SEED = Number(process.env["DOCUMENT_CONSISTENCY_SEED"] ?? 20261124);
 
 interface Rendered {

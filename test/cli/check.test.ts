@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runCliInThread } from "../support/cli-thread.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -40,7 +41,12 @@ beforeAll(() => {
   expect(existsSync(built)).toBe(true);
 });
 
+/**
+ * The built CLI: with standard input, a process of its own; otherwise in a thread of this process
+ * (test/support/cli-thread.ts: one start for the file).
+ */
 function run(args: readonly string[], input?: string) {
+  if (input === undefined) return runCliInThread(args);
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8", input });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

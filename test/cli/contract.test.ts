@@ -6,33 +6,22 @@
  * only; numbers no Cosmos DB account holds are refused with the limit and its source; control
  * characters in names never reach the terminal or a generated file.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { runCliInThread } from "../support/cli-thread.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const cli = join(root, "dist", "cli", "main.js");
 const socialWorkload = join(root, "examples", "social-reactions", "workload.yaml");
 const naiveModel = join(root, "test", "fixtures", "evaluate", "social-reactions-naive-model.yaml");
 
-beforeAll(() => {
-  if (!existsSync(join(root, "dist", "cli", "report-failure.js"))) {
-    spawnSync(
-      process.execPath,
-      [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"],
-      {
-        cwd: root,
-      },
-    );
-  }
-});
+// dist/ is built by `npm test`, or by vitest's global setup (test/support/global-setup.ts).
 
+/** The built CLI, in a thread of this process (test/support/cli-thread.ts: one start for the file). */
 function run(args: readonly string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInThread(args);
 }
 
 interface JsonIssue {

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runCliInThread } from "../support/cli-thread.js";
 import { filesUnder } from "../../src/test-support/files.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -28,9 +29,9 @@ beforeAll(() => {
   }
 });
 
+/** The built CLI, in a thread of this process (test/support/cli-thread.ts: one start for the file). */
 function run(args: readonly string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInThread(args);
 }
 
 describe("cosmos-modeler design", () => {

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runCliInThread } from "../support/cli-thread.js";
 import { EXAMPLE_MODELS_DIR, examplePath, REPO_ROOT } from "../../src/test-support/model-examples.js";
 
 const run = promisify(execFile);
@@ -23,7 +24,8 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function runCli(args: readonly string[]): Promise<Outcome> {
+/** The built CLI in a process of its own. */
+function runProcess(args: readonly string[]): Promise<Outcome> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: repo });
     let stdout = "";
@@ -34,6 +36,12 @@ function runCli(args: readonly string[]): Promise<Outcome> {
     child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
     child.stdin.end();
   });
+}
+
+/** The built CLI in a thread of this process (test/support/cli-thread.ts: one start for the file). */
+function runCli(args: readonly string[]): Promise<Outcome> {
+  const { status, stdout, stderr } = runCliInThread(args);
+  return Promise.resolve({ code: status, stdout, stderr });
 }
 
 const isNumber = (value: unknown): boolean => typeof value === "number" && Number.isFinite(value);
@@ -89,7 +97,7 @@ beforeAll(async () => {
 
 describe("cosmos-modeler evaluate", () => {
   it("prints the documented JSON shape for the blogging expert model and exits 0", async () => {
-    const outcome = await runCli(["evaluate", workload, `${blogging}/expert-model.yaml`, "--json"]);
+    const outcome = await runProcess(["evaluate", workload, `${blogging}/expert-model.yaml`, "--json"]);
     expect(outcome.code).toBe(0);
     const parsed = JSON.parse(outcome.stdout) as EvaluationJson;
     expect(Object.keys(parsed)).toEqual(

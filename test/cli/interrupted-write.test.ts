@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { runCliInThread } from "../support/cli-thread.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const cli = join(root, "dist", "cli", "main.js");
 
 /** A small workload (the test is about writing, not designing): one entity, a read and a write. */
 function smallWorkload(dir: string, peak: number): string {
@@ -52,9 +52,9 @@ beforeAll(() => {
   }
 });
 
+/** The built CLI, in a thread of this process (test/support/cli-thread.ts: one start for the file). */
 function run(args: readonly string[]) {
-  const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runCliInThread(args);
 }
 
 /**

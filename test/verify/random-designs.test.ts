@@ -2,8 +2,9 @@
  * Every sampled design passes verify: random valid workloads (src/test-support/
  * design-verification.ts, one to three entities) are designed, written as model.yaml, loaded back
  * and verified on the embedded endpoint (writes through the generated code with their
- * maintenance, reads compared with the oracle's answers). Five fixed seeds here; the
- * design-property bench verifies a larger sample (`npm run bench -- design-property`).
+ * maintenance, reads compared with the oracle's answers). Two fixed seeds here; the
+ * design-property bench verifies a larger sample (`npm run bench -- design-property`), with the
+ * first workloads of seeds 13-15 that were verified here until 2026-11-28.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ import { designModel } from "../../src/design/design-model.js";
 import { serializeModel } from "../../src/model/serialize-model.js";
 import { startEmbeddedEndpoint, type CosmosEndpoint } from "../../src/verify/endpoint.js";
 
-const SEEDS = [11, 12, 13, 14, 15] as const;
+const SEEDS = [11, 12] as const;
 /**
  * Workloads (seed, index of `fc.sample`) whose designs once failed verify (2026-11-25): a counter
  * of many-to-many children (no via to find it: 4/6), a patch planned on a record a delete pattern
