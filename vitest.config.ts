@@ -6,11 +6,11 @@ import { embedRuntime } from "./scripts/embed-runtime.mjs";
 embedRuntime();
 
 /**
- * Unit tests that need a process of their own: how deep the YAML parser recurses before the
- * stack overflows depends on what ran before it in the process (a document nested 50,000 deep
- * is then refused with two issues instead of one).
+ * Tests that need a process of their own: how deep the YAML parser recurses before the stack
+ * overflows depends on what ran before it in the process (a document nested 50,000 deep is then
+ * refused with two issues instead of one); the import tests set the PostgreSQL environment.
  */
-const OWN_PROCESS = ["src/source/parse-document.test.ts"];
+const OWN_PROCESS = ["src/source/parse-document.test.ts", "test/import/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -25,18 +25,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "unit",
-          include: ["src/**/*.test.ts"],
+          name: "shared",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
           exclude: [...configDefaults.exclude, ...OWN_PROCESS],
-          // The unit tests share their worker's modules (each file still runs on its own): loading
-          // the modules once per worker instead of once per file halves their time.
+          // The test files share their worker's modules (each file still runs on its own, with
+          // its own module-level state reset only where it asks): loading the modules once per
+          // worker instead of once per file saves about a fifth of the run.
           isolate: false,
         },
       },
       {
         extends: true,
-        // The end-to-end tests (servers, processes, browsers, terminals) each in a fresh process.
-        test: { name: "end-to-end", include: ["test/**/*.test.ts", ...OWN_PROCESS] },
+        test: { name: "own-process", include: OWN_PROCESS },
       },
     ],
   },
