@@ -228,6 +228,11 @@ export interface IssuePayloads {
   /** A container without `defaultTtl` whose items carry a `ttl` (item types' own, tombstones). */
   "evaluate.ttlOff": { readonly container: string; readonly reasons: readonly string[] };
   /**
+   * Derived data is kept from the change feed of `containers`, but the model names no lease
+   * container (`leases`) where the processors keep their place.
+   */
+  "evaluate.leaseContainerMissing": { readonly containers: readonly string[] };
+  /**
    * A write changes an attribute of the id or partition key of items that cannot be moved (a
    * bucket holding many records): the model would patch a key in place, which Cosmos DB cannot.
    */

@@ -31,7 +31,7 @@ import {
   type ThroughputInput,
 } from "./throughput.js";
 import { atomicWriteIssues } from "./atomic-writes.js";
-import { soundnessIssues } from "./soundness.js";
+import { leaseIssues, soundnessIssues } from "./soundness.js";
 import { formatInteger } from "../common/format-number.js";
 import {
   fewestThatFit,
@@ -146,7 +146,7 @@ function evaluateWith(
   checkAccount(followed.priced.account, containers, issues);
   checkItemSizes(solver.environment, model, issues);
   issues.push(...atomicWriteIssues(workload, model));
-  issues.push(...soundnessIssues(workload, model));
+  issues.push(...soundnessIssues(workload, model), ...leaseIssues(model, plans));
   const totals = {
     rus: {
       avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),

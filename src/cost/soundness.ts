@@ -16,6 +16,7 @@ import type { EvaluationIssue } from "../common/issues.js";
 import { deleteCarriersOf, deletePropagationOf } from "../model/deletes.js";
 import { addressingAttributes } from "../model/key-changes.js";
 import type { Container, ItemType, Model } from "../model/types.js";
+import type { Plan } from "../planner/types.js";
 import { coversKey, formatKey, keyTemplate } from "../workload/keys.js";
 import type { Entity, Workload } from "../workload/types.js";
 
@@ -94,6 +95,38 @@ function ttlIssues(workload: Workload, model: Model): EvaluationIssue[] {
       },
     ];
   });
+}
+
+/**
+ * The containers whose change feed drives the maintenance of derived data (copies, counters,
+ * propagation, trimming, replicas) in `plans`.
+ */
+export function changeFeedSources(plans: readonly Plan[]): readonly string[] {
+  const sources = new Set<string>();
+  for (const plan of plans)
+    if (plan.type === "write") for (const step of plan.async) sources.add(step.from.container);
+  return [...sources].sort();
+}
+
+/**
+ * A model whose derived data is kept from the change feed names its lease container
+ * (`evaluate.leaseContainerMissing`): the processors keep their continuation and ownership there,
+ * and an account without key access cannot create it at run time.
+ */
+export function leaseIssues(model: Model, plans: readonly Plan[]): EvaluationIssue[] {
+  const containers = changeFeedSources(plans);
+  if (containers.length === 0 || model.leases !== undefined) return [];
+  return [
+    {
+      code: "evaluate.leaseContainerMissing",
+      containers,
+      severity: "error",
+      path: ["leases"],
+      message: `derived data is kept from the change feed of ${containers.join(", ")}, but the model names no lease container: the change-feed processors have nowhere to keep their place, and the infrastructure does not create one`,
+      suggestion:
+        "add leases: leases to the model (a container partitioned by /id that the infrastructure creates)",
+    },
+  ];
 }
 
 /**

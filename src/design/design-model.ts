@@ -13,7 +13,7 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { syntheticKeyPaths } from "./key-paths.js";
-import { expiringItems } from "../cost/soundness.js";
+import { changeFeedSources, expiringItems } from "../cost/soundness.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import { designComponent } from "./design-component.js";
 import {
@@ -230,8 +230,12 @@ function finalize(
   evaluation: DetailedEvaluation,
   pinThroughput: boolean,
 ): Model {
+  // Change-feed processors keep their place in a lease container of their own.
+  const needsLeases =
+    model.leases === undefined && changeFeedSources(evaluation.patterns.map((p) => p.plan)).length > 0;
   return {
     ...model,
+    ...(needsLeases ? { leases: freshContainerName(model, "leases") } : {}),
     containers: withExplicitIndexing(workload, model).containers.map((container) => {
       // Items written with a ttl (soft-delete tombstones, item types' own) need TTL on.
       const ttl =

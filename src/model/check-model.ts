@@ -16,6 +16,7 @@ import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } 
 export function checkModel(model: Model, issues: IssueSink): void {
   checkTombstoneProperty(model, issues);
   checkServiceLimits(model, issues);
+  if (model.leases !== undefined) checkResourceName(model.leases, ["leases"], issues);
   const names = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
     const path: IssuePath = ["containers", containerIndex];
@@ -28,6 +29,14 @@ export function checkModel(model: Model, issues: IssueSink): void {
     }
     names.add(container.name);
     checkResourceName(container.name, [...path, "name"], issues);
+    if (container.name === model.leases) {
+      issues.error(
+        "model.duplicateContainer",
+        [...path, "name"],
+        `"${container.name}" is the lease container of the change-feed processors (leases), which holds only leases`,
+        `name the lease container apart: leases: ${container.name}-leases`,
+      );
+    }
     const types = new Set<string>();
     container.items.forEach((item, itemIndex) => {
       const itemPath: IssuePath = [...path, "items", itemIndex];

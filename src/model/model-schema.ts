@@ -87,6 +87,7 @@ const deletesShape = {
 const modelShape = {
   version: z.literal(1),
   deletes: z.strictObject(deletesShape).optional(),
+  leases: name.optional(),
   containers: z.array(z.strictObject(containerShape)).min(1),
 };
 

@@ -40,6 +40,7 @@ export function normalizeModel(file: ModelFile, issues: IssueSink): Model {
   return {
     version: 1,
     ...(file.deletes === undefined ? {} : { deletes: normalizeDeletes(file.deletes, ["deletes"], issues) }),
+    ...(file.leases === undefined ? {} : { leases: file.leases }),
     containers: file.containers.map((container, index) =>
       normalizeContainer(container, ["containers", index], issues),
     ),

@@ -71,6 +71,7 @@ export function modelToFile(model: Model): Record<string, unknown> {
   return {
     version: model.version,
     ...(model.deletes === undefined ? {} : { deletes: deletesToFile(model.deletes) }),
+    ...(model.leases === undefined ? {} : { leases: model.leases }),
     containers: model.containers.map(containerToFile),
   };
 }

@@ -116,5 +116,12 @@ export interface Model {
   readonly version: 1;
   /** Absent = soft delete with the defaults of `src/model/deletes.ts`. */
   readonly deletes?: DeletePropagation;
+  /**
+   * The lease container of the change-feed processors (partitioned by `/id`: one item per feed
+   * range and processor, holding its continuation and owner). Required when any write's derived
+   * data is kept from the change feed (`evaluate.leaseContainerMissing`); the infrastructure
+   * creates it and the generated code keeps its checkpoints there.
+   */
+  readonly leases?: string;
   readonly containers: readonly Container[];
 }

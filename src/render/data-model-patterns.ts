@@ -230,6 +230,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.embedNotAddressable":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
+    case "evaluate.leaseContainerMissing":
       return undefined;
     default:
       return issue satisfies never;

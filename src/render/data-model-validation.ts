@@ -51,6 +51,7 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
       return "itemSize";
     case "evaluate.idNotUnique":
     case "evaluate.ttlOff":
+    case "evaluate.leaseContainerMissing":
       return "soundness";
     case "evaluate.fanOutCannotScale":
       return "fanOutScale";

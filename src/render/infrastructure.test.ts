@@ -62,7 +62,9 @@ containers:
 describe("container definitions", () => {
   it("use Hash with version 2 for the single-path keys of the social reactions model", () => {
     const defs = definitions(example("social-reactions"));
-    expect(defs.map((d) => d.id)).toEqual(["reactions", "posts", "users"]);
+    // The model's containers, then its lease container (leases: leases), partitioned by /id.
+    expect(defs.map((d) => d.id)).toEqual(["reactions", "posts", "users", "leases"]);
+    expect(defs[3]?.partitionKey.paths).toEqual(["/id"]);
     for (const d of defs) expect(d.partitionKey).toMatchObject({ kind: "Hash", version: 2 });
     expect(defs[0]?.partitionKey.paths).toEqual(["/postShard"]);
     expect(defs[0]?.defaultTtl).toBe(-1);
@@ -352,7 +354,8 @@ describe("renderModelArtifacts", () => {
       "diagram.mmd",
     ]);
     expect(files.filter((f) => f.executable).map((f) => f.path)).toEqual(["infra/create-containers.sh"]);
-    expect(JSON.parse(files[0]?.content ?? "")).toHaveLength(4);
+    // Four containers and the change-feed processors' lease container.
+    expect(JSON.parse(files[0]?.content ?? "")).toHaveLength(5);
   });
 });
 
@@ -375,5 +378,21 @@ describe("throughput the management API cannot hold", () => {
     const bicep = renderBicep(m, { throughputByContainer: { big: { mode: "manual", rus: 3e9 } } });
     expect(bicep).toContain("throughput: 2147483600");
     expect(bicep).not.toContain("3000000000");
+  });
+});
+
+describe("the lease container of the change-feed processors", () => {
+  it("is created by every template, partitioned by /id at the minimum throughput, and only when the model names it", () => {
+    const model = example("blogging");
+    expect(model.leases).toBe("leases");
+    const files = renderModelArtifacts(model);
+    const text = (path: string): string => files.find((f) => f.path === path)?.content ?? "";
+    expect(text("infra/main.bicep")).toContain("leases");
+    expect(text("infra/main.tf")).toContain("leases");
+    expect(text("infra/create-containers.sh")).toMatch(/leases[\s\S]*\/id/);
+    const { leases: _leases, ...unleased } = model;
+    const withoutLeases = renderModelArtifacts(unleased);
+    const ids = (JSON.parse(withoutLeases[0]?.content ?? "[]") as { id: string }[]).map((d) => d.id);
+    expect(ids).not.toContain("leases");
   });
 });

@@ -15,6 +15,7 @@ import {
 } from "../cosmos/limits.js";
 import type { Model, Throughput } from "../model/types.js";
 import {
+  AUTOMATIC_INDEXING_POLICY,
   containerDefinitionOf,
   type ContainerDefinitionData,
   type IndexingPolicyDefinition,
@@ -175,6 +176,7 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
     const definition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
     return { definition, ...(resolved === undefined ? {} : { throughput: resolved }), notes: containerNotes };
   });
+  if (model.leases !== undefined) containers.push(leaseContainerPlan(model.leases, serverless));
   const singleRegion = serverless;
   const additionalRegions = singleRegion ? [] : names.slice(1);
   if (!singleRegion && regions > Math.max(1, names.length)) {
@@ -193,6 +195,27 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
     consistency: options.scale?.consistency ?? "session",
     containers,
     notes,
+  };
+}
+
+/**
+ * The lease container of the change-feed processors (`leases` in the model): partitioned by `/id`
+ * like the lease container of Microsoft's change feed processor, the automatic indexing policy,
+ * and the minimum manual throughput. It holds one small lease per feed range of each source
+ * container; each processor writes a checkpoint per batch (at most one a second per lease while
+ * changes flow) and renews its leases every 10 seconds (src/runtime/change-feed.ts).
+ */
+function leaseContainerPlan(name: string, serverless: boolean): ContainerPlan {
+  return {
+    definition: {
+      id: name,
+      partitionKey: { paths: ["/id"], kind: "Hash", version: 2 },
+      indexingPolicy: AUTOMATIC_INDEXING_POLICY,
+    },
+    ...(serverless ? {} : { throughput: { kind: "manual", rus: MANUAL_MIN_RUS } as const }),
+    notes: [
+      `The change-feed processors' lease container (leases: ${name}): one lease per feed range, a checkpoint per batch and a renewal every 10 s; ${formatInteger(MANUAL_MIN_RUS)} RU/s manual, the minimum.`,
+    ],
   };
 }
 

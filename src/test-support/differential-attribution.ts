@@ -104,6 +104,7 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.counterNotAddressable":
     case "evaluate.idNotUnique":
     case "evaluate.ttlOff":
+    case "evaluate.leaseContainerMissing":
       return "correctness";
     case "evaluate.notAtomic":
       return "atomicity";
@@ -166,6 +167,7 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
       containers.push(issue.container);
       break;
     case "evaluate.overContainerMaximum":
+    case "evaluate.leaseContainerMissing":
       containers.push(...issue.containers);
       break;
     case "evaluate.mixedCapacityModes":

@@ -44,6 +44,7 @@ const RUNTIME_VALUES = [
   "shardValues",
   "shapeItems",
   "processChangeFeeds",
+  "containerCheckpointStore",
   "changesOfFeed",
   "queryPage",
   "readMany",
@@ -455,6 +456,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
     `/** Where the records that items copy from are read, by "container/type" and entity. */\nconst copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>> = {\n${copyEntries.join("\n")}\n};`,
     `/**\n * Every access pattern by id: the name of its function in createDataAccess, read or write, its\n * entity, and whether the model serves it.\n */\nexport const accessPatterns = {\n${catalog.join("\n")}\n} as const;`,
     `/** Containers whose change feed drives maintenance. */\nconst SOURCE_CONTAINERS: readonly string[] = ${jsonBlock(sourceContainers, "")};`,
+    `/**\n * The lease container the model names for the change-feed processors (\`leases\`): where\n * startChangeFeedProcessors keeps its checkpoints unless options.checkpoints says otherwise.\n */\nexport const LEASE_CONTAINER: string | undefined = ${model.leases === undefined ? "undefined" : stringLiteral(model.leases)};`,
     `/**\n * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),\n * or "allVersionsAndDeletes" (the account needs continuous backup).\n */\nexport const CHANGE_FEED_MODE = ${stringLiteral(changeFeedModeOf(model))};`,
     "// ---- Data access --------------------------------------------------------------------------",
     createDataAccessSource(functions, handlers, [...names.handlers.values()], handlerEntries),
@@ -532,14 +534,26 @@ function createDataAccessSource(
 const CHANGE_FEED_SOURCE = `/**
  * Reads the change feed of every container whose items others copy, count or propagate (one loop
  * per feed range), runs the handlers for each batch and saves its continuation in
- * \`options.checkpoints\` (a lease container: containerCheckpointStore(database.container("leases"))).
- * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
- * a change that keeps failing goes to \`options.deadLetters\` when given. Stop with stop().
+ * \`options.checkpoints\`, by default the model's lease container (LEASE_CONTAINER, which the
+ * infrastructure creates). A batch is acknowledged only once its handlers finished; failures are
+ * retried with backoff, and a change that keeps failing goes to \`options.deadLetters\` when given.
+ * Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
   access: Pick<DataAccess, "applyFeed">,
-  options: ChangeFeedProcessorOptions,
+  options: Omit<ChangeFeedProcessorOptions, "checkpoints"> & {
+    readonly checkpoints?: ChangeFeedProcessorOptions["checkpoints"];
+  } = {},
 ): ChangeFeedProcessor {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
+  const checkpoints =
+    options.checkpoints ??
+    (LEASE_CONTAINER === undefined ? undefined : containerCheckpointStore(database.container(LEASE_CONTAINER)));
+  if (checkpoints === undefined)
+    throw new Error("the model names no lease container (leases): pass options.checkpoints");
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, {
+    mode: CHANGE_FEED_MODE,
+    ...options,
+    checkpoints,
+  });
 }`;

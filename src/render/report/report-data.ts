@@ -352,6 +352,7 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.overContainerMaximum":
       return issue.containers.length === 1 ? issue.containers[0] : undefined;
     case "evaluate.mixedCapacityModes": // the account's finding
+    case "evaluate.leaseContainerMissing": // the model's finding
     case "evaluate.fanOutCannotScale": // a pattern's finding: listed with the patterns
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
