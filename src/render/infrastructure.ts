@@ -201,7 +201,9 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
 /**
  * The lease container of the change-feed processors (`leases` in the model): partitioned by `/id`
  * like the lease container of Microsoft's change feed processor, the automatic indexing policy,
- * and the minimum manual throughput. It holds one small lease per feed range of each source
+ * and the smallest autoscale setting (it scales down to a tenth of its maximum when idle, cheaper
+ * than the minimum manual throughput, and keeps an account of autoscale containers zone-redundant
+ * at no surcharge). It holds one small lease per feed range of each source
  * container; each processor writes a checkpoint per batch (at most one a second per lease while
  * changes flow) and renews its leases every 10 seconds (src/runtime/change-feed.ts).
  */
@@ -212,9 +214,9 @@ function leaseContainerPlan(name: string, serverless: boolean): ContainerPlan {
       partitionKey: { paths: ["/id"], kind: "Hash", version: 2 },
       indexingPolicy: AUTOMATIC_INDEXING_POLICY,
     },
-    ...(serverless ? {} : { throughput: { kind: "manual", rus: MANUAL_MIN_RUS } as const }),
+    ...(serverless ? {} : { throughput: { kind: "autoscale", maxRus: AUTOSCALE_MIN_MAX_RUS } as const }),
     notes: [
-      `The change-feed processors' lease container (leases: ${name}): one lease per feed range, a checkpoint per batch and a renewal every 10 s; ${formatInteger(MANUAL_MIN_RUS)} RU/s manual, the minimum.`,
+      `The change-feed processors' lease container (leases: ${name}): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to ${formatInteger(AUTOSCALE_MIN_MAX_RUS)} RU/s, the smallest setting.`,
     ],
   };
 }

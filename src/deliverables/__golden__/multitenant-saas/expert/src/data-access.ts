@@ -24,6 +24,7 @@ import {
   renderTemplate,
   runWrite,
   processChangeFeeds,
+  containerCheckpointStore,
   changesOfFeed,
   queryPage,
   liveRead,
@@ -287,6 +288,12 @@ export const accessPatterns = {
 const SOURCE_CONTAINERS: readonly string[] = [];
 
 /**
+ * The lease container the model names for the change-feed processors (`leases`): where
+ * startChangeFeedProcessors keeps its checkpoints unless options.checkpoints says otherwise.
+ */
+export const LEASE_CONTAINER: string | undefined = undefined;
+
+/**
  * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),
  * or "allVersionsAndDeletes" (the account needs continuous backup).
  */
@@ -534,14 +541,26 @@ export type DataAccess = ReturnType<typeof createDataAccess>;
 /**
  * Reads the change feed of every container whose items others copy, count or propagate (one loop
  * per feed range), runs the handlers for each batch and saves its continuation in
- * `options.checkpoints` (a lease container: containerCheckpointStore(database.container("leases"))).
- * A batch is acknowledged only once its handlers finished; failures are retried with backoff, and
- * a change that keeps failing goes to `options.deadLetters` when given. Stop with stop().
+ * `options.checkpoints`, by default the model's lease container (LEASE_CONTAINER, which the
+ * infrastructure creates). A batch is acknowledged only once its handlers finished; failures are
+ * retried with backoff, and a change that keeps failing goes to `options.deadLetters` when given.
+ * Stop with stop().
  */
 export function startChangeFeedProcessors(
   database: Database,
   access: Pick<DataAccess, "applyFeed">,
-  options: ChangeFeedProcessorOptions,
+  options: Omit<ChangeFeedProcessorOptions, "checkpoints"> & {
+    readonly checkpoints?: ChangeFeedProcessorOptions["checkpoints"];
+  } = {},
 ): ChangeFeedProcessor {
-  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, { mode: CHANGE_FEED_MODE, ...options });
+  const checkpoints =
+    options.checkpoints ??
+    (LEASE_CONTAINER === undefined ? undefined : containerCheckpointStore(database.container(LEASE_CONTAINER)));
+  if (checkpoints === undefined)
+    throw new Error("the model names no lease container (leases): pass options.checkpoints");
+  return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, {
+    mode: CHANGE_FEED_MODE,
+    ...options,
+    checkpoints,
+  });
 }

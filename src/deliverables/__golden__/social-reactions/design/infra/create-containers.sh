@@ -91,6 +91,18 @@ az cosmosdb sql container create \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --max-throughput 871000
 
+# Container leases
+# Note: The change-feed processors' lease container (leases: leases): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to 1,000 RU/s, the smallest setting.
+az cosmosdb sql container create \
+  --resource-group "$RESOURCE_GROUP" \
+  --account-name "$ACCOUNT_NAME" \
+  --database-name "$DATABASE_NAME" \
+  --name 'leases' \
+  --partition-key-path '/id' \
+  --partition-key-version 2 \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/\"_etag\"/?"}]}' \
+  --max-throughput 1000
+
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then
   ACCOUNT_ID="$(az cosmosdb show --resource-group "$RESOURCE_GROUP" --name "$ACCOUNT_NAME" --query id --output tsv)"

@@ -223,6 +223,33 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   }
 }
 
+# Container leases
+# Note: The change-feed processors' lease container (leases: leases): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to 1,000 RU/s, the smallest setting.
+resource "azurerm_cosmosdb_sql_container" "container_2" {
+  name                  = "leases"
+  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
+  account_name          = azurerm_cosmosdb_account.account.name
+  database_name         = azurerm_cosmosdb_sql_database.database.name
+  partition_key_paths   = ["/id"]
+  partition_key_kind    = "Hash"
+  partition_key_version = 2
+  autoscale_settings {
+    max_throughput = 1000
+  }
+
+  indexing_policy {
+    indexing_mode = "consistent"
+
+    included_path {
+      path = "/*"
+    }
+
+    excluded_path {
+      path = "/\"_etag\"/?"
+    }
+  }
+}
+
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 resource "azurerm_cosmosdb_sql_role_assignment" "data_contributor" {
   for_each            = toset(var.data_contributor_principal_ids)

@@ -217,6 +217,44 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
   }
 }
 
+// Container leases
+// Note: The change-feed processors' lease container (leases: leases): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to 1,000 RU/s, the smallest setting.
+resource container3 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+  parent: database
+  name: 'leases'
+  properties: {
+    resource: {
+      id: 'leases'
+      partitionKey: {
+        paths: [
+          '/id'
+        ]
+        kind: 'Hash'
+        version: 2
+      }
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [
+          {
+            path: '/*'
+          }
+        ]
+        excludedPaths: [
+          {
+            path: '/"_etag"/?'
+          }
+        ]
+      }
+    }
+    options: {
+      autoscaleSettings: {
+        maxThroughput: 1000
+      }
+    }
+  }
+}
+
 // Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 var dataContributorRoleId = '00000000-0000-0000-0000-000000000002'
 
