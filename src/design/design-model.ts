@@ -223,6 +223,24 @@ function applyTtl(workload: Workload, model: Model, decisions: Decision[]): Mode
 /** How much more the written model (pinned RU/s, explicit indexing) may cost than the searched one. */
 const FINALIZED_COST_TOLERANCE = 0.01;
 
+/**
+ * What every written model has, finalized or not: a lease container when derived data is kept from
+ * the change feed, and TTL on where items expire (soft-delete tombstones, item types' own).
+ */
+function withRequiredInfrastructure(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
+  const needsLeases =
+    model.leases === undefined && changeFeedSources(evaluation.patterns.map((p) => p.plan)).length > 0;
+  return {
+    ...model,
+    ...(needsLeases ? { leases: freshContainerName(model, "leases") } : {}),
+    containers: model.containers.map((container) =>
+      container.defaultTtl === undefined && expiringItems(workload, model, container).length > 0
+        ? { ...container, defaultTtl: -1 }
+        : container,
+    ),
+  };
+}
+
 /** Writes the derived indexing policy and the recommended throughput into a loadable model. */
 function finalize(
   workload: Workload,
@@ -230,25 +248,16 @@ function finalize(
   evaluation: DetailedEvaluation,
   pinThroughput: boolean,
 ): Model {
-  // Change-feed processors keep their place in a lease container of their own.
-  const needsLeases =
-    model.leases === undefined && changeFeedSources(evaluation.patterns.map((p) => p.plan)).length > 0;
+  const required = withRequiredInfrastructure(workload, model, evaluation);
   return {
-    ...model,
-    ...(needsLeases ? { leases: freshContainerName(model, "leases") } : {}),
-    containers: withExplicitIndexing(workload, model).containers.map((container) => {
-      // Items written with a ttl (soft-delete tombstones, item types' own) need TTL on.
-      const ttl =
-        container.defaultTtl === undefined && expiringItems(workload, model, container).length > 0
-          ? { defaultTtl: -1 }
-          : {};
+    ...required,
+    containers: withExplicitIndexing(workload, required).containers.map((container) => {
       const evaluated = evaluation.containers.find((c) => c.name === container.name)?.throughput;
       // RU/s past what the management API holds are left out by modelThroughputOf (the mode
       // alone is pinned), and the evaluation names the error (evaluate.overContainerMaximum).
       const pinned = evaluated === undefined ? undefined : modelThroughputOf(evaluated);
       return {
         ...container,
-        ...ttl,
         ...(!pinThroughput || pinned === undefined || container.throughput !== undefined
           ? {}
           : { throughput: pinned }),
@@ -395,8 +404,8 @@ function writtenModel(
   const indexedOnly = finalize(workload, loadable, designed.evaluation, false);
   const scoredIndexed = scoreModel(workload, indexedOnly, options);
   if (!worse(scoredIndexed)) return { model: indexedOnly, final: scoredIndexed };
-  if (loadable === designed.model) return { model: designed.model, final: designed };
-  return { model: loadable, final: scoreModel(workload, loadable, options) };
+  const required = withRequiredInfrastructure(workload, loadable, designed.evaluation);
+  return { model: required, final: scoreModel(workload, required, options) };
 }
 
 /** The throughput chosen per container, and the hard limits left (when any). */
