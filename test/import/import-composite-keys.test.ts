@@ -11,11 +11,16 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyChanges } from "../../src/session/apply-changes.js";
 import { openSession, saveSession } from "../../src/session-store/session-files.js";
-import { findPostgresBin, POSTGRES_MISSING, startPostgres, type PostgresServer } from "./postgres-server.js";
+import {
+  createDatabase,
+  findPostgresBin,
+  POSTGRES_MISSING,
+  startPostgres,
+  type PostgresServer,
+} from "./postgres-server.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -101,15 +106,7 @@ describe.skipIf(bin === undefined)("import of composite primary keys from Postgr
         { cwd: root },
       );
     server = await startPostgres(bin ?? "");
-    const admin = new pg.Client({ connectionString: server.adminUrl("postgres") });
-    await admin.connect();
-    await admin.query("CREATE DATABASE films");
-    await admin.end();
-    const films = new pg.Client({ connectionString: server.adminUrl("films") });
-    await films.connect();
-    await films.query(SCHEMA);
-    await films.query(DATA);
-    await films.query("CREATE EXTENSION pg_stat_statements");
+    const films = await createDatabase(server, "films", [SCHEMA, DATA]);
     await films.query("SELECT pg_stat_statements_reset()");
     for (const statement of REPLAY)
       for (let i = 0; i < statement.calls; i++) await films.query(statement.sql, [...statement.args(i)]);

@@ -16,7 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyChanges } from "../../src/session/apply-changes.js";
 import { checkReadiness } from "../../src/session/checklist.js";
 import { openSession, saveSession } from "../../src/session-store/session-files.js";
-import { findPostgresBin, POSTGRES_MISSING, startPostgres, type PostgresServer } from "./postgres-server.js";
+import {
+  createDatabase,
+  findPostgresBin,
+  POSTGRES_MISSING,
+  startPostgres,
+  type PostgresServer,
+} from "./postgres-server.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -201,15 +207,10 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
         { cwd: root },
       );
     server = await startPostgres(bin ?? "");
-    const admin = new pg.Client({ connectionString: server.adminUrl("postgres") });
-    await admin.connect();
-    await admin.query("CREATE DATABASE shop");
-    await admin.end();
-    const shop = new pg.Client({ connectionString: server.adminUrl("shop") });
-    await shop.connect();
-    await shop.query(readFileSync(join(root, "examples", "online-shop", "schema.sql"), "utf8"));
-    await shop.query(readFileSync(join(root, "test", "import", "fixtures", "shop-data.sql"), "utf8"));
-    await shop.query("CREATE EXTENSION pg_stat_statements");
+    const shop = await createDatabase(server, "shop", [
+      readFileSync(join(root, "examples", "online-shop", "schema.sql"), "utf8"),
+      readFileSync(join(root, "test", "import", "fixtures", "shop-data.sql"), "utf8"),
+    ]);
     await shop.query(`CREATE ROLE app LOGIN PASSWORD '${appPassword}'`);
     await shop.query("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO app");
     // the importing role of the README: statistics of every role, SELECT for pg_stats

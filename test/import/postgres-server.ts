@@ -9,6 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 
 /** The newest installed server's bin folder, or undefined (the tests then skip, saying why). */
 export function findPostgresBin(): string | undefined {
@@ -115,4 +116,24 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
       }
     },
   };
+}
+
+/**
+ * Creates database `name` on `server`, runs `sql` (schema, then data) in it and enables
+ * pg_stat_statements; returns a connected admin client of the new database (the caller ends it).
+ */
+export async function createDatabase(
+  server: PostgresServer,
+  name: string,
+  sql: readonly string[],
+): Promise<pg.Client> {
+  const admin = new pg.Client({ connectionString: server.adminUrl("postgres") });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const client = new pg.Client({ connectionString: server.adminUrl(name) });
+  await client.connect();
+  for (const text of sql) await client.query(text);
+  await client.query("CREATE EXTENSION pg_stat_statements");
+  return client;
 }
