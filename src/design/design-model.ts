@@ -230,13 +230,15 @@ const FINALIZED_COST_TOLERANCE = 0.01;
 function withRequiredInfrastructure(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
   const needsLeases =
     model.leases === undefined && changeFeedSources(evaluation.patterns.map((p) => p.plan)).length > 0;
+  const needsTtl = (container: Container): boolean =>
+    container.defaultTtl === undefined && expiringItems(workload, model, container).length > 0;
+  // The model itself when it has both already (its evaluation then stands).
+  if (!needsLeases && !model.containers.some(needsTtl)) return model;
   return {
     ...model,
     ...(needsLeases ? { leases: freshContainerName(model, "leases") } : {}),
     containers: model.containers.map((container) =>
-      container.defaultTtl === undefined && expiringItems(workload, model, container).length > 0
-        ? { ...container, defaultTtl: -1 }
-        : container,
+      needsTtl(container) ? { ...container, defaultTtl: -1 } : container,
     ),
   };
 }
@@ -405,6 +407,7 @@ function writtenModel(
   const scoredIndexed = scoreModel(workload, indexedOnly, options);
   if (!worse(scoredIndexed)) return { model: indexedOnly, final: scoredIndexed };
   const required = withRequiredInfrastructure(workload, loadable, designed.evaluation);
+  if (required === designed.model) return { model: designed.model, final: designed };
   return { model: required, final: scoreModel(workload, required, options) };
 }
 
