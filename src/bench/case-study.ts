@@ -10,6 +10,7 @@
  * article's test data differs from the workload's averages (Q4), the cell shows the measurement
  * and the figure at the article's data.
  */
+import type { PatternEvaluation } from "../cost/evaluation-types.js";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -193,7 +194,7 @@ export function compareCaseStudyVersion(
       const procedure = version === "v1" ? undefined : articleStoredProcedure(workload, model, row.request);
       const charge = procedure === undefined ? pattern.ru : estimateRequestCharge(procedure);
       const ratio = charge.estimate / row.ru;
-      const alternative = alternativeOf(version, row.request, workload, model, followUps);
+      const alternative = alternativeOf(version, pattern, workload, model, followUps);
       const measuredDifference =
         procedure === undefined ? undefined : storedProcedureDifference(row, procedure, measurements);
       return {
@@ -231,15 +232,16 @@ export function compareCaseStudyVersion(
  */
 function alternativeOf(
   version: CaseStudyVersion,
-  request: string,
+  pattern: PatternEvaluation,
   workload: Workload,
   model: Model,
   followUps: "cheapest" | "perItem",
 ): { readonly estimate: number; readonly what: string } | undefined {
+  const request = pattern.id;
   const bound = version === "v1" ? undefined : ARTICLE_DATA_BOUNDS[request];
   if (bound !== undefined) return atArticleBound(workload, model, bound);
   if (version === "v1" && request === "Q2") return withIndexedAggregates(workload, model, followUps, request);
-  return withoutCopySourceReads(workload, model, followUps, request);
+  return withoutCopySourceReads(pattern);
 }
 
 /**
@@ -248,13 +250,9 @@ function alternativeOf(
  * sent the signed-in user's name with the request (one request measured, the create).
  */
 function withoutCopySourceReads(
-  workload: Workload,
-  model: Model,
-  followUps: "cheapest" | "perItem",
-  request: string,
+  pattern: PatternEvaluation,
 ): { readonly estimate: number; readonly what: string } | undefined {
-  const pattern = evaluateModel(workload, model, { followUps }).patterns.find((p) => p.id === request);
-  if (pattern === undefined || pattern.plan.type !== "write") return undefined;
+  if (pattern.plan.type !== "write") return undefined;
   const reads = pattern.plan.operations.filter((step) => step.kind === "pointRead");
   if (reads.length === 0) return undefined;
   const readRu = reads.reduce((sum, step) => sum + step.ru.estimate * step.times, 0);
