@@ -162,13 +162,18 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
 function mapEntity(table: TableInfo, name: string, context: MappingContext): DraftEntity {
   const { fact } = context;
   const label = tableLabel(table);
+  const key = keyColumns(table);
+  // `id` is the item's id property: only a single-column key keeps the name (workload format).
+  const idAllowed = (column: string) => key?.columns.length === 1 && key.columns[0] === column;
   const attributeNames = uniqueNames(
     table.columns.map((c) => c.name),
-    attributeNameOf,
+    (column) => {
+      const attribute = attributeNameOf(column);
+      return attribute === "id" && !idAllowed(column) ? "idValue" : attribute;
+    },
   );
   const attributes = new Map(table.columns.map((c, i) => [c.name, attributeNames[i] ?? c.name]));
   context.tables.set(tableKey(table.schema, table.name), { table, entity: name, attributes });
-  const key = keyColumns(table);
   const keyAttributes = key?.columns.map((column) => attributes.get(column) ?? column);
   const rows = table.rows?.value;
   const at = (...field: string[]) => ["entities", name, ...field];

@@ -97,16 +97,15 @@ export function decorateEntities(
 
 /**
  * Names an application may well use that a model must quote or keep apart: Cosmos DB SQL
- * keywords (`c["value"]`), and names of properties a model may set itself (`id` that is not the
- * key, `pk`). The format refuses `ttl`, `type` and names starting with `_` as attribute names
- * (every item has them, or Cosmos DB keeps them), so they are not drawn.
+ * keywords (`c["value"]`), and names of properties a model may set itself (`pk`). The format
+ * refuses `ttl`, `type`, names starting with `_` and an `id` that is not the whole key as
+ * attribute names (every item has them, or Cosmos DB keeps them), so they are not drawn.
  */
 const AWKWARD_NAMES: readonly DataTemplate[] = [
   { name: "value", type: "number", mutable: true },
   { name: "order", type: "number", mutable: true },
   { name: "top", type: "boolean" },
   { name: "group", type: "string", categorical: true },
-  { name: "id", type: "string" },
   { name: "pk", type: "string" },
   { name: "partitionKey", type: "string" },
   { name: "$type", type: "string", categorical: true },

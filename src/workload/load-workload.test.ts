@@ -209,6 +209,7 @@ const malformed: readonly (readonly [string, string, string, string, number?])[]
   ["fractional ttl", edit("avgBytes: 200", "avgBytes: 200\n    ttlSeconds: 1.5"), "workload.invalidValue", "entities.User.ttlSeconds"],
   ["entity name with a space", edit("  Post:\n", '  "Blog Post":\n'), "workload.invalidName", "entities.Blog Post"],
   ["attribute name with a dot", edit("title: string", "post.title: string"), "workload.invalidName", "entities.Post.attributes.post.title"],
+  ["an id attribute that is not the key", edit("title: string", "id: string"), "workload.invalidName", "entities.Post.attributes.id", 20],
   ["no entities", edit(base.slice(base.indexOf("entities:"), base.indexOf("relationships:")), "entities: {}\n"), "workload.missingField", "entities"],
   ["relationship via not on the child", edit("via: userId", "via: authorId"), "workload.unknownAttribute", "relationships[0].via", 24],
   ["relationship to an unknown parent", edit("parent: User", "parent: Usr"), "workload.unknownEntity", "relationships[0].parent"],

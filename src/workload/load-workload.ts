@@ -245,6 +245,17 @@ function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity | undef
   const attributes = Object.entries(raw.attributes ?? {}).map(([attribute, value]) =>
     toAttribute(attribute, value),
   );
+  if (attributes.some((a) => a.name === "id") && !(key.length === 1 && key[0] === "id")) {
+    // Every item's id property is its identity in the logical partition: a record attribute of
+    // that name that is not the record's key would be replaced by the rendered id (or make ids
+    // collide when it is not unique), so it is only allowed as the whole key.
+    sink.error(
+      "workload.invalidName",
+      ["entities", name, "attributes", "id"],
+      `attribute "id" is the stored item's id property, so it can only be the entity's whole key (key: id); ${name}'s key is ${key.join(", ")}, and the item id must be made from that key`,
+      `rename the attribute (e.g. externalId), or make it the key (key: id)`,
+    );
+  }
   const binning = raw.binning === undefined ? undefined : toBinning(raw.binning, ["entities", name], sink);
   return {
     name,

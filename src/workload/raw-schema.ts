@@ -47,7 +47,7 @@ export const ATTRIBUTE_NAME = /^(?!__proto__$)[A-Za-z_$][A-Za-z0-9_$]*$/;
 /**
  * Properties every stored item has, so no attribute can use their names: Cosmos DB's `ttl` and
  * system properties (`SYSTEM_PROPERTIES`), and `type`, where the model keeps each item's type.
- * (`id` is allowed: an entity with an `id` attribute keeps it as the item's id, `{id}`.)
+ * (`id` is allowed only as the whole key, `key: id`: the record's id is then the item's id, `{id}`; toEntity.)
  */
 export const ITEM_PROPERTY_NAMES: ReadonlySet<string> = new Set(["type", "ttl", ...SYSTEM_PROPERTIES]);
 

@@ -129,6 +129,20 @@ describe("readDdl", () => {
     expect(snapshot.unread[0]?.reason).toMatch(/PostgreSQL parser/);
   });
 
+  it("keeps the name id only for a single-column primary key: another id column becomes idValue", () => {
+    const ddl = `
+CREATE TABLE lines (order_id int, line_no int, id text, PRIMARY KEY (order_id, line_no));
+CREATE TABLE vehicles (vehicle_id int PRIMARY KEY, id text NOT NULL, "type" text);
+CREATE TABLE people (id int PRIMARY KEY, name text);`;
+    const { draft } = mapSnapshot(readDdl(ddl, "x.sql", "postgresql", NOW), analyzePostgresStatement);
+    const names = (entity: string) =>
+      draft.entities.find((e) => e.name === entity)?.attributes?.map((a) => a.name);
+    expect(names("Line")).toEqual(["orderId", "lineNo", "idValue"]);
+    expect(names("Vehicle")).toEqual(["vehicleId", "idValue", "typeValue"]);
+    expect(names("Person")).toEqual(["id", "name"]);
+    expect(draft.entities.find((e) => e.name === "Person")).toMatchObject({ key: ["id"] });
+  });
+
   it("refuses a file without tables, saying what would be valid", () => {
     expect(() => readDdl("SELECT 1;", "x.sql", undefined, NOW)).toThrow(/no CREATE TABLE/);
   });
