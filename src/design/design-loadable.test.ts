@@ -103,9 +103,15 @@ describe("syntheticKeyPaths", () => {
     expect(syntheticKeyPaths(workload, taken).containers[0]?.partitionKey).toEqual(["/orderIdKey2"]);
   });
 
-  it("never renames /id or /type (their templates are checked against the id and the type)", () => {
+  it("keeps /id while every item type keys it by its id, renames it when one keys it otherwise", () => {
     const byId = model(["/id"], [item("order", "Order", "orderId")]);
     expect(syntheticKeyPaths(workload, byId)).toBe(byId);
+    // A child co-located under a parent whose key is its `id` attribute (independent seed 106).
+    const child = { ...item("event", "Event", "eventId"), partitionKey: ["{orderId}"] };
+    const shared = model(["/id"], [item("order", "Order", "orderId"), child]);
+    expect(syntheticKeyPaths(workload, shared).containers[0]?.partitionKey).toEqual(["/idKey"]);
+    const byType = model(["/type"], [{ ...item("order", "Order", "orderId"), partitionKey: ["order"] }]);
+    expect(syntheticKeyPaths(workload, byType)).toBe(byType);
   });
 });
 

@@ -5,13 +5,12 @@
  * attribute (a lookup item `{email}` in a container keyed by /customerId, whose items still
  * carry `customerId`), the item would need two values in one property: such a path is renamed to
  * a synthetic one (`/customerIdKey`) that no item type of the container has as an attribute or a
- * derived property. `check` refuses the contradiction (`model.badPartitionKey`).
+ * derived property. A path `/id` or `/type` holds the item's id or type, so it is renamed
+ * (`/idKey`) when an item type keys that level with anything else. `check` refuses the
+ * contradiction (`model.badPartitionKey`).
  */
 import type { Container, Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
-
-/** Paths Cosmos DB gives a meaning to: their templates are checked against the id and the type. */
-const SYSTEM_PATHS: ReadonlySet<string> = new Set(["/id", "/type"]);
 
 /** Property names the items of `container` hold: their entities' attributes and derived properties. */
 function propertiesOf(workload: Workload, container: Container): Set<string> {
@@ -25,8 +24,17 @@ function propertiesOf(workload: Workload, container: Container): Set<string> {
   return names;
 }
 
-/** True when some item type of `container` holds attribute `property` but keys level `level` otherwise. */
+/**
+ * True when some item type of `container` holds attribute `property` but keys level `level`
+ * otherwise; for `/id` and `/type`, when an item's template at that level is not its id template
+ * or its type (a child co-located under a parent keyed by its `id` attribute).
+ */
 function contradicted(workload: Workload, container: Container, level: number, property: string): boolean {
+  if (property === "id" || property === "type")
+    return container.items.some((item) => {
+      const template = item.partitionKey[level];
+      return template !== undefined && template !== (property === "id" ? item.id : item.type);
+    });
   return container.items.some((item) => {
     const entity = workload.entities.find((e) => e.name === item.entity);
     const template = item.partitionKey[level];
@@ -44,12 +52,7 @@ export function syntheticKeyPathsOf(workload: Workload, container: Container): C
   let changed = false;
   const paths = container.partitionKey.map((path, level) => {
     const property = path.slice(1);
-    if (
-      SYSTEM_PATHS.has(path) ||
-      property.includes("/") ||
-      !contradicted(workload, container, level, property)
-    )
-      return path;
+    if (property.includes("/") || !contradicted(workload, container, level, property)) return path;
     taken ??= new Set([
       ...propertiesOf(workload, container),
       ...container.partitionKey.map((p) => p.slice(1)),
