@@ -79,6 +79,11 @@ export type ProbePlan =
       readonly pageSize?: number;
       /** The properties the query orders by (none: any order); items tied on them may swap. */
       readonly orderBy: readonly string[];
+      /**
+       * Properties that differ between the replicas of one item (the key or id properties whose
+       * template uses `{replica}`): the reference read and the pages may read different replicas.
+       */
+      readonly replicaProperties: readonly string[];
       readonly requests: readonly PatternParameters[];
     }
   | ({ readonly kind: "feedRestart" } & CounterSubject);
@@ -280,6 +285,20 @@ export function orderProperties(sql: string): string[] {
   );
 }
 
+/** The properties of the item type `query` reads whose value depends on the replica read. */
+function replicaProperties(model: Model, query: QueryStep): string[] {
+  const container = model.containers.find((c) => c.name === query.container);
+  const item = container?.items.find((i) => i.type === query.itemType);
+  if (container === undefined || item?.replicas === undefined) return [];
+  const byReplica = (template: string | undefined) => template?.includes("{replica}") === true;
+  return [
+    ...(byReplica(item.id) ? ["id"] : []),
+    ...container.partitionKey.flatMap((path, level) =>
+      byReplica(item.partitionKey[level]) ? [path.slice(1)] : [],
+    ),
+  ];
+}
+
 /** The paging probes: reads whose first step is a query, with the requests that return the most. */
 function pagingProbes(plan: VerificationPlan): ProbePlan[] {
   const probes: ProbePlan[] = [];
@@ -293,6 +312,7 @@ function pagingProbes(plan: VerificationPlan): ProbePlan[] {
       patternId: check.patternId,
       ...(query.pageSize === undefined ? {} : { pageSize: query.pageSize }),
       orderBy: orderProperties(query.sql),
+      replicaProperties: replicaProperties(plan.model, query),
       requests: check.requests.slice(0, PAGING_REQUESTS).map((request) => request.parameters),
     });
   }

@@ -1,0 +1,35 @@
+/**
+ * The paging probe's comparison: the same items in another order pass only when the read has no
+ * ORDER BY (or they tie on it); system properties and the properties naming a replica are not
+ * part of an item's answer (two reads of a replicated item may each read another replica).
+ */
+import { describe, expect, it } from "vitest";
+import { sameAnswer } from "./probe-paging.js";
+
+const a = { id: "a", group: "g", at: 1, groupReplica: "g-0", _rid: "x1", _ts: 5 };
+const b = { id: "b", group: "g", at: 2, groupReplica: "g-0", _rid: "x2", _ts: 5 };
+const inReplica = (item: Record<string, unknown>, replica: number) => ({
+  ...item,
+  groupReplica: `g-${replica}`,
+  _rid: `r${replica}-${String(item["id"])}`,
+});
+
+describe("sameAnswer", () => {
+  it("accepts another order without ORDER BY, and refuses it with one", () => {
+    expect(sameAnswer([b, a], [a, b], [])).toBe(true);
+    expect(sameAnswer([b, a], [a, b], ["at"])).toBe(false);
+    expect(sameAnswer([a, b], [a, b], ["at"])).toBe(true);
+  });
+
+  it("compares the items of two replicas without their replica key and system properties", () => {
+    const other = [inReplica(a, 3), inReplica(b, 3)];
+    expect(sameAnswer(other, [a, b], [], ["groupReplica"])).toBe(true);
+    expect(sameAnswer(other, [a, b], [])).toBe(false);
+  });
+
+  it("still refuses a missing, repeated or changed item", () => {
+    expect(sameAnswer([a], [a, b], [])).toBe(false);
+    expect(sameAnswer([a, a], [a, b], [])).toBe(false);
+    expect(sameAnswer([a, { ...b, at: 3 }], [a, b], [], ["groupReplica"])).toBe(false);
+  });
+});
