@@ -196,6 +196,12 @@ describe("isLookupPlan", () => {
     };
     expect(isLookupPlan(model, plan)).toBe(true);
     expect(isLookupPlan(plainModel, q2Plan)).toBe(false);
+    // The same entity read again for a `with` entry (a self-relationship's latest children) is a
+    // follow-up, not the lookup's complete record (independent seed 33).
+    const [first, second] = plan.operations;
+    if (first === undefined || second === undefined) throw new Error("two steps");
+    const children = { ...plan, operations: [first, { ...second, withEntry: "latest(Account, 5)" }] };
+    expect(isLookupPlan(model, children)).toBe(false);
   });
 });
 

@@ -88,6 +88,7 @@ function itemTypeOf(model: Model, container: string, type: string): ItemType | u
 export function isLookupPlan(model: Model, plan: ReadPlan): boolean {
   const [first, second] = plan.operations;
   if (first === undefined || second === undefined || second.perResult !== true) return false;
+  if (second.withEntry !== undefined) return false; // a `with` follow-up (self-relationship children)
   const firstType = itemTypeOf(model, first.container, first.itemType);
   const secondType = itemTypeOf(model, second.container, second.itemType);
   return firstType?.select !== undefined && secondType?.entity === firstType.entity;

@@ -367,6 +367,9 @@ export function readAnswer(plan: ReadPlan, shapes: ReadonlyMap<string, ItemTypeS
     firstShape?.select !== undefined &&
     second !== undefined &&
     second.perResult === true &&
+    // A follow-up answering a `with` entry on the same entity (a self-relationship's children) is
+    // not the lookup's complete record.
+    second.withEntry === undefined &&
     shapes.get(shapeKey(second.container, second.itemType))?.entity === firstShape.entity;
   return lookup && second !== undefined ? second : first;
 }
