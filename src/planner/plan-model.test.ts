@@ -521,3 +521,50 @@ describe("planModel: bounded sets too small", () => {
     expect(q7.boundedSetsTooSmall).toBeUndefined();
   });
 });
+
+describe("a lookup item with copies of the parent (independent seed 74)", () => {
+  const workload = (() => {
+    const loaded = loadWorkload(
+      [
+        "version: 1",
+        "name: lookup copies",
+        "entities:",
+        "  Event: { key: eventId, count: 50, avgBytes: 300, attributes: { eventId: string, region: string } }",
+        "  Member: { key: memberId, count: 200, avgBytes: 2000, attributes: { memberId: string, eventId: string, slug: { type: string, unique: true }, bio: string } }",
+        "relationships:",
+        "  - { parent: Event, child: Member, via: eventId, avg: 4 }",
+        "accessPatterns:",
+        "  - { id: R1, name: member by slug, type: read, entity: Member, where: { slug: eq }, with: [Event.region], rps: { avg: 10, peak: 20 } }",
+      ].join("\n"),
+    );
+    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
+    return loaded.value;
+  })();
+  const model = parseModel(
+    [
+      "version: 1",
+      "containers:",
+      "  - name: events",
+      "    partitionKey: [/eventKey]",
+      "    items:",
+      '      - { type: event, entity: Event, id: "{eventId}", partitionKey: ["{eventId}"] }',
+      '      - { type: slugLookup, entity: Member, id: "slug-{slug}", partitionKey: ["{slug}"], select: [slug, memberId, eventId], copies: [{ from: Event.region, as: eventRegion }] }',
+      "  - name: members",
+      "    partitionKey: [/memberId]",
+      "    items:",
+      '      - { type: member, entity: Member, id: "{memberId}", partitionKey: ["{memberId}"] }',
+    ].join("\n"),
+    workload,
+  );
+
+  it("answers the with entries from the complete record the lookup leads to, not the lookup's copies", () => {
+    // 20 physical partitions: a query by slug would fan out, the lookup is cheaper.
+    const plan = readPlan(planModel(workload, model, { partitions: { events: 20, members: 20 } }), "R1");
+    expect(plan.operations.map((step) => `${step.kind} ${step.itemType}`)).toEqual([
+      "pointRead slugLookup",
+      "pointRead member",
+      "pointRead event",
+    ]);
+    expect(plan.operations[2]).toMatchObject({ withEntry: "Event.region", perResult: true });
+  });
+});

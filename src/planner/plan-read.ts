@@ -522,7 +522,17 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
   const lookup = keyLookupSteps(env, pattern, placement, returnedRecords);
   problems.push(...lookup.problems);
   notes.push(...lookup.notes);
-  const followUps = planFollowUps(env, pattern, placement, returnedRecords);
+  // After a lookup, the function answers with the complete records: the `with` entries are
+  // answered by what those items hold (the lookup item's own copies are not returned).
+  const [complete] = lookup.steps;
+  const answering =
+    complete === undefined
+      ? placement
+      : (env.context
+          .placementsOf(pattern.entity)
+          .find((p) => p.container.name === complete.container && p.item.type === complete.itemType) ??
+        placement);
+  const followUps = planFollowUps(env, pattern, answering, returnedRecords);
   problems.push(...followUps.problems);
   notes.push(...followUps.notes);
   const operations = [first, ...lookup.steps, ...followUps.steps];
