@@ -1,5 +1,5 @@
 /**
- * A patch that re-parents an order (test/fixtures/writes/reparent: it changes accountId, which its
+ * A patch that re-parents an order (test/fixtures/writes/reparent: it changes ownerId, which holds the key its
  * copy of Account.region is addressed by) reads the new account for the copy, set in the same
  * patch; a create reads its account for the copy too (`withCopies` in the generated code), once
  * per record, and the plan charges it.
@@ -17,7 +17,7 @@ function writePlan(id: string): WritePlan {
 }
 
 describe("copies of a re-parented child", () => {
-  it("a patch of accountId reads the new account once per request, before the patch", () => {
+  it("a patch of ownerId (the via of the account) reads the new account once per request, before the patch", () => {
     const [read, patch] = writePlan("W3").operations;
     expect(read).toMatchObject({
       kind: "pointRead",

@@ -112,12 +112,18 @@ async function reparentedCopies(
   // value is not known here): the parent is read whenever the record carries the via.
   const changed = new Set(context.changes ?? Object.keys(record));
   const sources = runtime.copySources(shape.container, shape.type);
+  // The source's templates name its own attributes; `bind` says which of the record's
+  // attributes holds each (an order's `accountId` may be a message's `creatorId`).
   const moved = Object.keys(sources).filter((entity) => {
     const source = sources[entity];
     return (
       source !== undefined &&
       [source.id, ...source.partitionKey].some((template) =>
-        parseTemplate(template).some((part) => part.kind === "attribute" && changed.has(part.name)),
+        parseTemplate(template).some((part) => {
+          if (part.kind !== "attribute") return false;
+          const property = source.bind[part.name];
+          return property !== undefined && changed.has(property);
+        }),
       )
     );
   });
