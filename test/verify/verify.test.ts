@@ -144,16 +144,17 @@ for (const target of targets) {
     );
 
     it(
-      "fails naming Q6 when the feed keeps 10 posts while Q6 asks for the 100 most recent",
+      "answers Q6 from the posts when the feed keeps 10 while Q6 asks for the 100 most recent (evaluate warns)",
       async () => {
+        // The set cannot serve Q6, so the plan reads users/post: the answers are right, the set's
+        // size is evaluate's warning (evaluate.boundedSetTooSmall), not a refutation.
         const workload = readExampleWorkload("blogging");
         const model = fixtureModel("blogging-feed-keeps-10.yaml", workload);
         const report = await verifyOnEndpoint(endpoint, workload, model, SMALL);
-        expect(report.ok).toBe(false);
-        expect(byStatus(report, "failed")).toEqual(["Q6"]);
+        expect(byStatus(report, "failed")).toEqual([]);
         const q6 = report.patterns.find((p) => p.patternId === "Q6");
-        expect(q6?.detail).toMatch(/^Q6: Q6 asks for 100 items but feed\/post keeps only the newest 10: /);
-        expect(formatVerificationReport(report, workload.name)).toMatch(/Q6\s+read\s+FAILED/);
+        expect(q6?.status).toBe("passed");
+        expect(q6?.results).toBeGreaterThan(0);
       },
       TIMEOUT,
     );
