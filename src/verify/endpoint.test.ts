@@ -121,6 +121,38 @@ for (const target of endpoints) {
       );
     });
 
+    it("pages a query ordered by 20 KB strings (continuation tokens carrying the order values)", async () => {
+      // The embedded server's token holds the page's last ORDER BY values: 20 KB of them would
+      // overflow the 16 KB of headers Node's HTTP client reads (independent seed 3).
+      const long = (index: number) => `${String(index).padStart(3, "0")}${"x".repeat(20_000)}`;
+      for (let index = 0; index < 5; index++) {
+        await sessions.items.create({
+          id: `long-${index}`,
+          tenantId: "tenant-long",
+          userId: "u",
+          code: long(index),
+        });
+      }
+      const ids: string[] = [];
+      let continuationToken: string | undefined;
+      let pages = 0;
+      do {
+        const page = await sessions.items
+          .query<{ id: string }>(
+            {
+              query: "SELECT c.id FROM c WHERE c.tenantId = @tenantId ORDER BY c.code DESC",
+              parameters: [{ name: "@tenantId", value: "tenant-long" }],
+            },
+            { maxItemCount: 2, ...(continuationToken === undefined ? {} : { continuationToken }) },
+          )
+          .fetchNext();
+        ids.push(...page.resources.map((item) => item.id));
+        continuationToken = page.continuationToken;
+        pages++;
+      } while (continuationToken !== undefined && pages < 10);
+      expect(ids).toEqual(["long-4", "long-3", "long-2", "long-1", "long-0"]);
+    });
+
     it("wraps a failed request with its status code", async () => {
       const error = await sessions
         .item("missing", ["tenant-0", "user-0"])

@@ -4,6 +4,7 @@
  * check, and the wrapping of SDK errors into `CosmosModelerError` with every secret redacted.
  * Facts about the embedded server: measured 2026-11-21 (what it lacks is listed in README.md, Verify).
  */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CosmosClient } from "@azure/cosmos";
 import { createHttpServer } from "@vercel/cosmosdb-server";
@@ -106,6 +107,7 @@ export async function startEmbeddedEndpoint(): Promise<CosmosEndpoint & { readon
   // ECONNRESET) when a long step between requests keeps the process busy. The connections live
   // as long as the endpoint: close() ends them all.
   server.keepAliveTimeout = 0;
+  shortenContinuationTokens(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -143,6 +145,53 @@ export async function startEmbeddedEndpoint(): Promise<CosmosEndpoint & { readon
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Continuation tokens longer than this are replaced by a handle (see shortenContinuationTokens). */
+const LONG_TOKEN = 1024;
+
+/**
+ * The embedded server writes the ORDER BY values of a page's last item into its continuation
+ * token (`#RTD:` base64 JSON): an order by a long string gives a header over the 16 KB Node's
+ * HTTP client parses ("Parse Error: Header overflow"). The server's long tokens are kept here
+ * and the client gets a short handle (`cm-<n>`) in their place, restored on the next request.
+ * Tokens are opaque to clients, so nothing else changes. Kept for the endpoint's life.
+ */
+function shortenContinuationTokens(server: Server): void {
+  const tokens: string[] = [];
+  const [handle] = server.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  if (handle === undefined) return;
+  server.removeAllListeners("request");
+  const rewrite = (header: string, replace: (token: string) => string): string => {
+    try {
+      const parsed = JSON.parse(header) as unknown;
+      if (typeof parsed !== "object" || parsed === null || !("token" in parsed)) return header;
+      const { token } = parsed as { token: unknown };
+      if (typeof token !== "string") return header;
+      const replaced = replace(token);
+      return replaced === token ? header : JSON.stringify({ ...parsed, token: replaced });
+    } catch {
+      return header;
+    }
+  };
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const incoming = req.headers["x-ms-continuation"];
+    if (typeof incoming === "string") {
+      req.headers["x-ms-continuation"] = rewrite(incoming, (token) => {
+        const index = /^cm-(\d+)$/.exec(token)?.[1];
+        return index === undefined ? token : (tokens[Number(index)] ?? token);
+      });
+    }
+    const setHeader = res.setHeader.bind(res);
+    res.setHeader = (name: string, value: number | string | readonly string[]) =>
+      setHeader(
+        name,
+        name.toLowerCase() === "x-ms-continuation" && typeof value === "string" && value.length > LONG_TOKEN
+          ? rewrite(value, (token) => `cm-${tokens.push(token) - 1}`)
+          : value,
+      );
+    handle.call(server, req, res);
+  });
 }
 
 /** How to reach a real account or the emulator. */
