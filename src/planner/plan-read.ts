@@ -243,6 +243,17 @@ export function orderClause(
 }
 
 /**
+ * The ORDER BY of a query over bucket items: they hold their records in an array (the function
+ * sorts those), so only a sort on what the item itself holds can stay, the window start of a time
+ * window first in the pattern's order. Cosmos DB leaves out the items an ORDER BY path is missing
+ * from: ordering a records bucket by a record attribute would return nothing (independent seed 58).
+ */
+function bucketOrder(pattern: ReadPattern, item: Placement["item"]): readonly SortKey[] {
+  const [first] = pattern.orderBy;
+  return item.bucket?.kind === "window" && first?.attribute === item.bucket.by ? [first] : [];
+}
+
+/**
  * Whether a composite index serves `ORDER BY orderBy` of a query with equality filters on
  * `equal`, and whether in its own directions (`asWritten`) or all inverted.
  */
@@ -396,7 +407,10 @@ function queryStep(
           },
         }),
     valuesFrom: "input",
-    orderBy: orderClause(env, pattern, placement) ?? pattern.orderBy,
+    orderBy:
+      item.bucket === undefined
+        ? (orderClause(env, pattern, placement) ?? pattern.orderBy)
+        : bucketOrder(pattern, item),
     ...queryProjection(env, pattern, placement),
     ...tombstoneFilter(env, placement),
   });

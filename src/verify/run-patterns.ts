@@ -219,6 +219,7 @@ async function runWritePattern(
         parents: write.parents,
         ...(write.embeds === undefined ? {} : { embeds: write.embeds }),
         ...(write.linked === undefined ? {} : { linked: write.linked }),
+        ...(write.bucket === undefined ? {} : { bucket: write.bucket }),
       })) as unknown as GeneratedWriteResult;
       samples.push(performance.now() - begin);
       charge += result.requestCharge;

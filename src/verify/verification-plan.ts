@@ -77,6 +77,38 @@ export interface PlannedWrite {
   readonly linked?: Readonly<Record<string, readonly EntityRecord[]>>;
   /** The child write patterns these embedded children stand for, with their counts. */
   readonly companions?: readonly { readonly patternId: string; readonly count: number }[];
+  /**
+   * For a create into an item type of N records per bucket: the bucket the application passes
+   * (`related.bucket`), floor(ordinal / N) where the ordinal is the number of records already
+   * in the item's logical partition (the new record is the newest, as the loader orders them).
+   */
+  readonly bucket?: number;
+}
+
+/** The bucket number a created record takes in its entity's records bucket (see PlannedWrite.bucket). */
+function recordsBucketOf(
+  workload: Workload,
+  model: Model,
+  dataset: Dataset,
+  pattern: WritePattern,
+  record: EntityRecord,
+): number | undefined {
+  if (pattern.operation !== "create" && pattern.operation !== "upsert") return undefined;
+  const item = model.containers
+    .flatMap((container) => container.items)
+    .find((candidate) => candidate.entity === pattern.entity && candidate.bucket?.kind === "records");
+  if (item?.bucket?.kind !== "records") return undefined;
+  const attributes = [
+    ...new Set(
+      item.partitionKey.flatMap((template) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])),
+    ),
+  ].filter((name): name is string => name !== undefined && name !== "bucket");
+  const sameKey = (other: EntityRecord) =>
+    attributes.every((name) => JSON.stringify(other[name]) === JSON.stringify(record[name]));
+  const ordinal = recordsOf(dataset, pattern.entity).filter(
+    (other) => sameKey(other) && !sameRecord(entityOf(workload, pattern.entity), other, record),
+  ).length;
+  return Math.floor(ordinal / item.bucket.records);
 }
 
 /** One read request: its parameters, and whether they aim at data the writes changed. */
@@ -434,10 +466,12 @@ function planWrites(
         companions.push({ patternId: child.pattern.id, count: written.length });
       }
       const linked = linkedRecordsOf(workload, next, pattern.entity, record);
+      const bucket = recordsBucketOf(workload, model, current, pattern, record);
       writes.push({
         patternId: pattern.id,
         record,
         parents,
+        ...(bucket === undefined ? {} : { bucket }),
         ...(Object.keys(linked).length === 0 ? {} : { linked }),
         ...(companions.length === 0 ? {} : { embeds: children, companions }),
       });
