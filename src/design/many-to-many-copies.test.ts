@@ -174,6 +174,30 @@ containers:
     expect(evaluation.issues.filter((issue) => issue.severity === "error")).toEqual([]);
   }, 60_000);
 
+  it("a read of two attributes across the relationship gets both copies at once (each alone serves nothing)", () => {
+    // independent seed 6: the copies were offered one at a time, and the read, still unserved
+    // with one of them, refused each.
+    const text = readWriteFixture("m2m2").workload.replace(
+      "tagId: string, name: { type: string, changes: rare }",
+      "tagId: string, name: { type: string, changes: rare }, color: string",
+    );
+    const loaded = loadWorkload(text.replace("with: [Tag.name]", "with: [Tag.name, Tag.color]"));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    const workload = loaded.value;
+    const baseline = baselineModel(workload);
+    const q1 = workload.accessPatterns.find((p) => p.id === "Q1");
+    if (q1?.type !== "read") throw new Error("Q1 is a read");
+    const offered = denormalizationCandidates(workload, baseline, evaluateModel(workload, baseline), q1);
+    expect(offered.map((c) => c.name)).toEqual([
+      "copy Tag.name into product items as tagNames; copy Tag.color into product items as tagColors",
+      "copy Tag.name into product items as tagNames",
+      "copy Tag.color into product items as tagColors",
+    ]);
+    const { evaluation } = designModel(workload);
+    expect(evaluation.patterns.find((p) => p.id === "Q1")?.plan.served).toBe(true);
+    expect(evaluation.issues.filter((issue) => issue.severity === "error")).toEqual([]);
+  }, 60_000);
+
   it("the design does not offer an array that would not fit the item (a tag with its products)", () => {
     // Products per tag: 5 x 1,000,000 / 5,000 = 1,000 elements of a ~1 KB title: ~1 MB, over the
     // 200 KB the design allows an array.
