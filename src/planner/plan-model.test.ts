@@ -568,3 +568,59 @@ describe("a lookup item with copies of the parent (independent seed 74)", () => 
     expect(plan.operations[2]).toMatchObject({ withEntry: "Event.region", perResult: true });
   });
 });
+
+describe("a with entry on the read's own entity (independent seed 149)", () => {
+  const workload = (() => {
+    const loaded = loadWorkload(
+      [
+        "version: 1",
+        "name: own attribute",
+        "entities:",
+        "  Task: { key: taskId, count: 200, avgBytes: 600, attributes: { taskId: string, managerId: string, displayName: string, verified: boolean, occurredAt: datetime } }",
+        "relationships:",
+        "  - { parent: Task, child: Task, via: managerId, avg: 1, max: 8 }",
+        "accessPatterns:",
+        "  - { id: R1, name: tasks by manager, type: read, entity: Task, where: { managerId: eq }, select: [displayName], with: [Task.verified], rps: { avg: 10, peak: 20 } }",
+      ].join("\n"),
+    );
+    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
+    return loaded.value;
+  })();
+
+  it("returns the attribute with the selected ones: the item answers it, no follow-up does", () => {
+    const model = parseModel(
+      [
+        "version: 1",
+        "containers:",
+        "  - name: tasks",
+        "    partitionKey: [/taskId]",
+        "    items:",
+        '      - { type: task, entity: Task, id: "{taskId}", partitionKey: ["{taskId}"] }',
+      ].join("\n"),
+      workload,
+    );
+    const plan = readPlan(planModel(workload, model), "R1");
+    expect(plan.served).toBe(true);
+    expect(plan.operations).toHaveLength(1);
+    expect(asQuery(plan.operations[0]).sql).toMatch(/^SELECT c\.id, c\.displayName, c\.verified, /);
+    expect(plan.returnedShape?.properties).toContain("verified");
+  });
+
+  it("does not answer from a projection that leaves the attribute out", () => {
+    const model = parseModel(
+      [
+        "version: 1",
+        "containers:",
+        "  - name: tasks",
+        "    partitionKey: [/managerId]",
+        "    items:",
+        '      - { type: task, entity: Task, id: "{taskId}", partitionKey: ["{managerId}"], select: [taskId, managerId, displayName] }',
+      ].join("\n"),
+      workload,
+    );
+    const plan = readPlan(planModel(workload, model), "R1");
+    // A lookup item at most: no item type holds the complete record to read next.
+    expect(plan.served).toBe(false);
+    expect(plan.notes.join("; ")).toMatch(/task holds only taskId, managerId, displayName/);
+  });
+});

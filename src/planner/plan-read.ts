@@ -69,6 +69,7 @@ function coverageProblems(
   const problems: string[] = [];
   const needed = new Set([
     ...(pattern.select ?? entity.attributes.map((a) => a.name)),
+    ...ownWithAttributes(pattern),
     ...pattern.where.map((p) => p.attribute),
     ...pattern.orderBy.map((s) => s.attribute),
     ...followUpKeys(env, pattern, item),
@@ -118,6 +119,16 @@ function coverageProblems(
   // not answer it at any size (6/14: the newest 10 of every order, and a read of one order's newest
   // 100 by orderId), so it is not maintained for that pattern.
   return tooSmall === undefined || problems.length > 1 ? { problems } : { problems, tooSmall };
+}
+
+/**
+ * The attributes `with` names on the pattern's own entity (`Task.verified` on a read of Task): the
+ * returned item answers them itself, so it must hold and return them even when `select` omits them.
+ */
+function ownWithAttributes(pattern: ReadPattern): string[] {
+  return pattern.with.flatMap((entry) =>
+    entry.kind === "attribute" && entry.entity === pattern.entity ? [entry.attribute] : [],
+  );
 }
 
 /**
@@ -462,6 +473,7 @@ function keyLookupSteps(
   // What the function returns, and what its follow-ups read from each item.
   const needed = [
     ...(pattern.select ?? entity.attributes.map((a) => a.name)),
+    ...ownWithAttributes(pattern),
     ...followUpKeys(env, pattern, item),
   ];
   if (
@@ -576,8 +588,8 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
 
 /**
  * The properties a read returns of each item: `id`, the selected attributes (all of the entity's
- * without `select`), what the item holds for `with` (copies, counters, embeds), and the keys
- * follow-up reads need (the entity key, the parents' `via`).
+ * without `select`), what the item holds for `with` (its own attributes `with` names, copies,
+ * counters, embeds), and the keys follow-up reads need (the entity key, the parents' `via`).
  */
 export function projectionOf(
   env: PlanEnvironment,
@@ -586,7 +598,7 @@ export function projectionOf(
 ): readonly string[] {
   const { item } = placement;
   const selected = pattern.select ?? env.context.entity(pattern.entity).attributes.map((a) => a.name);
-  const fields = new Set(["id", ...selected]);
+  const fields = new Set(["id", ...selected, ...ownWithAttributes(pattern)]);
   for (const copy of item.copies) fields.add(copy.as);
   for (const counter of item.counts) fields.add(counter.as);
   for (const embed of item.embeds) fields.add(embed.as);

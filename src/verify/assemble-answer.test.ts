@@ -225,6 +225,23 @@ describe("returnedLeaks", () => {
       "content is returned with more than the 200 bytes truncate allows",
     ]);
   });
+  it("accepts an attribute with names on the pattern's own entity (independent seed 149)", () => {
+    const narrow = { ...q3, select: ["postId", "title"] };
+    const record = { postId: "p1", title: "t", creationDate: "2026" };
+    const own: ReadPattern = {
+      ...narrow,
+      with: [{ kind: "attribute", entity: "Post", attribute: "creationDate" }],
+    };
+    expect(returnedLeaks(blogging, own, [record])).toEqual([]);
+    // The same attribute of another entity is no reason to return it.
+    const other: ReadPattern = {
+      ...narrow,
+      with: [{ kind: "attribute", entity: "User", attribute: "creationDate" }],
+    };
+    expect(returnedLeaks(blogging, other, [record])).toEqual([
+      "creationDate is returned although select lists postId, title",
+    ]);
+  });
 });
 
 describe("follow-ups of one entity for several with entries", () => {

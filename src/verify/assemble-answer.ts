@@ -43,8 +43,9 @@ export interface AssembledAnswer {
 
 /**
  * What the returned records hold beyond what the pattern returns: attributes of the entity that
- * `select` leaves out (except the key and the parents' `via`, which follow-up reads need), and
- * strings longer than their `truncate` in bytes.
+ * `select` leaves out (except the key and the parents' `via`, which follow-up reads need, and the
+ * attributes `with` names on the entity itself, which answer it), and strings longer than their
+ * `truncate` in bytes.
  */
 export function returnedLeaks(
   workload: Workload,
@@ -55,6 +56,9 @@ export function returnedLeaks(
   const structural = new Set([
     ...entity.key,
     ...workload.relationships.filter((r) => r.child === entity.name).flatMap((r) => r.via ?? []),
+    ...pattern.with.flatMap((entry) =>
+      entry.kind === "attribute" && entry.entity === entity.name ? [entry.attribute] : [],
+    ),
   ]);
   const leaks = new Set<string>();
   for (const record of records) {

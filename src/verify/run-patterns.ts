@@ -118,11 +118,19 @@ export function round(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-/** Containers a plan's steps touch. */
+/** Containers a plan's steps touch, inside batches and change-feed work too. */
 function containersOf(check: PatternCheckPlan): Set<string> {
+  const flat = (steps: readonly PlanStep[]): PlanStep[] =>
+    steps.flatMap((step) =>
+      step.kind === "batch"
+        ? [step, ...step.operations]
+        : step.kind === "changeFeed"
+          ? [step, ...flat(step.steps)]
+          : [step],
+    );
   const steps =
     check.kind === "read" ? check.plan.operations : [...check.plan.operations, ...check.plan.async];
-  return new Set(steps.map((step) => step.container));
+  return new Set(flat(steps).map((step) => step.container));
 }
 
 /** The read items of a result whose item type is bucketed, hierarchical-keyed, etc. */
@@ -235,7 +243,9 @@ async function runWritePattern(
       const touched = [...containersOf(check)].find((name) => run.hierarchical.has(name));
       if (cosmosFailureOf(error).statusCode === 409 && touched !== undefined) {
         // Ids unique within the full hierarchical key collide on an endpoint keyed by the first level.
-        run.unreliable.add(touched);
+        // The refused write is missing from every container it writes or maintains (the copies
+        // its change feed would have moved too), not only from the one that refused it.
+        for (const name of containersOf(check)) run.unreliable.add(name);
         artifact ??= `container ${touched} refused an item as a duplicate (409) although its full partition key differs: ${run.hierarchicalReason}`;
       } else {
         const key =
