@@ -76,3 +76,57 @@ describe("orderProperties", () => {
     expect(orderProperties("SELECT * FROM c WHERE c.a = @a")).toEqual([]);
   });
 });
+
+describe("a counter holder that copies across a many-to-many relationship (independent seed 61)", () => {
+  it("its new probe record comes with its linked records (none yet), as the write function needs", async () => {
+    const { loadWorkload } = await import("../workload/load-workload.js");
+    const { loadModel } = await import("../model/load-model.js");
+    const workload = loadWorkload(
+      [
+        "version: 1",
+        "name: alerts",
+        "entities:",
+        "  Customer: { key: customerId, count: 20, avgBytes: 300, attributes: { customerId: string, name: string } }",
+        "  Team: { key: teamId, count: 5, avgBytes: 200, attributes: { teamId: string, archived: boolean } }",
+        "  Alert: { key: alertId, count: 100, avgBytes: 200, attributes: { alertId: string, customerId: string } }",
+        "relationships:",
+        "  - { parent: Customer, child: Alert, via: customerId, avg: 5 }",
+        "  - { parent: Customer, child: Team, kind: many-to-many, avg: 2, max: 4 }",
+        "accessPatterns:",
+        "  - { id: C1, name: add customer, type: write, operation: create, entity: Customer, rps: { avg: 1, peak: 2 } }",
+        "  - { id: C2, name: add alert, type: write, operation: create, entity: Alert, rps: { avg: 5, peak: 9 } }",
+        "  - { id: Q1, name: customer, type: read, entity: Customer, where: { customerId: eq }, with: [count(Alert), Team.archived], rps: { avg: 9, peak: 20 } }",
+      ].join("\n"),
+    );
+    if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
+    const model = loadModel(
+      [
+        "version: 1",
+        "containers:",
+        "  - name: customers",
+        "    partitionKey: [/customerId]",
+        "    items:",
+        '      - { type: customer, entity: Customer, id: "{customerId}", partitionKey: ["{customerId}"], counts: [{ of: Alert, as: alertCount }], copies: [{ from: Team.archived, as: teamArchiveds }] }',
+        '      - { type: alert, entity: Alert, id: "{alertId}", partitionKey: ["{customerId}"] }',
+        "  - name: teams",
+        "    partitionKey: [/teamId]",
+        "    items:",
+        '      - { type: team, entity: Team, id: "{teamId}", partitionKey: ["{teamId}"] }',
+      ].join("\n"),
+      { workload: workload.value },
+    );
+    if (!model.ok) throw new Error(JSON.stringify(model.issues));
+    const plan = buildVerificationPlan(
+      workload.value,
+      model.value,
+      EMBEDDED_CAPABILITIES,
+      EMBEDDED_LIMITATIONS,
+      {
+        maxItemsPerEntity: 50,
+        maxItemsPerContainer: 400,
+      },
+    );
+    const counter = planProbes(plan).find((p) => p.kind === "concurrentCounter");
+    expect(counter?.kind === "concurrentCounter" ? counter.parent.linked : undefined).toEqual({ Team: [] });
+  });
+});

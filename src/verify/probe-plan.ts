@@ -22,7 +22,7 @@ import { linkingRelationships } from "../synthetic/generate-records.js";
 import type { Workload, WritePattern } from "../workload/types.js";
 import type { PatternParameters } from "./oracle.js";
 import { entityOf, recordsOf } from "./oracle.js";
-import { parentRecordsOf, type VerificationPlan } from "./verification-plan.js";
+import { linkedRecordsOf, parentRecordsOf, type VerificationPlan } from "./verification-plan.js";
 
 /** Children created (and holder edits made) at once by `concurrentCounter`. */
 export const CONCURRENT_WRITES = 20;
@@ -39,6 +39,8 @@ export interface ItemTypeRef {
 export interface ProbeRecord {
   readonly record: EntityRecord;
   readonly parents: Readonly<Record<string, EntityRecord>>;
+  /** Records linked many-to-many, by entity (for copies across the relationship; none for a new record). */
+  readonly linked?: Readonly<Record<string, readonly EntityRecord[]>>;
 }
 
 /** What the counter probes share: the holder, its counter, and how to write a parent and a child. */
@@ -223,6 +225,7 @@ function counterSubjects(
         const parent = {
           record: parentRecord,
           parents: parentRecordsOf(workload, plan.dataset, item.entity, parentTemplate),
+          linked: linkedRecordsOf(workload, plan.dataset, item.entity, parentRecord),
         };
         const templates = distinctTemplates(
           plan,
@@ -242,6 +245,7 @@ function counterSubjects(
             ...parentRecordsOf(workload, plan.dataset, counter.of, record),
             [item.entity]: parentRecord,
           },
+          linked: linkedRecordsOf(workload, plan.dataset, counter.of, record),
         }));
         const edit = writeOf(writes, item.entity, ["upsert", "replace", "patch"]);
         const attribute = edit === undefined ? undefined : changeableAttribute(workload, model, edit);

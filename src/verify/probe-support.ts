@@ -21,6 +21,7 @@ export interface ProbeRun extends PatternRun {
 export async function write(run: ProbeRun, patternId: string, probe: ProbeRecord): Promise<void> {
   const result = (await run.access.pattern(patternId)(probe.record, {
     parents: probe.parents,
+    ...(probe.linked === undefined ? {} : { linked: probe.linked }),
   })) as unknown as GeneratedWriteResult;
   if (run.feed !== undefined) return;
   run.state.depth++;

@@ -35,7 +35,13 @@ async function concurrentCounter(run: ProbeRun, subject: CounterSubject): Promis
   if (edit !== undefined) {
     subject.children.forEach((_, i) => {
       const record = { ...subject.parent.record, [edit.attribute]: `probe edit ${i}` };
-      writes.push(write(run, edit.patternId, { record, parents: subject.parent.parents }));
+      writes.push(
+        write(run, edit.patternId, {
+          record,
+          parents: subject.parent.parents,
+          ...(subject.parent.linked === undefined ? {} : { linked: subject.parent.linked }),
+        }),
+      );
     });
   }
   const settled = await Promise.allSettled(writes);

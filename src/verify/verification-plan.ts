@@ -241,7 +241,7 @@ function scaledData(
 }
 
 /** The records linked to a record many-to-many, by entity (its copies' arrays come from them). */
-function linkedRecordsOf(
+export function linkedRecordsOf(
   workload: Workload,
   dataset: Dataset,
   entity: string,
