@@ -20,6 +20,11 @@ export interface Scored {
   readonly evaluation: DetailedEvaluation;
   /** Error issues (hard limits broken, patterns not served). */
   readonly errors: number;
+  /**
+   * Among `errors`, those of a model that does not work (UNSOUND_CODES: a read it cannot answer,
+   * ids that collide, derived data nothing maintains): weighed before any capacity limit.
+   */
+  readonly unsound: number;
   /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
   readonly overMaximum: number;
   /**
@@ -217,6 +222,24 @@ const FIXED_WHEN_WRITTEN: ReadonlySet<string> = new Set([
   "evaluate.leaseContainerMissing",
 ]);
 
+/**
+ * Errors of a model that gives wrong answers or refuses writes whatever its throughput, as opposed
+ * to the capacity limits (hot partitions, fan-outs that cannot scale) more money or another key
+ * may lift: a model that works but is too hot beats one that is cool but wrong (seed 21 of the
+ * independent workloads kept a read unserved to save one capacity error).
+ */
+const UNSOUND_CODES: ReadonlySet<string> = new Set([
+  "evaluate.patternNotServed",
+  "evaluate.boundedSetTooSmall",
+  "evaluate.itemTooLarge",
+  "evaluate.idNotUnique",
+  "evaluate.keyChangedInPlace",
+  "evaluate.copyNotMaintainable",
+  "evaluate.copySourceUnreadable",
+  "evaluate.embedNotAddressable",
+  "evaluate.counterNotAddressable",
+]);
+
 /** Evaluates a model and summarizes it for comparison. */
 export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
   const evaluation = evaluatorFor(workload, options)(model);
@@ -244,6 +267,8 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     errors: evaluation.issues.filter(
       (issue) => issue.severity === "error" && !FIXED_WHEN_WRITTEN.has(issue.code),
     ).length,
+    unsound: evaluation.issues.filter((issue) => issue.severity === "error" && UNSOUND_CODES.has(issue.code))
+      .length,
     overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
     nearLimit: evaluation.containers.filter(
       (c) =>
@@ -270,6 +295,7 @@ export function violations(scored: Scored): number {
  */
 export function winsTie(a: Scored, b: Scored): boolean {
   return (
+    a.unsound === b.unsound &&
     violations(a) === violations(b) &&
     a.overMaximum <= b.overMaximum &&
     a.nearLimit <= b.nearLimit &&
@@ -279,7 +305,8 @@ export function winsTie(a: Scored, b: Scored): boolean {
 }
 
 /**
- * True when `a` is better than `b`: fewer hard-limit errors (with split atomic writes); then
+ * True when `a` is better than `b`: fewer errors of a model that does not work (`unsound`); then
+ * fewer hard-limit errors (with split atomic writes); then
  * fewer containers over the default 1,000,000 RU/s maximum (each needs a support ticket before
  * it deploys) if that costs at most 25% more; then fewer containers whose busiest partition is
  * over 90% of its 10,000 RU/s if that costs at most 10% more; then fewer frequent fan-outs if
@@ -287,6 +314,7 @@ export function winsTie(a: Scored, b: Scored): boolean {
  * (or at most 5% dearer when `preferred`).
  */
 export function isBetter(a: Scored, b: Scored, preferred = false): boolean {
+  if (a.unsound !== b.unsound) return a.unsound < b.unsound;
   if (violations(a) !== violations(b)) return violations(a) < violations(b);
   if (a.overMaximum < b.overMaximum && a.monthlyCostUSD <= b.monthlyCostUSD * OVER_MAXIMUM_AVOIDANCE_PREMIUM)
     return true;
