@@ -284,6 +284,30 @@ export interface IssuePayloads {
     readonly holder: string;
     readonly missing: readonly string[];
   };
+  /**
+   * A write that may move a child embedded in its parent's item to another parent (it changes the
+   * relationship's `via`): the old parent keeps the child.
+   */
+  "evaluate.embedReparented": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly entity: string;
+    readonly holder: string;
+    readonly via: readonly string[];
+  };
+  /**
+   * A write that takes a member from a bounded set (`keepLatest`) or may make it older, when the
+   * set holds fewer than all its source's records: nothing refills the set from the source.
+   */
+  "evaluate.boundedSetNotRefilled": {
+    readonly pattern: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly entity: string;
+    readonly reason: "delete" | "key" | "order";
+    readonly attributes: readonly string[];
+  };
   "evaluate.counterNotAddressable": {
     readonly pattern: string;
     readonly container: string;

@@ -65,6 +65,40 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         message: `${plan.patternId} writes a ${finding.entity} embedded in ${finding.container}/${finding.itemType}, placed by ${finding.holder}.${finding.missing.join(`, ${finding.holder}.`)}, which a ${finding.entity} record does not give (it holds its ${finding.holder}'s key only; an attribute of ${finding.entity} with the same name is ${finding.entity}'s own): the ${finding.itemType} to update cannot be found`,
         suggestion: `embed ${finding.entity} in an item placed by the ${finding.holder}'s key alone, or keep ${finding.entity} items of their own`,
       };
+    case "embedReparented":
+      return {
+        code: "evaluate.embedReparented",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        entity: finding.entity,
+        holder: finding.holder,
+        via: finding.via,
+        severity: "error",
+        path,
+        message: `${plan.patternId} may move a ${finding.entity} to another ${finding.holder} (it changes ${finding.entity}.${finding.via.join(`, ${finding.entity}.`)}), and ${finding.entity} is embedded in ${finding.container}/${finding.itemType}: the write patches the new ${finding.holder}'s item, nothing finds the old one, which keeps the ${finding.entity}`,
+        suggestion: `keep ${finding.entity} items of their own and read them with the ${finding.holder} (a follow-up query), or make the write leave ${finding.via.join(", ")} unchanged`,
+      };
+    case "boundedSetNotRefilled":
+      return {
+        code: "evaluate.boundedSetNotRefilled",
+        pattern: plan.patternId,
+        container: finding.container,
+        itemType: finding.itemType,
+        entity: finding.entity,
+        reason: finding.reason,
+        attributes: finding.attributes,
+        severity: "error",
+        path,
+        message: `${finding.container}/${finding.itemType} keeps only the newest of the ${finding.entity} records (keepLatest), and ${plan.patternId} ${
+          finding.reason === "delete"
+            ? `deletes ${finding.entity} records`
+            : finding.reason === "key"
+              ? `changes ${finding.attributes.join(", ")}, which moves a member to another set`
+              : `changes ${finding.attributes.join(", ")}, which may make a member older than a record the set does not keep`
+        }: the change-feed handler removes or rewrites the member and never reads the next newest from the source, so the set keeps fewer than the newest ${finding.entity} records`,
+        suggestion: `serve the read from the ${finding.entity} items themselves (an indexed ORDER BY), or keep every record in the set`,
+      };
     case "counterNotAddressable":
       return {
         code: "evaluate.counterNotAddressable",

@@ -21,7 +21,8 @@ import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { ChangeKind } from "./changes.js";
-import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
+import type { PlanStep, PointReadStep, QueryStep, WriteFinding } from "./types.js";
+import { changeProbability } from "./changes.js";
 
 /** Bytes of one member as the members query returns it (`{"id": ..., "<by>": ...}`). */
 const MEMBER_BYTES = 80;
@@ -135,4 +136,44 @@ export function boundedSetSteps(
     default:
       return kind satisfies never;
   }
+}
+
+/**
+ * The bounded sets of the written entity that the write can leave short: a set that holds fewer
+ * than all of its source's records (`items kept / replicas / records` below 1) loses a member to
+ * a delete or to a change of its key, and a change of its order attribute may make a member older
+ * than a record outside it; the handler removes or rewrites the member and never reads the next
+ * newest from the source (`src/runtime/bounded-sets.ts`), so the set keeps fewer than the newest.
+ */
+export function boundedSetRefillFindings(env: PlanEnvironment, pattern: WritePattern): WriteFinding[] {
+  const findings: WriteFinding[] = [];
+  const entity = env.context.entity(pattern.entity);
+  const changed = entity.attributes
+    .map((attribute) => attribute.name)
+    .filter((name) => changeProbability(env, pattern, name) > 0);
+  for (const copy of env.context.placementsOf(pattern.entity)) {
+    const { container, item } = copy;
+    const keepLatest = item.keepLatest;
+    if (keepLatest === undefined || item.source === undefined) continue;
+    const kept = env.itemCount(copy) / (item.replicas ?? 1);
+    if (kept >= env.context.countAtHorizon(pattern.entity)) continue;
+    const key = addressingAttributes(item).filter((name) => changed.includes(name));
+    const finding =
+      pattern.operation === "delete"
+        ? { reason: "delete" as const, attributes: [] }
+        : key.length > 0
+          ? { reason: "key" as const, attributes: key }
+          : changed.includes(keepLatest.by)
+            ? { reason: "order" as const, attributes: [keepLatest.by] }
+            : undefined;
+    if (finding === undefined) continue;
+    findings.push({
+      kind: "boundedSetNotRefilled",
+      container: container.name,
+      itemType: item.type,
+      entity: pattern.entity,
+      ...finding,
+    });
+  }
+  return findings;
 }

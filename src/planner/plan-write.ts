@@ -21,6 +21,7 @@ import { binnedWriteSteps } from "./plan-binning.js";
 import { planMove } from "./plan-move.js";
 import { planPropagations, unreachableCopies } from "./plan-propagation.js";
 import { replayCopies } from "./plan-replay.js";
+import { boundedSetRefillFindings } from "./plan-bounded-sets.js";
 import { feedStep, sumOf, writeStep } from "./plan-steps.js";
 import { childQuery } from "./follow-ups.js";
 import { copyRefreshReads } from "./plan-copy-refresh.js";
@@ -272,6 +273,18 @@ function planEmbeddedWrites(
     if (embed === undefined) continue;
     const parent: Placement = { container, item };
     const relationship = context.relationship(item.entity, pattern.entity);
+    // A write that changes the via may move the child to another parent: it patches the new
+    // parent, and nothing finds the old one to take the child out of it.
+    const moved = relationship?.via?.filter((name) => changeProbability(env, pattern, name) > 0) ?? [];
+    if (moved.length > 0)
+      findings.push({
+        kind: "embedReparented",
+        container: container.name,
+        itemType: item.type,
+        entity: pattern.entity,
+        holder: item.entity,
+        via: moved,
+      });
     // Children created in the same request as their parent (the parent's creates times its
     // children match this pattern's writes) are part of the parent's create: no extra write.
     const parentCreates = context
@@ -509,6 +522,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     ...counters.findings,
     ...embedded.findings,
     ...propagations.findings,
+    ...boundedSetRefillFindings(env, pattern),
   ];
   if (!served) notes.push(`no item type in the model stores ${pattern.entity}`);
   return {

@@ -264,6 +264,40 @@ export type WriteFinding =
     }
   | {
       /**
+       * A child embedded in its parent's item (`embeds`) that the write may move to another parent
+       * (it changes the relationship's `via`): the write patches the parent the record names now,
+       * and nothing finds the old one, which keeps the child (and a `latest` embed there is not
+       * refilled).
+       */
+      readonly kind: "embedReparented";
+      readonly container: string;
+      readonly itemType: string;
+      /** The embedded entity (the one written). */
+      readonly entity: string;
+      /** The entity whose items embed it. */
+      readonly holder: string;
+      /** The via attributes the write changes. */
+      readonly via: readonly string[];
+    }
+  | {
+      /**
+       * A bounded set (`keepLatest`) holding fewer than all of its source's records, which the write
+       * takes a member from (`delete`: a delete; `key`: a change of the set's key moves it to
+       * another set) or may make older than a record outside the set (`order`: a change of the
+       * attribute it is ordered by): the change-feed handler removes or rewrites the member and
+       * never reads the source for the next newest, so the set keeps fewer than the newest `count`.
+       */
+      readonly kind: "boundedSetNotRefilled";
+      readonly container: string;
+      readonly itemType: string;
+      /** The entity the set keeps. */
+      readonly entity: string;
+      readonly reason: "delete" | "key" | "order";
+      /** The attributes the write changes (none for a delete). */
+      readonly attributes: readonly string[];
+    }
+  | {
+      /**
        * A copy of a parent's attribute on items the write creates or rewrites, whose parent no
        * item type lets read by its key alone (its complete records keyed by the key only): the
        * new item cannot be given the parent's value (the generated code would need the caller to

@@ -228,6 +228,8 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
     case "evaluate.embedNotAddressable":
+    case "evaluate.embedReparented":
+    case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
     case "evaluate.leaseContainerMissing":

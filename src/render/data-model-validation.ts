@@ -65,6 +65,8 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
     case "evaluate.embedNotAddressable":
+    case "evaluate.embedReparented":
+    case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return "writes";

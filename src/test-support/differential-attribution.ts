@@ -101,6 +101,8 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
     case "evaluate.embedNotAddressable":
+    case "evaluate.embedReparented":
+    case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.idNotUnique":
     case "evaluate.ttlOff":
@@ -148,6 +150,8 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.copyNotMaintainable":
     case "evaluate.copySourceUnreadable":
     case "evaluate.embedNotAddressable":
+    case "evaluate.embedReparented":
+    case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
       patterns.push(issue.pattern);
       itemTypes.push({ container: issue.container, itemType: issue.itemType });

@@ -360,6 +360,8 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.copyNotMaintainable": // a write's finding: listed with the patterns
     case "evaluate.copySourceUnreadable":
     case "evaluate.embedNotAddressable":
+    case "evaluate.embedReparented":
+    case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return undefined;
