@@ -427,7 +427,15 @@ function readPatternOf(
       ? {}
       : { consistency: draft.consistency }),
     ...(draft.latencyMs === undefined || draft.latencyMs === null ? {} : { latencyMs: draft.latencyMs }),
-    ...(draft.maxStalenessSeconds === undefined || draft.maxStalenessSeconds === null || withs.length === 0
+    ...(draft.maxStalenessSeconds === undefined ||
+    draft.maxStalenessSeconds === null ||
+    withs.length === 0 ||
+    // An attribute across a many-to-many relationship is only kept from the change feed: the
+    // format refuses such a read that must be fresh (workload.badWith).
+    (draft.maxStalenessSeconds === 0 &&
+      withs.some((entry) =>
+        view.children.some((child) => child.via === undefined && entry.startsWith(`${child.entity.name}.`)),
+      ))
       ? {}
       : { maxStalenessSeconds: draft.maxStalenessSeconds }),
     ...(draft.skew === undefined ? {} : { skew: draft.skew }),

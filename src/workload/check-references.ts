@@ -278,7 +278,7 @@ function checkAtomicWith(piece: PatternPiece, pieces: WorkloadPieces, sink: Issu
 
 function checkWithItem(
   item: WithItem,
-  pattern: { readonly id: string; readonly entity: string },
+  pattern: { readonly id: string; readonly entity: string; readonly maxStalenessSeconds?: number },
   pieces: WorkloadPieces,
   at: IssuePath,
   sink: IssueSink,
@@ -308,6 +308,17 @@ function checkWithItem(
         toChild
           ? `ask for latest(${item.entity}, 1) (the newest), all(${item.entity}), or an aggregate such as max(${item.entity}.${item.attribute})`
           : `add a relationship such as { parent: ${item.entity}, child: ${from}, via: ... }`,
+      );
+    }
+    if (manyToMany && !toParent && pattern.maxStalenessSeconds === 0) {
+      // Across a many-to-many relationship no attribute names the linked records at read time:
+      // only an array of their values kept in the record's items answers, and the change feed
+      // keeps it (a record linked or changed later reaches it after a delay).
+      sink.error(
+        "workload.badWith",
+        at,
+        `${text} follows the many-to-many relationship between ${from} and ${item.entity}, which only a copy kept from the change feed answers, but ${pattern.id} must see every write (maxStalenessSeconds: 0)`,
+        `allow a delay (maxStalenessSeconds above 0, or leave it out), or make the link an entity with a relationship to each side`,
       );
     }
     checkAttribute(pieces, item.entity, item.attribute, at, sink);

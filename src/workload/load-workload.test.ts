@@ -647,3 +647,31 @@ describe("loadWorkload: presence, binning, per-pattern skew, staleness, atomicWi
     expect(issue?.suggestion).toBe('did you mean "C1"?');
   });
 });
+
+describe("loadWorkload: an attribute across a many-to-many relationship in a read that must be fresh", () => {
+  const workload = (staleness: string) =>
+    [
+      "version: 1",
+      "name: tags",
+      "entities:",
+      "  Product: { key: productId, count: 100, avgBytes: 500, attributes: { productId: string } }",
+      "  Tag: { key: tagId, count: 10, avgBytes: 100, attributes: { tagId: string, name: string } }",
+      "relationships:",
+      "  - { parent: Product, child: Tag, kind: many-to-many, avg: 3, max: 10 }",
+      "accessPatterns:",
+      `  - { id: Q1, name: product, type: read, entity: Product, where: { productId: eq }, with: [Tag.name], rps: { avg: 1, peak: 2 }${staleness} }`,
+    ].join("\n");
+
+  it("is refused with maxStalenessSeconds: 0 (only a copy the change feed keeps answers it)", () => {
+    const result = loadWorkload(workload(", maxStalenessSeconds: 0"));
+    expect(result.ok).toBe(false);
+    const issue = result.issues.find((i) => i.severity === "error");
+    expect(issue).toMatchObject({ code: "workload.badWith", path: ["accessPatterns", 0, "with", 0] });
+    expect(issue?.suggestion).toMatch(/maxStalenessSeconds above 0/);
+  });
+
+  it("is accepted with a delay allowed", () => {
+    expect(loadWorkload(workload(", maxStalenessSeconds: 5")).ok).toBe(true);
+    expect(loadWorkload(workload("")).ok).toBe(true);
+  });
+});
