@@ -167,12 +167,14 @@ function designGroup(
           rusPeak: combined.rusPeak,
           monthlyCostUSD: combined.monthlyCostUSD,
           errors: combined.errors,
+          unsound: combined.unsound,
         },
         {
           name: names.single,
           rusPeak: single.rusPeak,
           monthlyCostUSD: single.monthlyCostUSD,
           errors: single.errors,
+          unsound: single.unsound,
         },
       ],
       why: `searching with ${names.combined} reached ${describeScore(combined)}; searching ${names.single} reached ${describeScore(single)}: the decisions above are those of the better search`,
@@ -342,8 +344,11 @@ function budgetDecisions(budget: SearchBudget): Decision[] {
 /** The searched design, or the baseline when the search did no better (and a decision says so). */
 function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decision[]): Scored {
   if (
-    violations(designed) < violations(baseline) ||
-    (violations(designed) === violations(baseline) && designed.monthlyCostUSD <= baseline.monthlyCostUSD)
+    designed.unsound < baseline.unsound ||
+    (designed.unsound === baseline.unsound &&
+      (violations(designed) < violations(baseline) ||
+        (violations(designed) === violations(baseline) &&
+          designed.monthlyCostUSD <= baseline.monthlyCostUSD)))
   )
     return designed;
   decisions.push({
@@ -357,12 +362,14 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
         rusPeak: designed.rusPeak,
         monthlyCostUSD: designed.monthlyCostUSD,
         errors: designed.errors,
+        unsound: designed.unsound,
       },
       {
         name: "the baseline",
         rusPeak: baseline.rusPeak,
         monthlyCostUSD: baseline.monthlyCostUSD,
         errors: baseline.errors,
+        unsound: baseline.unsound,
       },
     ],
     why: `the searched design (${describeScore(designed)}) is no better than the baseline (${describeScore(baseline)})`,

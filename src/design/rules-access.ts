@@ -166,14 +166,14 @@ export function denormalizationCandidates(
     model: editItem(model, target.container, target.type, edit),
   }));
   // A read with several entries is served only when every one is: one at a time, none lowers the
-  // cost of a read that stays unserved, so all of them together come first (independent seed 6:
-  // two copies across a many-to-many relationship, each refused alone).
+  // cost of a read that stays unserved, so after each alone, all those still missing together
+  // (independent seed 6: two copies across a many-to-many relationship, each refused alone).
   if (edits.length < 2) return candidates;
   const all: Candidate = {
     name: edits.map((e) => e.name).join("; "),
     model: editItem(model, target.container, target.type, (i) => edits.reduce((item, e) => e.edit(item), i)),
   };
-  return [all, ...candidates];
+  return [...candidates, all];
 }
 
 /**

@@ -48,6 +48,8 @@ export interface Alternative {
   readonly monthlyCostUSD: number;
   /** Error issues of the alternative (0 = respects every hard limit). */
   readonly errors: number;
+  /** Among `errors`, those of a model that does not work (Scored.unsound), weighed first. */
+  readonly unsound: number;
 }
 
 /**
@@ -449,7 +451,13 @@ export function decide(
 
 /** A scored model as an alternative of a decision. */
 function alternativeOf(name: string, scored: Scored): Alternative {
-  return { name, rusPeak: scored.rusPeak, monthlyCostUSD: scored.monthlyCostUSD, errors: scored.errors };
+  return {
+    name,
+    rusPeak: scored.rusPeak,
+    monthlyCostUSD: scored.monthlyCostUSD,
+    errors: scored.errors,
+    unsound: scored.unsound,
+  };
 }
 
 /**

@@ -55,11 +55,17 @@ function choiceProblems(result: DesignResult): string[] {
     }
     for (const avoided of decision.alternatives) {
       if (avoided === chosen) continue;
-      if (avoided.errors < chosen.errors)
+      // Errors of a model that does not work weigh first (search.ts isBetter), then all of them.
+      if (avoided.unsound < chosen.unsound)
+        problems.push(
+          `decision ${decision.id} keeps ${chosen.unsound} error(s) of a model that does not work where "${avoided.name}" has ${avoided.unsound}`,
+        );
+      else if (avoided.unsound === chosen.unsound && avoided.errors < chosen.errors)
         problems.push(
           `decision ${decision.id} keeps ${chosen.errors} hard-limit error(s) where "${avoided.name}" has ${avoided.errors}`,
         );
       else if (
+        avoided.unsound === chosen.unsound &&
         avoided.errors === chosen.errors &&
         chosen.monthlyCostUSD > avoided.monthlyCostUSD * LARGEST_PREMIUM
       )
