@@ -18,8 +18,9 @@
  *   `containers.<name>.items.<type>`) and the containers it names as a whole (`container`
  *   without an item type, `containers`, the capacity modes' lists).
  * - A failed pattern (read or write) is caught by a finding that names it, or names an item type
- *   its plan reads or writes (any step: follow-ups, batches, change-feed work, moves, refills),
- *   or names as a whole a container its plan touches.
+ *   its plan reads or writes (any step: follow-ups, batches, change-feed work, moves, refills) or
+ *   the item type such a copy is kept from (`source`, transitively), or names as a whole a
+ *   container its plan touches.
  * - A failed paging probe is judged as its pattern. A failed counter probe (concurrent counter,
  *   child lifecycle, feed restart) is caught by a finding on its holder item type (or the
  *   holder's container as a whole, or, for the lifecycle, on an item type copying the child) or
@@ -31,6 +32,7 @@
  *   model counts as reported), so a crash of a model evaluate accepted is always silent.
  */
 import type { EvaluationIssue, EvaluationIssueCode } from "../common/issues.js";
+import type { Model } from "../model/types.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { ProbeOutcome } from "../verify/probe-outcomes.js";
 import type { ItemTypeRef } from "../verify/probe-plan.js";
@@ -87,6 +89,8 @@ export interface FailureVerdict {
 export interface AttributionContext {
   readonly workload: Workload;
   readonly plans: readonly Plan[];
+  /** The model: a copy (`source`) holds what its source item type holds. */
+  readonly model?: Model;
 }
 
 /**
@@ -267,12 +271,32 @@ export function failureTarget(failure: VerifyFailure, context: AttributionContex
 
 function patternTarget(patternId: string, context: AttributionContext): FailureTarget {
   const plan = context.plans.find((p) => p.patternId === patternId);
-  const itemTypes = plan === undefined ? [] : planItemTypes(plan);
+  const itemTypes = withSources(plan === undefined ? [] : planItemTypes(plan), context.model);
   return {
     patterns: [patternId],
     itemTypes,
     containers: [...new Set(itemTypes.map((t) => t.container))],
   };
+}
+
+/**
+ * `itemTypes` with the item types their copies are kept from (`source`, transitively): a copy
+ * holds what its source holds, so a finding that its source's records cannot be written answers
+ * for a read of the copy that misses them (independent seed 101: devices that W4 could not create,
+ * missing from their copy in vehicles).
+ */
+function withSources(itemTypes: readonly ItemTypeRef[], model: Model | undefined): ItemTypeRef[] {
+  const found = [...itemTypes];
+  for (let index = 0; index < found.length && model !== undefined; index++) {
+    const ref = found[index];
+    const source = model.containers
+      .find((c) => c.name === ref?.container)
+      ?.items.find((i) => i.type === ref?.itemType)?.source;
+    if (source === undefined) continue;
+    const next = { container: source.container, itemType: source.type };
+    if (!found.some((known) => sameItemType(known, next))) found.push(next);
+  }
+  return found;
 }
 
 /** True when a finding of this scope names something of the target. */

@@ -239,6 +239,38 @@ describe("the attribution rules", () => {
     expect(attributeFailure(Q3_FAILED, [{ ...elsewhere, path: [] }], context).status).toBe("silent");
   });
 
+  it("a failed read of a copy is caught by a correctness error on the item type it is kept from", () => {
+    // Q3 reads orders/order; say it is a copy of archive/order: a finding that archive/order's
+    // records cannot be written answers for the copy missing them (independent seed 101).
+    const onSource = { ...counterNotAddressable("C2", "archive", "order"), path: [] };
+    expect(attributeFailure(Q3_FAILED, [onSource], context).status).toBe("silent");
+    const model = {
+      version: 1 as const,
+      containers: [
+        {
+          name: "orders",
+          partitionKey: ["/accountId"],
+          uniqueKeys: [],
+          indexing: { kind: "derived" as const },
+          items: [
+            {
+              type: "order",
+              entity: "Order",
+              id: "{orderId}",
+              partitionKey: ["{accountId}"],
+              source: { container: "archive", type: "order" },
+              truncate: [],
+              embeds: [],
+              copies: [],
+              counts: [],
+            },
+          ],
+        },
+      ],
+    };
+    expect(attributeFailure(Q3_FAILED, [onSource], { ...context, model }).status).toBe("caught");
+  });
+
   it("capacity errors and warnings never catch a wrong answer, but are shown", () => {
     const verdict = attributeFailure(Q3_FAILED, [hotPartition("orders"), hotPartition("accounts")], context);
     expect(verdict.status).toBe("silent");
