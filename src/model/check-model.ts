@@ -315,6 +315,30 @@ function checkSource(
       `the source "${source.container}/${source.type}" holds entity ${sourceItem.entity}, this item type holds ${item.entity}; a copy holds the same entity`,
     );
   }
+  // The change feed delivers the source's items: the copy's address is computed from what they
+  // hold (a source `select` that leaves out an attribute of the copy's templates: no address).
+  const held = sourceItem.select;
+  if (held !== undefined) {
+    const templates = [item.id, ...item.partitionKey].filter(
+      (template) => templateProblem(template) === undefined,
+    );
+    const missing = [
+      ...new Set(
+        templates.flatMap((template) =>
+          parseTemplate(template).flatMap((part) =>
+            part.kind === "attribute" && !held.includes(part.name) ? [part.name] : [],
+          ),
+        ),
+      ),
+    ];
+    if (missing.length > 0)
+      issues.error(
+        "model.badSource",
+        path,
+        `the copy's id and partition key use ${missing.map((name) => `{${name}}`).join(", ")}, which its source "${source.container}/${source.type}" does not hold (its select leaves ${missing.length === 1 ? "it" : "them"} out): the change feed delivers the source's items, so the copy's address cannot be computed`,
+        `add ${missing.join(", ")} to the select of ${source.container}/${source.type}`,
+      );
+  }
   // Follow the chain of sources: a cycle would never be written by anything.
   const seen = new Set([`${container.name}/${item.type}`]);
   let next: ItemType | undefined = sourceItem;

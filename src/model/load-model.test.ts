@@ -281,6 +281,29 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     expect(found[3]?.suggestion).toBe('did you mean "posts"?');
   });
 
+  it("refuses a copy whose id or key uses an attribute its source's select leaves out", () => {
+    // A mutation of seed 19: trips/trip without managerId, its replicas keyed {managerId}-{replica}.
+    const text = (select: string) =>
+      [
+        "version: 1",
+        "containers:",
+        "  - name: posts",
+        "    partitionKey: [/postId]",
+        "    items:",
+        `      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{postId}"], select: [${select}] }`,
+        "  - name: by-user",
+        "    partitionKey: [/userKey]",
+        "    items:",
+        '      - { type: post, entity: Post, id: "{postId}", partitionKey: ["{userId}-{replica}"], source: posts/post, replicas: 2 }',
+      ].join("\n");
+    const found = errors(text("postId, title"));
+    expect(found.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
+      ["model.badSource", "containers[1].items[0].source"],
+    ]);
+    expect(found[0]?.message).toContain("{userId}");
+    expect(errors(text("postId, userId, title"))).toEqual([]);
+  });
+
   it("checks keepLatest, bucket, shards and replicas", () => {
     const found = errors(
       withItem(
