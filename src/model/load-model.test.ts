@@ -304,6 +304,50 @@ describe("loadModel reports every problem with code, path, line and suggestion",
     expect(errors(text("postId, userId, title"))).toEqual([]);
   });
 
+  it("refuses complete records addressed by an attribute some lack, or by an object; a copy may be sparse", () => {
+    // A mutation of arbitrary seed 39: accounts keyed by a payload half the records lack.
+    const workload = loadWorkload(
+      [
+        "version: 1",
+        "name: sparse",
+        "entities:",
+        "  Account: { key: accountId, count: 10, avgBytes: 300, attributes: { accountId: string, code: { type: string, presence: 0.5 }, meta: object } }",
+        "accessPatterns:",
+        "  - { id: Q1, name: by code, type: read, entity: Account, where: { code: eq }, rps: { avg: 1, peak: 2 } }",
+      ].join("\n"),
+    );
+    if (!workload.ok) throw new Error(workload.issues.map(formatIssue).join("\n"));
+    const check = (items: string[]) =>
+      loadModel(
+        [
+          "version: 1",
+          "containers:",
+          "  - name: accounts",
+          "    partitionKey: [/pk]",
+          "    items:",
+          ...items,
+        ].join("\n"),
+        { workload: workload.value },
+      ).issues.filter((issue) => issue.severity === "error");
+    const sparse = check([
+      '      - { type: account, entity: Account, id: "{accountId}", partitionKey: ["{code}"] }',
+    ]);
+    expect(sparse.map((issue) => [issue.code, formatPath(issue.path)])).toEqual([
+      ["model.badTemplate", "containers[0].items[0].partitionKey[0]"],
+    ]);
+    expect(sparse[0]?.message).toContain("only 50% of Account records");
+    const object = check([
+      '      - { type: account, entity: Account, id: "{accountId}", partitionKey: ["{meta}"] }',
+    ]);
+    expect(object[0]?.message).toContain("an object");
+    expect(
+      check([
+        '      - { type: account, entity: Account, id: "{accountId}", partitionKey: ["{accountId}"] }',
+        '      - { type: byCode, entity: Account, id: "{accountId}", partitionKey: ["{code}"], select: [accountId, code] }',
+      ]),
+    ).toEqual([]);
+  });
+
   it("checks keepLatest, bucket, shards and replicas", () => {
     const found = errors(
       withItem(

@@ -63,6 +63,42 @@ export function collectWorkloadIssues(model: Model, workload: Workload, issues: 
   });
 }
 
+/**
+ * An attribute an id or partition key template renders must have a value in every record an item
+ * type of complete records holds (a copy or a lookup may be sparse, holding only the records that
+ * have it), of a
+ * kind a key holds: a record without it (`presence` below 1) has no address, and an object or an
+ * array is no id or partition key value (the generated code refuses both; a mutation of
+ * arbitrary seed 39 keyed accounts by a payload half the records lack).
+ */
+function addressProblem(
+  entity: Entity,
+  item: ItemType,
+  name: string,
+  template: string,
+  path: IssuePath,
+  issues: IssueSink,
+): void {
+  const found = entity.attributes.find((a) => a.name === name);
+  if (found === undefined) return;
+  // A copy kept from the change feed or a lookup item (a projection) may be sparse: it holds
+  // only the records that have it. An item type of complete records holds every record.
+  if (found.presence < 1 && item.source === undefined && item.select === undefined)
+    issues.error(
+      "model.badTemplate",
+      path,
+      `the template "${template}" uses {${name}}, which only ${Math.round(found.presence * 100)}% of ${entity.name} records have (presence ${found.presence}): the others would have no id or partition key`,
+      `address the item by attributes every record has (its key), or make ${name} present in every record`,
+    );
+  if (found.type === "object" || found.type === "array")
+    issues.error(
+      "model.badTemplate",
+      path,
+      `the template "${template}" uses {${name}}, an ${found.type}: an id or partition key value is a string, a number or a boolean`,
+      `address the item by its key or another scalar attribute`,
+    );
+}
+
 interface Context {
   readonly workload: Workload;
   readonly entities: ReadonlyMap<string, Entity>;
@@ -91,8 +127,9 @@ function checkItemAgainstEntity(
   for (const [template, templatePath] of templates) {
     if (templateProblem(template) !== undefined) continue; // reported by checkModel
     for (const part of parseTemplate(template)) {
-      if (part.kind === "attribute")
-        attribute(part.name, templatePath, `the template "${template}" uses {${part.name}}`);
+      if (part.kind !== "attribute") continue;
+      attribute(part.name, templatePath, `the template "${template}" uses {${part.name}}`);
+      addressProblem(entity, item, part.name, template, templatePath, issues);
     }
   }
   // The item's `id` property is the record's own `id` attribute when it has one: another
