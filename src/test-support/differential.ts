@@ -117,7 +117,9 @@ export async function judgeModel(
   const evaluated = performance.now();
   const run = await verifyFailures(endpoint, workload, model, options.verify ?? SAMPLE_VERIFY_OPTIONS);
   const elapsedMs = { evaluate: evaluated - started, verify: performance.now() - evaluated };
-  const verdicts = run.failures.map((failure) => attributeFailure(failure, errors, { workload, plans, model }));
+  const verdicts = run.failures.map((failure) =>
+    attributeFailure(failure, errors, { workload, plans, model }),
+  );
   // A false alarm: a correctness error on a pattern verify checked and passed (an error on a
   // pattern verify cannot check here, such as a many-to-many `with`, is not refuted).
   const falseAlarms =
