@@ -240,6 +240,8 @@ const UNSOUND_CODES: ReadonlySet<string> = new Set([
   "evaluate.copySourceUnreadable",
   "evaluate.embedNotAddressable",
   "evaluate.counterNotAddressable",
+  "evaluate.embedReparented",
+  "evaluate.boundedSetNotRefilled",
 ]);
 
 /** Evaluates a model and summarizes it for comparison. */
