@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
 import type { CommandRegistration } from "../support/command.js";
+import { UsageError } from "../support/usage-error.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { locateIssues } from "../../cost/locate-issues.js";
 import {
@@ -53,9 +54,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .action(async (workloadPath: string, modelPath: string, flags: EvaluateFlags) => {
       if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
-        program.error(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`, {
-          exitCode: 2,
-        });
+        throw new UsageError(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`);
       }
       const prices = await resolvePrices(flags.prices);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
