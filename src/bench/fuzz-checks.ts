@@ -40,6 +40,7 @@ const WITHOUT_LINE = new Set([
   "cli.writeFailed",
   "cli.handEdited",
   "cli.badOutputPath",
+  "cli.invalidOutputPath",
   "files.outsideFolder",
 ]);
 

@@ -24,6 +24,7 @@ import { formatEvaluationReport } from "../../render/evaluation-report.js";
 import { basename } from "node:path";
 import { buildReportData } from "../../render/report/report-data.js";
 import { renderReportHtml } from "../../render/report/report-html.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeFileAtomic } from "../../files/io.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
@@ -56,6 +57,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
         throw new UsageError(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`);
       }
+      if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const prices = await resolvePrices(flags.prices);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {

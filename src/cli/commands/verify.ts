@@ -15,6 +15,7 @@ import { issueToJson } from "../../common/issues.js";
 import type { Model } from "../../model/types.js";
 import type { Workload } from "../../workload/types.js";
 import type { VerificationReport } from "../../verify/run-verification.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import { UsageError } from "../support/usage-error.js";
@@ -102,6 +103,7 @@ export const register: CommandRegistration = (program: Command) => {
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
       const numbers = parseNumbers(flags);
+      if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);

@@ -8,7 +8,7 @@ import { issueToJson, type FailureCode, type Issue } from "../../common/issues.j
 import { escapeTerminalText } from "../../common/safe-text.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_USAGE, printJson, reportIssues } from "./output.js";
 import { cliStreams } from "./streams.js";
-import { UsageError } from "./usage-error.js";
+import { USAGE_CODES } from "./usage-error.js";
 
 /**
  * A failure as an issue, printed like any other (with `--json`, the one JSON document), and its
@@ -24,12 +24,12 @@ export function reportFailure(
   const { issue, internal } = failureIssue(error);
   if (flags.json) printJson({ issues: [issueToJson(issue)] });
   // Wrong usage reads like commander's own errors: "error: --scale must be ...".
-  if (error instanceof UsageError) cliStreams().stderr(`error: ${escapeTerminalText(issue.message)}\n`);
+  if (isUsage(error)) cliStreams().stderr(`error: ${escapeTerminalText(issue.message)}\n`);
   else reportIssues([issue]);
   if (flags.debug && error instanceof Error && error.stack !== undefined)
     cliStreams().stderr(`${escapeTerminalText(error.stack)}\n`);
   else if (internal) cliStreams().stderr("(run again with --debug for the stack trace)\n");
-  return internal ? EXIT_INTERNAL_ERROR : error instanceof UsageError ? EXIT_USAGE : EXIT_INPUT_ERROR;
+  return internal ? EXIT_INTERNAL_ERROR : isUsage(error) ? EXIT_USAGE : EXIT_INPUT_ERROR;
 }
 
 /** The issue that reports a failure, and whether it is a bug. */
@@ -59,4 +59,9 @@ export function failureIssue(error: unknown): { readonly issue: Issue; readonly 
  */
 export function isInternal(error: unknown): boolean {
   return !(error instanceof CosmosModelerError) || error.code.startsWith("model.");
+}
+
+/** Wrong usage (exit 2): a {@link USAGE_CODES} error, such as an output path refused. */
+function isUsage(error: unknown): boolean {
+  return error instanceof CosmosModelerError && USAGE_CODES.has(error.code);
 }
