@@ -40,6 +40,7 @@ const WITHOUT_LINE = new Set([
   "cli.writeFailed",
   "cli.handEdited",
   "cli.badOutputPath",
+  "cli.invalidOutputPath",
   "files.outsideFolder",
 ]);
 
@@ -87,7 +88,8 @@ export function checkRun(shape: RunShape, outcome: RunOutcome): string[] {
   if (RAW_CONTROL.test(outcome.stderr)) failures.push("a raw control character on stderr");
   for (const file of shape.outputFiles ?? [])
     if (TEMPORARY.test(file)) failures.push(`temporary file left in the output folder: ${file}`);
-  if (shape.json && (code === 0 || code === 1))
+  // Usage errors (2) print their one document too (issue 32).
+  if (shape.json && (code === 0 || code === 1 || code === 2))
     failures.push(...checkJson(outcome.stdout, code, shape.unwrittenModel === true));
   return failures;
 }
@@ -108,7 +110,8 @@ function checkJson(stdout: string, code: number, unwrittenModel: boolean): strin
       unwrittenModel &&
       String(issue.code).startsWith("evaluate.") &&
       String(issue.path).startsWith("containers");
-    if (inUnwrittenModel) continue;
+    // A usage error is about the arguments, not a file.
+    if (inUnwrittenModel || issue.code === "cli.usage") continue;
     if (typeof issue.file !== "string")
       failures.push(`issue without a file: ${String(issue.code)} at ${String(issue.path)}`);
     else if (typeof issue.line !== "number" && !WITHOUT_LINE.has(String(issue.code)))
@@ -117,7 +120,7 @@ function checkJson(stdout: string, code: number, unwrittenModel: boolean): strin
   }
   const errors = issues.filter((issue) => issue.severity === "error").length;
   if (code === 0 && errors > 0) failures.push(`exit status 0 with ${errors} error(s) in the JSON document`);
-  if (code === 1 && errors === 0) failures.push("exit status 1 without any error in the JSON document");
+  if (code !== 0 && errors === 0) failures.push(`exit status ${code} without any error in the JSON document`);
   return failures;
 }
 

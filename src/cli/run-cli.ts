@@ -7,7 +7,7 @@
 import { Command, CommanderError } from "commander";
 import { escapeTerminalText } from "../common/safe-text.js";
 import type { CommandRegistration } from "./support/command.js";
-import { EXIT_USAGE } from "./support/output.js";
+import { EXIT_USAGE, printJson } from "./support/output.js";
 import { reportFailure } from "./support/report-failure.js";
 import { cliStreams, PROCESS_STREAMS, withCliStreams, type CliStreams } from "./support/streams.js";
 
@@ -69,8 +69,32 @@ async function parseAndRun(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version exit 0 through here; everything else commander rejects is usage.
-      return error.exitCode === 0 ? 0 : EXIT_USAGE;
+      if (error.exitCode === 0) return 0;
+      // Commander printed the error and the help on stderr; --json still gets its one document.
+      if (argv.includes("--json")) printJson({ issues: [usageIssue(error)] });
+      return EXIT_USAGE;
     }
     return reportFailure(error, { debug: argv.includes("--debug"), json: argv.includes("--json") });
   }
+}
+
+/** What commander rejected, as the issue of the `--json` document (code `cli.usage`). */
+function usageIssue(error: CommanderError): {
+  readonly code: "cli.usage";
+  readonly severity: "error";
+  readonly path: "";
+  readonly message: string;
+  readonly suggestion: string;
+} {
+  // Without a command commander shows the help as its error; its message is then "(outputHelp)".
+  const message = error.code.startsWith("commander.help")
+    ? "a command is required"
+    : error.message.replace(/^error: /, "");
+  return {
+    code: "cli.usage",
+    severity: "error",
+    path: "",
+    message,
+    suggestion: "see cosmos-modeler --help, or cosmos-modeler <command> --help",
+  };
 }

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { chmod, readFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
+import { refuseLinksUnder } from "./output-path.js";
 import { CosmosModelerError } from "../common/errors.js";
 import type { RenderedFile } from "../render/artifacts.js";
 import { confinePath } from "./confine.js";
@@ -101,6 +102,10 @@ export async function writeOutputs(
   const root = resolve(dir);
   const located = (path: string): Promise<string> =>
     options.confine === true ? confinePath(root, path, "write", path) : Promise.resolve(resolve(root, path));
+  // Outside the MCP server's confinement (which follows links that stay inside), no write
+  // follows a link: refused before anything is written.
+  if (options.confine !== true)
+    for (const path of [MANIFEST, ...files.map((file) => file.path)]) await refuseLinksUnder(root, path);
   const manifestPath = await located(MANIFEST);
   const manifest = parseManifest(await readText(manifestPath));
   // The interview records what it wrote in its session file: those files are not hand edits.

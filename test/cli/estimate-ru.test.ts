@@ -75,7 +75,7 @@ describe("cosmos-modeler estimate-ru", () => {
     expect(table.stdout.split("\n")[2]).toMatch(/^\s*3\s+create/);
   });
 
-  it("reports every bad line with file, line and field, and exits 1 without JSON on stdout", async () => {
+  it("reports every bad line with file, line and field, and exits 1 with only {issues} on stdout", async () => {
     const dir = await mkdtemp(join(tmpdir(), "estimate-ru-"));
     const file = join(dir, "ops.jsonl");
     await writeFile(
@@ -84,7 +84,12 @@ describe("cosmos-modeler estimate-ru", () => {
     );
     const outcome = await runCli(["estimate-ru", file, "--json"]);
     expect(outcome.code).toBe(1);
-    expect(outcome.stdout).toBe("");
+    const printed = JSON.parse(outcome.stdout) as { issues: { code: string; line: number }[] };
+    expect(printed.issues.map((issue) => [issue.code, issue.line])).toEqual([
+      ["operation.invalidOp", 2],
+      ["operation.invalidJson", 3],
+      ["operation.invalidNumber", 4],
+    ]);
     expect(outcome.stderr).toContain(`${file}:2 op: op must be one of read, create`);
     expect(outcome.stderr).toContain(`${file}:3: not a JSON object`);
     expect(outcome.stderr).toContain(`${file}:4 itemBytes: itemBytes must be a non-negative number; got -5`);

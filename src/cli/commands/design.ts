@@ -22,6 +22,7 @@ import {
 } from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import { formatDecisions } from "../../render/decisions-report.js";
 import {
@@ -56,6 +57,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files in --out that were edited by hand")
     .action(async (workloadPath: string, flags: DesignFlags) => {
+      if (flags.out !== undefined) await checkOutputPath("--out", flags.out, "folder");
       const prices = await resolvePrices(flags.prices);
       const loaded = await readWorkloadFile(workloadPath);
       if (!loaded.ok) {

@@ -10,7 +10,14 @@ import { validateOperation } from "../../estimator/validate-operation.js";
 import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
 import { inputName, readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
-import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
+import {
+  EXIT_INPUT_ERROR,
+  EXIT_OK,
+  printJson,
+  printText,
+  reportIssues,
+  reportRefusedInput,
+} from "../support/output.js";
 
 interface ParsedLine {
   readonly line: number;
@@ -62,7 +69,7 @@ export const register: CommandRegistration = (program: Command) => {
       const text = await readInputFile(path);
       const { operations, issues } = parseOperationLines(text, inputName(path));
       if (hasErrors(issues)) {
-        process.exitCode = reportIssues(issues);
+        process.exitCode = reportRefusedInput(issues, options.json);
         return;
       }
       reportIssues(issues);

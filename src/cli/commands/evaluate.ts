@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
 import type { CommandRegistration } from "../support/command.js";
+import { UsageError } from "../support/usage-error.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import { locateIssues } from "../../cost/locate-issues.js";
 import {
@@ -23,6 +24,7 @@ import { formatEvaluationReport } from "../../render/evaluation-report.js";
 import { basename } from "node:path";
 import { buildReportData } from "../../render/report/report-data.js";
 import { renderReportHtml } from "../../render/report/report-html.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeFileAtomic } from "../../files/io.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
@@ -53,10 +55,9 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .action(async (workloadPath: string, modelPath: string, flags: EvaluateFlags) => {
       if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
-        program.error(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`, {
-          exitCode: 2,
-        });
+        throw new UsageError(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`);
       }
+      if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const prices = await resolvePrices(flags.prices);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {

@@ -12,6 +12,7 @@ import { isConnectionUrl, redactConnectionUrl } from "../../import/postgres/conn
 import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
 import { startImportedSession } from "../../session-store/import-session.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { readInputFile } from "../../files/io.js";
 import { EXIT_OK, printJson, printText } from "../support/output.js";
 
@@ -46,6 +47,7 @@ export const register: CommandRegistration = (program) => {
         source: string,
         options: { out: string; dialect?: SqlDialect; force?: boolean; json?: boolean },
       ) => {
+        await checkOutputPath("--out", options.out, "folder");
         const dir = resolve(options.out);
         const result = await importDatabase(source, {
           ...(options.dialect === undefined ? {} : { dialect: options.dialect }),

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { parseAllowedDatabases } from "../../import/postgres/connection-url.js";
 import type { CommandRegistration } from "../support/command.js";
-import { EXIT_USAGE } from "../support/output.js";
+import { UsageError } from "../support/usage-error.js";
 
 export const register: CommandRegistration = (program) => {
   program
@@ -26,9 +26,7 @@ export const register: CommandRegistration = (program) => {
           [...options.allowDatabase, process.env.COSMOS_MODELER_ALLOW_DATABASES ?? ""].join(","),
         );
       } catch (error) {
-        process.stderr.write(`error: --allow-database: ${(error as Error).message}\n`);
-        process.exitCode = EXIT_USAGE;
-        return;
+        throw new UsageError(`--allow-database: ${(error as Error).message}`);
       }
       const { runStdioServer } = await import("../../mcp/server.js");
       await runStdioServer({ dir: resolve(options.dir), allowedDatabases });

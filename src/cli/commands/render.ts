@@ -27,6 +27,7 @@ import {
 } from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
@@ -56,6 +57,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files that were edited by hand")
     .action(async (workloadPath: string, modelPath: string | undefined, flags: RenderFlags) => {
+      await checkOutputPath("--out", flags.out, "folder");
       const prices = await resolvePrices(flags.prices);
       const inputs = await readRenderInputs(workloadPath, modelPath);
       if (!inputs.ok) {

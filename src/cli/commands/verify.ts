@@ -10,19 +10,19 @@
  */
 import { basename } from "node:path";
 import { Option, type Command } from "commander";
-import { escapeControlCharacters } from "../../common/safe-text.js";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
 import type { Model } from "../../model/types.js";
 import type { Workload } from "../../workload/types.js";
 import type { VerificationReport } from "../../verify/run-verification.js";
+import { checkOutputPath } from "../../files/output-path.js";
 import { writeFileAtomic } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
+import { UsageError } from "../support/usage-error.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
 import {
   EXIT_INPUT_ERROR,
   EXIT_OK,
-  EXIT_USAGE,
   printJson,
   printText,
   reportIssues,
@@ -48,8 +48,6 @@ function positiveNumber(text: string | undefined, flag: string, integer: boolean
   }
   return value;
 }
-
-class UsageError extends Error {}
 
 /** The faults `--fault` accepts (listed here so that --help does not load the Cosmos DB SDK). */
 const VERIFY_FAULT_NAMES: readonly string[] = ["drop-counter", "drop-copy", "drop-trim"];
@@ -105,7 +103,7 @@ export const register: CommandRegistration = (program: Command) => {
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
       const numbers = parseNumbers(flags);
-      if (numbers === undefined) return;
+      if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
@@ -131,26 +129,19 @@ interface VerifyNumbers {
   readonly maxItems?: number;
 }
 
-/** The numeric flags, or undefined after printing the usage error (exit 2). */
-function parseNumbers(flags: VerifyFlags): VerifyNumbers | undefined {
-  try {
-    const scale = positiveNumber(flags.scale, "--scale", false);
-    const seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
-    const maxItems = positiveNumber(flags.maxItems, "--max-items", true);
-    if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
-      throw new UsageError(`--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`);
-    }
-    return {
-      ...(scale === undefined ? {} : { scale }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(maxItems === undefined ? {} : { maxItems }),
-    };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`error: ${escapeControlCharacters(error.message)}\n`);
-    process.exitCode = EXIT_USAGE;
-    return undefined;
+/** The numeric flags; throws a {@link UsageError} (exit 2) for a value that is not valid. */
+function parseNumbers(flags: VerifyFlags): VerifyNumbers {
+  const scale = positiveNumber(flags.scale, "--scale", false);
+  const seed = flags.seed === undefined ? undefined : positiveNumber(flags.seed, "--seed", true);
+  const maxItems = positiveNumber(flags.maxItems, "--max-items", true);
+  if (flags.fault !== undefined && !VERIFY_FAULT_NAMES.includes(flags.fault)) {
+    throw new UsageError(`--fault must be one of ${VERIFY_FAULT_NAMES.join(", ")}, got "${flags.fault}"`);
   }
+  return {
+    ...(scale === undefined ? {} : { scale }),
+    ...(seed === undefined ? {} : { seed }),
+    ...(maxItems === undefined ? {} : { maxItems }),
+  };
 }
 
 /** Runs the verification on the endpoint the flags and environment name; every message redacted. */

@@ -6,15 +6,16 @@
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson, type FailureCode, type Issue } from "../../common/issues.js";
 import { escapeTerminalText } from "../../common/safe-text.js";
-import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, printJson, reportIssues } from "./output.js";
+import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_USAGE, printJson, reportIssues } from "./output.js";
 import { cliStreams } from "./streams.js";
+import { USAGE_CODES } from "./usage-error.js";
 
 /**
  * A failure as an issue, printed like any other (with `--json`, the one JSON document), and its
  * exit status. A `CosmosModelerError` of an edge (a file that cannot be read, a connection that
  * fails) is the input's or the environment's problem: exit 1. Anything else, and a model error
  * raised while computing on inputs that loaded cleanly, is a bug: "internal error, please
- * report", exit 70.
+ * report", exit 70. A {@link UsageError} is wrong usage: exit 2.
  */
 export function reportFailure(
   error: unknown,
@@ -22,11 +23,13 @@ export function reportFailure(
 ): number {
   const { issue, internal } = failureIssue(error);
   if (flags.json) printJson({ issues: [issueToJson(issue)] });
-  reportIssues([issue]);
+  // Wrong usage reads like commander's own errors: "error: --scale must be ...".
+  if (isUsage(error)) cliStreams().stderr(`error: ${escapeTerminalText(issue.message)}\n`);
+  else reportIssues([issue]);
   if (flags.debug && error instanceof Error && error.stack !== undefined)
     cliStreams().stderr(`${escapeTerminalText(error.stack)}\n`);
   else if (internal) cliStreams().stderr("(run again with --debug for the stack trace)\n");
-  return internal ? EXIT_INTERNAL_ERROR : EXIT_INPUT_ERROR;
+  return internal ? EXIT_INTERNAL_ERROR : isUsage(error) ? EXIT_USAGE : EXIT_INPUT_ERROR;
 }
 
 /** The issue that reports a failure, and whether it is a bug. */
@@ -56,4 +59,9 @@ export function failureIssue(error: unknown): { readonly issue: Issue; readonly 
  */
 export function isInternal(error: unknown): boolean {
   return !(error instanceof CosmosModelerError) || error.code.startsWith("model.");
+}
+
+/** Wrong usage (exit 2): a {@link USAGE_CODES} error, such as an output path refused. */
+function isUsage(error: unknown): boolean {
+  return error instanceof CosmosModelerError && USAGE_CODES.has(error.code);
 }
