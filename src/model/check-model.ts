@@ -7,7 +7,7 @@ import type { Container, ItemType, Model } from "./types.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
 import { describeValue } from "../source/schema-issues.js";
 import { checkTtl } from "./normalize-model.js";
-import { parseTemplate, templateProblem, type TemplatePart } from "./templates.js";
+import { parseTemplate, templateAttributes, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
 import { checkServiceLimits } from "./check-service-limits.js";
 import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } from "../cosmos/limits.js";
@@ -319,18 +319,13 @@ function checkSource(
   // hold (a source `select` that leaves out an attribute of the copy's templates: no address).
   const held = sourceItem.select;
   if (held !== undefined) {
-    const templates = [item.id, ...item.partitionKey].filter(
-      (template) => templateProblem(template) === undefined,
-    );
     const missing = [
       ...new Set(
-        templates.flatMap((template) =>
-          parseTemplate(template).flatMap((part) =>
-            part.kind === "attribute" && !held.includes(part.name) ? [part.name] : [],
-          ),
-        ),
+        [item.id, ...item.partitionKey]
+          .filter((template) => templateProblem(template) === undefined)
+          .flatMap((template) => templateAttributes(template)),
       ),
-    ];
+    ].filter((name) => !held.includes(name));
     if (missing.length > 0)
       issues.error(
         "model.badSource",

@@ -5,9 +5,8 @@ import {
   loadFixtureModel,
   loadFoodDelivery,
   parseModel,
+  parseWorkload,
 } from "../test-support/evaluate-fixtures.js";
-import { loadWorkload } from "../workload/load-workload.js";
-import type { Workload } from "../workload/types.js";
 import { EXAMPLE_MODELS } from "../test-support/model-examples.js";
 import { planModel } from "./plan-model.js";
 import { routeRequest } from "./routing.js";
@@ -470,23 +469,19 @@ describe("ORDER BY served by a composite index (issue 18: food-delivery Q6)", ()
 describe("planModel: bounded sets too small", () => {
   // Orders, the newest 10 by score kept in one set (random workload 6/14): Q8 asks for the newest
   // 10, Q9 for the newest 100, Q7 for one order's newest 100 (by orderId).
-  const workload = ((): Workload => {
-    const loaded = loadWorkload(
-      [
-        "version: 1",
-        "name: orders",
-        "entities:",
-        "  Order: { key: orderId, count: 50000000, avgBytes: 500, attributes: { orderId: string, score: number } }",
-        "accessPatterns:",
-        "  - { id: C1, name: create order, type: write, operation: create, entity: Order, rps: { avg: 10, peak: 20 } }",
-        "  - { id: Q7, name: one order, type: read, entity: Order, where: { orderId: eq }, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
-        "  - { id: Q8, name: top 10, type: read, entity: Order, orderBy: { score: desc }, limit: 10, rps: { avg: 100, peak: 100 } }",
-        "  - { id: Q9, name: top 100, type: read, entity: Order, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
-      ].join("\n"),
-    );
-    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
-    return loaded.value;
-  })();
+  const workload = parseWorkload(
+    [
+      "version: 1",
+      "name: orders",
+      "entities:",
+      "  Order: { key: orderId, count: 50000000, avgBytes: 500, attributes: { orderId: string, score: number } }",
+      "accessPatterns:",
+      "  - { id: C1, name: create order, type: write, operation: create, entity: Order, rps: { avg: 10, peak: 20 } }",
+      "  - { id: Q7, name: one order, type: read, entity: Order, where: { orderId: eq }, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
+      "  - { id: Q8, name: top 10, type: read, entity: Order, orderBy: { score: desc }, limit: 10, rps: { avg: 100, peak: 100 } }",
+      "  - { id: Q9, name: top 100, type: read, entity: Order, orderBy: { score: desc }, limit: 100, rps: { avg: 1, peak: 1 } }",
+    ].join("\n"),
+  );
   const model = parseModel(
     [
       "version: 1",
@@ -523,23 +518,19 @@ describe("planModel: bounded sets too small", () => {
 });
 
 describe("a lookup item with copies of the parent (independent seed 74)", () => {
-  const workload = (() => {
-    const loaded = loadWorkload(
-      [
-        "version: 1",
-        "name: lookup copies",
-        "entities:",
-        "  Event: { key: eventId, count: 50, avgBytes: 300, attributes: { eventId: string, region: string } }",
-        "  Member: { key: memberId, count: 200, avgBytes: 2000, attributes: { memberId: string, eventId: string, slug: { type: string, unique: true }, bio: string } }",
-        "relationships:",
-        "  - { parent: Event, child: Member, via: eventId, avg: 4 }",
-        "accessPatterns:",
-        "  - { id: R1, name: member by slug, type: read, entity: Member, where: { slug: eq }, with: [Event.region], rps: { avg: 10, peak: 20 } }",
-      ].join("\n"),
-    );
-    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
-    return loaded.value;
-  })();
+  const workload = parseWorkload(
+    [
+      "version: 1",
+      "name: lookup copies",
+      "entities:",
+      "  Event: { key: eventId, count: 50, avgBytes: 300, attributes: { eventId: string, region: string } }",
+      "  Member: { key: memberId, count: 200, avgBytes: 2000, attributes: { memberId: string, eventId: string, slug: { type: string, unique: true }, bio: string } }",
+      "relationships:",
+      "  - { parent: Event, child: Member, via: eventId, avg: 4 }",
+      "accessPatterns:",
+      "  - { id: R1, name: member by slug, type: read, entity: Member, where: { slug: eq }, with: [Event.region], rps: { avg: 10, peak: 20 } }",
+    ].join("\n"),
+  );
   const model = parseModel(
     [
       "version: 1",
@@ -570,22 +561,18 @@ describe("a lookup item with copies of the parent (independent seed 74)", () => 
 });
 
 describe("a with entry on the read's own entity (independent seed 149)", () => {
-  const workload = (() => {
-    const loaded = loadWorkload(
-      [
-        "version: 1",
-        "name: own attribute",
-        "entities:",
-        "  Task: { key: taskId, count: 200, avgBytes: 600, attributes: { taskId: string, managerId: string, displayName: string, verified: boolean, occurredAt: datetime } }",
-        "relationships:",
-        "  - { parent: Task, child: Task, via: managerId, avg: 1, max: 8 }",
-        "accessPatterns:",
-        "  - { id: R1, name: tasks by manager, type: read, entity: Task, where: { managerId: eq }, select: [displayName], with: [Task.verified], rps: { avg: 10, peak: 20 } }",
-      ].join("\n"),
-    );
-    if (!loaded.ok) throw new Error(loaded.issues.map((i) => i.message).join("\n"));
-    return loaded.value;
-  })();
+  const workload = parseWorkload(
+    [
+      "version: 1",
+      "name: own attribute",
+      "entities:",
+      "  Task: { key: taskId, count: 200, avgBytes: 600, attributes: { taskId: string, managerId: string, displayName: string, verified: boolean, occurredAt: datetime } }",
+      "relationships:",
+      "  - { parent: Task, child: Task, via: managerId, avg: 1, max: 8 }",
+      "accessPatterns:",
+      "  - { id: R1, name: tasks by manager, type: read, entity: Task, where: { managerId: eq }, select: [displayName], with: [Task.verified], rps: { avg: 10, peak: 20 } }",
+    ].join("\n"),
+  );
 
   it("returns the attribute with the selected ones: the item answers it, no follow-up does", () => {
     const model = parseModel(

@@ -14,6 +14,13 @@ import { readExample, readExampleWorkload } from "./model-examples.js";
 /** test/fixtures/evaluate. */
 export const EVALUATE_FIXTURES_DIR = fileURLToPath(new URL("../../test/fixtures/evaluate/", import.meta.url));
 
+/** Parses workload text; throws if it has errors. */
+export function parseWorkload(text: string, file = "workload.yaml"): Workload {
+  const result = loadWorkload(text, { file });
+  if (!result.ok) throw new Error(`${file}: ${result.issues.map(formatIssue).join("\n")}`);
+  return result.value;
+}
+
 /** Parses model text against a workload; throws if it has errors. */
 export function parseModel(text: string, workload: Workload, file = "model.yaml"): Model {
   const result = loadModel(text, { file, workload });

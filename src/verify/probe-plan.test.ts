@@ -4,6 +4,7 @@
  * the change-feed restart where a counter is kept from the feed; each probe child its own item.
  */
 import { describe, expect, it } from "vitest";
+import { parseModel, parseWorkload } from "../test-support/evaluate-fixtures.js";
 import { loadExampleModel } from "../test-support/generated-module.js";
 import { EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS } from "./endpoint.js";
 import { CONCURRENT_WRITES, orderProperties, planProbes } from "./probe-plan.js";
@@ -78,10 +79,8 @@ describe("orderProperties", () => {
 });
 
 describe("a counter holder that copies across a many-to-many relationship (independent seed 61)", () => {
-  it("its new probe record comes with its linked records (none yet), as the write function needs", async () => {
-    const { loadWorkload } = await import("../workload/load-workload.js");
-    const { loadModel } = await import("../model/load-model.js");
-    const workload = loadWorkload(
+  it("its new probe record comes with its linked records (none yet), as the write function needs", () => {
+    const workload = parseWorkload(
       [
         "version: 1",
         "name: alerts",
@@ -98,8 +97,7 @@ describe("a counter holder that copies across a many-to-many relationship (indep
         "  - { id: Q1, name: customer, type: read, entity: Customer, where: { customerId: eq }, with: [count(Alert), Team.archived], rps: { avg: 9, peak: 20 } }",
       ].join("\n"),
     );
-    if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
-    const model = loadModel(
+    const model = parseModel(
       [
         "version: 1",
         "containers:",
@@ -113,19 +111,12 @@ describe("a counter holder that copies across a many-to-many relationship (indep
         "    items:",
         '      - { type: team, entity: Team, id: "{teamId}", partitionKey: ["{teamId}"] }',
       ].join("\n"),
-      { workload: workload.value },
+      workload,
     );
-    if (!model.ok) throw new Error(JSON.stringify(model.issues));
-    const plan = buildVerificationPlan(
-      workload.value,
-      model.value,
-      EMBEDDED_CAPABILITIES,
-      EMBEDDED_LIMITATIONS,
-      {
-        maxItemsPerEntity: 50,
-        maxItemsPerContainer: 400,
-      },
-    );
+    const plan = buildVerificationPlan(workload, model, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, {
+      maxItemsPerEntity: 50,
+      maxItemsPerContainer: 400,
+    });
     const counter = planProbes(plan).find((p) => p.kind === "concurrentCounter");
     expect(counter?.kind === "concurrentCounter" ? counter.parent.linked : undefined).toEqual({ Team: [] });
   });

@@ -15,6 +15,7 @@
  * - `feedRestart`: for a counter kept from the change feed: a handler that fails once and a
  *   processor stopped and restarted from its checkpoints lose no change (a real account only).
  */
+import { templateProblem, templateUses } from "../model/templates.js";
 import type { Counter, Model } from "../model/types.js";
 import type { QueryStep } from "../planner/types.js";
 import type { EntityRecord } from "../synthetic/generate-records.js";
@@ -294,7 +295,8 @@ function replicaProperties(model: Model, query: QueryStep): string[] {
   const container = model.containers.find((c) => c.name === query.container);
   const item = container?.items.find((i) => i.type === query.itemType);
   if (container === undefined || item?.replicas === undefined) return [];
-  const byReplica = (template: string | undefined) => template?.includes("{replica}") === true;
+  const byReplica = (template: string | undefined) =>
+    template !== undefined && templateProblem(template) === undefined && templateUses(template, "replica");
   return [
     ...(byReplica(item.id) ? ["id"] : []),
     ...container.partitionKey.flatMap((path, level) =>

@@ -3,8 +3,7 @@
  * hierarchical partitions by their first level only leaves unchecked.
  */
 import { describe, expect, it } from "vitest";
-import { loadModel } from "../model/load-model.js";
-import { loadWorkload } from "../workload/load-workload.js";
+import { parseModel, parseWorkload } from "../test-support/evaluate-fixtures.js";
 import { EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS } from "./endpoint.js";
 import type { DataAccess } from "./load-data-access.js";
 import { runReadPatterns, runWritePatterns, type PatternRun } from "./run-patterns.js";
@@ -77,17 +76,11 @@ containers:
 `;
 
 function refusingRun(): { run: PatternRun; reads: string[] } {
-  const workload = loadWorkload(WORKLOAD, { file: "workload.yaml" });
-  if (!workload.ok) throw new Error(JSON.stringify(workload.issues));
-  const model = loadModel(MODEL, { file: "model.yaml", workload: workload.value });
-  if (!model.ok) throw new Error(JSON.stringify(model.issues));
-  const plan = buildVerificationPlan(
-    workload.value,
-    model.value,
-    EMBEDDED_CAPABILITIES,
-    EMBEDDED_LIMITATIONS,
-    { seed: 7 },
-  );
+  const workload = parseWorkload(WORKLOAD);
+  const model = parseModel(MODEL, workload);
+  const plan = buildVerificationPlan(workload, model, EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, {
+    seed: 7,
+  });
   const reads: string[] = [];
   const access = {
     pattern: (id: string) => () => {

@@ -26,7 +26,8 @@ import {
   type DuplicateItems,
 } from "../synthetic/materialize-dataset.js";
 import { createRng, type Rng } from "../synthetic/random.js";
-import { holdsParentKey, sameRecord } from "../synthetic/record-order.js";
+import { holdsParentKey, jsonEqual, sameRecord } from "../synthetic/record-order.js";
+import { templateAttributes } from "../model/templates.js";
 import { recordIdentity } from "../workload/keys.js";
 import type { ReadPattern, Workload, WritePattern } from "../workload/types.js";
 import { applyWriteToDataset } from "./apply-write.js";
@@ -98,13 +99,8 @@ function recordsBucketOf(
     .flatMap((container) => container.items)
     .find((candidate) => candidate.entity === pattern.entity && candidate.bucket?.kind === "records");
   if (item?.bucket?.kind !== "records") return undefined;
-  const attributes = [
-    ...new Set(
-      item.partitionKey.flatMap((template) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])),
-    ),
-  ].filter((name): name is string => name !== undefined && name !== "bucket");
-  const sameKey = (other: EntityRecord) =>
-    attributes.every((name) => JSON.stringify(other[name]) === JSON.stringify(record[name]));
+  const attributes = item.partitionKey.flatMap((template) => templateAttributes(template));
+  const sameKey = (other: EntityRecord) => attributes.every((name) => jsonEqual(other[name], record[name]));
   const ordinal = recordsOf(dataset, pattern.entity).filter(
     (other) => sameKey(other) && !sameRecord(entityOf(workload, pattern.entity), other, record),
   ).length;

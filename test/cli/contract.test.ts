@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { BROKEN_WORKLOAD } from "../support/broken-workload.js";
 import { runCliInThread } from "../support/cli-thread.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -33,16 +34,6 @@ interface JsonIssue {
   readonly line?: number;
 }
 
-const BROKEN = [
-  "version: 1",
-  "name: Broken",
-  "entities:",
-  "  Note: { key: noteId, count: 10, avgBytes: 100, attributes: { noteId: string } }",
-  "accessPatterns:",
-  "  - { id: Q1, name: get, type: read, entity: Nte, where: { noteId: eq }, rps: { avg: 1, peak: 2 } }",
-  "",
-].join("\n");
-
 function tempFile(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "cosmos-modeler-contract-")), name);
   writeFileSync(path, text);
@@ -58,7 +49,7 @@ describe("--json prints one JSON document, the result or the issues", () => {
   ] as const)(
     "%s on a workload with errors: {issues} on stdout, each with file and line, exit 1",
     (_, args) => {
-      const { status, stdout } = run(args(tempFile("w.yaml", BROKEN)));
+      const { status, stdout } = run(args(tempFile("w.yaml", BROKEN_WORKLOAD)));
       expect(status).toBe(1);
       const printed = JSON.parse(stdout) as { issues: JsonIssue[] };
       const errors = printed.issues.filter((issue) => issue.severity === "error");
@@ -124,7 +115,7 @@ describe("numbers no Cosmos DB account holds", () => {
     ["growthPerMonth: 9007199254740992", "growthPerMonth", "9,007,199,254,740,991", "nosql/query/constants"],
     ["ttlSeconds: 3000000000", "ttlSeconds", "2,147,483,647", "nosql/time-to-live"],
   ])("check refuses %s with the limit and its source", (field, name, limit, source) => {
-    const text = BROKEN.replace("entity: Nte", "entity: Note").replace(
+    const text = BROKEN_WORKLOAD.replace("entity: Nte", "entity: Note").replace(
       "Note: { key: noteId,",
       `Note: { ${field}, key: noteId,`,
     );

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { examplePath } from "../../src/test-support/model-examples.js";
+import { BROKEN_WORKLOAD } from "../support/broken-workload.js";
 import { CLI, ROOT } from "../support/built-cli.js";
 import { runCliInThread, type CliRun } from "../support/cli-thread.js";
 
@@ -23,18 +24,7 @@ function file(name: string, text: string): string {
 const workload = examplePath("blogging/workload.yaml");
 const model = examplePath("blogging/expert-model.yaml");
 const missing = join(dir, "does-not-exist.yaml");
-const broken = file(
-  "broken.yaml",
-  [
-    "version: 1",
-    "name: Broken",
-    "entities:",
-    "  Note: { key: noteId, count: 10, avgBytes: 100, attributes: { noteId: string } }",
-    "accessPatterns:",
-    "  - { id: Q1, name: get, type: read, entity: Nte, where: { noteId: eq }, rps: { avg: 1, peak: 2 } }",
-    "",
-  ].join("\n"),
-);
+const broken = file("broken.yaml", BROKEN_WORKLOAD);
 const ops = file("ops.jsonl", '{"op":"read","itemBytes":1024}\n');
 const badOps = file("bad-ops.jsonl", '{"op":"nope"}\n');
 const schema = join(ROOT, "examples", "online-shop", "schema.sql");
