@@ -139,6 +139,18 @@ describe("loadWorkload: the examples", () => {
     });
   });
 
+  // Issue 32: a file saved with bare-CR line endings gave 45 syntax errors at line 1.
+  it("loads a file with bare-CR line endings, its lines where an editor shows them", () => {
+    const cr = base.replace(/\n/g, "\r");
+    expect(loaded(loadWorkload(cr)).entities.map((entity) => entity.maxBytes)).toEqual([800, 4000]);
+    const broken = loadWorkload(edit("count: 5000", "count: -3").replace(/\n/g, "\r"));
+    const lf = loadWorkload(edit("count: 5000", "count: -3"));
+    expect(broken.issues.map((issue) => [issue.code, issue.line])).toEqual(
+      lf.issues.map((issue) => [issue.code, issue.line]),
+    );
+    expect(broken.issues.length).toBeGreaterThan(0);
+  });
+
   it("maxBytes defaults to 4 x avgBytes, capped at the 2 MB item limit", () => {
     const workload = loaded(loadWorkload(base));
     expect(workload.entities.map((entity) => entity.maxBytes)).toEqual([800, 4000]);
