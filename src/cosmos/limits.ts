@@ -230,6 +230,30 @@ export const INITIAL_RUS_PER_PARTITION_AUTOSCALE = 10_000;
 export const SYSTEM_PROPERTIES_BYTES = 205;
 
 /**
+ * Bytes the planner gives the value of a key property it adds to an item (`id`, `type`, a
+ * synthetic partition key): ids are usually GUIDs or composed keys of about this length.
+ * Estimated, not documented (`planner/item-shape.ts`).
+ */
+export const KEY_PROPERTY_VALUE_BYTES = 40;
+
+/**
+ * The least every stored item adds to its record, whatever the model: the `id` and `type`
+ * properties the planner gives every item (`"id":` and `"type":` with their quotes and comma,
+ * and a value of {@link KEY_PROPERTY_VALUE_BYTES}: 94 bytes) and the system properties
+ * ({@link SYSTEM_PROPERTIES_BYTES}): 299 bytes. A record larger than `MAX_ITEM_BYTES` minus this
+ * fits in no item (`workload/check-references.ts`); partition key properties, copies, counters
+ * and embeds a model adds come on top (`evaluate.itemTooLarge`).
+ */
+export const ITEM_OVERHEAD_BYTES =
+  "id".length +
+  4 +
+  KEY_PROPERTY_VALUE_BYTES +
+  "type".length +
+  4 +
+  KEY_PROPERTY_VALUE_BYTES +
+  SYSTEM_PROPERTIES_BYTES;
+
+/**
  * Hours in the month Microsoft's billing examples use (400 RU/s = $23.36 per 730-hour month).
  * Source: understand-your-bill (ms.date 2022-03-31), checked 2026-11-22.
  */

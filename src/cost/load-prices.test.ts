@@ -42,9 +42,33 @@ describe("loadPrices", () => {
     expect(byPath["currency"]).toMatchObject({ code: "prices.invalidValue", line: 1 });
     expect(byPath["manualPer100RusHour"]).toMatchObject({
       line: 2,
-      message: "expected a number >= 0, got -1",
+      message: "expected a price from 0 to 8 USD (1,000 x the US list price of 0.008), got -1",
     });
     expect(byPath["sources[0]"]).toMatchObject({ line: 3, message: "expected text, got 1" });
+  });
+  // Issue 32: 1e308 made the throughput bill null (Infinity), 1e300 gave totals of 9.5e306 USD.
+  it.each([
+    [
+      "manualPer100RusHour: 1e308",
+      "manualPer100RusHour",
+      "from 0 to 8 USD (1,000 x the US list price of 0.008)",
+    ],
+    [
+      "storagePerGBMonth: 1e300",
+      "storagePerGBMonth",
+      "from 0 to 250 USD (1,000 x the US list price of 0.25)",
+    ],
+    ["serverlessPerMillionRu: 1000", "serverlessPerMillionRu", "from 0 to 250 USD"],
+  ])("refuses %s with the sensible range", (text, field, range) => {
+    const result = loadPrices(`${text}\n`, "p.yaml");
+    expect(result.ok).toBe(false);
+    expect(result.issues).toEqual([
+      expect.objectContaining({ code: "prices.invalidValue", path: [field], line: 1 }),
+    ]);
+    expect(result.issues[0]?.message).toContain(range);
+  });
+  it("accepts a regional price within the range", () => {
+    expect(loadPrices("manualPer100RusHour: 0.0104\nstoragePerGBMonth: 2.5\n", "p.yaml").ok).toBe(true);
   });
   it("rejects a document that is not a mapping, and syntax errors", () => {
     expect(loadPrices("- 1\n", "p.yaml").issues[0]?.code).toBe("prices.notAnObject");

@@ -8,7 +8,20 @@ import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { parseWithSchema } from "../source/schema-issues.js";
 
-const rate = z.number().nonnegative().finite();
+/**
+ * A price may be at most this many times Microsoft's US list price: regional prices differ from
+ * the list by tens of percent, never by orders of magnitude, and a price of 1e300 would make
+ * every bill overflow (issue 32).
+ */
+export const MAX_PRICE_FACTOR = 1000;
+
+/** A price between 0 and {@link MAX_PRICE_FACTOR} times the list price of `field`. */
+function rate(field: keyof Prices): z.ZodNumber {
+  const listed = DEFAULT_PRICES[field] as number;
+  const most = listed * MAX_PRICE_FACTOR;
+  const range = `a price from 0 to ${most.toLocaleString("en-US")} USD (${MAX_PRICE_FACTOR.toLocaleString("en-US")} x the US list price of ${listed})`;
+  return z.number().nonnegative(`expected ${range}`).max(most, `expected ${range}`);
+}
 
 /** Schema of a price override file: any subset of {@link Prices}, nothing else. */
 const priceOverrideSchema = z
@@ -18,12 +31,12 @@ const priceOverrideSchema = z
     checked: z.string().min(1),
     sources: z.array(z.string().min(1)),
     hoursPerMonth: z.number().positive().max(744),
-    manualPer100RusHour: rate,
-    manualMultiRegionWritePer100RusHour: rate,
-    autoscalePer100RusHour: rate,
-    autoscaleMultiRegionWritePer100RusHour: rate,
-    serverlessPerMillionRu: rate,
-    storagePerGBMonth: rate,
+    manualPer100RusHour: rate("manualPer100RusHour"),
+    manualMultiRegionWritePer100RusHour: rate("manualMultiRegionWritePer100RusHour"),
+    autoscalePer100RusHour: rate("autoscalePer100RusHour"),
+    autoscaleMultiRegionWritePer100RusHour: rate("autoscaleMultiRegionWritePer100RusHour"),
+    serverlessPerMillionRu: rate("serverlessPerMillionRu"),
+    storagePerGBMonth: rate("storagePerGBMonth"),
   })
   .partial();
 

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
+import { normalizeLineEndings } from "../source/parse-document.js";
 
 /** Inputs larger than this are refused before parsing (workloads, models, price files). */
 export const MAX_INPUT_BYTES = 10 * 1024 * 1024;
@@ -19,7 +20,9 @@ export function inputName(path: string): string {
 }
 
 /**
- * Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB. Reading stops
+ * Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB; bare
+ * carriage returns become line feeds (`normalizeLineEndings`), so lines are counted as editors
+ * count them. Reading stops
  * at the limit: a device or a pipe that never ends (`/dev/zero`) costs 10 MB, not all memory.
  */
 export async function readInputFile(path: string): Promise<string> {
@@ -52,7 +55,7 @@ export async function readInputFile(path: string): Promise<string> {
       total += bytesRead;
       if (total > MAX_INPUT_BYTES) throw tooLarge(path, Buffer.concat(chunks));
     }
-    return Buffer.concat(chunks).toString("utf8");
+    return normalizeLineEndings(Buffer.concat(chunks).toString("utf8"));
   } finally {
     await handle.close();
   }
@@ -89,7 +92,7 @@ async function readStdin(): Promise<string> {
       throw tooLarge(undefined, Buffer.concat(chunks));
     }
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return normalizeLineEndings(Buffer.concat(chunks).toString("utf8"));
 }
 
 /** Steps of an atomic write that tests can interrupt (see {@link WriteHooks}). */

@@ -4,6 +4,7 @@
  * attributes and from the item type's projection, truncation, embeds, copies, counters and
  * buckets.
  */
+import { KEY_PROPERTY_VALUE_BYTES } from "../cosmos/limits.js";
 import { isKeyAttribute } from "../workload/keys.js";
 import type { Container, Copy, ItemType } from "../model/types.js";
 import type { Attribute, Entity } from "../workload/types.js";
@@ -140,7 +141,7 @@ export function describeItemShape(
   let avg = record * records;
   let max = Math.max(recordMax, record) * records;
   // id, type and any synthetic key property.
-  const keyValueBytes = 40;
+  const keyValueBytes = KEY_PROPERTY_VALUE_BYTES;
   const fixed = ["id", "type", ...extraKeyProperties(container, item, entity)];
   for (const name of fixed) {
     leaves.push({ path: `/${name}`, count: 1 });

@@ -39,7 +39,8 @@ export type ParseOutcome =
  * Parses `text` (YAML, of which JSON is a subset). `file` is only used in issue messages.
  * @example parseSourceDocument("version: 1", "w.yaml")
  */
-export function parseSourceDocument(text: string, file?: string): ParseOutcome {
+export function parseSourceDocument(given: string, file?: string): ParseOutcome {
+  const text = normalizeLineEndings(given);
   const where = file === undefined ? {} : { file };
   const refused = sizeRefusal(text);
   if (refused !== undefined) return { ok: false, issues: [{ ...refused, ...where }] };
@@ -102,6 +103,15 @@ const TOO_DEEP = "the document is nested too deeply to be read (a workload or a 
  * The refusal of a text too large (bytes) or with too many entries (separators) to be parsed
  * within a command's budget, at the line where the limit falls; undefined when it can be read.
  */
+/**
+ * A bare carriage return (classic Mac OS line endings) as a line feed, so a file saved that way
+ * loads with its lines where an editor shows them; CR LF stays (YAML reads it as one break).
+ * @example normalizeLineEndings("a: 1\rb: 2\r") // "a: 1\nb: 2\n"
+ */
+export function normalizeLineEndings(text: string): string {
+  return text.includes("\r") ? text.replace(/\r(?!\n)/g, "\n") : text;
+}
+
 function sizeRefusal(text: string): Issue | undefined {
   const bytes = Buffer.byteLength(text, "utf8");
   if (bytes > MAX_DOCUMENT_BYTES) {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { ITEM_OVERHEAD_BYTES, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { Workload } from "../workload/types.js";
 import { toWorkload, workloadDocumentArbitrary } from "./workload-arbitrary.js";
 
@@ -145,7 +145,7 @@ describe("workloadDocumentArbitrary", () => {
     const sizes = entities.map((e) => e.avgBytes);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(100);
     expect(Math.min(...sizes)).toBeLessThan(200);
-    expect(Math.max(...sizes)).toBe(MAX_ITEM_BYTES);
+    expect(Math.max(...sizes)).toBe(MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES);
     expect(sizes.filter((s) => s > 1000 && s < 100_000).length).toBeGreaterThan(sizes.length / 10);
     const rates = workloads.flatMap((w) => w.accessPatterns.map((p) => p.rps));
     expect(Math.min(...rates.map((r) => r.avg))).toBeLessThan(0.02);

@@ -21,7 +21,7 @@
 import fc from "fast-check";
 import { stringify } from "yaml";
 import { formatIssue } from "../common/issues.js";
-import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { ITEM_OVERHEAD_BYTES, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 
@@ -246,10 +246,16 @@ function entityArbitrary(
       fc
         .tuple(...draft.attributes.map((attribute) => attributeArbitrary(attribute)))
         .map((attributes): EntityDraft => {
+          // The largest record an item holds with the properties every item adds (check refuses more).
+          const largest = MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES;
+          const avgBytes = Math.min(draft.avgBytes, largest);
           const maxBytes =
             draft.maxFactor === undefined
-              ? undefined
-              : Math.min(MAX_ITEM_BYTES, Math.round(draft.avgBytes * draft.maxFactor));
+              ? 4 * avgBytes > largest
+                ? // Where the default (4 x avgBytes) is over it, half the limit: room for copies.
+                  Math.max(avgBytes, Math.floor(largest / 2))
+                : undefined
+              : Math.min(largest, Math.round(avgBytes * draft.maxFactor));
           const parent =
             draft.parent === undefined
               ? undefined
@@ -275,7 +281,7 @@ function entityArbitrary(
             key: keyName(name),
             count: draft.count,
             ...(draft.growth === undefined ? {} : { growthPerMonth: draft.growth }),
-            avgBytes: draft.avgBytes,
+            avgBytes,
             ...(maxBytes === undefined ? {} : { maxBytes }),
             ...(draft.ttlSeconds === undefined ? {} : { ttlSeconds: draft.ttlSeconds }),
             ...(draft.binning === undefined ? {} : { binning: draft.binning }),

@@ -5,7 +5,7 @@
  * structural problems of the others.
  */
 import { didYouMean } from "../source/suggest.js";
-import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { ITEM_OVERHEAD_BYTES, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import type { IssuePath, IssueSink } from "../common/issues.js";
 import type { PatternPiece, WorkloadPieces } from "./load-workload.js";
 import type { Entity, Relationship, WithItem } from "./types.js";
@@ -24,31 +24,42 @@ export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
 function checkEntity(entity: Entity, pieces: WorkloadPieces, sink: IssueSink): void {
   const at: IssuePath = ["entities", entity.name];
   checkKey(entity, pieces, sink);
-  const limit = `an item can be at most ${MAX_ITEM_BYTES.toLocaleString("en-US")} bytes (${MAX_ITEM_BYTES / 1024 / 1024} MB) in Azure Cosmos DB`;
+  const limit = `an item can be at most ${formatBytes(MAX_ITEM_BYTES)} bytes (${MAX_ITEM_BYTES / 1024 / 1024} MB) in Azure Cosmos DB`;
+  const properties =
+    "the id and type properties, and the system properties _rid, _self, _etag, _attachments and _ts";
+  const added = `every item adds ${ITEM_OVERHEAD_BYTES} bytes to its record (${properties})`;
+  const largest = MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES;
   const split =
-    "split the entity: move large or growing parts (lists, long text, history) into their own items, or keep large binary content in Azure Blob Storage and store a reference";
+    "split large attributes (lists, long text, history) into items of their own, or keep large binary content in Azure Blob Storage and store a reference";
   for (const attribute of entity.attributes) {
-    if (attribute.avgBytes === undefined || attribute.avgBytes <= MAX_ITEM_BYTES) continue;
+    if (attribute.avgBytes === undefined || attribute.avgBytes <= largest) continue;
     sink.error(
-      { code: "workload.itemTooLarge", entity: entity.name, bytes: attribute.avgBytes },
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: attribute.avgBytes + ITEM_OVERHEAD_BYTES },
       [...at, "attributes", attribute.name, "avgBytes"],
-      `${limit}, so no item can hold ${attribute.name}; got an average of ${attribute.avgBytes}`,
-      split,
+      `${limit} and ${added}, so no item can hold ${attribute.name}; got an average of ${formatBytes(attribute.avgBytes)}`,
+      `keep ${attribute.name} under ${formatBytes(largest)} bytes: ${split}`,
     );
   }
-  if (entity.avgBytes > MAX_ITEM_BYTES) {
+  if (entity.avgBytes > largest) {
     sink.error(
-      { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.avgBytes },
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.avgBytes + ITEM_OVERHEAD_BYTES },
       [...at, "avgBytes"],
-      `${limit}; got an average of ${entity.avgBytes}`,
-      split,
+      `${limit} and ${added}, so no item holds an average ${entity.name} of ${formatBytes(entity.avgBytes)} bytes`,
+      `keep records under ${formatBytes(largest)} bytes: ${split}`,
     );
-  } else if (entity.maxBytes > MAX_ITEM_BYTES) {
+  } else if (entity.maxBytes > largest) {
+    // Without maxBytes the largest record is min(4 x avgBytes, the item limit) (defaultMaxBytes).
+    const defaulted = !pieces.maxBytesGiven.has(entity.name);
+    const stored = entity.maxBytes + ITEM_OVERHEAD_BYTES;
     sink.error(
-      { code: "workload.itemTooLarge", entity: entity.name, bytes: entity.maxBytes },
-      [...at, "maxBytes"],
-      `${limit}; got a maximum of ${entity.maxBytes}`,
-      split,
+      { code: "workload.itemTooLarge", entity: entity.name, bytes: stored },
+      [...at, defaulted ? "avgBytes" : "maxBytes"],
+      defaulted
+        ? `${limit}; without maxBytes the largest ${entity.name} is taken as min(4 x avgBytes, 2 MB) = ${formatBytes(entity.maxBytes)} bytes, and ${added}: ${formatBytes(stored)} bytes`
+        : `${limit}; the largest ${entity.name} (maxBytes ${formatBytes(entity.maxBytes)}) plus the ${ITEM_OVERHEAD_BYTES} bytes every item adds (${properties}) is ${formatBytes(stored)} bytes`,
+      defaulted
+        ? `give maxBytes, the largest record, at most ${formatBytes(largest)}; or lower avgBytes to at most ${formatBytes(Math.floor(largest / 4))} (the default maximum is 4 x avgBytes); or ${split}`
+        : `lower maxBytes to at most ${formatBytes(largest)}; or ${split}`,
     );
   } else if (entity.maxBytes < entity.avgBytes) {
     sink.error(
@@ -420,4 +431,8 @@ function checkAttribute(
       : `entity ${entity} has no attribute "${name}"`,
     didYouMean(name, names),
   );
+}
+
+function formatBytes(bytes: number): string {
+  return bytes.toLocaleString("en-US");
 }

@@ -84,7 +84,7 @@ describe("workload.beyondServiceLimit", () => {
     const items = Math.ceil((MAX_CONTAINER_STORAGE_GB * BYTES_PER_GB) / 1_000_000 / 12) + 1;
     const text = edit(
       "    count: 5000\n    avgBytes: 1000\n",
-      `    count: 1\n    growthPerMonth: ${items}\n    avgBytes: 1000000\n`,
+      `    count: 1\n    growthPerMonth: ${items}\n    avgBytes: 1000000\n    maxBytes: 2000000\n`,
     );
     const [error] = errorsOf(text);
     expect(error).toMatchObject({ code: "workload.beyondServiceLimit", path: "entities.Post", line: 13 });

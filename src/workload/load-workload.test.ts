@@ -139,11 +139,76 @@ describe("loadWorkload: the examples", () => {
     });
   });
 
+  // Issue 32: a file saved with bare-CR line endings gave 45 syntax errors at line 1.
+  it("loads a file with bare-CR line endings, its lines where an editor shows them", () => {
+    const cr = base.replace(/\n/g, "\r");
+    expect(loaded(loadWorkload(cr)).entities.map((entity) => entity.maxBytes)).toEqual([800, 4000]);
+    const broken = loadWorkload(edit("count: 5000", "count: -3").replace(/\n/g, "\r"));
+    const lf = loadWorkload(edit("count: 5000", "count: -3"));
+    expect(broken.issues.map((issue) => [issue.code, issue.line])).toEqual(
+      lf.issues.map((issue) => [issue.code, issue.line]),
+    );
+    expect(broken.issues.length).toBeGreaterThan(0);
+  });
+
   it("maxBytes defaults to 4 x avgBytes, capped at the 2 MB item limit", () => {
     const workload = loaded(loadWorkload(base));
     expect(workload.entities.map((entity) => entity.maxBytes)).toEqual([800, 4000]);
-    const big = loaded(loadWorkload(edit("avgBytes: 1000", "avgBytes: 1000000")));
-    expect(big.entities[1]?.maxBytes).toBe(2 * 1024 * 1024);
+    const big = loaded(loadWorkload(edit("avgBytes: 1000", "avgBytes: 1000000\n    maxBytes: 2000000")));
+    expect(big.entities[1]?.maxBytes).toBe(2_000_000);
+  });
+
+  // Issue 32: the stored item is the record plus 299 bytes (id, type, system properties).
+  it.each([
+    [
+      "avgBytes 524,288 without maxBytes (the default is then 2 MB)",
+      "avgBytes: 524288",
+      "avgBytes",
+      2_097_451,
+      /give maxBytes, the largest record, at most 2,096,853/,
+    ],
+    ["avgBytes 1,000,000 without maxBytes", "avgBytes: 1000000", "avgBytes", 2_097_451, /give maxBytes/],
+    [
+      "maxBytes 2,097,000",
+      "avgBytes: 1000\n    maxBytes: 2097000",
+      "maxBytes",
+      2_097_299,
+      /^lower maxBytes to at most 2,096,853/,
+    ],
+    [
+      "maxBytes 2 MB exactly",
+      "avgBytes: 1000\n    maxBytes: 2097152",
+      "maxBytes",
+      2_097_451,
+      /^lower maxBytes/,
+    ],
+    [
+      "avgBytes 2,096,900 with maxBytes equal",
+      "avgBytes: 2096900\n    maxBytes: 2096900",
+      "avgBytes",
+      2_097_199,
+      /^keep records under 2,096,853 bytes/,
+    ],
+  ])("refuses an item no model can hold: %s", (_, replacement, field, bytes, advice) => {
+    const result = loadWorkload(edit("avgBytes: 1000", replacement));
+    const tooLarge = result.issues.find((issue) => issue.code === "workload.itemTooLarge");
+    expect(tooLarge).toMatchObject({
+      path: ["entities", "Post", field],
+      entity: "Post",
+      bytes,
+      line: expect.any(Number),
+    });
+    expect(tooLarge?.message).toContain("299 bytes");
+    expect(tooLarge?.suggestion).toMatch(advice);
+    expect(tooLarge?.suggestion).toContain("split large attributes");
+    expect(tooLarge?.suggestion).not.toMatch(/embed/);
+  });
+
+  it("accepts the largest record an item holds: avgBytes 524,213 without maxBytes, maxBytes 2,096,853", () => {
+    for (const replacement of ["avgBytes: 524213", "avgBytes: 1000\n    maxBytes: 2096853"]) {
+      const result = loadWorkload(edit("avgBytes: 1000", replacement));
+      expect(result.issues.filter((issue) => issue.code === "workload.itemTooLarge")).toEqual([]);
+    }
   });
 
   it("reads every with form, where/orderBy in file order, region names and JSON input", () => {
@@ -315,7 +380,7 @@ describe("loadWorkload: malformed files", () => {
     );
     const tooLarge = issue(edit("avgBytes: 1000", "avgBytes: 1000\n    maxBytes: 3000000"));
     expect(tooLarge?.message).toContain("2,097,152 bytes");
-    expect(tooLarge?.suggestion).toMatch(/^split the entity/);
+    expect(tooLarge?.suggestion).toMatch(/^lower maxBytes to at most 2,096,853; or split large attributes/);
   });
 
   it("reports every problem at once: structure and references of different pieces together", () => {

@@ -71,6 +71,8 @@ export interface WorkloadPieces {
   readonly entities: ReadonlyMap<string, Entity>;
   /** The attribute names each entity lists (valid entity or not); absent when it lists none. */
   readonly attributeNames: ReadonlyMap<string, readonly string[]>;
+  /** The entities that give `maxBytes` (the others have its default, `defaultMaxBytes`). */
+  readonly maxBytesGiven: ReadonlySet<string>;
   readonly relationships: readonly { readonly index: number; readonly relationship: Relationship }[];
   readonly patterns: readonly PatternPiece[];
   /** Every parent/child pair the relationships name, valid relationship or not. */
@@ -152,9 +154,11 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
   const entities = new Map<string, Entity>();
   const entityNames: string[] = [];
   const attributeNames = new Map<string, readonly string[]>();
+  const maxBytesGiven = new Set<string>();
   if (isRecord(document.entities)) {
     for (const [name, raw] of Object.entries(document.entities)) {
       entityNames.push(name);
+      if (isRecord(raw) && raw.maxBytes !== undefined) maxBytesGiven.add(name);
       if (isRecord(raw) && isRecord(raw.attributes) && Object.keys(raw.attributes).length > 0) {
         attributeNames.set(name, Object.keys(raw.attributes));
         for (const attribute of Object.keys(raw.attributes)) {
@@ -220,12 +224,24 @@ function readPieces(document: Record<string, unknown>, sink: IssueSink): Workloa
     if (piece === undefined) complete = false;
     else patterns.push(piece);
   });
-  return { entityNames, entities, attributeNames, relationships, links, patterns, patternIds, complete };
+  return {
+    entityNames,
+    entities,
+    attributeNames,
+    maxBytesGiven,
+    relationships,
+    links,
+    patterns,
+    patternIds,
+    complete,
+  };
 }
 
 /**
- * The default of `maxBytes`: 4 x `avgBytes`, but never above the item size limit (a default
- * should not turn a valid entity into an error).
+ * The default of `maxBytes`: 4 x `avgBytes`, but never above the item size limit. From an
+ * `avgBytes` of 524,288 (a quarter of the limit) the default is the limit itself, which no item
+ * holds with the properties every item adds: `check` then asks for a `maxBytes`
+ * (`workload.itemTooLarge`).
  */
 export function defaultMaxBytes(avgBytes: number): number {
   return Math.min(4 * avgBytes, MAX_ITEM_BYTES);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { ITEM_OVERHEAD_BYTES, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { loadWorkload } from "./load-workload.js";
 import { serializeWorkload } from "./serialize-workload.js";
 import type { AccessPattern, Attribute, Entity, Relationship, Scale, Workload } from "./types.js";
@@ -130,7 +130,10 @@ function entityVariant(entity: Entity, present: ReadonlySet<string>): fc.Arbitra
       count,
       growthPerMonth,
       avgBytes,
-      maxBytes: Math.min(MAX_ITEM_BYTES, factor === null ? 4 * avgBytes : factor * avgBytes),
+      maxBytes: Math.min(
+        MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES,
+        factor === null ? 4 * avgBytes : factor * avgBytes,
+      ),
       ...(ttl === null ? {} : { ttlSeconds: ttl }),
       attributes: attributes.map((a) => (present.has(a.name) ? { ...a, presence: 1 } : a)),
     }));
@@ -140,7 +143,7 @@ function attributeVariant(attribute: Attribute): fc.Arbitrary<Attribute> {
   return fc
     .record({
       type: fc.constantFrom("string", "number", "boolean", "datetime", "object", "array" as const),
-      avgBytes: fc.option(fc.double({ min: 1e-6, max: MAX_ITEM_BYTES, noNaN: true })),
+      avgBytes: fc.option(fc.double({ min: 1e-6, max: MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES, noNaN: true })),
       distinct: fc.option(count),
       skew: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 3, noNaN: true })),
       unique: fc.boolean(),

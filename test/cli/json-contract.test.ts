@@ -5,7 +5,7 @@
  * one error, and its exit status says which kind of failure it is (docs/json-output.md).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,11 +49,20 @@ const CASES: readonly (readonly [string, string, readonly string[], Outcome])[] 
   ["evaluate", "missing file", ["evaluate", workload, missing], "input"],
   ["evaluate", "missing argument", ["evaluate", workload], "usage"],
   ["evaluate", "invalid option value", ["evaluate", workload, model, "--follow-ups", "x"], "usage"],
+  ["evaluate", "--compare without --html", ["evaluate", workload, model, "--compare", model], "usage"],
+  [
+    "evaluate",
+    "--verification without --html",
+    ["evaluate", workload, model, "--verification", missing],
+    "usage",
+  ],
   ["design", "valid", ["design", workload], "ok"],
   ["design", "invalid", ["design", broken], "input"],
   ["design", "missing file", ["design", missing], "input"],
   ["design", "missing argument", ["design"], "usage"],
   ["design", "unknown option", ["design", workload, "--outt", "x"], "usage"],
+  ["design", "--verification without --out", ["design", workload, "--verification", missing], "usage"],
+  ["design", "--compare without --out", ["design", workload, "--compare", model], "usage"],
   ["render", "valid", ["render", workload, model, "--out", out("render")], "ok"],
   ["render", "invalid", ["render", broken, model, "--out", out("render-broken")], "input"],
   ["render", "missing file", ["render", missing, "--out", out("render-missing")], "input"],
@@ -101,6 +110,17 @@ describe("--json: one JSON document on stdout for every outcome of every command
     expect(JSON.parse(run.stdout)).toEqual({
       issues: [expect.objectContaining({ code: "operation.invalidOp", file: "<stdin>", line: 1 })],
     });
+  });
+
+  it("check loads a workload saved with bare-CR line endings (issue 32), and locates its errors", () => {
+    const cr = file("cr.yaml", readFileSync(workload, "utf8").replace(/\n/g, "\r"));
+    const run = runCliInThread(["check", cr, "--json"]);
+    expect(run.status, run.stdout).toBe(0);
+    const brokenCr = file("broken-cr.yaml", readFileSync(broken, "utf8").replace(/\n/g, "\r"));
+    const { issues } = JSON.parse(runCliInThread(["check", brokenCr, "--json"]).stdout) as {
+      issues: { code: string; line: number }[];
+    };
+    expect(issues).toContainEqual(expect.objectContaining({ code: "workload.unknownEntity", line: 6 }));
   });
 
   it("verify on valid inputs prints its report", () => {

@@ -28,6 +28,7 @@ import { formatDecisions } from "../../render/decisions-report.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
+  requireReportFlag,
   VERIFICATION_OPTION_DESCRIPTION,
 } from "../support/report-inputs.js";
 
@@ -57,6 +58,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files in --out that were edited by hand")
     .action(async (workloadPath: string, flags: DesignFlags) => {
+      requireReportFlag(flags, "--out", flags.out !== undefined);
       if (flags.out !== undefined) await checkOutputPath("--out", flags.out, "folder");
       const prices = await resolvePrices(flags.prices);
       const loaded = await readWorkloadFile(workloadPath);

@@ -29,6 +29,7 @@ import { writeFileAtomic } from "../../files/io.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
+  requireReportFlag,
   VERIFICATION_OPTION_DESCRIPTION,
 } from "../support/report-inputs.js";
 
@@ -57,6 +58,7 @@ export const register: CommandRegistration = (program: Command) => {
       if (flags.followUps !== "cheapest" && flags.followUps !== "per-item") {
         throw new UsageError(`--follow-ups must be "cheapest" or "per-item", got "${flags.followUps}"`);
       }
+      requireReportFlag(flags, "--html", flags.html !== undefined);
       if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const prices = await resolvePrices(flags.prices);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);

@@ -14,6 +14,7 @@ import type { ComparedModel, VerificationSummary } from "../../render/report/rep
 import type { Workload } from "../../workload/types.js";
 import { readInputFile } from "../../files/io.js";
 import type { Inputs } from "../../files/load-inputs.js";
+import { UsageError } from "./usage-error.js";
 
 export const COMPARE_OPTION_DESCRIPTION = "a second model file to show side by side in report.html";
 export const VERIFICATION_OPTION_DESCRIPTION = "a `verify --json` output to show in report.html";
@@ -21,6 +22,27 @@ export const VERIFICATION_OPTION_DESCRIPTION = "a `verify --json` output to show
 export interface ReportExtras {
   readonly compare?: ComparedModel;
   readonly verification?: VerificationSummary;
+}
+
+/**
+ * Throws a usage error (exit 2) when `--compare` or `--verification` is given without the flag
+ * that writes the report they go into (`--html` for evaluate, `--out` for design): they would
+ * do nothing.
+ */
+export function requireReportFlag(
+  flags: { readonly compare?: string | undefined; readonly verification?: string | undefined },
+  reportFlag: string,
+  reportGiven: boolean,
+): void {
+  if (reportGiven) return;
+  const given = [
+    ...(flags.compare === undefined ? [] : ["--compare"]),
+    ...(flags.verification === undefined ? [] : ["--verification"]),
+  ];
+  if (given.length === 0) return;
+  throw new UsageError(
+    `${given.join(" and ")} ${given.length === 1 ? "adds" : "add"} to the HTML report, which only ${reportFlag} writes; give ${reportFlag} too (e.g. ${reportFlag} ${reportFlag === "--html" ? "report.html" : "my-model"}), or leave ${given.join(" and ")} out`,
+  );
 }
 
 /** Reads `--compare` and `--verification` when given. */
