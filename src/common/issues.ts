@@ -298,7 +298,8 @@ export interface IssuePayloads {
   };
   /**
    * A write that takes a member from a bounded set (`keepLatest`) or may make it older, when the
-   * set holds fewer than all its source's records: nothing refills the set from the source.
+   * set holds fewer than all its source's records and cannot be refilled from its source
+   * (`cause`: the source keeps only some records, or does not index the set's order attribute).
    */
   "evaluate.boundedSetNotRefilled": {
     readonly pattern: string;
@@ -306,6 +307,7 @@ export interface IssuePayloads {
     readonly itemType: string;
     readonly entity: string;
     readonly reason: "delete" | "key" | "order";
+    readonly cause: "sourceIncomplete" | "orderNotIndexed";
     readonly attributes: readonly string[];
   };
   "evaluate.counterNotAddressable": {

@@ -146,11 +146,11 @@ accessPatterns:
   - { id: C8, name: C8, type: write, entity: Project, operation: patch, rps: { avg: 5, peak: 10 }, changes: [ title ] }
   - { id: C9, name: C9, type: write, entity: Project, operation: create, rps: { avg: 1, peak: 2 } }
 `;
-const boundedModel = (count: number): string => `version: 1
+const boundedModel = (count: number, sourceIndexing = ""): string => `version: 1
 leases: leases
 containers:
   - name: projects
-    partitionKey: [/projectId]
+    partitionKey: [/projectId]${sourceIndexing}
     items:
       - { type: project, entity: Project, id: "{projectId}", partitionKey: ["{projectId}"] }
   - name: projects-latest
@@ -164,10 +164,18 @@ containers:
         keepLatest: { count: ${count}, by: position }
         replicas: 2
 `;
+/** An indexing policy of the source container that leaves the set's order attribute out. */
+const NO_POSITION_INDEX = `
+    indexing: { included: [/type/?, /projectId/?], excluded: [/*] }`;
 
 describe("evaluate.boundedSetNotRefilled (independent seed 87)", () => {
-  it("a delete, and a change of the order attribute, of a set that keeps only some records are errors", () => {
+  it("a set refilled from its source (the order attribute indexed there) loses nothing to deletes and re-dates", () => {
     const { workload, model } = inline(BOUNDED_WORKLOAD, boundedModel(10));
+    expect(errorsOf(workload, model, "evaluate.boundedSetNotRefilled")).toEqual([]);
+  });
+
+  it("a delete, and a change of the order attribute, of a set whose source cannot sort by it are errors", () => {
+    const { workload, model } = inline(BOUNDED_WORKLOAD, boundedModel(10, NO_POSITION_INDEX));
     const found = errorsOf(workload, model, "evaluate.boundedSetNotRefilled");
     expect(found).toEqual([
       expect.objectContaining({
@@ -176,8 +184,9 @@ describe("evaluate.boundedSetNotRefilled (independent seed 87)", () => {
         itemType: "project",
         reason: "order",
         attributes: ["position"],
+        cause: "orderNotIndexed",
       }),
-      expect.objectContaining({ pattern: "C7", reason: "delete", attributes: [] }),
+      expect.objectContaining({ pattern: "C7", reason: "delete", attributes: [], cause: "orderNotIndexed" }),
     ]);
   });
 

@@ -88,6 +88,7 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
         entity: finding.entity,
         reason: finding.reason,
         attributes: finding.attributes,
+        cause: finding.cause,
         severity: "error",
         path,
         message: `${finding.container}/${finding.itemType} keeps only the newest of the ${finding.entity} records (keepLatest), and ${plan.patternId} ${
@@ -96,8 +97,15 @@ function issueOf(finding: WriteFinding, plan: WritePlan, index: number): Evaluat
             : finding.reason === "key"
               ? `changes ${finding.attributes.join(", ")}, which moves a member to another set`
               : `changes ${finding.attributes.join(", ")}, which may make a member older than a record the set does not keep`
-        }: the change-feed handler removes or rewrites the member and never reads the next newest from the source, so the set keeps fewer than the newest ${finding.entity} records`,
-        suggestion: `serve the read from the ${finding.entity} items themselves (an indexed ORDER BY), or keep every record in the set`,
+        }: the change-feed handler cannot refill the set from its source (${
+          finding.cause === "sourceIncomplete"
+            ? `which keeps only some ${finding.entity} records: a bounded set or buckets`
+            : `whose container does not index the set's order attribute: the ORDER BY cannot run`
+        }), so the set keeps fewer than the newest ${finding.entity} records`,
+        suggestion:
+          finding.cause === "orderNotIndexed"
+            ? `index the order attribute in the source's container, or serve the read from the ${finding.entity} items themselves`
+            : `keep the set from an item type that holds every ${finding.entity} record, or serve the read from the ${finding.entity} items themselves (an indexed ORDER BY)`,
       };
     case "counterNotAddressable":
       return {

@@ -41,7 +41,8 @@ export function effectiveIndexingPolicy(
 /**
  * Only what the access patterns need: every attribute a read pattern on an entity stored here
  * filters or sorts on, the holders' `via` attributes for copies (propagation queries), child
- * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by`, the tombstone property
+ * `via` attributes for counts/latest/all follow-up queries, `keepLatest.by` (in the set and in the
+ * item type it is refilled from, with the set's key attributes), the tombstone property
  * of soft-deleted item types, the source key in a many-to-many copy's array, and `/type/?`.
  */
 export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
@@ -119,6 +120,14 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
   }
   for (const item of container.items) {
     if (item.keepLatest !== undefined) paths.add(`/${item.keepLatest.by}/?`);
+    // A bounded set kept from this item type is refilled from it: the newest of the set's key,
+    // ORDER BY the set's order attribute (src/planner/plan-bounded-sets.ts, refillQuery).
+    for (const { item: copy } of context.copiesOf(container.name, item.type)) {
+      if (copy.keepLatest === undefined) continue;
+      paths.add(`/${copy.keepLatest.by}/?`);
+      for (const name of copy.partitionKey.flatMap((template) => templateAttributes(template)))
+        paths.add(`/${name}/?`);
+    }
     // Reads of a soft-deleted item type leave tombstones out: NOT IS_DEFINED on the property.
     const tombstone = context.tombstone(container.name, item.type);
     if (tombstone !== undefined) paths.add(`/${tombstone}/?`);

@@ -11,8 +11,14 @@
  * item outside the set. A delete removes a member from every replica.
  * Costed with the share of records the set holds (`items kept / replicas / records`) for updates
  * and deletes, and as an entering item for creates (new items are the newest: an upper bound).
+ *
+ * A member that leaves (its source deleted, moved to another set by a change of the set's key, or
+ * made older by a change of `by`) is replaced from the source: the handler reads the newest N of
+ * the set's key from the source item type (`refillQuery`) and the set's members, writes the
+ * members the set lacks into every replica and deletes those beyond N (`refillSteps`).
  */
 import { addressingAttributes, keepLatestOrderChanges } from "../model/key-changes.js";
+import { templateAttributes } from "../model/templates.js";
 import type { WritePattern } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
@@ -21,8 +27,8 @@ import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import type { ChangeKind } from "./changes.js";
-import type { PlanStep, PointReadStep, QueryStep, WriteFinding } from "./types.js";
-import { changeProbability } from "./changes.js";
+import type { PlanStep, PointReadStep, QueryStep, RefillObstacle, WriteFinding } from "./types.js";
+import { anyChangeProbability, changeProbability } from "./changes.js";
 
 /** Bytes of one member as the members query returns it (`{"id": ..., "<by>": ...}`). */
 const MEMBER_BYTES = 80;
@@ -138,12 +144,154 @@ export function boundedSetSteps(
   }
 }
 
+/** The attributes that pick a bounded set's logical partition (those of its key templates). */
+export function setKeyAttributes(copy: Placement): readonly string[] {
+  return [...new Set(copy.item.partitionKey.flatMap((template) => templateAttributes(template)))];
+}
+
 /**
- * The bounded sets of the written entity that the write can leave short: a set that holds fewer
- * than all of its source's records (`items kept / replicas / records` below 1) loses a member to
- * a delete or to a change of its key, and a change of its order attribute may make a member older
- * than a record outside it; the handler removes or rewrites the member and never reads the next
- * newest from the source (`src/runtime/bounded-sets.ts`), so the set keeps fewer than the newest.
+ * The item type a bounded set is kept from, when it holds every record the set may need (not a
+ * bounded set or a bucket itself) and sorts them by the set's order (`by` indexed): what the
+ * refill query reads. Undefined when the set cannot be refilled.
+ */
+export function refillSource(env: PlanEnvironment, copy: Placement): Placement | undefined {
+  const found = refillSourceOf(env, copy);
+  return found.kind === "source" ? found.placement : undefined;
+}
+
+/** The item type a bounded set is refilled from, or why it cannot be (`refillSource`). */
+function refillSourceOf(
+  env: PlanEnvironment,
+  copy: Placement,
+):
+  | { readonly kind: "source"; readonly placement: Placement }
+  | { readonly kind: "obstacle"; readonly cause: RefillObstacle } {
+  const { source, keepLatest } = copy.item;
+  const placement = source === undefined ? undefined : env.context.placement(source.container, source.type);
+  if (keepLatest === undefined || placement === undefined)
+    return { kind: "obstacle", cause: "sourceIncomplete" };
+  if (placement.item.keepLatest !== undefined || placement.item.bucket !== undefined)
+    return { kind: "obstacle", cause: "sourceIncomplete" };
+  if (!isPathIndexed(env.policy(placement.container), `/${keepLatest.by}`))
+    return { kind: "obstacle", cause: "orderNotIndexed" };
+  return { kind: "source", placement };
+}
+
+/**
+ * The query reading what a bounded set should hold from its source: the newest N records of the
+ * set's key (`SELECT TOP N * ... WHERE <key attributes> = ... ORDER BY by DESC`), whole (they are
+ * written into the set as its normal insert writes them), in one logical partition when the
+ * source is partitioned by the set's key, else across the source's partitions.
+ */
+export function refillQuery(
+  env: PlanEnvironment,
+  source: Placement,
+  copy: Placement,
+  times: number,
+): QueryStep {
+  const keepLatest = copy.item.keepLatest;
+  if (keepLatest === undefined) throw new Error(`internal: ${copy.item.type} is not a bounded set`);
+  const known = setKeyAttributes(copy);
+  const routed = routeRequest(source.item, new Set(known));
+  // Only a single logical partition is routed; a prefix or the write shards of the source are
+  // read as a fan-out (the key attributes filter).
+  const routing =
+    routed.scope === "single"
+      ? routed
+      : { scope: "fanOut" as const, knownLevels: 0, idKnown: false, shardCount: 1 };
+  const partitions = routing.scope === "single" ? 1 : env.partitions(source.container.name);
+  const query = buildQuery({
+    keys: keyConditions(source, routing, "result", new Set(known)),
+    predicates: known.map((attribute) => ({ attribute, op: "eq" as const })),
+    valuesFrom: "result",
+    orderBy: [{ attribute: keepLatest.by, direction: "desc" }],
+    top: keepLatest.count,
+    ...tombstoneFilter(env, source),
+  });
+  const returned = keepLatest.count;
+  return {
+    kind: "query",
+    role: "boundedSetRefill",
+    container: source.container.name,
+    itemType: source.item.type,
+    sql: query.sql,
+    parameters: query.parameters,
+    ...(routing.scope === "single" ? { partitionKey: source.item.partitionKey } : {}),
+    scope: routing.scope,
+    partitions,
+    returned,
+    orderServedByIndex: isPathIndexed(env.policy(source.container), `/${keepLatest.by}`),
+    ru: env.estimate({
+      op: "query",
+      returned,
+      returnedBytes: returned * env.shape(source).avgBytes,
+      partitions,
+    }),
+    times,
+    note: `refill ${copy.container.name}/${copy.item.type} when a member leaves: read the newest ${returned} by ${keepLatest.by} of its key from ${source.container.name} (${routing.scope === "single" ? "single partition" : `fan-out over ${partitions} partitions`})`,
+  };
+}
+
+/**
+ * The steps of `times` refills per request of the bounded set `copy` from `source`: the newest N
+ * from the source, the members of each of the set's partitions in one replica (every write shard),
+ * the member that replaces the leaving one written into every replica, and (`redated`: a member
+ * made older stays only while newer than the rest) the member that drops out deleted.
+ */
+export function refillSteps(
+  env: PlanEnvironment,
+  source: Placement,
+  copy: Placement,
+  times: number,
+  redated: boolean,
+  write: (operation: "upsert" | "delete", times: number, note: string) => PlanStep,
+): PlanStep[] {
+  if (times < 1e-6) return [];
+  const replicas = copy.item.replicas ?? 1;
+  const shards = copy.item.shards ?? 1;
+  const every = replicas > 1 ? ` in each of the ${replicas} replicas` : "";
+  return [
+    refillQuery(env, source, copy, times),
+    {
+      ...membersQuery(env, copy, times * shards),
+      note: `read the members of the set${shards > 1 ? ` (each of its ${shards} write shards)` : ""} to find those it lacks`,
+    },
+    write("upsert", times * replicas, `write the next newest member into the set${every}`),
+    ...(redated
+      ? [write("delete", times * replicas, `delete the member made older than the newest${every}`)]
+      : []),
+  ];
+}
+
+/**
+ * Refills per change of the set's source for `times` changes of `kind` per request: the share of
+ * changes that take a member out of the set (a delete of a member; an update of a member that
+ * changes `by` or the set's key), `share` being the share of records the set holds.
+ */
+export function refillShares(
+  env: PlanEnvironment,
+  copy: Placement,
+  kind: ChangeKind,
+  share: number,
+  pattern: WritePattern | undefined,
+): { readonly redated: number; readonly moved: number } {
+  const keepLatest = copy.item.keepLatest;
+  if (keepLatest === undefined) return { redated: 0, moved: 0 };
+  if (kind === "delete") return { redated: share, moved: 0 };
+  if (pattern === undefined || pattern.entity !== copy.item.entity) return { redated: 0, moved: 0 };
+  return {
+    redated: share * changeProbability(env, pattern, keepLatest.by),
+    moved: share * anyChangeProbability(env, pattern, setKeyAttributes(copy)),
+  };
+}
+
+/**
+ * The bounded sets of the written entity that the write can leave short and the handler cannot
+ * refill: a set that holds fewer than all of its source's records (`items kept / replicas /
+ * records` below 1) loses a member to a delete or to a change of its key, and a change of its
+ * order attribute may make a member older than a record outside it; the handler refills it from
+ * the source (`refillQuery`), unless the source does not hold every record (a bounded set or a
+ * bucket) or does not index the order attribute (`refillSource`).
  */
 export function boundedSetRefillFindings(env: PlanEnvironment, pattern: WritePattern): WriteFinding[] {
   const findings: WriteFinding[] = [];
@@ -155,6 +303,8 @@ export function boundedSetRefillFindings(env: PlanEnvironment, pattern: WritePat
     const { container, item } = copy;
     const keepLatest = item.keepLatest;
     if (keepLatest === undefined || item.source === undefined) continue;
+    const refill = refillSourceOf(env, copy);
+    if (refill.kind === "source") continue;
     const kept = env.itemCount(copy) / (item.replicas ?? 1);
     if (kept >= env.context.countAtHorizon(pattern.entity)) continue;
     const key = addressingAttributes(item).filter((name) => changed.includes(name));
@@ -173,6 +323,7 @@ export function boundedSetRefillFindings(env: PlanEnvironment, pattern: WritePat
       itemType: item.type,
       entity: pattern.entity,
       ...finding,
+      cause: refill.cause,
     });
   }
   return findings;

@@ -7,7 +7,7 @@ import type { WritePattern } from "../workload/types.js";
 import type { ChangeKind } from "./changes.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
-import { boundedSetSteps } from "./plan-bounded-sets.js";
+import { boundedSetSteps, refillShares, refillSource, refillSteps } from "./plan-bounded-sets.js";
 import { copyMoveSteps } from "./plan-copy-moves.js";
 import { feedStep, writeStep } from "./plan-steps.js";
 import type { ChangeFeedStep, PlanStep } from "./types.js";
@@ -49,6 +49,22 @@ export function replayCopies(
             ...copyMoveSteps(env, source, copy, kind, times, pattern, (count, note) =>
               writeStep(env, copy, "delete", count, note),
             ),
+          );
+        }
+        // A member that leaves (deleted, moved to another set, made older) is replaced from the
+        // set's source: the share of changes that hit a member and take it out.
+        const from = refillSource(env, copy);
+        if (from !== undefined) {
+          const kept = Math.min(
+            1,
+            env.itemCount(copy) / replicas / Math.max(1, env.context.countAtHorizon(item.entity)),
+          );
+          const leaves = refillShares(env, copy, kind, kept, pattern);
+          const write = (operation: "upsert" | "delete", count: number, note: string) =>
+            writeStep(env, copy, operation, count, note);
+          inner.push(
+            ...refillSteps(env, from, copy, times * leaves.redated, kind !== "delete", write),
+            ...refillSteps(env, from, copy, times * leaves.moved, false, write),
           );
         }
       } else {

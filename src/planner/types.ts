@@ -47,9 +47,10 @@ export interface QueryParameter {
  * What a step of change-feed work is for, when the generated code must tell it apart: the search
  * for copies left at an old address (`staleCopies`), the read of a copy before deleting it
  * (`checkCopy`: the delete of a moved source must not remove the copy its create wrote), the read
- * of a bounded set's members (`boundedSet`).
+ * of a bounded set's members (`boundedSet`), the read of the newest N from a bounded set's source
+ * when a member leaves (`boundedSetRefill`).
  */
-export type StepRole = "staleCopies" | "checkCopy" | "boundedSet";
+export type StepRole = "staleCopies" | "checkCopy" | "boundedSet" | "boundedSetRefill";
 
 interface StepBase {
   /** What the step is for, when the code must tell it apart (change-feed work). */
@@ -284,8 +285,10 @@ export type WriteFinding =
        * A bounded set (`keepLatest`) holding fewer than all of its source's records, which the write
        * takes a member from (`delete`: a delete; `key`: a change of the set's key moves it to
        * another set) or may make older than a record outside the set (`order`: a change of the
-       * attribute it is ordered by): the change-feed handler removes or rewrites the member and
-       * never reads the source for the next newest, so the set keeps fewer than the newest `count`.
+       * attribute it is ordered by), and which the change-feed handler cannot refill from its
+       * source (`cause`: the source holds only some records, a bounded set or buckets itself, or
+       * its container does not index the order attribute, so the ORDER BY cannot run): the set
+       * keeps fewer than the newest `count`.
        */
       readonly kind: "boundedSetNotRefilled";
       readonly container: string;
@@ -293,6 +296,7 @@ export type WriteFinding =
       /** The entity the set keeps. */
       readonly entity: string;
       readonly reason: "delete" | "key" | "order";
+      readonly cause: RefillObstacle;
       /** The attributes the write changes (none for a delete). */
       readonly attributes: readonly string[];
     }
@@ -311,6 +315,9 @@ export type WriteFinding =
       readonly entity: string;
       readonly attribute: string;
     };
+
+/** Why a bounded set cannot be refilled from its source (`boundedSetNotRefilled`). */
+export type RefillObstacle = "sourceIncomplete" | "orderNotIndexed";
 
 /**
  * The query that refills a `latest: N` embed from the children's own items when the kept N may no

@@ -6,6 +6,8 @@
  * member (any item while the set has fewer than N) is written into every replica, the oldest
  * beyond N deleted from every replica. An update known as such (all-versions feed, or this
  * module's own writes) of an item outside the set skips the members when `s` cannot change.
+ * A member that leaves (deleted, or made older) is replaced from the source first
+ * (`bounded-set-refill.ts`), then removed or rewritten.
  */
 import { changeOf, withCopies, type Charged, type ItemChange, type Runtime } from "./context.js";
 import {
@@ -24,6 +26,7 @@ import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
 import { compareValues } from "./reads.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { parseTemplate, type KeyValue } from "./templates.js";
+import { probeReplica, refillBoundedSet } from "./bounded-set-refill.js";
 
 type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
 
@@ -55,8 +58,13 @@ export async function maintainBoundedSet(
   const replicas = shape.replicas ?? 1;
   const addressOf = (replica: number): { id: string; keys: KeyValue[] } =>
     itemKeyOf(shape, record, { ...related, ...(shape.replicas === undefined ? {} : { replica }) });
-  // One replica answers for all: they receive the same writes.
-  const probe = shape.replicas === undefined ? 0 : Math.floor(runtime.random() * replicas);
+  // One replica answers for all: they receive the same writes. A delete reads the replica its
+  // loops write last (a handler stopped half-way finds the member there and repeats the
+  // delete); other changes pick one at random, spreading the reads as the plan charges them.
+  const probe =
+    change.kind === "delete" || shape.replicas === undefined
+      ? probeReplica(shape)
+      : Math.floor(runtime.random() * replicas);
   const probed = addressOf(probe);
   const member = await readItem(container, probed.id, probed.keys);
   charged.requestCharge += member.requestCharge;
@@ -82,6 +90,8 @@ export async function maintainBoundedSet(
       ]),
     ];
     if (checked.some((name) => JSON.stringify(held[name]) !== JSON.stringify(record[name]))) return outcome;
+    // The next newest takes its place (from the source), before the member goes.
+    await refillBoundedSet(runtime, charged, task, shape, held);
     for (let replica = 0; replica < replicas; replica++) {
       const { id, keys } = addressOf(replica);
       const removed = await removeItem(container, shape, id, keys);
@@ -93,6 +103,23 @@ export async function maintainBoundedSet(
     return outcome;
   }
   let evicted: StoredItem[] = [];
+  if (
+    member.item !== undefined &&
+    bounded.refill !== undefined &&
+    compareValues(record[keep.by], member.item[keep.by]) < 0
+  ) {
+    // A member made older: a record outside the set may now be newer. The set is refilled
+    // from the source first (the member still holds its old value until it is rewritten last).
+    const stays = await refillBoundedSet(runtime, charged, task, shape, record);
+    if (!stays) {
+      for (let replica = 0; replica < replicas; replica++) {
+        const { id, keys } = addressOf(replica);
+        charged.requestCharge += await deleteItem(container, id, keys);
+        charged.changes.push(changeOf(task.target, "delete", deletedItem(shape, record, id, keys)));
+      }
+      return outcome;
+    }
+  }
   if (member.item === undefined) {
     // An update of an item outside the set cannot enter it when its order value cannot change.
     if (change.kind === "update" && !bounded.sortMayChange) return outcome;

@@ -4,7 +4,8 @@
  * when the change carries it, else a query by the entity key once the upsert has created a copy
  * at a new address) and deleted. A source that moves (a create and a delete in two logical
  * partitions, which the change feed delivers in any order) must not lose the copy its create
- * wrote: the delete removes the copy only if it still holds the deleted version.
+ * wrote: the delete removes the copy only if it still holds the deleted version. A bounded set the
+ * copy leaves is refilled from the source before the copy goes (`bounded-set-refill.ts`).
  */
 import { changeOf, type Charged, type ItemChange, type Runtime } from "./context.js";
 import {
@@ -20,6 +21,7 @@ import { removeItem } from "./removal.js";
 import { asItems, queryItems, readItem } from "./requests.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { renderKeyValue, type KeyValue } from "./templates.js";
+import { refillBoundedSet } from "./bounded-set-refill.js";
 
 type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
 
@@ -97,6 +99,24 @@ export async function removeStaleCopies(
     stale = asItems(found.items).flatMap((item: StoredItem) =>
       typeof item["id"] === "string" ? [{ id: item["id"], keys: partitionKeyOfItem(shape, item) }] : [],
     );
+  }
+  if (shape.keepLatest !== undefined && task.bounded?.refill !== undefined) {
+    // A member that left a bounded set (its key changed): the next newest takes its place in
+    // the set it left, before it goes.
+    const refilled = new Set<string>();
+    for (const address of stale) {
+      if (current.has(addressText(address.id, address.keys))) continue;
+      const held = await readItem(container, address.id, address.keys);
+      charged.requestCharge += held.requestCharge;
+      if (held.item === undefined) continue;
+      const record = recordOf(shape, held.item);
+      const set = JSON.stringify(
+        itemKeyOf(shape, record, shape.replicas === undefined ? {} : { replica: 0 }).keys,
+      );
+      if (refilled.has(set)) continue;
+      refilled.add(set);
+      await refillBoundedSet(runtime, charged, task, shape, record);
+    }
   }
   for (const address of stale) {
     if (current.has(addressText(address.id, address.keys))) continue;

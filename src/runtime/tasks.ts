@@ -124,12 +124,18 @@ export type MaintenanceTask =
       /**
        * A bounded set (keepLatest): the query reading its members (id and order value) in one
        * logical partition, and whether writes can change the order value (then an update of an
-       * item outside the set may enter it).
+       * item outside the set may enter it). `refill` reads the newest `count` of the set's key
+       * from the source item type (whole items), when a member leaves the set.
        */
       readonly bounded?: {
         readonly membersSql: string;
         readonly parameters: readonly TaskQueryParameter[];
         readonly sortMayChange: boolean;
+        readonly refill?: ItemRef & {
+          readonly sql: string;
+          readonly parameters: readonly TaskQueryParameter[];
+          readonly partitionKey?: readonly string[];
+        };
       };
       /**
        * The copy's address can change: when an upsert creates the copy of a changed record, this

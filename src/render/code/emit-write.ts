@@ -226,6 +226,7 @@ function maintenanceTask(
     case "replica":
     case "trim": {
       const members = step.steps.find((s) => s.kind === "query" && s.role === "boundedSet");
+      const refill = step.steps.find((s) => s.kind === "query" && s.role === "boundedSetRefill");
       const stale = step.steps.find((s) => s.kind === "query" && s.role === "staleCopies");
       const checked = step.steps.some((s) => s.role === "checkCopy")
         ? guardedAttributes(workload, model, step)
@@ -241,6 +242,17 @@ function maintenanceTask(
                   membersSql: members.sql,
                   parameters: parameterSources(members.parameters),
                   sortMayChange: sortMayChange(workload, model, step),
+                  ...(refill?.kind === "query"
+                    ? {
+                        refill: {
+                          container: refill.container,
+                          itemType: refill.itemType,
+                          sql: refill.sql,
+                          parameters: parameterSources(refill.parameters),
+                          ...(refill.partitionKey === undefined ? {} : { partitionKey: refill.partitionKey }),
+                        },
+                      }
+                    : {}),
                 },
               }
             : {}),
@@ -336,7 +348,9 @@ function sortMayChange(workload: Workload, model: Model, step: ChangeFeedStep): 
 function mergeCopyTasks(a: MaintenanceTaskData, b: MaintenanceTaskData): MaintenanceTaskData {
   if (a.kind !== "copy" || b.kind !== "copy") return b;
   const checked = [...new Set([...(a.checkBeforeDelete ?? []), ...(b.checkBeforeDelete ?? [])])];
-  const bounded = a.bounded ?? b.bounded;
+  const refill = a.bounded?.refill ?? b.bounded?.refill;
+  const members = a.bounded ?? b.bounded;
+  const bounded = members === undefined || refill === undefined ? members : { ...members, refill };
   const stale = a.stale ?? b.stale;
   return {
     kind: "copy",
