@@ -24,6 +24,7 @@ import { bindParameters } from "./parameters.js";
 import { removeItem } from "./removal.js";
 import { asItems, deleteItem, queryItems, readItem } from "./requests.js";
 import { compareValues } from "./reads.js";
+import type { IntentEntry } from "./journal.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { parseTemplate, type KeyValue } from "./templates.js";
 import { probeReplica, refillBoundedSet } from "./bounded-set-refill.js";
@@ -141,6 +142,25 @@ export async function maintainBoundedSet(
     if (!enters) return outcome;
     // The item takes a place: the members beyond N - 1 leave.
     evicted = members.slice(keep.count - 1).filter((item) => item["id"] !== probed.id);
+  }
+  // The members leaving, recorded first in the batch's journal (the lease of its feed range): a
+  // process that dies after the new member landed and before they left has them deleted when the
+  // batch is replayed (the redelivered change then finds the member and would evict nothing).
+  const journal = change.feed?.journal;
+  if (journal !== undefined && evicted.length > 0) {
+    const leaving: IntentEntry[] = [];
+    for (let replica = 0; replica < replicas; replica++) {
+      const { keys } = addressOf(replica);
+      for (const gone of evicted) {
+        const { id } = itemKeyOf(
+          shape,
+          { ...record, ...recordOf(shape, gone) },
+          { ...(shape.replicas === undefined ? {} : { replica }) },
+        );
+        leaving.push({ kind: "delete", container: task.target.container, id, keys });
+      }
+    }
+    await journal.record(leaving);
   }
   for (let replica = 0; replica < replicas; replica++) {
     const { keys } = addressOf(replica);

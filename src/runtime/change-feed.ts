@@ -12,7 +12,8 @@
 import type { Database } from "@azure/cosmos";
 import { leaseId, type CheckpointStore, type Lease } from "./checkpoints.js";
 import type { DeadLetter, DeadLetterStore } from "./dead-letters.js";
-import { isTransient } from "./errors.js";
+import { DataAccessError, isTransient } from "./errors.js";
+import type { IntentEntry, Journal } from "./journal.js";
 import {
   cosmosFeedSource,
   rangeCovers,
@@ -33,12 +34,19 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Changes read per page by default. */
 export const DEFAULT_MAX_ITEM_COUNT = 1000;
 
-/** Runs the handlers for a batch of changes as the feed delivered them from feed range `range`. */
+/**
+ * Runs the handlers for a batch of changes as the feed delivered them from feed range `range`;
+ * writes that must not be half-applied are recorded in `journal` first (journal.ts).
+ */
 export type DeliverChanges = (
   container: string,
   changes: readonly unknown[],
   range: string,
+  journal: Journal,
 ) => Promise<unknown>;
+
+/** Replays the writes a lease recorded for a batch that did not finish (journal.ts). */
+export type ReplayIntent = (container: string, intent: readonly IntentEntry[]) => Promise<unknown>;
 
 /** What happened to a batch (for monitoring). */
 export interface BatchEvent {
@@ -86,6 +94,11 @@ export interface ChangeFeedProcessorOptions {
   readonly onBatch?: (event: BatchEvent) => void;
   /** The feed (default: `@azure/cosmos` over the database; tests pass an in-memory one). */
   readonly feed?: FeedSource;
+  /**
+   * Replays the writes a lease recorded before a crash (the generated module's `replayFeed`).
+   * Without it, a lease holding recorded writes is not read (an error each time it is tried).
+   */
+  readonly replay?: ReplayIntent;
   /** The clock in milliseconds (default Date.now). */
   readonly now?: () => number;
   /** Random numbers in [0, 1) for backoff jitter and the instance name. */
@@ -129,6 +142,7 @@ interface Settings {
   readonly deadLetters: DeadLetterStore | undefined;
   readonly backoff: Backoff | undefined;
   readonly onBatch: ChangeFeedProcessorOptions["onBatch"];
+  readonly replay: ReplayIntent | undefined;
 }
 
 function settingsOf(source: Database | FeedSource, options: ChangeFeedProcessorOptions): Settings {
@@ -136,7 +150,9 @@ function settingsOf(source: Database | FeedSource, options: ChangeFeedProcessorO
   const maxItemCount = options.maxItemCount ?? DEFAULT_MAX_ITEM_COUNT;
   const random = options.random ?? Math.random;
   return {
-    feed: "open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount }),
+    feed:
+      options.feed ??
+      ("open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount })),
     start: options.startFrom ?? (mode === "allVersionsAndDeletes" ? "now" : "beginning"),
     processor: options.processorName ?? "data-access",
     owner: options.instanceName ?? `instance-${Math.floor(random() * 2 ** 48).toString(36)}`,
@@ -153,6 +169,7 @@ function settingsOf(source: Database | FeedSource, options: ChangeFeedProcessorO
     deadLetters: options.deadLetters,
     backoff: options.backoff,
     onBatch: options.onBatch,
+    replay: options.replay,
   };
 }
 
@@ -194,13 +211,46 @@ class Processor {
     this.deliver = deliver;
   }
 
+  /**
+   * Makes the writes a lease recorded for a batch that did not finish (a crash, or a failed
+   * attempt), then clears the record: the next attempt starts from what the batch left.
+   */
+  private async replayIntent(entry: Running): Promise<void> {
+    const intent = entry.lease.intent;
+    if (intent === undefined || intent.length === 0) return;
+    const { replay, store, now, expiry } = this.settings;
+    if (replay === undefined)
+      throw new DataAccessError(
+        "conflict",
+        `the lease ${entry.lease.id} holds writes of a batch that did not finish, and no replay was given (options.replay)`,
+      );
+    await replay(entry.lease.container, intent);
+    if (!(await serialize(entry, (lease) => store.record(lease, [], now() + expiry))))
+      throw new DataAccessError("conflict", `the lease ${entry.lease.id} was lost`);
+  }
+
+  /** Delivers one attempt of a batch: replays what an earlier one recorded, then runs the handlers. */
+  private async attempt(entry: Running, changes: readonly unknown[]): Promise<void> {
+    const { store, now, expiry } = this.settings;
+    await this.replayIntent(entry);
+    const recorded: IntentEntry[] = [];
+    const journal: Journal = {
+      record: async (entries) => {
+        recorded.push(...entries);
+        if (!(await serialize(entry, (lease) => store.record(lease, recorded, now() + expiry))))
+          throw new DataAccessError("conflict", `the lease ${entry.lease.id} was lost`);
+      },
+    };
+    await this.deliver(entry.lease.container, changes, entry.lease.range, journal);
+  }
+
   /** Delivers one page: the whole batch with retries, then change by change to isolate a poison one. */
   private async deliverPage(entry: Running, page: FeedPage): Promise<BatchEvent | undefined> {
     const { onError, maxAttempts, deadLetters, backoff, random } = this.settings;
     const where = whereOf(entry);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.deliver(where.container, page.changes, where.range);
+        await this.attempt(entry, page.changes);
         return {
           ...where,
           changes: page.changes.length,
@@ -251,7 +301,7 @@ class Processor {
     const where = whereOf(entry);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.deliver(where.container, [change], where.range);
+        await this.attempt(entry, [change]);
         return "delivered";
       } catch (error) {
         onError(error, where);

@@ -10,6 +10,7 @@
  */
 import type { Container } from "@azure/cosmos";
 import { chargeOf, statusOf } from "./errors.js";
+import type { IntentEntry } from "./journal.js";
 
 /** A lease: one feed range of one source container, for one processor. */
 export interface Lease {
@@ -27,6 +28,11 @@ export interface Lease {
   readonly expiresAt?: number;
   /** The version of the lease in its store (an ETag); changes are conditional on it. */
   readonly version?: string;
+  /**
+   * The writes the batch in progress recorded before making them (journal.ts), replayed before
+   * the range is read again; a checkpoint clears them.
+   */
+  readonly intent?: readonly IntentEntry[];
 }
 
 /** A lease store. Every method that changes a lease returns undefined when it lost a race. */
@@ -40,8 +46,13 @@ export interface CheckpointStore {
    * read and is free, expired or already `owner`'s.
    */
   acquire(lease: Lease, owner: string, expiresAt: number, now: number): Promise<Lease | undefined>;
-  /** Saves the continuation (and renews the lease) when `lease` is still this owner's, unchanged. */
+  /**
+   * Saves the continuation (and renews the lease) when `lease` is still this owner's, unchanged;
+   * clears the recorded intent.
+   */
   checkpoint(lease: Lease, continuation: string, expiresAt: number): Promise<Lease | undefined>;
+  /** Records the writes a batch is about to make (an empty list clears them), as `checkpoint`. */
+  record(lease: Lease, intent: readonly IntentEntry[], expiresAt: number): Promise<Lease | undefined>;
   /** Gives a lease up (keeping its continuation) when it is unchanged since read. */
   release(lease: Lease): Promise<void>;
   /** Removes a lease (a feed range that no longer exists and was never read). */
@@ -89,7 +100,16 @@ export function memoryCheckpointStore(): CheckpointStore & { readonly leases: Re
     checkpoint(lease, continuation, expiresAt) {
       const stored = current(lease);
       if (stored === undefined || stored.owner !== lease.owner) return Promise.resolve(undefined);
-      return Promise.resolve(save({ ...stored, continuation, expiresAt }));
+      const { intent: _intent, ...kept } = stored;
+      return Promise.resolve(save({ ...kept, continuation, expiresAt }));
+    },
+    record(lease, intent, expiresAt) {
+      const stored = current(lease);
+      if (stored === undefined || stored.owner !== lease.owner) return Promise.resolve(undefined);
+      const { intent: _intent, ...kept } = stored;
+      // A stored copy: the caller's list may change after it is recorded.
+      const copy = JSON.parse(JSON.stringify(intent)) as IntentEntry[];
+      return Promise.resolve(save({ ...kept, ...(copy.length === 0 ? {} : { intent: copy }), expiresAt }));
     },
     release(lease) {
       const stored = current(lease);
@@ -116,6 +136,7 @@ interface LeaseDocument {
   readonly continuation?: string;
   readonly owner?: string;
   readonly expiresAt?: number;
+  readonly intent?: readonly IntentEntry[];
   readonly _etag?: string;
 }
 
@@ -128,6 +149,7 @@ function toLease(document: LeaseDocument): Lease {
     ...(document.continuation === undefined ? {} : { continuation: document.continuation }),
     ...(document.owner === undefined ? {} : { owner: document.owner }),
     ...(document.expiresAt === undefined ? {} : { expiresAt: document.expiresAt }),
+    ...(document.intent === undefined || document.intent.length === 0 ? {} : { intent: document.intent }),
     ...(document._etag === undefined ? {} : { version: document._etag }),
   };
 }
@@ -142,6 +164,7 @@ function toDocument(lease: Lease): LeaseDocument {
     ...(lease.continuation === undefined ? {} : { continuation: lease.continuation }),
     ...(lease.owner === undefined ? {} : { owner: lease.owner }),
     ...(lease.expiresAt === undefined ? {} : { expiresAt: lease.expiresAt }),
+    ...(lease.intent === undefined || lease.intent.length === 0 ? {} : { intent: lease.intent }),
   };
 }
 
@@ -209,7 +232,12 @@ export function containerCheckpointStore(
       return replace(lease, { ...lease, owner, expiresAt });
     },
     checkpoint(lease, continuation, expiresAt) {
-      return replace(lease, { ...lease, continuation, expiresAt });
+      const { intent: _intent, ...kept } = lease;
+      return replace(lease, { ...kept, continuation, expiresAt });
+    },
+    record(lease, intent, expiresAt) {
+      const { intent: _intent, ...kept } = lease;
+      return replace(lease, { ...kept, ...(intent.length === 0 ? {} : { intent }), expiresAt });
     },
     async release(lease) {
       const { owner: _owner, expiresAt: _expiresAt, ...free } = lease;

@@ -15,6 +15,7 @@ import {
   type StoredItem,
 } from "./items.js";
 import { readItem } from "./requests.js";
+import type { Journal } from "./journal.js";
 import type { AddressBinding, CopySource, ItemRef } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
 
@@ -89,7 +90,7 @@ export interface ItemChange {
   /** The item before the change, when known. */
   readonly previous?: StoredItem;
   /** Where the change feed delivered it: its logical sequence number and feed range. */
-  readonly feed?: { readonly lsn: number; readonly range: string };
+  readonly feed?: { readonly lsn: number; readonly range: string; readonly journal?: Journal };
 }
 
 /** An item change with where it happened. */

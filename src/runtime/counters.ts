@@ -21,6 +21,16 @@
  *   flag is set after them: a redelivered batch changes no holder twice, and a change of the child
  *   meanwhile arrives with the flag the handler set. Writes of the child carry the flag over (a
  *   replace keeps what the handlers maintain; a patch does not touch it).
+ * - **Crashes.** The holders' updates and the flags are in two partitions, so they cannot commit
+ *   together: the batch records them in its journal (the lease of its feed range, journal.ts)
+ *   before making them, and a batch that did not finish has them replayed before it is read
+ *   again. Without that, a process dying between a holder's update and the child's flag leaves
+ *   a counted child unflagged: once it changes again, it is counted a second time.
+ * - **In-process changes** (`applyChanges`, no feed position). A change may be stale or applied
+ *   twice (a retried call): the flag is set first, conditional on the child's version the change
+ *   shows (ETag), and only then is the holder updated; a flag that lost the race has the child
+ *   read and judged as it is now. A hard delete (all-versions mode) has no item left to flag and
+ *   is applied as given.
  * - **All versions and deletes.** Every create and delete arrives: +1 and -1, no flag (a delete
  *   event has no item to read one from); an update that carries its previous version and addresses
  *   another holder than it moves the count (-1, +1).
@@ -37,6 +47,7 @@ import { DataAccessError, chargeOf, statusOf } from "./errors.js";
 import { isTombstone, partitionKeyOfItem, recordOf, type ItemTypeShape, type StoredItem } from "./items.js";
 import { patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
 import { patchCondition, propertyRef } from "./sql.js";
+import type { IntentEntry } from "./journal.js";
 import type { MaintenanceTask } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue } from "./templates.js";
 
@@ -98,7 +109,7 @@ function valuesOf(
 const MAX_HOLDER_ATTEMPTS = 8;
 
 /** The work of a batch on one holder. */
-interface HolderWork {
+export interface HolderWork {
   readonly id: string;
   readonly keys: KeyValue[];
   /** Per change: its delta and sequence number, in feed order. */
@@ -126,7 +137,7 @@ interface HolderDelta {
  * `record` is the child's record now; `address` its values of the holder's address attributes.
  */
 function deltasOf(
-  runtime: Runtime,
+  mode: Runtime["changeFeedMode"],
   flag: string,
   shape: ItemTypeShape,
   change: ItemChange,
@@ -141,7 +152,7 @@ function deltasOf(
           { by: -1, record: before },
           { by: 1, record },
         ];
-  if (runtime.changeFeedMode === "allVersionsAndDeletes") {
+  if (mode === "allVersionsAndDeletes") {
     if (change.kind === "create") return { deltas: [{ by: 1, record }] };
     if (change.kind === "delete") return { deltas: [{ by: -1, record }] };
     const previous =
@@ -176,9 +187,19 @@ export async function applyCounter(
   const holders = new Map<string, HolderWork>();
   const flags: FlagUpdate[] = [];
   const names = holderAttributes(task);
-  for (const change of changes) {
+  // Changes applied in-process (no feed position) may be stale or applied twice (a retried
+  // applyChanges): each flag is set first, conditional on the version the change shows, and only
+  // a flag that moved changes a holder.
+  const inProcess = changes.every((change) => change.feed === undefined);
+  for (const given of changes) {
+    const settled = inProcess
+      ? await settleFlag(runtime, charged, flag, sourceShape, given, names)
+      : undefined;
+    if (inProcess && settled === undefined) continue;
+    const change = settled?.change ?? given;
     const record = { ...change.item, ...recordOf(sourceShape, change.item) };
-    const found = deltasOf(runtime, flag, sourceShape, change, record, names);
+    const found =
+      settled?.found ?? deltasOf(runtime.changeFeedMode, flag, sourceShape, change, record, names);
     for (const delta of found.deltas) {
       const values = readValues(runtime, holderShape, boundAttributes(task.bind, delta.record), task.id);
       const id = renderTemplate(task.id, values);
@@ -190,9 +211,34 @@ export async function applyCounter(
       holders.set(name, work);
     }
     const childId = change.item["id"];
-    if (found.flag !== undefined && typeof childId === "string") {
+    if (!inProcess && found.flag !== undefined && typeof childId === "string") {
       flags.push({ id: childId, keys: partitionKeyOfItem(sourceShape, change.item), counted: found.flag });
     }
+  }
+  // The holders' updates and the flags are in two partitions: the batch's journal (the lease of
+  // its feed range) records them first, so a crash between them is replayed, not half-applied.
+  const journal = changes.find((change) => change.feed?.journal !== undefined)?.feed?.journal;
+  if (journal !== undefined && flags.length > 0) {
+    await journal.record([
+      ...[...holders.values()].map((work): IntentEntry => ({
+        kind: "counter",
+        container: task.holder.container,
+        itemType: task.holder.itemType,
+        property: task.property,
+        id: work.id,
+        keys: work.keys,
+        deltas: work.deltas,
+        ...(work.range === undefined ? {} : { range: work.range }),
+      })),
+      ...flags.map((child): IntentEntry => ({
+        kind: "set",
+        container: sourceShape.container,
+        id: child.id,
+        keys: child.keys,
+        property: flag,
+        value: child.counted,
+      })),
+    ]);
   }
   for (const work of holders.values()) {
     const updated = await updateHolder(runtime, charged, task, work);
@@ -207,11 +253,72 @@ export async function applyCounter(
   }
 }
 
-/** The holder's counter changed by the batch's sum; once per feed range position when known. */
-async function updateHolder(
+/** How often a flag's conditional update is tried again on a child that keeps changing. */
+const MAX_FLAG_ATTEMPTS = 8;
+
+/**
+ * Sets the flag a change of a counted child calls for, conditional on the child's version the
+ * change shows (its ETag); when the child changed since (a change applied twice, or a newer
+ * write), its current version is read and judged instead. Returns the change judged and its
+ * deltas, to be applied to the holders; undefined when the change calls for nothing.
+ */
+async function settleFlag(
   runtime: Runtime,
   charged: Charged,
-  task: CounterTask,
+  flag: string,
+  shape: ItemTypeShape,
+  given: ItemChange,
+  names: readonly string[],
+): Promise<{ change: ItemChange; found: ReturnType<typeof deltasOf> } | undefined> {
+  const container = runtime.container(shape.container);
+  let change = given;
+  for (let attempt = 1; attempt <= MAX_FLAG_ATTEMPTS; attempt++) {
+    const record = { ...change.item, ...recordOf(shape, change.item) };
+    // A hard delete has no item left to flag: all-versions-and-deletes rules (-1). Every other
+    // change is judged by its flag, as the latest-version feed's changes are.
+    if (change.kind === "delete" && runtime.changeFeedMode === "allVersionsAndDeletes")
+      return { change, found: deltasOf("allVersionsAndDeletes", flag, shape, change, record, names) };
+    const found = deltasOf("latestVersion", flag, shape, change, record, names);
+    const id = change.item["id"];
+    if (found.flag === undefined || typeof id !== "string")
+      return found.deltas.length === 0 ? undefined : { change, found };
+    const keys = partitionKeyOfItem(shape, change.item);
+    const etag = change.item["_etag"];
+    try {
+      const response = await container
+        .item(id, toPartitionKey(keys))
+        .patch<StoredItem>(
+          [{ op: "set", path: pointer(flag), value: found.flag }],
+          typeof etag === "string" ? { accessCondition: { type: "IfMatch", condition: etag } } : {},
+        );
+      charged.requestCharge += response.requestCharge;
+      return { change, found };
+    } catch (error) {
+      charged.requestCharge += chargeOf(error);
+      // A child deleted since: its delete is a change of its own.
+      if (statusOf(error) === 404) return undefined;
+      if (statusOf(error) !== 412) throw error;
+    }
+    const read = await readItem(container, id, keys);
+    charged.requestCharge += read.requestCharge;
+    if (read.item === undefined) return undefined;
+    change = { kind: isTombstone(shape, read.item) ? "delete" : "upsert", item: read.item };
+  }
+  throw new DataAccessError(
+    "conflict",
+    `the ${shape.type} ${String(given.item["id"])} kept changing while its ${flag} was set (${MAX_FLAG_ATTEMPTS} attempts)`,
+    { context: { container: shape.container, id: String(given.item["id"]) } },
+  );
+}
+
+/** The holder's counter changed by the batch's sum; once per feed range position when known. */
+export async function updateHolder(
+  runtime: Runtime,
+  charged: Charged,
+  task: {
+    readonly holder: { readonly container: string; readonly itemType: string };
+    readonly property: string;
+  },
   work: HolderWork,
 ): Promise<StoredItem | undefined> {
   const container = runtime.container(task.holder.container);
@@ -273,7 +380,13 @@ async function updateHolder(
   );
 }
 
-function holderMissing(task: CounterTask, work: HolderWork): DataAccessError {
+function holderMissing(
+  task: {
+    readonly holder: { readonly container: string; readonly itemType: string };
+    readonly property: string;
+  },
+  work: HolderWork,
+): DataAccessError {
   return new DataAccessError(
     "notFound",
     `the ${task.holder.itemType} ${work.id} whose ${task.property} counts these changes does not exist (yet): the batch is retried`,

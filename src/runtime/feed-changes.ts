@@ -7,6 +7,7 @@
  */
 import type { ContainerChange, Runtime } from "./context.js";
 import type { ChangeFeedModeName } from "./feed-source.js";
+import type { Journal } from "./journal.js";
 import { isTombstone, keyPathSegments, setPath, type ItemTypeShape, type StoredItem } from "./items.js";
 import { templateAttributes, unrenderTemplate } from "./templates.js";
 
@@ -14,9 +15,15 @@ function isObject(value: unknown): value is StoredItem {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Where a change was delivered, when the feed gives its sequence number. */
-function feedOf(lsn: unknown, range: string | undefined): { feed?: { lsn: number; range: string } } {
-  return typeof lsn === "number" && range !== undefined ? { feed: { lsn, range } } : {};
+/** Where a change was delivered, when the feed gives its sequence number (and the batch's journal). */
+function feedOf(
+  lsn: unknown,
+  range: string | undefined,
+  journal: Journal | undefined,
+): { feed?: { lsn: number; range: string; journal?: Journal } } {
+  return typeof lsn === "number" && range !== undefined
+    ? { feed: { lsn, range, ...(journal === undefined ? {} : { journal }) } }
+    : {};
 }
 
 /** A latest-version entry: an upsert, or a delete when it is a tombstone of its item type. */
@@ -25,12 +32,13 @@ function latestVersionChange(
   container: string,
   entry: unknown,
   range: string | undefined,
+  journal: Journal | undefined,
 ): ContainerChange | undefined {
   if (!isObject(entry) || typeof entry["type"] !== "string") return undefined;
   const shape = runtime.itemTypes(container).find((candidate) => candidate.type === entry["type"]);
   if (shape === undefined) return undefined;
   const kind = isTombstone(shape, entry) ? "delete" : "upsert";
-  return { container, itemType: shape.type, kind, item: entry, ...feedOf(entry["_lsn"], range) };
+  return { container, itemType: shape.type, kind, item: entry, ...feedOf(entry["_lsn"], range, journal) };
 }
 
 /**
@@ -73,11 +81,12 @@ function allVersionsChanges(
   container: string,
   entry: unknown,
   range: string | undefined,
+  journal: Journal | undefined,
 ): ContainerChange[] {
   if (!isObject(entry)) return [];
   const metadata = isObject(entry["metadata"]) ? entry["metadata"] : {};
   const operation = metadata["operationType"];
-  const feed = feedOf(metadata["lsn"], range);
+  const feed = feedOf(metadata["lsn"], range, journal);
   if (operation === "delete") {
     const id = metadata["id"];
     const partitionKey = isObject(metadata["partitionKey"]) ? metadata["partitionKey"] : {};
@@ -113,10 +122,12 @@ export function changesOfFeed(
   entries: readonly unknown[],
   mode: ChangeFeedModeName,
   range?: string,
+  journal?: Journal,
 ): ContainerChange[] {
   return entries.flatMap((entry) => {
-    if (mode === "allVersionsAndDeletes") return allVersionsChanges(runtime, container, entry, range);
-    const change = latestVersionChange(runtime, container, entry, range);
+    if (mode === "allVersionsAndDeletes")
+      return allVersionsChanges(runtime, container, entry, range, journal);
+    const change = latestVersionChange(runtime, container, entry, range, journal);
     return change === undefined ? [] : [change];
   });
 }

@@ -28,3 +28,4 @@ export * from "./counters.js";
 export * from "./removal.js";
 export * from "./rewrite.js";
 export * from "./increments.js";
+export * from "./journal.js";

@@ -91,8 +91,9 @@ export interface ItemTypeShape {
    */
   readonly softDelete?: { readonly property: string; readonly ttlSeconds: number };
   /**
-   * Counted by a parent's counter kept from the latest-version change feed: the item carries the
-   * counters' flags (`src/runtime/counters.ts`), which a rewrite keeps.
+   * Counted by a parent's counter kept from the change feed: the item carries the counters' flags
+   * (`src/runtime/counters.ts`: the latest-version feed's handlers and changes applied in-process
+   * read them), which a rewrite keeps.
    */
   readonly countedFromFeed?: boolean;
 }

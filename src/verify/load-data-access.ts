@@ -21,6 +21,7 @@ import {
   type DataAccessFile,
 } from "../render/code/render-data-access.js";
 import type { ChangeFeedProcessor, ChangeFeedProcessorOptions } from "../runtime/change-feed.js";
+import type { IntentEntry, Journal } from "../runtime/journal.js";
 import type { Workload } from "../workload/types.js";
 
 /** A change of an item, as the generated module reports it (`ContainerChange`). */
@@ -53,7 +54,10 @@ export interface DataAccess {
     container: string,
     entries: readonly unknown[],
     range?: string,
+    journal?: Journal,
   ) => Promise<GeneratedWriteResult>;
+  /** Makes the writes a lease recorded for a batch that did not finish (what the processors call). */
+  readonly replayFeed: (container: string, intent: readonly IntentEntry[]) => Promise<GeneratedWriteResult>;
   /**
    * `startChangeFeedProcessors` of the module over the same database; `applyFeed` replaces the
    * module's own (to watch or fail the handlers). Options as the runtime's
@@ -65,6 +69,7 @@ export interface DataAccess {
         container: string,
         entries: readonly unknown[],
         range?: string,
+        journal?: Journal,
       ) => Promise<GeneratedWriteResult>;
     },
   ) => ChangeFeedProcessor;
@@ -184,6 +189,7 @@ export async function loadDataAccess(
     },
     applyChanges: bound["applyChanges"] as DataAccess["applyChanges"],
     applyFeed: bound["applyFeed"] as DataAccess["applyFeed"],
+    replayFeed: bound["replayFeed"] as DataAccess["replayFeed"],
     startChangeFeedProcessors: ({ applyFeed, ...rest }) =>
       startProcessors(
         database,

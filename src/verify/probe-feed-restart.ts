@@ -38,6 +38,7 @@ export async function feedRestart(run: ProbeRun, subject: CounterSubject): Promi
   const started = performance.now();
   await run.feed.settle();
   await run.feed.stop();
+  const source = run.feed.source;
   const checkpoints = memoryCheckpointStore();
   const errors: unknown[] = [];
   let failures = 0;
@@ -45,16 +46,16 @@ export async function feedRestart(run: ProbeRun, subject: CounterSubject): Promi
     run.access.startChangeFeedProcessors({
       checkpoints,
       startFrom: "now",
-      pollIntervalMs: 250,
+      ...(source === undefined ? { pollIntervalMs: 250 } : { feed: source, pollIntervalMs: 5 }),
       leaseRenewMs: 1000,
       backoff: { initialDelayMs: 50 },
       onError: (error) => errors.push(error),
-      applyFeed: async (container, entries, range) => {
+      applyFeed: async (container, entries, range, journal) => {
         if (failOnce && failures === 0 && entries.length > 0) {
           failures++;
           throw new Error("the probe's handler failed once");
         }
-        return run.access.applyFeed(container, entries, range);
+        return run.access.applyFeed(container, entries, range, journal);
       },
     });
   const [first, second] = subject.children;

@@ -20,7 +20,13 @@ import {
   type EndpointCapabilities,
 } from "./endpoint.js";
 import { databaseWithFault, type MaintenanceState } from "./fault-database.js";
-import { startFeedMaintenance, type FeedMaintenance } from "./feed-maintenance.js";
+import { CrashSchedule, type CrashPoint } from "./crash-schedule.js";
+import {
+  startFeedMaintenance,
+  startSimulatedFeedMaintenance,
+  type FeedMaintenance,
+} from "./feed-maintenance.js";
+import { simulatedFeed } from "./simulated-feed.js";
 import { loadItems } from "./load.js";
 import { loadDataAccess } from "./load-data-access.js";
 import type { ProbeOutcome } from "./probe-outcomes.js";
@@ -75,6 +81,11 @@ export interface VerificationReport {
    */
   readonly probes: readonly ProbeOutcome[];
   readonly probeCounts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
+  /** The simulated feed's run: maintenance steps taken and the crashes injected. */
+  readonly simulatedFeed?: {
+    readonly steps: number;
+    readonly crashes: readonly { readonly step: number; readonly when: string; readonly what: string }[];
+  };
   /** No pattern and no probe failed, and the data loaded. */
   readonly ok: boolean;
   readonly elapsedMs: number;
@@ -92,6 +103,20 @@ export interface RunOptions {
   readonly changeFeedPollMs?: number;
   /** Longest wait for the change feed to settle after a write pattern (ms). Default 60,000. */
   readonly changeFeedTimeoutMs?: number;
+  /**
+   * Maintain derived data with the module's change-feed processors over a simulated feed (for an
+   * endpoint without one), killed at `crashes` and restarted from their leases.
+   */
+  readonly simulatedFeed?: SimulatedFeedOptions;
+}
+
+/** The simulated change feed of a verify run (simulated-feed.ts) and its crash schedule. */
+export interface SimulatedFeedOptions {
+  /** Feed ranges (default 2). */
+  readonly ranges?: number;
+  /** Changes per feed page (default 100). */
+  readonly maxItemCount?: number;
+  readonly crashes?: readonly CrashPoint[];
 }
 
 /** Items the endpoint refused (409) on load: the model's duplicates or the endpoint's artifacts. */
@@ -157,6 +182,7 @@ function reportOf(
     readonly outcomes: ReadonlyMap<string, PatternOutcome>;
     readonly probes: readonly ProbeOutcome[];
     readonly started: number;
+    readonly schedule: CrashSchedule | undefined;
   },
 ): VerificationReport {
   const secrets = options.secrets ?? [];
@@ -193,6 +219,9 @@ function reportOf(
     counts,
     probes: run.probes,
     probeCounts,
+    ...(run.schedule === undefined
+      ? {}
+      : { simulatedFeed: { steps: run.schedule.steps, crashes: [...run.schedule.crashes] } }),
     ok: counts.failed === 0 && probeCounts.failed === 0 && run.load.status !== "failed",
     elapsedMs: round(performance.now() - run.started),
   };
@@ -222,7 +251,19 @@ export async function runVerification(
     });
     const { load, unreliable } = loadOutcome(plan, loaded.conflicts, capabilities);
     const state: MaintenanceState = { depth: 0 };
-    const database = databaseWithFault(deployment.database, options.fault, state);
+    const schedule =
+      options.simulatedFeed === undefined ? undefined : new CrashSchedule(options.simulatedFeed.crashes);
+    const faulty = databaseWithFault(deployment.database, options.fault, state);
+    const simulated =
+      options.simulatedFeed === undefined
+        ? undefined
+        : simulatedFeed(
+            deployment.database,
+            new Map(plan.deployedModel.containers.map((c) => [c.name, c.partitionKey[0] ?? "/id"])),
+            options.simulatedFeed,
+          );
+    const database =
+      schedule === undefined || simulated === undefined ? faulty : simulated.watch(schedule.database(faulty));
     const loadedModule = await loadDataAccess(plan.workload, plan.model, plan.plans, database, {
       // Batches with patch operations where the endpoint runs them atomically; else one by one.
       transactionalBatch: capabilities.atomicBatch && capabilities.patchInBatch,
@@ -230,7 +271,15 @@ export async function runVerification(
     });
     dispose = loadedModule.dispose;
     const access = loadedModule.access;
-    if (capabilities.changeFeed) {
+    if (schedule !== undefined && simulated !== undefined) {
+      feed = await startSimulatedFeedMaintenance(
+        access,
+        state,
+        simulated,
+        schedule,
+        options.changeFeedTimeoutMs ?? 60_000,
+      );
+    } else if (capabilities.changeFeed) {
       feed = await startFeedMaintenance(
         access,
         state,
@@ -260,7 +309,15 @@ export async function runVerification(
     await runReadPatterns(run, outcomes);
     // The probes write after the reads were checked (fresh keys): they change no checked answer.
     const probes = await runProbes({ ...run, containers: deployment.containers }, planProbes(plan));
-    return reportOf(endpoint, plan, options, { deployment, loaded, load, outcomes, probes, started });
+    return reportOf(endpoint, plan, options, {
+      deployment,
+      loaded,
+      load,
+      outcomes,
+      probes,
+      started,
+      schedule,
+    });
   } finally {
     await feed?.stop();
     await dispose?.();
@@ -279,6 +336,11 @@ export async function verifyOnEndpoint(
   model: Model,
   options: VerificationOptions & RunOptions = {},
 ): Promise<VerificationReport> {
-  const plan = buildVerificationPlan(workload, model, endpoint.capabilities, EMBEDDED_LIMITATIONS, options);
-  return runVerification(endpoint, plan, options);
+  // A simulated change feed gives the endpoint one.
+  const fed =
+    options.simulatedFeed === undefined
+      ? endpoint
+      : { ...endpoint, capabilities: { ...endpoint.capabilities, changeFeed: true } };
+  const plan = buildVerificationPlan(workload, model, fed.capabilities, EMBEDDED_LIMITATIONS, options);
+  return runVerification(fed, plan, options);
 }

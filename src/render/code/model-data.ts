@@ -57,12 +57,10 @@ export function shapesOf(workload: Workload, model: Model): ReadonlyMap<string, 
       ? deleteCarriersOf(workload, model).map((carrier) => shapeKey(carrier.container, carrier.itemType))
       : [],
   );
+  // Counted children carry their flags in both modes: the feed's handlers use them in latest-version
+  // mode, and changes applied in-process (applyChanges) in both, so a rewrite keeps them.
   const counted = new Set(
-    deletes.mode === "softDelete"
-      ? countedFromFeedOf(workload, model).map((placement) =>
-          shapeKey(placement.container, placement.itemType),
-        )
-      : [],
+    countedFromFeedOf(workload, model).map((placement) => shapeKey(placement.container, placement.itemType)),
   );
   const shapes = new Map<string, ItemTypeShapeData>();
   for (const container of model.containers) {

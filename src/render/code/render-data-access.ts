@@ -57,6 +57,7 @@ const RUNTIME_VALUES = [
   "partitionKeyOfItem",
   "pinReplica",
   "replicaToken",
+  "replayIntent",
 ];
 
 /** Runtime types the generated module may use. */
@@ -68,8 +69,10 @@ const RUNTIME_TYPES = [
   "CopySource",
   "DataAccessOptions",
   "FollowUpResult",
+  "IntentEntry",
   "ItemChange",
   "ItemTypeShape",
+  "Journal",
   "KeyValue",
   "MaintenanceTask",
   "PageOptions",
@@ -133,6 +136,7 @@ export function dataAccessNames(
   const unique = uniqueNamer([
     "applyChanges",
     "applyFeed",
+    "replayFeed",
     "constructor",
     "toString",
     "valueOf",
@@ -515,14 +519,24 @@ function createDataAccessSource(
     "  /**",
     "   * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what",
     "   * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).",
+    "   * Writes that must not be half-applied are recorded in `journal` (the range's lease) first.",
     "   */",
-    "  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>",
-    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);",
+    "  const applyFeed = (",
+    "    container: string,",
+    "    entries: readonly unknown[],",
+    "    range?: string,",
+    "    journal?: Journal,",
+    "  ): Promise<WriteResult> =>",
+    "    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range, journal), false);",
+    "  /** Makes the writes a lease recorded for a batch that did not finish (idempotent). */",
+    "  const replayFeed = (_container: string, intent: readonly IntentEntry[]): Promise<WriteResult> =>",
+    "    replayIntent(runtime, intent);",
     "  return {",
     functions.join("\n"),
     ...handlerNames.map((name) => `    ${name},`),
     "    applyChanges,",
     "    applyFeed,",
+    "    replayFeed,",
     "  };",
     "}",
     "",
@@ -541,7 +555,7 @@ const CHANGE_FEED_SOURCE = `/**
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: Pick<DataAccess, "applyFeed">,
+  access: Pick<DataAccess, "applyFeed" | "replayFeed">,
   options: Omit<ChangeFeedProcessorOptions, "checkpoints"> & {
     readonly checkpoints?: ChangeFeedProcessorOptions["checkpoints"];
   } = {},
@@ -553,6 +567,7 @@ export function startChangeFeedProcessors(
     throw new Error("the model names no lease container (leases): pass options.checkpoints");
   return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, {
     mode: CHANGE_FEED_MODE,
+    replay: access.replayFeed,
     ...options,
     checkpoints,
   });
