@@ -84,7 +84,11 @@ export interface ChangeFeedProcessorOptions {
   /** Errors of reads, handlers and lease operations (default: console.error). */
   readonly onError?: (error: unknown, where: { readonly container: string; readonly range?: string }) => void;
   readonly onBatch?: (event: BatchEvent) => void;
-  /** The feed (default: `@azure/cosmos` over the database; tests pass an in-memory one). */
+  /**
+   * The feed read instead of the source's: by default the processor reads `@azure/cosmos`'s pull
+   * model over the database it is given (or the `FeedSource` given in its place); tests pass an
+   * in-memory one.
+   */
   readonly feed?: FeedSource;
   /** The clock in milliseconds (default Date.now). */
   readonly now?: () => number;
@@ -136,7 +140,9 @@ function settingsOf(source: Database | FeedSource, options: ChangeFeedProcessorO
   const maxItemCount = options.maxItemCount ?? DEFAULT_MAX_ITEM_COUNT;
   const random = options.random ?? Math.random;
   return {
-    feed: "open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount }),
+    feed:
+      options.feed ??
+      ("open" in source && "ranges" in source ? source : cosmosFeedSource(source, { mode, maxItemCount })),
     start: options.startFrom ?? (mode === "allVersionsAndDeletes" ? "now" : "beginning"),
     processor: options.processorName ?? "data-access",
     owner: options.instanceName ?? `instance-${Math.floor(random() * 2 ** 48).toString(36)}`,
