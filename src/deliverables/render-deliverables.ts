@@ -13,6 +13,7 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
 import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
 import { renderDataAccessFiles } from "../render/code/render-data-access.js";
+import { renderProjectFiles } from "../render/code/render-project.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../analysis/requirements-checklist.js";
 import {
@@ -115,6 +116,7 @@ export async function renderDeliverables(
       explicit,
       evaluation.patterns.map((pattern) => pattern.plan),
     ).map((file) => ({ path: `src/${file.path}`, content: file.content, executable: false })),
+    ...renderProjectFiles(workload).map((file) => ({ ...file, executable: false })),
     {
       path: REPORT_FILE_NAME,
       content: await renderReportHtml(
