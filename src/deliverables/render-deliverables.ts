@@ -28,6 +28,7 @@ import type { Workload } from "../workload/types.js";
 /** The model file a design or render writes into its folder. */
 export const MODEL_FILE_NAME = "model.yaml";
 import { modelThroughputOf } from "../cost/throughput.js";
+import { expiringItems } from "../cost/soundness.js";
 
 /** Options of a design's deliverables: its decisions and baseline come from the design itself. */
 export interface DesignDeliverableOptions {
@@ -52,6 +53,11 @@ export interface DeliverableOptions extends DesignDeliverableOptions {
 /** The throughput the evaluation recommends (or the model sets) per container. */
 function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
   return Object.fromEntries(evaluation.containers.map((c) => [c.name, modelThroughputOf(c.throughput)]));
+}
+
+/** Why items of each container carry a `ttl` (the infrastructure turns TTL on for them). */
+export function expiringItemsOf(workload: Workload, model: Model): Record<string, readonly string[]> {
+  return Object.fromEntries(model.containers.map((c) => [c.name, expiringItems(workload, model, c)]));
 }
 
 /**
@@ -137,6 +143,7 @@ export async function renderDeliverables(
     ...renderModelArtifacts(explicit, {
       throughputByContainer: throughputOf(evaluation),
       scale: workload.scale,
+      expiringItems: expiringItemsOf(workload, explicit),
     }),
   ];
 }

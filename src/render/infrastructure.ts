@@ -38,6 +38,12 @@ export interface InfrastructureOptions {
   };
   /** Default database name in the generated parameters. Default `appdb`. */
   readonly databaseName?: string;
+  /**
+   * Why items of a container carry a `ttl`, by container name: item types' own and soft-delete
+   * tombstones (`cost/soundness.ts` `expiringItems`, which needs the workload). Without it, the
+   * item types' own `ttl` in the model is what counts.
+   */
+  readonly expiringItems?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Provisioned throughput as the templates write it. */
@@ -173,7 +179,8 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
         resolved = provisioned(throughput, "throughput", containerNotes);
       }
     }
-    const definition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
+    const modelDefinition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
+    const definition = withItemTtl(modelDefinition, container, options, containerNotes);
     return { definition, ...(resolved === undefined ? {} : { throughput: resolved }), notes: containerNotes };
   });
   if (model.leases !== undefined) containers.push(leaseContainerPlan(model.leases, serverless));
@@ -196,6 +203,32 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
     containers,
     notes,
   };
+}
+
+/**
+ * Cosmos DB honours an item's `ttl` only when its container has TTL on (`defaultTtl`; -1: on,
+ * with no default expiry). A container whose items carry their own `ttl` (item types' own,
+ * soft-delete tombstones) and that the model gives no `defaultTtl` is created with -1, and says
+ * why: otherwise its items would never expire (the evaluation's error `evaluate.ttlOff`).
+ * Source: https://learn.microsoft.com/azure/cosmos-db/nosql/time-to-live (checked 2026-11-23).
+ */
+function withItemTtl(
+  definition: ContainerDefinitionData,
+  container: Model["containers"][number],
+  options: InfrastructureOptions,
+  notes: string[],
+): ContainerDefinitionData {
+  if (definition.defaultTtl !== undefined) return definition;
+  const reasons =
+    options.expiringItems?.[container.name] ??
+    container.items.flatMap((item) =>
+      item.ttl === undefined ? [] : [`${item.type} items set ttl ${item.ttl}`],
+    );
+  if (reasons.length === 0) return definition;
+  notes.push(
+    `Items carry their own ttl (${reasons.join("; ")}) but the model sets no defaultTtl: created with defaultTtl -1 (TTL on, no default expiry), without which Cosmos DB ignores the items' ttl. Set defaultTtl: -1 in the model (evaluate.ttlOff).`,
+  );
+  return { ...definition, defaultTtl: -1 };
 }
 
 /**
