@@ -114,7 +114,7 @@ export const SCRIPT_ENV: Readonly<Record<string, string>> = {
   SUBSCRIPTION_ID: "00000000-0000-0000-0000-000000000000",
 };
 
-/** The containers the script creates, from the `az` calls of a run with `env`. */
+/** The containers the script creates, from the `az` calls of a run with `env` (quota raised). */
 export function scriptContainers(
   script: string,
   env: Readonly<Record<string, string>> = SCRIPT_ENV,
@@ -123,6 +123,8 @@ export function scriptContainers(
     script,
     env,
     "/subscriptions/s/resourceGroups/rg/providers/x/databaseAccounts/acct",
+    // Throughput over the default maximum is what these tests read back too.
+    ["--quota-increased"],
   );
   if (run.status !== 0) throw new Error(`the script failed (${String(run.status)}): ${run.stderr}`);
   return run.calls.flatMap((call): OutputContainer[] => {
