@@ -13,6 +13,7 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { renderModelArtifacts, type RenderedFile } from "../render/artifacts.js";
 import { DATA_MODEL_FILE_NAME, renderDataModel, type BaselineFigures } from "../render/data-model.js";
 import { renderDataAccessFiles } from "../render/code/render-data-access.js";
+import { renderProjectFiles } from "../render/code/render-project.js";
 import { renderRequirements } from "../render/requirements.js";
 import type { RequirementsState } from "../analysis/requirements-checklist.js";
 import {
@@ -27,6 +28,7 @@ import type { Workload } from "../workload/types.js";
 /** The model file a design or render writes into its folder. */
 export const MODEL_FILE_NAME = "model.yaml";
 import { modelThroughputOf } from "../cost/throughput.js";
+import { expiringItems } from "../cost/soundness.js";
 
 /** Options of a design's deliverables: its decisions and baseline come from the design itself. */
 export interface DesignDeliverableOptions {
@@ -51,6 +53,11 @@ export interface DeliverableOptions extends DesignDeliverableOptions {
 /** The throughput the evaluation recommends (or the model sets) per container. */
 function throughputOf(evaluation: Evaluation): Record<string, Throughput> {
   return Object.fromEntries(evaluation.containers.map((c) => [c.name, modelThroughputOf(c.throughput)]));
+}
+
+/** Why items of each container carry a `ttl` (the infrastructure turns TTL on for them). */
+export function expiringItemsOf(workload: Workload, model: Model): Record<string, readonly string[]> {
+  return Object.fromEntries(model.containers.map((c) => [c.name, expiringItems(workload, model, c)]));
 }
 
 /**
@@ -115,6 +122,7 @@ export async function renderDeliverables(
       explicit,
       evaluation.patterns.map((pattern) => pattern.plan),
     ).map((file) => ({ path: `src/${file.path}`, content: file.content, executable: false })),
+    ...renderProjectFiles(workload).map((file) => ({ ...file, executable: false })),
     {
       path: REPORT_FILE_NAME,
       content: await renderReportHtml(
@@ -135,6 +143,7 @@ export async function renderDeliverables(
     ...renderModelArtifacts(explicit, {
       throughputByContainer: throughputOf(evaluation),
       scale: workload.scale,
+      expiringItems: expiringItemsOf(workload, explicit),
     }),
   ];
 }

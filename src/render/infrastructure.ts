@@ -10,8 +10,12 @@ import {
   AUTOSCALE_MAX_RUS_STEP,
   AUTOSCALE_MIN_MAX_RUS,
   MANUAL_MIN_RUS,
+  LIMIT_SOURCES,
   MANUAL_RUS_STEP,
+  MAX_CONTAINER_RUS,
+  MAX_CONTAINER_RUS_TICKET,
   MAX_PROVISIONED_RUS,
+  MAX_SHARED_DATABASE_RUS,
 } from "../cosmos/limits.js";
 import type { Model, Throughput } from "../model/types.js";
 import {
@@ -38,6 +42,12 @@ export interface InfrastructureOptions {
   };
   /** Default database name in the generated parameters. Default `appdb`. */
   readonly databaseName?: string;
+  /**
+   * Why items of a container carry a `ttl`, by container name: item types' own and soft-delete
+   * tombstones (`cost/soundness.ts` `expiringItems`, which needs the workload). Without it, the
+   * item types' own `ttl` in the model is what counts.
+   */
+  readonly expiringItems?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Provisioned throughput as the templates write it. */
@@ -49,6 +59,21 @@ export interface ContainerPlan {
   /** Absent: serverless account, shared database throughput, or not given (service default). */
   readonly throughput?: ProvisionedThroughput;
   readonly notes: readonly string[];
+}
+
+/**
+ * Throughput over the default maximum of a container (or a shared-throughput database): Azure
+ * refuses it until a support ticket raised the maximum for the account (`cosmos/limits.ts`
+ * MAX_CONTAINER_RUS).
+ */
+export interface QuotaIncrease {
+  readonly kind: "container" | "database";
+  /** The container's name, or the database's default name. */
+  readonly name: string;
+  /** The manual RU/s or autoscale maximum the templates provision. */
+  readonly rus: number;
+  /** The default maximum it is over. */
+  readonly maximum: number;
 }
 
 export interface InfrastructurePlan {
@@ -65,6 +90,8 @@ export interface InfrastructurePlan {
   readonly containers: readonly ContainerPlan[];
   /** Account-level notes (defaults applied, conflicting settings). */
   readonly notes: readonly string[];
+  /** Throughput that deploys only after a quota increase: the database's first, then by container. */
+  readonly quotaIncreases: readonly QuotaIncrease[];
 }
 
 /**
@@ -121,6 +148,41 @@ function deployable(rus: number, step: number, what: string, notes: string[]): n
   return capped;
 }
 
+/** RU/s a provisioned throughput asks for: the manual RU/s or the autoscale maximum. */
+export function provisionedRus(throughput: ProvisionedThroughput): number {
+  return throughput.kind === "manual" ? throughput.rus : throughput.maxRus;
+}
+
+/** The quota increase `throughput` needs, if it is over the default maximum (and a note saying so). */
+function quotaIncrease(
+  kind: QuotaIncrease["kind"],
+  name: string,
+  throughput: ProvisionedThroughput | undefined,
+  notes: string[],
+): QuotaIncrease[] {
+  if (throughput === undefined) return [];
+  const maximum = kind === "container" ? MAX_CONTAINER_RUS : MAX_SHARED_DATABASE_RUS;
+  const rus = provisionedRus(throughput);
+  if (rus <= maximum) return [];
+  notes.push(
+    `Quota increase needed: ${formatInteger(rus)} RU/s is over the default maximum of ${formatInteger(maximum)} RU/s per ${kind}: the deployment fails until the maximum is raised for this account by ${MAX_CONTAINER_RUS_TICKET} (${LIMIT_SOURCES.conceptsLimits}).`,
+  );
+  return [{ kind, name, rus, maximum }];
+}
+
+/**
+ * One sentence naming the throughput that deploys only after a quota increase, or undefined.
+ * @example quotaSummary(plan) // "Quota increase needed before deploying: container events (1,438,000 RU/s) is over ..."
+ */
+export function quotaSummary(plan: InfrastructurePlan): string | undefined {
+  if (plan.quotaIncreases.length === 0) return undefined;
+  const over = plan.quotaIncreases.map(
+    (q) =>
+      `${q.kind} ${q.name} (${formatInteger(q.rus)} RU/s, over the default maximum of ${formatInteger(q.maximum)} RU/s per ${q.kind})`,
+  );
+  return `Quota increase needed before deploying: ${over.join(", ")}; Azure refuses it until the maximum is raised for this account by ${MAX_CONTAINER_RUS_TICKET} (${LIMIT_SOURCES.conceptsLimits}).`;
+}
+
 /** Resolves what every artifact of `model` will contain. */
 export function planInfrastructure(model: Model, options: InfrastructureOptions = {}): InfrastructurePlan {
   const notes: string[] = [];
@@ -156,6 +218,8 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
       databaseThroughput = provisioned(given, "database", notes);
     }
   }
+  const databaseName = options.databaseName ?? "appdb";
+  const quotaIncreases = quotaIncrease("database", databaseName, databaseThroughput, notes);
   const containers = effective.map(([container, throughput]): ContainerPlan => {
     const containerNotes: string[] = [];
     if (container.indexing.kind === "derived" && options.derivedIndexing?.[container.name] === undefined) {
@@ -173,7 +237,9 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
         resolved = provisioned(throughput, "throughput", containerNotes);
       }
     }
-    const definition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
+    const modelDefinition = containerDefinitionOf(container, options.derivedIndexing?.[container.name]);
+    const definition = withItemTtl(modelDefinition, container, options, containerNotes);
+    quotaIncreases.push(...quotaIncrease("container", container.name, resolved, containerNotes));
     return { definition, ...(resolved === undefined ? {} : { throughput: resolved }), notes: containerNotes };
   });
   if (model.leases !== undefined) containers.push(leaseContainerPlan(model.leases, serverless));
@@ -186,7 +252,7 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
   }
   return {
     serverless,
-    databaseName: options.databaseName ?? "appdb",
+    databaseName,
     ...(databaseThroughput === undefined ? {} : { databaseThroughput }),
     additionalRegions,
     ...(names[0] === undefined ? {} : { primaryRegion: names[0] }),
@@ -195,7 +261,34 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
     consistency: options.scale?.consistency ?? "session",
     containers,
     notes,
+    quotaIncreases,
   };
+}
+
+/**
+ * Cosmos DB honours an item's `ttl` only when its container has TTL on (`defaultTtl`; -1: on,
+ * with no default expiry). A container whose items carry their own `ttl` (item types' own,
+ * soft-delete tombstones) and that the model gives no `defaultTtl` is created with -1, and says
+ * why: otherwise its items would never expire (the evaluation's error `evaluate.ttlOff`).
+ * Source: https://learn.microsoft.com/azure/cosmos-db/nosql/time-to-live (checked 2026-11-23).
+ */
+function withItemTtl(
+  definition: ContainerDefinitionData,
+  container: Model["containers"][number],
+  options: InfrastructureOptions,
+  notes: string[],
+): ContainerDefinitionData {
+  if (definition.defaultTtl !== undefined) return definition;
+  const reasons =
+    options.expiringItems?.[container.name] ??
+    container.items.flatMap((item) =>
+      item.ttl === undefined ? [] : [`${item.type} items set ttl ${item.ttl}`],
+    );
+  if (reasons.length === 0) return definition;
+  notes.push(
+    `Items carry their own ttl (${reasons.join("; ")}) but the model sets no defaultTtl: created with defaultTtl -1 (TTL on, no default expiry), without which Cosmos DB ignores the items' ttl. Set defaultTtl: -1 in the model (evaluate.ttlOff).`,
+  );
+  return { ...definition, defaultTtl: -1 };
 }
 
 /**

@@ -5,6 +5,7 @@
  * processor runs on `@azure/cosmos` in src/verify/data-access-probes.test.ts (a handler failing
  * once, a processor stopped and restarted).
  */
+import type { Database } from "@azure/cosmos";
 import { describe, expect, it } from "vitest";
 import {
   processChangeFeeds,
@@ -118,6 +119,30 @@ describe("processChangeFeeds", () => {
       [RANGE_A, "2", undefined],
       [RANGE_B, "1", undefined],
     ]);
+  });
+
+  it("reads options.feed instead of the database's change feed when it is given", async () => {
+    const feed = memoryFeed([RANGE_A]);
+    feed.write("posts", RANGE_A, { id: "p1" });
+    // A database whose feed must not be read: any use of it fails the test.
+    const database = new Proxy({} as Database, {
+      get: (_target, property) => {
+        throw new Error(`the database was used (${String(property)}) although options.feed was given`);
+      },
+    });
+    const errors: unknown[] = [];
+    const seen: unknown[] = [];
+    const processor = processChangeFeeds(
+      database,
+      ["posts"],
+      (_container, changes) => Promise.resolve(seen.push(...changes)),
+      fast({ feed: feed.source, onError: (error) => errors.push(error) }),
+    );
+    await processor.ready;
+    await until(() => seen.length === 1, "the change of the given feed");
+    await processor.stop();
+    expect(seen).toEqual([{ id: "p1" }]);
+    expect(errors).toEqual([]);
   });
 
   it("retries a handler that fails once and loses nothing", async () => {

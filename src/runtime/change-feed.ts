@@ -92,7 +92,11 @@ export interface ChangeFeedProcessorOptions {
   /** Errors of reads, handlers and lease operations (default: console.error). */
   readonly onError?: (error: unknown, where: { readonly container: string; readonly range?: string }) => void;
   readonly onBatch?: (event: BatchEvent) => void;
-  /** The feed (default: `@azure/cosmos` over the database; tests pass an in-memory one). */
+  /**
+   * The feed read instead of the source's: by default the processor reads `@azure/cosmos`'s pull
+   * model over the database it is given (or the `FeedSource` given in its place); tests pass an
+   * in-memory one.
+   */
   readonly feed?: FeedSource;
   /**
    * Replays the writes a lease recorded before a crash (the generated module's `replayFeed`).

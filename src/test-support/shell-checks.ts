@@ -50,10 +50,15 @@ export interface StubAzRun {
 }
 
 /**
- * Runs `script` with `env` and a stand-in `az` first on PATH that records its arguments and
- * prints `stdout` (for `az ... --query id --output tsv` style calls).
+ * Runs `script` with `env`, its arguments `args` and a stand-in `az` first on PATH that records
+ * its arguments and prints `stdout` (for `az ... --query id --output tsv` style calls).
  */
-export function runWithStubAz(script: string, env: Readonly<Record<string, string>>, stdout = ""): StubAzRun {
+export function runWithStubAz(
+  script: string,
+  env: Readonly<Record<string, string>>,
+  stdout = "",
+  args: readonly string[] = [],
+): StubAzRun {
   const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-az-"));
   const log = join(dir, "az.log");
   writeFileSync(log, "");
@@ -69,7 +74,7 @@ export function runWithStubAz(script: string, env: Readonly<Record<string, strin
     { mode: 0o755 },
   );
   writeFileSync(join(dir, "script.sh"), script);
-  const run = spawnSync("bash", [join(dir, "script.sh")], {
+  const run = spawnSync("bash", [join(dir, "script.sh"), ...args], {
     encoding: "utf8",
     env: { PATH: `${dir}:${process.env["PATH"] ?? ""}`, ...env },
   });

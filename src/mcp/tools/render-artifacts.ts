@@ -8,6 +8,7 @@ import { formatIssue, issueToJson } from "../../common/issues.js";
 import { readInputFile } from "../../files/io.js";
 import { handEditedMessage, HandEditedError, writeOutputs } from "../../files/write-outputs.js";
 import { loadModel } from "../../model/load-model.js";
+import { expiringItemsOf } from "../../deliverables/render-deliverables.js";
 import { renderModelArtifacts } from "../../render/artifacts.js";
 import { failure, issueSchema, success } from "../support/results.js";
 import { sessionWorkload } from "../support/session-workload.js";
@@ -49,7 +50,12 @@ export const renderArtifactsTool = defineTool({
         issues: model.issues.map(issueToJson),
       });
     }
-    const files = renderModelArtifacts(model.value, workload === undefined ? {} : { scale: workload.scale });
+    const files = renderModelArtifacts(
+      model.value,
+      workload === undefined
+        ? {}
+        : { scale: workload.scale, expiringItems: expiringItemsOf(workload, model.value) },
+    );
     let report;
     try {
       report = await writeOutputs(args.outDir, files, args.force, { confine: true });

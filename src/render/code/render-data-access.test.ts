@@ -12,7 +12,13 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Plan, PlanStep } from "../../planner/types.js";
-import { loadExampleModel, writeFiles, type LoadedExample } from "../../test-support/generated-module.js";
+import type { FeedSource } from "../../runtime/feed-source.js";
+import {
+  importGenerated,
+  loadExampleModel,
+  writeFiles,
+  type LoadedExample,
+} from "../../test-support/generated-module.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../../test-support/model-examples.js";
 import type { Workload } from "../../workload/types.js";
 import { camelIdentifier, commentText } from "./identifiers.js";
@@ -22,22 +28,29 @@ import {
   renderDataAccessModule,
   RUNTIME_FOLDER,
 } from "./render-data-access.js";
+import { GENERATED_COMPILER_OPTIONS } from "./render-project.js";
 
-const STRICT_OPTIONS: ts.CompilerOptions = {
-  noEmit: true,
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
-  skipLibCheck: true,
-  types: ["node"],
-};
+/**
+ * The generated project's own compiler options (its tsconfig.json: strict,
+ * noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext), without emitting: the files
+ * here are laid out under test-output/ rather than the project's src/ (the project as written is
+ * built by src/deliverables/generated-project.test.ts).
+ */
+function generatedProjectOptions(): ts.CompilerOptions {
+  const {
+    rootDir: _rootDir,
+    outDir: _outDir,
+    declaration: _declaration,
+    ...checks
+  } = GENERATED_COMPILER_OPTIONS;
+  const converted = ts.convertCompilerOptionsFromJson(checks, ".");
+  expect(converted.errors).toEqual([]);
+  return { ...converted.options, noEmit: true };
+}
 
 /** Type-checks files in one program; the diagnostics of each file, formatted. */
 function compileStrict(files: ReadonlyMap<string, string>): Map<string, string[]> {
-  const program = ts.createProgram([...files.values()], STRICT_OPTIONS);
+  const program = ts.createProgram([...files.values()], generatedProjectOptions());
   const nameOf = new Map([...files].map(([name, file]) => [file, name]));
   const byFile = new Map<string, string[]>([...files.keys()].map((name) => [name, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
@@ -132,7 +145,7 @@ describe("renderDataAccessModule", () => {
     });
   });
 
-  it("compiles for every example model under strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext", () => {
+  it("compiles for every example model under the generated tsconfig (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes, NodeNext)", () => {
     const files = new Map(
       [...generated].map(([label, { example, source }]) => {
         const folder = writeFiles("compile", label, [
@@ -253,5 +266,70 @@ describe("renderDataAccessFiles", () => {
         readFileSync(join(runtimeDir, name), "utf8"),
       );
     }
+  });
+});
+
+describe("startChangeFeedProcessors of the generated module", () => {
+  it("reads options.feed instead of the database's change feed when it is given", async () => {
+    const example = loadExampleModel("blogging");
+    const module = await importGenerated(
+      "feed-option",
+      renderDataAccessFiles(example.workload, example.model, example.plans),
+    );
+    const start = module["startChangeFeedProcessors"] as (
+      database: unknown,
+      access: { applyFeed: (container: string, entries: readonly unknown[]) => Promise<unknown> },
+      options: unknown,
+    ) => { ready: Promise<void>; stop(): Promise<void> };
+    const memoryCheckpointStore = module["memoryCheckpointStore"] as () => unknown;
+    const opened: string[] = [];
+    const feed: FeedSource = {
+      ranges: () => Promise.resolve([{ key: "..FF" }]),
+      open(container, _range, continuation) {
+        opened.push(container);
+        let read = continuation !== undefined;
+        return {
+          read() {
+            const changes = read ? [] : [{ id: `${container}-change` }];
+            read = true;
+            return Promise.resolve({ changes, continuation: "1", requestCharge: 1 });
+          },
+        };
+      },
+    };
+    // A database that must not be touched: its change feed is not the one asked for.
+    const database = new Proxy(
+      {},
+      {
+        get: (_target, property) => {
+          throw new Error(`the database was used (${String(property)}) although options.feed was given`);
+        },
+      },
+    );
+    const delivered: string[] = [];
+    const errors: unknown[] = [];
+    const processors = start(
+      database,
+      {
+        applyFeed: (container, entries) => {
+          delivered.push(...entries.map((entry) => `${container}: ${(entry as { id: string }).id}`));
+          return Promise.resolve();
+        },
+      },
+      {
+        feed,
+        checkpoints: memoryCheckpointStore(),
+        pollIntervalMs: 2,
+        onError: (error: unknown) => errors.push(error),
+      },
+    );
+    await processors.ready;
+    for (let wait = 0; wait < 500 && delivered.length < 1; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await processors.stop();
+    expect(errors).toEqual([]);
+    expect(opened.length).toBeGreaterThan(0);
+    expect(delivered).toEqual(opened.map((container) => `${container}: ${container}-change`));
   });
 });

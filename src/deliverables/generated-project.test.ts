@@ -1,0 +1,87 @@
+/**
+ * The generated data-access project builds as a user builds it: every example's design is
+ * written as `design --out` writes it, under `test-output/` (where `node_modules` resolves, as it
+ * does after `npm install` in the output folder), then `tsc -p <folder>` runs with the folder's
+ * own `tsconfig.json` (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes), and the
+ * module it emits is imported. The `package.json` beside it asks for the versions cosmos-modeler
+ * itself is tested with.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PRICES } from "../cosmos/prices.js";
+import { designModel } from "../design/design-model.js";
+import {
+  GENERATED_PROJECT_DEPENDENCIES,
+  GENERATED_PROJECT_DEV_DEPENDENCIES,
+  packageName,
+} from "../render/code/render-project.js";
+import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
+import { renderDesignDeliverables } from "./render-deliverables.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const OUTPUT = join(ROOT, "test-output", "generated-project");
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+interface PackageJson {
+  readonly name: string;
+  readonly type: string;
+  readonly main: string;
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+}
+
+describe("the generated project", () => {
+  it("asks for the versions cosmos-modeler is tested with", () => {
+    const own = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as PackageJson;
+    for (const [name, range] of Object.entries(GENERATED_PROJECT_DEPENDENCIES))
+      expect(range, name).toBe(own.dependencies[name]);
+    for (const [name, range] of Object.entries(GENERATED_PROJECT_DEV_DEPENDENCIES))
+      expect(range, name).toBe(own.dependencies[name] ?? own.devDependencies[name]);
+  });
+
+  it("names its package from the workload, as npm allows", () => {
+    expect(packageName("Blogging platform")).toBe("blogging-platform-data-access");
+    expect(packageName('Ünïcödé */ "x" ${y}')).toBe("unicode-x-y-data-access");
+    expect(packageName("!!!")).toBe("data-access");
+    expect(packageName("a".repeat(500)).length).toBeLessThanOrEqual(214);
+  });
+
+  it.each(EXAMPLE_NAMES)(
+    "%s: tsc -p <folder> builds the design's code with its own tsconfig, and the module loads",
+    async (name) => {
+      const workload = readExampleWorkload(name);
+      const files = await renderDesignDeliverables(
+        workload,
+        designModel(workload, { prices: DEFAULT_PRICES }),
+        { prices: DEFAULT_PRICES },
+      );
+      const folder = join(OUTPUT, name);
+      rmSync(folder, { recursive: true, force: true });
+      for (const file of files) {
+        mkdirSync(dirname(join(folder, file.path)), { recursive: true });
+        writeFileSync(join(folder, file.path), file.content);
+      }
+      const pkg = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as PackageJson;
+      expect(pkg.type).toBe("module");
+      expect(Object.keys(pkg.dependencies)).toEqual(["@azure/cosmos"]);
+      const tsconfig = JSON.parse(readFileSync(join(folder, "tsconfig.json"), "utf8")) as {
+        compilerOptions: Record<string, unknown>;
+      };
+      expect(tsconfig.compilerOptions).toMatchObject({
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+      });
+      const tsc = spawnSync(process.execPath, [TSC, "-p", folder], { encoding: "utf8" });
+      expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
+      expect(tsc.status).toBe(0);
+      const module = (await import(pathToFileURL(join(folder, pkg.main)).href)) as Record<string, unknown>;
+      expect(typeof module["createDataAccess"]).toBe("function");
+      expect(typeof module["startChangeFeedProcessors"]).toBe("function");
+    },
+    120_000,
+  );
+});
