@@ -199,6 +199,14 @@ function serialize(entry: Running, change: (lease: Lease) => Promise<Lease | und
   return next;
 }
 
+/** Thrown by an attempt that replayed an earlier attempt's recorded writes: its page is stale. */
+class StalePage extends Error {
+  constructor() {
+    super("the page was read before an unfinished batch's recorded writes were replayed");
+    this.name = "StalePage";
+  }
+}
+
 /** One instance of the processor: its leases, and the loops that read them. */
 class Processor {
   private readonly running = new Map<string, Running>();
@@ -236,7 +244,11 @@ class Processor {
   /** Delivers one attempt of a batch: replays what an earlier one recorded, then runs the handlers. */
   private async attempt(entry: Running, changes: readonly unknown[]): Promise<void> {
     const { store, now, expiry } = this.settings;
-    await this.replayIntent(entry);
+    // The page was read before the writes an earlier attempt recorded were made: read it again.
+    if (entry.lease.intent !== undefined && entry.lease.intent.length > 0) {
+      await this.replayIntent(entry);
+      throw new StalePage();
+    }
     const recorded: IntentEntry[] = [];
     const journal: Journal = {
       record: async (entries) => {
@@ -248,8 +260,12 @@ class Processor {
     await this.deliver(entry.lease.container, changes, entry.lease.range, journal);
   }
 
-  /** Delivers one page: the whole batch with retries, then change by change to isolate a poison one. */
-  private async deliverPage(entry: Running, page: FeedPage): Promise<BatchEvent | undefined> {
+  /**
+   * Delivers one page: the whole batch with retries, then change by change to isolate a poison one;
+   * "reread" when the page must be read again from the checkpoint (a batch's recorded writes were
+   * replayed after it was read).
+   */
+  private async deliverPage(entry: Running, page: FeedPage): Promise<BatchEvent | "reread" | undefined> {
     const { onError, maxAttempts, deadLetters, backoff, random } = this.settings;
     const where = whereOf(entry);
     for (let attempt = 1; ; attempt++) {
@@ -263,6 +279,7 @@ class Processor {
           requestCharge: page.requestCharge,
         };
       } catch (error) {
+        if (error instanceof StalePage) return "reread";
         onError(error, where);
         if (this.stopped || entry.lost) return undefined;
         const giveUp = deadLetters !== undefined && attempt >= maxAttempts && !isTransient(error);
@@ -277,11 +294,11 @@ class Processor {
     entry: Running,
     page: FeedPage,
     attempts: number,
-  ): Promise<BatchEvent | undefined> {
+  ): Promise<BatchEvent | "reread" | undefined> {
     let deadLettered = 0;
     for (const [index, change] of page.changes.entries()) {
       const outcome = await this.deliverChange(entry, page, index, change, attempts);
-      if (outcome === undefined) return undefined;
+      if (outcome === undefined || outcome === "reread") return outcome;
       if (outcome === "deadLettered") deadLettered++;
     }
     return {
@@ -300,7 +317,7 @@ class Processor {
     index: number,
     change: unknown,
     attempts: number,
-  ): Promise<"delivered" | "deadLettered" | undefined> {
+  ): Promise<"delivered" | "deadLettered" | "reread" | undefined> {
     const { onError, maxAttempts, deadLetters, backoff, random, now, processor } = this.settings;
     const where = whereOf(entry);
     for (let attempt = 1; ; attempt++) {
@@ -308,6 +325,7 @@ class Processor {
         await this.attempt(entry, [change]);
         return "delivered";
       } catch (error) {
+        if (error instanceof StalePage) return "reread";
         onError(error, where);
         if (this.stopped || entry.lost) return undefined;
         if (attempt >= maxAttempts && !isTransient(error) && deadLetters !== undefined) {
@@ -362,6 +380,10 @@ class Processor {
       }
       const event = await this.deliverPage(entry, page);
       if (event === undefined) break;
+      if (event === "reread") {
+        reader = feed.open(where.container, where.range, entry.lease.continuation, start);
+        continue;
+      }
       if (!(await this.saveCheckpoint(entry, page.continuation))) break;
       this.settings.onBatch?.(event);
       if (page.changes.length < maxItemCount) await this.sleeper.sleep(poll);

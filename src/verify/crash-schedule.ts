@@ -40,7 +40,7 @@ export class SimulatedCrash extends Error {
 /** Counts the steps of a run and kills the current generation at its crash points. */
 export class CrashSchedule {
   private readonly storage = new AsyncLocalStorage<number>();
-  private readonly points: readonly CrashPoint[];
+  private readonly points: CrashPoint[];
   /** Steps taken so far by every generation. */
   steps = 0;
   /** The live generation (0 before the first start). */
@@ -53,7 +53,12 @@ export class CrashSchedule {
   private readonly fired = new Set<CrashPoint>();
 
   constructor(points: readonly CrashPoint[] = []) {
-    this.points = points;
+    this.points = [...points];
+  }
+
+  /** Adds a crash point (its step counts from the run's start). */
+  add(point: CrashPoint): void {
+    this.points.push(point);
   }
 
   /** Starts the next generation; returns its number. */

@@ -30,6 +30,8 @@ interface ContainerLog {
   /** Written since the last scan. */
   dirty: boolean;
   scannedAt: number;
+  /** The scan in progress. */
+  scanning?: Promise<void> | undefined;
 }
 
 /** How long a scan is trusted without a write heard of (ms). */
@@ -109,10 +111,27 @@ export function simulatedFeed(
   };
   const rangeOf = (container: string, item: Readonly<Record<string, unknown>>): number =>
     fnv1a(keyOf(container, item)) % count;
-  /** Gives the next numbers to the items that changed since the last scan, in a stable order. */
+  /**
+   * Gives the next numbers to the items that changed since the last scan, in a stable order. A
+   * scan in progress is awaited, not overlapped (its numbers would be given twice).
+   */
   const scan = async (container: string): Promise<ContainerLog> => {
     const log = logOf(container);
+    while (log.scanning !== undefined) await log.scanning;
     if (!log.dirty && performance.now() - log.scannedAt < RESCAN_MS) return log;
+    const scanning = rescan(container, log);
+    log.scanning = scanning.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await scanning;
+    } finally {
+      log.scanning = undefined;
+    }
+    return log;
+  };
+  const rescan = async (container: string, log: ContainerLog): Promise<void> => {
     log.dirty = false;
     log.scannedAt = performance.now();
     const response = await database
@@ -137,7 +156,6 @@ export function simulatedFeed(
       log.entries.set(key, { lsn: log.lsn, range: rangeOf(container, item), content, item });
     }
     for (const key of [...log.entries.keys()]) if (!seen.has(key)) log.entries.delete(key);
-    return log;
   };
   const source: FeedSource = {
     ranges: () => Promise.resolve(ranges.map((key) => ({ key }))),
