@@ -5,7 +5,7 @@
  *
  * The exit status is 1 when a correctness bench misses its target (the estimator's accuracy, the
  * case study, document consistency, extreme inputs answered, the fuzzer, the design property, no
- * silent failure in the differential bench).
+ * silent failure in the differential bench, no crash schedule failing).
  * Timing targets (`TIMING`) depend on the machine and its load: a miss is printed as such and
  * fails the run only with `--strict`.
  */
@@ -23,6 +23,7 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "cli-fuzz": () => import("./cli-fuzz.js"),
   "design-property": () => import("./design-property.js"),
   differential: () => import("./differential.js"),
+  "crash-schedule": () => import("./crash-schedule.js"),
 };
 
 /** Benches whose targets are wall-clock times and memory on this machine. */

@@ -6,7 +6,7 @@
 import { CosmosModelerError } from "../common/errors.js";
 import type { ChangeFeedProcessor } from "../runtime/change-feed.js";
 import { memoryCheckpointStore } from "../runtime/checkpoints.js";
-import type { FeedSource } from "../runtime/feed-source.js";
+import type { ChangeFeedModeName, FeedSource } from "../runtime/feed-source.js";
 import { SimulatedCrash, type CrashSchedule } from "./crash-schedule.js";
 import type { MaintenanceState } from "./fault-database.js";
 import type { DataAccess } from "./load-data-access.js";
@@ -108,6 +108,7 @@ export async function startSimulatedFeedMaintenance(
   feed: SimulatedFeed,
   schedule: CrashSchedule,
   timeoutMs: number,
+  mode: ChangeFeedModeName,
 ): Promise<FeedMaintenance> {
   const store = memoryCheckpointStore();
   const errors: unknown[] = [];
@@ -129,10 +130,15 @@ export async function startSimulatedFeedMaintenance(
           inFlight--;
         }
       });
+    const pinned = (): boolean =>
+      [...store.leases.values()].length > 0 &&
+      [...store.leases.values()].every((lease) => lease.continuation !== undefined);
     processor = access.startChangeFeedProcessors({
       checkpoints: schedule.checkpoints(store, generation),
       feed: feed.source,
-      startFrom: "beginning",
+      // The loaded data is in place: all versions and deletes starts at "now" (its only start),
+      // the latest-version feed at the beginning (the loaded items carry their counted flags).
+      startFrom: mode === "allVersionsAndDeletes" ? "now" : "beginning",
       instanceName: "verify",
       pollIntervalMs: 2,
       leaseRenewMs: 20,
@@ -146,6 +152,10 @@ export async function startSimulatedFeedMaintenance(
       replay: (container, intent) => watched(() => access.replayFeed(container, intent)),
     });
     await processor.ready;
+    // Every range pinned its start before the first write (a write before would be "before now").
+    const started = performance.now();
+    while (!pinned() && performance.now() - started < timeoutMs && schedule.alive())
+      await new Promise((resolve) => setTimeout(resolve, 2));
   };
   await start();
   const restartIfDead = async (): Promise<void> => {

@@ -26,6 +26,7 @@ import {
   startSimulatedFeedMaintenance,
   type FeedMaintenance,
 } from "./feed-maintenance.js";
+import { changeFeedModeOf } from "../render/code/model-data.js";
 import { simulatedFeed } from "./simulated-feed.js";
 import { loadItems } from "./load.js";
 import { loadDataAccess } from "./load-data-access.js";
@@ -260,7 +261,7 @@ export async function runVerification(
         : simulatedFeed(
             deployment.database,
             new Map(plan.deployedModel.containers.map((c) => [c.name, c.partitionKey[0] ?? "/id"])),
-            options.simulatedFeed,
+            { ...options.simulatedFeed, mode: changeFeedModeOf(plan.deployedModel) },
           );
     const database =
       schedule === undefined || simulated === undefined ? faulty : simulated.watch(schedule.database(faulty));
@@ -278,6 +279,7 @@ export async function runVerification(
         simulated,
         schedule,
         options.changeFeedTimeoutMs ?? 60_000,
+        changeFeedModeOf(plan.deployedModel),
       );
     } else if (capabilities.changeFeed) {
       feed = await startFeedMaintenance(

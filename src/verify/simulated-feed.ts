@@ -12,7 +12,7 @@
  * processor runs on it unchanged (`startChangeFeedProcessors({ feed })`).
  */
 import type { Database } from "@azure/cosmos";
-import { rangeKey, type FeedPage, type FeedSource } from "../runtime/feed-source.js";
+import { rangeKey, type ChangeFeedModeName, type FeedPage, type FeedSource } from "../runtime/feed-source.js";
 
 /** One item's place in the simulated feed. */
 interface Entry {
@@ -27,6 +27,8 @@ interface Entry {
 interface ContainerLog {
   lsn: number;
   readonly entries: Map<string, Entry>;
+  /** All versions and deletes: every change seen, in order. */
+  readonly events: { readonly lsn: number; readonly range: number; readonly entry: unknown }[];
   /** Written since the last scan. */
   dirty: boolean;
   scannedAt: number;
@@ -73,8 +75,17 @@ function contentOf(item: Readonly<Record<string, unknown>>): string {
 export function simulatedFeed(
   database: Database,
   partitionKeyPaths: ReadonlyMap<string, string>,
-  options: { readonly ranges?: number; readonly maxItemCount?: number } = {},
+  options: {
+    readonly ranges?: number;
+    readonly maxItemCount?: number;
+    /**
+     * "allVersionsAndDeletes": `{ current, metadata }` entries, a create or a replace per change
+     * seen and a delete per item gone (versions between two scans fold into one).
+     */
+    readonly mode?: ChangeFeedModeName;
+  } = {},
 ): SimulatedFeed {
+  const allVersions = options.mode === "allVersionsAndDeletes";
   const count = Math.max(1, Math.min(16, options.ranges ?? 2));
   const maxItemCount = options.maxItemCount ?? 100;
   const bounds = Array.from({ length: count + 1 }, (_, i) =>
@@ -94,7 +105,7 @@ export function simulatedFeed(
   const logOf = (container: string): ContainerLog => {
     let log = logs.get(container);
     if (log === undefined) {
-      log = { lsn: 0, entries: new Map(), dirty: true, scannedAt: 0 };
+      log = { lsn: 0, entries: new Map(), events: [], dirty: true, scannedAt: 0 };
       logs.set(container, log);
     }
     return log;
@@ -153,9 +164,37 @@ export function simulatedFeed(
     );
     for (const { key, item, content } of changed) {
       log.lsn++;
-      log.entries.set(key, { lsn: log.lsn, range: rangeOf(container, item), content, item });
+      const range = rangeOf(container, item);
+      if (allVersions)
+        log.events.push({
+          lsn: log.lsn,
+          range,
+          entry: {
+            current: { ...item, _lsn: log.lsn },
+            metadata: { operationType: log.entries.has(key) ? "replace" : "create", lsn: log.lsn },
+          },
+        });
+      log.entries.set(key, { lsn: log.lsn, range, content, item });
     }
-    for (const key of [...log.entries.keys()]) if (!seen.has(key)) log.entries.delete(key);
+    for (const [key, gone] of [...log.entries]) {
+      if (seen.has(key)) continue;
+      log.entries.delete(key);
+      if (!allVersions) continue;
+      log.lsn++;
+      const path = (partitionKeyPaths.get(container) ?? "/id").slice(1);
+      log.events.push({
+        lsn: log.lsn,
+        range: gone.range,
+        entry: {
+          metadata: {
+            operationType: "delete",
+            lsn: log.lsn,
+            id: gone.item["id"],
+            partitionKey: { [path]: JSON.parse(keyOf(container, gone.item)) as unknown },
+          },
+        },
+      });
+    }
   };
   const source: FeedSource = {
     ranges: () => Promise.resolve(ranges.map((key) => ({ key }))),
@@ -168,14 +207,22 @@ export function simulatedFeed(
           const log = await scan(container);
           if (next === undefined) next = start === "now" ? log.lsn : 0;
           const after = next;
-          const page = [...log.entries.values()]
+          const page = (
+            allVersions
+              ? log.events.map((event) => ({ lsn: event.lsn, range: event.range, change: event.entry }))
+              : [...log.entries.values()].map((entry) => ({
+                  lsn: entry.lsn,
+                  range: entry.range,
+                  change: { ...entry.item, _lsn: entry.lsn } as unknown,
+                }))
+          )
             .filter((entry) => entry.range === index && entry.lsn > after)
             .sort((a, b) => a.lsn - b.lsn)
             .slice(0, maxItemCount);
           const last = page.at(-1);
           if (last !== undefined) next = last.lsn;
           return {
-            changes: page.map((entry) => ({ ...entry.item, _lsn: entry.lsn })),
+            changes: page.map((entry) => entry.change),
             continuation: String(next),
             requestCharge: 1,
           };
@@ -196,7 +243,9 @@ export function simulatedFeed(
         for (const [index, range] of ranges.entries()) {
           const newest = Math.max(
             0,
-            ...[...log.entries.values()].filter((e) => e.range === index).map((e) => e.lsn),
+            ...(allVersions ? log.events : [...log.entries.values()])
+              .filter((e) => e.range === index)
+              .map((e) => e.lsn),
           );
           const at = Number(continuations.get(`${container}|${range}`) ?? 0);
           if (at < newest) return false;
