@@ -34,9 +34,12 @@ import {
   pageOf,
   pinReplica,
   replicaToken,
+  replayIntent,
   type ChangeHandler,
   type CopySource,
+  type IntentEntry,
   type ItemTypeShape,
+  type Journal,
   type MaintenanceTask,
   type WithIncrements,
   type WriteContext,
@@ -400,9 +403,18 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
   /**
    * Runs the handlers for a page of `container`'s change feed, as the feed delivered it (what
    * startChangeFeedProcessors calls; idempotent: a redelivered page changes nothing twice).
+   * Writes that must not be half-applied are recorded in `journal` (the range's lease) first.
    */
-  const applyFeed = (container: string, entries: readonly unknown[], range?: string): Promise<WriteResult> =>
-    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range), false);
+  const applyFeed = (
+    container: string,
+    entries: readonly unknown[],
+    range?: string,
+    journal?: Journal,
+  ): Promise<WriteResult> =>
+    applyChangesWith(handlers, changesOfFeed(runtime, container, entries, CHANGE_FEED_MODE, range, journal), false);
+  /** Makes the writes a lease recorded for a batch that did not finish (idempotent). */
+  const replayFeed = (_container: string, intent: readonly IntentEntry[]): Promise<WriteResult> =>
+    replayIntent(runtime, intent);
   return {
     /**
      * Q1: Get a customer's profile with their saved addresses (account page, checkout)
@@ -677,6 +689,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     handleCategoriesCategoryChanges,
     applyChanges,
     applyFeed,
+    replayFeed,
   };
 }
 
@@ -693,7 +706,7 @@ export type DataAccess = ReturnType<typeof createDataAccess>;
  */
 export function startChangeFeedProcessors(
   database: Database,
-  access: Pick<DataAccess, "applyFeed">,
+  access: Pick<DataAccess, "applyFeed" | "replayFeed">,
   options: Omit<ChangeFeedProcessorOptions, "checkpoints"> & {
     readonly checkpoints?: ChangeFeedProcessorOptions["checkpoints"];
   } = {},
@@ -705,6 +718,7 @@ export function startChangeFeedProcessors(
     throw new Error("the model names no lease container (leases): pass options.checkpoints");
   return processChangeFeeds(database, SOURCE_CONTAINERS, access.applyFeed, {
     mode: CHANGE_FEED_MODE,
+    replay: access.replayFeed,
     ...options,
     checkpoints,
   });
