@@ -14,7 +14,7 @@ import {
   materializeItem,
   type RelatedData,
 } from "../model/materialize-item.js";
-import { countedFromFeedOf, deletePropagationOf } from "../model/deletes.js";
+import { countedFromFeedOf } from "../model/deletes.js";
 import { parentAddressBinding } from "../model/provenance.js";
 import { manyToManyKeysOf } from "../model/item-type-shape.js";
 import type { KeyValue } from "../model/templates.js";
@@ -199,7 +199,6 @@ function countedFlagsOf(
   container: Container,
   itemType: ItemType,
 ): (record: EntityRecord) => Readonly<Record<string, unknown>> {
-  if (deletePropagationOf(model).mode !== "softDelete") return () => ({});
   const counted = countedFromFeedOf(workload, model).find(
     (entry) => entry.container === container.name && entry.itemType === itemType.type,
   );
