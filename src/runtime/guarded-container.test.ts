@@ -231,6 +231,7 @@ describe("a guarded container", () => {
       ["c1", { resources: [3, 4] }],
     ]);
     let failOnce = true;
+    const queryRetry = recording();
     const container = guardContainer(
       fakeContainer({
         // An iterator that moves on page after page from where it was opened.
@@ -251,13 +252,14 @@ describe("a guarded container", () => {
           };
         },
       }),
-      recording(),
+      queryRetry,
     );
     const iterator = container.items.query("SELECT * FROM c");
     expect((await iterator.fetchNext()).resources).toEqual([1, 2]);
     expect((await iterator.fetchNext()).resources).toEqual([3, 4]);
-    // The throttled page was asked of a new iterator from "c1", not from the start.
+    // The throttled page was asked of a new iterator from "c1", not from the start, after 30 ms.
     expect(asked).toEqual([undefined, "c1", "c1"]);
+    expect(queryRetry.waits).toEqual([30]);
   });
 
   it("retries a fetchAll query after a 429 and types what persists", async () => {
@@ -281,6 +283,7 @@ describe("a guarded container", () => {
 
   it("sends a transactional batch again whole when an operation answers 429, with fresh operations", async () => {
     const seen: OperationInput[][] = [];
+    const batchRetry = recording();
     const answers: OperationResponse[][] = [
       [
         { statusCode: 424, requestCharge: 0 },
@@ -301,7 +304,7 @@ describe("a guarded container", () => {
           return Promise.resolve({ result: answers[seen.length - 1], headers: {}, code: 207 });
         },
       }),
-      recording(),
+      batchRetry,
     );
     const operations: OperationInput[] = [
       { operationType: "Create", partitionKey: "p1", resourceBody: { id: "c1" } },
@@ -315,6 +318,7 @@ describe("a guarded container", () => {
     const response = await container.items.batch(operations, "p1");
     expect(response.result?.map((result) => result.statusCode)).toEqual([201, 200]);
     expect(seen).toHaveLength(2);
+    expect(batchRetry.waits).toEqual([70]);
     // The second attempt got the caller's operations, not the ones the first attempt rewrote.
     expect(seen[1]?.[0]?.partitionKey).toBe('["p1"]');
     expect(operations[0]?.partitionKey).toBe("p1");
