@@ -32,6 +32,20 @@ const REQUEST_UNITS = "https://learn.microsoft.com/azure/cosmos-db/request-units
 export const MAX_ITEM_BYTES = 2 * 1024 * 1024;
 
 /**
+ * Longest item id: 1,023 bytes of UTF-8.
+ * Source: concepts-limits (per-item limits), checked 2026-11-28.
+ */
+export const MAX_ID_BYTES = 1023;
+
+/**
+ * Longest partition key value: 2,048 bytes with large partition keys (the `version: 2` key
+ * definition the generated infrastructure uses; 101 bytes otherwise), for each value of a
+ * hierarchical key.
+ * Source: concepts-limits (per-item limits), checked 2026-11-28.
+ */
+export const MAX_PARTITION_KEY_VALUE_BYTES = 2048;
+
+/**
  * Largest logical partition (all items of one partition key value): 20 GB.
  * Source: concepts-limits and partitioning-overview, checked 2026-11-22.
  */

@@ -11,6 +11,7 @@
 import type { Container } from "@azure/cosmos";
 import { chargeOf, statusOf } from "./errors.js";
 import type { IntentEntry } from "./journal.js";
+import { guardContainer } from "./guarded-container.js";
 
 /** A lease: one feed range of one source container, for one processor. */
 export interface Lease {
@@ -178,10 +179,12 @@ export function containerCheckpointStore(
   container: Container,
   options: { readonly onCharge?: (requestCharge: number) => void } = {},
 ): CheckpointStore {
+  // Every request checked, retried (429, transient failures) and typed (DataAccessError).
+  const guarded = guardContainer(container);
   const charge = (value: number): void => options.onCharge?.(value);
   const replace = async (lease: Lease, next: Lease): Promise<Lease | undefined> => {
     try {
-      const response = await container
+      const response = await guarded
         .item(lease.id, lease.id)
         .replace<LeaseDocument>(
           toDocument(next),
@@ -199,7 +202,7 @@ export function containerCheckpointStore(
   };
   return {
     async list(processor, name) {
-      const response = await container.items
+      const response = await guarded.items
         .query<LeaseDocument>({
           query:
             "SELECT * FROM c WHERE c.type = @type AND c.processor = @processor AND c.container = @container",
@@ -215,14 +218,14 @@ export function containerCheckpointStore(
     },
     async create(lease) {
       try {
-        const response = await container.items.create<LeaseDocument>(toDocument(lease));
+        const response = await guarded.items.create<LeaseDocument>(toDocument(lease));
         charge(response.requestCharge);
         if (response.resource !== undefined) return toLease(response.resource);
       } catch (error) {
         charge(chargeOf(error));
         if (statusOf(error) !== 409) throw error;
       }
-      const read = await container.item(lease.id, lease.id).read<LeaseDocument>();
+      const read = await guarded.item(lease.id, lease.id).read<LeaseDocument>();
       charge(read.requestCharge);
       if (read.resource === undefined) throw new Error(`lease ${lease.id} vanished while it was created`);
       return toLease(read.resource);
@@ -245,7 +248,7 @@ export function containerCheckpointStore(
     },
     async remove(lease) {
       try {
-        const response = await container
+        const response = await guarded
           .item(lease.id, lease.id)
           .delete(
             lease.version === undefined

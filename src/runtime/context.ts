@@ -5,6 +5,7 @@
  */
 import type { Container, Database } from "@azure/cosmos";
 import { DataAccessError } from "./errors.js";
+import { guardContainer } from "./guarded-container.js";
 import { computeShard } from "./hash.js";
 import {
   bucketOf,
@@ -16,6 +17,7 @@ import {
 } from "./items.js";
 import { readItem } from "./requests.js";
 import type { Journal } from "./journal.js";
+import type { RetryOptions } from "./retry.js";
 import type { AddressBinding, CopySource, ItemRef } from "./tasks.js";
 import { renderKeyValue, renderTemplate, type KeyValue, type TemplateValues } from "./templates.js";
 
@@ -36,6 +38,11 @@ export interface DataAccessOptions {
   readonly transactionalBatch?: boolean;
   /** Random numbers in [0, 1) for picking a read replica (default Math.random). */
   readonly random?: () => number;
+  /**
+   * How requests the service throttles (429) or that fail transiently are retried: attempts and
+   * total wait (default 10 attempts within 30 s), after the SDK's own retries.
+   */
+  readonly retry?: RetryOptions;
 }
 
 /** What the runtime's steps need: containers by name, item shapes, copy sources and options. */
@@ -62,7 +69,8 @@ export function createRuntime(
     container: (name) => {
       let container = containers.get(name);
       if (container === undefined) {
-        container = database.container(name);
+        // Every request of the runtime goes through the guard: keys checked, retries, typed errors.
+        container = guardContainer(database.container(name), options.retry);
         containers.set(name, container);
       }
       return container;

@@ -7,6 +7,7 @@
  */
 import type { Container } from "@azure/cosmos";
 import { chargeOf, statusOf } from "./errors.js";
+import { guardContainer } from "./guarded-container.js";
 
 /** One change a processor could not apply. */
 export interface DeadLetter {
@@ -65,14 +66,16 @@ export function memoryDeadLetterStore(): DeadLetterStore & {
  * be stored: `put` throws and the processor keeps retrying it.
  */
 export function containerDeadLetterStore(container: Container): DeadLetterStore {
+  // Every request checked, retried (429, transient failures) and typed (DataAccessError).
+  const guarded = guardContainer(container);
   return {
     async put(batch) {
       for (const letter of batch) {
-        await container.items.upsert({ ...letter, type: "deadLetter" });
+        await guarded.items.upsert({ ...letter, type: "deadLetter" });
       }
     },
     async list(processor) {
-      const response = await container.items
+      const response = await guarded.items
         .query<DeadLetter>({
           query: "SELECT * FROM c WHERE c.type = @type AND c.processor = @processor ORDER BY c.at",
           parameters: [
@@ -85,7 +88,7 @@ export function containerDeadLetterStore(container: Container): DeadLetterStore 
     },
     async remove(letter) {
       try {
-        await container.item(letter.id, letter.id).delete();
+        await guarded.item(letter.id, letter.id).delete();
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
         chargeOf(error);

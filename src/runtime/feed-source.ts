@@ -11,6 +11,8 @@ import {
   type Database,
   type FeedRange,
 } from "@azure/cosmos";
+import { guardContainer } from "./guarded-container.js";
+import type { RetryOptions } from "./retry.js";
 
 /** Which change feed: latest version (creates and updates) or all versions and deletes. */
 export type ChangeFeedModeName = "latestVersion" | "allVersionsAndDeletes";
@@ -82,12 +84,14 @@ export function cosmosFeedSource(
     readonly mode: ChangeFeedModeName;
     readonly maxItemCount: number;
     readonly onCharge?: (requestCharge: number) => void;
+    /** How throttled (429) and transiently failing reads are retried (default RetryOptions). */
+    readonly retry?: RetryOptions;
   },
 ): FeedSource {
   const known = new Map<string, FeedRange>();
   return {
     async ranges(container) {
-      const ranges = await database.container(container).getFeedRanges();
+      const ranges = await guardContainer(database.container(container), options.retry).getFeedRanges();
       return ranges.map((range) => {
         const key = rangeKey(range.minInclusive, range.maxExclusive);
         known.set(`${container}\u0000${key}`, range);
@@ -106,15 +110,17 @@ export function cosmosFeedSource(
         startFrom =
           start === "now" ? ChangeFeedStartFrom.Now(feedRange) : ChangeFeedStartFrom.Beginning(feedRange);
       }
-      const iterator: ChangeFeedPullModelIterator<unknown> = database
-        .container(container)
-        .items.getChangeFeedIterator({
-          changeFeedStartFrom: startFrom,
-          maxItemCount: options.maxItemCount,
-          ...(options.mode === "allVersionsAndDeletes"
-            ? { changeFeedMode: ChangeFeedMode.AllVersionsAndDeletes }
-            : {}),
-        });
+      // Guarded: a throttled or failed read is retried from its continuation, then typed.
+      const iterator: ChangeFeedPullModelIterator<unknown> = guardContainer(
+        database.container(container),
+        options.retry,
+      ).items.getChangeFeedIterator({
+        changeFeedStartFrom: startFrom,
+        maxItemCount: options.maxItemCount,
+        ...(options.mode === "allVersionsAndDeletes"
+          ? { changeFeedMode: ChangeFeedMode.AllVersionsAndDeletes }
+          : {}),
+      });
       return {
         async read() {
           const response = await iterator.readNext();

@@ -5,6 +5,8 @@
  * like the rest of an application.
  */
 export * from "./errors.js";
+export * from "./key-limits.js";
+export * from "./guarded-container.js";
 export * from "./templates.js";
 export * from "./record-keys.js";
 export * from "./sql.js";

@@ -15,7 +15,8 @@ import { DataAccessError } from "./errors.js";
 import { computeShard } from "./hash.js";
 import {
   parseTemplate,
-  renderKeyValue,
+  renderItemId,
+  renderPartitionKeyValue,
   renderTemplate,
   type KeyValue,
   type TemplateValues,
@@ -274,8 +275,8 @@ export function itemKeyOf(
 ): { readonly id: string; readonly keys: KeyValue[] } {
   const values = templateValuesOf(shape, record, related);
   return {
-    id: renderTemplate(shape.id, values),
-    keys: shape.partitionKey.map((template) => renderKeyValue(template, values)),
+    id: renderItemId(shape.id, values),
+    keys: shape.partitionKey.map((template) => renderPartitionKeyValue(template, values)),
   };
 }
 
@@ -289,8 +290,9 @@ export function materializeItem(
   related: RelatedData = {},
 ): StoredItem {
   const values = templateValuesOf(shape, record, related);
-  const item: StoredItem = { id: renderTemplate(shape.id, values) };
-  const keys = shape.partitionKey.map((template) => renderKeyValue(template, values));
+  // Checked like every key the runtime sends (`badKey`), naming the attribute at fault.
+  const item: StoredItem = { id: renderItemId(shape.id, values) };
+  const keys = shape.partitionKey.map((template) => renderPartitionKeyValue(template, values));
   shape.keyPaths.forEach((path, index) => setPath(item, keyPathSegments(path), keys[index]));
   item["type"] = shape.type;
   // Attributes never replace the id, the type or a top-level key property; a nested key

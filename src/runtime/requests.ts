@@ -2,18 +2,23 @@
  * The `@azure/cosmos` requests the data-access runtime makes, each returning its request charge:
  * point reads (a missing item is `undefined`), parameterized queries routed to a partition key,
  * patches (split into requests of at most 10 operations), deletes (a missing item is no error).
+ * Each goes through a guarded container (`guarded-container.ts`: keys checked, 429s and transient
+ * failures retried, failures thrown as DataAccessError); a container not guarded yet is guarded
+ * with the default RetryOptions.
  */
 import {
   BulkOperationType,
   type Container,
   type JSONValue,
+  type OperationResponse,
   type PartitionKey,
   type PatchOperation,
   type SqlQuerySpec,
 } from "@azure/cosmos";
-import { chargeOf, statusOf } from "./errors.js";
+import { chargeOf, codeOfStatus, DataAccessError, statusOf, toDataAccessError } from "./errors.js";
+import { guardContainer } from "./guarded-container.js";
 import type { StoredItem } from "./items.js";
-import { backoffDelay, type Backoff } from "./retry.js";
+import type { RetryOptions } from "./retry.js";
 import type { KeyValue } from "./templates.js";
 
 /**
@@ -51,7 +56,7 @@ export async function readItem(
   keys: readonly KeyValue[],
 ): Promise<{ item: StoredItem | undefined; requestCharge: number }> {
   try {
-    const response = await container.item(id, toPartitionKey(keys)).read<StoredItem>();
+    const response = await guardContainer(container).item(id, toPartitionKey(keys)).read<StoredItem>();
     const item: StoredItem | undefined = response.resource;
     return { item, requestCharge: response.requestCharge };
   } catch (error) {
@@ -77,8 +82,8 @@ export async function queryItems(
   parameters: readonly QueryParameterValue[],
   keys?: readonly KeyValue[],
 ): Promise<{ items: unknown[]; requestCharge: number }> {
-  const response = await container.items
-    .query<unknown>(
+  const response = await guardContainer(container)
+    .items.query<unknown>(
       querySpec(query, parameters),
       keys === undefined ? {} : { partitionKey: toPartitionKey(keys) },
     )
@@ -112,7 +117,7 @@ export async function queryPage(
   let continuationToken = page.continuationToken;
   for (;;) {
     const remaining = page.pageSize === undefined ? undefined : page.pageSize - items.length;
-    const iterator = container.items.query<unknown>(querySpec(query, parameters), {
+    const iterator = guardContainer(container).items.query<unknown>(querySpec(query, parameters), {
       ...(keys === undefined ? {} : { partitionKey: toPartitionKey(keys) }),
       ...(remaining === undefined ? {} : { maxItemCount: remaining }),
       ...(continuationToken === undefined ? {} : { continuationToken }),
@@ -142,55 +147,54 @@ export interface ItemIdentity {
  */
 export const MAX_BULK_OPERATIONS = 100;
 
-/** Attempts of a read of many items whose reads the service throttles (429), as the SDK's default. */
-export const MAX_THROTTLED_ATTEMPTS = 9;
-
 /**
  * Reads many items by id and partition key at once (what .NET's ReadMany does): the SDK's bulk
  * API sends the reads grouped by physical partition, one request per partition range, in calls of
- * at most 100 reads (run in parallel); reads the service throttles (429) are sent again after a
- * backoff, up to 9 attempts; a missing item is left out. Answers in the order asked.
+ * at most 100 reads (run in parallel); a missing item is left out. Answers in the order asked.
+ * The guard sends again the reads the service throttles (429, per read or for a whole request)
+ * after its delay, within `retry` (the runtime's RetryOptions when the container is the
+ * runtime's); after that the read fails with `throttled`.
  */
 export async function readMany(
   container: Container,
   identities: readonly ItemIdentity[],
-  backoff: Backoff = {},
+  retry: RetryOptions = {},
 ): Promise<{ items: StoredItem[]; requestCharge: number }> {
+  const guarded = guardContainer(container, retry);
+  const chunks: number[][] = [];
+  for (let start = 0; start < identities.length; start += MAX_BULK_OPERATIONS)
+    chunks.push(identities.slice(start, start + MAX_BULK_OPERATIONS).map((_, offset) => start + offset));
+  const answers = await Promise.all(
+    chunks.map(async (chunk) => {
+      const responses = await guarded.items.bulk(
+        chunk.map((index) => ({
+          operationType: BulkOperationType.Read,
+          id: identities[index]?.id ?? "",
+          partitionKey: toPartitionKey(identities[index]?.keys ?? []),
+        })),
+      );
+      return chunk.map((index, position) => ({ index, response: responses[position] }));
+    }),
+  );
   const found = new Array<StoredItem | undefined>(identities.length);
   let requestCharge = 0;
-  let pending = identities.map((_, index) => index);
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    const chunks: number[][] = [];
-    for (let start = 0; start < pending.length; start += MAX_BULK_OPERATIONS)
-      chunks.push(pending.slice(start, start + MAX_BULK_OPERATIONS));
-    const answers = await Promise.all(
-      chunks.map(async (chunk) => {
-        const responses = await container.items.bulk(
-          chunk.map((index) => ({
-            operationType: BulkOperationType.Read,
-            id: identities[index]?.id ?? "",
-            partitionKey: toPartitionKey(identities[index]?.keys ?? []),
-          })),
-        );
-        return chunk.map((index, position) => ({ index, response: responses[position] }));
-      }),
-    );
-    const throttled: number[] = [];
-    for (const { index, response } of answers.flat()) {
-      if (response === undefined) throw new Error("a read of many items answered fewer results than asked");
-      requestCharge += response.requestCharge;
-      if (response.statusCode === 200 && response.resourceBody !== undefined)
-        found[index] = response.resourceBody as StoredItem;
-      else if (response.statusCode === 429 && attempt < MAX_THROTTLED_ATTEMPTS) throttled.push(index);
-      else if (response.statusCode !== 404) {
-        throw Object.assign(new Error(`a read of many items answered ${response.statusCode}`), {
-          code: response.statusCode,
-        });
-      }
+  for (const { index, response } of answers.flat()) {
+    if (response === undefined) {
+      throw new DataAccessError("requestFailed", "a read of many items answered fewer results than asked");
     }
-    pending = throttled;
-    if (pending.length > 0)
-      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, backoff)));
+    requestCharge += response.requestCharge;
+    if (response.statusCode === 200 && response.resourceBody !== undefined)
+      found[index] = response.resourceBody as StoredItem;
+    else if (response.statusCode !== 404) {
+      throw toDataAccessError(
+        Object.assign(new Error(`a read of many items answered ${response.statusCode}`), {
+          code: response.statusCode,
+          requestCharge: response.requestCharge,
+        }),
+        `read ${identities[index]?.id ?? "an item"} of many`,
+        { id: identities[index]?.id },
+      );
+    }
   }
   return { items: found.filter((item): item is StoredItem => item !== undefined), requestCharge };
 }
@@ -213,7 +217,7 @@ export async function patchItem(
   for (let start = 0; start < operations.length; start += MAX_PATCH_OPERATIONS) {
     const chunk = operations.slice(start, start + MAX_PATCH_OPERATIONS);
     try {
-      const response = await container
+      const response = await guardContainer(container)
         .item(id, toPartitionKey(keys))
         .patch<StoredItem>(start === 0 && condition !== undefined ? { operations: chunk, condition } : chunk);
       item = response.resource;
@@ -233,11 +237,42 @@ export async function deleteItem(
   keys: readonly KeyValue[],
 ): Promise<number> {
   try {
-    return (await container.item(id, toPartitionKey(keys)).delete()).requestCharge;
+    return (await guardContainer(container).item(id, toPartitionKey(keys)).delete()).requestCharge;
   } catch (error) {
     if (statusOf(error) === 404) return chargeOf(error);
     throw error;
   }
+}
+
+/**
+ * The error of a transactional batch whose operations did not all succeed (none was applied), or
+ * undefined when all did: the failed operation (not one that only failed with it, 424) gives the
+ * code, `conflict` for a 409, `notFound`, `precondition`, `tooLarge`, else `batchFailed`.
+ * @example batchError("create post p1", [{ statusCode: 409, requestCharge: 1 }])?.code // "conflict"
+ */
+export function batchError(
+  operation: string,
+  results: readonly OperationResponse[],
+  context: Readonly<Record<string, unknown>> = {},
+): DataAccessError | undefined {
+  const failing = (result: OperationResponse): boolean => result.statusCode >= 400;
+  const cause = results.findIndex((result) => failing(result) && result.statusCode !== 424);
+  const index = cause >= 0 ? cause : results.findIndex(failing);
+  const failed = results[index];
+  if (failed === undefined) return undefined;
+  const status = failed.statusCode;
+  const code = codeOfStatus(status);
+  const substatus = (failed as { subStatusCode?: unknown }).subStatusCode;
+  return new DataAccessError(
+    code === "requestFailed" || code === "transient" ? "batchFailed" : code,
+    `transactional batch failed: operation ${index} answered ${status} (${operation}); none was applied`,
+    {
+      context: { ...context, index, statusCode: status },
+      statusCode: status,
+      ...(typeof substatus === "number" ? { substatus } : {}),
+      requestCharge: results.reduce((sum, result) => sum + result.requestCharge, 0),
+    },
+  );
 }
 
 /** Page options from what a read function was given (absent values left out). */

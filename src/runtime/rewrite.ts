@@ -21,7 +21,14 @@ import {
   type RelatedData,
   type StoredItem,
 } from "./items.js";
-import { MAX_PATCH_OPERATIONS, patchItem, pointer, readItem, toPartitionKey } from "./requests.js";
+import {
+  MAX_PATCH_OPERATIONS,
+  batchError,
+  patchItem,
+  pointer,
+  readItem,
+  toPartitionKey,
+} from "./requests.js";
 import { backoffDelay } from "./retry.js";
 import { livePredicate } from "./removal.js";
 import { patchCondition } from "./sql.js";
@@ -150,12 +157,8 @@ async function patchWhole(
   const requestCharge = results.reduce((sum, result) => sum + result.requestCharge, 0);
   if (results.some((result) => result.statusCode === 404)) return { state: "missing", requestCharge };
   if (condition !== undefined && results[0]?.statusCode === 412) return { state: "tombstone", requestCharge };
-  const failed = results.find((result) => result.statusCode >= 400 && result.statusCode !== 424);
-  if (failed !== undefined) {
-    throw new DataAccessError("batchFailed", `patching ${target.id} answered ${failed.statusCode}`, {
-      context: { id: target.id, statusCode: failed.statusCode },
-    });
-  }
+  const failed = batchError(`patch ${target.id}`, results, { id: target.id });
+  if (failed !== undefined) throw failed;
   const item = results[results.length - 1]?.resourceBody as StoredItem | undefined;
   return item === undefined ? { state: "missing", requestCharge } : { state: "patched", item, requestCharge };
 }

@@ -5,6 +5,7 @@
  * which stand for the write shard, the read replica and the bucket of the item.
  */
 import { DataAccessError } from "./errors.js";
+import { FORBIDDEN_ID_CHARACTERS, idProblem, partitionKeyProblem, shownValue } from "./key-limits.js";
 
 export type TemplatePart =
   | { readonly kind: "literal"; readonly text: string }
@@ -114,6 +115,53 @@ export function renderTemplate(template: string, values: TemplateValues): string
   return parseTemplate(template)
     .map((part) => String(partValue(template, part, values)))
     .join("");
+}
+
+/**
+ * Renders the id of an item, and checks that Cosmos DB can store and address it: an id holding
+ * `/ \ # ?`, ending in a space, empty or longer than 1,023 bytes throws `badKey` naming the
+ * attribute whose value made it so, before any request. Writes and reads both render ids with
+ * this rule, so a read never misses what a write stored: a value that cannot be part of an id is
+ * refused on both sides (ids are not escaped: an escaped id would no longer equal its partition
+ * key value in containers keyed by /id, nor what queries compare it with).
+ * @example renderItemId("post-{postId}", { attributes: { postId: "a/b" } }) // throws badKey naming postId
+ */
+export function renderItemId(template: string, values: TemplateValues): string {
+  const id = renderTemplate(template, values);
+  const problem = idProblem(id);
+  if (problem === undefined) return id;
+  const parts = parseTemplate(template).filter((part) => part.kind !== "literal");
+  const rendered = parts.map((part) => ({ part, value: String(partValue(template, part, values)) }));
+  const culprit =
+    rendered.find(({ value }) => FORBIDDEN_ID_CHARACTERS.some((char) => value.includes(char))) ??
+    (id.endsWith(" ") ? [...rendered].reverse().find(({ value }) => value !== "") : undefined) ??
+    rendered.find(({ value }) => value === "" && id === "");
+  const name =
+    culprit === undefined
+      ? undefined
+      : culprit.part.kind === "attribute"
+        ? culprit.part.name
+        : culprit.part.kind;
+  const by =
+    culprit === undefined || name === undefined ? "" : ` ({${name}} is ${shownValue(culprit.value)})`;
+  throw new DataAccessError("badKey", `the id ${shownValue(id)} of template "${template}" ${problem}${by}`, {
+    context: { template, id, ...(name === undefined ? {} : { attribute: name, value: culprit?.value }) },
+  });
+}
+
+/**
+ * Renders a partition key value (`renderKeyValue`) and checks its length: more than 2,048 bytes
+ * throws `badKey` naming the template, before any request.
+ */
+export function renderPartitionKeyValue(template: string, values: TemplateValues): KeyValue {
+  const value = renderKeyValue(template, values);
+  const problem = partitionKeyProblem(value);
+  if (problem === undefined) return value;
+  throw new DataAccessError(
+    "badKey",
+    `the partition key value ${shownValue(value)} of template "${template}" ${problem}`,
+    { context: { template, templateAttributes: templateAttributes(template) } },
+  );
 }
 
 /**

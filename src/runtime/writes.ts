@@ -38,7 +38,7 @@ import {
 import { livePredicate, removeItem } from "./removal.js";
 import { MAX_REWRITE_ATTEMPTS, rewriteItem } from "./rewrite.js";
 import { backoffDelay } from "./retry.js";
-import { asItems, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
+import { asItems, batchError, patchItem, pointer, queryItems, readItem, toPartitionKey } from "./requests.js";
 import { bindParameters } from "./parameters.js";
 import { compareKeys, compareValues } from "./reads.js";
 import { sameKey } from "./record-keys.js";
@@ -180,7 +180,6 @@ async function patchAttributes(
     if (patched.item === undefined) throw notFound();
     return patched.item;
   } catch (error) {
-    if (error instanceof DataAccessError) throw error;
     charged.requestCharge += chargeOf(error);
     if (statusOf(error) !== 412 || patch.condition === undefined) throw error;
     if (bounds.condition !== undefined) {
@@ -524,15 +523,11 @@ async function writeBatch(
   const response = await runtime.container(task.container).items.batch(operations, partitionKey);
   const results = response.result ?? [];
   charged.requestCharge += results.reduce((sum, result) => sum + result.requestCharge, 0);
-  results.forEach((result, index) => {
-    if (result.statusCode >= 400) {
-      throw new DataAccessError(
-        "batchFailed",
-        `transactional batch failed: operation ${index} answered ${result.statusCode}`,
-        { context: { index, statusCode: result.statusCode } },
-      );
-    }
+  const failed = batchError(`${task.operation} ${task.itemType} ${id}`, results, {
+    container: task.container,
+    id,
   });
+  if (failed !== undefined) throw failed;
   const first = results[0]?.resourceBody;
   const kind =
     task.operation === "upsert" ? (results[0]?.statusCode === 201 ? "create" : "update") : context.change;

@@ -331,7 +331,8 @@ export function cosmosFailureOf(error: unknown): CosmosFailure {
   if (typeof error !== "object" || error === null) return {};
   const record = error as Record<string, unknown>;
   const headers = (record["headers"] ?? {}) as Record<string, unknown>;
-  const statusCode = numberOf(record["code"] ?? record["statusCode"]);
+  // The SDK's ErrorResponse says `code: 409`; the runtime's DataAccessError `statusCode: 409`.
+  const statusCode = numberOf(record["code"]) ?? numberOf(record["statusCode"]);
   const substatus = numberOf(record["substatus"] ?? headers["x-ms-substatus"]);
   const activityId = record["activityId"] ?? headers["x-ms-activity-id"];
   const requestCharge = numberOf(record["requestCharge"] ?? headers["x-ms-request-charge"]);

@@ -294,7 +294,7 @@ describe("the generated accounts-sessions module on the embedded endpoint", () =
         accountId: "a2",
         email: "bea@example.com",
       }),
-    ).rejects.toMatchObject({ code: 409 });
+    ).rejects.toMatchObject({ code: "conflict", statusCode: 409 });
   }, 30_000);
 });
 
