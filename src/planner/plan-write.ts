@@ -326,11 +326,23 @@ function planEmbeddedWrites(
         holder: item.entity,
         missing,
       });
-    // One patch per request adds (or changes) the request's children in the parent item.
+    // One patch per request adds (or changes) the request's children in the parent item, after
+    // a read of it: the runtime changes the embedded value it holds and patches it only if the
+    // parent is unchanged since (ETag), so two children written at once both land.
+    const read: PointReadStep = {
+      kind: "pointRead",
+      container: container.name,
+      itemType: item.type,
+      id: item.id,
+      partitionKey: item.partitionKey,
+      ru: env.estimate({ op: "read", itemBytes: env.shape(parent).avgBytes }),
+      times: 1,
+      note: `read the ${item.type} for its embedded ${embed.as} (the patch is conditional on its ETag)`,
+    };
     const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
       embed.as,
     ]);
-    operations.push(step);
+    operations.push(read, step);
     async.push(...replayCopies(env, parent, "update", 1));
     if (embed.latest === undefined || relationship?.via === undefined) continue;
     const refill = planRefill(env, pattern, parent, embed.latest, relationship.via, relationship.avg);

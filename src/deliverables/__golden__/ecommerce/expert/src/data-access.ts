@@ -571,7 +571,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Add or edit a saved address
-     * Plan: update the embedded addresses of the customer.
+     * Plan: read the customer for its embedded addresses (the patch is conditional on its ETag); update the embedded addresses of the customer.
      * Takes the whole Address record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
