@@ -221,9 +221,11 @@ async function writeItem(
     if (operation === "delete") {
       const removed = await removeItem(container, shape, id, keys);
       charged.requestCharge += removed.requestCharge;
-      charged.changes.push(
-        changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
-      );
+      // A missing item is no error, and no change: counters and copies must not follow it twice.
+      if (removed.removed)
+        charged.changes.push(
+          changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+        );
       continue;
     }
     if (shape.bucket !== undefined) {
