@@ -318,11 +318,6 @@ async function writeEmbedded(
 }
 
 /**
- * The parent's embedded value with the child record written or removed: the value to patch,
- * nothing to change, or (a `latest` embed) a refill from the children's own items because the
- * kept children may no longer be the newest; `value` is then the best the parent alone gives.
- */
-/**
  * The embedded child after a write of `record` over it: the given attributes over the embedded
  * ones, an increment (`{ incr: -1 }`) added to the embedded value (the parent's read-modify-write
  * is conditional on its ETag, so two increments both land).
@@ -343,6 +338,11 @@ function mergeChild(
   return merged;
 }
 
+/**
+ * The parent's embedded value with the child record written or removed: the value to patch,
+ * nothing to change, or (a `latest` embed) a refill from the children's own items because the
+ * kept children may no longer be the newest; `value` is then the best the parent alone gives.
+ */
 type EmbeddedValue =
   | { readonly kind: "value"; readonly value: unknown }
   | { readonly kind: "unchanged" }
