@@ -27,12 +27,14 @@ import { childQuery } from "./follow-ups.js";
 import { copyRefreshReads } from "./plan-copy-refresh.js";
 import { recencyAttribute } from "../workload/recency.js";
 import { DEFAULT_TOMBSTONE_TTL_SECONDS } from "../model/deletes.js";
+import { writeInputOf } from "../model/write-inputs.js";
 import type {
   BatchStep,
   ChangeFeedStep,
   PlannedMove,
   PlannedRefill,
   PlanStep,
+  PointReadStep,
   QueryStep,
   WriteFinding,
   WritePlan,
@@ -256,7 +258,7 @@ function planEmbeddedWrites(
   operations: PlanStep[];
   async: ChangeFeedStep[];
   notes: string[];
-  writtenWithParent: boolean;
+  writtenWithParent: WritePlan["writtenWithParent"];
   refills: PlannedRefill[];
   findings: WriteFinding[];
 } {
@@ -267,7 +269,7 @@ function planEmbeddedWrites(
   const async: ChangeFeedStep[] = [];
   const notes: string[] = [];
   const refills: PlannedRefill[] = [];
-  let writtenWithParent = false;
+  let writtenWithParent: WritePlan["writtenWithParent"];
   for (const { container, item } of context.embeddersOf(pattern.entity)) {
     const embed = item.embeds.find((e) => e.entity === pattern.entity);
     if (embed === undefined) continue;
@@ -299,7 +301,12 @@ function planEmbeddedWrites(
       parentCreates > 0 &&
       Math.abs(parentCreates * relationship.avg - childWrites) <= 0.2 * childWrites;
     if (together) {
-      writtenWithParent = true;
+      writtenWithParent ??= {
+        parent: item.entity,
+        container: container.name,
+        itemType: item.type,
+        as: embed.as,
+      };
       notes.push(
         `${pattern.entity} is embedded in ${item.type}.${embed.as} and written with its ${item.entity} (${parentCreates}/s creates x ${relationship.avg} = ${childWrites}/s): no write of its own`,
       );
@@ -319,11 +326,23 @@ function planEmbeddedWrites(
         holder: item.entity,
         missing,
       });
-    // One patch per request adds (or changes) the request's children in the parent item.
+    // One patch per request adds (or changes) the request's children in the parent item, after
+    // a read of it: the runtime changes the embedded value it holds and patches it only if the
+    // parent is unchanged since (ETag), so two children written at once both land.
+    const read: PointReadStep = {
+      kind: "pointRead",
+      container: container.name,
+      itemType: item.type,
+      id: item.id,
+      partitionKey: item.partitionKey,
+      ru: env.estimate({ op: "read", itemBytes: env.shape(parent).avgBytes }),
+      times: 1,
+      note: `read the ${item.type} for its embedded ${embed.as} (the patch is conditional on its ETag)`,
+    };
     const step = writeStep(env, parent, "patch", 1, `update the embedded ${embed.as} of the ${item.type}`, [
       embed.as,
     ]);
-    operations.push(step);
+    operations.push(read, step);
     async.push(...replayCopies(env, parent, "update", 1));
     if (embed.latest === undefined || relationship?.via === undefined) continue;
     const refill = planRefill(env, pattern, parent, embed.latest, relationship.via, relationship.avg);
@@ -494,6 +513,31 @@ function withBatchedCounters(
   });
 }
 
+/**
+ * The read of the written record's current item, when the write's input (the key and changes
+ * of a patch, the key of a delete) does not give what its steps need: the address of another
+ * item type of the entity, of the parent that embeds the record or of a counter batched with it.
+ */
+function currentRecordRead(env: PlanEnvironment, pattern: WritePattern): PointReadStep[] {
+  const input = writeInputOf(env.context.workload, env.context.model, pattern);
+  const read = input.kind === "partial" ? input.readsCurrent : undefined;
+  const placement = read === undefined ? undefined : env.context.placement(read.container, read.itemType);
+  if (placement === undefined) return [];
+  return [
+    {
+      kind: "pointRead",
+      role: "currentRecord",
+      container: placement.container.name,
+      itemType: placement.item.type,
+      id: placement.item.id,
+      partitionKey: placement.item.partitionKey,
+      ru: env.estimate({ op: "read", itemBytes: env.shape(placement).avgBytes }),
+      times: pattern.batch,
+      note: `read the current ${placement.item.type} for the attributes the ${pattern.operation}'s input does not give`,
+    },
+  ];
+}
+
 /** Plans a write pattern. */
 export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePlan {
   const kind = changeKind(pattern);
@@ -504,6 +548,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   const embedded = planEmbeddedWrites(env, pattern);
   const counters = planCounters(env, pattern, primary.writes, feedSource);
   const operations: PlanStep[] = [
+    ...currentRecordRead(env, pattern),
     ...primary.moveSteps,
     ...withBatchedCounters(primary.writes, counters.batched).reverse(),
     ...embedded.operations,
@@ -514,7 +559,7 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
   );
   const propagations = planPropagations(env, pattern, feedSource);
   const async = [...primary.async, ...embedded.async, ...counters.async, ...copies, ...propagations.async];
-  const served = primaries.length > 0 || operations.length > 0 || embedded.writtenWithParent;
+  const served = primaries.length > 0 || operations.length > 0 || embedded.writtenWithParent !== undefined;
   const notes = [...primary.notes, ...embedded.notes, ...propagations.notes];
   const findings = [
     ...primary.findings,
@@ -536,5 +581,9 @@ export function planWrite(env: PlanEnvironment, pattern: WritePattern): WritePla
     ...(primary.moves.length === 0 ? {} : { moves: primary.moves }),
     ...(embedded.refills.length === 0 ? {} : { refills: embedded.refills }),
     ...(findings.length === 0 ? {} : { findings }),
+    // Only when nothing else writes the records (no item of their own, no other parent).
+    ...(embedded.writtenWithParent === undefined || operations.length > 0 || async.length > 0
+      ? {}
+      : { writtenWithParent: embedded.writtenWithParent }),
   };
 }

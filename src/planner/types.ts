@@ -48,9 +48,10 @@ export interface QueryParameter {
  * for copies left at an old address (`staleCopies`), the read of a copy before deleting it
  * (`checkCopy`: the delete of a moved source must not remove the copy its create wrote), the read
  * of a bounded set's members (`boundedSet`), the read of the newest N from a bounded set's source
- * when a member leaves (`boundedSetRefill`).
+ * when a member leaves (`boundedSetRefill`), the read of a written record's current item for
+ * what the write's input does not give (`currentRecord`, `src/model/write-inputs.ts`).
  */
-export type StepRole = "staleCopies" | "checkCopy" | "boundedSet" | "boundedSetRefill";
+export type StepRole = "staleCopies" | "checkCopy" | "boundedSet" | "boundedSetRefill" | "currentRecord";
 
 interface StepBase {
   /** What the step is for, when the code must tell it apart (change-feed work). */
@@ -353,6 +354,17 @@ export interface WritePlan {
   readonly refills?: readonly PlannedRefill[];
   /** What the model cannot do right for this write (reported by the evaluation). */
   readonly findings?: readonly WriteFinding[];
+  /**
+   * The records are embedded in their parent's item and written with the parent's create in the
+   * same request (`operations` is empty): the parent's create takes them (`related.embeds`), and
+   * a write of them alone has no item to land in (the generated function refuses it).
+   */
+  readonly writtenWithParent?: {
+    readonly parent: string;
+    readonly container: string;
+    readonly itemType: string;
+    readonly as: string;
+  };
 }
 
 export type Plan = ReadPlan | WritePlan;

@@ -56,7 +56,12 @@ export type DataAccessErrorCode =
   /** An operation of a transactional batch failed; none was applied. */
   | "batchFailed"
   /** A change-feed batch kept failing and went to the dead-letter store. */
-  | "deadLettered";
+  | "deadLettered"
+  /**
+   * A write of records the model embeds in their parent's item and writes with the parent's
+   * create: they have no item to land in on their own (pass them to the parent's create).
+   */
+  | "writtenWithParent";
 
 /** What the service answered, as far as it is known. */
 export interface ServiceAnswer {

@@ -5,14 +5,16 @@
  */
 import { chargeOf, statusOf } from "./errors.js";
 import type { ItemTypeShape, StoredItem } from "./items.js";
-import { deleteItem, pointer, toPartitionKey } from "./requests.js";
+import { pointer, toPartitionKey } from "./requests.js";
 import { propertyRef } from "./sql.js";
 import type { KeyValue } from "./templates.js";
 import type { Container } from "@azure/cosmos";
 
-/** What a removal did: its charge, and the tombstone when the item was soft deleted. */
+/** What a removal did: its charge, whether an item was there, and the tombstone of a soft delete. */
 export interface Removal {
   readonly requestCharge: number;
+  /** False when no item was there (404): nothing changed, so the change feed shows nothing. */
+  readonly removed: boolean;
   /** The tombstone (soft delete); undefined for a plain delete or a missing item. */
   readonly tombstone?: StoredItem;
 }
@@ -20,7 +22,7 @@ export interface Removal {
 /**
  * Removes the item `id` of `shape` (a missing item is no error): a tombstone patch for a
  * soft-deleted item type, else a delete.
- * @example await removeItem(container, reactionShape, "p1-u1", ["p1-7"]) // { requestCharge, tombstone }
+ * @example await removeItem(container, reactionShape, "p1-u1", ["p1-7"]) // { requestCharge, removed, tombstone }
  */
 export async function removeItem(
   container: Container,
@@ -28,17 +30,25 @@ export async function removeItem(
   id: string,
   keys: readonly KeyValue[],
 ): Promise<Removal> {
-  if (shape.softDelete === undefined) return { requestCharge: await deleteItem(container, id, keys) };
+  if (shape.softDelete === undefined) {
+    try {
+      const response = await container.item(id, toPartitionKey(keys)).delete();
+      return { requestCharge: response.requestCharge, removed: true };
+    } catch (error) {
+      if (statusOf(error) === 404) return { requestCharge: chargeOf(error), removed: false };
+      throw error;
+    }
+  }
   try {
     const response = await container.item(id, toPartitionKey(keys)).patch<StoredItem>([
       { op: "set", path: pointer(shape.softDelete.property), value: true },
       { op: "set", path: "/ttl", value: shape.softDelete.ttlSeconds },
     ]);
     return response.resource === undefined
-      ? { requestCharge: response.requestCharge }
-      : { requestCharge: response.requestCharge, tombstone: response.resource };
+      ? { requestCharge: response.requestCharge, removed: true }
+      : { requestCharge: response.requestCharge, removed: true, tombstone: response.resource };
   } catch (error) {
-    if (statusOf(error) === 404) return { requestCharge: chargeOf(error) };
+    if (statusOf(error) === 404) return { requestCharge: chargeOf(error), removed: false };
     throw error;
   }
 }

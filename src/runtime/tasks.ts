@@ -54,6 +54,14 @@ export interface BatchIncrement extends ItemRef {
 /** One synchronous step of a write access pattern. */
 export type WriteTask =
   | (ItemRef & {
+      /**
+       * Read the record's current item first (the input of a patch or a delete gives its key and
+       * address, not what the next steps need: another item's address, the parent that embeds
+       * it): the next steps see the record completed with it, the given attributes winning.
+       */
+      readonly kind: "current";
+    })
+  | (ItemRef & {
       readonly kind: "item";
       readonly operation: "create" | "replace" | "upsert" | "patch" | "delete";
       /**

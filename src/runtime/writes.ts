@@ -198,7 +198,10 @@ async function patchAttributes(
   }
 }
 
-/** Writes the item(s) of one item type for a record: replicas, buckets, counters kept on upserts. */
+/**
+ * Writes the item(s) of one item type for a record: replicas, buckets, counters kept on upserts.
+ * A patch sets what `given` (the caller's input) holds; `record` may be completed by a read.
+ */
 async function writeItem(
   runtime: Runtime,
   charged: Charged,
@@ -207,6 +210,7 @@ async function writeItem(
   context: WriteContext,
   record: Readonly<Record<string, unknown>>,
   related: WriteRelated,
+  given: Readonly<Record<string, unknown>> = record,
 ): Promise<void> {
   const shape = runtime.shape(ref.container, ref.itemType);
   const container = runtime.container(ref.container);
@@ -216,9 +220,11 @@ async function writeItem(
     if (operation === "delete") {
       const removed = await removeItem(container, shape, id, keys);
       charged.requestCharge += removed.requestCharge;
-      charged.changes.push(
-        changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
-      );
+      // A missing item is no error, and no change: counters and copies must not follow it twice.
+      if (removed.removed)
+        charged.changes.push(
+          changeOf(ref, "delete", removed.tombstone ?? deletedItem(shape, record, id, keys)),
+        );
       continue;
     }
     if (shape.bucket !== undefined) {
@@ -227,8 +233,9 @@ async function writeItem(
       continue;
     }
     if (operation === "patch") {
-      const copies = await reparentedCopies(runtime, charged, shape, record, context, extra);
-      const patched = await patchAttributes(charged, container, shape, id, keys, record, context, copies);
+      // Addressed by the record (completed by a `current` task), patched with what was given.
+      const copies = await reparentedCopies(runtime, charged, shape, given, context, extra);
+      const patched = await patchAttributes(charged, container, shape, id, keys, given, context, copies);
       if (patched !== undefined) charged.changes.push(changeOf(ref, "update", patched));
       continue;
     }
@@ -310,6 +317,27 @@ async function writeEmbedded(
 }
 
 /**
+ * The embedded child after a write of `record` over it: the given attributes over the embedded
+ * ones, an increment (`{ incr: -1 }`) added to the embedded value (the parent's read-modify-write
+ * is conditional on its ETag, so two increments both land).
+ */
+function mergeChild(
+  existing: Readonly<Record<string, unknown>> | undefined,
+  record: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...existing };
+  for (const [name, value] of Object.entries(record)) {
+    if (!isIncrement(value)) {
+      merged[name] = value;
+      continue;
+    }
+    const before = typeof merged[name] === "number" ? merged[name] : 0;
+    merged[name] = before + value.incr;
+  }
+  return merged;
+}
+
+/**
  * The parent's embedded value with the child record written or removed: the value to patch,
  * nothing to change, or (a `latest` embed) a refill from the children's own items because the
  * kept children may no longer be the newest; `value` is then the best the parent alone gives.
@@ -325,7 +353,16 @@ function embeddedValue(
   record: Readonly<Record<string, unknown>>,
   parent: StoredItem,
 ): EmbeddedValue {
-  if (!task.many) return { kind: "value", value: context.change === "delete" ? null : { ...record } };
+  if (!task.many) {
+    if (context.change === "delete") return { kind: "value", value: null };
+    // An update's input holds the changed attributes only: the rest stays as embedded.
+    const embedded = parent[task.as];
+    const previous =
+      context.change === "update" && typeof embedded === "object" && embedded !== null
+        ? (embedded as StoredItem)
+        : undefined;
+    return { kind: "value", value: mergeChild(previous, record) };
+  }
   const current = Array.isArray(parent[task.as]) ? (parent[task.as] as unknown[]) : [];
   const others = current.filter(
     (child) =>
@@ -333,7 +370,7 @@ function embeddedValue(
   );
   const existing = current.find((child) => !others.includes(child)) as StoredItem | undefined;
   if (task.latest === undefined) {
-    const children = context.change === "delete" ? others : [{ ...existing, ...record }, ...others];
+    const children = context.change === "delete" ? others : [mergeChild(existing, record), ...others];
     return { kind: "value", value: children };
   }
   return newestKept(task, task.latest, context, record, existing, others as StoredItem[]);
@@ -364,13 +401,13 @@ function newestKept(
   if (existing === undefined) {
     const oldest = others.at(-1);
     if (full && oldest !== undefined && newer(record, oldest) >= 0) return { kind: "unchanged" };
-    const entered = [{ ...record }, ...others].sort(newer).slice(0, latest.count);
+    const entered = [mergeChild(undefined, record), ...others].sort(newer).slice(0, latest.count);
     // A partial write (a patch of some attributes) cannot give the whole child: read it.
     return context.changes === undefined
       ? { kind: "value", value: entered }
       : { kind: "refill", value: entered };
   }
-  const merged = { ...existing, ...record };
+  const merged = mergeChild(existing, record);
   const ordered = [merged, ...others].sort(newer);
   const demoted = full && ordered.at(-1) === merged && newer(merged, existing) > 0;
   return demoted
@@ -552,22 +589,54 @@ async function writeBatch(
   }
 }
 
+/**
+ * The record completed with its current item (`current` task): what the input gives wins. A
+ * missing item is `notFound` for a patch; for a delete there is nothing to remove (undefined).
+ */
+async function currentRecord(
+  runtime: Runtime,
+  charged: Charged,
+  task: Extract<WriteTask, { kind: "current" }>,
+  context: WriteContext,
+  record: Readonly<Record<string, unknown>>,
+  related: WriteRelated,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
+  const shape = runtime.shape(task.container, task.itemType);
+  const replica = shape.replicas === undefined ? {} : { replica: 0 };
+  const { id, keys } = itemKeyOf(shape, record, { ...related, ...replica });
+  const read = await readItem(runtime.container(task.container), id, keys);
+  charged.requestCharge += read.requestCharge;
+  if (read.item === undefined || isTombstone(shape, read.item)) {
+    if (context.change === "delete") return undefined;
+    throw new DataAccessError("notFound", `${shape.type} ${id} does not exist`, { context: { id } });
+  }
+  return { ...recordOf(shape, read.item), ...record };
+}
+
 /** Runs the synchronous steps of a write access pattern for one record. */
 export async function runWrite(
   runtime: Runtime,
   context: WriteContext,
   tasks: readonly WriteTask[],
-  record: Readonly<Record<string, unknown>>,
+  given: Readonly<Record<string, unknown>>,
   related: WriteRelated,
 ): Promise<WriteResult> {
+  let record = given;
   const charged: Charged = { requestCharge: 0, changes: [] };
   for (const task of tasks) {
     switch (task.kind) {
+      case "current": {
+        const current = await currentRecord(runtime, charged, task, context, record, related);
+        if (current === undefined) return charged;
+        record = current;
+        break;
+      }
       case "item":
-        await writeItem(runtime, charged, task, task.operation, context, record, related);
+        await writeItem(runtime, charged, task, task.operation, context, record, related, given);
         break;
       case "move":
-        await moveItem(runtime, charged, task, context, record, related);
+        // A move finds the current item by the key and merges what the input gives into it.
+        await moveItem(runtime, charged, task, context, given, related);
         break;
       case "embed":
         await writeEmbedded(runtime, charged, task, context, record, related);

@@ -482,13 +482,44 @@ describe.each(EXAMPLE_NAMES)("every function of the %s module on the embedded en
       }
       return { parents };
     };
+    // Children the model writes with their parent's create (an order's lines): the parent's
+    // create takes them; their own pattern refuses a write of them alone.
+    const withParent = (id: string) => {
+      const plan = example.plans.find((p) => p.patternId === id);
+      return plan?.type === "write" ? plan.writtenWithParent : undefined;
+    };
+    const carried = example.workload.accessPatterns.flatMap((p) => {
+      const parent = withParent(p.id)?.parent;
+      const link = example.workload.relationships.find((r) => r.parent === parent && r.child === p.entity);
+      return parent === undefined || link?.via === undefined
+        ? []
+        : [{ parent, child: p.entity, via: link.via }];
+    });
+    const embedsOf = (entity: string, record: Readonly<Record<string, unknown>>) => {
+      const key = example.workload.entities.find((e) => e.name === entity)?.key ?? [];
+      const embeds: Record<string, unknown[]> = {};
+      for (const { child, via } of carried.filter((c) => c.parent === entity)) {
+        embeds[child] = (full.entities[child] ?? []).filter((r) =>
+          key.every((name, index) => r[via[index] ?? name] === record[name]),
+        );
+      }
+      return Object.keys(embeds).length === 0 ? {} : { embeds };
+    };
     const run = async (id: string, input: Readonly<Record<string, unknown>>) => {
       const fn = access[names.patterns.get(id) ?? ""];
       if (fn === undefined) throw new Error(`no function for ${id}`);
       const pattern = example.workload.accessPatterns.find((p) => p.id === id);
+      if (withParent(id) !== undefined) {
+        await expect(fn(input, parentsOf(pattern?.entity ?? "", input))).rejects.toMatchObject({
+          code: "writtenWithParent",
+        });
+        return { requestCharge: 0 };
+      }
       const result = await fn(
         input,
-        pattern?.type === "write" ? parentsOf(pattern.entity, input) : undefined,
+        pattern?.type === "write"
+          ? { ...parentsOf(pattern.entity, input), ...embedsOf(pattern.entity, input) }
+          : undefined,
       );
       if (result.changes !== undefined) await access["applyChanges"]?.(result.changes);
       return result;

@@ -11,6 +11,7 @@ import type { GeneratedChange, GeneratedWriteResult } from "./load-data-access.j
 import type { CounterRef } from "./probe-outcomes.js";
 import type { CounterSubject, ItemTypeRef, ProbeRecord } from "./probe-plan.js";
 import type { PatternRun } from "./run-patterns.js";
+import { writeInputRecord } from "./write-input.js";
 
 /** A probe run: the pattern run's module and endpoint, and the deployment's containers. */
 export interface ProbeRun extends PatternRun {
@@ -19,7 +20,12 @@ export interface ProbeRun extends PatternRun {
 
 /** Writes a record through a write pattern, with its maintenance where the change feed does not run. */
 export async function write(run: ProbeRun, patternId: string, probe: ProbeRecord): Promise<void> {
-  const result = (await run.access.pattern(patternId)(probe.record, {
+  const pattern = run.plan.workload.accessPatterns.find((p) => p.id === patternId);
+  const record =
+    pattern?.type === "write"
+      ? writeInputRecord(run.plan.workload, run.plan.model, pattern, probe.record)
+      : probe.record;
+  const result = (await run.access.pattern(patternId)(record, {
     parents: probe.parents,
     ...(probe.linked === undefined ? {} : { linked: probe.linked }),
   })) as unknown as GeneratedWriteResult;

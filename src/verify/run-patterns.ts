@@ -17,6 +17,7 @@ import type { FeedMaintenance } from "./feed-maintenance.js";
 import type { DataAccess, GeneratedChange, GeneratedWriteResult } from "./load-data-access.js";
 import type { StrayItems } from "./stray-items.js";
 import type { PatternCheckPlan, VerificationPlan } from "./verification-plan.js";
+import { writeInputRecord } from "./write-input.js";
 
 export type CheckStatus = "passed" | "failed" | "notCheckable";
 
@@ -223,7 +224,8 @@ async function runWritePattern(
   for (const write of check.writes) {
     try {
       const begin = performance.now();
-      const result = (await access.pattern(pattern.id)(write.record, {
+      const input = writeInputRecord(plan.workload, plan.model, pattern, write.record);
+      const result = (await access.pattern(pattern.id)(input, {
         parents: write.parents,
         ...(write.embeds === undefined ? {} : { embeds: write.embeds }),
         ...(write.linked === undefined ? {} : { linked: write.linked }),

@@ -4,7 +4,9 @@
  */
 import { isKeyAttribute } from "../../workload/keys.js";
 import type { ItemTypeShape } from "../../runtime/items.js";
-import type { Workload } from "../../workload/types.js";
+import type { Workload, WritePattern } from "../../workload/types.js";
+import type { WriteInput } from "../../model/write-inputs.js";
+import type { WritePlan } from "../../planner/types.js";
 import { attributeTsType } from "./emit-read.js";
 import { commentText, propertyKey, stringLiteral } from "./identifiers.js";
 import { entityNamed } from "./model-data.js";
@@ -113,4 +115,52 @@ export function itemInterface(workload: Workload, shape: ItemTypeShape, name: st
     "  readonly [maintained: string]: unknown;",
     "}",
   ].join("\n");
+}
+
+/**
+ * The input of a patch or a delete (`src/model/write-inputs.ts`): the key and address attributes,
+ * then the attributes a patch may change (optional; a number may be an `Increment`). An entity
+ * without listed attributes takes any other attribute too.
+ * @example writeInputType(workload, stockUpdate, input) // "{ readonly productId: string; readonly stock?: number | Increment; }"
+ */
+export function writeInputType(
+  workload: Workload,
+  pattern: WritePattern,
+  input: Extract<WriteInput, { kind: "partial" }>,
+): string {
+  const entity = entityNamed(workload, pattern.entity);
+  const declared = (name: string) => entity?.attributes.find((a) => a.name === name)?.type;
+  const members = [
+    ...input.required.map((name) => `readonly ${propertyKey(name)}: ${attributeTsType(declared(name))};`),
+    ...input.optional.map((name) => {
+      const type = attributeTsType(declared(name));
+      const value =
+        pattern.operation === "patch" && declared(name) === "number" ? `${type} | Increment` : type;
+      return `readonly ${propertyKey(name)}?: ${value};`;
+    }),
+    ...((entity?.attributes.length ?? 0) === 0 ? ["readonly [attribute: string]: unknown;"] : []),
+  ];
+  return `{ ${members.join(" ")} }`;
+}
+
+/** One sentence on what a write function takes, for its doc comment. */
+export function writeInputSentence(
+  workload: Workload,
+  pattern: WritePattern,
+  input: WriteInput,
+  writtenWithParent: WritePlan["writtenWithParent"],
+): string {
+  if (writtenWithParent !== undefined) {
+    return `Refused (DataAccessError "writtenWithParent"): ${pattern.entity} records live in ${writtenWithParent.itemType}.${writtenWithParent.as} and are written with their ${writtenWithParent.parent}: pass them to the ${writtenWithParent.parent}'s create as related.embeds.${pattern.entity}.`;
+  }
+  if (input.kind === "record") return `Takes the whole ${pattern.entity} record.`;
+  const entity = entityNamed(workload, pattern.entity);
+  const key = input.required.filter((name) => entity?.key.includes(name) ?? true);
+  const address = input.required.filter((name) => !key.includes(name));
+  const identity = `the ${pattern.entity}'s key (${key.join(", ")})${address.length === 0 ? "" : ` and address (${address.join(", ")})`}`;
+  if (pattern.operation === "delete") return `Takes ${identity} only.`;
+  const numbers = input.optional.some(
+    (name) => entity?.attributes.find((a) => a.name === name)?.type === "number",
+  );
+  return `Takes ${identity} and the attributes it changes, each optional (${input.optional.join(", ") || "none"})${numbers ? "; a number may be an increment { incr, min, max }" : ""}.`;
 }

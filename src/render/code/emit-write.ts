@@ -129,6 +129,10 @@ export function writeTasksOf(
   const change = changeKindOf(pattern);
   const key = entityNamed(workload, pattern.entity)?.key ?? [];
   for (const step of plan.operations) {
+    if (step.kind === "pointRead" && step.role === "currentRecord") {
+      tasks.push({ kind: "current", container: step.container, itemType: step.itemType });
+      continue;
+    }
     if (step.kind === "batch") {
       const task = batchTask(workload, pattern, step, shapes);
       if (task !== undefined) tasks.push(task);

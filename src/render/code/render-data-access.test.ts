@@ -180,6 +180,46 @@ describe("renderDataAccessModule", () => {
         "usage.ts",
       ),
     );
+    // Writes take what fits them: a patch the key and its changes, a delete the key; each line
+    // expected to fail to type-check fails the compile when the input is wider (or narrower).
+    files.set(
+      "usage-inputs",
+      join(
+        writeFiles("compile", "usage-inputs", [
+          {
+            path: "usage-inputs.ts",
+            content: [
+              'import { CosmosClient } from "@azure/cosmos";',
+              'import { createDataAccess as shop, type Increment } from "../ecommerce/data-access.js";',
+              'import { createDataAccess as reactions } from "../social-reactions/data-access.js";',
+              'const database = new CosmosClient({ endpoint: "http://127.0.0.1:1", key: "k" }).database("d");',
+              "const store = shop(database);",
+              "const social = reactions(database);",
+              "const sold: Increment = { incr: -2, min: 0 };",
+              'void store.c6UpdateAProductsStockDecrementForEachOrderedLineRestock({ productId: "p1", stock: sold });',
+              'void store.c6UpdateAProductsStockDecrementForEachOrderedLineRestock({ productId: "p1", stock: 7 });',
+              'void store.c5UpdateAnOrdersStatusPaymentShippingDeliveryReturns({ orderId: "o1", customerId: "c1", status: "shipped" });',
+              'void social.c4RemoveAReaction({ postId: "p1", userId: "u1" });',
+              "// @ts-expect-error a patch names its record by the key",
+              "void store.c6UpdateAProductsStockDecrementForEachOrderedLineRestock({ stock: 7 });",
+              "// @ts-expect-error a patch changes only what its pattern changes",
+              'void store.c6UpdateAProductsStockDecrementForEachOrderedLineRestock({ productId: "p1", name: "x" });',
+              "// @ts-expect-error a delete takes the key only",
+              'void social.c4RemoveAReaction({ postId: "p1", userId: "u1", kind: "like" });',
+              "// @ts-expect-error an upsert takes the whole record",
+              'void store.c7CreateOrEditAProductCatalogManagementPriceChanges({ productId: "p1", stock: 7 });',
+              "// The lines of an order go with the order's create, typed.",
+              'const line = { lineId: "l1", orderId: "o1", productId: "p1", productName: "x", quantity: 1, unitPrice: 2 };',
+              'const order = { orderId: "o1", customerId: "c1", orderDate: "2026-01-01T00:00:00Z", status: "placed", total: 2, currency: "EUR", shippingAddress: {}, paymentMethod: "card" };',
+              "void store.c3PlaceAnOrder(order, { embeds: { OrderLine: [line] } });",
+              "// @ts-expect-error the lines are OrderLine records",
+              "void store.c3PlaceAnOrder(order, { embeds: { OrderLine: [{ lineId: 1 }] } });",
+            ].join("\n"),
+          },
+        ]),
+        "usage-inputs.ts",
+      ),
+    );
     const diagnostics = compileStrict(files);
     expect([...diagnostics.values()].flat()).toEqual([]);
   }, 60_000);

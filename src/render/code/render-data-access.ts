@@ -10,7 +10,8 @@ import type { Model } from "../../model/types.js";
 import type { Plan, ReadPlan, WritePlan } from "../../planner/types.js";
 import type { AccessPattern, ReadPattern, Workload, WritePattern } from "../../workload/types.js";
 import { attributeTsType, emitReadBody, readAnswer, readInputType, readPages } from "./emit-read.js";
-import { itemInterface } from "./emit-types.js";
+import { itemInterface, writeInputSentence, writeInputType } from "./emit-types.js";
+import { writeInputOf, type WriteInput } from "../../model/write-inputs.js";
 import { changeKindOf, maintenanceTasksOf, writeTasksOf, type MaintenanceTaskData } from "./emit-write.js";
 import {
   camelIdentifier,
@@ -30,6 +31,7 @@ export const RUNTIME_FOLDER = "data-access-runtime";
 /** Runtime values the generated module may use (imported when its text uses them). */
 const RUNTIME_VALUES = [
   "applyChangesWith",
+  "DataAccessError",
   "asItems",
   "bucketOf",
   "createRuntime",
@@ -69,6 +71,7 @@ const RUNTIME_TYPES = [
   "CopySource",
   "DataAccessOptions",
   "FollowUpResult",
+  "Increment",
   "IntentEntry",
   "ItemChange",
   "ItemTypeShape",
@@ -92,6 +95,7 @@ const REEXPORTED_TYPES = [
   "ContainerChange",
   "DataAccessOptions",
   "FollowUpResult",
+  "Increment",
   "ItemChange",
   "PageOptions",
   "ReadResult",
@@ -175,8 +179,11 @@ function header(workload: Workload): string {
     " *",
     " * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and",
     " * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the",
-    " * request charge and the related data of follow-up reads. Writes take the entity record and,",
-    " * when needed, related data: copies (records copied from; read by key when absent), linked",
+    " * request charge and the related data of follow-up reads. A create, upsert or replace takes the",
+    " * entity record; a patch takes the record's key and address and the attributes it changes (a",
+    " * number may be an Increment), a delete the key and address only: what else the write keeps",
+    " * right (copies, counters, parents that embed the record) is read. Writes also take, when",
+    " * needed, related data: copies (records copied from; read by key when absent), linked",
     " * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents",
     " * (records of parents the record cannot key), previous. They return the charge",
     " * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,",
@@ -273,24 +280,14 @@ function readFunction(
   ].join("\n");
 }
 
-/**
- * The record a write function takes: the entity's record, where a patch may give the number
- * attributes it changes as increments (`{ incr: -1, min: 0 }`: atomic, bounded).
- */
-function writeRecordType(workload: Workload, pattern: WritePattern, recordType: string): string {
-  if (pattern.operation !== "patch") return recordType;
-  const entity = workload.entities.find((e) => e.name === pattern.entity);
-  const numbers = (entity?.attributes ?? [])
-    .filter(
-      (a) =>
-        a.type === "number" &&
-        !(entity?.key.includes(a.name) ?? false) &&
-        (pattern.changes?.includes(a.name) ?? true),
-    )
-    .map((a) => stringLiteral(a.name));
-  return numbers.length === 0 || recordType.startsWith("Readonly<Record")
-    ? recordType
-    : `WithIncrements<${recordType}, ${numbers.join(" | ")}>`;
+/** What a write function takes: its input's type and sentence, and what it takes with it. */
+interface WriteSignature {
+  readonly input: WriteInput;
+  readonly recordType: string;
+  /** The type of `related` (typed embeds of the children written with the record). */
+  readonly relatedType: string;
+  /** Doc lines on the children written with the record. */
+  readonly carries: readonly string[];
 }
 
 function writeFunction(
@@ -298,7 +295,7 @@ function writeFunction(
   pattern: WritePattern,
   plan: WritePlan | undefined,
   name: string,
-  recordType: string,
+  signature: WriteSignature,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
 ): string {
   const tasks = plan === undefined ? [] : writeTasksOf(workload, pattern, plan, shapes);
@@ -307,20 +304,65 @@ function writeFunction(
     change: changeKindOf(pattern),
     ...(pattern.changes === undefined ? {} : { changes: pattern.changes }),
   };
+  const withParent = plan?.writtenWithParent;
+  const body =
+    withParent === undefined
+      ? [
+          `      const context: WriteContext = ${jsonBlock(context, "      ")};`,
+          `      const tasks: WriteTask[] = ${jsonBlock(tasks, "      ")};`,
+          "      return runWrite(runtime, context, tasks, record, related);",
+        ]
+      : [
+          "      // The records have no item of their own: they are written with their parent's create.",
+          `      throw new DataAccessError(${stringLiteral("writtenWithParent")}, ${stringLiteral(
+            `${pattern.id}: ${pattern.entity} records are embedded in ${withParent.itemType}.${withParent.as} and written with their ${withParent.parent}: pass them to the ${withParent.parent}'s create as related.embeds.${pattern.entity}`,
+          )}, { context: { record, related } });`,
+        ];
   return [
     docComment(
       [
         ...describePlan(pattern, plan),
+        commentText(writeInputSentence(workload, pattern, signature.input, withParent)),
+        ...signature.carries.map(commentText),
         "Returns the items written; pass its changes to applyChanges (or let the change feed do it).",
       ],
       "    ",
     ),
-    `    async ${name}(record: ${recordType}, related: WriteRelated = {}): Promise<WriteResult> {`,
-    `      const context: WriteContext = ${jsonBlock(context, "      ")};`,
-    `      const tasks: WriteTask[] = ${jsonBlock(tasks, "      ")};`,
-    "      return runWrite(runtime, context, tasks, record, related);",
+    `    async ${name}(record: ${signature.recordType}, related: ${signature.relatedType} = {}): Promise<WriteResult> {`,
+    ...body,
     "    },",
   ].join("\n");
+}
+
+/**
+ * The children a parent's create writes with it (their own write patterns are refused): doc lines
+ * and the type of `related` with their records typed.
+ */
+function carriedChildren(
+  workload: Workload,
+  pattern: WritePattern,
+  plans: ReadonlyMap<string, Plan>,
+  recordType: (entity: string) => string,
+): { readonly relatedType: string; readonly carries: readonly string[] } {
+  if (pattern.operation !== "create" && pattern.operation !== "upsert")
+    return { relatedType: "WriteRelated", carries: [] };
+  const children = workload.accessPatterns.flatMap((child) => {
+    const plan = plans.get(child.id);
+    const carried = plan?.type === "write" ? plan.writtenWithParent : undefined;
+    return carried?.parent === pattern.entity ? [{ child, carried }] : [];
+  });
+  if (children.length === 0) return { relatedType: "WriteRelated", carries: [] };
+  const entities = [...new Set(children.map(({ child }) => child.entity))];
+  const members = entities.map(
+    (entity) => `readonly ${propertyKey(entity)}?: readonly ${recordType(entity)}[]`,
+  );
+  return {
+    relatedType: `WriteRelated & { readonly embeds?: { ${members.join("; ")} } }`,
+    carries: children.map(
+      ({ child, carried }) =>
+        `The ${child.entity} records of ${child.id} are written here, in ${carried.itemType}.${carried.as}: pass them as related.embeds.${child.entity}.`,
+    ),
+  };
 }
 
 /** The change-feed handler of one source item type: its maintenance tasks over a batch of changes. */
@@ -348,6 +390,7 @@ function handlerSource(
 
 /** How the module names and types what the access patterns take and return. */
 interface PatternNaming {
+  readonly model: Model;
   readonly names: ReadonlyMap<string, string>;
   readonly planOf: ReadonlyMap<string, Plan>;
   readonly typeNamer: (name: string) => string;
@@ -361,7 +404,7 @@ function patternSources(
   workload: Workload,
   naming: PatternNaming,
 ): { inputTypes: string[]; functions: string[]; catalog: string[] } {
-  const { names, planOf, typeNamer, recordType, shapes, typeOf } = naming;
+  const { model, names, planOf, typeNamer, recordType, shapes, typeOf } = naming;
   const inputTypes: string[] = [];
   const functions: string[] = [];
   const catalog: string[] = [];
@@ -380,13 +423,21 @@ function patternSources(
         readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
       );
     } else {
+      const input = writeInputOf(workload, model, pattern);
+      let inputType = recordType(pattern.entity);
+      if (input.kind === "partial") {
+        inputType = typeNamer(`${pascalIdentifier(name)}Input`);
+        inputTypes.push(
+          `/** Input of ${commentText(pattern.id)}: the key and address${pattern.operation === "patch" ? ", and the attributes it changes" : ""}. */\nexport type ${inputType} = ${writeInputType(workload, pattern, input)};`,
+        );
+      }
       functions.push(
         writeFunction(
           workload,
           pattern,
           plan?.type === "write" ? plan : undefined,
           name,
-          writeRecordType(workload, pattern, recordType(pattern.entity)),
+          { input, recordType: inputType, ...carriedChildren(workload, pattern, planOf, recordType) },
           shapes,
         ),
       );
@@ -429,6 +480,7 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
     itemTypeNames.get(`${container}/${itemType}`) ?? "StoredItem";
 
   const { inputTypes, functions, catalog } = patternSources(workload, {
+    model,
     names: names.patterns,
     planOf,
     typeNamer,

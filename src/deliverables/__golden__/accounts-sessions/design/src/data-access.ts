@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -53,7 +56,7 @@ import {
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -155,14 +158,23 @@ export type Q1FindAnAccountByEmailSignInSignUpCheckPasswordResetRequestInput = {
 /** Input of Q2. */
 export type Q2GetAnAccountByIdProfileAfterSessionValidationInput = { readonly accountId: string; };
 
+/** Input of C2: the key and address, and the attributes it changes. */
+export type C2UpdateAnAccountProfilePasswordEmailChangeVerificationInput = { readonly accountId: string; readonly email?: string; readonly passwordHash?: string; readonly displayName?: string; readonly status?: string; readonly emailVerified?: boolean; readonly mfaEnabled?: boolean; };
+
 /** Input of Q3. */
 export type Q3ValidateASessionByItsTokenIdEveryAPICallInput = { readonly sessionId: string; };
 
 /** Input of Q4. */
 export type Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput = { readonly accountId: string; };
 
+/** Input of C4: the key and address. */
+export type C4SignOutOrRevokeASessionInput = { readonly sessionId: string; };
+
 /** Input of Q5. */
 export type Q5ReadAPasswordResetTokenWhenItsLinkIsOpenedInput = { readonly tokenId: string; };
+
+/** Input of C6: the key and address. */
+export type C6ConsumeAPasswordResetTokenDeleteItOnceThePasswordIsChangedInput = { readonly tokenId: string; };
 
 // ---- The model ----------------------------------------------------------------------------
 
@@ -323,6 +335,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Sign up (create an account with a unique email)
      * Plan: create the emailLookup item; create the account item.
+     * Takes the whole Account record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1SignUpCreateAnAccountWithAUniqueEmail(record: AccountRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -394,9 +407,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C2: Update an account (profile, password, email change, verification)
      * Plan: read the account in accounts: the current emailLookup follows from it; create the emailLookup under its new id and key; delete the old emailLookup (another logical partition: no transactional batch); patch the account item.
      * Note: emailLookup in accounts: a change of email (1% of records) moves it: create under the new id and key, then delete the old item, two requests in two logical partitions (no transactional batch); the current item is derived from a point read of account in accounts, unless the caller passes related.previous.
+     * Takes the Account's key (accountId) and the attributes it changes, each optional (email, passwordHash, displayName, status, emailVerified, mfaEnabled).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c2UpdateAnAccountProfilePasswordEmailChangeVerification(record: AccountRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c2UpdateAnAccountProfilePasswordEmailChangeVerification(record: C2UpdateAnAccountProfilePasswordEmailChangeVerificationInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = {
         entity: "Account",
         change: "update",
@@ -431,6 +445,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C3: Sign in (create a session)
      * Plan: create the session item.
+     * Takes the whole Session record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3SignInCreateASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -487,9 +502,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C4: Sign out or revoke a session
      * Plan: delete the session item.
+     * Takes the Session's key (sessionId) only.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c4SignOutOrRevokeASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c4SignOutOrRevokeASession(record: C4SignOutOrRevokeASessionInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "delete" };
       const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -497,6 +513,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C5: Request a password reset (create a reset token)
      * Plan: create the passwordResetToken item.
+     * Takes the whole PasswordResetToken record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c5RequestAPasswordResetCreateAResetToken(record: PasswordResetTokenRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -533,9 +550,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C6: Consume a password-reset token (delete it once the password is changed)
      * Plan: delete the passwordResetToken item.
+     * Takes the PasswordResetToken's key (tokenId) only.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c6ConsumeAPasswordResetTokenDeleteItOnceThePasswordIsChanged(record: PasswordResetTokenRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c6ConsumeAPasswordResetTokenDeleteItOnceThePasswordIsChanged(record: C6ConsumeAPasswordResetTokenDeleteItOnceThePasswordIsChangedInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "PasswordResetToken", change: "delete" };
       const tasks: WriteTask[] = [
         {

@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -55,7 +58,7 @@ import {
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -477,6 +480,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Change feed (trim): change feed of posts keeps feed/post in step.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to comment.userUsername.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to like.userUsername.
+     * Takes the whole User record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateOrEditAUser(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -508,6 +512,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: read the User of each written post for the copies of its attributes; upsert the post item.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
+     * Takes the whole Post record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2CreateOrEditAPost(record: PostRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -589,6 +594,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: read the User of each written comment for the copies of its attributes; transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
+     * Takes the whole Comment record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3CreateAComment(record: CommentRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -647,6 +653,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: read the User of each written like for the copies of its attributes; transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
      * Change feed (trim): change feed of posts keeps feed/post in step.
+     * Takes the whole Like record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4LikeAPost(record: LikeRecord, related: WriteRelated = {}): Promise<WriteResult> {

@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -16,6 +19,7 @@
 import type { Database } from "@azure/cosmos";
 import {
   applyChangesWith,
+  DataAccessError,
   asItems,
   createRuntime,
   readItem,
@@ -41,7 +45,6 @@ import {
   type ItemTypeShape,
   type Journal,
   type MaintenanceTask,
-  type WithIncrements,
   type WriteContext,
   type WriteTask,
   type ChangeFeedProcessor,
@@ -49,6 +52,7 @@ import {
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
+  type Increment,
   type ItemChange,
   type PageOptions,
   type ReadResult,
@@ -56,7 +60,7 @@ import {
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -232,6 +236,12 @@ export type Q5ListACustomersOrderHistoryWithTheLinesOfEachOrderNewestFirst10PerP
 
 /** Input of Q6. */
 export type Q6CheckAnOrdersStatusTrackingWidgetHeaderOnlyInput = { readonly customerId: string; readonly orderId: string; };
+
+/** Input of C5: the key and address, and the attributes it changes. */
+export type C5UpdateAnOrdersStatusPaymentShippingDeliveryReturnsInput = { readonly orderId: string; readonly customerId: string; readonly status?: string; };
+
+/** Input of C6: the key and address, and the attributes it changes. */
+export type C6UpdateAProductsStockDecrementForEachOrderedLineRestockInput = { readonly productId: string; readonly stock?: number | Increment; };
 
 // ---- The model ----------------------------------------------------------------------------
 
@@ -559,6 +569,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Register a customer or edit their profile
      * Plan: upsert the customer item.
+     * Takes the whole Customer record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1RegisterACustomerOrEditTheirProfile(record: CustomerRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -572,7 +583,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * C2: Add or edit a saved address
-     * Plan: update the embedded addresses of the customer.
+     * Plan: read the customer for its embedded addresses (the patch is conditional on its ETag); update the embedded addresses of the customer.
+     * Takes the whole Address record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2AddOrEditASavedAddress(record: AddressRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -595,9 +607,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C3: Place an order
      * Plan: create the order item.
+     * Takes the whole Order record.
+     * The OrderLine records of C4 are written here, in order.orderLines: pass them as related.embeds.OrderLine.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c3PlaceAnOrder(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c3PlaceAnOrder(record: OrderRecord, related: WriteRelated & { readonly embeds?: { readonly OrderLine?: readonly OrderLineRecord[] } } = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "create" };
       const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -606,19 +620,20 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Write the lines of a new order (same checkout request as C3)
      * Plan: nothing to write.
      * Note: OrderLine is embedded in order.orderLines and written with its Order (5/s creates x 3 = 15/s): no write of its own.
+     * Refused (DataAccessError "writtenWithParent"): OrderLine records live in order.orderLines and are written with their Order: pass them to the Order's create as related.embeds.OrderLine.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4WriteTheLinesOfANewOrderSameCheckoutRequestAsC3(record: OrderLineRecord, related: WriteRelated = {}): Promise<WriteResult> {
-      const context: WriteContext = { entity: "OrderLine", change: "create" };
-      const tasks: WriteTask[] = [];
-      return runWrite(runtime, context, tasks, record, related);
+      // The records have no item of their own: they are written with their parent's create.
+      throw new DataAccessError("writtenWithParent", "C4: OrderLine records are embedded in order.orderLines and written with their Order: pass them to the Order's create as related.embeds.OrderLine", { context: { record, related } });
     },
     /**
      * C5: Update an order's status (payment, shipping, delivery, returns)
      * Plan: patch the order item.
+     * Takes the Order's key (orderId) and address (customerId) and the attributes it changes, each optional (status).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c5UpdateAnOrdersStatusPaymentShippingDeliveryReturns(record: OrderRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c5UpdateAnOrdersStatusPaymentShippingDeliveryReturns(record: C5UpdateAnOrdersStatusPaymentShippingDeliveryReturnsInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Order", change: "update", changes: ["status"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "customers", itemType: "order", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -626,9 +641,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C6: Update a product's stock (decrement for each ordered line, restock)
      * Plan: patch the product item.
+     * Takes the Product's key (productId) and the attributes it changes, each optional (stock); a number may be an increment { incr, min, max }.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c6UpdateAProductsStockDecrementForEachOrderedLineRestock(record: WithIncrements<ProductRecord, "stock">, related: WriteRelated = {}): Promise<WriteResult> {
+    async c6UpdateAProductsStockDecrementForEachOrderedLineRestock(record: C6UpdateAProductsStockDecrementForEachOrderedLineRestockInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Product", change: "update", changes: ["stock"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "products", itemType: "product", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);
@@ -636,6 +652,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C7: Create or edit a product (catalog management, price changes)
      * Plan: read the Category of each written product for the copies of its attributes; upsert the product item.
+     * Takes the whole Product record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c7CreateOrEditAProductCatalogManagementPriceChanges(record: ProductRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -650,6 +667,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C8: Write a review
      * Plan: transactional batch: the review and its parent's counter in one logical partition.
+     * Takes the whole Review record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c8WriteAReview(record: ReviewRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -679,6 +697,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C9: Create or rename a category
      * Plan: upsert the category item.
      * Change feed (propagate): a change of Category.name (1% of C9 requests) is propagated to product.categoryName.
+     * Takes the whole Category record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c9CreateOrRenameACategory(record: CategoryRecord, related: WriteRelated = {}): Promise<WriteResult> {

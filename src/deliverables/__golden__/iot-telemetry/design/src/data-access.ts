@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -51,7 +54,7 @@ import {
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -154,6 +157,9 @@ export type Q5ListASitesDevicesInput = { readonly siteId: string; };
 
 /** Input of Q6. */
 export type Q6ListASitesOpenAlertsNewestFirstInput = { readonly siteId: string; readonly status: string; };
+
+/** Input of C4: the key and address, and the attributes it changes. */
+export type C4AcknowledgeOrCloseAnAlertInput = { readonly alertId: string; readonly siteId: string; readonly status?: string; };
 
 // ---- The model ----------------------------------------------------------------------------
 
@@ -283,6 +289,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Ingest a device reading
      * Plan: create a readingBucket item with its first records (once per ~30 records).
+     * Takes the whole Reading record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1IngestADeviceReading(record: ReadingRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -391,6 +398,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C2: Register a device or change its settings
      * Plan: find the current device by its deviceId (fan-out over 1 physical partition(s)); create the device under its new id and key; delete the old device (another logical partition: no transactional batch).
      * Note: device in devices: a change of siteId (100% of records) moves it: create under the new id and key, then delete the old item, two requests in two logical partitions (no transactional batch); the current item is found by a query by the key, unless the caller passes related.previous.
+     * Takes the whole Device record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2RegisterADeviceOrChangeItsSettings(record: DeviceRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -466,6 +474,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C3: Raise an alert when a reading crosses a threshold
      * Plan: create the alert item.
+     * Takes the whole Alert record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3RaiseAnAlertWhenAReadingCrossesAThreshold(record: AlertRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -504,9 +513,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C4: Acknowledge or close an alert
      * Plan: patch the alert item.
+     * Takes the Alert's key (alertId) and address (siteId) and the attributes it changes, each optional (status).
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c4AcknowledgeOrCloseAnAlert(record: AlertRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c4AcknowledgeOrCloseAnAlert(record: C4AcknowledgeOrCloseAnAlertInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Alert", change: "update", changes: ["status"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "alerts", itemType: "alert", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);

@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -38,7 +41,6 @@ import {
   type IntentEntry,
   type ItemTypeShape,
   type Journal,
-  type WithIncrements,
   type WriteContext,
   type WriteTask,
   type ChangeFeedProcessor,
@@ -46,13 +48,14 @@ import {
   type ContainerChange,
   type DataAccessOptions,
   type FollowUpResult,
+  type Increment,
   type PageOptions,
   type ReadResult,
   type WriteRelated,
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -177,6 +180,9 @@ export type Q2GetAUserOfATenantProfileAndRoleOnEveryRequestInput = { readonly te
 
 /** Input of Q3. */
 export type Q3ListATenantsUsersByDisplayName50PerPageAdminConsoleInput = { readonly tenantId: string; };
+
+/** Input of C5: the key and address, and the attributes it changes. */
+export type C5EndASessionStatusEndTimeAndEventCountInput = { readonly sessionId: string; readonly tenantId: string; readonly userId: string; readonly endedAt?: string; readonly status?: string; readonly eventCount?: number | Increment; };
 
 /** Input of Q4. */
 export type Q4ListAUsersRecentSessionsNewestFirstInput = { readonly tenantId: string; readonly userId: string; };
@@ -337,6 +343,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C1: Create or update a tenant (onboarding, plan change)
      * Plan: upsert the tenant item.
+     * Takes the whole Tenant record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateOrUpdateATenantOnboardingPlanChange(record: TenantRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -366,6 +373,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C2: Create or update a user
      * Plan: upsert the user item.
+     * Takes the whole User record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2CreateOrUpdateAUser(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -422,6 +430,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C3: Start a session
      * Plan: create the session item.
+     * Takes the whole Session record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3StartASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -432,6 +441,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C4: Record a session event
      * Plan: create the event item.
+     * Takes the whole SessionEvent record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c4RecordASessionEvent(record: SessionEventRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -442,9 +452,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C5: End a session (status, end time and event count)
      * Plan: patch the session item.
+     * Takes the Session's key (sessionId) and address (tenantId, userId) and the attributes it changes, each optional (endedAt, status, eventCount); a number may be an increment { incr, min, max }.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c5EndASessionStatusEndTimeAndEventCount(record: WithIncrements<SessionRecord, "eventCount">, related: WriteRelated = {}): Promise<WriteResult> {
+    async c5EndASessionStatusEndTimeAndEventCount(record: C5EndASessionStatusEndTimeAndEventCountInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "update", changes: ["endedAt", "status", "eventCount"] };
       const tasks: WriteTask[] = [{ kind: "item", container: "activity", itemType: "session", operation: "patch" }];
       return runWrite(runtime, context, tasks, record, related);

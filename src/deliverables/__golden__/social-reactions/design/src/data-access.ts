@@ -6,8 +6,11 @@
  *
  * Reads take the values of the pattern's filters: { attribute: value } for eq, contains and
  * prefix, an array for in, { from, to } for a range (to excluded); they return the items, the
- * request charge and the related data of follow-up reads. Writes take the entity record and,
- * when needed, related data: copies (records copied from; read by key when absent), linked
+ * request charge and the related data of follow-up reads. A create, upsert or replace takes the
+ * entity record; a patch takes the record's key and address and the attributes it changes (a
+ * number may be an Increment), a delete the key and address only: what else the write keeps
+ * right (copies, counters, parents that embed the record) is read. Writes also take, when
+ * needed, related data: copies (records copied from; read by key when absent), linked
  * (the records linked many-to-many, for the arrays copied from them), counts, embeds, parents
  * (records of parents the record cannot key), previous. They return the charge
  * and the items changed; applyChanges runs the change-feed work for them (copies, replicas,
@@ -59,7 +62,7 @@ import {
   type WriteResult,
 } from "./data-access-runtime/index.js";
 
-export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
+export type { ChangeFeedProcessor, ChangeFeedProcessorOptions, ContainerChange, DataAccessOptions, FollowUpResult, Increment, ItemChange, PageOptions, ReadResult, WriteRelated, WriteResult } from "./data-access-runtime/index.js";
 export { containerCheckpointStore, memoryCheckpointStore, containerDeadLetterStore, memoryDeadLetterStore, replayDeadLetters, DataAccessError } from "./data-access-runtime/index.js";
 
 // ---- Records, items and inputs -------------------------------------------------------------
@@ -150,6 +153,9 @@ export type Q4RenderAFeedPage20PostsWithTheirReactionCountsInput = { readonly po
 
 /** Input of Q5. */
 export type Q5GetAUsersProfileInput = { readonly userId: string; };
+
+/** Input of C4: the key and address. */
+export type C4RemoveAReactionInput = { readonly postId: string; readonly userId: string; };
 
 // ---- The model ----------------------------------------------------------------------------
 
@@ -454,6 +460,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C1: Create a user or edit their profile
      * Plan: upsert the user item.
      * Change feed (propagate): a change of User.displayName (1% of C1 requests) is propagated to post.userDisplayName.
+     * Takes the whole User record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c1CreateAUserOrEditTheirProfile(record: UserRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -464,6 +471,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     /**
      * C2: Publish a post
      * Plan: read the User of each written post for the copies of its attributes; create the post item.
+     * Takes the whole Post record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c2PublishAPost(record: PostRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -475,6 +483,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C3: React to a post (add a reaction or change its kind)
      * Plan: upsert the reaction item.
      * Change feed (counter): change feed handler increments post.reactionCount (it can sum the changes of one batch per parent).
+     * Takes the whole Reaction record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
     async c3ReactToAPostAddAReactionOrChangeItsKind(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
@@ -486,9 +495,10 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Remove a reaction
      * Plan: soft delete: patch reaction.deleted = true and ttl 604800 s (the change feed carries the tombstone to the counters and copies; it expires after the ttl).
      * Change feed (counter): change feed handler increments post.reactionCount (it can sum the changes of one batch per parent).
+     * Takes the Reaction's key (postId, userId) only.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
-    async c4RemoveAReaction(record: ReactionRecord, related: WriteRelated = {}): Promise<WriteResult> {
+    async c4RemoveAReaction(record: C4RemoveAReactionInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Reaction", change: "delete" };
       const tasks: WriteTask[] = [{ kind: "item", container: "users", itemType: "reaction", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
