@@ -27,7 +27,9 @@ export type DataAccessErrorCode =
   /** An operation of a transactional batch failed; none was applied. */
   | "batchFailed"
   /** A change-feed batch kept failing and went to the dead-letter store. */
-  | "deadLettered";
+  | "deadLettered"
+  /** A continuation token this read did not return (another read's, or changed). */
+  | "badContinuationToken";
 
 /** A failure of the data-access layer, with a code, the cause and what it concerned. */
 export class DataAccessError extends Error {

@@ -46,17 +46,16 @@ const RUNTIME_VALUES = [
   "processChangeFeeds",
   "containerCheckpointStore",
   "changesOfFeed",
-  "queryPage",
   "readMany",
   "combinationsOf",
   "firstInOrder",
   "liveRead",
   "liveItem",
   "itemsAs",
-  "pageOf",
   "partitionKeyOfItem",
-  "pinReplica",
-  "replicaToken",
+  "openPages",
+  "perShard",
+  "readPage",
 ];
 
 /** Runtime types the generated module may use. */
