@@ -23,6 +23,7 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "cli-fuzz": () => import("./cli-fuzz.js"),
   "design-property": () => import("./design-property.js"),
   differential: () => import("./differential.js"),
+  paging: () => import("./paging.js"),
 };
 
 /** Benches whose targets are wall-clock times and memory on this machine. */
