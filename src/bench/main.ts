@@ -24,6 +24,7 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   "design-property": () => import("./design-property.js"),
   differential: () => import("./differential.js"),
   "crash-schedule": () => import("./crash-schedule.js"),
+  paging: () => import("./paging.js"),
 };
 
 /** Benches whose targets are wall-clock times and memory on this machine. */

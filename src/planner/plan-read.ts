@@ -424,6 +424,8 @@ function queryStep(
         : bucketOrder(pattern, item),
     ...queryProjection(env, pattern, placement),
     ...tombstoneFilter(env, placement),
+    // One query per shard, merged by the client in the ORDER BY: the items carry its values.
+    ...(routing.scope === "shards" ? { orderValues: true } : {}),
   });
   const step: QueryStep = {
     kind: "query",
@@ -437,6 +439,7 @@ function queryStep(
     returned: itemsReturned,
     ...(pattern.limit === undefined ? {} : { pageSize: pattern.limit }),
     orderServedByIndex: served,
+    ...(query.orderValues === undefined ? {} : { orderValues: query.orderValues }),
     ru: env.estimate({
       op: "query",
       returned: itemsReturned,

@@ -49,6 +49,12 @@ export interface QuerySpec {
   /** With `valuesFrom: "result"`: the result property holding each predicate's value, when named differently. */
   readonly resultNames?: Readonly<Record<string, string>>;
   readonly orderBy: readonly SortKey[];
+  /**
+   * The items carry their ORDER BY values (`orderValues` of the built query): a client merging
+   * the pages of several such queries (one per write shard) orders by them. A value the
+   * projection leaves out or cuts is added as `_order<n>`.
+   */
+  readonly orderValues?: boolean;
   readonly top?: number;
   /** Properties returned; absent = the whole item. */
   readonly projection?: readonly string[];
@@ -66,6 +72,27 @@ export interface QuerySpec {
 export interface BuiltQuery {
   readonly sql: string;
   readonly parameters: readonly QueryParameter[];
+  /** With `orderValues`: the property of each item holding each ORDER BY value, in order. */
+  readonly orderValues?: readonly OrderValue[];
+}
+
+/** Where an item of a query holds one of its ORDER BY values (`alias`: added for the merge only). */
+export interface OrderValue {
+  readonly property: string;
+  readonly direction: "asc" | "desc";
+  readonly alias: boolean;
+}
+
+/** The ORDER BY values of a query's items: the attribute itself where the projection returns it whole. */
+function orderValuesOf(spec: QuerySpec): OrderValue[] {
+  return spec.orderBy.map((key, index) => {
+    const whole =
+      spec.projection === undefined ||
+      (spec.projection.includes(key.attribute) && spec.truncate?.[key.attribute] === undefined);
+    return whole
+      ? { property: key.attribute, direction: key.direction, alias: false }
+      : { property: `_order${index}`, direction: key.direction, alias: true };
+  });
 }
 
 /**
@@ -157,12 +184,22 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
   }
   if (spec.excludeTombstones !== undefined)
     conditions.push(`NOT IS_DEFINED(${propertyRef(spec.excludeTombstones)})`);
+  const orderValues =
+    spec.orderValues === true && spec.aggregate === undefined && spec.orderBy.length > 0
+      ? orderValuesOf(spec)
+      : undefined;
+  const added = (orderValues ?? []).flatMap((value, index) => {
+    const key = spec.orderBy[index];
+    return value.alias && key !== undefined
+      ? [{ name: value.property, ref: propertyRef(key.attribute) }]
+      : [];
+  });
   let select: string;
   if (spec.aggregate !== undefined) {
     const target = spec.aggregate.attribute === undefined ? "1" : propertyRef(spec.aggregate.attribute);
     select = `VALUE ${spec.aggregate.fn.toUpperCase()}(${target})`;
   } else if (spec.projection !== undefined) {
-    select = projectionClause(spec.projection, spec.truncate ?? {}, bind);
+    select = projectionClause(spec.projection, spec.truncate ?? {}, bind, added);
   } else {
     select = "*";
   }
@@ -172,7 +209,11 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
     spec.orderBy.length === 0 || spec.aggregate !== undefined
       ? ""
       : ` ORDER BY ${spec.orderBy.map((s) => `${propertyRef(s.attribute)} ${s.direction.toUpperCase()}`).join(", ")}`;
-  return { sql: `SELECT ${top}${select} FROM c${where}${order}`, parameters };
+  return {
+    sql: `SELECT ${top}${select} FROM c${where}${order}`,
+    parameters,
+    ...(orderValues === undefined ? {} : { orderValues }),
+  };
 }
 
 /** True for a range on a window bucket's time attribute tested on the bucket item (its window start). */
@@ -207,12 +248,13 @@ function onBucketItem(spec: QuerySpec, predicate: Predicate): boolean {
 /**
  * The SELECT list of a projection: `c.a, c.b`, with truncated properties as
  * `LEFT(c.x, @xChars) AS x`; an object (`VALUE {"x y": LEFT(...)}`) when a truncated name cannot
- * be an alias (not a plain identifier, or a keyword).
+ * be an alias (not a plain identifier, or a keyword). `added` values come last (`c.x AS _order0`).
  */
 function projectionClause(
   projection: readonly string[],
   truncate: Readonly<Record<string, number>>,
   bind: (name: string, source: ValueSource) => string,
+  added: readonly { readonly name: string; readonly ref: string }[] = [],
 ): string {
   const columns = projection.map((name) => {
     const chars = truncate[name];
@@ -227,13 +269,20 @@ function projectionClause(
     };
   });
   const cut = columns.filter((column) => column.expression !== column.ref);
-  if (cut.length === 0) return columns.map((column) => column.ref).join(", ");
+  const extra = added.map((value) => `, ${value.ref} AS ${value.name}`).join("");
+  if (cut.length === 0) return columns.map((column) => column.ref).join(", ") + extra;
   if (cut.every((column) => column.ref === `c.${column.name}`)) {
-    return columns
-      .map((column) =>
-        column.expression === column.ref ? column.ref : `${column.expression} AS ${column.name}`,
-      )
-      .join(", ");
+    return (
+      columns
+        .map((column) =>
+          column.expression === column.ref ? column.ref : `${column.expression} AS ${column.name}`,
+        )
+        .join(", ") + extra
+    );
   }
-  return `VALUE {${columns.map((column) => `${JSON.stringify(column.name)}: ${column.expression}`).join(", ")}}`;
+  const entries = [
+    ...columns.map((column) => `${JSON.stringify(column.name)}: ${column.expression}`),
+    ...added.map((value) => `${JSON.stringify(value.name)}: ${value.ref}`),
+  ];
+  return `VALUE {${entries.join(", ")}}`;
 }

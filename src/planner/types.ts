@@ -102,6 +102,16 @@ export interface QueryStep extends StepBase {
   readonly pageSize?: number;
   /** Whether the ORDER BY (if any) is served by an index; false = the query sorts more than it returns. */
   readonly orderServedByIndex: boolean;
+  /**
+   * A query over write shards (`shards`) with ORDER BY runs once per shard and its pages are
+   * merged: where each item holds each ORDER BY value (`alias`: a property the SQL adds for the
+   * merge, not returned to the caller).
+   */
+  readonly orderValues?: readonly {
+    readonly property: string;
+    readonly direction: "asc" | "desc";
+    readonly alias: boolean;
+  }[];
 }
 
 /** One write of one item. */

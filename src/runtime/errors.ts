@@ -61,7 +61,9 @@ export type DataAccessErrorCode =
    * A write of records the model embeds in their parent's item and writes with the parent's
    * create: they have no item to land in on their own (pass them to the parent's create).
    */
-  | "writtenWithParent";
+  | "writtenWithParent"
+  /** A continuation token this read did not return (another read's, or changed). */
+  | "badContinuationToken";
 
 /** What the service answered, as far as it is known. */
 export interface ServiceAnswer {

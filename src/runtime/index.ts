@@ -16,6 +16,7 @@ export * from "./tasks.js";
 export * from "./requests.js";
 export * from "./context.js";
 export * from "./reads.js";
+export * from "./paging.js";
 export * from "./writes.js";
 export * from "./moves.js";
 export * from "./parameters.js";

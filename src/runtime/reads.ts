@@ -10,8 +10,6 @@ import {
   type ItemTypeShape,
   type StoredItem,
 } from "./items.js";
-import type { PageOptions } from "./requests.js";
-import type { TemplateValues } from "./templates.js";
 
 /** Related data returned by a follow-up step of a read. */
 export interface FollowUpResult {
@@ -88,39 +86,6 @@ export function shapeItems(items: readonly StoredItem[], shape: ReturnedShape): 
       ),
     };
   });
-}
-
-/** The page a replicated read continues, and the replica it must read again. */
-export interface PinnedPage {
-  /** The replica of the first page (undefined: the caller picks one, or the item has none). */
-  readonly replica?: number;
-  /** The continuation token of the query itself. */
-  readonly continuationToken?: string;
-}
-
-/** A continuation of a replicated read: `r<replica>.<token>` (the replica the next page must read). */
-const REPLICA_TOKEN = /^r(\d+)\.([\s\S]*)$/;
-
-/**
- * The replica and query token a page continues: a read of an item type kept in replicas picks
- * one at random for its first page and must read every later page from that same replica (a
- * token of one replica's partition means nothing in another's). Other tokens pass unchanged.
- * @example pinReplica({ replicas: 4 }, { continuationToken: "r2.abc" }) // { replica: 2, continuationToken: "abc" }
- */
-export function pinReplica(shape: Pick<ItemTypeShape, "replicas">, page: PageOptions): PinnedPage {
-  const token = page.continuationToken;
-  if (token === undefined) return {};
-  const match = shape.replicas === undefined ? null : REPLICA_TOKEN.exec(token);
-  if (match === null) return { continuationToken: token };
-  const replica = Number(match[1]);
-  return replica < (shape.replicas ?? 0)
-    ? { replica, continuationToken: match[2] ?? "" }
-    : { continuationToken: token };
-}
-
-/** The token a replicated read returns: the query's token with the replica it read (see `pinReplica`). */
-export function replicaToken(values: TemplateValues, token: string | undefined): string | undefined {
-  return token === undefined || values.replica === undefined ? token : `r${values.replica}.${token}`;
 }
 
 /** Cosmos DB's order of JSON values of different types: undefined, null, booleans, numbers, strings. */

@@ -10,7 +10,7 @@ import { designModel } from "../design/design-model.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
 import type { CosmosEndpoint } from "../verify/endpoint.js";
-import { verifyOnEndpoint } from "../verify/run-verification.js";
+import { verifyOnEndpoint, type RunOptions } from "../verify/run-verification.js";
 import type { VerificationOptions } from "../verify/verification-plan.js";
 import { toWorkload, workloadDocumentArbitrary, type WorkloadDocument } from "./workload-arbitrary.js";
 
@@ -40,13 +40,19 @@ export interface DesignVerification {
   /** Patterns the endpoint could not check, with the reason it gives. */
   readonly notCheckable: readonly string[];
   readonly patterns: number;
+  /** Probes that failed (`probe patternId: detail`); the paging probes read every page size asked. */
+  readonly probeFailures: readonly string[];
+  /** Reads whose pages the paging probe compared (it found an item to page). */
+  readonly paged: readonly string[];
 }
+
+const NO_PROBES = { probeFailures: [], paged: [] } as const;
 
 /** Designs the workload of `document`, writes and reloads its model, and verifies it on `endpoint`. */
 export async function verifyDesign(
   endpoint: CosmosEndpoint,
   document: WorkloadDocument,
-  options: VerificationOptions = SAMPLE_VERIFY_OPTIONS,
+  options: VerificationOptions & Pick<RunOptions, "pagingPageSizes"> = SAMPLE_VERIFY_OPTIONS,
 ): Promise<DesignVerification> {
   const workload = toWorkload(document);
   const patterns = workload.accessPatterns.length;
@@ -54,7 +60,7 @@ export async function verifyDesign(
   try {
     text = serializeModel(designModel(workload).model);
   } catch (error) {
-    return { failures: [`design threw ${String(error)}`], notCheckable: [], patterns };
+    return { failures: [`design threw ${String(error)}`], notCheckable: [], patterns, ...NO_PROBES };
   }
   const loaded = loadModel(text, { file: "model.yaml", workload });
   if (!loaded.ok)
@@ -62,6 +68,7 @@ export async function verifyDesign(
       failures: [`model.yaml does not load back: ${loaded.issues.map(formatIssue).join("; ")}`],
       notCheckable: [],
       patterns,
+      ...NO_PROBES,
     };
   try {
     const report = await verifyOnEndpoint(endpoint, workload, loaded.value, options);
@@ -74,8 +81,14 @@ export async function verifyDesign(
         .filter((p) => p.status === "notCheckable")
         .map((p) => `${p.patternId}: ${p.detail ?? ""}`),
       patterns,
+      probeFailures: report.probes
+        .filter((p) => p.status === "failed")
+        .map((p) => `${p.probe} ${"patternId" in p ? p.patternId : ""}: ${p.detail ?? ""}`),
+      paged: report.probes.flatMap((p) =>
+        p.probe === "paging" && p.status === "passed" ? [p.patternId] : [],
+      ),
     };
   } catch (error) {
-    return { failures: [`verify threw ${String(error)}`], notCheckable: [], patterns };
+    return { failures: [`verify threw ${String(error)}`], notCheckable: [], patterns, ...NO_PROBES };
   }
 }

@@ -4,7 +4,7 @@
  * part of an item's answer (two reads of a replicated item may each read another replica).
  */
 import { describe, expect, it } from "vitest";
-import { sameAnswer } from "./probe-paging.js";
+import { sameAnswer, sameSequence } from "./probe-paging.js";
 
 const a = { id: "a", group: "g", at: 1, groupReplica: "g-0", _rid: "x1", _ts: 5 };
 const b = { id: "b", group: "g", at: 2, groupReplica: "g-0", _rid: "x2", _ts: 5 };
@@ -31,5 +31,16 @@ describe("sameAnswer", () => {
     expect(sameAnswer([a], [a, b], [])).toBe(false);
     expect(sameAnswer([a, a], [a, b], [])).toBe(false);
     expect(sameAnswer([a, { ...b, at: 3 }], [a, b], [], ["groupReplica"])).toBe(false);
+  });
+});
+
+describe("sameSequence", () => {
+  it("refuses items tied on the ORDER BY in another order, and ignores system properties", () => {
+    const c = { id: "c", group: "g", at: 2 };
+    const tied = { ...b, id: "b2", at: 2 };
+    expect(sameSequence([c, tied], [c, tied])).toBe(true);
+    expect(sameSequence([tied, c], [c, tied])).toBe(false);
+    expect(sameSequence([{ ...a, _rid: "other" }], [a])).toBe(true);
+    expect(sameSequence([a], [a, b])).toBe(false);
   });
 });

@@ -80,6 +80,11 @@ export type ProbePlan =
       readonly patternId: string;
       /** The pattern's page size (its limit), when it has one. */
       readonly pageSize?: number;
+      /**
+       * Page sizes every request is read at (tests: 1, 2, 5, 7); absent: the request with the
+       * most results, at a quarter of its answer.
+       */
+      readonly pageSizes?: readonly number[];
       /** The properties the query orders by (none: any order); items tied on them may swap. */
       readonly orderBy: readonly string[];
       /**
@@ -305,8 +310,14 @@ function replicaProperties(model: Model, query: QueryStep): string[] {
   ];
 }
 
+/** What a run asks of its probes beyond the model's own (tests ask for more pages). */
+export interface ProbeOptions {
+  /** Page sizes the paging probe reads every request at (default: a quarter of the largest answer). */
+  readonly pagingPageSizes?: readonly number[];
+}
+
 /** The paging probes: reads whose first step is a query, with the requests that return the most. */
-function pagingProbes(plan: VerificationPlan): ProbePlan[] {
+function pagingProbes(plan: VerificationPlan, options: ProbeOptions): ProbePlan[] {
   const probes: ProbePlan[] = [];
   for (const check of plan.patterns) {
     if (check.kind !== "read" || check.notCheckable !== undefined) continue;
@@ -317,6 +328,7 @@ function pagingProbes(plan: VerificationPlan): ProbePlan[] {
       kind: "paging",
       patternId: check.patternId,
       ...(query.pageSize === undefined ? {} : { pageSize: query.pageSize }),
+      ...(options.pagingPageSizes === undefined ? {} : { pageSizes: options.pagingPageSizes }),
       orderBy: orderProperties(query.sql),
       replicaProperties: replicaProperties(plan.model, query),
       requests: check.requests.slice(0, PAGING_REQUESTS).map((request) => request.parameters),
@@ -329,7 +341,7 @@ function pagingProbes(plan: VerificationPlan): ProbePlan[] {
  * The probes that apply to the model of `plan`, in a stable order (counters in model order, then
  * the reads in workload order, then the change-feed restart).
  */
-export function planProbes(plan: VerificationPlan): ProbePlan[] {
+export function planProbes(plan: VerificationPlan, options: ProbeOptions = {}): ProbePlan[] {
   const writes = runnableWrites(plan);
   // Each probe its own parent (fresh keys): the figures of one never include another's writes.
   const subjects = counterSubjects(plan, writes, 0);
@@ -358,7 +370,7 @@ export function planProbes(plan: VerificationPlan): ProbePlan[] {
       copies,
     });
   }
-  probes.push(...pagingProbes(plan));
+  probes.push(...pagingProbes(plan, options));
   const fed = counterSubjects(plan, writes, 200).find((subject) => subject.fromFeed);
   if (fed !== undefined) probes.push({ kind: "feedRestart", ...fed });
   return probes;

@@ -135,7 +135,8 @@ function containersOf(check: PatternCheckPlan): Set<string> {
 }
 
 /** The read items of a result whose item type is bucketed, hierarchical-keyed, etc. */
-function asReadOutput(value: Record<string, unknown>): ReadOutput {
+/** What a generated read function returned, as the checks read it. */
+export function asReadOutput(value: Record<string, unknown>): ReadOutput {
   const items = Array.isArray(value["items"]) ? (value["items"] as Record<string, unknown>[]) : [];
   const followUps = Array.isArray(value["followUps"]) ? (value["followUps"] as ReadOutput["followUps"]) : [];
   const requestCharge = typeof value["requestCharge"] === "number" ? value["requestCharge"] : 0;
@@ -206,7 +207,7 @@ function deletes(run: PatternRun, id: string): boolean {
   const pattern = run.plan.workload.accessPatterns.find((p) => p.id === id);
   return pattern?.type === "write" && pattern.operation === "delete";
 }
-type ReadCheck = Extract<PatternCheckPlan, { kind: "read" }>;
+export type ReadCheck = Extract<PatternCheckPlan, { kind: "read" }>;
 
 /** One write pattern's writes, their maintenance, and its outcome. */
 async function runWritePattern(
@@ -427,7 +428,7 @@ async function runReadPattern(
 }
 
 /** A read's output assembled into answers and compared with the oracle's: results expected, first problem. */
-function checkOutput(
+export function checkOutput(
   run: PatternRun,
   check: ReadCheck,
   pattern: ReadPattern,

@@ -169,18 +169,23 @@ async function runProbe(run: ProbeRun, probe: ProbePlan): Promise<ProbeOutcome> 
   }
 }
 
-/** Runs the probes in order (the feed restart last: it stops the run's feed maintenance). */
+/**
+ * Runs the probes: the paging probes first (they only read, so the data is still what the
+ * oracle's final dataset holds), the feed restart last (it stops the run's feed maintenance).
+ * The outcomes are in the order of `probes`.
+ */
 export async function runProbes(run: ProbeRun, probes: readonly ProbePlan[]): Promise<ProbeOutcome[]> {
-  const ordered = [
-    ...probes.filter((p) => p.kind !== "feedRestart"),
-    ...probes.filter((p) => p.kind === "feedRestart"),
-  ];
-  const outcomes: ProbeOutcome[] = [];
-  for (const probe of ordered) {
+  const rank = (probe: ProbePlan): number =>
+    probe.kind === "paging" ? 0 : probe.kind === "feedRestart" ? 2 : 1;
+  const ranked = probes
+    .map((probe, index) => ({ probe, index }))
+    .sort((a, b) => rank(a.probe) - rank(b.probe));
+  const outcomes = new Array<ProbeOutcome>(probes.length);
+  for (const { probe, index } of ranked) {
     try {
-      outcomes.push(await runProbe(run, probe));
+      outcomes[index] = await runProbe(run, probe);
     } catch (error) {
-      outcomes.push(failedProbe(probe, errorText(error, run.secrets)));
+      outcomes[index] = failedProbe(probe, errorText(error, run.secrets));
     }
   }
   return outcomes;

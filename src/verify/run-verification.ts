@@ -104,6 +104,8 @@ export interface RunOptions {
   readonly changeFeedPollMs?: number;
   /** Longest wait for the change feed to settle after a write pattern (ms). Default 60,000. */
   readonly changeFeedTimeoutMs?: number;
+  /** Page sizes the paging probe reads every request at (default: a quarter of the largest answer). */
+  readonly pagingPageSizes?: readonly number[];
   /**
    * Maintain derived data with the module's change-feed processors over a simulated feed (for an
    * endpoint without one), killed at `crashes` and restarted from their leases.
@@ -310,7 +312,13 @@ export async function runVerification(
     shareCarrierOutcomes(plan, outcomes);
     await runReadPatterns(run, outcomes);
     // The probes write after the reads were checked (fresh keys): they change no checked answer.
-    const probes = await runProbes({ ...run, containers: deployment.containers }, planProbes(plan));
+    const probes = await runProbes(
+      { ...run, containers: deployment.containers },
+      planProbes(
+        plan,
+        options.pagingPageSizes === undefined ? {} : { pagingPageSizes: options.pagingPageSizes },
+      ),
+    );
     return reportOf(endpoint, plan, options, {
       deployment,
       loaded,

@@ -63,6 +63,8 @@ interface StepScope {
   readonly attributes: string;
   /** For a batched follow-up: the items whose values are gathered. */
   readonly gatherFrom?: string;
+  /** One query per write shard: the variable `shard` holds the shard (its keys name that shard only). */
+  readonly perShard?: boolean;
 }
 
 function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: StepScope): string {
@@ -86,6 +88,9 @@ function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: 
     case "template": {
       // ARRAY_CONTAINS(@p, c.key): every write shard of the key.
       const many = step.sql.includes(`ARRAY_CONTAINS(${parameter.name},`);
+      // One query per shard: the shard's own key value.
+      if (many && scope.perShard === true)
+        return `[renderKeyValue(${stringLiteral(source.template)}, { ...${scope.values}, shard })]`;
       if (many) return `shardValues(${scope.shape}, ${stringLiteral(source.template)}, ${scope.attributes})`;
       if (scope.gatherFrom !== undefined) {
         return `${scope.gatherFrom}.map((item) => renderKeyValue(${stringLiteral(source.template)}, readValues(runtime, ${scope.shape}, item)))`;
@@ -131,17 +136,41 @@ function queryCall(step: QueryStep, scope: StepScope, indent: string): string {
   ].join("\n");
 }
 
-/** One page of the first query: the caller's page size (default the pattern's limit) and token. */
-function queryPageCall(step: QueryStep, scope: StepScope, indent: string): string {
-  const keys = routedKeys(step, scope.values) ?? "undefined";
+/**
+ * One page of the first query (`readPage`): one query, or one per write shard routed to that
+ * shard's partition and merged in the ORDER BY; the caller's page size (default the pattern's
+ * limit) whatever the number of shards.
+ */
+function readPageCall(step: QueryStep, scope: StepScope, indent: string): string {
   const size = step.pageSize === undefined ? "page.pageSize" : `page.pageSize ?? ${step.pageSize}`;
+  const options = [`orderBy: ${codeLiteral(step.orderValues ?? [], indent)}`, `pageSize: ${size}`];
+  let streams: string;
+  if (step.scope === "shards") {
+    const sharded: StepScope = { ...scope, perShard: true };
+    const keys = keysExpression(step.partitionKey ?? [], `{ ...${scope.values}, shard }`);
+    streams = [
+      `perShard(${scope.shape}, (shard) => ({`,
+      `${indent}  parameters: [\n${queryParameters(step, sharded, `${indent}  `)}\n${indent}  ],`,
+      ...(step.partitionKey === undefined ? [] : [`${indent}  keys: ${keys},`]),
+      `${indent}}))`,
+    ].join("\n");
+  } else {
+    const keys = routedKeys(step, scope.values);
+    streams = [
+      `[{`,
+      `${indent}  parameters: [\n${queryParameters(step, scope, `${indent}  `)}\n${indent}  ],`,
+      ...(keys === undefined ? [] : [`${indent}  keys: ${keys},`]),
+      `${indent}}]`,
+    ].join("\n");
+  }
   return [
-    `queryPage(`,
+    `readPage(`,
     `${indent}runtime.container(${stringLiteral(step.container)}),`,
     `${indent}${stringLiteral(step.sql)},`,
-    `${indent}[\n${queryParameters(step, scope, indent)}\n${indent}],`,
-    `${indent}${keys},`,
-    `${indent}pageOf(${size}, pinned.continuationToken),`,
+    `${indent}${streams},`,
+    `${indent}{ ${options.join(", ")} },`,
+    `${indent}cursor1,`,
+    `${indent}${scope.values}.replica,`,
     `${indent.slice(2)})`,
   ].join("\n");
 }
@@ -202,11 +231,11 @@ function firstStep(pattern: ReadPattern, step: PlanStep, itemType: string, lines
   }
   // A replicated item type: every page of a read from the replica of its first page.
   lines.push(
-    "const pinned = pinReplica(shape1, page);",
-    "const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);",
-    `const step1 = await ${queryPageCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
+    "const cursor1 = openPages(shape1, page);",
+    "const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);",
+    `const step1 = await ${readPageCall(step, { values: "values1", shape: "shape1", attributes: "input" }, "  ")};`,
     "requestCharge += step1.requestCharge;",
-    "const continuationToken = replicaToken(values1, step1.continuationToken);",
+    "const continuationToken = step1.continuationToken;",
     `const items = itemsAs<${itemType}>(step1.items);`,
   );
   return true;

@@ -48,18 +48,17 @@ const RUNTIME_VALUES = [
   "processChangeFeeds",
   "containerCheckpointStore",
   "changesOfFeed",
-  "queryPage",
   "readMany",
   "combinationsOf",
   "firstInOrder",
   "liveRead",
   "liveItem",
   "itemsAs",
-  "pageOf",
   "partitionKeyOfItem",
-  "pinReplica",
-  "replicaToken",
   "replayIntent",
+  "openPages",
+  "perShard",
+  "readPage",
 ];
 
 /** Runtime types the generated module may use. */

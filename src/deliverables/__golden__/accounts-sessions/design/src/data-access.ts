@@ -28,16 +28,14 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   readMany,
   liveRead,
   liveItem,
   itemsAs,
-  pageOf,
   partitionKeyOfItem,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -482,20 +480,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // fan-out over all 9 physical partition(s)
       const shape1 = runtime.shape("accounts", "session");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("accounts"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
-        [
-          { name: "@type", value: "session" },
-          { name: "@accountId", value: input.accountId },
-        ],
-        undefined,
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "session" },
+            { name: "@accountId", value: input.accountId },
+          ],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<AccountsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

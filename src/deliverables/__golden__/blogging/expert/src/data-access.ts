@@ -31,13 +31,11 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   liveRead,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -556,21 +554,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("users", "post");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("users"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.userId = @userId",
-        [
-          { name: "@type", value: "post" },
-          { name: "@userId", value: input.userId },
-          { name: "@contentChars", value: 200 },
-        ],
-        [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "post" },
+            { name: "@userId", value: input.userId },
+            { name: "@contentChars", value: 200 },
+          ],
+          keys: [renderKeyValue("{userId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<UsersPostItem>(step1.items);
       const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
@@ -631,20 +633,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "comment");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
-        [
-          { name: "@type", value: "comment" },
-          { name: "@postId", value: input.postId },
-        ],
-        [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "comment" },
+            { name: "@postId", value: input.postId },
+          ],
+          keys: [renderKeyValue("{postId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<PostsCommentItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -690,20 +696,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("posts", "like");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("posts"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId",
-        [
-          { name: "@type", value: "like" },
-          { name: "@postId", value: input.postId },
-        ],
-        [renderKeyValue("{postId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "like" },
+            { name: "@postId", value: input.postId },
+          ],
+          keys: [renderKeyValue("{postId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<PostsLikeItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -721,21 +731,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("feed", "post");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("feed"),
         "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.feedPartition = @feedPartition ORDER BY c.creationDate DESC",
-        [
-          { name: "@type", value: "post" },
-          { name: "@feedPartition", value: renderKeyValue("post-{replica}", values1) },
-          { name: "@contentChars", value: 200 },
-        ],
-        [renderKeyValue("post-{replica}", values1)],
-        pageOf(page.pageSize ?? 100, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "post" },
+            { name: "@feedPartition", value: renderKeyValue("post-{replica}", values1) },
+            { name: "@contentChars", value: 200 },
+          ],
+          keys: [renderKeyValue("post-{replica}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 100 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<FeedPostItem>(step1.items);
       const returned = itemsAs<FeedPostItem>(shapeItems(asItems(items), {
         properties: [

@@ -32,13 +32,11 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   liveRead,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -477,20 +475,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("products", "review");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("products"),
         "SELECT * FROM c WHERE c.type = @type AND c.productId = @productId ORDER BY c.createdAt DESC",
-        [
-          { name: "@type", value: "review" },
-          { name: "@productId", value: input.productId },
-        ],
-        [renderKeyValue("{productId}", values1)],
-        pageOf(page.pageSize ?? 10, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "review" },
+            { name: "@productId", value: input.productId },
+          ],
+          keys: [renderKeyValue("{productId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 10 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ProductsReviewItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -525,20 +527,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("orders", "order");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("orders"),
         "SELECT * FROM c WHERE c.type = @type AND c.customerId = @customerId ORDER BY c.orderDate DESC",
-        [
-          { name: "@type", value: "order" },
-          { name: "@customerId", value: input.customerId },
-        ],
-        [renderKeyValue("{customerId}", values1)],
-        pageOf(page.pageSize ?? 10, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "order" },
+            { name: "@customerId", value: input.customerId },
+          ],
+          keys: [renderKeyValue("{customerId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 10 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<OrdersOrderItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

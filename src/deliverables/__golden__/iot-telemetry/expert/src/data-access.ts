@@ -29,13 +29,11 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   liveRead,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -317,24 +315,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp <= @timestampToWindow AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
-        [
-          { name: "@type", value: "readingBucket" },
-          { name: "@deviceId", value: input.deviceId },
-          { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
-          { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
-          { name: "@timestampFrom2", value: input.timestamp.from },
-          { name: "@timestampTo", value: input.timestamp.to },
-        ],
-        [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "readingBucket" },
+            { name: "@deviceId", value: input.deviceId },
+            { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
+            { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
+            { name: "@timestampFrom2", value: input.timestamp.from },
+            { name: "@timestampTo", value: input.timestamp.to },
+          ],
+          keys: [renderKeyValue("{deviceId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -348,24 +350,28 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId AND c.timestamp >= @timestampFrom AND c.timestamp <= @timestampToWindow AND EXISTS(SELECT VALUE r FROM r IN c.records WHERE r.timestamp >= @timestampFrom2 AND r.timestamp < @timestampTo) ORDER BY c.timestamp ASC",
-        [
-          { name: "@type", value: "readingBucket" },
-          { name: "@deviceId", value: input.deviceId },
-          { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
-          { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
-          { name: "@timestampFrom2", value: input.timestamp.from },
-          { name: "@timestampTo", value: input.timestamp.to },
-        ],
-        [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "readingBucket" },
+            { name: "@deviceId", value: input.deviceId },
+            { name: "@timestampFrom", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.from }) },
+            { name: "@timestampToWindow", value: bucketOf({ kind: "window", by: "value", windowSeconds: 60 }, { value: input.timestamp.to }) },
+            { name: "@timestampFrom2", value: input.timestamp.from },
+            { name: "@timestampTo", value: input.timestamp.to },
+          ],
+          keys: [renderKeyValue("{deviceId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -379,20 +385,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("telemetry", "readingBucket");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("telemetry"),
         "SELECT * FROM c WHERE c.type = @type AND c.deviceId = @deviceId ORDER BY c.timestamp DESC",
-        [
-          { name: "@type", value: "readingBucket" },
-          { name: "@deviceId", value: input.deviceId },
-        ],
-        [renderKeyValue("{deviceId}", values1)],
-        pageOf(page.pageSize ?? 1, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "readingBucket" },
+            { name: "@deviceId", value: input.deviceId },
+          ],
+          keys: [renderKeyValue("{deviceId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 1 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TelemetryReadingBucketItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -456,20 +466,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "device");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId",
-        [
-          { name: "@type", value: "device" },
-          { name: "@siteId", value: input.siteId },
-        ],
-        [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "device" },
+            { name: "@siteId", value: input.siteId },
+          ],
+          keys: [renderKeyValue("{siteId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SitesDeviceItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -494,21 +508,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sites", "alert");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("sites"),
         "SELECT * FROM c WHERE c.type = @type AND c.siteId = @siteId AND c.status = @status ORDER BY c.type ASC, c.status ASC, c.raisedAt DESC",
-        [
-          { name: "@type", value: "alert" },
-          { name: "@siteId", value: input.siteId },
-          { name: "@status", value: input.status },
-        ],
-        [renderKeyValue("{siteId}", values1)],
-        pageOf(page.pageSize ?? 100, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "alert" },
+            { name: "@siteId", value: input.siteId },
+            { name: "@status", value: input.status },
+          ],
+          keys: [renderKeyValue("{siteId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 100 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SitesAlertItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -29,13 +29,11 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   liveRead,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -410,20 +408,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("tenants", "user");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("tenants"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
-        [
-          { name: "@type", value: "user" },
-          { name: "@tenantId", value: input.tenantId },
-        ],
-        [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 50, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "user" },
+            { name: "@tenantId", value: input.tenantId },
+          ],
+          keys: [renderKeyValue("{tenantId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 50 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<TenantsUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -477,21 +479,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.tenantId ASC, c.userId ASC, c.startedAt DESC",
-        [
-          { name: "@type", value: "session" },
-          { name: "@tenantId", value: input.tenantId },
-          { name: "@userId", value: input.userId },
-        ],
-        [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize ?? 20, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "session" },
+            { name: "@tenantId", value: input.tenantId },
+            { name: "@userId", value: input.userId },
+          ],
+          keys: [renderKeyValue("{userId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 20 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -505,22 +511,26 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("sessions", "session");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId AND c.sessionId = @sessionId",
-        [
-          { name: "@type", value: "session" },
-          { name: "@tenantId", value: input.tenantId },
-          { name: "@userId", value: input.userId },
-          { name: "@sessionId", value: input.sessionId },
-        ],
-        [renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "session" },
+            { name: "@tenantId", value: input.tenantId },
+            { name: "@userId", value: input.userId },
+            { name: "@sessionId", value: input.sessionId },
+          ],
+          keys: [renderKeyValue("{userId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionsSessionItem>(step1.items);
       // one query per returned item for all(SessionEvent) (fan-out over 48 partitions)
       {
@@ -551,22 +561,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // fan-out over all 48 physical partition(s)
       const shape1 = runtime.shape("session-events", "sessionEvent");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("session-events"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.tenantId ASC, c.timestamp DESC",
-        [
-          { name: "@type", value: "sessionEvent" },
-          { name: "@tenantId", value: input.tenantId },
-          { name: "@timestampFrom", value: input.timestamp.from },
-          { name: "@timestampTo", value: input.timestamp.to },
-        ],
-        undefined,
-        pageOf(page.pageSize ?? 200, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "sessionEvent" },
+            { name: "@tenantId", value: input.tenantId },
+            { name: "@timestampFrom", value: input.timestamp.from },
+            { name: "@timestampTo", value: input.timestamp.to },
+          ],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 200 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<SessionEventsSessionEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

@@ -29,13 +29,11 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   liveRead,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -410,20 +408,24 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // single-partition query
       const shape1 = runtime.shape("directory", "user");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("directory"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId ORDER BY c.displayName ASC",
-        [
-          { name: "@type", value: "user" },
-          { name: "@tenantId", value: input.tenantId },
-        ],
-        [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 50, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "user" },
+            { name: "@tenantId", value: input.tenantId },
+          ],
+          keys: [renderKeyValue("{tenantId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 50 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<DirectoryUserItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -470,21 +472,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 2 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "session");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("activity"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.userId = @userId ORDER BY c.startedAt DESC",
-        [
-          { name: "@type", value: "session" },
-          { name: "@tenantId", value: input.tenantId },
-          { name: "@userId", value: input.userId },
-        ],
-        [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
-        pageOf(page.pageSize ?? 20, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "session" },
+            { name: "@tenantId", value: input.tenantId },
+            { name: "@userId", value: input.userId },
+          ],
+          keys: [renderKeyValue("{tenantId}", values1), renderKeyValue("{userId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 20 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ActivitySessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
@@ -534,22 +540,26 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // targeted query on the first 1 level(s) of the hierarchical key
       const shape1 = runtime.shape("activity", "event");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("activity"),
         "SELECT * FROM c WHERE c.type = @type AND c.tenantId = @tenantId AND c.timestamp >= @timestampFrom AND c.timestamp < @timestampTo ORDER BY c.timestamp DESC",
-        [
-          { name: "@type", value: "event" },
-          { name: "@tenantId", value: input.tenantId },
-          { name: "@timestampFrom", value: input.timestamp.from },
-          { name: "@timestampTo", value: input.timestamp.to },
-        ],
-        [renderKeyValue("{tenantId}", values1)],
-        pageOf(page.pageSize ?? 200, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "event" },
+            { name: "@tenantId", value: input.tenantId },
+            { name: "@timestampFrom", value: input.timestamp.from },
+            { name: "@timestampTo", value: input.timestamp.to },
+          ],
+          keys: [renderKeyValue("{tenantId}", values1)],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 200 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ActivityEventItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },

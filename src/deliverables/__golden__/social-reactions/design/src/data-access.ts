@@ -31,17 +31,15 @@ import {
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   readMany,
   combinationsOf,
   liveRead,
   liveItem,
   itemsAs,
-  pageOf,
   partitionKeyOfItem,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -370,20 +368,23 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // fan-out over all 384 physical partition(s)
       const shape1 = runtime.shape("users", "reaction");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("users"),
         "SELECT * FROM c WHERE c.type = @type AND c.postId = @postId AND NOT IS_DEFINED(c.deleted) ORDER BY c.postId ASC, c.createdAt DESC",
-        [
-          { name: "@type", value: "reaction" },
-          { name: "@postId", value: input.postId },
-        ],
-        undefined,
-        pageOf(page.pageSize ?? 50, pinned.continuationToken),
+        [{
+          parameters: [
+            { name: "@type", value: "reaction" },
+            { name: "@postId", value: input.postId },
+          ],
+        }],
+        { orderBy: [], pageSize: page.pageSize ?? 50 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<UsersReactionItem>(step1.items);
       // one point read of the User of each returned item for User.displayName
       {

@@ -29,21 +29,19 @@ import {
   renderTemplate,
   runMaintenance,
   runWrite,
-  shardValues,
   shapeItems,
   processChangeFeeds,
   containerCheckpointStore,
   changesOfFeed,
-  queryPage,
   readMany,
   combinationsOf,
   liveRead,
   liveItem,
   itemsAs,
-  pageOf,
-  pinReplica,
-  replicaToken,
   replayIntent,
+  openPages,
+  perShard,
+  readPage,
   type ChangeHandler,
   type CopySource,
   type IntentEntry,
@@ -373,21 +371,25 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       const followUps: FollowUpResult[] = [];
       // query over the 20 write shards of the key (20 physical partition(s))
       const shape1 = runtime.shape("reactions", "reaction");
-      const pinned = pinReplica(shape1, page);
-      const values1 = readValues(runtime, shape1, input, shape1.id, pinned.replica);
-      const step1 = await queryPage(
+      const cursor1 = openPages(shape1, page);
+      const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
+      const step1 = await readPage(
         runtime.container("reactions"),
         "SELECT * FROM c WHERE c.type = @type AND ARRAY_CONTAINS(@postShard, c.postShard) AND c.postId = @postId ORDER BY c.createdAt DESC",
-        [
-          { name: "@type", value: "reaction" },
-          { name: "@postShard", value: shardValues(shape1, "{postId}-{shard}", input) },
-          { name: "@postId", value: input.postId },
-        ],
-        undefined,
-        pageOf(page.pageSize ?? 50, pinned.continuationToken),
+        perShard(shape1, (shard) => ({
+          parameters: [
+            { name: "@type", value: "reaction" },
+            { name: "@postShard", value: [renderKeyValue("{postId}-{shard}", { ...values1, shard })] },
+            { name: "@postId", value: input.postId },
+          ],
+          keys: [renderKeyValue("{postId}-{shard}", { ...values1, shard })],
+        })),
+        { orderBy: [{ property: "createdAt", direction: "desc", alias: false }], pageSize: page.pageSize ?? 50 },
+        cursor1,
+        values1.replica,
       );
       requestCharge += step1.requestCharge;
-      const continuationToken = replicaToken(values1, step1.continuationToken);
+      const continuationToken = step1.continuationToken;
       const items = itemsAs<ReactionsReactionItem>(step1.items);
       // one query for the User.displayName of all returned items
       {
