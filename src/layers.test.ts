@@ -54,6 +54,11 @@ const ALLOWED_BETWEEN_EDGES: readonly { readonly from: string; readonly to: stri
   // The differential bench runs the judge and the mutations its test runs, on the same sources.
   { from: "bench/differential.ts", to: "test-support/differential-run.ts" },
   { from: "bench/differential.ts", to: "test-support/workload-sources.ts" },
+  // The crash-schedule and paging benches run their tests' properties on more designs.
+  { from: "bench/crash-schedule.ts", to: "test-support/crash-property.ts" },
+  { from: "bench/crash-schedule.ts", to: "test-support/workload-sources.ts" },
+  { from: "bench/paging.ts", to: "test-support/paging-designs.ts" },
+  { from: "bench/paging.ts", to: "test-support/design-verification.ts" },
   // The design speed bench runs its designs with the heap budget the CLI gives design.
   { from: "bench/design-speed.ts", to: "cli/heap-budget.ts" },
 ];

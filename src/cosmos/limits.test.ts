@@ -12,6 +12,8 @@ import {
 import { consistencyReadMultiplier, CONSISTENCY_LEVELS } from "./consistency.js";
 import { MAX_PATCH_OPERATIONS } from "./limits.js";
 import { MAX_PATCH_OPERATIONS as RUNTIME_MAX_PATCH_OPERATIONS } from "../runtime/requests.js";
+import * as runtime from "../runtime/key-limits.js";
+import { FORBIDDEN_ID_CHARACTERS, MAX_ID_BYTES, MAX_PARTITION_KEY_VALUE_BYTES } from "./limits.js";
 
 describe("limits", () => {
   it("states the documented sizes", () => {
@@ -58,5 +60,13 @@ describe("limitStatus", () => {
     expect(limitStatus(7_499, 10_000, NEAR_PARTITION_RUS_SHARE)).toBe("ok");
     expect(limitStatus(14, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("near");
     expect(limitStatus(13.9, 20, NEAR_LOGICAL_PARTITION_GB_SHARE)).toBe("ok");
+  });
+});
+
+describe("the generated runtime's key limits (src/runtime/key-limits.ts)", () => {
+  it("are these limits", () => {
+    expect(runtime.MAX_ID_BYTES).toBe(MAX_ID_BYTES);
+    expect(runtime.MAX_PARTITION_KEY_VALUE_BYTES).toBe(MAX_PARTITION_KEY_VALUE_BYTES);
+    expect([...runtime.FORBIDDEN_ID_CHARACTERS].sort()).toEqual([...FORBIDDEN_ID_CHARACTERS].sort());
   });
 });

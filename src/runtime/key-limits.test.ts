@@ -3,16 +3,9 @@
  * naming the attribute that made them so; the runtime's limits are the design checks' limits.
  */
 import { describe, expect, it } from "vitest";
-import * as cosmos from "../cosmos/limits.js";
 import { DataAccessError } from "./errors.js";
 import { itemKeyOf, materializeItem, type ItemTypeShape } from "./items.js";
-import {
-  FORBIDDEN_ID_CHARACTERS,
-  MAX_ID_BYTES,
-  MAX_PARTITION_KEY_VALUE_BYTES,
-  idProblem,
-  partitionKeyProblem,
-} from "./key-limits.js";
+import { idProblem, partitionKeyProblem } from "./key-limits.js";
 import { renderItemId, renderPartitionKeyValue } from "./templates.js";
 
 const comment: ItemTypeShape = {
@@ -38,12 +31,6 @@ function thrown(run: () => unknown): unknown {
 }
 
 describe("key limits", () => {
-  it("are the limits of src/cosmos/limits.ts", () => {
-    expect(MAX_ID_BYTES).toBe(cosmos.MAX_ID_BYTES);
-    expect(MAX_PARTITION_KEY_VALUE_BYTES).toBe(cosmos.MAX_PARTITION_KEY_VALUE_BYTES);
-    expect([...FORBIDDEN_ID_CHARACTERS].sort()).toEqual([...cosmos.FORBIDDEN_ID_CHARACTERS].sort());
-  });
-
   it("refuse the ids Cosmos DB cannot address and accept the others", () => {
     for (const id of ["a/b", "a\\b", "a#b", "a?b", "ends ", "", "é".repeat(512)])
       expect(idProblem(id)).toBeDefined();

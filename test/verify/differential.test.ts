@@ -446,8 +446,10 @@ describe("judgements on the embedded endpoint", () => {
     );
     const judgement = await judgeModel(endpoint, subject.workload, mutation.modelText);
     expect(judgement.verdict).toBe("caught");
+    // The paging probe checks Q2's first page against the oracle too (since issue 25): both caught.
     expect(judgement.verdicts.map((v) => [v.failure.kind, v.status, v.caughtBy.map((i) => i.code)])).toEqual([
       ["pattern", "caught", ["evaluate.patternNotServed"]],
+      ["probe", "caught", ["evaluate.patternNotServed"]],
     ]);
     expect(judgement.verdicts[0]?.failure).toMatchObject({ patternId: "Q2", type: "read" });
   }, 60_000);
