@@ -14,6 +14,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Container, Database, Item, Items } from "@azure/cosmos";
 import type { CheckpointStore, Lease } from "../runtime/checkpoints.js";
+import { bindAll } from "./fault-database.js";
 
 /**
  * Where a crash happens: the `step`-th step (1-based) of a run, just before or just after it;
@@ -112,13 +113,13 @@ export class CrashSchedule {
 
   /** The database as the handlers see it: each write is a step of the calling generation. */
   database(database: Database): Database {
-    return proxy(database, {
+    return bindAll(database, {
       container: (name: string) => this.container(database.container(name)),
     });
   }
 
   private container(container: Container): Container {
-    return proxy(container, {
+    return bindAll(container, {
       item: (id: string, partitionKey?: unknown) => this.item(container.item(id, partitionKey as never)),
       items: this.items(container.items),
     });
@@ -131,7 +132,7 @@ export class CrashSchedule {
         this.step(`${name} ${item.id}`, () =>
           (item[name] as (...a: unknown[]) => Promise<unknown>).apply(item, args),
         );
-    return proxy(item, { replace: write("replace"), patch: write("patch"), delete: write("delete") });
+    return bindAll(item, { replace: write("replace"), patch: write("patch"), delete: write("delete") });
   }
 
   private items(items: Items): Items {
@@ -139,7 +140,7 @@ export class CrashSchedule {
       (name: "create" | "upsert" | "batch") =>
       (...args: unknown[]) =>
         this.step(`${name}`, () => (items[name] as (...a: unknown[]) => Promise<unknown>).apply(items, args));
-    return proxy(items, { create: write("create"), upsert: write("upsert"), batch: write("batch") });
+    return bindAll(items, { create: write("create"), upsert: write("upsert"), batch: write("batch") });
   }
 
   /**
@@ -166,15 +167,4 @@ export class CrashSchedule {
       remove: (lease) => guard("remove", () => store.remove(lease)),
     };
   }
-}
-
-/** `target` with some members replaced, the rest bound to it. */
-function proxy<T extends object>(target: T, overrides: Readonly<Record<string, unknown>>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (typeof property === "string" && property in overrides) return overrides[property];
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-  });
 }

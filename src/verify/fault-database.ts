@@ -22,7 +22,11 @@ function isSetOnly(operations: readonly PatchOperation[]): boolean {
   return operations.length > 0 && operations.every((operation) => operation.op === "set");
 }
 
-function bindAll<T extends object>(target: T, overrides: Readonly<Record<string | symbol, unknown>>): T {
+/** `target` with some members replaced, the others bound to it (the verify proxies share it). */
+export function bindAll<T extends object>(
+  target: T,
+  overrides: Readonly<Record<string | symbol, unknown>>,
+): T {
   return new Proxy(target, {
     get(object, property) {
       if (property in overrides) return overrides[property];

@@ -13,6 +13,7 @@
  */
 import type { Database } from "@azure/cosmos";
 import { rangeKey, type ChangeFeedModeName, type FeedPage, type FeedSource } from "../runtime/feed-source.js";
+import { bindAll } from "./fault-database.js";
 
 /** One item's place in the simulated feed. */
 interface Entry {
@@ -256,17 +257,6 @@ export function simulatedFeed(
   };
 }
 
-/** `target` with some members replaced, the rest bound to it. */
-function proxy<T extends object>(target: T, overrides: Readonly<Record<string, unknown>>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (typeof property === "string" && property in overrides) return overrides[property];
-      const value: unknown = Reflect.get(object, property, object);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-  });
-}
-
 /** `database`, calling `touch(container)` before and after each write to a container. */
 function watchWrites(database: Database, touch: (container: string) => void): Database {
   const heard =
@@ -282,20 +272,20 @@ function watchWrites(database: Database, touch: (container: string) => void): Da
         touch(name);
       }
     };
-  return proxy(database, {
+  return bindAll(database, {
     container: (name: string) => {
       const container = database.container(name);
       const items = container.items;
-      return proxy(container, {
+      return bindAll(container, {
         item: (id: string, partitionKey?: unknown) => {
           const item = container.item(id, partitionKey as never);
-          return proxy(item, {
+          return bindAll(item, {
             replace: heard(name, item, "replace"),
             patch: heard(name, item, "patch"),
             delete: heard(name, item, "delete"),
           });
         },
-        items: proxy(items, {
+        items: bindAll(items, {
           create: heard(name, items, "create"),
           upsert: heard(name, items, "upsert"),
           batch: heard(name, items, "batch"),
