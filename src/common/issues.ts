@@ -225,6 +225,19 @@ export interface IssuePayloads {
     /** The attributes the id, partition key, shard and window are rendered from. */
     readonly attributes: readonly string[];
   };
+  /**
+   * Ids (at most 1,023 bytes) or partition key values (2,048 bytes each) rendered from attributes
+   * the workload says are longer (`src/cost/soundness.ts`).
+   */
+  "evaluate.keyTooLong": {
+    readonly container: string;
+    readonly itemType: string;
+    readonly field: "id" | "partitionKey";
+    readonly template: string;
+    /** The longest value assumed, in bytes. */
+    readonly bytes: number;
+    readonly limit: number;
+  };
   /** A container without `defaultTtl` whose items carry a `ttl` (item types' own, tombstones). */
   "evaluate.ttlOff": { readonly container: string; readonly reasons: readonly string[] };
   /**

@@ -38,6 +38,40 @@ describe("ids that identify a record", () => {
   });
 });
 
+describe("keys Cosmos DB can store", () => {
+  const { workload, model } = fixture("long-keys");
+
+  it("refuses a partition key and an id rendered from attributes longer than the service stores", () => {
+    const issues = evaluateModel(workload, model("model-keyed-by-permalink.yaml")).issues.filter(
+      (i) => i.code === "evaluate.keyTooLong",
+    );
+    // 1.2 x (3,000 - 2 quotes) = 3,598 > 2,048; "maker-" + 1.2 x 898 = 1,084 > 1,023.
+    expect(issues).toMatchObject([
+      { container: "films", field: "partitionKey", template: "{permalink}", bytes: 3598, limit: 2048 },
+      { container: "makers", field: "id", template: "maker-{code}", bytes: 1084, limit: 1023 },
+    ]);
+    expect(issues.every((i) => i.severity === "error")).toBe(true);
+  });
+
+  it("accepts the same code as a partition key value (1,078 bytes at most, under 2,048)", () => {
+    const keyed = model("model-keyed-by-permalink.yaml");
+    const byCode: Model = {
+      ...keyed,
+      containers: keyed.containers.map((c) =>
+        c.name !== "makers"
+          ? c
+          : {
+              ...c,
+              partitionKey: ["/code"],
+              items: c.items.map((i) => ({ ...i, id: "{makerId}", partitionKey: ["{code}"] })),
+            },
+      ),
+    };
+    const issues = evaluateModel(workload, byCode).issues.filter((i) => i.code === "evaluate.keyTooLong");
+    expect(issues.map((i) => i.path[1])).toEqual(["films"]);
+  });
+});
+
 describe("TTL where items expire", () => {
   it("refuses soft-delete tombstones in a container without defaultTtl", () => {
     const { workload, model } = fixture("social-likes");

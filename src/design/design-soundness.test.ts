@@ -22,6 +22,14 @@ describe("designs of the soundness workloads", () => {
     expect(evaluationErrorCodes(workload, designed)).toEqual([]);
   });
 
+  it("never keys items by values longer than Cosmos DB stores (a 3,000-byte permalink is filtered on, not a key)", () => {
+    const { workload } = soundnessFixture("long-keys");
+    const designed = designModel(workload).model;
+    expect(evaluationErrorCodes(workload, designed)).toEqual([]);
+    const keys = designed.containers.flatMap((c) => c.items.flatMap((i) => [i.id, ...i.partitionKey]));
+    expect(keys.join(" ")).not.toContain("{permalink}");
+  });
+
   it("designs timeline buckets without an item over 2 MB at the workload's maxima", () => {
     const { workload } = soundnessFixture("timeline-buckets");
     expect(evaluationErrorCodes(workload, designModel(workload).model)).toEqual([]);

@@ -235,6 +235,7 @@ const UNSOUND_CODES: ReadonlySet<string> = new Set([
   "evaluate.boundedSetTooSmall",
   "evaluate.itemTooLarge",
   "evaluate.idNotUnique",
+  "evaluate.keyTooLong",
   "evaluate.keyChangedInPlace",
   "evaluate.copyNotMaintainable",
   "evaluate.copySourceUnreadable",

@@ -215,6 +215,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.pinnedPartitionsOverloaded":
     case "evaluate.itemTooLarge":
     case "evaluate.idNotUnique":
+    case "evaluate.keyTooLong":
     case "evaluate.ttlOff":
     case "evaluate.fanOutCannotScale":
     case "evaluate.patternNotServed":

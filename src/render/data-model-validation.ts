@@ -50,6 +50,7 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.itemTooLarge":
       return "itemSize";
     case "evaluate.idNotUnique":
+    case "evaluate.keyTooLong":
     case "evaluate.ttlOff":
     case "evaluate.leaseContainerMissing":
       return "soundness";

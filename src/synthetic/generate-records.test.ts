@@ -177,6 +177,30 @@ accessPatterns:
     expect(Math.abs(content - 2600) / 2600).toBeLessThan(0.1);
   });
 
+  it("fills the entity's size with free attributes, never with the ones that locate records (unique, a parent's, filtered by eq)", () => {
+    // Names that say nothing: only the structure tells which attributes a model may key on.
+    const workload = workloadOf(`
+version: 1
+name: stretch
+entities:
+  P: { key: pk, count: 10, avgBytes: 200, attributes: { pk: string } }
+  E:
+    key: k
+    count: 50
+    avgBytes: 6000
+    attributes: { k: string, u: { type: string, unique: true }, p: string, f: string, free: string }
+relationships:
+  - { parent: P, child: E, via: p, avg: 5 }
+accessPatterns:
+  - { id: Q1, name: by f, type: read, entity: E, where: { f: eq }, rps: { avg: 1, peak: 1 } }
+  - { id: C1, name: add, type: write, operation: create, entity: E, rps: { avg: 1, peak: 1 } }
+`);
+    const records = generateDataset(workload, { seed: 3 }).entities["E"] ?? [];
+    const longest = (name: string): number => Math.max(...records.map((r) => JSON.stringify(r[name]).length));
+    for (const name of ["u", "p", "f"]) expect(longest(name), name).toBeLessThan(64);
+    expect(average(records.map((r) => JSON.stringify(r["free"]).length))).toBeGreaterThan(4000);
+  });
+
   it("respects the parents' capacity when the children outnumber it", () => {
     const workload = workloadOf(`
 version: 1

@@ -283,7 +283,7 @@ function generateEntityRecords(
   // Own values first (columns in attribute order; the first datetime is the record's timeline).
   const columns = planColumns(entity, attributes, count, undefined);
   fillColumns(records, columns, seed, entity.name);
-  const stretched = stretchColumns(entity, attributes, count, records);
+  const stretched = stretchColumns(entity, attributes, count, records, lookupAttributes(workload, entity));
   if (stretched.length > 0) fillColumns(records, stretched, seed, entity.name);
 
   // Parents, then the identifier-like attributes inherited from them.
@@ -432,14 +432,38 @@ function fillColumns(
 }
 
 /**
+ * Attributes of `entity` that locate records, whatever their names: unique ones, those holding a
+ * parent (a relationship's `via`), and those a read filters on by equality (`eq`, `in`). A model
+ * may key items by them, so they are never stretched into free text: a key holds at most 2,048
+ * bytes, and an attribute whose size the workload leaves open is taken to be an identifier of
+ * ordinary length by the model's checks too (`cost/soundness.ts`, `longestKeyBytes`).
+ */
+function lookupAttributes(workload: Workload, entity: Entity): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const attribute of entity.attributes) if (attribute.unique === true) names.add(attribute.name);
+  for (const relationship of linkingRelationships(workload)) {
+    if (relationship.child === entity.name) for (const name of relationship.via) names.add(name);
+  }
+  for (const pattern of workload.accessPatterns) {
+    if (pattern.type !== "read" || pattern.entity !== entity.name) continue;
+    for (const predicate of pattern.where) {
+      if (predicate.op === "eq" || predicate.op === "in") names.add(predicate.attribute);
+    }
+  }
+  return names;
+}
+
+/**
  * Column plans that regenerate the free-text attributes longer, so that the average record's
  * JSON comes near the entity's `avgBytes`; empty when the records are already large enough.
+ * `lookups` (`lookupAttributes`) are never stretched.
  */
 function stretchColumns(
   entity: Entity,
   attributes: readonly Attribute[],
   count: number,
   records: readonly Record<string, unknown>[],
+  lookups: ReadonlySet<string>,
 ): ColumnPlan[] {
   const average = (values: readonly unknown[]): number =>
     values.reduce<number>((sum, value) => sum + (JSON.stringify(value)?.length ?? 0), 0) /
@@ -450,6 +474,7 @@ function stretchColumns(
     attribute.type === "string" &&
     attribute.avgBytes === undefined &&
     attribute.distinct === undefined &&
+    !lookups.has(attribute.name) &&
     !isKeyAttribute(entity, attribute.name) &&
     !isIdLike(attribute.name);
   const textual = attributes.filter((attribute) => free(attribute) && isTextLike(attribute.name));

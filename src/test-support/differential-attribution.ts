@@ -109,6 +109,7 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.idNotUnique":
+    case "evaluate.keyTooLong":
     case "evaluate.ttlOff":
     case "evaluate.leaseContainerMissing":
       return "correctness";
@@ -163,6 +164,7 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
     case "evaluate.idNotUnique":
+    case "evaluate.keyTooLong":
       itemTypes.push({ container: issue.container, itemType: issue.itemType });
       break;
     case "evaluate.hotPartition":

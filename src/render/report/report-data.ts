@@ -345,6 +345,7 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.logicalPartitionGrowth":
     case "evaluate.itemTooLarge":
     case "evaluate.idNotUnique":
+    case "evaluate.keyTooLong":
     case "evaluate.ttlOff":
     case "evaluate.underProvisioned":
     case "evaluate.serverlessNotPossible":
