@@ -6,6 +6,12 @@
  * partitions, which the change feed delivers in any order) must not lose the copy its create
  * wrote: the delete removes the copy only if it still holds the deleted version. A bounded set the
  * copy leaves is refilled from the source before the copy goes (`bounded-set-refill.ts`).
+ *
+ * Without the previous record (the latest-version feed), the old copy is searched only when the
+ * upsert created the new one; a process that dies between that upsert and the delete would find,
+ * on redelivery, the new copy there and search nothing. So a batch of such changes first records
+ * the searches it may make in its journal (`recordStaleSearches`, one lease write per batch), and
+ * a batch that did not finish has them replayed (`replayStaleSearches`) before it is read again.
  */
 import { changeOf, type Charged, type ItemChange, type Runtime } from "./context.js";
 import {
@@ -13,14 +19,16 @@ import {
   itemKeyOf,
   partitionKeyOfItem,
   recordOf,
+  relatedOf,
   type ItemTypeShape,
   type StoredItem,
 } from "./items.js";
+import type { IntentEntry } from "./journal.js";
 import { bindParameters } from "./parameters.js";
 import { removeItem } from "./removal.js";
 import { asItems, queryItems, readItem } from "./requests.js";
-import type { MaintenanceTask } from "./tasks.js";
-import { renderKeyValue, type KeyValue } from "./templates.js";
+import type { ItemRef, MaintenanceTask } from "./tasks.js";
+import { renderKeyValue, templateAttributes, type KeyValue } from "./templates.js";
 import { refillBoundedSet } from "./bounded-set-refill.js";
 
 type CopyTask = Extract<MaintenanceTask, { kind: "copy" }>;
@@ -130,6 +138,95 @@ export async function removeStaleCopies(
         removed.tombstone ??
           deletedItem(shape, recordOf(sourceShape, change.previous ?? change.item), address.id, address.keys),
       ),
+    );
+  }
+}
+
+/** An item's address: its id and partition key values. */
+export interface ItemAddress {
+  readonly id: string;
+  readonly keys: readonly KeyValue[];
+}
+
+/** The source attributes a copy task's stale query is bound from (its parameters, its key). */
+function staleQueryAttributes(task: CopyTask): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const parameter of task.stale?.parameters ?? []) {
+    if (parameter.source.kind === "fromResult") names.add(parameter.source.attribute);
+    if (parameter.source.kind === "template")
+      for (const name of templateAttributes(parameter.source.template)) names.add(name);
+  }
+  for (const template of task.stale?.partitionKey ?? [])
+    for (const name of templateAttributes(template)) names.add(name);
+  return names;
+}
+
+/**
+ * Records, in the batch's journal, the stale-copy searches its changes may make: those whose
+ * previous record is unknown (a latest-version upsert), for every copy task whose address can
+ * move. Each holds the values the search is bound from and the addresses the copies are written
+ * to, so that a replay finds and deletes the copies left elsewhere. Nothing without a journal.
+ */
+export async function recordStaleSearches(
+  runtime: Runtime,
+  source: ItemRef,
+  tasks: readonly MaintenanceTask[],
+  changes: readonly ItemChange[],
+): Promise<void> {
+  const journal = changes.find((change) => change.feed?.journal !== undefined)?.feed?.journal;
+  if (journal === undefined) return;
+  const moving = changes.filter(
+    (change) => change.kind !== "create" && change.kind !== "delete" && change.previous === undefined,
+  );
+  if (moving.length === 0) return;
+  const sourceShape = runtime.shape(source.container, source.itemType);
+  const entries: IntentEntry[] = [];
+  for (const task of tasks) {
+    if (task.kind !== "copy" || task.stale === undefined) continue;
+    const shape = runtime.shape(task.target.container, task.target.itemType);
+    const needed = staleQueryAttributes(task);
+    entries.push({
+      kind: "staleCopies",
+      source,
+      task,
+      moved: moving.map((change) => {
+        const record = recordOf(sourceShape, change.item);
+        const related = relatedOf(sourceShape, change.item);
+        const written = Array.from({ length: shape.replicas ?? 1 }, (_, replica) =>
+          itemKeyOf(shape, record, { ...related, ...(shape.replicas === undefined ? {} : { replica }) }),
+        );
+        const values: Record<string, unknown> = {};
+        for (const name of needed) if (record[name] !== undefined) values[name] = record[name];
+        return { record: values, written };
+      }),
+    });
+  }
+  if (entries.length > 0) await journal.record(entries);
+}
+
+/**
+ * Replays recorded stale-copy searches (idempotent): each finds the record's copies by the stale
+ * query and deletes those not at the addresses it was written to.
+ */
+export async function replayStaleSearches(
+  runtime: Runtime,
+  charged: Charged,
+  entry: Extract<IntentEntry, { kind: "staleCopies" }>,
+): Promise<void> {
+  const task = entry.task;
+  if (task.kind !== "copy") return;
+  const shape = runtime.shape(task.target.container, task.target.itemType);
+  const sourceShape = runtime.shape(entry.source.container, entry.source.itemType);
+  for (const moved of entry.moved) {
+    await removeStaleCopies(
+      runtime,
+      charged,
+      task,
+      shape,
+      sourceShape,
+      { kind: "upsert", item: { ...moved.record } },
+      moved.written,
+      true,
     );
   }
 }

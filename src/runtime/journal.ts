@@ -11,10 +11,14 @@
  * (a holder update is conditional on the holder's mark of the feed range's sequence numbers, a
  * flag is set to a value, a delete of a missing item is no error), so a write made before the
  * crash is not made twice and one not made is made. Only then is the batch delivered again, and
- * its handlers see flags and sets as the recorded batch left them.
+ * its handlers see flags and sets as the recorded batch left them. A copy that may move (its
+ * address changes with its source, whose previous version the latest-version feed does not give)
+ * records the search for its copies at old addresses, which a replay runs again (`copy-moves.ts`).
  */
 import type { Charged, Runtime } from "./context.js";
+import { replayStaleSearches } from "./copy-moves.js";
 import { updateHolder } from "./counters.js";
+import type { ItemRef, MaintenanceTask } from "./tasks.js";
 import { deleteItem, patchItem, pointer } from "./requests.js";
 import type { KeyValue } from "./templates.js";
 
@@ -46,6 +50,20 @@ export type IntentEntry =
       readonly container: string;
       readonly id: string;
       readonly keys: readonly KeyValue[];
+    }
+  | {
+      /**
+       * Copies of changed `source` records that may have moved: each record's copies at other
+       * addresses than `written` are found by the task's stale query and deleted.
+       */
+      readonly kind: "staleCopies";
+      readonly source: ItemRef;
+      readonly task: MaintenanceTask;
+      readonly moved: readonly {
+        /** The source attributes the stale query is bound from. */
+        readonly record: Readonly<Record<string, unknown>>;
+        readonly written: readonly { readonly id: string; readonly keys: readonly KeyValue[] }[];
+      }[];
     };
 
 /** Where a handler records the writes it is about to make (the lease of the batch's range). */
@@ -59,7 +77,6 @@ export async function applyIntentEntry(
   charged: Charged,
   entry: IntentEntry,
 ): Promise<void> {
-  const container = runtime.container(entry.container);
   switch (entry.kind) {
     case "counter": {
       const updated = await updateHolder(
@@ -84,14 +101,17 @@ export async function applyIntentEntry(
     }
     case "set": {
       // A child deleted since has nothing to flag.
-      const patched = await patchItem(container, entry.id, entry.keys, [
+      const patched = await patchItem(runtime.container(entry.container), entry.id, entry.keys, [
         { op: "set", path: pointer(entry.property), value: entry.value },
       ]);
       charged.requestCharge += patched.requestCharge;
       return;
     }
     case "delete":
-      charged.requestCharge += await deleteItem(container, entry.id, entry.keys);
+      charged.requestCharge += await deleteItem(runtime.container(entry.container), entry.id, entry.keys);
+      return;
+    case "staleCopies":
+      await replayStaleSearches(runtime, charged, entry);
       return;
     default:
       entry satisfies never;

@@ -26,7 +26,7 @@ import { asItems, patchItem, pointer, queryItems } from "./requests.js";
 import { applyCounter } from "./counters.js";
 import type { ItemRef, MaintenanceTask } from "./tasks.js";
 import { maintainBoundedSet } from "./bounded-sets.js";
-import { deleteCopy, removeStaleCopies } from "./copy-moves.js";
+import { deleteCopy, recordStaleSearches, removeStaleCopies } from "./copy-moves.js";
 import { propagateLinked } from "./linked-copies.js";
 import { parameterValue } from "./parameters.js";
 import type { KeyValue, TemplateValues } from "./templates.js";
@@ -143,6 +143,7 @@ export async function runMaintenance(
   const own = changes.filter(
     (change) => change.item["type"] === undefined || change.item["type"] === source.itemType,
   );
+  await recordStaleSearches(runtime, source, tasks, own);
   for (const change of own) {
     for (const task of tasks) {
       switch (task.kind) {

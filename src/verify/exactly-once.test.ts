@@ -7,7 +7,12 @@ import { renderDataAccessFiles } from "../render/code/render-data-access.js";
 import type { ChangeFeedProcessor, ChangeFeedProcessorOptions } from "../runtime/change-feed.js";
 import { memoryCheckpointStore } from "../runtime/checkpoints.js";
 import type { IntentEntry, Journal } from "../runtime/journal.js";
-import { importGenerated, loadExampleModel } from "../test-support/generated-module.js";
+import {
+  importGenerated,
+  loadExampleModel,
+  loadWriteFixture,
+  type LoadedExample,
+} from "../test-support/generated-module.js";
 import { CrashSchedule, type CrashPoint } from "./crash-schedule.js";
 import { deployModel, type Deployment } from "./deploy.js";
 import { startEmbeddedEndpoint, type CosmosEndpoint } from "./endpoint.js";
@@ -118,13 +123,17 @@ async function until(condition: () => boolean | Promise<boolean>, what: string):
  * processors over a simulated feed, killed at `crashes`; `journal: false` hides the journal from
  * the handlers (what the code did before), to show the harness finds the drift.
  */
-async function crashHarness(crashes: readonly CrashPoint[], journal = true) {
+async function crashHarness(
+  crashes: readonly CrashPoint[],
+  journal = true,
+  example: LoadedExample = loadExampleModel("social-reactions", "design-2026-11-23.yaml"),
+  label = "social",
+) {
   if (endpoint === undefined) throw new Error("no endpoint");
-  const example = loadExampleModel("social-reactions", "design-2026-11-23.yaml");
   const deployment = await deployModel(endpoint.client, example.model);
   deployments.push(deployment);
   const module = await importGenerated(
-    `exactly-once-crash-${journal ? "journal" : "none"}`,
+    `exactly-once-crash-${label}-${journal ? "journal" : "none"}`,
     renderDataAccessFiles(example.workload, example.model, example.plans),
   );
   const schedule = new CrashSchedule(crashes);
@@ -187,15 +196,9 @@ async function crashHarness(crashes: readonly CrashPoint[], journal = true) {
     (await access["q1GetAPostWithItsReactionCountsAndItsAuthorsDisplayName"]?.({ postId: "p1" }))?.item?.[
       "reactionCount"
     ];
-  const dump = async () => {
-    const out: Record<string, unknown> = {};
-    for (const c of ["users", "posts", "reactions"])
-      out[c] = (await deployment.database.container(c).items.query("SELECT * FROM c").fetchAll()).resources;
-    out["leases"] = [...store.leases.values()];
-    out["crashes"] = schedule.crashes;
-    return out;
-  };
-  return { schedule, restart, settled, call, count, dump, stop: () => processor?.stop() };
+  const items = async (container: string): Promise<Record<string, unknown>[]> =>
+    (await deployment.database.container(container).items.query("SELECT * FROM c").fetchAll()).resources;
+  return { schedule, restart, settled, call, count, items, stop: () => processor?.stop() };
 }
 
 describe("change-feed maintenance killed and restarted (simulated feed)", () => {
@@ -239,4 +242,31 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
     expect(harness.schedule.crashes.map((c) => c.what)).toEqual(["patch p1"]);
     expect(await harness.count()).toBe(1);
   });
+
+  for (const journal of [true, false]) {
+    it(`${journal ? "with" : "without (control)"} the journal: a copy moved to a new key, the process dying after the new copy's upsert and before the old one's delete, ${journal ? "leaves no copy behind" : "leaves the old copy"}`, async () => {
+      const harness = await crashHarness([], journal, loadWriteFixture("copymove"), "copymove");
+      const reading = { readingId: "r1", deviceId: "d1", region: "north", value: 1 };
+      await harness.call("c1RecordAReading", reading);
+      await harness.restart();
+      await harness.settled();
+      await harness.stop();
+      // Dies right after the next upsert: the copy's under the new region.
+      harness.schedule.add({ step: harness.schedule.steps + 1, when: "after", what: "upsert" });
+      await harness.call("w2MoveAReadingToAnotherRegion", {
+        readingId: "r1",
+        deviceId: "d1",
+        region: "south",
+      });
+      await harness.restart();
+      await until(() => !harness.schedule.alive(), "the crash");
+      await harness.stop();
+      expect(harness.schedule.crashes.map((c) => c.what)).toEqual(["upsert"]);
+      await harness.restart();
+      await harness.settled();
+      await harness.stop();
+      const copies = (await harness.items("readings-by-region")).map((item) => item["region"]);
+      expect(copies).toEqual(journal ? ["south"] : expect.arrayContaining(["north", "south"]));
+    });
+  }
 });
