@@ -40,6 +40,17 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
+describe("the program's own options", () => {
+  it("--version prints the package's version, exit 0; a misspelt command is usage, with the suggestion", () => {
+    const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string })
+      .version;
+    expect(run(["--version"])).toMatchObject({ status: 0, stdout: `${version}\n` });
+    const misspelt = run(["chek", "workload.yaml"]);
+    expect(misspelt.status).toBe(2);
+    expect(misspelt.stderr).toContain("(Did you mean check?)");
+  });
+});
+
 describe("--json prints one JSON document, the result or the issues", () => {
   it.each([
     ["design", (w: string) => ["design", w, "--json"]],
