@@ -269,4 +269,39 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
       expect(copies).toEqual(journal ? ["south"] : expect.arrayContaining(["north", "south"]));
     });
   }
+
+  for (const journal of [true, false]) {
+    it(`${journal ? "with" : "without (control)"} the journal: a newest-3 set, the process dying after a new member is written and before the oldest leaves, ${journal ? "holds 3" : "holds 4"}`, async () => {
+      const harness = await crashHarness([], journal, loadWriteFixture("newest"), "newest");
+      const ticket = (n: number) => ({
+        ticketId: `t${n}`,
+        status: "open",
+        openedAt: `2026-01-0${n}T00:00:00Z`,
+        title: `ticket ${n}`,
+      });
+      for (const n of [1, 2, 3]) await harness.call("c1OpenTicket", ticket(n));
+      await harness.restart();
+      await harness.settled();
+      await harness.stop();
+      // Dies right after the next upsert: the newest ticket written in the set.
+      harness.schedule.add({ step: harness.schedule.steps + 1, when: "after", what: "upsert" });
+      await harness.call("c1OpenTicket", ticket(4));
+      await harness.restart();
+      await until(() => !harness.schedule.alive(), "the crash");
+      await harness.stop();
+      expect(harness.schedule.crashes.map((c) => c.what)).toEqual(["upsert"]);
+      await harness.restart();
+      await harness.settled();
+      await harness.stop();
+      const members = await harness.items("tickets-newest");
+      for (const replica of [0, 1]) {
+        const held = members
+          .filter((item) => item["partition"] === `open-${replica}`)
+          .map((item) => item["id"]);
+        expect(held.sort(), `replica ${replica}`).toEqual(
+          journal ? ["t2", "t3", "t4"] : expect.arrayContaining(["t1", "t2", "t3", "t4"]),
+        );
+      }
+    });
+  }
 });

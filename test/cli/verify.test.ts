@@ -154,17 +154,17 @@ describe("cosmos-modeler verify", () => {
       expert,
       "--json",
       "--scale",
-      "0.0001",
+      "0.00004",
       "--max-items",
-      "300",
+      "120",
     ]);
     expect(outcome.code).toBe(0);
     const report = JSON.parse(outcome.stdout) as ReportJson & {
       data: { recordsPerEntity: Record<string, number> };
     };
-    // blogging: 100,000 users x 0.0001 = 10 records; 2,750,000 posts x 0.0001 = 275.
-    expect(report.data.recordsPerEntity["User"]).toBe(10);
-    expect(report.data.recordsPerEntity["Post"]).toBe(275);
+    // blogging: 100,000 users x 0.00004 = 4 records; 2,750,000 posts x 0.00004 = 110.
+    expect(report.data.recordsPerEntity["User"]).toBe(4);
+    expect(report.data.recordsPerEntity["Post"]).toBe(110);
     expect(report.ok).toBe(true);
   }, 60_000);
 
