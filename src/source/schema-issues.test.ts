@@ -71,7 +71,10 @@ describe("fieldsOf and describeValue", () => {
     expect(describeValue([1, 2])).toBe("a list of 2 entries");
     expect(describeValue("x".repeat(100))).toMatch(/^"x{57}\.\.\."$/);
     expect(describeValue(Number.POSITIVE_INFINITY)).toBe(
-      "a number too large to represent (read as Infinity)",
+      "Infinity (YAML's .inf, or a number beyond 1.8e308), not a finite number",
+    );
+    expect(describeValue(Number.NEGATIVE_INFINITY)).toBe(
+      "-Infinity (YAML's -.inf, or a number beyond -1.8e308), not a finite number",
     );
   });
 });

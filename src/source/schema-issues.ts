@@ -230,7 +230,9 @@ export function describeValue(value: unknown): string {
   }
   if (typeof value === "object") return Object.keys(value).length === 0 ? "an empty mapping" : "a mapping";
   if (typeof value === "number" && !Number.isFinite(value))
-    return Number.isNaN(value) ? "not a number (NaN)" : `a number too large to represent (read as ${value})`;
+    return Number.isNaN(value)
+      ? "not a number (NaN)"
+      : `${value} (YAML's ${value > 0 ? "" : "-"}.inf, or a number beyond ${value > 0 ? "" : "-"}1.8e308), not a finite number`;
   if (typeof value === "string") {
     const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
     return JSON.stringify(shown);

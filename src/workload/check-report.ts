@@ -3,6 +3,7 @@
  * sorted by severity. Shared by the `check` command and the MCP `check-workload` tool.
  */
 import type { Issue } from "../common/issues.js";
+import { escapeControlCharacters } from "../common/safe-text.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { loadWorkload } from "./load-workload.js";
 
@@ -46,7 +47,8 @@ export function checkWorkloadText(text: string, file: string): CheckReport {
 /** `blogging/workload.yaml: 4 entities, 11 access patterns, 0 errors, 1 warning`. */
 export function summarize(report: CheckReport): string {
   const { summary } = report;
-  return `${report.file}: ${[
+  // A file name may hold a line feed: escaped, as in every issue line.
+  return `${escapeControlCharacters(report.file)}: ${[
     plural(summary.entities, "entity", "entities"),
     plural(summary.relationships, "relationship", "relationships"),
     plural(summary.accessPatterns, "access pattern", "access patterns"),

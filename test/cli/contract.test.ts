@@ -138,6 +138,16 @@ describe("numbers no Cosmos DB account holds", () => {
 });
 
 describe("control characters in names", () => {
+  it("a line feed in a file's name is escaped in the summary as in every issue line", () => {
+    const file = tempFile("a\nb.yaml", "version: 1\nname: x\nentities: {}\n");
+    const { status, stdout, stderr } = run(["check", file]);
+    expect(status).toBe(1);
+    expect(stdout).toContain("a\\u000ab.yaml: 0 entities");
+    expect(stdout.trimEnd().split("\n")).toHaveLength(1);
+    for (const line of stderr.trimEnd().split("\n"))
+      expect(line).toMatch(/^error workload\.\w+ .*a\\u000ab\.yaml/);
+  });
+
   it("are escaped in everything design prints and writes", () => {
     const evil = "List\u0000 notes\u001b[2J\u001b]0;owned\u0007 \u202eevil\u202c\u0085";
     const text = [
