@@ -78,7 +78,10 @@ export interface WriteOutputsOptions {
    * its session folder.
    */
   readonly confine?: boolean;
-  /** For tests: called around each file's rename (e.g. to kill the process between two). */
+  /**
+   * For tests: called around each file's rename, the manifest's included (e.g. to kill the
+   * process between two).
+   */
   readonly hooks?: WriteHooks;
 }
 
@@ -140,6 +143,10 @@ export async function writeOutputs(
   for (const folder of folders) await removeStaleTemporaries(folder);
   const final: Record<string, string> = { ...manifest.files };
   for (const file of files) final[file.path] = sha256(file.content);
+  // What the manifest says while this run writes: the files it leaves as they are are the tool's
+  // now (an interrupted run may have renamed them), so they are recorded before anything else.
+  const known: Record<string, string> = { ...manifest.files };
+  for (const path of unchanged) known[path] = final[path] ?? "";
   // A file an interrupted run was writing that this run no longer writes: its current content
   // is the tool's if it is one of the two that run expected.
   for (const [path, hashes] of Object.entries(manifest.writing)) {
@@ -150,18 +157,27 @@ export async function writeOutputs(
     if (hash !== undefined && hashes.includes(hash)) final[path] = hash;
   }
   if (pending.length > 0) {
-    // Intent first: every state a file can be in until the last rename is the tool's.
+    // Intent first: every state a file can be in until the last rename is the tool's. What
+    // earlier interrupted runs were writing stays recorded (a file this run does not rewrite may
+    // still hold what one of them wrote) until this run ends.
     const writing: Record<string, string[]> = {};
+    for (const [path, hashes] of Object.entries(manifest.writing)) writing[path] = [...hashes];
     for (const { file, before } of pending) {
-      writing[file.path] = [...new Set([...(before === undefined ? [] : [before]), sha256(file.content)])];
+      writing[file.path] = [
+        ...new Set([
+          ...(writing[file.path] ?? []),
+          ...(before === undefined ? [] : [before]),
+          sha256(file.content),
+        ]),
+      ];
     }
-    await writeManifest(manifestPath, { files: manifest.files, writing });
+    await writeManifest(manifestPath, { files: known, writing }, hooks);
     for (const { file, path } of pending) {
       await writeFileAtomic(path, file.content, hooks);
       if (file.executable) await chmod(path, 0o755);
     }
   }
-  await writeManifest(manifestPath, { files: final, writing: {} });
+  await writeManifest(manifestPath, { files: final, writing: {} }, hooks);
   return { written: pending.map((p) => p.file.path), unchanged };
 }
 
@@ -196,11 +212,11 @@ function stringRecord<T>(value: unknown, valid: (entry: unknown) => entry is T):
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, T] => valid(entry[1])));
 }
 
-async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+async function writeManifest(path: string, manifest: Manifest, hooks: WriteHooks = {}): Promise<void> {
   const content = {
     version: 1,
     files: manifest.files,
     ...(Object.keys(manifest.writing).length === 0 ? {} : { writing: manifest.writing }),
   };
-  await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`);
+  await writeFileAtomic(path, `${JSON.stringify(content, null, 2)}\n`, hooks);
 }

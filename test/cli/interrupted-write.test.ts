@@ -116,6 +116,21 @@ describe("an interrupted design --out", () => {
     expect(Object.keys(after.files)).toContain("model.yaml");
   });
 
+  it("two interrupted runs (killed during the renames, then right after recording the intent), then another workload: written, no false hand-edit", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interrupted-"));
+    const out = join(dir, "out");
+    expect(run(["design", smallWorkload(dir, 20), "--out", out]).status).toBe(0);
+    const changed = smallWorkload(dir, 400);
+    // The first hook call after a rename is the manifest's (the intent), then one per file.
+    expect(writeAndKill(changed, out, "afterRename", 5).signal).toBe("SIGKILL");
+    expect(writeAndKill(changed, out, "afterRename", 1).signal).toBe("SIGKILL");
+    const other = run(["design", smallWorkload(dir, 3000), "--out", out]);
+    expect(other.stderr).not.toContain("cli.handEdited");
+    expect(other.status).toBe(0);
+    expect(temporaries(out)).toEqual([]);
+    expect(manifest(out).writing).toBeUndefined();
+  });
+
   it("still refuses a file edited by hand after an interrupted run", () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-interrupted-"));
     const out = join(dir, "out");
