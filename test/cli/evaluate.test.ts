@@ -4,7 +4,8 @@
  * test/fixtures/evaluate.
  */
 import { execFile, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -200,6 +201,20 @@ describe("cosmos-modeler evaluate", () => {
     expect(parsed.totals.rus).toEqual(base.totals.rus);
     const text = await runCli(["evaluate", workload, model, "--prices", `${fixtures}/prices-doubled.yaml`]);
     expect(text.stdout).toContain("test region at twice the list price");
+  });
+
+  it("refuses a price file out of range with each of its issues on a line of its own, file and line included", async () => {
+    const prices = join(mkdtempSync(join(tmpdir(), "cosmos-modeler-prices-")), "prices.yaml");
+    writeFileSync(prices, "storagePerGBMonth: 1e300\nmonthlyThroughputUSD: -1\n");
+    const model = `${blogging}/expert-model.yaml`;
+    const text = await runCli(["evaluate", workload, model, "--prices", prices]);
+    expect(text.code).toBe(1);
+    const lines = text.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toMatch(/^error prices\.\w+ .*prices\.yaml:[12] /);
+    const json = await runCli(["evaluate", workload, model, "--prices", prices, "--json"]);
+    const issues = (JSON.parse(json.stdout) as { issues: { line?: number }[] }).issues;
+    expect(issues.map((issue) => issue.line)).toEqual([1, 2]);
   });
 
   it("costs V1's follow-ups per item with --follow-ups per-item, and refuses other values with exit 2", async () => {

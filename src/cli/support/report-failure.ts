@@ -22,14 +22,32 @@ export function reportFailure(
   flags: { readonly debug: boolean; readonly json: boolean },
 ): number {
   const { issue, internal } = failureIssue(error);
-  if (flags.json) printJson({ issues: [issueToJson(issue)] });
+  // An input refused with its own issues (a price file's): those, each with its line.
+  const issues = nestedIssues(error) ?? [issue];
+  if (flags.json) printJson({ issues: issues.map(issueToJson) });
   // Wrong usage reads like commander's own errors: "error: --scale must be ...".
   if (isUsage(error)) cliStreams().stderr(`error: ${escapeTerminalText(issue.message)}\n`);
-  else reportIssues([issue]);
+  else reportIssues(issues);
   if (flags.debug && error instanceof Error && error.stack !== undefined)
     cliStreams().stderr(`${escapeTerminalText(error.stack)}\n`);
   else if (internal) cliStreams().stderr("(run again with --debug for the stack trace)\n");
   return internal ? EXIT_INTERNAL_ERROR : isUsage(error) ? EXIT_USAGE : EXIT_INPUT_ERROR;
+}
+
+/** The issues an edge's error carries in its context (`issues`), when it carries some. */
+function nestedIssues(error: unknown): readonly Issue[] | undefined {
+  if (!(error instanceof CosmosModelerError) || isInternal(error)) return undefined;
+  const issues = error.context.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const valid = issues.every(
+    (entry: unknown) =>
+      typeof entry === "object" &&
+      entry !== null &&
+      typeof (entry as Issue).code === "string" &&
+      typeof (entry as Issue).message === "string" &&
+      Array.isArray((entry as Issue).path),
+  );
+  return valid ? (issues as readonly Issue[]) : undefined;
 }
 
 /** The issue that reports a failure, and whether it is a bug. */
