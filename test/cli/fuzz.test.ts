@@ -1,7 +1,8 @@
 /**
  * Issue 14: the CLI fuzzer as a test. A fixed seed, sixty mutated workloads and models
  * (src/bench/fuzz-mutations.ts) through check, design, evaluate and render, with and without
- * --json, with --out into temporary folders, most in process through the CLI's own entry in a
+ * --json, with --out into temporary folders, some with their command line mutated (output paths,
+ * flags, price files) and some of estimate-ru's operations, most in process through the CLI's own entry in a
  * worker thread and every twentieth also as a real process; every run must hold the contract of
  * src/bench/fuzz-checks.ts: an answer within the time limit and 1 GB, exit status 0, 1 or 2
  * (never 70), no stack trace, one JSON document with --json whose issues are located, no raw
