@@ -16,6 +16,15 @@ describe("readInputFile", () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(8 * MAX_INPUT_BYTES);
   });
 
+  it("says a folder is a folder, and names the file that may have been meant", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-io-"));
+    const error = await readInputFile(dir).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CosmosModelerError);
+    expect((error as CosmosModelerError).message).toBe(
+      `cannot read the file: it is a folder (give a file in it, such as ${join(dir, "workload.yaml")})`,
+    );
+  });
+
   it("names the line on which the limit falls", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-io-"));
     const path = join(dir, "big.yaml");

@@ -36,6 +36,15 @@ export async function readInputFile(path: string): Promise<string> {
       context: { file: path },
     });
   }
+  // A folder opens, and fails on the first read (EISDIR): say what it is and what was meant.
+  if ((await handle.stat().catch(() => undefined))?.isDirectory() === true) {
+    await handle.close();
+    throw new CosmosModelerError(
+      "cli.fileNotFound",
+      `cannot read the file: it is a folder (give a file in it, such as ${join(path, "workload.yaml")})`,
+      { context: { file: path } },
+    );
+  }
   try {
     const chunks: Buffer[] = [];
     let total = 0;
