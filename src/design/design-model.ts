@@ -9,7 +9,9 @@ import { formatPath, type EvaluationIssue } from "../common/issues.js";
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import { hotReplicatedKeyWhy } from "./unmet-limits.js";
 import type { Container, Model } from "../model/types.js";
+import { createPlanningContext } from "../planner/context.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
+import { deriveIndexingPolicy, usedIndexingPolicy } from "../planner/indexing.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel, distinctItemIds, freshContainerName } from "./model-edits.js";
 import { syntheticKeyPaths } from "./key-paths.js";
@@ -378,6 +380,51 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
 }
 
 /**
+ * Whether `scored` is worse than `designed` to write: more hard-limit violations, more
+ * under-provisioned containers, or a cost over the tolerance.
+ */
+function worseThan(designed: Scored, scored: Scored): boolean {
+  const underProvisioned = (s: Scored): number =>
+    s.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;
+  return (
+    violations(scored) > violations(designed) ||
+    underProvisioned(scored) > underProvisioned(designed) ||
+    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE)
+  );
+}
+
+/**
+ * Derived indexing policies cut to the queries each container runs in `evaluation`'s plans
+ * (`usedIndexingPolicy`); the model itself when nothing is cut.
+ */
+function withUsedIndexing(workload: Workload, model: Model, evaluation: DetailedEvaluation): Model {
+  const queries = new Map<string, string[]>();
+  for (const pattern of evaluation.patterns)
+    for (const step of pattern.plan.operations)
+      if (step.kind === "query")
+        queries.set(step.container, [...(queries.get(step.container) ?? []), step.sql]);
+  const context = createPlanningContext(workload, model);
+  let changed = false;
+  const containers = model.containers.map((container) => {
+    if (container.indexing.kind !== "derived") return container;
+    const derived = deriveIndexingPolicy(context, container);
+    const used = usedIndexingPolicy(
+      derived,
+      deriveIndexingPolicy(context, container, { reads: false }),
+      queries.get(container.name) ?? [],
+    );
+    if (
+      used.included.length === derived.included.length &&
+      used.composite.length === derived.composite.length
+    )
+      return container;
+    changed = true;
+    return { ...container, indexing: { kind: "custom" as const, ...used } };
+  });
+  return changed ? { ...model, containers } : model;
+}
+
+/**
  * The model as written, with its score: the derived indexing and pinned throughput, unless they
  * make it worse than the one evaluated. Pinned RU/s fix the partition count, and where the
  * explicit indexing changes the load by a little, the RU/s computed before may leave the busiest
@@ -390,21 +437,23 @@ function betterThanBaseline(designed: Scored, baseline: Scored, decisions: Decis
  */
 function writtenModel(
   workload: Workload,
-  designed: Scored,
+  searched: Scored,
   options: DesignOptions,
 ): { readonly model: Model; readonly final: Scored } {
+  let designed = searched;
   // What every written model needs, whatever else is kept: distinct ids within a logical
   // partition, and key paths no item type contradicts. The search names a container's path after
   // the attribute it was keyed by (its rules find containers by that path); a lookup item keyed
   // by another attribute may have joined it since.
-  const loadable = syntheticKeyPaths(workload, distinctItemIds(designed.model, workload));
-  // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better.
-  const underProvisioned = (scored: Scored): number =>
-    scored.evaluation.issues.filter((i) => i.code === "evaluate.underProvisioned").length;
-  const worse = (scored: Scored): boolean =>
-    violations(scored) > violations(designed) ||
-    underProvisioned(scored) > underProvisioned(designed) ||
-    scored.monthlyCostUSD > designed.monthlyCostUSD * (1 + FINALIZED_COST_TOLERANCE);
+  const keyed = syntheticKeyPaths(workload, distinctItemIds(designed.model, workload));
+  // Indexes cut to the queries each container runs, when that is no worse (cheaper writes).
+  const used = withUsedIndexing(workload, keyed, designed.evaluation);
+  const scoredUsed = used === keyed ? undefined : scoreModel(workload, used, options);
+  const loadable = scoredUsed !== undefined && !worseThan(designed, scoredUsed) ? used : keyed;
+  if (loadable === used) designed = scoredUsed ?? designed;
+  // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better
+  // (worseThan counts the under-provisioned containers).
+  const worse = (scored: Scored): boolean => worseThan(designed, scored);
   // The throughput evaluated in the search is pinned: a synthetic key property adds a few bytes
   // per item, and unpinned, such a change can tip a container into another mode and partition count.
   const pinned = finalize(workload, loadable, designed.evaluation, true);

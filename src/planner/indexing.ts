@@ -45,18 +45,25 @@ export function effectiveIndexingPolicy(
  * item type it is refilled from, with the set's key attributes), the tombstone property
  * of soft-deleted item types, the source key in a many-to-many copy's array, and `/type/?`.
  */
-export function deriveIndexingPolicy(context: PlanningContext, container: Container): ExplicitIndexingPolicy {
+export function deriveIndexingPolicy(
+  context: PlanningContext,
+  container: Container,
+  options: { readonly reads?: boolean } = {},
+): ExplicitIndexingPolicy {
   const paths = new Set<string>(["/type/?"]);
   const composites = new Map<string, CompositePath[]>();
   const newest = new Set<string>();
   const entities = new Set(container.items.map((item) => item.entity));
   // Each entity's reads come in workload order; one entity (the usual case) needs no merging.
+  // Without them (`reads: false`): what the container's own upkeep needs (usedIndexingPolicy).
   const reads =
-    entities.size === 1
-      ? context.readsTouching([...entities][0] ?? "")
-      : [...new Set([...entities].flatMap((entity) => context.readsTouching(entity)))].sort(
-          (a, b) => context.patternIndex(a.id) - context.patternIndex(b.id),
-        );
+    options.reads === false
+      ? []
+      : entities.size === 1
+        ? context.readsTouching([...entities][0] ?? "")
+        : [...new Set([...entities].flatMap((entity) => context.readsTouching(entity)))].sort(
+            (a, b) => context.patternIndex(a.id) - context.patternIndex(b.id),
+          );
   for (const pattern of reads) {
     if (pattern.type !== "read") continue;
     if (entities.has(pattern.entity)) {
@@ -140,6 +147,42 @@ export function deriveIndexingPolicy(context: PlanningContext, container: Contai
     }
   }
   return { included: [...paths].sort(), excluded: ["/*"], composite: [...composites.values()] };
+}
+
+/** `c.name` or `c["name"]` in a query's text. */
+function referencedIn(sql: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\\bc\\.${escaped}\\b|\\bc\\[\\s*["']${escaped}["']\\s*\\]`).test(sql);
+}
+
+/**
+ * The derived policy of a container cut to the queries it runs (issue 26: "indexes follow the
+ * container's queries, not the entity"): the paths and composites the access patterns of its
+ * entities ask for are kept only when a query of the model's plans on this container names them
+ * (`queries`: their SQL); what the container's own upkeep needs (`structural`: the policy
+ * derived without the reads: sets, tombstones, copies' holders, newest children) is kept
+ * whole. A read served by another container's copy no longer costs every write here its index.
+ */
+export function usedIndexingPolicy(
+  derived: ExplicitIndexingPolicy,
+  structural: ExplicitIndexingPolicy,
+  queries: readonly string[],
+): ExplicitIndexingPolicy {
+  const kept = new Set(structural.included);
+  // Only top-level paths are weighed; nested ones (a bucket's records, a copy's array) stay.
+  const named = (path: string): boolean => {
+    const name = /^\/([^/[\]]+)(\/\?)?$/.exec(path)?.[1];
+    return name === undefined || queries.some((sql) => referencedIn(sql, name));
+  };
+  const structuralComposites = new Set(structural.composite.map((c) => JSON.stringify(c)));
+  return {
+    included: derived.included.filter((path) => kept.has(path) || named(path)),
+    excluded: derived.excluded,
+    composite: derived.composite.filter(
+      (composite) =>
+        structuralComposites.has(JSON.stringify(composite)) || composite.every((entry) => named(entry.path)),
+    ),
+  };
 }
 
 /** Number of path segments before the wildcard: how specific an index path is. */

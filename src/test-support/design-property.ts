@@ -22,6 +22,9 @@ import {
   TIE_SHARE,
 } from "../design/search.js";
 import { loadModel } from "../model/load-model.js";
+import { createPlanningContext } from "../planner/context.js";
+import { deriveIndexingPolicy } from "../planner/indexing.js";
+import type { Workload } from "../workload/types.js";
 import { serializeModel } from "../model/serialize-model.js";
 import { toWorkload, workloadDocumentArbitrary, type WorkloadDocument } from "./workload-arbitrary.js";
 
@@ -141,6 +144,34 @@ export function designProblems(
 }
 
 /**
+ * Index paths of the written model that no query on their container names and that its upkeep
+ * does not need (issue 26: indexes follow the container's queries). Read the other way from
+ * `usedIndexingPolicy`: every top-level included path must be `/type/?`, named as `c.x` or
+ * `c["x"]` by a query step of the evaluation's plans on that container, or in the policy derived
+ * without the reads.
+ */
+export function unusedIndexPaths(workload: Workload, result: DesignResult): string[] {
+  const sqlOf = new Map<string, string>();
+  for (const pattern of result.evaluation.patterns)
+    for (const step of pattern.plan.operations)
+      if (step.kind === "query") sqlOf.set(step.container, `${sqlOf.get(step.container) ?? ""}\n${step.sql}`);
+  const context = createPlanningContext(workload, result.model);
+  const unused: string[] = [];
+  for (const container of result.model.containers) {
+    if (container.indexing.kind !== "custom") continue;
+    const upkeep = new Set(deriveIndexingPolicy(context, container, { reads: false }).included);
+    const sql = sqlOf.get(container.name) ?? "";
+    for (const path of container.indexing.included) {
+      const name = /^\/(\w+)\/\?$/.exec(path)?.[1];
+      if (name === undefined || name === "type" || upkeep.has(path)) continue;
+      if (!sql.includes(`c.${name}`) && !sql.includes(`c["${name}"]`))
+        unused.push(`${container.name} indexes ${path}, which no query on it uses`);
+    }
+  }
+  return unused;
+}
+
+/**
  * Designs the workload of `document` and returns every way the design fails the property (none:
  * an empty list); a design that throws is one failure.
  */
@@ -153,7 +184,7 @@ export function designPropertyFailures(document: WorkloadDocument): string[] {
     return [`design threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
   }
   const reload = (text: string) => loadModel(text, { file: "model.yaml", workload });
-  const problems = designProblems(result, reload);
+  const problems = [...designProblems(result, reload), ...unusedIndexPaths(workload, result)];
   const loaded = reload(serializeModel(result.model));
   if (loaded.ok) {
     const again = evaluateModel(workload, loaded.value);

@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --name 'accounts' \
   --partition-key-path '/id' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/email/?"},{"path":"/sessionId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --ttl -1 \
   --max-throughput 81000
 
@@ -89,7 +89,7 @@ az cosmosdb sql container create \
   --name 'password-reset-tokens' \
   --partition-key-path '/tokenId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/tokenId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --ttl 900 \
   --max-throughput 1000
 

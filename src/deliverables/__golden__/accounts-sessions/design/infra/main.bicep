@@ -121,12 +121,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/accountId/?'
           }
           {
-            path: '/email/?'
-          }
-          {
-            path: '/sessionId/?'
-          }
-          {
             path: '/type/?'
           }
         ]
@@ -164,9 +158,6 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         indexingMode: 'consistent'
         automatic: true
         includedPaths: [
-          {
-            path: '/tokenId/?'
-          }
           {
             path: '/type/?'
           }

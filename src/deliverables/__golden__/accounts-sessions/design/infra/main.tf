@@ -157,14 +157,6 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
     }
 
     included_path {
-      path = "/email/?"
-    }
-
-    included_path {
-      path = "/sessionId/?"
-    }
-
-    included_path {
       path = "/type/?"
     }
 
@@ -190,10 +182,6 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
 
   indexing_policy {
     indexing_mode = "consistent"
-
-    included_path {
-      path = "/tokenId/?"
-    }
 
     included_path {
       path = "/type/?"

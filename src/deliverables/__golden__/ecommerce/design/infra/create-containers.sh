@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --name 'customers' \
   --partition-key-path '/customerId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/customerId/?"},{"path":"/orderDate/?"},{"path":"/orderId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/customerId","order":"ascending"},{"path":"/orderDate","order":"descending"}]]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/customerId/?"},{"path":"/orderDate/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/customerId","order":"ascending"},{"path":"/orderDate","order":"descending"}]]}' \
   --max-throughput 7000
 
 # Container products

@@ -124,9 +124,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/orderDate/?'
           }
           {
-            path: '/orderId/?'
-          }
-          {
             path: '/type/?'
           }
         ]

@@ -160,10 +160,6 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
     }
 
     included_path {
-      path = "/orderId/?"
-    }
-
-    included_path {
       path = "/type/?"
     }
 

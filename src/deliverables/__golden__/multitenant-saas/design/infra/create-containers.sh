@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --name 'tenants' \
   --partition-key-path '/tenantId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/displayName/?"},{"path":"/tenantId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/displayName","order":"ascending"}]]}' \
   --max-throughput 5000
 
 # Container sessions

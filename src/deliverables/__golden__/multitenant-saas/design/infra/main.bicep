@@ -126,9 +126,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
           {
             path: '/type/?'
           }
-          {
-            path: '/userId/?'
-          }
         ]
         excludedPaths: [
           {

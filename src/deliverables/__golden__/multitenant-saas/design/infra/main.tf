@@ -163,10 +163,6 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
       path = "/type/?"
     }
 
-    included_path {
-      path = "/userId/?"
-    }
-
     excluded_path {
       path = "/*"
     }
