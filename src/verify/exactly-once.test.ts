@@ -145,6 +145,8 @@ async function crashHarness(
   const database = feed.watch(schedule.database(deployment.database));
   const access = (module["createDataAccess"] as (database: unknown, options: unknown) => Access)(database, {
     transactionalBatch: false,
+    // Replica reads always pick replica 0: a crash's outcome does not depend on a draw.
+    random: () => 0,
   });
   const start = module["startChangeFeedProcessors"] as StartProcessors;
   const store = memoryCheckpointStore();
@@ -271,7 +273,7 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
   }
 
   for (const journal of [true, false]) {
-    it(`${journal ? "with" : "without (control)"} the journal: a newest-3 set, the process dying after a new member is written and before the oldest leaves, ${journal ? "holds 3" : "holds 4"}`, async () => {
+    it(`${journal ? "with" : "without (control)"} the journal: a newest-3 set, the process dying after a new member is written and before the oldest leaves, ${journal ? "holds 3 in each replica" : "holds 4"}`, async () => {
       const harness = await crashHarness([], journal, loadWriteFixture("newest"), "newest");
       const ticket = (n: number) => ({
         ticketId: `t${n}`,
@@ -294,14 +296,20 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
       await harness.settled();
       await harness.stop();
       const members = await harness.items("tickets-newest");
-      for (const replica of [0, 1]) {
-        const held = members
+      const held = [0, 1].map((replica) =>
+        members
           .filter((item) => item["partition"] === `open-${replica}`)
-          .map((item) => item["id"]);
-        expect(held.sort(), `replica ${replica}`).toEqual(
-          journal ? ["t2", "t3", "t4"] : expect.arrayContaining(["t1", "t2", "t3", "t4"]),
-        );
-      }
+          .map((item) => String(item["id"]))
+          .sort(),
+      );
+      // The harness reads replica 0 (random: 0): it holds t4 after the crash, so without the
+      // journal the redelivered change finds it there and evicts nothing.
+      if (journal)
+        expect(held).toEqual([
+          ["t2", "t3", "t4"],
+          ["t2", "t3", "t4"],
+        ]);
+      else expect(held[0]).toEqual(["t1", "t2", "t3", "t4"]);
     });
   }
 });
