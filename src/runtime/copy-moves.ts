@@ -142,12 +142,6 @@ export async function removeStaleCopies(
   }
 }
 
-/** An item's address: its id and partition key values. */
-export interface ItemAddress {
-  readonly id: string;
-  readonly keys: readonly KeyValue[];
-}
-
 /** The source attributes a copy task's stale query is bound from (its parameters, its key). */
 function staleQueryAttributes(task: CopyTask): ReadonlySet<string> {
   const names = new Set<string>();
