@@ -17,7 +17,7 @@
  */
 import { formatInteger } from "../common/format-number.js";
 import type { EvaluationIssue } from "../common/issues.js";
-import { MAX_ID_BYTES, MAX_PARTITION_KEY_VALUE_BYTES } from "../cosmos/limits.js";
+import { MAX_ID_BYTES, MAX_PARTITION_KEY_VALUE_BYTES, MAX_PHYSICAL_PARTITIONS } from "../cosmos/limits.js";
 import { deleteCarriersOf, deletePropagationOf } from "../model/deletes.js";
 import { addressingAttributes } from "../model/key-changes.js";
 import { parseTemplate } from "../model/templates.js";
@@ -146,10 +146,15 @@ export const KEY_VALUE_SPREAD = 1.2;
 /**
  * Characters a placeholder of a key renders to at most, by what bounds it: a number (`String` of
  * a double is at most 24 characters), a boolean, an ISO 8601 datetime (24), a shard or replica
- * number (at most 7 digits: a container has at most 1,000,000 physical
- * partitions, and never more shards), a bucket's start (a datetime).
+ * number (the digits of the most physical partitions a container can have: there are never more
+ * shards or replicas, `model.badShards`), a bucket's start (a datetime).
  */
-const BOUNDED_VALUE_CHARS = { number: 24, boolean: 5, datetime: 24, counter: 7 } as const;
+const BOUNDED_VALUE_CHARS = {
+  number: 24,
+  boolean: 5,
+  datetime: 24,
+  counter: String(MAX_PHYSICAL_PARTITIONS).length,
+} as const;
 
 /**
  * The longest value a key template renders to, in bytes, from what the workload says of its
