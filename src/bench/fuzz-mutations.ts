@@ -22,9 +22,22 @@ export function seededRandom(seed: number): Random {
   };
 }
 
+/** What `pick` throws on an empty list: the mutation has nothing to work on. */
+class NothingToPick extends Error {}
+
+/** `mutate()`, or undefined when it had nothing to work on. */
+function nothingToMutate<T>(mutate: () => T): T | undefined {
+  try {
+    return mutate();
+  } catch (error) {
+    if (error instanceof NothingToPick) return undefined;
+    throw error;
+  }
+}
+
 export const pick = <T>(random: Random, values: readonly T[]): T => {
   const value = values[Math.floor(random() * values.length)];
-  if (value === undefined) throw new Error("pick from an empty list");
+  if (value === undefined) throw new NothingToPick("pick from an empty list");
   return value;
 };
 
@@ -425,10 +438,16 @@ export function mutateDocument(random: Random, text: string): MutatedText {
   const mutations: string[] = [];
   const count = 1 + Math.floor(random() * 3);
   for (let i = 0; i < count; i++) {
-    const [name, , mutate] = pickMutation(random);
-    const mutated = mutate(random, document, pathsOf(document));
-    document = mutated.document;
-    mutations.push(`${name}: ${mutated.description}`);
+    // A small document may leave a mutation nothing to work on (no field left to delete): it is
+    // drawn again, a few times at most.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [name, , mutate] = pickMutation(random);
+      const mutated = nothingToMutate(() => mutate(random, document, pathsOf(document)));
+      if (mutated === undefined) continue;
+      document = mutated.document;
+      mutations.push(`${name}: ${mutated.description}`);
+      break;
+    }
   }
   return { text: serialize(random, document), mutations };
 }
