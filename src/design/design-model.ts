@@ -408,11 +408,8 @@ function withUsedIndexing(workload: Workload, model: Model, evaluation: Detailed
   const containers = model.containers.map((container) => {
     if (container.indexing.kind !== "derived") return container;
     const derived = deriveIndexingPolicy(context, container);
-    const used = usedIndexingPolicy(
-      derived,
-      deriveIndexingPolicy(context, container, { reads: false }),
-      queries.get(container.name) ?? [],
-    );
+    const upkeep = deriveIndexingPolicy(context, container, { reads: false });
+    const used = usedIndexingPolicy(derived, upkeep, queries.get(container.name) ?? []);
     if (
       used.included.length === derived.included.length &&
       used.composite.length === derived.composite.length
@@ -440,30 +437,39 @@ function writtenModel(
   searched: Scored,
   options: DesignOptions,
 ): { readonly model: Model; readonly final: Scored } {
-  let designed = searched;
   // What every written model needs, whatever else is kept: distinct ids within a logical
   // partition, and key paths no item type contradicts. The search names a container's path after
   // the attribute it was keyed by (its rules find containers by that path); a lookup item keyed
   // by another attribute may have joined it since.
-  const keyed = syntheticKeyPaths(workload, distinctItemIds(designed.model, workload));
-  // Indexes cut to the queries each container runs, when that is no worse (cheaper writes).
-  const used = withUsedIndexing(workload, keyed, designed.evaluation);
+  const keyed = syntheticKeyPaths(workload, distinctItemIds(searched.model, workload));
+  // Indexes cut to the queries each container runs (cheaper writes), tried first: with the
+  // throughput evaluated for the cut model, then with the searched model's pinned (fewer index
+  // terms can shift a partition count the wrong way, where the searched RU/s still hold).
+  const used = withUsedIndexing(workload, keyed, searched.evaluation);
   const scoredUsed = used === keyed ? undefined : scoreModel(workload, used, options);
-  const loadable = scoredUsed !== undefined && !worseThan(designed, scoredUsed) ? used : keyed;
-  if (loadable === used) designed = scoredUsed ?? designed;
-  // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not better
-  // (worseThan counts the under-provisioned containers).
-  const worse = (scored: Scored): boolean => worseThan(designed, scored);
-  // The throughput evaluated in the search is pinned: a synthetic key property adds a few bytes
-  // per item, and unpinned, such a change can tip a container into another mode and partition count.
-  const pinned = finalize(workload, loadable, designed.evaluation, true);
-  const scoredPinned = scoreModel(workload, pinned, options);
-  if (!worse(scoredPinned)) return { model: pinned, final: scoredPinned };
-  const indexedOnly = finalize(workload, loadable, designed.evaluation, false);
-  const scoredIndexed = scoreModel(workload, indexedOnly, options);
-  if (!worse(scoredIndexed)) return { model: indexedOnly, final: scoredIndexed };
-  const required = withRequiredInfrastructure(workload, loadable, designed.evaluation);
-  if (required === designed.model) return { model: designed.model, final: designed };
+  const attempts: { loadable: Model; base: Scored }[] = [
+    ...(scoredUsed !== undefined && !worseThan(searched, scoredUsed)
+      ? [{ loadable: used, base: scoredUsed }]
+      : []),
+    ...(used === keyed ? [] : [{ loadable: used, base: searched }]),
+    { loadable: keyed, base: searched },
+  ];
+  for (const { loadable, base } of attempts) {
+    // A pinned figure under what the pinned layout needs is throttled at peak: cheaper, not
+    // better (worseThan counts the under-provisioned containers). The throughput evaluated is
+    // pinned: a synthetic key property adds a few bytes per item, and unpinned, such a change can
+    // tip a container into another mode and partition count.
+    const pinned = finalize(workload, loadable, base.evaluation, true);
+    const scoredPinned = scoreModel(workload, pinned, options);
+    if (!worseThan(base, scoredPinned)) return { model: pinned, final: scoredPinned };
+    // The cut model with the searched throughput is that or nothing.
+    if (loadable === used && base === searched) continue;
+    const indexedOnly = finalize(workload, loadable, base.evaluation, false);
+    const scoredIndexed = scoreModel(workload, indexedOnly, options);
+    if (!worseThan(base, scoredIndexed)) return { model: indexedOnly, final: scoredIndexed };
+  }
+  const required = withRequiredInfrastructure(workload, keyed, searched.evaluation);
+  if (required === searched.model) return { model: searched.model, final: searched };
   return { model: required, final: scoreModel(workload, required, options) };
 }
 

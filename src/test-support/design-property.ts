@@ -184,7 +184,13 @@ export function designPropertyFailures(document: WorkloadDocument): string[] {
     return [`design threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
   }
   const reload = (text: string) => loadModel(text, { file: "model.yaml", workload });
-  const problems = [...designProblems(result, reload), ...unusedIndexPaths(workload, result)];
+  // Where hard limits remain, cutting an index can move a follow-up from point reads to a query
+  // and add an error: the design then keeps the uncut policy (design-model.ts, writtenModel).
+  const limited = result.evaluation.issues.some((issue) => issue.severity === "error");
+  const problems = [
+    ...designProblems(result, reload),
+    ...(limited ? [] : unusedIndexPaths(workload, result)),
+  ];
   const loaded = reload(serializeModel(result.model));
   if (loaded.ok) {
     const again = evaluateModel(workload, loaded.value);
