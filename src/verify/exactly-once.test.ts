@@ -200,7 +200,25 @@ async function crashHarness(
     ];
   const items = async (container: string): Promise<Record<string, unknown>[]> =>
     (await deployment.database.container(container).items.query("SELECT * FROM c").fetchAll()).resources;
-  return { schedule, restart, settled, call, count, items, stop: () => processor?.stop() };
+  const stop = async (): Promise<void> => {
+    await processor?.stop();
+  };
+  /**
+   * Dies right after the next step described as `what` that follows `write`, then restarts and
+   * lets the feed settle: what a batch cut short by a crash leaves once it is delivered again.
+   */
+  const crashAfterNext = async (what: string, write: () => Promise<void>): Promise<void> => {
+    schedule.add({ step: schedule.steps + 1, when: "after", what });
+    await write();
+    await restart();
+    await until(() => !schedule.alive(), "the crash");
+    await stop();
+    expect(schedule.crashes.map((c) => c.what)).toEqual([what]);
+    await restart();
+    await settled();
+    await stop();
+  };
+  return { schedule, restart, settled, call, count, items, stop, crashAfterNext };
 }
 
 describe("change-feed maintenance killed and restarted (simulated feed)", () => {
@@ -254,19 +272,9 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
       await harness.settled();
       await harness.stop();
       // Dies right after the next upsert: the copy's under the new region.
-      harness.schedule.add({ step: harness.schedule.steps + 1, when: "after", what: "upsert" });
-      await harness.call("w2MoveAReadingToAnotherRegion", {
-        readingId: "r1",
-        deviceId: "d1",
-        region: "south",
-      });
-      await harness.restart();
-      await until(() => !harness.schedule.alive(), "the crash");
-      await harness.stop();
-      expect(harness.schedule.crashes.map((c) => c.what)).toEqual(["upsert"]);
-      await harness.restart();
-      await harness.settled();
-      await harness.stop();
+      await harness.crashAfterNext("upsert", () =>
+        harness.call("w2MoveAReadingToAnotherRegion", { readingId: "r1", deviceId: "d1", region: "south" }),
+      );
       const copies = (await harness.items("readings-by-region")).map((item) => item["region"]);
       expect(copies).toEqual(journal ? ["south"] : expect.arrayContaining(["north", "south"]));
     });
@@ -286,15 +294,7 @@ describe("change-feed maintenance killed and restarted (simulated feed)", () => 
       await harness.settled();
       await harness.stop();
       // Dies right after the next upsert: the newest ticket written in the set.
-      harness.schedule.add({ step: harness.schedule.steps + 1, when: "after", what: "upsert" });
-      await harness.call("c1OpenTicket", ticket(4));
-      await harness.restart();
-      await until(() => !harness.schedule.alive(), "the crash");
-      await harness.stop();
-      expect(harness.schedule.crashes.map((c) => c.what)).toEqual(["upsert"]);
-      await harness.restart();
-      await harness.settled();
-      await harness.stop();
+      await harness.crashAfterNext("upsert", () => harness.call("c1OpenTicket", ticket(4)));
       const members = await harness.items("tickets-newest");
       const held = [0, 1].map((replica) =>
         members
