@@ -176,6 +176,19 @@ export interface IssuePayloads {
   };
   "evaluate.boundedSetTooSmall": { readonly pattern: string };
   "evaluate.hotPartition": { readonly container: string; readonly rusPeak: number };
+  /**
+   * A partition over the workload's target share of its limit (`scale.targetUtilization`), its
+   * estimate under the limit: `rus`, the hottest logical partition's RU/s at peak at the top of
+   * the RU range (possibly over the limit); `storage`, the largest logical partition's GB at the
+   * horizon.
+   */
+  "evaluate.noHeadroom": {
+    readonly container: string;
+    readonly measure: "rus" | "storage";
+    readonly value: number;
+    readonly limit: number;
+    readonly targetUtilization: number;
+  };
   "evaluate.hotPhysicalPartition": {
     readonly container: string;
     readonly physicalPartitions: number;

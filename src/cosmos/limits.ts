@@ -322,6 +322,18 @@ export type LimitStatus = "ok" | "near" | "over";
 export const NEAR_PARTITION_RUS_SHARE = 0.75;
 
 /**
+ * The share of a partition's limits a design keeps under by default (`scale.targetUtilization`):
+ * the hottest logical partition's RU/s at peak with every request at the top of its RU range, and
+ * the largest logical partition's GB at the horizon, each at most 80% of 10,000 RU/s and of 20 GB.
+ * A judgement of this tool, not a documented Cosmos DB figure: the margin left for traffic above
+ * the stated peak and growth beyond the horizon, once the estimate's own error is counted (the
+ * range). Microsoft's alert for logical partitions approaching 20 GB fires from 70%
+ * (`NEAR_LOGICAL_PARTITION_GB_SHARE`), and it documents throttling (429) at 100% of a partition's
+ * RU/s with no lower threshold (monitor-normalized-request-units, checked 2026-11-24).
+ */
+export const DEFAULT_TARGET_UTILIZATION = 0.8;
+
+/**
  * A logical partition's storage is near the 20 GB limit from 70% of it (14 GB): the threshold of
  * Microsoft's alert for logical partition keys approaching 20 GB.
  * Source: https://learn.microsoft.com/azure/cosmos-db/how-to-alert-on-logical-partition-key-storage-size,

@@ -32,7 +32,7 @@ import type {
 } from "./evaluation-types.js";
 import { heavyPartitionLoads, physicalPartitionOf } from "./hash-partitions.js";
 import type { EvaluationCache } from "./evaluation-cache.js";
-import { hottestKey, type ContainerLoad } from "./loads.js";
+import { hottestKey, hottestKeyAtHigh, type ContainerLoad } from "./loads.js";
 import { type ContainerStorage } from "./storage.js";
 import { type ThroughputChoice } from "./throughput.js";
 import { formatFigure, formatInteger } from "../common/format-number.js";
@@ -171,6 +171,8 @@ function limitCheck(value: number, limit: number, nearShare: number): LimitCheck
  */
 function containerLimits(
   hottestLogicalRus: number,
+  hottestLogicalRusHigh: number,
+  targetUtilization: number,
   busiestPhysicalRus: number,
   partitionLimit: number,
   largestLogicalGB: number,
@@ -184,6 +186,7 @@ function containerLimits(
   const soon = fastest !== undefined && fastest.hoursTo20GB < LOGICAL_PARTITION_GROWTH_WARNING_HOURS;
   return {
     hottestLogicalPartitionRus: limitCheck(hottestLogicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
+    hottestLogicalPartitionRusHigh: limitCheck(hottestLogicalRusHigh, partitionLimit, targetUtilization),
     busiestPhysicalPartitionRus: limitCheck(busiestPhysicalRus, partitionLimit, NEAR_PARTITION_RUS_SHARE),
     largestLogicalPartitionGB: {
       ...storage,
@@ -222,8 +225,9 @@ export function evaluateContainer(
   issues: EvaluationIssue[],
 ): ContainerEvaluation {
   if (choice === undefined) throw new Error(`internal: ${container.name} was not priced`);
-  throughputFindings(container, load, choice, issues);
-  storageFindings(container, stored, issues);
+  const target = env.context.workload.scale.targetUtilization;
+  throughputFindings(container, load, choice, target, issues);
+  storageFindings(container, stored, target, issues);
   return containerFigures(env, container, load, stored, choice);
 }
 
@@ -232,13 +236,32 @@ function throughputFindings(
   container: Container,
   load: ContainerLoad,
   choice: ThroughputChoice,
+  targetUtilization: number,
   issues: EvaluationIssue[],
 ): void {
   const layout = choice.chosen.layout;
   const partitions = layout.partitions;
   const hottest = layout.hottest;
   const hot = hottestKey(load);
+  const high = hottestKeyAtHigh(load);
   const path: IssuePath = ["containers", container.name];
+  // Over the target at the top of the range is a warning, up to the limit and past it: the error
+  // is the estimate's (below), the range says how sure the estimate is (issue 26's reading).
+  if (high.high > targetUtilization * layout.partitionLimit && hot.peak <= layout.partitionLimit) {
+    issues.push({
+      code: "evaluate.noHeadroom",
+      container: container.name,
+      measure: "rus",
+      value: high.high,
+      limit: layout.partitionLimit,
+      targetUtilization,
+      severity: "warning",
+      path,
+      message: `the hottest logical partition of ${container.name} needs ${formatInteger(high.high)} RU/s at peak at the top of its requests' RU range (${formatInteger(hot.peak)} at the estimate), ${formatFigure((100 * high.high) / layout.partitionLimit)}% of the ${formatInteger(layout.partitionLimit)} RU/s one partition serves: over the target of ${formatFigure(100 * targetUtilization)}% (scale.targetUtilization)${high.high > layout.partitionLimit ? ", and throttled (429) at peak if the requests cost the top of their range" : ", no margin for traffic above the stated peak"}`,
+      suggestion:
+        "spread it (replicas for a hot read set, write shards for a hot write key), or raise scale.targetUtilization if the peak is a hard ceiling",
+    });
+  }
   if (hot.peak > layout.partitionLimit) {
     issues.push({
       code: "evaluate.hotPartition",
@@ -317,10 +340,28 @@ function throughputFindings(
 function storageFindings(
   container: Container,
   stored: ContainerStorage | undefined,
+  targetUtilization: number,
   issues: EvaluationIssue[],
 ): void {
   const hottestStorage = stored?.hottestKeyGB ?? 0;
   const path: IssuePath = ["containers", container.name];
+  if (
+    hottestStorage > targetUtilization * MAX_LOGICAL_PARTITION_GB &&
+    hottestStorage <= MAX_LOGICAL_PARTITION_GB
+  ) {
+    issues.push({
+      code: "evaluate.noHeadroom",
+      container: container.name,
+      measure: "storage",
+      value: hottestStorage,
+      limit: MAX_LOGICAL_PARTITION_GB,
+      targetUtilization,
+      severity: "warning",
+      path,
+      message: `the largest logical partition of ${container.name} holds ${formatFigure(hottestStorage)} GB at the end of the horizon, ${formatFigure((100 * hottestStorage) / MAX_LOGICAL_PARTITION_GB)}% of the ${MAX_LOGICAL_PARTITION_GB} GB limit: over the target of ${formatFigure(100 * targetUtilization)}% (scale.targetUtilization), no margin for growth beyond the horizon`,
+      suggestion: "add a level to the partition key (hierarchical key) or bucket the items",
+    });
+  }
   if (hottestStorage > MAX_LOGICAL_PARTITION_GB) {
     issues.push({
       code: "evaluate.logicalPartitionTooLarge",
@@ -369,7 +410,15 @@ function containerFigures(
     rus: { avg: load.avg, peak: load.peak },
     hottestLogicalPartition: { rus: hot.peak, storageGB: hottestStorage, key: hot.key },
     hottestPhysicalPartition: { rus: hottest, storageGB: storageGB / partitions },
-    limits: containerLimits(hot.peak, hottest, layout.partitionLimit, hottestStorage, stored?.growth ?? []),
+    limits: containerLimits(
+      hot.peak,
+      hottestKeyAtHigh(load).high,
+      env.context.workload.scale.targetUtilization,
+      hottest,
+      layout.partitionLimit,
+      hottestStorage,
+      stored?.growth ?? [],
+    ),
     itemTypes: itemTypesOf(env, container),
     partitionLayout: {
       partitions,

@@ -63,6 +63,11 @@ export interface LimitCheck {
 export interface ContainerLimits {
   /** RU/s of the hottest logical partition at peak, against what one partition serves. */
   readonly hottestLogicalPartitionRus: LimitCheck;
+  /**
+   * The same at the top of the RU estimates' range (`RuEstimate.high` of every request), against
+   * what one partition serves, `near` from the workload's `scale.targetUtilization`.
+   */
+  readonly hottestLogicalPartitionRusHigh: LimitCheck;
   /** RU/s of the busiest physical partition at peak, against what one partition serves. */
   readonly busiestPhysicalPartitionRus: LimitCheck;
   /**

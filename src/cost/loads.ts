@@ -26,10 +26,18 @@ export interface KeyLoad {
   readonly avg: number;
 }
 
+/** A logical key's RU/s at peak at the top of its requests' RU ranges (`RuEstimate.high`). */
+export interface KeyLoadHigh {
+  readonly key: string;
+  readonly high: number;
+}
+
 /** Load on one named logical key, with the key's values (one per partition key path). */
 export interface NamedKeyLoad {
   peak: number;
   avg: number;
+  /** RU/s at peak with every request at the top of its RU range (`RuEstimate.high`). */
+  high: number;
   readonly components: readonly string[];
   /**
    * The load of a hierarchical key's first-level value beyond its named full keys: many small
@@ -259,6 +267,8 @@ export type LoadChange =
       readonly components: readonly string[];
       readonly peak: number;
       readonly avg: number;
+      /** `peak` with the step's charge at the top of its range. */
+      readonly high: number;
       readonly prefix?: true;
     }
   /** RU/s spread over all partitions (the load not on named keys). */
@@ -342,6 +352,7 @@ export function loadContribution(
         components: key.components,
         peak: peakRate * step.ru.estimate,
         avg: avgRate * step.ru.estimate,
+        high: peakRate * step.ru.high,
         ...(key.prefix === true ? { prefix: true as const } : {}),
       });
     }
@@ -380,10 +391,11 @@ function applyChanges(load: ContainerLoad, changes: readonly LoadChange[]): void
         const entry =
           load.keys.get(change.name) ??
           (change.prefix === true
-            ? { peak: 0, avg: 0, components: change.components, prefix: true as const }
-            : { peak: 0, avg: 0, components: change.components });
+            ? { peak: 0, avg: 0, high: 0, components: change.components, prefix: true as const }
+            : { peak: 0, avg: 0, high: 0, components: change.components });
         entry.peak += change.peak;
         entry.avg += change.avg;
+        entry.high += change.high;
         load.keys.set(change.name, entry);
         break;
       }
@@ -431,5 +443,16 @@ export function hottestKey(load: ContainerLoad): KeyLoad {
   let best: KeyLoad = { key: "", peak: 0, avg: 0 };
   for (const [key, value] of load.keys)
     if (value.prefix !== true && value.peak > best.peak) best = { key, peak: value.peak, avg: value.avg };
+  return best;
+}
+
+/**
+ * The named logical key with the most RU/s at peak when every request it takes costs the top of
+ * its RU range (the key may differ from `hottestKey`'s when their mixes of operations differ).
+ */
+export function hottestKeyAtHigh(load: ContainerLoad): KeyLoadHigh {
+  let best: KeyLoadHigh = { key: "", high: 0 };
+  for (const [key, value] of load.keys)
+    if (value.prefix !== true && value.high > best.high) best = { key, high: value.high };
   return best;
 }

@@ -7,7 +7,7 @@ import type { EvaluateOptions } from "../cost/evaluate.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { formatDecimal, formatFigure, formatInteger } from "../common/format-number.js";
 import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
-import { baselineModel } from "./model-edits.js";
+import { baselineModel, editItem, removeItem } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
 import {
   problemContext,
@@ -329,6 +329,84 @@ function problemTitle(problem: Problem): string {
   }
 }
 
+/**
+ * Each copy of the model reached is weighed once more against dropping it (its reads then take
+ * another path, with the repairs of what that breaks when moves are combined): a copy chosen
+ * early for one read, or spread later to keep a partition's headroom, may no longer pay for its
+ * upkeep once the other steps are taken.
+ */
+function pruneCopies(search: SearchContext, start: Scored): Scored {
+  let current = start;
+  // Copied item types first: dropping one changes which copied attributes its readers need.
+  for (const container of start.model.containers)
+    for (const item of container.items)
+      if (item.source !== undefined) current = pruneCopy(search, current, container.name, item.type);
+  for (const container of current.model.containers)
+    for (const item of container.items)
+      for (const copy of item.copies)
+        current = pruneCopiedAttribute(search, current, container.name, item.type, copy.as);
+  return current;
+}
+
+const COPY_CONTEXT =
+  "a copy costs its upkeep on every write of its source; without it, its reads take another path";
+
+function pruneCopy(search: SearchContext, current: Scored, container: string, itemType: string): Scored {
+  const holder = current.model.containers.find((c) => c.name === container);
+  if (holder?.items.some((item) => item.type === itemType) !== true) return current;
+  return decide(
+    search,
+    current,
+    {
+      id: `copy-${container}-${itemType}`,
+      subject: { kind: "copy", container, itemType },
+      title: `Keep the copy ${itemType} in ${container}?`,
+      keepName: "keep the copy",
+      context: COPY_CONTEXT,
+    },
+    [
+      {
+        name: `drop the copy ${container}/${itemType}`,
+        model: removeItem(current.model, container, itemType),
+      },
+    ],
+  );
+}
+
+function pruneCopiedAttribute(
+  search: SearchContext,
+  current: Scored,
+  container: string,
+  itemType: string,
+  as: string,
+): Scored {
+  const item = current.model.containers
+    .find((c) => c.name === container)
+    ?.items.find((i) => i.type === itemType);
+  const copy = item?.copies.find((c) => c.as === as);
+  if (copy === undefined) return current;
+  return decide(
+    search,
+    current,
+    {
+      id: `copy-${container}-${itemType}-${as}`,
+      subject: { kind: "copy", container, itemType },
+      title: `Keep ${copy.from.entity}.${copy.from.attribute} copied into ${itemType} as ${as}?`,
+      keepName: "keep the copy",
+      context: COPY_CONTEXT,
+    },
+    [
+      {
+        name: `drop ${itemType}.${as} (read ${copy.from.entity}.${copy.from.attribute} at query time)`,
+        model: editItem(current.model, container, itemType, (i) => ({
+          ...i,
+          copies: i.copies.filter((c) => c.as !== as),
+        })),
+      },
+    ],
+  );
+}
+
 /** Tries every repair move on each hard-limit problem of the model, until none helps. */
 function repairLimits(search: SearchContext, start: Scored): Scored {
   const { workload } = search;
@@ -393,6 +471,7 @@ export function designComponent(
   // scale; every repair move is tried (each with the repairs of what it breaks in turn).
   step("hard limits");
   current = repairLimits(search, current);
+  current = pruneCopies(search, current);
   step("containers that can share one");
   return consolidateContainers(search, current, correlation);
 }

@@ -253,19 +253,27 @@ describe("the README decisions of each example", () => {
     // The README's copy of User.displayName into posts is priced and, with autoscale compared at
     // 12 peak hours a day, wins for Q4 ($420,016 against $422,067 reading the author at query
     // time; it lost by a hair on the average-billed figures).
-    const shard = decisions.find((d) => d.id === "shard-reactions");
-    const sharded = shard?.alternatives.filter((a) => /shards picked by hash\(userId\)/.test(a.name)) ?? [];
+    // Since the headroom target (issue 26), the shards are reached on the way (a copy of the
+    // reactions keyed by post, sharded 32 ways) and the copy is dropped at the end (pruneCopies).
+    const sharded = decisions.flatMap((d) =>
+      d.alternatives.filter((a) => /shards picked by hash\(userId\)/.test(a.name)),
+    );
     expect(sharded.length).toBeGreaterThan(0);
-    const chosen = shard?.alternatives.find((a) => a.name === shard.chosen);
     for (const alternative of sharded)
-      expect(alternative.monthlyCostUSD).toBeGreaterThan(chosen?.monthlyCostUSD ?? Infinity);
+      expect(alternative.monthlyCostUSD).toBeGreaterThan(evaluation.totals.monthlyCostUSD);
+    expect(decisions.find((d) => d.id === "copy-reactions-reaction")?.chosen).toBe(
+      "drop the copy reactions/reaction",
+    );
     const reaction = primary(model, "Reaction");
     expect(reaction.item.id).toMatch(/\{postId\}-\{userId\}$/);
     expect(reaction.item.partitionKey).toEqual(["{userId}"]);
     const post = primary(model, "Post");
     expect(post.item.counts.map((c) => c.of)).toContain("Reaction");
+    // Chosen for Q1 or Q4, whichever the search reaches with the copy paying for itself.
     const copy = decisions.find(
-      (d) => d.id === "denormalize-Q4-copy-User-displayName-into-post-items-as-userDisplayName",
+      (d) =>
+        /^denormalize-Q[14]-copy-User-displayName-into-post-items-as-userDisplayName$/.test(d.id) &&
+        d.chosen.startsWith("copy User.displayName into post items"),
     );
     const chosenCopy = copy?.alternatives.find((a) => a.name === copy.chosen);
     expect(chosenCopy?.name).toMatch(/^copy User\.displayName into post items/);

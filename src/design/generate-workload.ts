@@ -97,7 +97,13 @@ export function generateWorkload(count: number, options: { readonly patterns?: n
   return {
     version: 1,
     name: `Generated workload of ${count} entities`,
-    scale: { regions: 1, multiRegionWrites: false, consistency: "session", horizonMonths: 12 },
+    scale: {
+      regions: 1,
+      multiRegionWrites: false,
+      consistency: "session",
+      horizonMonths: 12,
+      targetUtilization: 0.8,
+    },
     entities,
     relationships,
     accessPatterns: patterns,

@@ -5,33 +5,38 @@
  * two levels deep), and the decision names the repairs it took.
  */
 import type { EvaluationIssue } from "../common/issues.js";
-import { formatInteger } from "../common/format-number.js";
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { fanOutCandidates } from "./rules-access.js";
 import { relieveCandidates, spreadCandidates, type SpreadChoices } from "./rules-spread.js";
-import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import {
   FREQUENT_FAN_OUT_RPS,
-  HEADROOM_SHARE,
+  headroomShortfalls,
   isBetter,
   scoreModel,
   type Candidate,
   type Scored,
 } from "./search.js";
 
-/** What a move can leave broken: a hard-limit error at a container or pattern, or a frequent fan-out. */
+/**
+ * What a move can leave broken: a hard-limit error at a container or pattern, a frequent fan-out,
+ * or (`headroom`) a partition over the workload's target share of its limits but under them.
+ */
 export type Problem =
-  | { readonly kind: "hotPartition"; readonly container: string }
-  | { readonly kind: "largePartition"; readonly container: string }
+  | { readonly kind: "hotPartition"; readonly container: string; readonly headroom?: true }
+  | { readonly kind: "largePartition"; readonly container: string; readonly headroom?: true }
   | { readonly kind: "fanOut"; readonly pattern: string };
 
+/**
+ * A problem's identity: a partition without headroom is not the error it may become, so that a
+ * move that turns a reference's missing headroom into a hard limit is repaired (`broken`).
+ */
 function problemKey(problem: Problem): string {
   switch (problem.kind) {
     case "hotPartition":
     case "largePartition":
-      return `${problem.kind}:${problem.container}`;
+      return `${problem.kind}:${problem.container}${problem.headroom === true ? ":headroom" : ""}`;
     case "fanOut":
       return `fanOut:${problem.pattern}`;
     default:
@@ -39,7 +44,10 @@ function problemKey(problem: Problem): string {
   }
 }
 
-/** The repairable problems of an evaluated model: hard-limit errors, then frequent fan-outs. */
+/**
+ * The repairable problems of an evaluated model: hard-limit errors, then frequent fan-outs, then
+ * partitions without headroom.
+ */
 export function problemsOf(workload: Workload, evaluation: DetailedEvaluation): Problem[] {
   const found = new Map<string, Problem>();
   const add = (problem: Problem) => found.set(problemKey(problem), problem);
@@ -60,14 +68,6 @@ export function problemsOf(workload: Workload, evaluation: DetailedEvaluation): 
         break;
     }
   }
-  // A busiest partition without headroom is spread like a hot one (see HEADROOM_SHARE).
-  for (const container of evaluation.containers) {
-    if (
-      Math.max(container.hottestLogicalPartition.rus, container.hottestPhysicalPartition.rus) >
-      HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS
-    )
-      add({ kind: "hotPartition", container: container.name });
-  }
   evaluation.patterns.forEach((evaluated, index) => {
     const pattern = workload.accessPatterns[index];
     const first = evaluated.plan.operations[0];
@@ -80,21 +80,28 @@ export function problemsOf(workload: Workload, evaluation: DetailedEvaluation): 
     )
       add({ kind: "fanOut", pattern: pattern.id });
   });
+  // Last, the least severe: a partition without headroom is spread like a hot one, or split like a large one.
+  for (const [container, measure] of headroomShortfalls(evaluation)) {
+    const kind = measure === "rus" ? "hotPartition" : "largePartition";
+    if (!found.has(problemKey({ kind, container }))) add({ kind, container, headroom: true });
+  }
   return [...found.values()];
 }
 
 /**
- * What a problem is, in the evaluation's words: its hard-limit error, or for a busiest partition
- * without headroom, its figures; undefined for a frequent fan-out that is not an error.
+ * What a problem is, in the evaluation's words: its hard-limit error, or for a partition without
+ * headroom, its `evaluate.noHeadroom`; undefined for a frequent fan-out that is not an error.
  */
 export function problemContext(evaluation: DetailedEvaluation, problem: Problem): string | undefined {
   const issue = problemIssue(evaluation, problem);
   if (issue !== undefined) return issue.message;
-  if (problem.kind !== "hotPartition") return undefined;
-  const container = evaluation.containers.find((c) => c.name === problem.container);
-  if (container === undefined) return undefined;
-  const busiest = Math.max(container.hottestLogicalPartition.rus, container.hottestPhysicalPartition.rus);
-  return `the busiest partition of ${container.name} needs ${formatInteger(busiest)} RU/s at peak, within ${Math.round((1 - busiest / MAX_PHYSICAL_PARTITION_RUS) * 100)}% of the 10,000 RU/s a partition serves: no margin for the estimate's error`;
+  const headroom = evaluation.issues.find(
+    (issue) =>
+      issue.code === "evaluate.noHeadroom" &&
+      issue.container === ("container" in problem ? problem.container : undefined) &&
+      (issue.measure === "rus") === (problem.kind === "hotPartition"),
+  );
+  return headroom?.message;
 }
 
 /** The hard-limit error behind a problem, if the evaluation has one (a frequent fan-out may not). */
@@ -149,9 +156,15 @@ export interface Repaired {
   readonly repairs: readonly string[];
 }
 
-/** Problems of `scored` not in `known` (what the move broke). */
+/**
+ * Problems of `scored` not in `known` (what the move broke). A partition without headroom is not
+ * repaired inside a move: the search's last step (`repairLimits`) spreads it once the model is
+ * chosen, where its cost is weighed against the headroom (HEADROOM_PREMIUM).
+ */
 function broken(workload: Workload, scored: Scored, known: ReadonlySet<string>): Problem[] {
-  return problemsOf(workload, scored.evaluation).filter((p) => !known.has(problemKey(p)));
+  return problemsOf(workload, scored.evaluation).filter(
+    (p) => !known.has(problemKey(p)) && !("headroom" in p && p.headroom === true),
+  );
 }
 
 /** Most problems repaired per level (the first ones: errors before fan-outs). */

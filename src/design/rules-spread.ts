@@ -25,11 +25,6 @@ import type { Candidate } from "./search.js";
 export const SHARD_CHOICES = [4, 8, 16, 20, 32, 64, 128, 256] as const;
 /** Replica counts tried for a hot read set. */
 export const REPLICA_CHOICES = [2, 4, 8, 16, 32, 64] as const;
-/**
- * The share of a partition's 10,000 RU/s a spread aims for: the hottest partition keeps 20%
- * headroom for the estimate's error and for traffic above the stated peak.
- */
-export const SPREAD_TARGET_SHARE = 0.8;
 
 /**
  * How many counts to try: `all` that could be right (the hard-limit step: the estimate's count,
@@ -146,8 +141,14 @@ export function spreadCandidates(
   const container = model.containers.find((c) => c.name === containerName);
   const evaluated = evaluation.containers.find((c) => c.name === containerName);
   if (container === undefined || evaluated === undefined) return [];
-  const hottest = Math.max(evaluated.hottestLogicalPartition.rus, evaluated.hottestPhysicalPartition.rus);
-  const factor = hottest / (MAX_PHYSICAL_PARTITION_RUS * SPREAD_TARGET_SHARE);
+  // A spread aims for the workload's target share of a partition's 10,000 RU/s, with the hottest
+  // logical partition at the top of its RU range (the headroom `evaluate.noHeadroom` checks).
+  const hottest = Math.max(
+    evaluated.hottestLogicalPartition.rus,
+    evaluated.limits.hottestLogicalPartitionRusHigh.value,
+    evaluated.hottestPhysicalPartition.rus,
+  );
+  const factor = hottest / (MAX_PHYSICAL_PARTITION_RUS * workload.scale.targetUtilization);
   // Shards spread writes (a read of the key visits every shard); replicas spread reads (a write
   // goes to every replica): each is tried where its kind of load matters.
   const shares = loadShares(workload, evaluation, containerName);
@@ -181,7 +182,7 @@ interface SpreadTarget {
   readonly entity: Workload["entities"][number];
   /** The attribute of its key (`keyShape`), undefined for a constant key. */
   readonly attribute: string | undefined;
-  /** How many times the hottest partition is over its target (SPREAD_TARGET_SHARE of the limit). */
+  /** How many times the hottest partition is over its target (`scale.targetUtilization` of the limit). */
   readonly factor: number;
 }
 

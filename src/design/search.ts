@@ -8,7 +8,7 @@ import { createEvaluator, type DetailedEvaluation, type EvaluateOptions } from "
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { formatInteger, formatUsd } from "../common/format-number.js";
-import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import type { Repaired } from "./repair.js";
 
 export interface Scored {
@@ -28,8 +28,9 @@ export interface Scored {
   /** Containers (or shared databases) over the default 1,000,000 RU/s maximum: a support ticket each. */
   readonly overMaximum: number;
   /**
-   * Containers whose busiest partition needs more than HEADROOM_SHARE of the 10,000 RU/s a
-   * partition serves at peak: no margin for the estimate's error or traffic above the peak.
+   * Containers without headroom (`headroomShortfalls`): a partition over the workload's target
+   * share of its limits (`scale.targetUtilization`), no margin for traffic above the peak or
+   * growth beyond the horizon.
    */
   readonly nearLimit: number;
   /**
@@ -76,6 +77,8 @@ export type DecisionSubject =
   | { readonly kind: "denormalize"; readonly pattern: string }
   | { readonly kind: "fanOut"; readonly pattern: string }
   | { readonly kind: "shard"; readonly container: string }
+  /** A copy of the model the search reached, kept only if it pays for its upkeep (pruneCopies). */
+  | { readonly kind: "copy"; readonly container: string; readonly itemType: string }
   /** A hard-limit error of the model the search reached, and the moves that could repair it. */
   | { readonly kind: "repair"; readonly problem: string }
   /** Two writes that must commit together: kept in one logical partition, or why they cannot be. */
@@ -181,8 +184,6 @@ export const FAN_OUT_AVOIDANCE_PREMIUM = 1.25;
  * and still be preferred (each one needs an Azure support ticket before it can be deployed).
  */
 export const OVER_MAXIMUM_AVOIDANCE_PREMIUM = 1.25;
-/** A busiest partition above this share of 10,000 RU/s at peak leaves no margin (see `Scored.nearLimit`). */
-export const HEADROOM_SHARE = 0.9;
 /** How much more a model with fewer containers without that margin may cost and still be preferred. */
 export const HEADROOM_PREMIUM = 1.1;
 /** Costs within this share of each other are a tie (the estimates are not that precise). */
@@ -275,15 +276,27 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     unsound: evaluation.issues.filter((issue) => issue.severity === "error" && UNSOUND_CODES.has(issue.code))
       .length,
     overMaximum: evaluation.issues.filter((issue) => issue.code === "evaluate.overContainerMaximum").length,
-    nearLimit: evaluation.containers.filter(
-      (c) =>
-        Math.max(c.hottestLogicalPartition.rus, c.hottestPhysicalPartition.rus) >
-        HEADROOM_SHARE * MAX_PHYSICAL_PARTITION_RUS,
-    ).length,
+    nearLimit: headroomShortfalls(evaluation).size,
     atomicSplit: evaluation.issues.filter((issue) => issue.code === "evaluate.notAtomic").length,
     monthlyCostUSD: evaluation.totals.monthlyCostUSD,
     rusPeak: evaluation.totals.rus.peak,
   };
+}
+
+/**
+ * The containers without headroom (`evaluate.noHeadroom`), each with what lacks it: `rus` when
+ * its hottest logical partition at the top of the RU range is over the workload's target share
+ * of 10,000 RU/s, `storage` when its largest logical partition at the horizon is over the target
+ * share of 20 GB. Containers already over a limit are among the errors, not here. A physical
+ * partition's share is not counted: more provisioned RU/s split it (a cost the evaluation prices),
+ * where a logical partition cannot be split.
+ */
+export function headroomShortfalls(evaluation: DetailedEvaluation): Map<string, "rus" | "storage"> {
+  const short = new Map<string, "rus" | "storage">();
+  for (const issue of evaluation.issues)
+    if (issue.code === "evaluate.noHeadroom" && !short.has(issue.container))
+      short.set(issue.container, issue.measure);
+  return short;
 }
 
 /**
@@ -543,7 +556,7 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
       : "";
   const headroom =
     best.nearLimit < current.nearLimit
-      ? `; keeps ${current.nearLimit - best.nearLimit} more container(s) under ${Math.round(HEADROOM_SHARE * 100)}% of the ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s one physical partition serves (worth up to ${Math.round((HEADROOM_PREMIUM - 1) * 100)}% more)`
+      ? `; keeps ${current.nearLimit - best.nearLimit} more container(s) under the workload's target share of a partition's limits (scale.targetUtilization of ${formatInteger(MAX_PHYSICAL_PARTITION_RUS)} RU/s at the top of the RU range and of ${MAX_LOGICAL_PARTITION_GB} GB at the horizon; worth up to ${Math.round((HEADROOM_PREMIUM - 1) * 100)}% more)`
       : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
   const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;

@@ -210,6 +210,7 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.hotPhysicalPartition":
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
+    case "evaluate.noHeadroom":
       return issue.container;
     // Findings about a container's throughput setting or its items: in the findings table.
     case "evaluate.pinnedPartitionsOverloaded":

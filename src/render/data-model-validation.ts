@@ -47,6 +47,8 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
       return "logicalSize";
     case "evaluate.logicalPartitionGrowth":
       return "logicalGrowth";
+    case "evaluate.noHeadroom":
+      return issue.measure === "rus" ? "hotLogical" : "logicalSize";
     case "evaluate.itemTooLarge":
       return "itemSize";
     case "evaluate.idNotUnique":

@@ -291,6 +291,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "denormalize":
     case "fanOut":
     case "shard":
+    case "copy":
     case "consolidateContainers":
     case "ttl":
     case "fallbackBaseline":

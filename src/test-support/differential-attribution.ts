@@ -122,6 +122,7 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.pinnedPartitionsOverloaded":
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
+    case "evaluate.noHeadroom":
     case "evaluate.underProvisioned":
     case "evaluate.overContainerMaximum":
     case "evaluate.mixedCapacityModes":
@@ -171,6 +172,7 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.hotPhysicalPartition":
     case "evaluate.pinnedPartitionsOverloaded":
     case "evaluate.logicalPartitionTooLarge":
+    case "evaluate.noHeadroom":
     case "evaluate.underProvisioned":
     case "evaluate.serverlessNotPossible":
     case "evaluate.ttlOff":

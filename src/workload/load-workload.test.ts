@@ -71,6 +71,7 @@ describe("loadWorkload: the examples", () => {
       multiRegionWrites: false,
       consistency: "session",
       horizonMonths: 12,
+      targetUtilization: 0.8,
     });
     const user = workload.entities[0];
     expect(user).toEqual({
@@ -232,6 +233,7 @@ describe("loadWorkload: the examples", () => {
       multiRegionWrites: false,
       consistency: "eventual",
       horizonMonths: 12,
+      targetUtilization: 0.8,
     });
     expect(workload.accessPatterns[3]).toMatchObject({
       where: [

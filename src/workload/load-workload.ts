@@ -9,7 +9,7 @@ import { withSuggestionBudget } from "../source/suggest.js";
 import { checkReferences } from "./check-references.js";
 import { checkServiceLimits } from "./check-service-limits.js";
 import { checkWarnings } from "./check-warnings.js";
-import { MAX_ITEM_BYTES } from "../cosmos/limits.js";
+import { DEFAULT_TARGET_UTILIZATION, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { createIssueSink, type IssuePath, type IssueSink } from "../common/issues.js";
 import {
   ATTRIBUTE_NAME,
@@ -414,6 +414,7 @@ function toScale(raw: RawScale): Scale {
     multiRegionWrites: raw.multiRegionWrites ?? false,
     consistency: raw.consistency ?? "session",
     horizonMonths: raw.horizonMonths ?? 12,
+    targetUtilization: raw.targetUtilization ?? DEFAULT_TARGET_UTILIZATION,
   };
 }
 

@@ -243,6 +243,10 @@ const regionCount = positiveInteger.max(
   ),
 );
 
+/** `scale.targetUtilization`: a share of a partition's limits, more than 0 and at most 1. */
+const TARGET_UTILIZATION_EXPECTED =
+  "expected a share of a partition's limits, more than 0 and at most 1 (e.g. 0.8 for 80%)";
+
 /** A share of the peak rate: 0 (no traffic) to 1 (the peak). */
 const shareOfPeak = z
   .number(expect("expected a share of the peak between 0 and 1"))
@@ -297,8 +301,13 @@ export const rawScaleSchema = strict(
       )
       .optional(),
     trafficProfile: rawTrafficProfileSchema.optional(),
+    targetUtilization: z
+      .number(expect(TARGET_UTILIZATION_EXPECTED))
+      .gt(0, expect(TARGET_UTILIZATION_EXPECTED))
+      .max(1, expect(TARGET_UTILIZATION_EXPECTED))
+      .optional(),
   },
-  "regions, multiRegionWrites, consistency, horizonMonths, trafficProfile",
+  "regions, multiRegionWrites, consistency, horizonMonths, trafficProfile, targetUtilization",
 );
 
 /** The document level; entities, relationships and access patterns are checked one by one. */

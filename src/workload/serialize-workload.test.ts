@@ -98,6 +98,7 @@ function scaleVariant(): fc.Arbitrary<Scale> {
       multiRegionWrites: fc.boolean(),
       consistency: fc.constantFrom("bounded", "session", "consistent-prefix", "eventual" as const),
       horizonMonths: fc.integer({ min: 1, max: 120 }),
+      targetUtilization: fc.constantFrom(0.8, 0.5, 1, 0.95),
     }),
     fc
       .uniqueArray(fc.constantFrom("westeurope", "northeurope", "eastus", "westus2"), { minLength: 1 })
@@ -108,6 +109,7 @@ function scaleVariant(): fc.Arbitrary<Scale> {
           multiRegionWrites: fc.constant(false),
           consistency: fc.constant("strong" as const),
           horizonMonths: fc.integer({ min: 1, max: 120 }),
+          targetUtilization: fc.constant(0.8),
         }),
       ),
   );

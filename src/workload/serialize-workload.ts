@@ -3,6 +3,7 @@
  * mappings and lists in flow style, as people write them) and without fields that hold their
  * default, so that `loadWorkload(serializeWorkload(w))` gives `w` again.
  */
+import { DEFAULT_TARGET_UTILIZATION } from "../cosmos/limits.js";
 import { Document, isCollection } from "yaml";
 import { defaultMaxBytes } from "./load-workload.js";
 import type { AccessPattern, Attribute, Binning, Entity, Relationship, Scale, Workload } from "./types.js";
@@ -56,6 +57,9 @@ function scaleFields(scale: Scale): Record<string, unknown> {
     ...(scale.multiRegionWrites ? { multiRegionWrites: true } : {}),
     ...(scale.consistency === "session" ? {} : { consistency: scale.consistency }),
     ...(scale.horizonMonths === 12 ? {} : { horizonMonths: scale.horizonMonths }),
+    ...(scale.targetUtilization === DEFAULT_TARGET_UTILIZATION
+      ? {}
+      : { targetUtilization: scale.targetUtilization }),
     ...(scale.trafficProfile === undefined
       ? {}
       : {

@@ -204,6 +204,12 @@ export interface Scale {
   readonly horizonMonths: number;
   /** Daily traffic shape for autoscale billing; absent = unknown (autoscale cost is a range). */
   readonly trafficProfile?: TrafficProfile;
+  /**
+   * The share of a partition's limits (10,000 RU/s at the top of the RU estimates' range, 20 GB
+   * at the horizon) a design keeps under: above it is `evaluate.noHeadroom`. Default
+   * `DEFAULT_TARGET_UTILIZATION` (cosmos/limits.ts).
+   */
+  readonly targetUtilization: number;
 }
 
 export interface Workload {

@@ -343,6 +343,7 @@ function containerOf(issue: EvaluationIssue): string | undefined {
     case "evaluate.pinnedPartitionsOverloaded":
     case "evaluate.logicalPartitionTooLarge":
     case "evaluate.logicalPartitionGrowth":
+    case "evaluate.noHeadroom":
     case "evaluate.itemTooLarge":
     case "evaluate.idNotUnique":
     case "evaluate.keyTooLong":

@@ -77,9 +77,20 @@ az cosmosdb sql container create \
   --name 'accounts' \
   --partition-key-path '/id' \
   --partition-key-version 2 \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --max-throughput 13000
+
+# Container sessions
+az cosmosdb sql container create \
+  --resource-group "$RESOURCE_GROUP" \
+  --account-name "$ACCOUNT_NAME" \
+  --database-name "$DATABASE_NAME" \
+  --name 'sessions' \
+  --partition-key-path '/sessionId' \
+  --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/accountId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --ttl -1 \
-  --max-throughput 81000
+  --ttl 86400 \
+  --max-throughput 68000
 
 # Container password-reset-tokens
 az cosmosdb sql container create \

@@ -118,6 +118,43 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
         automatic: true
         includedPaths: [
           {
+            path: '/type/?'
+          }
+        ]
+        excludedPaths: [
+          {
+            path: '/*'
+          }
+        ]
+      }
+    }
+    options: {
+      autoscaleSettings: {
+        maxThroughput: 13000
+      }
+    }
+  }
+}
+
+// Container sessions
+resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+  parent: database
+  name: 'sessions'
+  properties: {
+    resource: {
+      id: 'sessions'
+      partitionKey: {
+        paths: [
+          '/sessionId'
+        ]
+        kind: 'Hash'
+        version: 2
+      }
+      indexingPolicy: {
+        indexingMode: 'consistent'
+        automatic: true
+        includedPaths: [
+          {
             path: '/accountId/?'
           }
           {
@@ -130,18 +167,18 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
           }
         ]
       }
-      defaultTtl: -1
+      defaultTtl: 86400
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 81000
+        maxThroughput: 68000
       }
     }
   }
 }
 
 // Container password-reset-tokens
-resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
+resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15' = {
   parent: database
   name: 'password-reset-tokens'
   properties: {

@@ -144,9 +144,35 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_paths   = ["/id"]
   partition_key_kind    = "Hash"
   partition_key_version = 2
-  default_ttl           = -1
   autoscale_settings {
-    max_throughput = 81000
+    max_throughput = 13000
+  }
+
+  indexing_policy {
+    indexing_mode = "consistent"
+
+    included_path {
+      path = "/type/?"
+    }
+
+    excluded_path {
+      path = "/*"
+    }
+  }
+}
+
+# Container sessions
+resource "azurerm_cosmosdb_sql_container" "container_1" {
+  name                  = "sessions"
+  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
+  account_name          = azurerm_cosmosdb_account.account.name
+  database_name         = azurerm_cosmosdb_sql_database.database.name
+  partition_key_paths   = ["/sessionId"]
+  partition_key_kind    = "Hash"
+  partition_key_version = 2
+  default_ttl           = 86400
+  autoscale_settings {
+    max_throughput = 68000
   }
 
   indexing_policy {
@@ -167,7 +193,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
 }
 
 # Container password-reset-tokens
-resource "azurerm_cosmosdb_sql_container" "container_1" {
+resource "azurerm_cosmosdb_sql_container" "container_2" {
   name                  = "password-reset-tokens"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name

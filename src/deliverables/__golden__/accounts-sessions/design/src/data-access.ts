@@ -119,18 +119,17 @@ export interface AccountsEmailLookupItem {
   readonly [maintained: string]: unknown;
 }
 
-/** An item of accounts/session (Session) as stored. */
-export interface AccountsSessionItem {
+/** An item of sessions/session (Session) as stored. */
+export interface SessionsSessionItem {
   readonly id: string;
-  readonly type: "session";
   readonly sessionId: string;
+  readonly type: "session";
   readonly accountId?: string;
   readonly createdAt?: string;
   readonly expiresAt?: string;
   readonly ipAddress?: string;
   readonly userAgent?: string;
   readonly mfaSatisfied?: boolean;
-  readonly ttl?: number;
   readonly _etag?: string;
   readonly _ts?: number;
   readonly [maintained: string]: unknown;
@@ -223,8 +222,8 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [],
     counts: [],
   },
-  "accounts/session": {
-    container: "accounts",
+  "sessions/session": {
+    container: "sessions",
     type: "session",
     entity: "Session",
     attributes: [
@@ -236,14 +235,13 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
       "userAgent",
       "mfaSatisfied",
     ],
-    id: "session-{sessionId}",
-    partitionKey: ["session-{sessionId}"],
-    keyPaths: ["/id"],
+    id: "{sessionId}",
+    partitionKey: ["{sessionId}"],
+    keyPaths: ["/sessionId"],
     truncate: [],
     embeds: [],
     copies: [],
     counts: [],
-    ttl: 86400,
   },
   "password-reset-tokens/passwordResetToken": {
     container: "password-reset-tokens",
@@ -448,42 +446,42 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c3SignInCreateASession(record: SessionRecord, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "create" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "create" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "create" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
      * Q3: Validate a session by its token id (every API call)
-     * Plan: pointRead on accounts/session.
+     * Plan: pointRead on sessions/session.
      */
-    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput): Promise<ReadResult<AccountsSessionItem>> {
+    async q3ValidateASessionByItsTokenIdEveryAPICall(input: Q3ValidateASessionByItsTokenIdEveryAPICallInput): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
       // point read by id and partition key
-      const shape1 = runtime.shape("accounts", "session");
+      const shape1 = runtime.shape("sessions", "session");
       const values1 = readValues(runtime, shape1, input);
       const step1 = liveRead(shape1, await readItem(
-        runtime.container("accounts"),
-        renderTemplate("session-{sessionId}", values1),
-        [renderKeyValue("session-{sessionId}", values1)],
+        runtime.container("sessions"),
+        renderTemplate("{sessionId}", values1),
+        [renderKeyValue("{sessionId}", values1)],
       ));
       requestCharge += step1.requestCharge;
-      const items = itemsAs<AccountsSessionItem>(step1.item === undefined ? [] : [step1.item]);
+      const items = itemsAs<SessionsSessionItem>(step1.item === undefined ? [] : [step1.item]);
       return { items, item: items[0], requestCharge, followUps };
     },
     /**
      * Q4: List an account's active sessions (security page, sign out everywhere)
-     * Plan: fanOut on accounts/session.
+     * Plan: fanOut on sessions/session.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<AccountsSessionItem>> {
+    async q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhere(input: Q4ListAnAccountsActiveSessionsSecurityPageSignOutEverywhereInput, page: PageOptions = {}): Promise<ReadResult<SessionsSessionItem>> {
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // fan-out over all 9 physical partition(s)
-      const shape1 = runtime.shape("accounts", "session");
+      // fan-out over all 7 physical partition(s)
+      const shape1 = runtime.shape("sessions", "session");
       const cursor1 = openPages(shape1, page);
       const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
       const step1 = await readPage(
-        runtime.container("accounts"),
+        runtime.container("sessions"),
         "SELECT * FROM c WHERE c.type = @type AND c.accountId = @accountId",
         [{
           parameters: [
@@ -497,7 +495,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       const continuationToken = step1.continuationToken;
-      const items = itemsAs<AccountsSessionItem>(step1.items);
+      const items = itemsAs<SessionsSessionItem>(step1.items);
       return { items, item: items[0], requestCharge, followUps, ...(continuationToken === undefined ? {} : { continuationToken }) };
     },
     /**
@@ -508,7 +506,7 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      */
     async c4SignOutOrRevokeASession(record: C4SignOutOrRevokeASessionInput, related: WriteRelated = {}): Promise<WriteResult> {
       const context: WriteContext = { entity: "Session", change: "delete" };
-      const tasks: WriteTask[] = [{ kind: "item", container: "accounts", itemType: "session", operation: "delete" }];
+      const tasks: WriteTask[] = [{ kind: "item", container: "sessions", itemType: "session", operation: "delete" }];
       return runWrite(runtime, context, tasks, record, related);
     },
     /**
