@@ -69,7 +69,110 @@ function patternIndex(document: YamlDocument, id: string): number {
   return patterns.findIndex((pattern) => pattern.id === id);
 }
 
+/**
+ * Issue 26's shapes: one dashboard read of a hub with `entries` `with` entries (children read in
+ * full, counted and newest-3, and parents' attributes, in turn), each child written; and a chain
+ * of `depth` entities, each the parent of the next, every one read by its parent's key with the
+ * parent's attribute and counted from above, at `patternsPerEntity` reads each.
+ */
+export function wideWithWorkload(entries: number): string {
+  const hubAttributes = ["siteId: string", "name: string"];
+  const entities: string[] = [];
+  const relationships: string[] = [];
+  const withs: string[] = [];
+  const writes: string[] = [];
+  for (let i = 0; i < entries; i++) {
+    const kind = i % 4;
+    if (kind === 3) {
+      hubAttributes.push(`ref${i}Id: string`);
+      entities.push(
+        `  Ref${i}:\n    key: ref${i}Id\n    count: 5000\n    avgBytes: 300\n    attributes: { ref${i}Id: string, label: { type: string, changes: rare } }`,
+      );
+      relationships.push(`  - { parent: Ref${i}, child: Site, via: ref${i}Id, avg: 2 }`);
+      withs.push(`Ref${i}.label`);
+      continue;
+    }
+    entities.push(
+      `  Item${i}:\n    key: item${i}Id\n    count: ${100_000 * (1 + (i % 7))}\n    growthPerMonth: ${2_628_000 * (1 + (i % 4))}\n    avgBytes: ${300 + 50 * (i % 9)}\n    attributes: { item${i}Id: string, siteId: string, at: datetime }`,
+    );
+    relationships.push(`  - { parent: Site, child: Item${i}, via: siteId, avg: ${5 + (i % 11)} }`);
+    withs.push(kind === 0 ? `all(Item${i})` : kind === 1 ? `count(Item${i})` : `"latest(Item${i}, 3)"`);
+    writes.push(
+      `  - { id: W${i}, name: Add item ${i}, type: write, operation: create, entity: Item${i}, rps: { avg: ${1 + (i % 4)}, peak: ${5 + (i % 9)} } }`,
+    );
+  }
+  return [
+    "version: 1",
+    `name: A dashboard with ${entries} with entries`,
+    "entities:",
+    `  Site:\n    key: siteId\n    count: 10000\n    avgBytes: 600\n    attributes: { ${hubAttributes.join(", ")} }`,
+    ...entities,
+    "relationships:",
+    ...relationships,
+    "accessPatterns:",
+    `  - { id: D1, name: The site dashboard, type: read, entity: Site, where: { siteId: eq }, with: [${withs.join(", ")}], rps: { avg: 800, peak: 3000 } }`,
+    "  - { id: C1, name: Open a site, type: write, operation: create, entity: Site, rps: { avg: 1, peak: 5 } }",
+    ...writes,
+    "",
+  ].join("\n");
+}
+
+export function chainWorkload(depth: number, patternsPerEntity: number): string {
+  const entities: string[] = [];
+  const relationships: string[] = [];
+  const patterns: string[] = [];
+  for (let i = 0; i < depth; i++) {
+    const parent = i === 0 ? "" : `, e${i - 1}Id: string`;
+    entities.push(
+      `  E${i}:\n    key: e${i}Id\n    count: ${1000 * 2 ** Math.min(i, 20)}\n    growthPerMonth: ${2_628_000}\n    avgBytes: ${400 + 40 * (i % 7)}\n    attributes: { e${i}Id: string, label: { type: string, changes: rare }, at: datetime${parent} }`,
+    );
+    if (i > 0) relationships.push(`  - { parent: E${i - 1}, child: E${i}, via: e${i - 1}Id, avg: 2 }`);
+    patterns.push(
+      `  - { id: C${i}, name: Create E${i}, type: write, operation: create, entity: E${i}, rps: { avg: 1, peak: 4 } }`,
+    );
+    for (let p = 0; p < patternsPerEntity; p++) {
+      const by = i > 0 && p % 2 === 0 ? `e${i - 1}Id` : `e${i}Id`;
+      const extra =
+        i > 0 && p % 3 === 1
+          ? `, with: [E${i - 1}.label]`
+          : i + 1 < depth && p % 3 === 2
+            ? `, with: [count(E${i + 1})]`
+            : "";
+      const order = by === `e${i}Id` ? "" : ", orderBy: { at: desc }, limit: 20";
+      patterns.push(
+        `  - { id: R${i}x${p}, name: Read E${i} way ${p}, type: read, entity: E${i}, where: { ${by}: eq }${order}${extra}, rps: { avg: ${10 + p}, peak: ${40 + 10 * p} } }`,
+      );
+    }
+  }
+  return [
+    "version: 1",
+    `name: A chain of ${depth} entities`,
+    "entities:",
+    ...entities,
+    "relationships:",
+    ...relationships,
+    "accessPatterns:",
+    ...patterns,
+    "",
+  ].join("\n");
+}
+
 const CASES: readonly BudgetCase[] = [
+  {
+    name: "a read with 50 with entries (issue 26)",
+    files: () => ({ "workload.yaml": wideWithWorkload(50) }),
+    args: ["design", "workload.yaml"],
+  },
+  {
+    name: "a read with 120 with entries",
+    files: () => ({ "workload.yaml": wideWithWorkload(120) }),
+    args: ["design", "workload.yaml"],
+  },
+  {
+    name: "a chain of 40 entities, 8 reads each",
+    files: () => ({ "workload.yaml": chainWorkload(40, 8) }),
+    args: ["design", "workload.yaml"],
+  },
   {
     name: "500 entities, 2,000 patterns (generated)",
     files: () => ({ "workload.yaml": serializeWorkload(generateWorkload(500, { patterns: 2_000 })) }),
