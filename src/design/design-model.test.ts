@@ -117,8 +117,9 @@ describe("designModel on the examples", () => {
  * - multitenant-saas: $9,354 then (hierarchical keys whose hot tenant needs 146,082 RU/s on
  *   session-events for an even split), $7,279 now;
  * - accounts-sessions: $4,668 then, $4,673 now (+0.12%): the old sessions container's busiest
- *   partition needed 9,694 of its 10,000 RU/s; today's design keeps every partition under 90%
- *   (HEADROOM_SHARE), worth up to 10% more (HEADROOM_PREMIUM);
+ *   partition needed 9,694 of its 10,000 RU/s; today's design keeps every hottest logical
+ *   partition under 80% at the top of its RU range (scale.targetUtilization, evaluate.noHeadroom),
+ *   worth up to 10% more (HEADROOM_PREMIUM): $4,644 since 2026-11-28;
  * - ecommerce $1,616 -> $1,613, iot-telemetry $16,292 both times.
  */
 describe("today's designs against the designs of 2026-11-23 (issue 11)", () => {
