@@ -58,7 +58,13 @@ function workloadOf(relationships: Relationship[], accessPatterns: AccessPattern
   return {
     version: 1,
     name: "shop",
-    scale: { regions: 1, multiRegionWrites: false, consistency: "session", horizonMonths: 12, targetUtilization: 0.8 },
+    scale: {
+      regions: 1,
+      multiRegionWrites: false,
+      consistency: "session",
+      horizonMonths: 12,
+      targetUtilization: 0.8,
+    },
     entities: [
       entity("User", "userId", 1000, 4000),
       entity("Order", "orderId", 1000, 2000),

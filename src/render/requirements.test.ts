@@ -46,7 +46,13 @@ function workloadOf(accessPatterns: AccessPattern[], extra: Partial<Workload> = 
     version: 1,
     name: "blog",
     domain: "blogging",
-    scale: { regions: 1, multiRegionWrites: false, consistency: "session", horizonMonths: 12, targetUtilization: 0.8 },
+    scale: {
+      regions: 1,
+      multiRegionWrites: false,
+      consistency: "session",
+      horizonMonths: 12,
+      targetUtilization: 0.8,
+    },
     entities: [
       {
         name: "User",

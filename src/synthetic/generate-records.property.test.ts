@@ -81,7 +81,13 @@ const workloadArbitrary: fc.Arbitrary<Workload> = fc
     return {
       version: 1,
       name: "random",
-      scale: { regions: 1, multiRegionWrites: false, consistency: "session", horizonMonths: 12, targetUtilization: 0.8 },
+      scale: {
+        regions: 1,
+        multiRegionWrites: false,
+        consistency: "session",
+        horizonMonths: 12,
+        targetUtilization: 0.8,
+      },
       entities,
       relationships,
       accessPatterns: [],
