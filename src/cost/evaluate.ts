@@ -79,9 +79,11 @@ export function evaluateModel(
 export function createEvaluator(
   workload: Workload,
   options: EvaluateOptions = {},
-): (model: Model) => DetailedEvaluation {
+): ((model: Model) => DetailedEvaluation) & { readonly planningWork: () => number } {
   const cache = new EvaluationCache(workload);
-  return (model) => evaluateWith(cache, workload, model, options);
+  return Object.assign((model: Model) => evaluateWith(cache, workload, model, options), {
+    planningWork: () => cache.planningWork,
+  });
 }
 
 function evaluateWith(

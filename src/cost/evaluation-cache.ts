@@ -79,6 +79,12 @@ export class EvaluationCache {
   private serial = 0;
   private readonly plans: PatternPlans[];
   private planCount = 0;
+  /**
+   * The plans made so far, each weighted by its pattern's size (1 plus a read's `with` entries):
+   * what the evaluations of this workload have cost in planning, whatever the cache saved
+   * (`scoreModel` charges it to the design's budget).
+   */
+  planningWork = 0;
   /** Patterns with a plan that read each key (a superset: never pruned). */
   private readonly readers = new Map<AnswerKey, Set<number>>();
   private readonly loads = new Map<string, { sequence: LoadContribution[]; load: ContainerLoad }[]>();

@@ -231,6 +231,7 @@ export class Solver {
       this.trace = new Set();
       this.countsRead = new Map();
       const plan = planAccessPattern(this.env, pattern);
+      this.cache.planningWork += 1 + (pattern.type === "read" ? pattern.with.length : 0);
       const counts = [...this.countsRead];
       this.countsRead = undefined;
       entry = { keys: [], fingerprints: [], counts, plan, contributions: [], verifiedAt: 0 };

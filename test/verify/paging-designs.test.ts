@@ -5,7 +5,9 @@
  * item for item (ties on the ORDER BY included), and the read's first page the oracle's answer.
  * The designs are chosen for their shapes (each checked here, so a design that stops sharding or
  * replicating shows): reads over write shards with ORDER BY, merged from one query per shard
- * (independent seeds 204, 205, 216: one with an ORDER BY value the projection leaves out), a read
+ * (independent seeds 205, 216: one with an ORDER BY value the projection leaves out; seed 204's
+ * design no longer shards since 2026-11-28, $2,996 a month against $3,609 sharded, and no other
+ * independent seed of 100-329 does), a read
  * of a replicated bounded set of the newest 100 (arbitrary seed 134), and a plain workload
  * (arbitrary 12). The larger sweep is the bench `npm run bench -- paging`.
  */
@@ -20,7 +22,6 @@ import { startEmbeddedEndpoint, type CosmosEndpoint } from "../../src/verify/end
 
 /** The designs, with the read shapes each must hold: `shards` (merged ORDER BY), `replicas`. */
 const DESIGNS = [
-  ["independent", 204, ["shards"]],
   ["independent", 205, ["shards"]],
   ["independent", 216, ["shards", "alias"]],
   ["arbitrary", 134, ["replicas"]],
