@@ -104,6 +104,42 @@ describe("the design spreads a partition without headroom", () => {
   });
 });
 
+describe("a hot primary item read by its key", () => {
+  /** The design of the concert pages at `peak` reads/s: where the reads go and what is left. */
+  function concertDesign(peak: number) {
+    const workload = workloadOf("concerts.yaml", (text) => text.replace("peak: 20000", `peak: ${peak}`));
+    const { model, evaluation } = designModel(workload);
+    const read = evaluation.patterns.find((p) => p.id === "R1")?.plan;
+    const first = read?.type === "read" ? read : undefined;
+    const item = model.containers
+      .find((c) => c.name === first?.container)
+      ?.items.find((i) => i.type === first?.itemType);
+    return { item, evaluation };
+  }
+
+  it.each([20_000, 40_000])(
+    "at %i reads/s is served by a replicated copy kept from the change feed, with headroom",
+    (peak) => {
+      const { item, evaluation } = concertDesign(peak);
+      // A primary item cannot be replicated in place (its writes would not be one transaction).
+      expect(item?.source).toEqual({ container: "concerts", type: "concert" });
+      expect(item?.replicas).toBeGreaterThan(1);
+      expect(evaluation.issues.filter((i) => i.severity === "error")).toEqual([]);
+      expect(evaluation.issues.filter((i) => i.code === "evaluate.noHeadroom")).toEqual([]);
+      for (const container of evaluation.containers)
+        expect(container.limits.hottestLogicalPartitionRusHigh.value).toBeLessThanOrEqual(
+          0.8 * MAX_PHYSICAL_PARTITION_RUS,
+        );
+    },
+  );
+
+  it("at 5,000 reads/s stays a point read of the item itself", () => {
+    const { item } = concertDesign(5_000);
+    expect(item?.source).toBeUndefined();
+    expect(item?.replicas).toBeUndefined();
+  });
+});
+
 describe("scale.targetUtilization", () => {
   it("is a share of the limits, more than 0 and at most 1", () => {
     for (const bad of ["0", "1.5", "-0.2", '"high"']) {

@@ -168,6 +168,9 @@ export function spreadCandidates(
     return [
       ...shardCandidates(target, mode, shares),
       ...replicaCandidates(target, mode, shares),
+      // Only in the last step: a copy made inside another move would take the reads that the
+      // later steps' counters and copies (kept on the primary item) are for.
+      ...(purpose === "throughput" && mode === "all" ? replicatedCopyCandidates(target, shares) : []),
       ...(purpose === "storage" ? hierarchicalKeyCandidates(target) : []),
     ];
   });
@@ -266,6 +269,43 @@ function replicaCandidates(
         placed.moved,
       ),
       model: placed.model,
+    };
+  });
+}
+
+/**
+ * Replicas of a primary item type's hot reads: a copy kept from its change feed in a container of
+ * its own, `replicas` times under `{key}-{replica}` (each read picks one; the planner sends a
+ * read to the most replicated of equally cheap item types). A primary item type cannot be
+ * replicated in place: its writes would not be one transaction. The copy holds the record's own
+ * attributes; what the item embeds, copies or counts stays with it.
+ */
+function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads: number }): Candidate[] {
+  const { model, container, item, attribute: a, factor } = target;
+  if (
+    item.source !== undefined ||
+    item.shards !== undefined ||
+    item.replicas !== undefined ||
+    item.bucket !== undefined ||
+    a === undefined
+  )
+    return [];
+  const needed = Math.ceil(factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
+  return pick(REPLICA_CHOICES, needed, "all", 1).map((replicas) => {
+    const name = freshContainerName(model, `${container.name}-replicas`);
+    const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
+    const copy: ItemType = {
+      ...plain,
+      partitionKey: [`{${a}}-{replica}`],
+      replicas,
+      source: { container: container.name, type: item.type },
+      embeds: [],
+      copies: [],
+      counts: [],
+    };
+    return {
+      name: `copy ${item.type} into ${name} from the change feed and keep ${replicas} replicas of it (key {${a}}-{replica}; each read picks one)`,
+      model: { ...model, containers: [...model.containers, containerFor(name, copy, [`/${a}Replica`])] },
     };
   });
 }

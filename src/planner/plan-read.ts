@@ -663,6 +663,9 @@ function queryNote(routing: Routing, partitions: number): string {
   }
 }
 
+/** RU per read within this share of the cheapest are a tie a replicated item type wins. */
+const REPLICA_TIE_SHARE = 0.01;
+
 /** Plans `pattern` on every item type that stores its entity and keeps the cheapest that serves it. */
 export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
   // A read that must see every committed write (`maxStalenessSeconds: 0`) is never answered by a
@@ -675,8 +678,26 @@ export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
   );
   const served = options.filter((option) => option.plan.served);
   const pool = served.length > 0 ? served : options;
+  // Equally cheap (within REPLICA_TIE_SHARE), a replicated copy of the item type a read would use
+  // takes the read: that is what it is kept for (its load spreads over the replicas; it holds a few
+  // bytes more than its source).
+  const itemOf = (option: Option) =>
+    env.context
+      .placementsOf(pattern.entity)
+      .find((p) => p.container.name === option.plan.container && p.item.type === option.plan.itemType)?.item;
+  const replicatesIt = (copy: Option, source: Option): boolean => {
+    const item = itemOf(copy);
+    return (
+      (item?.replicas ?? 1) > 1 &&
+      item?.source?.container === source.plan.container &&
+      item.source.type === source.plan.itemType
+    );
+  };
+  const tied = (x: Option, y: Option): boolean => x.total <= y.total * (1 + REPLICA_TIE_SHARE);
+  const better = (b: Option, a: Option): boolean =>
+    replicatesIt(b, a) && tied(b, a) ? true : replicatesIt(a, b) && tied(a, b) ? false : b.total < a.total;
   const best = pool.reduce<Option | undefined>(
-    (a, b) => (a === undefined || b.total < a.total ? b : a),
+    (a, b) => (a === undefined || better(b, a) ? b : a),
     undefined,
   );
   if (best !== undefined) {
