@@ -52,11 +52,13 @@ export const bench: Bench = {
   name: "design property on random workloads (many runs)",
   async run() {
     // The property lives with the test helpers (the test runs it too), loaded only when this runs.
-    const { designPropertyFailures, designPropertyWorkloads } =
+    const { designPropertyOutcome, designPropertyWorkloads } =
       await import("../test-support/design-property.js");
     const { toWorkload, workloadText } = await import("../test-support/workload-arbitrary.js");
     const { describeFigures, workloadFigures } = await import("../test-support/workload-figures.js");
     const failures: Failure[] = [];
+    const limited: { seed: number; index: number; errors: readonly string[] }[] = [];
+    let withoutHeadroom = 0;
     const times: number[] = [];
     const sampled: Record<string, unknown>[] = [];
     const samples = [
@@ -68,9 +70,11 @@ export const bench: Bench = {
       sampled.push(...documents);
       documents.forEach((document, index) => {
         const start = performance.now();
-        const problems = designPropertyFailures(document);
+        const { problems, errors, noHeadroom } = designPropertyOutcome(document);
         times.push(performance.now() - start);
         if (problems.length > 0) failures.push({ seed, index, document, problems });
+        if (errors.length > 0) limited.push({ seed, index, errors });
+        if (noHeadroom > 0) withoutHeadroom++;
       });
     }
     times.sort((a, b) => a - b);
@@ -78,6 +82,14 @@ export const bench: Bench = {
     const lines = [
       `${times.length} workloads (seeds ${SEEDS.join(", ")}, ${RUNS_PER_SEED} each; the test's seed ${TEST_SEED}, ${TEST_SEED_RUNS}): ${failures.length} failing`,
       ...describeFigures(workloadFigures(sampled.map((document) => toWorkload(document)))),
+      `hard-limit errors left (issue 26's census): ${limited.length} of ${times.length} designs${
+        limited.length === 0
+          ? ""
+          : ` (${countCodes(limited.flatMap((l) => l.errors))}; ${limited
+              .slice(0, SHOWN)
+              .map((l) => `seed ${l.seed} #${l.index}`)
+              .join(", ")}${limited.length > SHOWN ? ", ..." : ""})`
+      }; ${withoutHeadroom} end with evaluate.noHeadroom`,
       `design + checks per workload: median ${quantile(times, 0.5).toFixed(0)} ms, p95 ${quantile(times, 0.95).toFixed(0)} ms, max ${quantile(times, 1).toFixed(0)} ms`,
       ...failures
         .slice(0, SHOWN)
@@ -92,6 +104,16 @@ export const bench: Bench = {
     return { passed: failures.length === 0 && verified.failing === 0, ran: true, report: lines.join("\n") };
   },
 };
+
+/** `code x count` per code, most frequent first. */
+function countCodes(codes: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const code of codes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, count]) => `${code} x ${count}`)
+    .join(", ");
+}
 
 /** Verifies the designs of `VERIFIED` random workloads on one embedded endpoint. */
 async function verifySample(): Promise<{ failing: number; lines: string[] }> {

@@ -176,13 +176,38 @@ export function unusedIndexPaths(workload: Workload, result: DesignResult): stri
  * an empty list); a design that throws is one failure.
  */
 export function designPropertyFailures(document: WorkloadDocument): string[] {
+  return designPropertyOutcome(document).problems;
+}
+
+/**
+ * The property's failures with the hard-limit errors the design ends with (their codes, one per
+ * error) and its `evaluate.noHeadroom` warnings: the census of issue 26's "0 designs with
+ * hard-limit errors" on random workloads.
+ */
+export function designPropertyOutcome(document: WorkloadDocument): {
+  readonly problems: string[];
+  readonly errors: readonly string[];
+  readonly noHeadroom: number;
+} {
   const workload = toWorkload(document);
   let result: DesignResult;
   try {
     result = designModel(workload);
   } catch (error) {
-    return [`design threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
+    return {
+      problems: [`design threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`],
+      errors: [],
+      noHeadroom: 0,
+    };
   }
+  const errors = result.evaluation.issues
+    .filter((issue) => issue.severity === "error")
+    .map((issue) => issue.code);
+  const noHeadroom = result.evaluation.issues.filter((issue) => issue.code === "evaluate.noHeadroom").length;
+  return { problems: designResultProblems(workload, result), errors, noHeadroom };
+}
+
+function designResultProblems(workload: Workload, result: DesignResult): string[] {
   const reload = (text: string) => loadModel(text, { file: "model.yaml", workload });
   // Where hard limits remain, cutting an index can move a follow-up from point reads to a query
   // and add an error: the design then keeps the uncut policy (design-model.ts, writtenModel).
