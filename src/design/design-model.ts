@@ -8,6 +8,7 @@
 import { formatPath, type EvaluationIssue } from "../common/issues.js";
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import { hotReplicatedKeyWhy } from "./unmet-limits.js";
+import { horizonDecision } from "./horizon.js";
 import type { Container, Model } from "../model/types.js";
 import { createPlanningContext } from "../planner/context.js";
 import { withExplicitIndexing } from "../planner/explicit-indexing.js";
@@ -43,6 +44,11 @@ export interface DesignOptions extends EvaluateOptions {
    * default `designWorkBudget(workload)`.
    */
   readonly workBudget?: number;
+  /**
+   * Evaluate the chosen model at 1x, 3x and 10x the horizon's data and traffic and design the
+   * first scale that breaks it (the `horizon` decision); default true.
+   */
+  readonly horizon?: boolean;
 }
 
 /**
@@ -495,6 +501,19 @@ function closingDecisions(
       why: final.evaluation.containers.map((c) => `${c.name}: ${c.throughput.reason}`).join(" | "),
     },
     ...atomicityDecisions(workload, model),
+    ...(options.horizon === false
+      ? []
+      : [
+          horizonDecision(workload, model, options, (scaled) => {
+            const { onProgress: _progress, ...rest } = options;
+            const next = designModel(scaled, { ...rest, horizon: false });
+            return {
+              model: next.model,
+              monthlyCostUSD: next.evaluation.totals.monthlyCostUSD,
+              errors: next.evaluation.issues.filter((issue) => issue.severity === "error").length,
+            };
+          }),
+        ]),
   ];
   const unmet = final.evaluation.issues.filter((issue) => issue.severity === "error");
   if (unmet.length > 0) {

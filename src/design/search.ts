@@ -79,6 +79,8 @@ export type DecisionSubject =
   | { readonly kind: "shard"; readonly container: string }
   /** A copy of the model the search reached, kept only if it pays for its upkeep (pruneCopies). */
   | { readonly kind: "copy"; readonly container: string; readonly itemType: string }
+  /** The model at 1x, 3x and 10x the horizon's data and traffic; the first factor that breaks it. */
+  | { readonly kind: "horizon"; readonly breaksAt?: number }
   /** A hard-limit error of the model the search reached, and the moves that could repair it. */
   | { readonly kind: "repair"; readonly problem: string }
   /** Two writes that must commit together: kept in one logical partition, or why they cannot be. */

@@ -292,6 +292,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "fanOut":
     case "shard":
     case "copy":
+    case "horizon":
     case "consolidateContainers":
     case "ttl":
     case "fallbackBaseline":
