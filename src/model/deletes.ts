@@ -120,6 +120,30 @@ export function countedFromFeedOf(
   readonly flags: readonly string[];
   readonly holders: readonly ItemType[];
 }[] {
+  // Memoized per model and workload, like deleteCarriersOf: every item type asks.
+  let byWorkload = countedMemo.get(model);
+  if (byWorkload === undefined) {
+    byWorkload = new WeakMap();
+    countedMemo.set(model, byWorkload);
+  }
+  let found = byWorkload.get(workload);
+  if (found === undefined) {
+    found = computeCountedFromFeed(workload, model);
+    byWorkload.set(workload, found);
+  }
+  return found;
+}
+
+type CountedFromFeed = readonly {
+  readonly container: string;
+  readonly itemType: string;
+  readonly flags: readonly string[];
+  readonly holders: readonly ItemType[];
+}[];
+
+const countedMemo = new WeakMap<Model, WeakMap<Workload, CountedFromFeed>>();
+
+function computeCountedFromFeed(workload: Workload, model: Model): CountedFromFeed {
   const found: { container: string; itemType: string; flags: string[]; holders: ItemType[] }[] = [];
   for (const container of model.containers) {
     for (const item of container.items) {
@@ -128,7 +152,8 @@ export function countedFromFeedOf(
       const holders: ItemType[] = [];
       for (const other of model.containers) {
         for (const holder of other.items) {
-          if (holder.source !== undefined) continue;
+          if (holder.source !== undefined || !holder.counts.some((counter) => counter.of === item.entity))
+            continue;
           if (holderSharesPartition(workload, { container: other, item: holder }, { container, item }))
             continue;
           for (const counter of holder.counts) {
