@@ -122,18 +122,22 @@ export interface ConsolidationRecommendation {
 
 /** Analyzes every relationship of the workload, in the order the workload lists them. */
 export function analyzeAccessCorrelation(workload: Workload): readonly PairAnalysis[] {
-  return workload.relationships.map((relationship) => analyzePair(workload, relationship));
+  const rates = new Map(workload.accessPatterns.map((p) => [p.id, p.rps]));
+  return workload.relationships.map((relationship) => analyzePair(workload, relationship, rates));
 }
 
-function analyzePair(workload: Workload, relationship: Relationship): PairAnalysis {
+function analyzePair(
+  workload: Workload,
+  relationship: Relationship,
+  rates: ReadonlyMap<string, Rate>,
+): PairAnalysis {
   const { parent, child } = relationship;
   const patterns: PatternUse[] = [];
   for (const pattern of workload.accessPatterns) {
     const use = classifyPattern(workload, pattern, parent, child);
     if (use) patterns.push(use);
   }
-  const rateOf = (id: string): Rate =>
-    workload.accessPatterns.find((p) => p.id === id)?.rps ?? { avg: 0, peak: 0 };
+  const rateOf = (id: string): Rate => rates.get(id) ?? { avg: 0, peak: 0 };
   const shares = (pick: (r: Rate) => number): UseShares => {
     const sum = (use: PairUse): number =>
       patterns.filter((p) => p.use === use).reduce((acc, p) => acc + safe(pick(rateOf(p.patternId))), 0);
