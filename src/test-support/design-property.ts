@@ -48,6 +48,8 @@ const LARGEST_PREMIUM = Math.max(
 function choiceProblems(result: DesignResult): string[] {
   const problems: string[] = [];
   for (const decision of result.decisions) {
+    // The horizon decision lists the model at larger scales, not models to choose from.
+    if (decision.subject.kind === "horizon") continue;
     const chosen = decision.alternatives.find((a) => a.name === decision.chosen);
     if (chosen === undefined) {
       if (decision.alternatives.length > 0)
