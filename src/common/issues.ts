@@ -349,6 +349,14 @@ export interface IssuePayloads {
    * other's), `differentContainers`, or `differentKeys` (one container, the child not keyed by its
    * parent's key, or an item type write-sharded).
    */
+  /** The cached reads' keys within a staleness window need more memory than a node caches. */
+  "evaluate.integratedCacheTooSmall": {
+    readonly size: string;
+    readonly workingSetGB: number;
+    readonly cacheGB: number;
+  };
+  /** Fewer dedicated gateway nodes than Microsoft recommends for production. */
+  "evaluate.integratedCacheFewNodes": { readonly nodes: number };
   "evaluate.notAtomic": {
     readonly pattern: string;
     readonly partner: string;
