@@ -121,6 +121,15 @@ export interface IssuePayloads {
   };
   /** A write changes an attribute that places items of a type that cannot move (a bucket). */
   "model.keyChangedInPlace": { readonly pattern: string; readonly attributes: readonly string[] };
+  /**
+   * `integratedCache.patterns` names a pattern the cache cannot serve: no such pattern, a write,
+   * a read that must be fresh (no `maxStalenessSeconds` above 0), a consistency that bypasses the
+   * cache (not session or eventual), or a pattern listed twice.
+   */
+  "model.uncacheablePattern": {
+    readonly pattern: string;
+    readonly reason: "unknownPattern" | "duplicate" | "notRead" | "mustBeFresh" | "consistency";
+  };
 
   // Reading `estimate-ru` operations.
   "operation.invalidJson": Plain;
@@ -353,6 +362,14 @@ export interface IssuePayloads {
    * other's), `differentContainers`, or `differentKeys` (one container, the child not keyed by its
    * parent's key, or an item type write-sharded).
    */
+  /** The cached reads' keys within a staleness window need more memory than a node caches. */
+  "evaluate.integratedCacheTooSmall": {
+    readonly size: string;
+    readonly workingSetGB: number;
+    readonly cacheGB: number;
+  };
+  /** Fewer dedicated gateway nodes than Microsoft recommends for production. */
+  "evaluate.integratedCacheFewNodes": { readonly nodes: number };
   "evaluate.notAtomic": {
     readonly pattern: string;
     readonly partner: string;

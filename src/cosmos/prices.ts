@@ -25,6 +25,12 @@ export interface Prices {
   readonly serverlessPerMillionRu: number;
   /** Transactional storage: USD per GB-month, per region. */
   readonly storagePerGBMonth: number;
+  /** Dedicated gateway (integrated cache), one D4s node: USD per node-hour, per region. */
+  readonly dedicatedGatewayD4sPerNodeHour: number;
+  /** Dedicated gateway, one D8s node: USD per node-hour, per region. */
+  readonly dedicatedGatewayD8sPerNodeHour: number;
+  /** Dedicated gateway, one D16s node: USD per node-hour, per region. */
+  readonly dedicatedGatewayD16sPerNodeHour: number;
 }
 
 /**
@@ -47,6 +53,12 @@ export const DEFAULT_PRICES: Prices = {
     "https://learn.microsoft.com/azure/cosmos-db/plan-manage-costs",
     // Storage per GB-month per region, at least 1 GB per non-empty container (ms.date 2025-06-25).
     "https://learn.microsoft.com/azure/cosmos-db/how-pricing-works",
+    // The dedicated gateway "is billed hourly" per node (ms.date 2024-10-08); the rates per node
+    // size are on https://azure.microsoft.com/pricing/details/cosmos-db/, which could not be
+    // read on 2026-11-28 (no network, and no copy in the stored pages): the three figures below
+    // are an assumption (about $0.38 per D4s node-hour, doubling with each size as vCPU and
+    // memory do), not a checked price. Override them with --prices for a real estimate.
+    "https://learn.microsoft.com/azure/cosmos-db/dedicated-gateway",
   ],
   hoursPerMonth: HOURS_PER_MONTH,
   manualPer100RusHour: 0.008,
@@ -55,4 +67,7 @@ export const DEFAULT_PRICES: Prices = {
   autoscaleMultiRegionWritePer100RusHour: 0.016,
   serverlessPerMillionRu: 0.25,
   storagePerGBMonth: 0.25,
+  dedicatedGatewayD4sPerNodeHour: 0.38,
+  dedicatedGatewayD8sPerNodeHour: 0.76,
+  dedicatedGatewayD16sPerNodeHour: 1.52,
 };

@@ -31,6 +31,7 @@ import {
   type ThroughputInput,
 } from "./throughput.js";
 import { atomicWriteIssues } from "./atomic-writes.js";
+import { integratedCacheIssues, planIntegratedCache, withSavings } from "./integrated-cache-evaluation.js";
 import { leaseIssues, soundnessIssues } from "./soundness.js";
 import { formatInteger } from "../common/format-number.js";
 import {
@@ -41,6 +42,27 @@ import {
 } from "./partition-fixed-point.js";
 
 export { patternLoadOn } from "./partition-fixed-point.js";
+
+/**
+ * The evaluation cache of the traffic a gateway leaves the database, per cache of the full
+ * workload and per set of cached rates (a design tries a few gateways on the same workload).
+ */
+const servedCaches = new WeakMap<EvaluationCache, Map<string, EvaluationCache>>();
+
+function servedCacheFor(full: EvaluationCache, served: Workload): EvaluationCache {
+  let byRates = servedCaches.get(full);
+  if (byRates === undefined) {
+    byRates = new Map();
+    servedCaches.set(full, byRates);
+  }
+  const key = served.accessPatterns.map((p) => `${p.rps.avg}/${p.rps.peak}`).join(",");
+  let cache = byRates.get(key);
+  if (cache === undefined) {
+    cache = new EvaluationCache(served);
+    byRates.set(key, cache);
+  }
+  return cache;
+}
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
@@ -87,12 +109,17 @@ export function createEvaluator(
 }
 
 function evaluateWith(
-  cache: EvaluationCache,
-  workload: Workload,
+  evaluationCache: EvaluationCache,
+  fullWorkload: Workload,
   model: Model,
   options: EvaluateOptions,
 ): DetailedEvaluation {
   const prices = options.prices ?? DEFAULT_PRICES;
+  // With an integrated cache, the database serves the cached reads' misses only: the model is
+  // planned and priced against that traffic (integrated-cache-evaluation.ts).
+  const gateway = planIntegratedCache(fullWorkload, model, prices);
+  const workload = gateway?.served ?? fullWorkload;
+  const cache = gateway === undefined ? evaluationCache : servedCacheFor(evaluationCache, gateway.served);
   const issues: EvaluationIssue[] = [];
   const partitions: Record<string, number> = {};
   // A parent's children sit in one logical partition (or one per write shard), each read by one
@@ -149,15 +176,21 @@ function evaluateWith(
   checkItemSizes(solver.environment, model, issues);
   issues.push(...atomicWriteIssues(workload, model));
   issues.push(...soundnessIssues(workload, model), ...leaseIssues(model, plans));
+  const integratedCache =
+    gateway === undefined
+      ? undefined
+      : withSavings(gateway.cache, (id) => patterns.find((p) => p.id === id)?.ru.estimate ?? 0);
+  if (integratedCache !== undefined) issues.push(...integratedCacheIssues(integratedCache));
+  const gatewayUSD = integratedCache?.monthlyCostUSD ?? 0;
   const totals = {
     rus: {
       avg: containers.reduce((sum, c) => sum + c.rus.avg, 0),
       peak: containers.reduce((sum, c) => sum + c.rus.peak, 0),
     },
-    monthlyCostUSD: containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
+    monthlyCostUSD: containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0) + gatewayUSD,
     monthlyCostRange: {
-      lowUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.lowUSD, 0),
-      highUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.highUSD, 0),
+      lowUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.lowUSD, 0) + gatewayUSD,
+      highUSD: containers.reduce((sum, c) => sum + c.monthlyCostRange.highUSD, 0) + gatewayUSD,
     },
   };
   return {
@@ -165,6 +198,7 @@ function evaluateWith(
     containers,
     totals,
     account: followed.priced.account,
+    ...(integratedCache === undefined ? {} : { integratedCache }),
     issues,
     partitions: { ...partitions },
     fixedPoint: { rounds: grown.rounds, settled: grown.settled, solves: grown.solves },

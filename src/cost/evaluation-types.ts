@@ -10,6 +10,7 @@ import type { RuEstimate } from "../estimator/operation.js";
 import type { AccountCapacity } from "./capacity-mode.js";
 import type { DescribedBasis } from "./autoscale-billing.js";
 import type { CostRange } from "./throughput.js";
+import type { IntegratedCacheEvaluation } from "./integrated-cache-evaluation.js";
 
 /** A monthly cost from its lowest to its highest traffic assumption. */
 export interface UsdRange {
@@ -149,7 +150,10 @@ export interface ContainerEvaluation {
 export interface Evaluation {
   readonly patterns: readonly PatternEvaluation[];
   readonly containers: readonly ContainerEvaluation[];
-  /** The containers' sums: `rus`, `monthlyCostUSD` and `monthlyCostRange`. */
+  /**
+   * The containers' sums: `rus`, `monthlyCostUSD` and `monthlyCostRange`; with an integrated
+   * cache, its gateway's `monthlyCostUSD` is added to both costs (containers + gateway = total).
+   */
   readonly totals: {
     readonly rus: RatePair;
     readonly monthlyCostUSD: number;
@@ -157,5 +161,11 @@ export interface Evaluation {
   };
   /** Provisioned or serverless, for every container of the account, with the reason and costs. */
   readonly account: AccountCapacity;
+  /**
+   * The model's dedicated gateway and the reads it serves (`integratedCache` in the model):
+   * requests, misses, hit ratio, RU/s saved, working set and the monthly bill. The patterns'
+   * and containers' RU/s are those of the misses.
+   */
+  readonly integratedCache?: IntegratedCacheEvaluation;
   readonly issues: readonly EvaluationIssue[];
 }

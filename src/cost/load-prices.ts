@@ -37,6 +37,9 @@ const priceOverrideSchema = z
     autoscaleMultiRegionWritePer100RusHour: rate("autoscaleMultiRegionWritePer100RusHour"),
     serverlessPerMillionRu: rate("serverlessPerMillionRu"),
     storagePerGBMonth: rate("storagePerGBMonth"),
+    dedicatedGatewayD4sPerNodeHour: rate("dedicatedGatewayD4sPerNodeHour"),
+    dedicatedGatewayD8sPerNodeHour: rate("dedicatedGatewayD8sPerNodeHour"),
+    dedicatedGatewayD16sPerNodeHour: rate("dedicatedGatewayD16sPerNodeHour"),
   })
   .partial();
 

@@ -19,6 +19,7 @@ import { syntheticKeyPaths } from "./key-paths.js";
 import { changeFeedSources, expiringItems } from "../cost/soundness.js";
 import { atomicPairs, colocation } from "../cost/atomic-writes.js";
 import { designComponent } from "./design-component.js";
+import { chooseIntegratedCache } from "./integrated-cache-move.js";
 import {
   describeScore,
   isBetter,
@@ -576,7 +577,12 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
   const { containers, budget } = designComponents(workload, options, decisions);
   decisions.push(...budgetDecisions(budget));
   const searched = scoreModel(workload, applyTtl(workload, { version: 1, containers }, decisions), options);
-  const designed = betterThanBaseline(searched, baseline, decisions);
+  const designed = chooseIntegratedCache(
+    workload,
+    betterThanBaseline(searched, baseline, decisions),
+    options,
+    decisions,
+  );
   const { model, final } = writtenModel(workload, designed, options);
   decisions.push(...closingDecisions(workload, model, final, options));
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };

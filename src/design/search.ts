@@ -95,6 +95,12 @@ export type DecisionSubject =
   | { readonly kind: "fallbackBaseline" }
   /** Which of the two searches of a group of related entities was kept (see designGroup). */
   | { readonly kind: "search"; readonly entities: readonly string[]; readonly combinedMoves: boolean }
+  /**
+   * A read that may be stale (`maxStalenessSeconds`): served by the database as designed, by a
+   * plain query without the copy only it reads, or through the integrated cache of a dedicated
+   * gateway (over either).
+   */
+  | { readonly kind: "integratedCache"; readonly pattern: string; readonly cached: boolean }
   | { readonly kind: "throughput" }
   | { readonly kind: "unmetLimits"; readonly errors: number }
   /** The search stopped scoring candidates: its work budget was spent (see `SearchBudget`). */
@@ -268,9 +274,14 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
   // Evaluated patterns are in the workload's order.
   const frequentFanOuts = evaluation.patterns.filter((p, index) => {
     const pattern = workload.accessPatterns[index];
+    // A read through the integrated cache reaches the database at its misses' rate.
+    const peak =
+      evaluation.integratedCache?.patterns.find((cached) => cached.id === p.id)?.misses.peak ??
+      pattern?.rps.peak;
     return (
       pattern !== undefined &&
-      pattern.rps.peak >= FREQUENT_FAN_OUT_RPS &&
+      peak !== undefined &&
+      peak >= FREQUENT_FAN_OUT_RPS &&
       // The pattern's own query (follow-ups by key lists are costed, not counted here).
       p.plan.operations[0]?.kind === "query" &&
       p.plan.operations[0].scope === "fanOut" &&

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { formatInteger } from "../common/format-number.js";
 import { LIMIT_SOURCES, MAX_EXACT_NUMBER } from "../cosmos/limits.js";
+import { DEDICATED_GATEWAY_SOURCES, GATEWAY_SIZES, MAX_GATEWAY_NODES } from "../cosmos/dedicated-gateway.js";
 
 const name = z.string().min(1);
 /**
@@ -84,8 +85,17 @@ const deletesShape = {
   retention: z.string().optional(),
 };
 
+const integratedCacheShape = {
+  size: z.enum(GATEWAY_SIZES),
+  nodes: positiveInteger.max(MAX_GATEWAY_NODES, {
+    error: `expected at most ${MAX_GATEWAY_NODES} nodes (a dedicated gateway cluster's default maximum, ${DEDICATED_GATEWAY_SOURCES[0] ?? ""})`,
+  }),
+  patterns: z.array(name).min(1),
+};
+
 const modelShape = {
   version: z.literal(1),
+  integratedCache: z.strictObject(integratedCacheShape).optional(),
   deletes: z.strictObject(deletesShape).optional(),
   leases: name.optional(),
   containers: z.array(z.strictObject(containerShape)).min(1),

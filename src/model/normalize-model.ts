@@ -41,6 +41,15 @@ export function normalizeModel(file: ModelFile, issues: IssueSink): Model {
     version: 1,
     ...(file.deletes === undefined ? {} : { deletes: normalizeDeletes(file.deletes, ["deletes"], issues) }),
     ...(file.leases === undefined ? {} : { leases: file.leases }),
+    ...(file.integratedCache === undefined
+      ? {}
+      : {
+          integratedCache: {
+            size: file.integratedCache.size,
+            nodes: file.integratedCache.nodes,
+            patterns: file.integratedCache.patterns,
+          },
+        }),
     containers: file.containers.map((container, index) =>
       normalizeContainer(container, ["containers", index], issues),
     ),

@@ -72,6 +72,15 @@ export function modelToFile(model: Model): Record<string, unknown> {
     version: model.version,
     ...(model.deletes === undefined ? {} : { deletes: deletesToFile(model.deletes) }),
     ...(model.leases === undefined ? {} : { leases: model.leases }),
+    ...(model.integratedCache === undefined
+      ? {}
+      : {
+          integratedCache: {
+            size: model.integratedCache.size,
+            nodes: model.integratedCache.nodes,
+            patterns: [...model.integratedCache.patterns],
+          },
+        }),
     containers: model.containers.map(containerToFile),
   };
 }
@@ -206,6 +215,7 @@ function bucketToFile(bucket: Bucket): Record<string, unknown> {
 function compactModel(root: unknown): void {
   if (!isMap(root)) return;
   compact(root.get("deletes", true), 0, "deletes: ".length);
+  compact(root.get("integratedCache", true), 0, "integratedCache: ".length);
   const containers = root.get("containers", true);
   if (!isSeq(containers)) return;
   for (const container of containers.items) {

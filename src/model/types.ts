@@ -3,6 +3,7 @@
  * `docs/model-format.md` with defaults applied. `design` produces one, `evaluate`, `render` and
  * `verify` consume one; `serializeModel` writes it back in the file format.
  */
+import type { GatewaySize } from "../cosmos/dedicated-gateway.js";
 
 export type ThroughputMode = "manual" | "autoscale" | "serverless" | "shared";
 
@@ -112,8 +113,23 @@ export type DeletePropagation =
    */
   | { readonly mode: "allVersionsAndDeletes"; readonly retentionDays: 7 | 30 };
 
+/**
+ * A dedicated gateway with its integrated cache (docs/model-format.md#integratedcache): `nodes`
+ * of one `size`, and the read patterns the application sends through it, each with its request's
+ * `MaxIntegratedCacheStaleness` set to the pattern's `maxStalenessSeconds`. A hit costs 0 RU; the
+ * evaluation charges the misses (`cost/integrated-cache.ts`) and adds the gateway's bill.
+ */
+export interface IntegratedCache {
+  readonly size: GatewaySize;
+  readonly nodes: number;
+  /** Ids of the read patterns served through the cache, in the workload's order. */
+  readonly patterns: readonly string[];
+}
+
 export interface Model {
   readonly version: 1;
+  /** Absent = no dedicated gateway: every read goes to the database. */
+  readonly integratedCache?: IntegratedCache;
   /** Absent = soft delete with the defaults of `src/model/deletes.ts`. */
   readonly deletes?: DeletePropagation;
   /**

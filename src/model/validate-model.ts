@@ -10,6 +10,50 @@ import { parseTemplate, templateProblem } from "./templates.js";
 import { movedBy, rewritesRecords, unmovableReason } from "./key-changes.js";
 import { didYouMean } from "../source/suggest.js";
 import { deleteCarriersOf, deletePropagationOf, untraceableDeletes } from "./deletes.js";
+import { cacheIneligibility } from "../workload/cacheable.js";
+
+/** Every pattern the integrated cache lists exists once and may be cached (workload/cacheable.ts). */
+function checkIntegratedCache(model: Model, workload: Workload, issues: IssueSink): void {
+  const seen = new Set<string>();
+  model.integratedCache?.patterns.forEach((id, index) => {
+    const path: IssuePath = ["integratedCache", "patterns", index];
+    const pattern = workload.accessPatterns.find((p) => p.id === id);
+    if (pattern === undefined) {
+      issues.error(
+        { code: "model.uncacheablePattern", pattern: id, reason: "unknownPattern" },
+        path,
+        `the workload has no access pattern "${id}"`,
+        didYouMean(
+          id,
+          workload.accessPatterns.map((p) => p.id),
+        ),
+      );
+      return;
+    }
+    if (seen.has(id)) {
+      issues.error(
+        { code: "model.uncacheablePattern", pattern: id, reason: "duplicate" },
+        path,
+        `${id} is listed twice`,
+        "list each pattern once",
+      );
+      return;
+    }
+    seen.add(id);
+    const why = cacheIneligibility(workload, pattern);
+    if (why !== undefined)
+      issues.error(
+        { code: "model.uncacheablePattern", pattern: id, reason: why.reason },
+        path,
+        why.message,
+        why.reason === "consistency"
+          ? `read ${id} at session or eventual consistency, or remove it from integratedCache.patterns`
+          : why.reason === "mustBeFresh"
+            ? `give ${id} a maxStalenessSeconds above 0 in the workload, or remove it from integratedCache.patterns`
+            : `remove ${id} from integratedCache.patterns`,
+      );
+  });
+}
 
 /**
  * Every problem of `model` with respect to `workload`, as issues whose paths are those of the
@@ -50,6 +94,7 @@ export function collectWorkloadIssues(model: Model, workload: Workload, issues: 
     });
   });
   if (!issues.hasErrors()) checkDeletes(model, workload, issues);
+  checkIntegratedCache(model, workload, issues);
   const warned = new Set<string>();
   workload.accessPatterns.forEach((pattern) => {
     if (stored.has(pattern.entity) || warned.has(pattern.entity) || !entities.has(pattern.entity)) return;

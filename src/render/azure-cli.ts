@@ -8,6 +8,7 @@
  * versions take a single --partition-key-path.
  * CLI reference: https://learn.microsoft.com/cli/azure/cosmosdb/sql/container (checked 2026-11-22).
  */
+import { GATEWAY_SERVICE } from "../cosmos/dedicated-gateway.js";
 import { hasUnsafeCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import type { Model } from "../model/types.js";
 import { ALL_VERSIONS_AND_DELETES, DATA_CONTRIBUTOR_ROLE_ID } from "../cosmos/account-settings.js";
@@ -285,6 +286,25 @@ export function renderAzureCli(model: Model, options: IacOptions = {}): string {
         : hashContainer(container),
     );
   }
-  lines.push(...afterContainersLines(settings));
+  lines.push(...afterContainersLines(settings), ...dedicatedGatewayLines(plan));
   return `${lines.join("\n")}\n`;
+}
+
+/** The dedicated gateway of the model's integrated cache (az cosmosdb service create). */
+function dedicatedGatewayLines(plan: InfrastructurePlan): string[] {
+  const gateway = plan.dedicatedGateway;
+  if (gateway === undefined) return [];
+  return [
+    "",
+    `# Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${gateway.instanceSize} per region): the cached reads connect to its endpoint in gateway mode.`,
+    command([
+      "az cosmosdb service create",
+      '--resource-group "$RESOURCE_GROUP"',
+      '--account-name "$ACCOUNT_NAME"',
+      `--name ${GATEWAY_SERVICE.name}`,
+      `--kind ${GATEWAY_SERVICE.serviceType}`,
+      `--count ${gateway.instanceCount}`,
+      `--size ${shellQuote(gateway.instanceSize)}`,
+    ]),
+  ];
 }

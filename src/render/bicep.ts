@@ -7,6 +7,7 @@
  * (and .../sqldatabases, .../sqldatabases/containers, .../sqlroleassignments), checked 2026-11-24;
  * the properties written are checked in tests against `infrastructure-schemas/bicep-documentdb-2024-11-15.json`.
  */
+import { GATEWAY_SERVICE } from "../cosmos/dedicated-gateway.js";
 import { DATA_CONTRIBUTOR_ROLE_ID, PUBLIC_NETWORK_ACCESS } from "../cosmos/account-settings.js";
 import type { Model } from "../model/types.js";
 import {
@@ -178,6 +179,7 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
     ]),
     "",
     ...dataContributorAssignments(),
+    ...dedicatedGatewayResource(plan),
     "",
     "output accountEndpoint string = account.properties.documentEndpoint",
   ];
@@ -290,5 +292,29 @@ function dataContributorAssignments(): string[] {
     `var dataContributorRoleId = ${bicepString(DATA_CONTRIBUTOR_ROLE_ID)}`,
     "",
     `resource dataContributors 'Microsoft.DocumentDB/databaseAccounts/sqlRoleAssignments@${DOCUMENTDB_API_VERSION}' = [for principalId in dataContributorPrincipalIds: ${bicepValue(assignment, "")}]`,
+  ];
+}
+
+/**
+ * The dedicated gateway of the integrated cache, when the model has one: its endpoint is the
+ * account's with `.sqlx.` (the generated code reads it from COSMOS_GATEWAY_ENDPOINT).
+ */
+function dedicatedGatewayResource(plan: InfrastructurePlan): string[] {
+  const gateway = plan.dedicatedGateway;
+  if (gateway === undefined) return [];
+  const resource: BicepValue = {
+    parent: new Expression("account"),
+    name: GATEWAY_SERVICE.name,
+    properties: {
+      serviceType: GATEWAY_SERVICE.serviceType,
+      dedicatedGatewayType: GATEWAY_SERVICE.dedicatedGatewayType,
+      instanceSize: gateway.instanceSize,
+      instanceCount: gateway.instanceCount,
+    },
+  };
+  return [
+    "",
+    `// Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${commentText(gateway.instanceSize)} per region): the cached reads connect to its endpoint in gateway mode.`,
+    `resource dedicatedGateway '${GATEWAY_SERVICE.type}@${GATEWAY_SERVICE.apiVersion}' = ${bicepValue(resource, "")}`,
   ];
 }

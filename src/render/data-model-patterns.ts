@@ -234,6 +234,8 @@ function partitionFindingContainer(issue: EvaluationIssue): string | undefined {
     case "evaluate.boundedSetNotRefilled":
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
+    case "evaluate.integratedCacheTooSmall":
+    case "evaluate.integratedCacheFewNodes":
     case "evaluate.leaseContainerMissing":
       return undefined;
     default:

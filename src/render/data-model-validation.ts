@@ -73,6 +73,8 @@ function validationCheckOf(issue: EvaluationIssue): ValidationCheck | undefined 
     case "evaluate.counterNotAddressable":
     case "evaluate.notAtomic":
       return "writes";
+    case "evaluate.integratedCacheTooSmall":
+    case "evaluate.integratedCacheFewNodes":
     case "evaluate.patternNotServed":
     case "evaluate.fanOut":
     case "evaluate.boundedSetTooSmall":

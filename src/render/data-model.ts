@@ -299,6 +299,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "throughput":
     case "unmetLimits":
     case "searchBudget":
+    case "integratedCache":
     case "repair":
     case "search":
       return false;

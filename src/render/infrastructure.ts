@@ -4,6 +4,7 @@
  * `@azure/cosmos` `ContainerDefinition`, its throughput and the notes that explain defaults.
  * Depends only on the model, plus optional numbers from the evaluation and the workload's scale.
  */
+import { GATEWAY_NODE_SIZES } from "../cosmos/dedicated-gateway.js";
 import { escapeControlCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import { formatInteger } from "../common/format-number.js";
 import {
@@ -92,6 +93,11 @@ export interface InfrastructurePlan {
   readonly notes: readonly string[];
   /** Throughput that deploys only after a quota increase: the database's first, then by container. */
   readonly quotaIncreases: readonly QuotaIncrease[];
+  /**
+   * The dedicated gateway of the model's integrated cache (`Microsoft.DocumentDB/databaseAccounts/
+   * services`, `cosmos/dedicated-gateway.ts`); absent without one, or on a serverless account.
+   */
+  readonly dedicatedGateway?: { readonly instanceSize: string; readonly instanceCount: number };
 }
 
 /**
@@ -250,7 +256,17 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
       `The workload asks for ${regions} regions but names ${names.length}: add the missing region names to the additional locations.`,
     );
   }
+  const gateway = model.integratedCache;
+  if (gateway !== undefined && serverless)
+    notes.push(
+      "The model caches reads through a dedicated gateway, which a serverless account cannot have: the gateway is left out and those reads go to the database.",
+    );
+  const dedicatedGateway =
+    gateway === undefined || serverless
+      ? undefined
+      : { instanceSize: GATEWAY_NODE_SIZES[gateway.size].instanceSize, instanceCount: gateway.nodes };
   return {
+    ...(dedicatedGateway === undefined ? {} : { dedicatedGateway }),
     serverless,
     databaseName,
     ...(databaseThroughput === undefined ? {} : { databaseThroughput }),

@@ -339,6 +339,17 @@ export function renderTerraform(model: Model, options: IacOptions = {}): string 
     "  principal_id        = each.value",
     "  scope               = azurerm_cosmosdb_account.account.id",
     "}",
+    ...(plan.dedicatedGateway === undefined
+      ? []
+      : [
+          "",
+          `# Dedicated gateway with the integrated cache (${plan.dedicatedGateway.instanceCount} x ${plan.dedicatedGateway.instanceSize} per region): the cached reads connect to its endpoint in gateway mode.`,
+          'resource "azurerm_cosmosdb_sql_dedicated_gateway" "gateway" {',
+          "  cosmosdb_account_id = azurerm_cosmosdb_account.account.id",
+          `  instance_size       = "${plan.dedicatedGateway.instanceSize}"`,
+          `  instance_count      = ${plan.dedicatedGateway.instanceCount}`,
+          "}",
+        ]),
     "",
     'output "account_endpoint" {',
     "  value = azurerm_cosmosdb_account.account.endpoint",

@@ -127,6 +127,8 @@ export function findingKind(code: EvaluationIssueCode): FindingKind {
     case "evaluate.overContainerMaximum":
     case "evaluate.mixedCapacityModes":
     case "evaluate.serverlessNotPossible":
+    case "evaluate.integratedCacheTooSmall":
+    case "evaluate.integratedCacheFewNodes":
     case "evaluate.itemTooLarge":
       return "capacity";
     default:
@@ -181,6 +183,9 @@ export function issueScope(issue: EvaluationIssue, workload: Workload): IssueSco
     case "evaluate.overContainerMaximum":
     case "evaluate.leaseContainerMissing":
       containers.push(...issue.containers);
+      break;
+    case "evaluate.integratedCacheTooSmall":
+    case "evaluate.integratedCacheFewNodes":
       break;
     case "evaluate.mixedCapacityModes":
       containers.push(...issue.serverless, ...issue.provisioned);

@@ -702,6 +702,19 @@ describe("loadWorkload: presence, binning, per-pattern skew, staleness, atomicWi
       "accessPatterns[1].maxStalenessSeconds",
     ],
     ["a negative pattern skew", edit(c2, `${c2}\n    skew: -1`), "accessPatterns[1].skew"],
+    [
+      "a negative maxStalenessSeconds",
+      base.replace("    with: [count(Post)]\n", "    with: [count(Post)]\n    maxStalenessSeconds: -5\n"),
+      "accessPatterns[2].maxStalenessSeconds",
+    ],
+    [
+      "a maxStalenessSeconds over 10 years (the integrated cache's largest staleness)",
+      base.replace(
+        "    with: [count(Post)]\n",
+        "    with: [count(Post)]\n    maxStalenessSeconds: 400000000\n",
+      ),
+      "accessPatterns[2].maxStalenessSeconds",
+    ],
   ])("refuses %s at its path", (_what, text, path) => {
     const result = loadWorkload(text);
     expect(result.ok).toBe(false);

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { formatInteger } from "../common/format-number.js";
+import { MAX_INTEGRATED_CACHE_STALENESS_SECONDS } from "../cosmos/dedicated-gateway.js";
 import {
   LIMIT_SOURCES,
   MAX_ACCOUNT_REGIONS,
@@ -213,7 +214,18 @@ export const rawAccessPatternSchema = strict(
       .optional(),
     consistency: consistency.optional(),
     latencyMs: positiveNumber.optional(),
-    maxStalenessSeconds: nonNegativeNumber.optional(),
+    // 0 = must be fresh; above 0 also the integrated cache's MaxIntegratedCacheStaleness, which
+    // goes up to 10 years (cosmos/dedicated-gateway.ts).
+    maxStalenessSeconds: z
+      .number(expect("expected a number of seconds >= 0 (0 = the read must see every write)"))
+      .nonnegative(expect("expected a number of seconds >= 0 (0 = the read must see every write)"))
+      .max(
+        MAX_INTEGRATED_CACHE_STALENESS_SECONDS,
+        expect(
+          `expected at most ${MAX_INTEGRATED_CACHE_STALENESS_SECONDS.toLocaleString("en-US")} seconds (10 years, the largest MaxIntegratedCacheStaleness of the integrated cache)`,
+        ),
+      )
+      .optional(),
     // writes
     operation: enumOf(WRITE_OPERATIONS).optional(),
     changes: z.array(nonEmptyString, expect("expected a list of attribute names")).optional(),

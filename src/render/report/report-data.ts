@@ -353,6 +353,8 @@ function containerOf(issue: EvaluationIssue): string | undefined {
       return issue.container;
     case "evaluate.overContainerMaximum":
       return issue.containers.length === 1 ? issue.containers[0] : undefined;
+    case "evaluate.integratedCacheTooSmall": // the gateway's findings
+    case "evaluate.integratedCacheFewNodes":
     case "evaluate.mixedCapacityModes": // the account's finding
     case "evaluate.leaseContainerMissing": // the model's finding
     case "evaluate.fanOutCannotScale": // a pattern's finding: listed with the patterns

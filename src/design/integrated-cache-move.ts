@@ -1,0 +1,189 @@
+/**
+ * The integrated cache as a design move. A read that may be stale (`maxStalenessSeconds` above 0,
+ * at session or eventual consistency) can be served through the integrated cache of a dedicated
+ * gateway: a hit costs 0 RU, a miss the full charge, and the gateway is billed per node-hour. For
+ * each such read, most expensive first, the design compares with their monthly cost:
+ * - the model as searched (a plain query, or the copy the search made for it: a bounded set with
+ *   replicas, a copy under another key);
+ * - a plain query without the copy, when only this read uses it (no copy to keep from the
+ *   change feed, the read on the source container);
+ * - the integrated cache in front of either;
+ * and keeps the best (fewest unsound models and hard-limit errors, then the cheapest: the same
+ * order as every other decision, `isBetter`). One gateway serves every cached read.
+ */
+import { formatInteger, formatUsd } from "../common/format-number.js";
+import {
+  GATEWAY_SIZES,
+  MIN_PRODUCTION_GATEWAY_NODES,
+  type GatewaySize,
+} from "../cosmos/dedicated-gateway.js";
+import { DEFAULT_PRICES } from "../cosmos/prices.js";
+import { planIntegratedCache } from "../cost/integrated-cache-evaluation.js";
+import { gatewayCacheBytes, gatewayMonthlyCostUSD } from "../cost/integrated-cache.js";
+import type { EvaluateOptions } from "../cost/evaluate.js";
+import type { Container, Model } from "../model/types.js";
+import type { ReadPlan } from "../planner/types.js";
+import { cacheIneligibility } from "../workload/cacheable.js";
+import type { ReadPattern, Workload } from "../workload/types.js";
+import { describeScore, isBetter, scoreModel, type Decision, type Scored } from "./search.js";
+
+/** The model with `patterns` cached (the smallest size whose cache holds them), or without a cache. */
+function withCachedPatterns(
+  workload: Workload,
+  model: Model,
+  patterns: readonly string[],
+  options: EvaluateOptions,
+): Model {
+  const { integratedCache: _dropped, ...rest } = model;
+  if (patterns.length === 0) return rest;
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const sizeFits = (size: GatewaySize): boolean => {
+    const planned = planIntegratedCache(
+      workload,
+      { ...rest, integratedCache: { size, nodes: MIN_PRODUCTION_GATEWAY_NODES, patterns } },
+      prices,
+    );
+    return planned === undefined || planned.cache.workingSetBytesPerNode <= gatewayCacheBytes(size);
+  };
+  const size = GATEWAY_SIZES.find(sizeFits) ?? "D16s";
+  return { ...rest, integratedCache: { size, nodes: MIN_PRODUCTION_GATEWAY_NODES, patterns } };
+}
+
+/** The item type the read's plan answers from, when it is a change-feed copy no other read uses. */
+function ownCopyOf(scored: Scored, pattern: string): { container: string; itemType: string } | undefined {
+  const plans = scored.evaluation.patterns.map((p) => p.plan);
+  const own = plans.find((plan): plan is ReadPlan => plan.patternId === pattern && plan.type === "read");
+  if (own === undefined) return undefined;
+  const item = scored.model.containers
+    .find((c) => c.name === own.container)
+    ?.items.find((i) => i.type === own.itemType);
+  if (item?.source === undefined) return undefined;
+  const readByOthers = plans.some(
+    (plan) =>
+      plan.patternId !== pattern &&
+      plan.operations.some(
+        (step) =>
+          "container" in step &&
+          step.container === own.container &&
+          "itemType" in step &&
+          step.itemType === own.itemType,
+      ),
+  );
+  const sourceOfOthers = scored.model.containers.some((c) =>
+    c.items.some((i) => i.source?.container === own.container && i.source.type === own.itemType),
+  );
+  return readByOthers || sourceOfOthers ? undefined : { container: own.container, itemType: own.itemType };
+}
+
+/** The model without one item type (and without its container when nothing else is left in it). */
+function withoutItemType(model: Model, copy: { container: string; itemType: string }): Model {
+  const containers = model.containers.flatMap((container): Container[] => {
+    if (container.name !== copy.container) return [container];
+    const items = container.items.filter((i) => i.type !== copy.itemType);
+    return items.length === 0 ? [] : [{ ...container, items }];
+  });
+  return { ...model, containers };
+}
+
+/** How the model as searched answers the read, in a few words. */
+function asSearchedName(scored: Scored, copy: { container: string; itemType: string } | undefined): string {
+  if (copy === undefined) return "plain query (as designed)";
+  const item = scored.model.containers
+    .find((c) => c.name === copy.container)
+    ?.items.find((i) => i.type === copy.itemType);
+  const what =
+    item?.keepLatest === undefined
+      ? `a copy in ${copy.container}`
+      : `the newest ${formatInteger(item.keepLatest.count)} in ${copy.container}`;
+  return (item?.replicas ?? 1) > 1
+    ? `replicas (${what}, ${formatInteger(item?.replicas ?? 1)} copies kept from the change feed)`
+    : `${what} kept from the change feed`;
+}
+
+/**
+ * Decides, read by read, whether stale-tolerant reads go through the integrated cache (and
+ * whether the copy made for them is still worth keeping), recording one decision per read.
+ * @example chooseIntegratedCache(workload, designed, options, decisions).model.integratedCache
+ */
+export function chooseIntegratedCache(
+  workload: Workload,
+  designed: Scored,
+  options: EvaluateOptions,
+  decisions: Decision[],
+): Scored {
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const eligible = workload.accessPatterns.filter(
+    (p): p is ReadPattern => p.type === "read" && cacheIneligibility(workload, p) === undefined,
+  );
+  if (eligible.length === 0) return designed;
+  const rusOf = (id: string): number => designed.evaluation.patterns.find((p) => p.id === id)?.rus.peak ?? 0;
+  const ordered = [...eligible].sort((a, b) => rusOf(b.id) - rusOf(a.id));
+  const cheapestGateway = gatewayMonthlyCostUSD(
+    prices,
+    "D4s",
+    MIN_PRODUCTION_GATEWAY_NODES,
+    workload.scale.regions,
+  );
+  let current = designed;
+  for (const pattern of ordered) {
+    const cached = current.model.integratedCache?.patterns ?? [];
+    const copy = ownCopyOf(current, pattern.id);
+    // Without a gateway yet, nor a copy to drop, the cache pays for itself only if the read
+    // costs more than the gateway (its share of the bill, by RU/s at peak).
+    const share =
+      current.rusPeak > 0
+        ? (current.evaluation.patterns.find((p) => p.id === pattern.id)?.rus.peak ?? 0) / current.rusPeak
+        : 0;
+    if (cached.length === 0 && copy === undefined && share * current.monthlyCostUSD < cheapestGateway)
+      continue;
+    const plain = copy === undefined ? undefined : withoutItemType(current.model, copy);
+    const staleness = `${formatInteger(pattern.maxStalenessSeconds ?? 0)} s`;
+    const candidates: { name: string; model: Model; cached: boolean }[] = [
+      { name: asSearchedName(current, copy), model: current.model, cached: false },
+      ...(plain === undefined ? [] : [{ name: "plain query (no copy)", model: plain, cached: false }]),
+      {
+        name: `integrated cache (${staleness} staleness) over the ${copy === undefined ? "plain query" : "copy"}`,
+        model: withCachedPatterns(workload, current.model, [...cached, pattern.id], options),
+        cached: true,
+      },
+      ...(plain === undefined
+        ? []
+        : [
+            {
+              name: `integrated cache (${staleness} staleness) over a plain query (no copy)`,
+              model: withCachedPatterns(workload, plain, [...cached, pattern.id], options),
+              cached: true,
+            },
+          ]),
+    ];
+    const scored = candidates.map((candidate) => ({
+      ...candidate,
+      scored: candidate.model === current.model ? current : scoreModel(workload, candidate.model, options),
+    }));
+    const first = scored[0];
+    if (first === undefined) continue;
+    const best = scored.reduce((a, b) => (isBetter(b.scored, a.scored) ? b : a), first);
+    const gateway = best.scored.evaluation.integratedCache;
+    const hit = gateway?.patterns.find((p) => p.id === pattern.id);
+    decisions.push({
+      id: `integrated-cache-${pattern.id}`,
+      subject: { kind: "integratedCache", pattern: pattern.id, cached: best.cached },
+      title: `${pattern.id} through the integrated cache?`,
+      chosen: best.name,
+      alternatives: scored.map((c) => ({
+        name: c.name,
+        rusPeak: c.scored.rusPeak,
+        monthlyCostUSD: c.scored.monthlyCostUSD,
+        errors: c.scored.errors,
+        unsound: c.scored.unsound,
+      })),
+      why:
+        `${pattern.id} may be ${staleness} old at ${formatInteger(pattern.rps.peak)} requests/s at peak; ` +
+        (gateway === undefined || hit === undefined
+          ? `through the integrated cache it would still cost more than it saves: ${scored.map((c) => `${c.name}: ${describeScore(c.scored)}`).join("; ")}`
+          : `through ${formatInteger(gateway.nodes)} ${gateway.size} gateway node(s) (${formatUsd(gateway.monthlyCostUSD)}/month: ${gateway.formula}) it misses ${hit.misses.peak.toFixed(2)} times/s at peak over ${formatInteger(hit.keys)} key(s) (hit ratio ${(hit.hitRatio.peak * 100).toFixed(2)}%), saving ${formatInteger(hit.rusSaved.peak)} RU/s at peak; ${scored.map((c) => `${c.name}: ${describeScore(c.scored)}`).join("; ")}`),
+    });
+    current = best.scored;
+  }
+  return current;
+}
