@@ -296,7 +296,7 @@ function dedicatedGatewayLines(plan: InfrastructurePlan): string[] {
   if (gateway === undefined) return [];
   return [
     "",
-    `# Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${gateway.instanceSize} per region): the cached reads connect to its endpoint in gateway mode.`,
+    `# Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${gateway.instanceSize} per region): the cached reads connect to its endpoint, the account's with documents.azure.com replaced by sqlx.cosmos.azure.com.`,
     command([
       "az cosmosdb service create",
       '--resource-group "$RESOURCE_GROUP"',

@@ -182,6 +182,12 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
     ...dedicatedGatewayResource(plan),
     "",
     "output accountEndpoint string = account.properties.documentEndpoint",
+    ...(plan.dedicatedGateway === undefined
+      ? []
+      : [
+          "// The endpoint the cached reads connect to (createDataAccess's options.cacheDatabase).",
+          "output dedicatedGatewayEndpoint string = replace(account.properties.documentEndpoint, 'documents.azure.com', 'sqlx.cosmos.azure.com')",
+        ]),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -297,7 +303,8 @@ function dataContributorAssignments(): string[] {
 
 /**
  * The dedicated gateway of the integrated cache, when the model has one: its endpoint is the
- * account's with `.sqlx.` (the generated code reads it from COSMOS_GATEWAY_ENDPOINT).
+ * account's with `documents.azure.com` replaced by `sqlx.cosmos.azure.com` (output
+ * `dedicatedGatewayEndpoint`; the generated code takes that database as `options.cacheDatabase`).
  */
 function dedicatedGatewayResource(plan: InfrastructurePlan): string[] {
   const gateway = plan.dedicatedGateway;
@@ -314,7 +321,7 @@ function dedicatedGatewayResource(plan: InfrastructurePlan): string[] {
   };
   return [
     "",
-    `// Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${commentText(gateway.instanceSize)} per region): the cached reads connect to its endpoint in gateway mode.`,
+    `// Dedicated gateway with the integrated cache (${gateway.instanceCount} x ${commentText(gateway.instanceSize)} per region): the cached reads connect to its endpoint (output dedicatedGatewayEndpoint).`,
     `resource dedicatedGateway '${GATEWAY_SERVICE.type}@${GATEWAY_SERVICE.apiVersion}' = ${bicepValue(resource, "")}`,
   ];
 }

@@ -89,6 +89,7 @@ export function renderAccessPatternMapping(context: Context): string {
     const notes = [
       evaluated.plan.served ? "" : "**not served**",
       evaluated.fanOut ? "fan-out" : "",
+      cachedNote(context, pattern.id),
       ...evaluated.plan.notes.map(e),
       ...evaluated.plan.operations.map((s) => e(s.note)),
       ...(evaluated.plan.type === "write" ? evaluated.plan.async.map((s) => `async: ${e(s.note)}`) : []),
@@ -127,6 +128,20 @@ export function renderAccessPatternMapping(context: Context): string {
       rows,
     ),
   ].join("\n");
+}
+
+/**
+ * How a read served through the integrated cache reaches the database: its requests, the misses
+ * the database serves at full charge (the rate its RU/s are computed at) and the hit ratio.
+ */
+function cachedNote(context: Context, id: string): string {
+  const cached = context.evaluation.integratedCache?.patterns.find((p) => p.id === id);
+  if (cached === undefined) return "";
+  return (
+    `**through the integrated cache** (answers up to ${formatNumber(cached.stalenessSeconds, 0)} s old): ` +
+    `${formatNumber(cached.requests.peak, 2)} requests/s at peak, of which ${formatNumber(cached.misses.peak, 2)}/s miss and reach the database ` +
+    `(hit ratio ${formatNumber(cached.hitRatio.peak * 100, 2)}%); the RU/s are the misses'`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * diagram). Every number comes from the evaluation, the decisions or the cost model; user text
  * is escaped everywhere (see `markdown.ts`).
  */
-import { MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
+import { BYTES_PER_GB, MAX_LOGICAL_PARTITION_GB } from "../cosmos/limits.js";
 import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import { basisLabel } from "../cost/autoscale-billing.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
@@ -394,6 +394,18 @@ function renderCost(context: Context): string {
   const throughput = evaluation.containers.reduce((s, c) => s + c.costBreakdown.throughputUSD, 0);
   const storage = evaluation.containers.reduce((s, c) => s + c.costBreakdown.storageUSD, 0);
   const storageGB = evaluation.containers.reduce((s, c) => s + c.storageGB, 0);
+  const gateway = evaluation.integratedCache;
+  if (gateway !== undefined)
+    rows.push([
+      "Dedicated gateway (integrated cache)",
+      `${formatNumber(gateway.nodes, 0)} x ${gateway.size}`,
+      "-",
+      "-",
+      "-",
+      "-",
+      "-",
+      usd(gateway.monthlyCostUSD),
+    ]);
   rows.push([
     "**Total**",
     "",
@@ -425,7 +437,14 @@ function renderCost(context: Context): string {
     ...renderCapacity(evaluation),
     "Formulas:",
     "",
-    bulletList(evaluation.containers.map((c) => `${code(c.name)}: ${e(c.costBreakdown.formula)}`)),
+    bulletList([
+      ...evaluation.containers.map((c) => `${code(c.name)}: ${e(c.costBreakdown.formula)}`),
+      ...(gateway === undefined
+        ? []
+        : [
+            `dedicated gateway: ${e(gateway.formula)}; it holds about ${gb(gateway.workingSetBytesPerNode / BYTES_PER_GB)} of cached answers on each node (${gb(gateway.cacheBytesPerNode / BYTES_PER_GB)} of cache per ${gateway.size} node)`,
+          ]),
+    ]),
     "",
     "Prices used:",
     "",
@@ -434,6 +453,11 @@ function renderCost(context: Context): string {
       `autoscale ${usd3(prices.autoscalePer100RusHour)} per 100 RU/s per hour on each hour's highest RU/s, at least 10% of the maximum (multi-region writes ${usd3(prices.autoscaleMultiRegionWritePer100RusHour)})`,
       `serverless ${usd3(prices.serverlessPerMillionRu)} per million RU`,
       `storage ${usd3(prices.storagePerGBMonth)} per GB-month per region`,
+      ...(gateway === undefined
+        ? []
+        : [
+            `dedicated gateway ${usd3(prices.dedicatedGatewayD4sPerNodeHour)} (D4s), ${usd3(prices.dedicatedGatewayD8sPerNodeHour)} (D8s), ${usd3(prices.dedicatedGatewayD16sPerNodeHour)} (D16s) per node-hour per region: an assumption, not a checked price (see the sources); replace it with --prices`,
+          ]),
       `sources: ${prices.sources.map(link).join(", ")}`,
     ]),
   ].join("\n");

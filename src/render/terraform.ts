@@ -343,7 +343,7 @@ export function renderTerraform(model: Model, options: IacOptions = {}): string 
       ? []
       : [
           "",
-          `# Dedicated gateway with the integrated cache (${plan.dedicatedGateway.instanceCount} x ${plan.dedicatedGateway.instanceSize} per region): the cached reads connect to its endpoint in gateway mode.`,
+          `# Dedicated gateway with the integrated cache (${plan.dedicatedGateway.instanceCount} x ${plan.dedicatedGateway.instanceSize} per region): the cached reads connect to its endpoint (output dedicated_gateway_endpoint).`,
           'resource "azurerm_cosmosdb_sql_dedicated_gateway" "gateway" {',
           "  cosmosdb_account_id = azurerm_cosmosdb_account.account.id",
           `  instance_size       = "${plan.dedicatedGateway.instanceSize}"`,
@@ -354,6 +354,16 @@ export function renderTerraform(model: Model, options: IacOptions = {}): string 
     'output "account_endpoint" {',
     "  value = azurerm_cosmosdb_account.account.endpoint",
     "}",
+    ...(plan.dedicatedGateway === undefined
+      ? []
+      : [
+          "",
+          "# The endpoint the cached reads connect to (createDataAccess's options.cacheDatabase).",
+          'output "dedicated_gateway_endpoint" {',
+          '  value      = replace(azurerm_cosmosdb_account.account.endpoint, "documents.azure.com", "sqlx.cosmos.azure.com")',
+          "  depends_on = [azurerm_cosmosdb_sql_dedicated_gateway.gateway]",
+          "}",
+        ]),
   );
   return `${lines.join("\n")}\n`;
 }

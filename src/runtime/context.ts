@@ -6,6 +6,7 @@
 import type { Container, Database } from "@azure/cosmos";
 import { DataAccessError } from "./errors.js";
 import { guardContainer } from "./guarded-container.js";
+import { throughIntegratedCache, type CachedReadOptions } from "./integrated-cache.js";
 import { computeShard } from "./hash.js";
 import {
   bucketOf,
@@ -43,6 +44,13 @@ export interface DataAccessOptions {
    * total wait (default 10 attempts within 30 s), after the SDK's own retries.
    */
   readonly retry?: RetryOptions;
+  /**
+   * The same database through the dedicated gateway endpoint (a CosmosClient on
+   * `https://<account>.sqlx.cosmos.azure.com/`), for the reads the model serves from the
+   * integrated cache. Without it those reads go to `database` with the same options: correct,
+   * but every request reaches the database and is charged in full.
+   */
+  readonly cacheDatabase?: Database;
 }
 
 /** What the runtime's steps need: containers by name, item shapes, copy sources and options. */
@@ -56,6 +64,11 @@ export interface Runtime {
   readonly random: () => number;
   /** The change feed mode the model's deletes need: how counters read a change. */
   readonly changeFeedMode: "latestVersion" | "allVersionsAndDeletes";
+  /**
+   * The runtime whose containers send reads through the integrated cache with `cache`'s
+   * staleness and consistency (over `cacheDatabase` when given).
+   */
+  readonly cached: (cache: CachedReadOptions) => Runtime;
 }
 
 /** The runtime over a database, for a model's item types. */
@@ -65,16 +78,9 @@ export function createRuntime(
   options: DataAccessOptions = {},
 ): Runtime {
   const containers = new Map<string, Container>();
-  return {
-    container: (name) => {
-      let container = containers.get(name);
-      if (container === undefined) {
-        // Every request of the runtime goes through the guard: keys checked, retries, typed errors.
-        container = guardContainer(database.container(name), options.retry);
-        containers.set(name, container);
-      }
-      return container;
-    },
+  const cachedRuntimes = new Map<string, Runtime>();
+  const runtime = (container: (name: string) => Container): Runtime => ({
+    container,
     shape: (container, itemType) => {
       const shape = model.itemTypes[`${container}/${itemType}`];
       if (shape === undefined) {
@@ -87,7 +93,34 @@ export function createRuntime(
     transactionalBatch: options.transactionalBatch ?? true,
     random: options.random ?? Math.random,
     changeFeedMode: model.changeFeedMode ?? "latestVersion",
-  };
+    cached: (cache) => {
+      const key = `${cache.maxStalenessMs}/${cache.consistency}`;
+      let found = cachedRuntimes.get(key);
+      if (found === undefined) {
+        const through = new Map<string, Container>();
+        found = runtime((name) => {
+          let container = through.get(name);
+          if (container === undefined) {
+            const source = (options.cacheDatabase ?? database).container(name);
+            container = guardContainer(throughIntegratedCache(source, cache), options.retry);
+            through.set(name, container);
+          }
+          return container;
+        });
+        cachedRuntimes.set(key, found);
+      }
+      return found;
+    },
+  });
+  return runtime((name) => {
+    let container = containers.get(name);
+    if (container === undefined) {
+      // Every request of the runtime goes through the guard: keys checked, retries, typed errors.
+      container = guardContainer(database.container(name), options.retry);
+      containers.set(name, container);
+    }
+    return container;
+  });
 }
 
 /** A change of an item, as the change feed or a write of this module reports it. */

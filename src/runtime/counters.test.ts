@@ -85,6 +85,7 @@ function setup() {
     transactionalBatch: false,
     random: () => 0,
     changeFeedMode: "latestVersion",
+    cached: () => runtime,
   } as Runtime;
   return { stores, runtime };
 }

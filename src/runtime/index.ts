@@ -15,6 +15,7 @@ export * from "./items.js";
 export * from "./tasks.js";
 export * from "./requests.js";
 export * from "./context.js";
+export * from "./integrated-cache.js";
 export * from "./reads.js";
 export * from "./paging.js";
 export * from "./writes.js";

@@ -599,7 +599,13 @@ function printedTotals(sections: readonly Section[], evaluation: Evaluation): st
   const label = "cosmosdb_data_model.md totals";
   const cost = section(sections, "Cost");
   const costRows = tableRows(cost.tokens).filter((r) => r.header[1] === "Mode");
-  const rows = costRows.filter((r) => plain(r.cells[0] ?? "") !== "Total").map((r) => r.cells.map(plain));
+  const gatewayLabel = "Dedicated gateway (integrated cache)";
+  const rows = costRows
+    .filter((r) => plain(r.cells[0] ?? "") !== "Total" && plain(r.cells[0] ?? "") !== gatewayLabel)
+    .map((r) => r.cells.map(plain));
+  const gateway = costRows.find((r) => plain(r.cells[0] ?? "") === gatewayLabel)?.cells.map(plain);
+  if ((gateway === undefined) !== (evaluation.integratedCache === undefined))
+    problems.push(`${label}: the dedicated gateway's row and the evaluation's integrated cache disagree`);
   const total = costRows.find((r) => plain(r.cells[0] ?? "") === "Total")?.cells.map(plain) ?? [];
   const adds = (what: string, parts: { values: number[]; slack: number }, shown: string): void => {
     const sum = parts.values.reduce((a, b) => a + b, 0);
@@ -623,7 +629,14 @@ function printedTotals(sections: readonly Section[], evaluation: Evaluation): st
     ),
     total[6] ?? "",
   );
-  adds("throughput and storage", printed([total[5] ?? "", total[6] ?? ""], /^\$([\d,.]+)$/), total[7] ?? "");
+  adds(
+    gateway === undefined ? "throughput and storage" : "throughput, storage and the dedicated gateway",
+    printed(
+      [total[5] ?? "", total[6] ?? "", ...(gateway === undefined ? [] : [gateway[7] ?? ""])],
+      /^\$([\d,.]+)$/,
+    ),
+    total[7] ?? "",
+  );
   const peakOf = /\/ (<?[\d,.]+) RU\/s$/;
   adds(
     "the containers' peak RU/s",

@@ -24,6 +24,7 @@ import {
 } from "./identifiers.js";
 import { changeFeedModeOf, copySourcesOf, shapesOf, type ItemTypeShapeData } from "./model-data.js";
 import { RUNTIME_FILES } from "./runtime-files.generated.js";
+import { cacheIneligibility, readConsistencyOf } from "../../workload/cacheable.js";
 
 /** The folder of the runtime next to the generated module. */
 export const RUNTIME_FOLDER = "data-access-runtime";
@@ -244,6 +245,26 @@ function docComment(lines: readonly string[], indent: string): string {
   return [`${indent}/**`, ...lines.map((line) => `${indent} * ${line}`), `${indent} */`].join("\n");
 }
 
+/**
+ * The lines that send a read through the integrated cache: its containers are the cached
+ * runtime's (`Runtime.cached`), whose reads carry the pattern's staleness and consistency.
+ */
+function throughCacheLines(workload: Workload, model: Model, pattern: ReadPattern): string[] {
+  if (model.integratedCache?.patterns.includes(pattern.id) !== true) return [];
+  if (cacheIneligibility(workload, pattern) !== undefined) return [];
+  const consistency = readConsistencyOf(workload, pattern) === "eventual" ? "Eventual" : "Session";
+  const stalenessMs = Math.round((pattern.maxStalenessSeconds ?? 0) * 1000);
+  return [
+    `// Through the integrated cache (options.cacheDatabase, the dedicated gateway): an answer up to ${formatStaleness(pattern.maxStalenessSeconds ?? 0)} old, at ${consistency.toLowerCase()} consistency.`,
+    `const runtime = throughCache({ maxStalenessMs: ${stalenessMs}, consistency: ${stringLiteral(consistency)} });`,
+  ];
+}
+
+/** Seconds as a short duration for a comment. */
+function formatStaleness(seconds: number): string {
+  return seconds === 1 ? "1 second" : `${seconds} seconds`;
+}
+
 function readFunction(
   pattern: ReadPattern,
   plan: ReadPlan | undefined,
@@ -251,11 +272,12 @@ function readFunction(
   inputType: string,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
   typeOf: (container: string, itemType: string) => string,
+  cacheLines: readonly string[] = [],
 ): string {
   const body =
     plan === undefined
       ? [`throw new Error(${stringLiteral(`${pattern.id} has no plan`)});`]
-      : emitReadBody(pattern, plan, shapes, typeOf);
+      : [...cacheLines, ...emitReadBody(pattern, plan, shapes, typeOf)];
   const answer = plan === undefined || plan.operations.length === 0 ? undefined : readAnswer(plan, shapes);
   const itemType =
     answer === undefined
@@ -419,7 +441,15 @@ function patternSources(
         `/** Input of ${commentText(pattern.id)}. */\nexport type ${inputName} = ${readInputType(workload, pattern)};`,
       );
       functions.push(
-        readFunction(pattern, plan?.type === "read" ? plan : undefined, name, inputName, shapes, typeOf),
+        readFunction(
+          pattern,
+          plan?.type === "read" ? plan : undefined,
+          name,
+          inputName,
+          shapes,
+          typeOf,
+          throughCacheLines(workload, model, pattern),
+        ),
       );
     } else {
       const input = writeInputOf(workload, model, pattern);
@@ -514,7 +544,15 @@ export function renderDataAccessModule(workload: Workload, model: Model, plans: 
     `/**\n * The lease container the model names for the change-feed processors (\`leases\`): where\n * startChangeFeedProcessors keeps its checkpoints unless options.checkpoints says otherwise.\n */\nexport const LEASE_CONTAINER: string | undefined = ${model.leases === undefined ? "undefined" : stringLiteral(model.leases)};`,
     `/**\n * The change feed mode the model's deletes need: "latestVersion" (deletes are soft: tombstones),\n * or "allVersionsAndDeletes" (the account needs continuous backup).\n */\nexport const CHANGE_FEED_MODE = ${stringLiteral(changeFeedModeOf(model))};`,
     "// ---- Data access --------------------------------------------------------------------------",
-    createDataAccessSource(functions, handlers, [...names.handlers.values()], handlerEntries),
+    createDataAccessSource(
+      functions,
+      handlers,
+      [...names.handlers.values()],
+      handlerEntries,
+      workload.accessPatterns.some(
+        (pattern) => pattern.type === "read" && throughCacheLines(workload, model, pattern).length > 0,
+      ),
+    ),
     CHANGE_FEED_SOURCE,
   ]
     .filter((part) => part.trim() !== "")
@@ -549,14 +587,24 @@ function createDataAccessSource(
   handlers: readonly string[],
   handlerNames: readonly string[],
   handlerEntries: readonly string[],
+  cached: boolean,
 ): string {
   return [
     "/**",
     " * The access patterns of the model over a database whose containers exist.",
+    " * Reads the model serves from the integrated cache go to options.cacheDatabase: the database",
+    " * through the dedicated gateway endpoint (the account's endpoint with documents.azure.com",
+    " * replaced by sqlx.cosmos.azure.com).",
     ' * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });',
     " */",
     "export function createDataAccess(database: Database, options: DataAccessOptions = {}) {",
     "  const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);",
+    ...(cached
+      ? [
+          "  /** The runtime of the reads served from the integrated cache, by staleness and consistency. */",
+          "  const throughCache = runtime.cached;",
+        ]
+      : []),
     ...handlers,
     "  const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {",
     ...handlerEntries,

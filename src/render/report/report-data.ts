@@ -24,6 +24,7 @@ import type {
 import type { RuEstimate } from "../../estimator/operation.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
+import type { IntegratedCacheEvaluation } from "../../cost/integrated-cache-evaluation.js";
 import type { EvaluationIssue, Issue } from "../../common/issues.js";
 import type { Model } from "../../model/types.js";
 import type { Plan, PlanStep } from "../../planner/types.js";
@@ -130,6 +131,8 @@ export interface ReportData {
   readonly diagram: DiagramGraph;
   readonly patterns: readonly PatternRow[];
   readonly containers: readonly ContainerRow[];
+  /** The dedicated gateway and the reads it serves from its integrated cache, when the model has one. */
+  readonly integratedCache?: IntegratedCacheEvaluation;
   readonly storageUSD: number;
   readonly storageShare: number;
   readonly unattributedUSD: number;
@@ -268,6 +271,7 @@ export function buildReportData(input: ReportInput): ReportData {
     diagram: diagramGraph(model),
     patterns,
     containers,
+    ...(evaluation.integratedCache === undefined ? {} : { integratedCache: evaluation.integratedCache }),
     storageUSD: attribution.storageUSD,
     storageShare: attribution.storageShare,
     unattributedUSD: attribution.unattributedUSD,

@@ -7,6 +7,7 @@ import type { ProjectionEvent } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
 import { formatPath, type Issue } from "../../common/issues.js";
 import { formatUsd } from "../../common/format-number.js";
+import { BYTES_PER_GB } from "../../cosmos/limits.js";
 import { describeStep } from "../data-model-patterns.js";
 import { gb, ru, ruRange, rus, usd } from "../data-model-context.js";
 import { escapeHtml as h, formatNumber, formatPercent } from "../markdown.js";
@@ -191,8 +192,27 @@ ${findings === "" ? "" : `<ul class="findings">${findings}</ul>`}
 export function containersSection(data: ReportData): string {
   return `<section id="containers"><h2>Containers</h2>
 <p class="lead">Throughput mode and why, load, storage and partitions per container. The heat bars put the hottest logical and physical partitions against the limits of one physical partition (${int(data.limits.physicalPartitionRus)} RU/s, ${int(data.limits.physicalPartitionGB)} GB) and of one logical partition (${int(data.limits.logicalPartitionGB)} GB), with the evaluation's status: solid within the limit, striped near it (from ${formatPercent(data.limits.nearPartitionRusShare, 0)} of a partition's RU/s, from ${formatPercent(data.limits.nearLogicalPartitionGBShare, 0)} of ${int(data.limits.logicalPartitionGB)} GB, or when a partition would reach ${int(data.limits.logicalPartitionGB)} GB within ${int(data.limits.growthWarningHours / 24)} days of peak writes), cross-hatched over it.</p>
-<div class="containers">${data.containers.map(containerCard).join("\n")}</div>
+<div class="containers">${data.containers.map(containerCard).join("\n")}${gatewayCard(data)}</div>
 </section>`;
+}
+
+/** The dedicated gateway: its nodes and bill, and each cached read's requests, misses and savings. */
+function gatewayCard(data: ReportData): string {
+  const g = data.integratedCache;
+  if (g === undefined) return "";
+  const reads = g.patterns
+    .map(
+      (p) =>
+        `<li>${code(p.id)}: ${formatNumber(p.requests.peak, 2)} requests/s at peak, ${formatNumber(p.misses.peak, 2)} misses/s reach the database (hit ratio ${formatPercent(p.hitRatio.peak, 2)}, answers up to ${int(p.stalenessSeconds)} s old), ${rus(p.rusSaved.peak)} RU/s saved at peak</li>`,
+    )
+    .join("");
+  return `<article class="container-card" id="dedicated-gateway"><h3>Dedicated gateway (integrated cache)</h3>
+<div><span class="badge single">${int(g.nodes)} x ${h(g.size)}</span> ${int(g.regions)} region(s)</div>
+<dl class="facts"><dt>Cache per node</dt><dd>${gb(g.cacheBytesPerNode / BYTES_PER_GB)} (working set ${gb(g.workingSetBytesPerNode / BYTES_PER_GB)})</dd>
+<dt>Cost per month</dt><dd>${usd(g.monthlyCostUSD)}</dd></dl>
+<ul class="findings">${reads}</ul>
+<details><summary>Cost formula</summary><p class="note">${h(g.formula)}; the price per node-hour is an assumption unless --prices gives it</p></details>
+</article>`;
 }
 
 function describeEvent(event: ProjectionEvent): string {

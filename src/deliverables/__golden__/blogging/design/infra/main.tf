@@ -145,7 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 11000
+    max_throughput = 6000
   }
 
   indexing_policy {
@@ -190,48 +190,6 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
     indexing_mode = "consistent"
 
     included_path {
-      path = "/creationDate/?"
-    }
-
-    included_path {
-      path = "/postId/?"
-    }
-
-    included_path {
-      path = "/type/?"
-    }
-
-    included_path {
-      path = "/userId/?"
-    }
-
-    excluded_path {
-      path = "/*"
-    }
-  }
-}
-
-# Container posts-latest
-resource "azurerm_cosmosdb_sql_container" "container_2" {
-  name                  = "posts-latest"
-  resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
-  account_name          = azurerm_cosmosdb_account.account.name
-  database_name         = azurerm_cosmosdb_sql_database.database.name
-  partition_key_paths   = ["/partition"]
-  partition_key_kind    = "Hash"
-  partition_key_version = 2
-  autoscale_settings {
-    max_throughput = 81000
-  }
-
-  indexing_policy {
-    indexing_mode = "consistent"
-
-    included_path {
-      path = "/creationDate/?"
-    }
-
-    included_path {
       path = "/postId/?"
     }
 
@@ -251,7 +209,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
 
 # Container leases
 # Note: The change-feed processors' lease container (leases: leases): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to 1,000 RU/s, the smallest setting.
-resource "azurerm_cosmosdb_sql_container" "container_3" {
+resource "azurerm_cosmosdb_sql_container" "container_2" {
   name                  = "leases"
   resource_group_name   = azurerm_cosmosdb_account.account.resource_group_name
   account_name          = azurerm_cosmosdb_account.account.name
@@ -286,6 +244,19 @@ resource "azurerm_cosmosdb_sql_role_assignment" "data_contributor" {
   scope               = azurerm_cosmosdb_account.account.id
 }
 
+# Dedicated gateway with the integrated cache (3 x Cosmos.D4s per region): the cached reads connect to its endpoint (output dedicated_gateway_endpoint).
+resource "azurerm_cosmosdb_sql_dedicated_gateway" "gateway" {
+  cosmosdb_account_id = azurerm_cosmosdb_account.account.id
+  instance_size       = "Cosmos.D4s"
+  instance_count      = 3
+}
+
 output "account_endpoint" {
   value = azurerm_cosmosdb_account.account.endpoint
+}
+
+# The endpoint the cached reads connect to (createDataAccess's options.cacheDatabase).
+output "dedicated_gateway_endpoint" {
+  value      = replace(azurerm_cosmosdb_account.account.endpoint, "documents.azure.com", "sqlx.cosmos.azure.com")
+  depends_on = [azurerm_cosmosdb_sql_dedicated_gateway.gateway]
 }

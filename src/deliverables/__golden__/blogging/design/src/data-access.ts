@@ -167,24 +167,6 @@ export interface PostsCommentItem {
   readonly [maintained: string]: unknown;
 }
 
-/** An item of posts-latest/post (Post) as stored. */
-export interface PostsLatestPostItem {
-  readonly id: string;
-  readonly partition: string;
-  readonly type: "post";
-  readonly postId: string;
-  readonly userId?: string;
-  readonly title?: string;
-  readonly content?: string;
-  readonly creationDate?: string;
-  readonly userUsername: string | null;
-  readonly commentCount: number;
-  readonly likeCount: number;
-  readonly _etag?: string;
-  readonly _ts?: number;
-  readonly [maintained: string]: unknown;
-}
-
 /** Input of Q1. */
 export type Q1RetrieveAUserInput = { readonly userId: string; };
 
@@ -274,23 +256,6 @@ export const itemTypes: Readonly<Record<string, ItemTypeShape>> = {
     copies: [{ from: { entity: "User", attribute: "username" }, as: "userUsername" }],
     counts: [],
   },
-  "posts-latest/post": {
-    container: "posts-latest",
-    type: "post",
-    entity: "Post",
-    attributes: ["postId", "userId", "title", "content", "creationDate"],
-    id: "{postId}",
-    partitionKey: ["post-{replica}"],
-    keyPaths: ["/partition"],
-    select: ["postId", "userId", "title", "content", "creationDate"],
-    truncate: [{ attribute: "content", bytes: 200 }],
-    embeds: [],
-    copies: [{ from: { entity: "User", attribute: "username" }, as: "userUsername" }],
-    counts: [{ of: "Comment", as: "commentCount" }, { of: "Like", as: "likeCount" }],
-    source: { container: "posts", type: "post" },
-    keepLatest: { count: 100, by: "creationDate" },
-    replicas: 16,
-  },
 };
 
 /** Where the records that items copy from are read, by "container/type" and entity. */
@@ -323,15 +288,6 @@ const copySources: Readonly<Record<string, Readonly<Record<string, CopySource>>>
     },
   },
   "posts/comment": {
-    User: {
-      container: "users",
-      itemType: "user",
-      id: "user-{userId}",
-      partitionKey: ["{userId}"],
-      bind: { userId: "userId" },
-    },
-  },
-  "posts-latest/post": {
     User: {
       container: "users",
       itemType: "user",
@@ -378,10 +334,15 @@ export const CHANGE_FEED_MODE = "latestVersion";
 
 /**
  * The access patterns of the model over a database whose containers exist.
+ * Reads the model serves from the integrated cache go to options.cacheDatabase: the database
+ * through the dedicated gateway endpoint (the account's endpoint with documents.azure.com
+ * replaced by sqlx.cosmos.azure.com).
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
   const runtime = createRuntime(database, { itemTypes, copySources, changeFeedMode: CHANGE_FEED_MODE }, options);
+  /** The runtime of the reads served from the integrated cache, by staleness and consistency. */
+  const throughCache = runtime.cached;
   /**
    * Change-feed work when users/user items change: propagate, propagate, propagate.
    * Call it with a batch of changed items (the change feed processor does).
@@ -425,25 +386,11 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     return runMaintenance(runtime, { container: "users", itemType: "user" }, tasks, changes);
   };
   /**
-   * Change-feed work when posts/post items change: copy, copy.
+   * Change-feed work when posts/post items change: copy.
    * Call it with a batch of changed items (the change feed processor does).
    */
   const handlePostsPostChanges = async (changes: readonly ItemChange[]): Promise<WriteResult> => {
-    const tasks: MaintenanceTask[] = [
-      { kind: "copy", target: { container: "users", itemType: "post" } },
-      {
-        kind: "copy",
-        target: { container: "posts-latest", itemType: "post" },
-        bounded: {
-          membersSql: "SELECT c.id, c.creationDate, c.postId FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
-          parameters: [
-            { name: "@type", source: { kind: "literal", value: "post" } },
-            { name: "@partition", source: { kind: "template", template: "post-{replica}" } },
-          ],
-          sortMayChange: false,
-        },
-      },
-    ];
+    const tasks: MaintenanceTask[] = [{ kind: "copy", target: { container: "users", itemType: "post" } }];
     return runMaintenance(runtime, { container: "posts", itemType: "post" }, tasks, changes);
   };
   const handlers: Readonly<Record<string, ChangeHandler | undefined>> = {
@@ -477,7 +424,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * Plan: upsert the user item.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to post.userUsername.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to like.userUsername.
      * Change feed (propagate): a change of User.username (1% of C1 requests) is propagated to comment.userUsername.
      * Takes the whole User record.
@@ -511,7 +457,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C2: Create or edit a post
      * Plan: read the User of each written post for the copies of its attributes; upsert the post item.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Takes the whole Post record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
@@ -597,7 +542,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C3: Create a comment
      * Plan: read the User of each written comment for the copies of its attributes; transactional batch: the comment and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Takes the whole Comment record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
@@ -660,7 +604,6 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
      * C4: Like a post
      * Plan: read the User of each written like for the copies of its attributes; transactional batch: the like and its parent's counter in one logical partition.
      * Change feed (copy): change feed of posts keeps users/post in step.
-     * Change feed (trim): change feed of posts keeps posts-latest/post in step.
      * Takes the whole Like record.
      * Returns the items written; pass its changes to applyChanges (or let the change feed do it).
      */
@@ -721,30 +664,30 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
     },
     /**
      * Q6: List the 100 most recent posts in short form (the feed)
-     * Plan: singlePartitionQuery on posts-latest/post.
-     * Note: post in posts-latest is a copy kept from the change feed of posts (eventually consistent).
+     * Plan: fanOut on users/post.
+     * Note: post in users is a copy kept from the change feed of posts (eventually consistent).
      * Note: User.username is copied into post.userUsername.
      * Note: count(Comment) is kept in post.commentCount.
      * Note: count(Like) is kept in post.likeCount.
      * Pass page.pageSize and the previous answer's continuationToken for the next page.
      */
-    async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput, page: PageOptions = {}): Promise<ReadResult<Partial<PostsLatestPostItem>>> {
+    async q6ListThe100MostRecentPostsInShortFormTheFeed(input: Q6ListThe100MostRecentPostsInShortFormTheFeedInput, page: PageOptions = {}): Promise<ReadResult<Partial<UsersPostItem>>> {
+      // Through the integrated cache (options.cacheDatabase, the dedicated gateway): an answer up to 5 seconds old, at session consistency.
+      const runtime = throughCache({ maxStalenessMs: 5000, consistency: "Session" });
       let requestCharge = 0;
       const followUps: FollowUpResult[] = [];
-      // single-partition query
-      const shape1 = runtime.shape("posts-latest", "post");
+      // fan-out over all 1 physical partition(s)
+      const shape1 = runtime.shape("users", "post");
       const cursor1 = openPages(shape1, page);
       const values1 = readValues(runtime, shape1, input, shape1.id, cursor1.replica);
       const step1 = await readPage(
-        runtime.container("posts-latest"),
-        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type AND c.partition = @partition ORDER BY c.creationDate DESC",
+        runtime.container("users"),
+        "SELECT c.id, c.postId, c.userId, c.title, LEFT(c.content, @contentChars) AS content, c.creationDate, c.userUsername, c.commentCount, c.likeCount FROM c WHERE c.type = @type ORDER BY c.creationDate DESC",
         [{
           parameters: [
             { name: "@type", value: "post" },
-            { name: "@partition", value: renderKeyValue("post-{replica}", values1) },
             { name: "@contentChars", value: 200 },
           ],
-          keys: [renderKeyValue("post-{replica}", values1)],
         }],
         { orderBy: [], pageSize: page.pageSize ?? 100 },
         cursor1,
@@ -752,8 +695,8 @@ export function createDataAccess(database: Database, options: DataAccessOptions 
       );
       requestCharge += step1.requestCharge;
       const continuationToken = step1.continuationToken;
-      const items = itemsAs<PostsLatestPostItem>(step1.items);
-      const returned = itemsAs<PostsLatestPostItem>(shapeItems(asItems(items), {
+      const items = itemsAs<UsersPostItem>(step1.items);
+      const returned = itemsAs<UsersPostItem>(shapeItems(asItems(items), {
         properties: [
           "id",
           "postId",

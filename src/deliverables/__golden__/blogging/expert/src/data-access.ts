@@ -376,6 +376,9 @@ export const CHANGE_FEED_MODE = "latestVersion";
 
 /**
  * The access patterns of the model over a database whose containers exist.
+ * Reads the model serves from the integrated cache go to options.cacheDatabase: the database
+ * through the dedicated gateway endpoint (the account's endpoint with documents.azure.com
+ * replaced by sqlx.cosmos.azure.com).
  * @example const access = createDataAccess(client.database("app"), { transactionalBatch: true });
  */
 export function createDataAccess(database: Database, options: DataAccessOptions = {}) {
