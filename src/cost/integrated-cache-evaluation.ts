@@ -124,6 +124,7 @@ export function planIntegratedCache(
   if (spec === undefined) return undefined;
   const patterns: CachedPatternEvaluation[] = [];
   const misses = new Map<string, CacheRates>();
+  const regions = Math.max(1, workload.scale.regions);
   for (const id of spec.patterns) {
     const pattern = workload.accessPatterns.find((p) => p.id === id);
     if (
@@ -134,12 +135,14 @@ export function planIntegratedCache(
       continue;
     if (misses.has(id)) continue;
     const { keys, skew } = cacheKeysOf(workload, model, pattern);
+    // Every region has its own cluster (and caches): the requests, spread over the regions' nodes,
+    // miss once per key, window and node of every region.
     const traffic = (rate: number): CacheTraffic => ({
       rate,
       keys,
       skew,
       stalenessSeconds: pattern.maxStalenessSeconds ?? 0,
-      nodes: spec.nodes,
+      nodes: spec.nodes * regions,
     });
     const missed = {
       avg: cacheMissesPerSecond(traffic(pattern.rps.avg)),
@@ -163,7 +166,6 @@ export function planIntegratedCache(
       rusSaved: { avg: 0, peak: 0 },
     });
   }
-  const regions = Math.max(1, workload.scale.regions);
   const pricePerNodeHour = gatewayPricePerNodeHour(prices, spec.size);
   const monthlyCostUSD = gatewayMonthlyCostUSD(prices, spec.size, spec.nodes, regions);
   const cacheBytesPerNode = gatewayCacheBytes(spec.size);
