@@ -4,6 +4,7 @@ import { loadModel } from "../model/load-model.js";
 import type { ItemType, Model } from "../model/types.js";
 import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import type { Workload } from "../workload/types.js";
+import { loadWorkload } from "../workload/load-workload.js";
 import { designModel, type DesignResult } from "./design-model.js";
 import { generateWorkload } from "./generate-workload.js";
 import { HEADROOM_PREMIUM, scoreModel } from "./search.js";
@@ -169,8 +170,23 @@ describe("blogging acceptance (issue 4)", () => {
     const copies = items(model).filter((i) => i.item.entity === "Post" && i.item.source !== undefined);
     const byUser = copies.find((i) => i.paths.join() === "/userId");
     expect(byUser?.container).toBe(primary(model, "User").container);
-    // The feed: a bounded set of the newest 100, replicated so no partition takes it all.
-    const feed = copies.find((i) => i.item.keepLatest !== undefined);
+    // The feed may be 5 s stale: served through the integrated cache, chosen over the case
+    // study's newest 100 replicated (and a plain query) by monthly cost.
+    expect(model.integratedCache?.patterns).toEqual(["Q6"]);
+    const decision = design("blogging").result.decisions.find((d) => d.subject.kind === "integratedCache");
+    const replicas = decision?.alternatives.find((a) => a.name.startsWith("replicas (the newest 100"));
+    const chosen = decision?.alternatives.find((a) => a.name === decision.chosen);
+    expect(chosen?.monthlyCostUSD ?? Infinity).toBeLessThan(replicas?.monthlyCostUSD ?? 0);
+    expect(decision?.alternatives.map((a) => a.name)).toContain("plain query (no copy)");
+  });
+
+  it("without staleness allowed, the feed is the case study's bounded set of the newest 100, replicated", () => {
+    const text = readExample("blogging/workload.yaml").replace("    maxStalenessSeconds: 5\n", "");
+    const loaded = loadWorkload(text, { file: "blogging/workload.yaml" });
+    if (!loaded.ok) throw new Error("the blogging workload without staleness does not load");
+    const { model } = designModel(loaded.value);
+    expect(model.integratedCache).toBeUndefined();
+    const feed = items(model).find((i) => i.item.entity === "Post" && i.item.keepLatest !== undefined);
     expect(feed?.item.keepLatest).toEqual({ count: 100, by: "creationDate" });
     expect(feed?.item.replicas ?? 1).toBeGreaterThanOrEqual(4);
   });

@@ -27,13 +27,17 @@ import { cacheIneligibility } from "../workload/cacheable.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import { describeScore, isBetter, scoreModel, type Decision, type Scored } from "./search.js";
 
-/** The model with `patterns` cached (the smallest size whose cache holds them), or without a cache. */
+/**
+ * The model with `patterns` cached (the smallest size whose cache holds their working set), or
+ * undefined when no size holds it: least-recently-used evictions would add misses the evaluation
+ * does not count, so such a cache is never offered.
+ */
 function withCachedPatterns(
   workload: Workload,
   model: Model,
   patterns: readonly string[],
   options: EvaluateOptions,
-): Model {
+): Model | undefined {
   const { integratedCache: _dropped, ...rest } = model;
   if (patterns.length === 0) return rest;
   const prices = options.prices ?? DEFAULT_PRICES;
@@ -45,8 +49,10 @@ function withCachedPatterns(
     );
     return planned === undefined || planned.cache.workingSetBytesPerNode <= gatewayCacheBytes(size);
   };
-  const size = GATEWAY_SIZES.find(sizeFits) ?? "D16s";
-  return { ...rest, integratedCache: { size, nodes: MIN_PRODUCTION_GATEWAY_NODES, patterns } };
+  const size = GATEWAY_SIZES.find(sizeFits);
+  return size === undefined
+    ? undefined
+    : { ...rest, integratedCache: { size, nodes: MIN_PRODUCTION_GATEWAY_NODES, patterns } };
 }
 
 /** The item type the read's plan answers from, when it is a change-feed copy no other read uses. */
@@ -138,20 +144,28 @@ export function chooseIntegratedCache(
       continue;
     const plain = copy === undefined ? undefined : withoutItemType(current.model, copy);
     const staleness = `${formatInteger(pattern.maxStalenessSeconds ?? 0)} s`;
+    const overCopy = withCachedPatterns(workload, current.model, [...cached, pattern.id], options);
+    const overPlain =
+      plain === undefined ? undefined : withCachedPatterns(workload, plain, [...cached, pattern.id], options);
+    if (overCopy === undefined && overPlain === undefined) continue;
     const candidates: { name: string; model: Model; cached: boolean }[] = [
       { name: asSearchedName(current, copy), model: current.model, cached: false },
       ...(plain === undefined ? [] : [{ name: "plain query (no copy)", model: plain, cached: false }]),
-      {
-        name: `integrated cache (${staleness} staleness) over the ${copy === undefined ? "plain query" : "copy"}`,
-        model: withCachedPatterns(workload, current.model, [...cached, pattern.id], options),
-        cached: true,
-      },
-      ...(plain === undefined
+      ...(overCopy === undefined
+        ? []
+        : [
+            {
+              name: `integrated cache (${staleness} staleness) over the ${copy === undefined ? "plain query" : "copy"}`,
+              model: overCopy,
+              cached: true,
+            },
+          ]),
+      ...(overPlain === undefined
         ? []
         : [
             {
               name: `integrated cache (${staleness} staleness) over a plain query (no copy)`,
-              model: withCachedPatterns(workload, plain, [...cached, pattern.id], options),
+              model: overPlain,
               cached: true,
             },
           ]),

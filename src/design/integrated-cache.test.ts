@@ -127,6 +127,19 @@ describe("the integrated cache is not used where it may not or does not pay", ()
     expect(result.evaluation.totals.monthlyCostUSD).toBeLessThan(gateway);
   });
 
+  it("a read whose answers within a staleness window outgrow every node size is not cached", () => {
+    // A million games of 200 KB scores: each node would need far more than a D16s's 32 GB.
+    const workload = workloadOf("leaderboard.yaml", (text) =>
+      text
+        .replace("distinct: 20, skew: 0.8", "distinct: 1000000, skew: 0.8")
+        .replace("count: 20\n", "count: 1000000\n")
+        .replace("avgBytes: 300", "avgBytes: 200000"),
+    );
+    const result = designModel(workload);
+    expect(result.model.integratedCache).toBeUndefined();
+    expect(result.evaluation.issues.some((i) => i.code === "evaluate.integratedCacheTooSmall")).toBe(false);
+  });
+
   it("in three regions the gateway is billed three times and still chosen when cheapest", () => {
     const workload = workloadOf("leaderboard.yaml", (text) =>
       text.replace("name: Game leaderboards", "name: Game leaderboards\nscale: { regions: 3 }"),

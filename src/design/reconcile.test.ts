@@ -34,8 +34,12 @@ function expectReconciled(workload: Workload, model: Model, given?: Evaluation):
   for (const rate of ["avg", "peak"] as const) {
     for (const pattern of evaluation.patterns) {
       const parts = pattern.rusBreakdown;
-      // The parts from the workload's own rates: RU per request times requests per second.
-      const rps = workload.accessPatterns.find((p) => p.id === pattern.id)?.rps[rate] ?? NaN;
+      // The parts from the workload's own rates: RU per request times requests per second (for a
+      // read served through the integrated cache, the misses that reach the database).
+      const cached = evaluation.integratedCache?.patterns.find((p) => p.id === pattern.id);
+      const rps =
+        cached?.misses[rate] ?? workload.accessPatterns.find((p) => p.id === pattern.id)?.rps[rate] ?? NaN;
+      if (cached !== undefined) expect(cached.misses[rate]).toBeLessThanOrEqual(cached.requests[rate] + 1e-9);
       close(parts.requests[rate], pattern.ru.estimate * rps, `${pattern.id} requests ${rate}`);
       close(parts.changeFeed[rate], pattern.ru.async * rps, `${pattern.id} change feed ${rate}`);
       close(
@@ -62,7 +66,8 @@ function expectReconciled(workload: Workload, model: Model, given?: Evaluation):
   }
   close(
     evaluation.totals.monthlyCostUSD,
-    evaluation.containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0),
+    evaluation.containers.reduce((sum, c) => sum + c.monthlyCostUSD, 0) +
+      (evaluation.integratedCache?.monthlyCostUSD ?? 0),
     "total bill",
   );
   expectCostRanges(evaluation);
@@ -91,7 +96,8 @@ function expectCostRanges(evaluation: Evaluation): void {
   for (const end of ["lowUSD", "highUSD"] as const)
     close(
       evaluation.totals.monthlyCostRange[end],
-      evaluation.containers.reduce((sum, c) => sum + c.monthlyCostRange[end], 0),
+      evaluation.containers.reduce((sum, c) => sum + c.monthlyCostRange[end], 0) +
+        (evaluation.integratedCache?.monthlyCostUSD ?? 0),
       `total ${end}`,
     );
   const { account } = evaluation;

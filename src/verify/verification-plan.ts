@@ -740,6 +740,11 @@ function outOfScopeChecks(model: Model): string[] {
   if (model.containers.some((c) => c.defaultTtl !== undefined || c.items.some((i) => i.ttl !== undefined))) {
     checks.push("expiry of items with a ttl: a run does not last that long");
   }
+  if (model.integratedCache !== undefined) {
+    checks.push(
+      `the integrated cache's hits (${model.integratedCache.patterns.join(", ")}): verify reads the database directly, every answer fresh; the misses and the gateway's bill are evaluate's figures`,
+    );
+  }
   return checks;
 }
 
