@@ -149,10 +149,16 @@ export function deriveIndexingPolicy(
   return { included: [...paths].sort(), excluded: ["/*"], composite: [...composites.values()] };
 }
 
-/** `c.name` or `c["name"]` in a query's text. */
-function referencedIn(sql: string, name: string): boolean {
+/**
+ * `c.name` or `c["name"]` in what a query filters, joins or sorts on: the text after its first
+ * `FROM` (a projected attribute needs no index; the index serves WHERE, JOIN and ORDER BY).
+ * @example referencedIn("SELECT c.title FROM c WHERE c.userId = @u", "title") // false
+ */
+export function referencedIn(sql: string, name: string): boolean {
+  const from = sql.search(/\bFROM\b/i);
+  const clauses = from < 0 ? sql : sql.slice(from);
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`\\bc\\.${escaped}\\b|\\bc\\[\\s*["']${escaped}["']\\s*\\]`).test(sql);
+  return new RegExp(`\\bc\\.${escaped}\\b|\\bc\\[\\s*["']${escaped}["']\\s*\\]`).test(clauses);
 }
 
 /**

@@ -6,11 +6,17 @@
  */
 import { isKeyAttribute } from "../workload/keys.js";
 import { AUTOSCALE_MIN_FRACTION_OF_MAX } from "../cosmos/limits.js";
-import type { ContainerEvaluation } from "../cost/evaluation-types.js";
+import type { ContainerEvaluation, PatternEvaluation } from "../cost/evaluation-types.js";
+import type { PlanStep } from "../planner/types.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
 import type { Container, ItemType } from "../model/types.js";
-import { AUTOMATIC_POLICY, countIndexedValues, effectiveIndexingPolicy } from "../planner/indexing.js";
+import {
+  AUTOMATIC_POLICY,
+  countIndexedValues,
+  effectiveIndexingPolicy,
+  referencedIn,
+} from "../planner/indexing.js";
 import { sampleItems } from "../synthetic/sample-items.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
 import { createPlanningContext } from "../planner/context.js";
@@ -365,6 +371,89 @@ function attributeRows(context: Context, container: Container): string[][] {
 // ---------------------------------------------------------------------------------------------
 // Indexing
 
+/** Whole-item writes per second at peak of each item type of `container` (creates, replaces, upserts). */
+function itemWritesAtPeak(context: Context, container: string): Map<string, number> {
+  const rates = new Map<string, number>();
+  const walk = (steps: readonly PlanStep[], rate: number): void => {
+    for (const step of steps) {
+      const times = rate * step.times;
+      if (step.kind === "batch") walk(step.operations, times);
+      else if (step.kind === "changeFeed") walk(step.steps, times);
+      else if (
+        step.kind === "write" &&
+        step.container === container &&
+        step.operation !== "patch" &&
+        step.operation !== "delete"
+      )
+        rates.set(step.itemType, (rates.get(step.itemType) ?? 0) + times);
+    }
+  };
+  for (const evaluated of context.evaluation.patterns) {
+    if (evaluated.plan.type !== "write") continue;
+    const rate = context.workload.accessPatterns.find((p) => p.id === evaluated.id)?.rps.peak ?? 0;
+    walk(evaluated.plan.operations, rate);
+    walk(evaluated.plan.async, rate);
+  }
+  return rates;
+}
+
+/** The attribute an included path indexes (`/a/?` -> `a`, `/copies/[]/k/?` -> `copies`). */
+function pathAttribute(path: string): string {
+  return path.split("/").filter((part) => part !== "")[0] ?? "";
+}
+
+/**
+ * One row per included path: the patterns whose queries on this container name it (or the
+ * container's upkeep), the indexed values it adds to one write of each item type, and the RU/s
+ * those add to the whole-item writes at peak (the estimator's create charge with and without them).
+ */
+function indexedPathRows(
+  context: Context,
+  container: Container,
+  policy: ReturnType<typeof effectiveIndexingPolicy>,
+  queries: readonly PatternEvaluation[],
+): string[][] {
+  if (policy.excluded.length === 0 || !policy.excluded.includes("/*")) return [];
+  const { env } = context;
+  const writes = itemWritesAtPeak(context, container.name);
+  return policy.included.map((path) => {
+    const attribute = pathAttribute(path);
+    const without = { ...policy, included: policy.included.filter((p) => p !== path) };
+    const users = queries
+      .filter((p) =>
+        syncSteps(p).some(
+          (s) => s.kind === "query" && s.container === container.name && referencedIn(s.sql, attribute),
+        ),
+      )
+      .map((p) => p.id);
+    let rusAtPeak = 0;
+    const added = container.items.flatMap((item) => {
+      const placement = env.context.placement(container.name, item.type);
+      if (placement === undefined) return [];
+      const shape = env.shape(placement);
+      const indexed = countIndexedValues(policy, shape);
+      const less = countIndexedValues(without, shape);
+      if (indexed === less) return [];
+      const bytes = Math.round(shape.avgBytes);
+      const extra =
+        env.estimate({ op: "create", itemBytes: bytes, indexedValues: indexed }).estimate -
+        env.estimate({ op: "create", itemBytes: bytes, indexedValues: less }).estimate;
+      rusAtPeak += extra * (writes.get(item.type) ?? 0);
+      return [`${code(item.type)}: ${formatNumber(indexed - less, 0)}`];
+    });
+    return [
+      code(path),
+      users.length > 0
+        ? list(users.map(e))
+        : path === "/type/?"
+          ? "every query"
+          : "the container's upkeep (copies, sets, deletes)",
+      added.length === 0 ? "none (no item type stores it)" : added.join(", "),
+      rus(rusAtPeak),
+    ];
+  });
+}
+
 function renderIndexing(
   context: Context,
   container: Container,
@@ -409,6 +498,7 @@ function renderIndexing(
         (indexed === all ? "" : ` instead of ${ruRange(writeAll)}`),
     ];
   });
+  const pathRows = indexedPathRows(context, container, policy, queries);
   const lines = [
     `#### Indexing Strategy of ${e(container.name)}`,
     "",
@@ -424,6 +514,17 @@ function renderIndexing(
       `**RU Impact**: ${impact.length === 0 ? "no item types" : impact.join("; ")}.${evaluated === undefined ? "" : ""}`,
     ]),
     "",
+    ...(pathRows.length === 0
+      ? []
+      : [
+          "What each included path is for and what it adds to the writes of whole items (create, replace, upsert) at peak; `/type/?` filters every query by item type:",
+          "",
+          table(
+            ["Included path", "Needed by", "Indexed values it adds per write", "RU/s it adds at peak"],
+            pathRows,
+          ),
+          "",
+        ]),
     "Indexing policy (Cosmos DB JSON):",
     "",
     codeFence(JSON.stringify(definition.indexingPolicy, null, 2), "json"),

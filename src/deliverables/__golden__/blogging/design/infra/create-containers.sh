@@ -77,7 +77,7 @@ az cosmosdb sql container create \
   --name 'users' \
   --partition-key-path '/userId' \
   --partition-key-version 2 \
-  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/creationDate/?"},{"path":"/postId/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
+  --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/creationDate/?"},{"path":"/type/?"},{"path":"/userId/?"}],"excludedPaths":[{"path":"/*"}]}' \
   --max-throughput 6000
 
 # Container posts

@@ -121,9 +121,6 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
             path: '/creationDate/?'
           }
           {
-            path: '/postId/?'
-          }
-          {
             path: '/type/?'
           }
           {

@@ -156,10 +156,6 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
     }
 
     included_path {
-      path = "/postId/?"
-    }
-
-    included_path {
       path = "/type/?"
     }
 
