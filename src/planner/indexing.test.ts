@@ -45,6 +45,15 @@ describe("usedIndexingPolicy", () => {
     expect(used.included).not.toContain("/status/?");
   });
 
+  it("does not keep a path an attribute is only projected by (the index serves WHERE, JOIN and ORDER BY)", () => {
+    const used = usedIndexingPolicy(derived, upkeep, [
+      "SELECT c.id, c.status, c.createdAt FROM c WHERE c.carrierId = @p0",
+    ]);
+    expect(used.included).toContain("/carrierId/?");
+    expect(used.included).not.toContain("/status/?");
+    expect(used.included).not.toContain("/createdAt/?");
+  });
+
   it("keeps only the upkeep's paths on a container no query reads", () => {
     expect(usedIndexingPolicy(derived, upkeep, []).included).toEqual([
       "/deleted/?",
