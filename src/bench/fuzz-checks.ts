@@ -42,6 +42,7 @@ const WITHOUT_LINE = new Set([
   "cli.badOutputPath",
   "cli.invalidOutputPath",
   "files.outsideFolder",
+  "files.notRegularFile",
 ]);
 
 /* eslint-disable no-control-regex -- this expression exists to find control characters */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -64,5 +65,21 @@ describe("confinePath", () => {
     expect(isInside("/a/b", "/a/b/c")).toBe(true);
     expect(isInside("/a/b", "/a/bc")).toBe(false);
     expect(isInside("/a/b", "/a")).toBe(false);
+    // A name that starts with two dots is inside; only a first segment ".." leaves.
+    expect(isInside("/a/b", "/a/b/..notes.yaml")).toBe(true);
+    expect(isInside("/a/b", "/a/b/..")).toBe(false);
+  });
+
+  it("accepts a file whose name starts with two dots", async () => {
+    await expect(confinePath(root, "..notes.yaml", "write", "notes")).resolves.toMatch(/\.\.notes\.yaml$/);
+  });
+
+  it("refuses a FIFO at once, for reading and writing, instead of blocking", async () => {
+    const fifo = join(root, "pipe.yaml");
+    execFileSync("mkfifo", [fifo]);
+    for (const access of ["read", "write"] as const)
+      await expect(confinePath(root, "pipe.yaml", access, "model")).rejects.toMatchObject({
+        code: "files.notRegularFile",
+      });
   });
 });

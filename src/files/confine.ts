@@ -6,17 +6,21 @@
  * a link inside the folder that points out of it can reach another file. A refusal names the
  * path given and the folder, never anything read from the file.
  */
-import { lstat, readlink, realpath } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { lstat, readlink, realpath, stat } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 
 /** What the caller does with the path. */
 export type PathAccess = "read" | "write";
 
-/** True when `path` is `root` or inside it (both absolute, already real). */
+/**
+ * True when `path` is `root` or inside it (both absolute, already real). Compared by path
+ * segments: a file named `..notes.yaml` in the folder is inside, only a first segment `..` is not.
+ * @example isInside("/s", "/s/..notes.yaml") // true
+ */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (rel.split(sep)[0] !== ".." && !isAbsolute(rel));
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -90,6 +94,16 @@ export async function confinePath(
     throw new CosmosModelerError(
       "files.notFound",
       `${what}: ${JSON.stringify(path)} does not exist in the session folder ${root}`,
+      { context: { path, root } },
+    );
+  }
+  // Only regular files and folders: reading a FIFO, a socket or a device would block the tool
+  // (a FIFO waits for a writer) or read without end.
+  const kind = await stat(real).catch(() => undefined);
+  if (kind !== undefined && !kind.isFile() && !kind.isDirectory()) {
+    throw new CosmosModelerError(
+      "files.notRegularFile",
+      `${what}: ${JSON.stringify(path)} is not a regular file (a FIFO, socket or device); only regular files in the session folder can be ${access === "read" ? "read" : "written"}`,
       { context: { path, root } },
     );
   }

@@ -56,6 +56,26 @@ describe("BoundedStdioTransport", () => {
     );
   });
 
+  it("answers a tool call whose arguments are not an object with invalid params (-32602), not an internal error", async () => {
+    const call = (id: number, params: unknown) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+    const input = [
+      call(1, { name: "check-workload", arguments: null }),
+      call(2, { name: "check-workload", arguments: [1] }),
+      call(3, { arguments: {} }),
+      call(4, { name: "check-workload", arguments: { workload: "w.yaml" } }),
+      call(5, { name: "check-workload" }),
+      "",
+    ].join("\n");
+    const { messages, errors } = await feed(input, [input.length], 100_000);
+    expect(errors.map((e) => [e.id, e.error.code])).toEqual([
+      [1, -32602],
+      [2, -32602],
+      [3, -32602],
+    ]);
+    expect(messages.map((m) => (m as { id: number }).id)).toEqual([4, 5]);
+  });
+
   it("finds the id of an oversized message at its start or its end (the SDK client puts it last)", async () => {
     const pad = "z".repeat(5000);
     const first = `{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"t":"${pad}"}}`;

@@ -155,6 +155,11 @@ export class BoundedStdioTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
+      const params = invalidToolParams(parsed.data);
+      if (params !== undefined) {
+        this.write(errorResponse(params.id, ErrorCode.InvalidParams, params.message));
+        return;
+      }
       this.onmessage?.(parsed.data);
       return;
     }
@@ -216,4 +221,32 @@ export class BoundedStdioTransport implements Transport {
       else this.stdout.once("drain", () => resolvePromise());
     });
   }
+}
+
+/**
+ * A `tools/call` request whose `name` is not a string or whose `arguments` is present but not an
+ * object (`null`, a list, a number): invalid params (-32602) with what would be valid, rather
+ * than the SDK's internal error (-32603) when its schema refuses the request.
+ */
+function invalidToolParams(
+  message: unknown,
+): { readonly id: string | number; readonly message: string } | undefined {
+  const request = message as { id?: unknown; method?: unknown; params?: unknown };
+  if (request.method !== "tools/call") return undefined;
+  if (typeof request.id !== "string" && typeof request.id !== "number") return undefined;
+  const params = request.params;
+  const problems: string[] = [];
+  if (params === null || typeof params !== "object" || Array.isArray(params))
+    problems.push("params: expected an object { name, arguments }");
+  else {
+    const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+    if (typeof name !== "string") problems.push("params.name: expected the tool's name (a string)");
+    if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
+      problems.push(
+        `params.arguments: expected an object of the tool's arguments (or no arguments field), got ${args === null ? "null" : Array.isArray(args) ? "a list" : typeof args}`,
+      );
+  }
+  return problems.length === 0
+    ? undefined
+    : { id: request.id, message: `Invalid params: ${problems.join("; ")}` };
 }
