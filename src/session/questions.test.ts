@@ -206,15 +206,41 @@ describe("the later topics of the interview", () => {
     expect(cardinality.map((q) => q.id)).toEqual(["cardinality:Post:status", "skew:Post:status"]);
     const skipped = apply(bounded, answer(cardinality, [{ kind: "skip" }, { kind: "skip" }]));
     expect(skipped.declined).toContain("cardinality:Post:status");
+    // then the result sizes of the reads without a limit that are not lookups: the user's posts
+    // (unbounded children) and the posts by status (issue 27: an unbounded read is always asked)
+    const sizes = nextQuestions(skipped);
+    expect(sizes.map((q) => q.id)).toEqual([
+      "result-size:Q1",
+      "result-size:Q1:limit",
+      "result-size:Q2",
+      "result-size:Q2:limit",
+      "design:latency",
+    ]);
+    const sized = apply(
+      skipped,
+      answer(sizes.slice(0, 4), [
+        { kind: "skip" },
+        { kind: "value", value: 20 },
+        { kind: "value", value: 150 },
+        { kind: "skip" },
+      ]),
+    );
+    expect(
+      sized.workload.accessPatterns.filter((p) => p.type === "read").map((p) => [p.limit, p.returns]),
+    ).toEqual([
+      [20, undefined],
+      [undefined, { avg: 150 }],
+      [undefined, undefined], // the user by key: one item
+    ]);
     // then the details: latency, sparse attributes, atomic writes (all optional)
-    const details = nextQuestions(skipped);
+    const details = nextQuestions(sized);
     expect(details.map((q) => q.id)).toEqual([
       "design:latency",
       "design:sparse-attributes",
       "design:atomic-writes",
     ]);
     const declined = apply(
-      skipped,
+      sized,
       answer(details, [{ kind: "value", value: 50 }, { kind: "choice", value: "none" }, { kind: "skip" }]),
     );
     expect(declined.workload.accessPatterns.filter((p) => p.type === "read").map((p) => p.latencyMs)).toEqual(

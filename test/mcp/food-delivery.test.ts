@@ -303,6 +303,9 @@ interface ServerQuestion {
   howToAnswer: string;
 }
 
+/** How many orders the reads without a limit return (asked by the interview: issue 27). */
+const RESULT_SIZES: Readonly<Record<string, number>> = { Q7: 12, Q8: 2 };
+
 /** The fact answering a question: a value for its `fills`, a choice, changes of a form, or a skip. */
 type Fact =
   | { kind: "value"; value: unknown }
@@ -373,6 +376,13 @@ function factFor(question: ServerQuestion): Fact {
     case "cardinality": {
       const attribute = CARDINALITY[`${parts[1]}.${parts[2]}`];
       if (attribute !== undefined) return value(attribute.distinct);
+      break;
+    }
+    case "result-size": {
+      // A restaurant's orders in one status (the open ones), a courier's: a few each.
+      const size = RESULT_SIZES[parts[1] ?? ""];
+      if (size !== undefined && parts[2] === undefined) return value(size);
+      if (size !== undefined && parts[2] === "limit") return { kind: "skip" };
       break;
     }
     case "design":
