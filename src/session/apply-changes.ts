@@ -223,8 +223,8 @@ function confirm(state: SessionState, change: ChangeOf<"confirm">): Step {
         ? "You confirmed that every read and write access pattern is captured."
         : "There are more access patterns to capture."
       : change.value
-        ? "You confirmed consistency, regions and multi-region writes."
-        : "Consistency, regions and multi-region writes are still open.";
+        ? "You confirmed consistency, regions, the horizon and multi-region writes."
+        : "Consistency, regions, the horizon and multi-region writes are still open.";
   const key = change.subject === "access-patterns-complete" ? "accessPatternsComplete" : "distribution";
   return done({ confirmed: { ...state.confirmed, [key]: change.value } }, [sentence]);
 }

@@ -1,5 +1,5 @@
 /**
- * The closing questions: consistency, regions and multi-region writes (confirmed together), and
+ * The closing questions: consistency, regions, the horizon and multi-region writes (confirmed together), and
  * the user's confirmation that every access pattern is captured.
  */
 import type { Change } from "./changes.js";
@@ -8,7 +8,7 @@ import type { Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
 import { RANGES } from "./value-ranges.js";
 
-/** Consistency, regions and multi-region writes, confirmed together. */
+/** Consistency, regions, the planning horizon and multi-region writes, confirmed together. */
 export function askDistribution(state: SessionState): readonly Question[] {
   if (state.confirmed.distribution) return [];
   const scale = state.workload.scale;
@@ -55,6 +55,17 @@ export function askDistribution(state: SessionState): readonly Question[] {
       fills: { change: { kind: "set-scale" }, field: "regions" },
       alsoChanges: confirm,
       optional: false,
+    },
+    {
+      group,
+      id: "distribution:horizon",
+      topic: "distribution",
+      text: `For how many months ahead must the design hold${scale.horizonMonths === undefined ? " (default 12)" : ` (now ${scale.horizonMonths})`}? Skip to keep it.`,
+      why: "Partitions, storage and the busiest reads are sized at the data of the horizon's end; a longer horizon can change the partition key (the design also says at which multiple of it the model breaks).",
+      answer: { kind: "number", unit: "count", range: RANGES.positiveInteger },
+      fills: { change: { kind: "set-scale" }, field: "horizonMonths" },
+      alsoChanges: confirm,
+      optional: true,
     },
     {
       group,

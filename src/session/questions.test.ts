@@ -246,20 +246,27 @@ describe("the later topics of the interview", () => {
     expect(declined.workload.accessPatterns.filter((p) => p.type === "read").map((p) => p.latencyMs)).toEqual(
       [50, 50, 50],
     );
-    // then consistency, regions and multi-region writes, confirmed together
+    // then consistency, regions, the horizon and multi-region writes, confirmed together
     const distribution = nextQuestions(declined);
-    expect(distribution.map((q) => q.topic)).toEqual(["distribution", "distribution", "distribution"]);
+    expect(distribution.map((q) => q.id)).toEqual([
+      "distribution:consistency",
+      "distribution:regions",
+      "distribution:horizon",
+      "distribution:multi-region-writes",
+    ]);
     const confirmed = apply(
       declined,
       answer(distribution, [
         { kind: "choice", value: "session" },
         { kind: "value", value: 2 },
+        { kind: "value", value: 36 },
         { kind: "choice", value: "single" },
       ]),
     );
     expect(confirmed.workload.scale).toEqual({
       consistency: "session",
       regions: 2,
+      horizonMonths: 36,
       multiRegionWrites: false,
     });
     expect(confirmed.confirmed.distribution).toBe(true);

@@ -74,7 +74,7 @@ function topicLabel(topic: string): string {
     sizes: "item counts and sizes",
     relationships: "relationships and their bounds",
     cardinality: "the number of distinct values of filtered attributes",
-    distribution: "consistency, regions and multi-region writes",
+    distribution: "consistency, regions, the planning horizon and multi-region writes",
     confirmation: "whether every access pattern is captured",
   };
   return labels[topic] ?? topic;

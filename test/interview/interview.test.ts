@@ -142,8 +142,9 @@ describe.skipIf(!haveTmux)("cosmos-modeler interview in a terminal", () => {
     await run.keys("Must any of the writes", KEY.enter); // none
     await run.keys("Which consistency level", KEY.enter); // session
     await run.answer("In how many Azure regions", "1");
+    await run.answer("For how many months ahead must the design hold", ""); // keep the file's
     await run.keys("Must every region accept writes", KEY.enter); // one write region
-    await run.waitFor("You confirmed consistency, regions and multi-region writes.");
+    await run.waitFor("You confirmed consistency, regions, the horizon and multi-region writes.");
     await run.keys("Is every read and write the application makes captured", KEY.enter);
     await run.waitFor("No open questions.");
     await run.keys("What next?", KEY.enter); // the default is the design

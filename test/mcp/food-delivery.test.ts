@@ -399,6 +399,7 @@ function factFor(question: ServerQuestion): Fact {
     case "distribution":
       if (parts[1] === "consistency") return { kind: "choice", value: "session" };
       if (parts[1] === "regions") return value(1);
+      if (parts[1] === "horizon") return value(24);
       if (parts[1] === "multi-region-writes") return { kind: "choice", value: "single" };
       break;
     case "confirmation":
