@@ -6,6 +6,7 @@
 import { zipfShare } from "../cost/zipf.js";
 import { keyTemplate } from "../workload/keys.js";
 import type { Container, ItemType, Model } from "../model/types.js";
+import { parseTemplate, templateAttributes } from "../model/templates.js";
 import type { Entity, Workload } from "../workload/types.js";
 
 /** `SessionEvent` -> `session-events`. */
@@ -214,12 +215,109 @@ export function removeItem(model: Model, container: string, type: string): Model
   return replaceContainer(model, container, { ...found, items: found.items.filter((i) => i.type !== type) });
 }
 
-/** Adds an item type to a container (creating the container when it does not exist). */
+/**
+ * Adds an item type to a container (creating the container when it does not exist). One entity is
+ * never stored twice at one place of one container (issue 26: a change-feed copy `menuItem2`
+ * beside `menuItem`, both keyed `{restaurantId}`, makes every write pay twice for nothing): an
+ * item type that would be the twin of one already there (`twinOf`) is merged into it instead.
+ * A copy beside its entity's own items is not added (they answer its reads in the same logical
+ * partitions); the entity's own items take the place of a copy of them (they hold every attribute
+ * of every record); two copies become one that stores what either stored (`widenCopy`).
+ */
 export function addItem(model: Model, container: Container, item: ItemType): Model {
   const existing = model.containers.find((c) => c.name === container.name);
   if (existing === undefined)
     return { ...model, containers: [...model.containers, { ...container, items: [item] }] };
-  return replaceContainer(model, container.name, { ...existing, items: [...existing.items, item] });
+  const twin = twinOf(existing, item);
+  if (twin === undefined)
+    return replaceContainer(model, container.name, { ...existing, items: [...existing.items, item] });
+  if (twin.source === undefined) return model;
+  const merged = item.source === undefined ? item : widenCopy(twin, item);
+  const next = replaceContainer(model, container.name, {
+    ...existing,
+    items: existing.items.map((i) => (i === twin ? merged : i)),
+  });
+  return merged.type === twin.type
+    ? next
+    : retargetSources(
+        next,
+        new Map([[`${existing.name}/${twin.type}`, { container: existing.name, type: merged.type }]]),
+      );
+}
+
+/**
+ * Where an item type puts its records in a container: its entity, the placeholders of each
+ * partition key template in order (the literal text only names the item type: `order-{orderId}`
+ * and `order2-{orderId}` of a container keyed by /id are one logical partition per order each),
+ * and the attributes its id is built from. Two item types of one place store the same records
+ * (or a part of them) at the same logical partitions.
+ */
+export function itemPlace(item: ItemType): string {
+  const placeholders = (template: string): string =>
+    parseTemplate(template)
+      .map((part) =>
+        part.kind === "literal" ? "" : part.kind === "attribute" ? `{${part.name}}` : part.kind,
+      )
+      .join("");
+  const addressedBy = [...new Set(templateAttributes(item.id))].sort();
+  return [item.entity, ...item.partitionKey.map(placeholders), "|", ...addressedBy].join("\u0000");
+}
+
+/**
+ * The item type of `container` that would hold the same records as `item` at the same place
+ * (`itemPlace`): the same entity under the same partition key, addressed by the same attributes
+ * (a lookup item keyed by `{email}` with the id `{email}` is not the twin of a copy keyed
+ * `{email}` with the id `{accountId}`: it enforces uniqueness). Only the entity's complete
+ * records or a copy of them can be twins (a lookup item is a projection of its own; a bucket, a
+ * sharded or replicated key places its records otherwise), and two item types of the entity's
+ * own records (no `source`) never are.
+ */
+export function twinOf(container: Container, item: ItemType): ItemType | undefined {
+  const placed = (i: ItemType): boolean =>
+    (i.source !== undefined || i.select === undefined) &&
+    i.bucket === undefined &&
+    i.shards === undefined &&
+    i.replicas === undefined;
+  if (!placed(item)) return undefined;
+  const place = itemPlace(item);
+  return container.items.find(
+    (other) =>
+      other !== item &&
+      placed(other) &&
+      (other.source !== undefined || item.source !== undefined) &&
+      itemPlace(other) === place,
+  );
+}
+
+/**
+ * One copy for two copies of one entity at one place: it stores every attribute either stores
+ * (no `select` when either has none), cuts only what both cut (to the longer of the two cuts),
+ * and keeps every record unless both keep only the newest by the same attribute (then the larger
+ * number of them): each read either answered, it answers. `kept`'s name, id and source stay;
+ * counters, copies and embeds stay with the source.
+ */
+export function widenCopy(kept: ItemType, other: ItemType): ItemType {
+  const { select: _select, keepLatest: _keepLatest, ...rest } = kept;
+  const select =
+    kept.select === undefined || other.select === undefined
+      ? undefined
+      : [...new Set([...kept.select, ...other.select])];
+  const keepLatest =
+    kept.keepLatest === undefined ||
+    other.keepLatest === undefined ||
+    kept.keepLatest.by !== other.keepLatest.by
+      ? undefined
+      : { count: Math.max(kept.keepLatest.count, other.keepLatest.count), by: kept.keepLatest.by };
+  const truncate = kept.truncate.flatMap((cut) => {
+    const also = other.truncate.find((t) => t.attribute === cut.attribute);
+    return also === undefined ? [] : [{ attribute: cut.attribute, bytes: Math.max(cut.bytes, also.bytes) }];
+  });
+  return {
+    ...rest,
+    truncate,
+    ...(select === undefined ? {} : { select }),
+    ...(keepLatest === undefined ? {} : { keepLatest }),
+  };
 }
 
 /** A unique item type name within a container. */

@@ -8,7 +8,7 @@ import { coversKey, isKeyAttribute } from "../workload/keys.js";
 import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
-import type { ItemType, Model } from "../model/types.js";
+import type { Container, ItemType, Model } from "../model/types.js";
 import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
@@ -22,6 +22,7 @@ import {
   freshContainerName,
   freshItemType,
   propertyNameOf,
+  twinOf,
   unspread,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
@@ -304,21 +305,35 @@ function keyedCopyCandidates(
   projection: Projection,
   equalities: readonly string[],
 ): Candidate[] {
-  return equalities.map((attribute) => {
-    // Reuse a container already keyed by the filter (the case study's V3 move), or add one.
-    const keyed = model.containers.find(
+  return equalities.flatMap((attribute) => {
+    // Reuse a container already keyed by the filter (the case study's V3 move), or add one; of
+    // several, the one that holds a copy of the entity under that key already (widened below).
+    const keyedBy = model.containers.filter(
       (c) => c.partitionKey.length === 1 && c.partitionKey[0] === `/${attribute}`,
     );
+    const copyIn = (container: Container | undefined): ItemType => ({
+      ...copyOf(home, [`{${attribute}}`], projection),
+      type: freshItemType(container, home.item.type),
+    });
+    const keyed = keyedBy.find((c) => twinOf(c, copyIn(c)) !== undefined) ?? keyedBy[0];
     const name =
       keyed?.name ?? freshContainerName(model, `${home.container.name}-by-${attribute.toLowerCase()}`);
     const container = keyed ?? containerFor(name, home.item, [`/${attribute}`]);
-    return {
-      name: `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`,
-      model: addItem(model, container, {
-        ...copyOf(home, [`{${attribute}}`], projection),
-        type: freshItemType(keyed, home.item.type),
-      }),
-    };
+    const copy = copyIn(keyed);
+    // The entity keyed by the filter there already: a copy of it (another read's) is widened to
+    // serve this read too (addItem merges them), never a second item type of it at that place;
+    // its own items need no copy.
+    const twin = keyed === undefined ? undefined : twinOf(keyed, copy);
+    if (twin !== undefined && twin.source === undefined) return [];
+    return [
+      {
+        name:
+          twin === undefined
+            ? `copy ${pattern.entity} into ${name} (partitioned by ${attribute}) from the change feed`
+            : `widen the copy ${name}/${twin.type} (partitioned by ${attribute}) to serve ${pattern.id} too`,
+        model: addItem(model, container, copy),
+      },
+    ];
   });
 }
 

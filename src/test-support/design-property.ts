@@ -22,8 +22,10 @@ import {
   TIE_SHARE,
 } from "../design/search.js";
 import { loadModel } from "../model/load-model.js";
+import { parseTemplate, templateAttributes } from "../model/templates.js";
 import { createPlanningContext } from "../planner/context.js";
 import { deriveIndexingPolicy } from "../planner/indexing.js";
+import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { serializeModel } from "../model/serialize-model.js";
 import { toWorkload, workloadDocumentArbitrary, type WorkloadDocument } from "./workload-arbitrary.js";
@@ -141,7 +143,41 @@ export function designProblems(
     problems.push(
       `$${result.evaluation.totals.monthlyCostUSD.toFixed(0)}/month, dearer than the baseline's $${result.baseline.monthlyCostUSD.toFixed(0)} with as many errors`,
     );
-  problems.push(...choiceProblems(result), ...atomicityProblems(result));
+  problems.push(...choiceProblems(result), ...atomicityProblems(result), ...duplicateItemTypes(result.model));
+  return problems;
+}
+
+/**
+ * Two item types of one entity under one partition key template and addressed by the same
+ * attributes in one container (issue 26: a change-feed copy `menuItem2` beside `menuItem`, both
+ * keyed `{restaurantId}`): every write of the entity pays twice, and any read one of them answers
+ * the other answers in the same logical partitions. Literal text in a key template does not
+ * count (`order-{orderId}` and `order2-{orderId}` in a container keyed by /id: one logical
+ * partition per order each); a shard, replica or bucket placeholder does.
+ */
+export function duplicateItemTypes(model: Model): string[] {
+  const keyShape = (template: string): string =>
+    parseTemplate(template)
+      .map((part) =>
+        part.kind === "literal" ? "" : part.kind === "attribute" ? `{${part.name}}` : part.kind,
+      )
+      .join("");
+  const problems: string[] = [];
+  for (const container of model.containers) {
+    const seen = new Map<string, string>();
+    for (const item of container.items) {
+      // Addressed by the same attributes: a lookup item (id `{email}`) beside a copy keyed by the
+      // same value (id `{userId}`) enforces uniqueness, it does not hold the records twice.
+      const addressedBy = [...new Set(templateAttributes(item.id))].sort().join(",");
+      const place = [item.entity, ...item.partitionKey.map(keyShape), addressedBy].join("\u0000");
+      const first = seen.get(place);
+      if (first === undefined) seen.set(place, item.type);
+      else
+        problems.push(
+          `${container.name} holds ${item.entity} twice under the key ${item.partitionKey.join(", ")}: ${first} and ${item.type}`,
+        );
+    }
+  }
   return problems;
 }
 
