@@ -10,7 +10,7 @@ import type { PlanEnvironment } from "../planner/environment.js";
 import { partitionKeyAttributes } from "../planner/routing.js";
 import type { Plan, PlanStep } from "../planner/types.js";
 import type { AccessPattern } from "../workload/types.js";
-import { renderTemplate, templateAttributes } from "../model/templates.js";
+import { parseTemplate, renderTemplate, templateAttributes } from "../model/templates.js";
 import { zipfShare } from "./zipf.js";
 import { BYTES_PER_GB, MAX_PHYSICAL_PARTITION_GB } from "../cosmos/limits.js";
 
@@ -167,7 +167,7 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
     namedShare += share * (1 - unnamedCopies);
     keys.push(...split(k, share));
   }
-  const prefixes = copies === 1 ? firstLevelKeys(env, pattern, placement, hottest, tracked) : [];
+  const prefixes = firstLevelKeys(env, pattern, placement, hottest, tracked);
   for (const prefix of prefixes) namedShare += prefix.share;
   return { keys: [...keys, ...prefixes], rest: Math.max(0, 1 - namedShare) };
 }
@@ -178,7 +178,9 @@ function concentrationOf(env: PlanEnvironment, pattern: AccessPattern, placement
  * physical partition until it reaches 50 GB",
  * https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
  * A first level more concentrated than the whole key puts the rest of its value's load there:
- * one named prefix key per tracked first-level value, with the load beyond the whole key's.
+ * one named prefix key per tracked first-level value, with the load beyond the whole key's. A
+ * first level that names the replica or the shard (`{tenantId}-{replica}`) makes each copy of a
+ * value its own prefix, with an equal share of the value's load and data.
  */
 function firstLevelKeys(
   env: PlanEnvironment,
@@ -188,14 +190,19 @@ function firstLevelKeys(
   tracked: number,
 ): NamedKey[] {
   const { item } = placement;
-  const firstLevel = item.partitionKey.length > 1 ? templateAttributes(item.partitionKey[0] ?? "") : [];
+  const first = item.partitionKey.length > 1 ? (item.partitionKey[0] ?? "") : "";
+  const firstLevel = templateAttributes(first);
   if (firstLevel.length === 0) return [];
   const prefix = hottestValueOf(env, pattern, placement, firstLevel);
   if (prefix.share <= hottest.share) return [];
+  const parts = parseTemplate(first);
+  const replicas = parts.some((part) => part.kind === "replica") ? (item.replicas ?? 1) : 1;
+  const shards = parts.some((part) => part.kind === "shard") ? (item.shards ?? 1) : 1;
+  const copies = replicas * shards;
   // Storage splits do cut inside a value that outgrows a partition: a value holding S GB
   // spans about S / 50 GB physical partitions, and its load spreads over them.
   // The value's data: every item type of the container whose first level uses the same
-  // attributes shares its range.
+  // attributes shares its range (the copies of a value divide it).
   const sharing = placement.container.items.flatMap((other) => {
     const found = env.context.placement(placement.container.name, other.type);
     const attributes = templateAttributes(other.partitionKey[0] ?? "");
@@ -217,24 +224,30 @@ function firstLevelKeys(
           env.itemCount(other) *
           env.shape(other).avgBytes,
       0,
-    );
+    ) / copies;
+  const values = Math.max(
+    1,
+    Math.min(TRACKED_VALUES, Math.floor(prefix.n), Math.floor(MAX_NAMED_KEYS / copies)),
+  );
   const keys: NamedKey[] = [];
-  for (let k = 1; k <= Math.max(1, Math.min(TRACKED_VALUES, Math.floor(prefix.n))); k++) {
+  for (let k = 1; k <= values; k++) {
     const beyond = zipfShare(prefix.n, prefix.s, k) - (k <= tracked ? zipfShare(hottest.n, hottest.s, k) : 0);
     if (beyond <= 0) continue;
     const spans = Math.max(1, Math.floor(stored(k) / (MAX_PHYSICAL_PARTITION_GB * BYTES_PER_GB)));
-    keys.push({
-      components: [
-        renderTemplate(item.partitionKey[0] ?? "", {
-          attributes: Object.fromEntries(firstLevel.map((a) => [a, `${a}#${k}`])),
-          replica: 0,
-          shard: 0,
-          bucket: "b",
-        }),
-      ],
-      share: beyond / spans,
-      prefix: true,
-    });
+    for (let replica = 0; replica < replicas; replica++)
+      for (let shard = 0; shard < shards; shard++)
+        keys.push({
+          components: [
+            renderTemplate(first, {
+              attributes: Object.fromEntries(firstLevel.map((a) => [a, `${a}#${k}`])),
+              replica,
+              shard,
+              bucket: "b",
+            }),
+          ],
+          share: beyond / copies / spans,
+          prefix: true,
+        });
   }
   return keys;
 }

@@ -141,13 +141,16 @@ function designGroup(
   const singleDecisions: Decision[] = [];
   const single = designComponent(workload, options, singleDecisions, step, false, budget);
   // Moves combined with their repairs are searched when one move at a time leaves something to
-  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out
-  // (and the budget is not spent).
+  // repair: a hard limit, split atomic writes, a support ticket, no headroom or a frequent fan-out;
+  // or when it only met the limits in its last step, by spreading or relieving a partition (or
+  // removing a fan-out) of the model it reached: an earlier move combined with its repair may
+  // meet them for less (and the budget is not spent).
   if (
     (violations(single) === 0 &&
       single.overMaximum === 0 &&
       single.nearLimit === 0 &&
-      single.frequentFanOuts === 0) ||
+      single.frequentFanOuts === 0 &&
+      !repairedLast(singleDecisions)) ||
     budget.spent >= budget.units
   ) {
     decisions.push(...singleDecisions);
@@ -190,6 +193,18 @@ function designGroup(
     });
   }
   return kept.model;
+}
+
+/**
+ * True when the search's last step (the repairs of hard limits and headroom) changed the model: a
+ * `shard` or `repair` decision that chose another model than the one it kept (its first
+ * alternative).
+ */
+function repairedLast(decisions: readonly Decision[]): boolean {
+  return decisions.some(
+    (d) =>
+      (d.subject.kind === "shard" || d.subject.kind === "repair") && d.chosen !== d.alternatives[0]?.name,
+  );
 }
 
 /** TTL: the container default when all its items expire alike, else per item type. */

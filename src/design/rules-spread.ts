@@ -2,13 +2,16 @@
  * Spreading a hot logical partition: write shards for a hot write key (`{key}-{shard}`, the
  * shard hashed from an attribute the reads give with the key), replicas for a hot read set kept
  * from the change feed (`{key}-{replica}`, the reader picks one); and for a logical partition
- * over 20 GB, shards or a hierarchical key that ends with the entity's own key.
+ * over 20 GB, shards or a hierarchical key that ends with the entity's own key. A hierarchical
+ * key's first level is spread the same way (a hot tenant of `/tenantId, /id` gets replicas of
+ * its prefix, `{tenantId}-{replica}`, each a prefix of its own), and replicas of a value whose
+ * records approach 20 GB keep the record's own key as a lower level.
  * Primary item types and copies alike; an item type that shares its container moves to its own.
  */
 import { keyAttributes, soleKey } from "../workload/keys.js";
-import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
+import { MAX_LOGICAL_PARTITION_GB, MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { patternLoadOn, type DetailedEvaluation } from "../cost/evaluate.js";
-import { parseTemplate } from "../model/templates.js";
+import { parseTemplate, templateAttributes } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
 import {
@@ -72,14 +75,23 @@ function loadShares(
 /** A spread that answers less than this share of a container's load is not tried. */
 const MIN_SHARE_SPREAD = 0.1;
 
-/** The key of a single-path item type: its attribute and the shards or replicas it already has. */
-function keyShape(item: ItemType): { attribute?: string; literal: boolean } | undefined {
-  if (item.partitionKey.length !== 1) return undefined;
+/**
+ * The key of an item type as its first level: that level's attribute (none for a constant) and
+ * the templates of the levels below it (a hierarchical key's; none for a single path).
+ */
+function keyShape(
+  item: ItemType,
+): { attribute?: string; literal: boolean; lower: readonly string[] } | undefined {
   const parts = parseTemplate(item.partitionKey[0] ?? "");
   const attributes = parts.filter((p) => p.kind === "attribute");
+  const lower = item.partitionKey.slice(1);
   if (attributes.length > 1 || parts.some((p) => p.kind === "bucket")) return undefined;
   const first = attributes[0];
-  return first?.kind === "attribute" ? { attribute: first.name, literal: false } : { literal: true };
+  return first?.kind === "attribute"
+    ? { attribute: first.name, literal: false, lower }
+    : lower.length > 0
+      ? undefined
+      : { literal: true, lower };
 }
 
 /** Replaces `item` (in `container`) by `next`, in place when it is alone there, else in its own container. */
@@ -163,7 +175,9 @@ export function spreadCandidates(
       item,
       entity,
       attribute: shape.attribute,
+      lower: shape.lower,
       factor,
+      largestGB: evaluated.limits.largestLogicalPartitionGB.value,
     };
     return [
       ...shardCandidates(target, mode, shares),
@@ -183,8 +197,12 @@ interface SpreadTarget {
   readonly container: Model["containers"][number];
   readonly item: ItemType;
   readonly entity: Workload["entities"][number];
-  /** The attribute of its key (`keyShape`), undefined for a constant key. */
+  /** The attribute of its key's first level (`keyShape`), undefined for a constant key. */
   readonly attribute: string | undefined;
+  /** The templates of a hierarchical key's levels below the first (none for a single path). */
+  readonly lower: readonly string[];
+  /** The container's largest logical partition at the horizon, GB. */
+  readonly largestGB: number;
   /** How many times the hottest partition is over its target (`scale.targetUtilization` of the limit). */
   readonly factor: number;
 }
@@ -204,6 +222,8 @@ function shardCandidates(
   const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
   if (
     a === undefined ||
+    // A shard in a hierarchical key's first level: a read of the value could not be a prefix query.
+    target.lower.length > 0 ||
     soleKey(entity) === a ||
     !written ||
     item.replicas !== undefined ||
@@ -257,15 +277,17 @@ function replicaCandidates(
     item.replicas !== undefined || a === undefined
       ? (container.partitionKey[0] ?? "/partition")
       : `/${a}Replica`;
+  // A hierarchical key keeps its lower levels: each replica of a value is a prefix of its own.
+  const paths = [path, ...container.partitionKey.slice(1)];
   // Only reads need spreading: the writes stay on every replica.
   const needed = Math.ceil(current * factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
   return pick(REPLICA_CHOICES, needed, mode, current).map((replicas) => {
-    const next: ItemType = { ...item, partitionKey: [template], replicas };
-    const placed = placeItem(model, container, item, next, [path], `${container.name}-replicas`);
+    const next: ItemType = { ...item, partitionKey: [template, ...target.lower], replicas };
+    const placed = placeItem(model, container, item, next, paths, `${container.name}-replicas`);
     return {
       name: spreadName(
         item,
-        `keep ${replicas} replicas of ${item.type} (key ${template}; each read picks one)`,
+        `keep ${replicas} replicas of ${item.type} (key ${[template, ...target.lower].join(", ")}; each read picks one)`,
         placed.moved,
       ),
       model: placed.model,
@@ -281,7 +303,7 @@ function replicaCandidates(
  * attributes; what the item embeds, copies or counts stays with it.
  */
 function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads: number }): Candidate[] {
-  const { model, container, item, attribute: a, factor } = target;
+  const { workload, model, container, item, attribute: a, factor } = target;
   if (
     item.source !== undefined ||
     item.shards !== undefined ||
@@ -290,24 +312,54 @@ function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads
     a === undefined
   )
     return [];
+  // Each replica holds all of a value's records: where the value's records are near the 20 GB of a
+  // logical partition (over the workload's target share), or the key is hierarchical already, the
+  // replica is the first level of a hierarchical key whose lower levels end with the record's own
+  // key, so that a value's records in one replica spread over logical partitions (and, past 50 GB,
+  // over physical partitions) while a read of the value stays a query on one prefix.
+  const lower =
+    target.lower.length > 0
+      ? target.lower.map((template, index) => ({
+          template,
+          path: container.partitionKey[index + 1] ?? `/${templateAttributes(template).join("")}`,
+        }))
+      : target.largestGB > workload.scale.targetUtilization * MAX_LOGICAL_PARTITION_GB
+        ? ownLevels(target).map((name) => ({ template: `{${name}}`, path: `/${name}` }))
+        : [];
+  const templates = [`{${a}}-{replica}`, ...lower.map((level) => level.template)];
+  const paths = [`/${a}Replica`, ...lower.map((level) => level.path)];
   const needed = Math.ceil(factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
   return pick(REPLICA_CHOICES, needed, "all", 1).map((replicas) => {
     const name = freshContainerName(model, `${container.name}-replicas`);
     const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
     const copy: ItemType = {
       ...plain,
-      partitionKey: [`{${a}}-{replica}`],
+      partitionKey: templates,
       replicas,
       source: { container: container.name, type: item.type },
       embeds: [],
       copies: [],
       counts: [],
     };
+    const key =
+      templates.length === 1 ? `key ${templates[0] ?? ""}` : `hierarchical key [${paths.join(", ")}]`;
     return {
-      name: `copy ${item.type} into ${name} from the change feed and keep ${replicas} replicas of it (key {${a}}-{replica}; each read picks one)`,
-      model: { ...model, containers: [...model.containers, containerFor(name, copy, [`/${a}Replica`])] },
+      name: `copy ${item.type} into ${name} from the change feed and keep ${replicas} replicas of it (${key}; each read picks one)`,
+      model: { ...model, containers: [...model.containers, containerFor(name, copy, paths)] },
     };
   });
+}
+
+/**
+ * The levels a hierarchical key adds below a value to spread its records: the record's own key
+ * (the attributes of a composite key besides the value's), none when the record's key is the
+ * value itself or has more than two other attributes.
+ */
+function ownLevels(target: SpreadTarget): readonly string[] {
+  const { entity, attribute: a } = target;
+  if (a === undefined || soleKey(entity) === a) return [];
+  const own = keyAttributes(entity).filter((name) => name !== a);
+  return own.length > 2 ? [] : own;
 }
 
 /**
@@ -318,23 +370,27 @@ function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads
  * https://learn.microsoft.com/azure/cosmos-db/hierarchical-partition-keys, checked 2026-11-24).
  */
 function hierarchicalKeyCandidates(target: SpreadTarget): Candidate[] {
-  const { model, container, item, entity, attribute: a } = target;
+  const { model, container, item, attribute: a } = target;
   // The levels below `a`: the record's own key (the attributes of a composite key besides `a`).
-  const own = keyAttributes(entity).filter((name) => name !== a);
+  const own = ownLevels(target);
   if (
     a === undefined ||
-    soleKey(entity) === a ||
     own.length === 0 ||
-    own.length > 2 ||
     item.shards !== undefined ||
-    item.replicas !== undefined ||
     item.keepLatest !== undefined ||
     container.partitionKey.length !== 1
   )
     return [];
-  const levels = [a, ...own];
-  const next: ItemType = { ...item, partitionKey: levels.map((name) => `{${name}}`) };
-  const paths = levels.map((name) => `/${name}`);
+  // Replicas keep their first level (`{a}-{replica}`): each replica of a value becomes a prefix.
+  const first =
+    item.replicas === undefined
+      ? { template: `{${a}}`, path: `/${a}` }
+      : { template: item.partitionKey[0] ?? "", path: container.partitionKey[0] ?? `/${a}Replica` };
+  const next: ItemType = {
+    ...item,
+    partitionKey: [first.template, ...own.map((name) => `{${name}}`)],
+  };
+  const paths = [first.path, ...own.map((name) => `/${name}`)];
   const placed = placeItem(
     model,
     container,
