@@ -25,6 +25,7 @@ import {
   propertyNameOf,
   unspread,
 } from "./model-edits.js";
+import type { CounterMove } from "./parent-counters.js";
 import type { Candidate } from "./search.js";
 
 /** Replica counts tried for a bounded set of the newest items (all of them: the step can afford it). */
@@ -91,13 +92,18 @@ function countsInBatch(
   return children.length > 0 && children.every((placed) => counterInBatch(workload, holder, placed));
 }
 
+/** A candidate of `denormalizationCandidates`; a counter on a parent says which (`parent-counters.ts`). */
+export interface DenormalizationCandidate extends Candidate {
+  readonly counter?: CounterMove;
+}
+
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
 export function denormalizationCandidates(
   workload: Workload,
   model: Model,
   evaluation: DetailedEvaluation,
   pattern: ReadPattern,
-): Candidate[] {
+): DenormalizationCandidate[] {
   const plan = evaluation.patterns.find((p) => p.id === pattern.id)?.plan;
   if (plan === undefined || plan.type !== "read" || plan.container === "") return [];
   // Copies and embeds are kept from the change feed: a read that must reflect every committed
@@ -112,7 +118,7 @@ export function denormalizationCandidates(
   // A copy is maintained from its source: denormalize on the source item.
   const target =
     stored.source === undefined ? { container: container.name, type: stored.type } : stored.source;
-  const edits: { name: string; edit: (item: ItemType) => ItemType }[] = [];
+  const edits: { name: string; edit: (item: ItemType) => ItemType; counter?: CounterMove }[] = [];
   for (const entry of pattern.with) {
     switch (entry.kind) {
       case "attribute": {
@@ -156,6 +162,7 @@ export function denormalizationCandidates(
             ...i,
             counts: [...i.counts, { of: entry.entity, as }],
           }),
+          counter: { container: target.container, itemType: target.type, child: entry.entity, as },
         });
         break;
       }
@@ -186,9 +193,10 @@ export function denormalizationCandidates(
         return entry satisfies never;
     }
   }
-  const candidates = edits.map(({ name, edit }) => ({
+  const candidates = edits.map(({ name, edit, counter }) => ({
     name,
     model: editItem(model, target.container, target.type, edit),
+    ...(counter === undefined ? {} : { counter }),
   }));
   // A read with several entries is served only when every one is: one at a time, none lowers the
   // cost of a read that stays unserved, so after each alone, all those still missing together
