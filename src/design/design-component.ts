@@ -9,6 +9,7 @@ import { formatDecimal, formatFigure, formatInteger } from "../common/format-num
 import { identifyingRelationshipCheck } from "../analysis/aggregate-analysis.js";
 import { baselineModel, editItem, removeItem } from "./model-edits.js";
 import { denormalizationCandidates, fanOutCandidates } from "./rules-access.js";
+import { counterContext } from "./parent-counters.js";
 import {
   problemContext,
   problemsOf,
@@ -294,19 +295,38 @@ function denormalize(search: SearchContext, start: Scored, pattern: ReadPattern)
     if (candidate === undefined) break;
     tried.add(candidate.name);
     const title = `${pattern.id}: ${candidate.name}?`;
-    const earlier = decisions.findIndex((d) => d.subject.kind === "denormalize" && d.title === title);
+    const earlier = decisions.findIndex(
+      (d) => (d.subject.kind === "denormalize" || d.subject.kind === "counter") && d.title === title,
+    );
     if (earlier >= 0) decisions.splice(earlier, 1);
+    const { counter } = candidate;
+    const id = `denormalize-${pattern.id}-${candidate.name.replace(/[^A-Za-z0-9]+/g, "-")}`;
     current = decide(
       search,
       current,
-      {
-        id: `denormalize-${pattern.id}-${candidate.name.replace(/[^A-Za-z0-9]+/g, "-")}`,
-        subject: { kind: "denormalize", pattern: pattern.id },
-        title,
-        keepName: "read it at query time",
-        context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
-      },
-      [candidate],
+      counter === undefined
+        ? {
+            id,
+            subject: { kind: "denormalize", pattern: pattern.id },
+            title,
+            keepName: "read it at query time",
+            context: `${pattern.id} runs ${formatDecimal(pattern.rps.peak)} times/s at peak`,
+          }
+        : {
+            // A count of the parent's children: a counter on the parent, or a count at read time.
+            id,
+            subject: {
+              kind: "counter",
+              pattern: pattern.id,
+              container: counter.container,
+              itemType: counter.itemType,
+              child: counter.child,
+            },
+            title,
+            keepName: `count ${counter.child} at read time`,
+            context: (compared) => counterContext(workload, pattern, counter, compared),
+          },
+      [{ name: candidate.name, model: candidate.model }],
     );
   }
   return current;

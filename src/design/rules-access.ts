@@ -9,6 +9,7 @@ import type { DetailedEvaluation } from "../cost/evaluate.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import { templateAttributes } from "../model/templates.js";
 import type { Container, ItemType, Model } from "../model/types.js";
+import { counterInBatch } from "../model/provenance.js";
 import { createPlanningContext } from "../planner/context.js";
 import { manyToManyCopyBytes } from "../planner/item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "../planner/many-to-many.js";
@@ -25,6 +26,7 @@ import {
   twinOf,
   unspread,
 } from "./model-edits.js";
+import type { CounterMove } from "./parent-counters.js";
 import type { Candidate } from "./search.js";
 
 /** Replica counts tried for a bounded set of the newest items (all of them: the step can afford it). */
@@ -71,18 +73,44 @@ function addressableByKey(workload: Workload, model: Model, entityName: string):
   return named.every((a) => isKeyAttribute(entity, a)) && coversKey(entity, named);
 }
 
+/**
+ * True when a counter of `child` on `holder` would be kept in the transactional batch of every
+ * write of the child (`counterInBatch` with each item type of the child's own), so a read that
+ * must reflect every committed write can read it.
+ */
+function countsInBatch(
+  workload: Workload,
+  model: Model,
+  holder: { readonly container: Container; readonly item: ItemType },
+  child: string,
+): boolean {
+  if (holder.item.source !== undefined) return false;
+  const children = model.containers.flatMap((container) =>
+    container.items
+      .filter((item) => item.entity === child && item.source === undefined)
+      .map((item) => ({ container, item })),
+  );
+  return children.length > 0 && children.every((placed) => counterInBatch(workload, holder, placed));
+}
+
+/** A candidate of `denormalizationCandidates`; a counter on a parent says which (`parent-counters.ts`). */
+export interface DenormalizationCandidate extends Candidate {
+  readonly counter?: CounterMove;
+}
+
 /** Copies, counters and embedded newest children that would answer a read's `with` data in place. */
 export function denormalizationCandidates(
   workload: Workload,
   model: Model,
   evaluation: DetailedEvaluation,
   pattern: ReadPattern,
-): Candidate[] {
+): DenormalizationCandidate[] {
   const plan = evaluation.patterns.find((p) => p.id === pattern.id)?.plan;
   if (plan === undefined || plan.type !== "read" || plan.container === "") return [];
-  // Copies, counters and embeds are kept from the change feed: a read that must reflect every
-  // committed write reads its related data at query time.
-  if (pattern.maxStalenessSeconds === 0) return [];
+  // Copies and embeds are kept from the change feed: a read that must reflect every committed
+  // write reads its related data at query time, or from a counter kept in the transactional batch
+  // of every write of the counted child (`counterInBatch`).
+  const fresh = pattern.maxStalenessSeconds === 0;
   const container = model.containers.find((c) => c.name === plan.container);
   const stored = container?.items.find((i) => i.type === plan.itemType);
   if (container === undefined || stored === undefined) return [];
@@ -91,11 +119,12 @@ export function denormalizationCandidates(
   // A copy is maintained from its source: denormalize on the source item.
   const target =
     stored.source === undefined ? { container: container.name, type: stored.type } : stored.source;
-  const edits: { name: string; edit: (item: ItemType) => ItemType }[] = [];
+  const edits: { name: string; edit: (item: ItemType) => ItemType; counter?: CounterMove }[] = [];
   for (const entry of pattern.with) {
     switch (entry.kind) {
       case "attribute": {
         if (
+          fresh ||
           entry.entity === pattern.entity ||
           item.copies.some((c) => c.from.entity === entry.entity && c.from.attribute === entry.attribute)
         )
@@ -123,7 +152,8 @@ export function denormalizationCandidates(
         // by the relationship's `via`: none across a many-to-many relationship.
         if (
           item.counts.some((c) => c.of === entry.entity) ||
-          !followsVia(workload, pattern.entity, entry.entity)
+          !followsVia(workload, pattern.entity, entry.entity) ||
+          (fresh && !countsInBatch(workload, model, { container, item: stored }, entry.entity))
         )
           break;
         const as = `${propertyNameOf(entry.entity, false)}Count`;
@@ -133,6 +163,7 @@ export function denormalizationCandidates(
             ...i,
             counts: [...i.counts, { of: entry.entity, as }],
           }),
+          counter: { container: target.container, itemType: target.type, child: entry.entity, as },
         });
         break;
       }
@@ -140,6 +171,7 @@ export function denormalizationCandidates(
         // The newest children are kept the same way as a counter; never an item's own kind (a
         // trip's newest managed trips: its write would patch the item it writes).
         if (
+          fresh ||
           entry.entity === pattern.entity ||
           item.embeds.some((e) => e.entity === entry.entity) ||
           !followsVia(workload, pattern.entity, entry.entity)
@@ -162,9 +194,10 @@ export function denormalizationCandidates(
         return entry satisfies never;
     }
   }
-  const candidates = edits.map(({ name, edit }) => ({
+  const candidates = edits.map(({ name, edit, counter }) => ({
     name,
     model: editItem(model, target.container, target.type, edit),
+    ...(counter === undefined ? {} : { counter }),
   }));
   // A read with several entries is served only when every one is: one at a time, none lowers the
   // cost of a read that stays unserved, so after each alone, all those still missing together

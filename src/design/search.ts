@@ -75,6 +75,18 @@ export type DecisionSubject =
   | { readonly kind: "id"; readonly entity: string }
   | { readonly kind: "binning"; readonly entity: string }
   | { readonly kind: "denormalize"; readonly pattern: string }
+  /**
+   * A count of a parent's children that `pattern` reads: kept in a counter on the parent's item
+   * (`container`/`itemType`, maintained in the child's transactional batch or from the change
+   * feed), or counted at read time by a query of the children.
+   */
+  | {
+      readonly kind: "counter";
+      readonly pattern: string;
+      readonly container: string;
+      readonly itemType: string;
+      readonly child: string;
+    }
   | { readonly kind: "fanOut"; readonly pattern: string }
   | { readonly kind: "shard"; readonly container: string }
   /** A copy of the model the search reached, kept only if it pays for its upkeep (pruneCopies). */
@@ -412,8 +424,13 @@ export function decide(
     readonly subject: DecisionSubject;
     readonly title: string;
     readonly keepName: string;
-    /** The rule and its numbers, the start of the decision's "why". */
-    readonly context: string;
+    /**
+     * The rule and its numbers, the start of the decision's "why"; or made from the models
+     * compared (the current one first, then each candidate as scored), for figures that only
+     * their evaluations give.
+     */
+    readonly context:
+      string | ((compared: readonly { readonly name: string; readonly scored: Scored }[]) => string);
   },
   candidates: readonly Candidate[],
 ): Scored {
@@ -422,6 +439,7 @@ export function decide(
   let bestName = decision.keepName;
   let bestPreferred = false;
   const alternatives: Alternative[] = [alternativeOf(decision.keepName, current)];
+  const compared: { name: string; scored: Scored }[] = [{ name: decision.keepName, scored: current }];
   // A candidate that removes a hard-limit error is compared with the current model's own
   // repairs too: the error may have a cheaper repair than the candidate's way around it.
   let keepRepaired: Candidate | undefined;
@@ -455,6 +473,7 @@ export function decide(
       // The current model's repairs (see above), already scored.
       const scored = entry.scored;
       alternatives.push(alternativeOf(move.name, scored));
+      compared.push({ name: move.name, scored });
       if (isBetter(scored, best)) {
         best = scored;
         bestName = move.name;
@@ -464,6 +483,7 @@ export function decide(
     }
     const { candidate, scored } = scoreMove(search, current, move);
     alternatives.push(alternativeOf(candidate.name, scored));
+    compared.push({ name: candidate.name, scored });
     if (beats(candidate, scored, best, bestPreferred)) {
       best = scored;
       bestName = candidate.name;
@@ -476,6 +496,7 @@ export function decide(
     }
   }
   if (candidates.length > 0) {
+    const context = typeof decision.context === "string" ? decision.context : decision.context(compared);
     decisions.push({
       id: decision.id,
       subject: decision.subject,
@@ -484,8 +505,8 @@ export function decide(
       alternatives,
       why:
         skippedHere === 0
-          ? compareWhy(bestName, best, current, decision.context)
-          : unscoredWhy(bestName, best, current, decision.context, skippedHere, candidates.length),
+          ? compareWhy(bestName, best, current, context)
+          : unscoredWhy(bestName, best, current, context, skippedHere, candidates.length),
     });
   }
   return best;

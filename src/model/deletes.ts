@@ -24,7 +24,7 @@
 import { countedFlag } from "../runtime/counters.js";
 import { templateAttributes, parseTemplate } from "./templates.js";
 import { manyToManyKeysOf } from "./item-type-shape.js";
-import { parentBinding, relationshipOf, sharesLogicalPartition } from "./provenance.js";
+import { counterInBatch, parentBinding, relationshipOf } from "./provenance.js";
 import { addressingAttributes } from "./key-changes.js";
 import type { Container, DeletePropagation, ItemType, Model } from "./types.js";
 import type { Workload } from "../workload/types.js";
@@ -96,13 +96,16 @@ export interface DeleteCarrier {
   readonly targets: readonly DeleteTarget[];
 }
 
-/** True when a counter holder sits in the same logical partition as the counted child's item. */
+/**
+ * True when a counter holder is kept in the counted child's transactional batch (the same logical
+ * partition, and no write re-parents the child: `counterInBatch`), not from the change feed.
+ */
 export function holderSharesPartition(
   workload: Workload,
   holder: { readonly container: Container; readonly item: ItemType },
   child: { readonly container: Container; readonly item: ItemType },
 ): boolean {
-  return sharesLogicalPartition(workload, holder, child);
+  return counterInBatch(workload, holder, child);
 }
 
 /**

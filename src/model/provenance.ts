@@ -161,6 +161,38 @@ export function sharesLogicalPartition(
 }
 
 /**
+ * True when some write of the relationship's child may move a child to another parent: it may
+ * change an attribute of the `via` (`immutableAttribute`: a replace without `changes` may change
+ * any). The old and the new parent then both count differently.
+ * @example reparentable(workload, { parent: "Bin", child: "StockItem", via: ["binId"], ... }) // true when a write moves stock between bins
+ */
+export function reparentable(workload: Workload, relationship: Relationship): boolean {
+  const child = workload.entities.find((e) => e.name === relationship.child);
+  if (child === undefined || relationship.via === undefined) return false;
+  return relationship.via.some((attribute) => !immutableAttribute(workload, child, attribute));
+}
+
+/**
+ * True when a parent's counter of `child`'s entity is kept in the transactional batch of each
+ * child write: the holder shares the child item's logical partition (`sharesLogicalPartition`)
+ * and no write moves a child to another parent. A re-parented child changes two holders, and a
+ * move is a create and a delete in two requests, neither batched with a counter: such a counter
+ * is kept from the change feed, whose handler counts the move exactly once (-1 to the old holder,
+ * +1 to the new one, `src/runtime/counters.ts`). Every place that tells a batched counter from one
+ * kept from the change feed asks this (the plans, the delete carriers, the counted flags, the
+ * write inputs), so the generated code maintains each counter one way only.
+ */
+export function counterInBatch(
+  workload: Workload,
+  holder: { readonly container: { readonly name: string }; readonly item: ItemType },
+  child: { readonly container: { readonly name: string }; readonly item: ItemType },
+): boolean {
+  if (!sharesLogicalPartition(workload, holder, child)) return false;
+  const relationship = relationshipOf(workload, holder.item.entity, child.item.entity);
+  return relationship !== undefined && !reparentable(workload, relationship);
+}
+
+/**
  * A template of the target rendered in the source's names: each `{attribute}` replaced by
  * `{property}` (`{shard}`, `{replica}` and `{bucket}` kept); undefined when an attribute is not bound.
  * @example bindTemplate("post-{postId}", { postId: "likedPostId" }) // "post-{likedPostId}"

@@ -10,7 +10,7 @@
 import { isKeyAttribute } from "../workload/keys.js";
 import type { Workload, WritePattern } from "../workload/types.js";
 import { addressingAttributes, attributesChangedBy, movedBy } from "./key-changes.js";
-import { parentAddressBinding, sharesLogicalPartition } from "./provenance.js";
+import { counterInBatch, parentAddressBinding } from "./provenance.js";
 import type { Container, ItemType, Model } from "./types.js";
 
 /** What a write function takes. */
@@ -79,7 +79,7 @@ export function writeInputOf(workload: Workload, model: Model, pattern: WritePat
       const batched =
         pattern.operation === "delete" &&
         item.counts.some((counter) => counter.of === entity.name) &&
-        own.some((child) => sharesLogicalPartition(workload, { container, item }, child));
+        own.some((child) => counterInBatch(workload, { container, item }, child));
       if (!embeds && !batched) continue;
       for (const property of Object.values(parentAddressBinding(workload, item, entity.name)))
         needed.add(property);

@@ -16,12 +16,36 @@ import { recencyAttribute } from "../workload/recency.js";
 import { keyAttributes } from "../workload/keys.js";
 import type { PlanStep, PointReadStep, QueryStep } from "./types.js";
 import { formatWithItem } from "../workload/with-items.js";
-import { bindTemplate, childBinding, type Binding } from "../model/provenance.js";
+import { bindTemplate, childBinding, counterInBatch, type Binding } from "../model/provenance.js";
+import type { Counter } from "../model/types.js";
 
 export interface FollowUps {
   readonly steps: readonly PlanStep[];
   readonly problems: readonly string[];
   readonly notes: readonly string[];
+}
+
+/**
+ * The counter of `entity`'s children that the answering item holds and `pattern` may read: any,
+ * unless the read must reflect every committed write (`maxStalenessSeconds: 0`); then only one
+ * kept in the transactional batch of every child write (`counterInBatch`: the item is the
+ * entity's own, in the logical partition of each item type of the child, and no write re-parents
+ * a child). A counter kept from the change feed lags the writes: the read counts at query time.
+ */
+export function readableCounter(
+  env: PlanEnvironment,
+  pattern: ReadPattern,
+  placement: Placement,
+  entity: string,
+): Counter | undefined {
+  const counter = placement.item.counts.find((c) => c.of === entity);
+  if (counter === undefined || pattern.maxStalenessSeconds !== 0) return counter;
+  if (placement.item.source !== undefined) return undefined;
+  const children = env.context.placementsOf(entity).filter((p) => p.item.source === undefined);
+  return children.length > 0 &&
+    children.every((child) => counterInBatch(env.context.workload, placement, child))
+    ? counter
+    : undefined;
 }
 
 /** Placements that hold complete records of `entity` (no projection, truncation, bound or bucket). */
@@ -362,7 +386,7 @@ export function planFollowUps(
     }
     const relationship = env.context.relationship(pattern.entity, entry.entity);
     if (entry.kind === "count") {
-      const counter = item.counts.find((c) => c.of === entry.entity);
+      const counter = readableCounter(env, pattern, placement, entry.entity);
       if (counter !== undefined) {
         notes.push(`${label} is kept in ${item.type}.${counter.as}`);
         continue;

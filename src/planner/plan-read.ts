@@ -10,7 +10,7 @@ import { coversKey, formatKey, keyAttributes, viaAttributes } from "../workload/
 import type { ReadPattern, SortKey } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment.js";
-import { planFollowUps, planKeyLookup } from "./follow-ups.js";
+import { planFollowUps, planKeyLookup, readableCounter } from "./follow-ups.js";
 import { isPathIndexed } from "./indexing.js";
 import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
@@ -72,7 +72,7 @@ function coverageProblems(
     ...ownWithAttributes(pattern),
     ...pattern.where.map((p) => p.attribute),
     ...pattern.orderBy.map((s) => s.attribute),
-    ...followUpKeys(env, pattern, item),
+    ...followUpKeys(env, pattern, placement),
   ]);
   if (item.select !== undefined) {
     const missing = [...needed].filter((name) => !item.select?.includes(name));
@@ -136,7 +136,8 @@ function ownWithAttributes(pattern: ReadPattern): string[] {
  * attribute the item does not copy, and the entity's key for children it neither counts nor
  * embeds (their via holds it). A projection without them cannot be followed.
  */
-function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, item: Placement["item"]): string[] {
+function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): string[] {
+  const { item } = placement;
   const keys: string[] = [];
   for (const entry of pattern.with) {
     if (entry.entity === pattern.entity) continue;
@@ -149,7 +150,7 @@ function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, item: Placemen
       continue;
     }
     const held =
-      (entry.kind === "count" && item.counts.some((c) => c.of === entry.entity)) ||
+      (entry.kind === "count" && readableCounter(env, pattern, placement, entry.entity) !== undefined) ||
       ((entry.kind === "latest" || entry.kind === "all") &&
         item.embeds.some(
           (e) =>
@@ -477,7 +478,7 @@ function keyLookupSteps(
   const needed = [
     ...(pattern.select ?? entity.attributes.map((a) => a.name)),
     ...ownWithAttributes(pattern),
-    ...followUpKeys(env, pattern, item),
+    ...followUpKeys(env, pattern, placement),
   ];
   if (
     item.select === undefined ||

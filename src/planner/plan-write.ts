@@ -7,12 +7,7 @@
  * (`plan-propagation.ts`).
  */
 import { addressingAttributes, attributesChangedBy, movedBy, unmovableReason } from "../model/key-changes.js";
-import {
-  parentBinding,
-  relationshipOf,
-  sharesLogicalPartition,
-  unboundAddress,
-} from "../model/provenance.js";
+import { counterInBatch, parentBinding, relationshipOf, unboundAddress } from "../model/provenance.js";
 import type { WritePattern } from "../workload/types.js";
 import { anyChangeProbability, changeKind, changeProbability } from "./changes.js";
 import type { Placement } from "./context.js";
@@ -68,9 +63,12 @@ function counterFlagSteps(env: PlanEnvironment, child: Placement | undefined, ti
   ];
 }
 
-/** True when a holder of a parent's counter sits in the same logical partition as the child item. */
-function sameLogicalPartition(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
-  return sharesLogicalPartition(env.context.workload, holder, child);
+/**
+ * True when a holder of a parent's counter is kept in the child item's transactional batch (one
+ * logical partition, no write re-parents the child: `counterInBatch`).
+ */
+function batchedWith(env: PlanEnvironment, holder: Placement, child: Placement): boolean {
+  return counterInBatch(env.context.workload, holder, child);
 }
 
 /** What the writes of a pattern's primary item types (not copies) add to its plan. */
@@ -432,6 +430,54 @@ function holderAttributesMissing(
 }
 
 /**
+ * The counter work of an update of a counted child, from the change feed (`src/runtime/counters.ts`):
+ * in the share of requests that re-parent the child (its via changes) or move its item (a create
+ * and a delete in the feed), the handler takes 1 from the holder that counted it and adds 1 to the
+ * one it addresses now (two patches, summed per parent per batch like any counter patch), and
+ * flags the child (once in place, twice for a move: the new item and the old one's tombstone).
+ * Undefined when no request does either, or when the counter is kept in the child's batch (a
+ * move within one parent changes no count).
+ */
+function movedCounts(
+  env: PlanEnvironment,
+  pattern: WritePattern,
+  holder: Placement,
+  property: string,
+  feedSource: Placement | undefined,
+): { readonly step: ChangeFeedStep; readonly patches: number } | undefined {
+  if (feedSource !== undefined && batchedWith(env, holder, feedSource)) return undefined;
+  const via = relationshipOf(env.context.workload, holder.item.entity, pattern.entity)?.via ?? [];
+  const entity = env.context.entity(pattern.entity);
+  const moved = feedSource === undefined ? [] : movedBy(entity, feedSource.item, pattern);
+  const changed = anyChangeProbability(env, pattern, [...new Set([...via, ...moved])]);
+  if (changed === 0) return undefined;
+  const times = changed * pattern.batch;
+  const flags = (changed + anyChangeProbability(env, pattern, moved)) * pattern.batch;
+  const patch = (by: 1 | -1, whose: string): WriteStep =>
+    writeStep(
+      env,
+      holder,
+      "patch",
+      times,
+      `${by > 0 ? "increment" : "decrement"} ${whose} ${holder.item.type}.${property}`,
+      [property],
+      {
+        increments: [{ property, by }],
+      },
+    );
+  return {
+    step: feedStep(
+      "counter",
+      feedSource ?? holder,
+      holder,
+      [patch(-1, "the old"), patch(1, "the new"), ...counterFlagSteps(env, feedSource, flags)],
+      `change feed handler moves the count of a re-parented or moved ${pattern.entity} (${Math.round(changed * 10000) / 100}% of writes): -1 to the ${holder.item.type} that counted it, +1 to the one it names now`,
+    ),
+    patches: 2 * times,
+  };
+}
+
+/**
  * Counters of the written entity kept on a parent item: in the same transactional batch as a
  * write in the parent's logical partition (`batched`, by that write), otherwise from the change
  * feed of `feedSource`, which must address the holder from the child's attributes (else a
@@ -447,11 +493,15 @@ function planCounters(
   const batched = new Map<Placement, WriteStep[]>();
   const async: ChangeFeedStep[] = [];
   const findings: WriteFinding[] = [];
-  if (kind === "update") return { batched, async, findings };
   for (const { container, item } of env.context.counterHoldersOf(pattern.entity)) {
     const counter = item.counts.find((c) => c.of === pattern.entity);
     if (counter === undefined) continue;
     const holder: Placement = { container, item };
+    if (kind === "update") {
+      const moved = movedCounts(env, pattern, holder, counter.as, feedSource);
+      if (moved !== undefined) async.push(moved.step, ...replayCopies(env, holder, "update", moved.patches));
+      continue;
+    }
     const by = kind === "delete" ? -1 : 1;
     const increment = writeStep(
       env,
@@ -462,7 +512,7 @@ function planCounters(
       [counter.as],
       { increments: [{ property: counter.as, by }] },
     );
-    const partner = [...writes.keys()].find((p) => sameLogicalPartition(env, holder, p));
+    const partner = [...writes.keys()].find((p) => batchedWith(env, holder, p));
     if (partner !== undefined) {
       batched.set(partner, [...(batched.get(partner) ?? []), increment]);
     } else {

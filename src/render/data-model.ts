@@ -289,6 +289,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "id":
     case "binning":
     case "denormalize":
+    case "counter":
     case "fanOut":
     case "shard":
     case "copy":

@@ -333,3 +333,29 @@ describe("a lookup item followed by the complete record and a parent's attribute
     ]);
   }, 60_000);
 });
+
+describe("a counted child moved to another parent (countmove.yaml, issue 26)", () => {
+  it("the bins' counters follow an item moved between them: kept from the change feed, not in a batch", async () => {
+    const fixture = await openFixture("countmove");
+    // Items move between bins, so no write batches a bin's counter: the feed's handler counts.
+    for (const id of ["C2", "C3", "W4"]) {
+      const plan = fixture.example.plans.find((p) => p.patternId === id);
+      expect(plan?.type === "write" ? plan.operations.map((step) => step.kind) : []).not.toContain("batch");
+      expect(plan?.type === "write" ? plan.async.map((step) => step.reason) : []).toEqual(["counter"]);
+    }
+    const run = async (fn: string, input: unknown): Promise<void> => {
+      await fixture.call("applyChanges", (await fixture.call(fn, input)).changes);
+    };
+    const count = async (binId: string): Promise<unknown> =>
+      (await fixture.call("q5ABinWithItsItemCount", { binId })).item?.["stockItemCount"];
+    await run("c1AddABin", { binId: "b1", aisle: "a" });
+    await run("c1AddABin", { binId: "b2", aisle: "a" });
+    await run("c2PutAwayAnItem", { stockItemId: "i1", binId: "b1", sku: "s" });
+    await run("c2PutAwayAnItem", { stockItemId: "i2", binId: "b1", sku: "s" });
+    expect([await count("b1"), await count("b2")]).toEqual([2, 0]);
+    await run("w4MoveAnItemToAnotherBin", { stockItemId: "i1", binId: "b2" });
+    expect([await count("b1"), await count("b2")]).toEqual([1, 1]);
+    await run("c3PickAnItem", { stockItemId: "i1", binId: "b2" });
+    expect([await count("b1"), await count("b2")]).toEqual([1, 0]);
+  }, 60_000);
+});
