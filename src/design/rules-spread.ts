@@ -21,6 +21,7 @@ import {
   moveItem,
   ownPartitionAttribute,
   removeItem,
+  unspread,
 } from "./model-edits.js";
 import type { Candidate } from "./search.js";
 
@@ -226,31 +227,44 @@ function shardCandidates(
     target.lower.length > 0 ||
     soleKey(entity) === a ||
     !written ||
-    item.replicas !== undefined ||
+    // Replicas of a primary item type are copies of their own (replicatedCopyCandidates).
+    (item.replicas !== undefined && item.source === undefined) ||
     (mode !== "all" && shares.writes < MIN_SHARE_SPREAD)
   )
     return [];
   const current = item.shards ?? 1;
-  // Without a companion filter, the record's own key picks the shard: of a composite key, an
-  // attribute other than the one sharded (the items of one order spread by their item id).
-  const own =
-    keyAttributes(entity)
-      .filter((name) => name !== a)
-      .at(-1) ?? ownPartitionAttribute(entity, workload);
-  const shardBy = item.shardBy ?? shardAttribute(workload, item.entity, a, own);
+  const shardBy = item.shardBy ?? shardAttributeOf(target);
   const needed = Math.ceil(current * factor * Math.max(shares.writes, MIN_SHARE_SPREAD));
+  // Replicas keep theirs: each write goes to its shard in every replica.
+  const replicated = item.replicas !== undefined;
+  const template = replicated ? `{${a}}-{shard}-{replica}` : `{${a}}-{shard}`;
+  const path = replicated ? `/${a}ShardReplica` : `/${a}Shard`;
   return pick(SHARD_CHOICES, needed, mode, current).map((shards) => {
-    const next: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards, shardBy };
-    const placed = placeItem(model, container, item, next, [`/${a}Shard`], containerNameOf(item.entity));
+    const next: ItemType = { ...item, partitionKey: [template], shards, shardBy };
+    const placed = placeItem(model, container, item, next, [path], containerNameOf(item.entity));
     return {
       name: spreadName(
         item,
-        `shard ${item.type}: key ${a}-{shard}, ${shards} shards picked by hash(${shardBy})`,
+        `shard ${item.type}: key ${template.replace(`{${a}}`, a)}, ${shards} shards picked by hash(${shardBy})`,
         placed.moved,
       ),
       model: placed.model,
     };
   });
+}
+
+/**
+ * The attribute whose hash picks a record's write shard: one the reads give with the key, else
+ * the record's own key (of a composite key, an attribute other than the one sharded: the items
+ * of one order spread by their item id).
+ */
+function shardAttributeOf(target: SpreadTarget): string {
+  const { workload, item, entity, attribute: a } = target;
+  const own =
+    keyAttributes(entity)
+      .filter((name) => name !== a)
+      .at(-1) ?? ownPartitionAttribute(entity, workload);
+  return a === undefined ? own : shardAttribute(workload, item.entity, a, own);
 }
 
 /** Replicas of a copy: every change is written to each, each read picks one. */
@@ -260,23 +274,23 @@ function replicaCandidates(
   shares: { readonly reads: number },
 ): Candidate[] {
   const { model, container, item, attribute: a, factor } = target;
-  if (
-    item.source === undefined ||
-    item.shards !== undefined ||
-    (mode !== "all" && shares.reads < MIN_SHARE_SPREAD)
-  )
-    return [];
+  if (item.source === undefined || (mode !== "all" && shares.reads < MIN_SHARE_SPREAD)) return [];
   const current = item.replicas ?? 1;
+  // A sharded copy keeps its shards: each read picks a replica and visits its shards.
   const template =
     item.replicas !== undefined
       ? (item.partitionKey[0] ?? "")
-      : a === undefined
-        ? `${item.type}-{replica}`
-        : `{${a}}-{replica}`;
+      : item.shards !== undefined
+        ? `${item.partitionKey[0] ?? ""}-{replica}`
+        : a === undefined
+          ? `${item.type}-{replica}`
+          : `{${a}}-{replica}`;
   const path =
     item.replicas !== undefined || a === undefined
       ? (container.partitionKey[0] ?? "/partition")
-      : `/${a}Replica`;
+      : item.shards !== undefined
+        ? `${container.partitionKey[0] ?? `/${a}Shard`}Replica`
+        : `/${a}Replica`;
   // A hierarchical key keeps its lower levels: each replica of a value is a prefix of its own.
   const paths = [path, ...container.partitionKey.slice(1)];
   // Only reads need spreading: the writes stay on every replica.
@@ -300,18 +314,33 @@ function replicaCandidates(
  * its own, `replicas` times under `{key}-{replica}` (each read picks one; the planner sends a
  * read to the most replicated of equally cheap item types). A primary item type cannot be
  * replicated in place: its writes would not be one transaction. The copy holds the record's own
- * attributes; what the item embeds, copies or counts stays with it.
+ * attributes; what the item embeds, copies or counts stays with it. The copy of a sharded item
+ * type follows its sharding; an item type whose hot key is both read and written besides gets
+ * shards and a copy that follows them (`shardedCopyCandidates`).
  */
-function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads: number }): Candidate[] {
-  const { workload, model, container, item, attribute: a, factor } = target;
+function replicatedCopyCandidates(
+  target: SpreadTarget,
+  shares: { readonly reads: number; readonly writes: number },
+): Candidate[] {
+  const { item, attribute: a } = target;
   if (
     item.source !== undefined ||
-    item.shards !== undefined ||
     item.replicas !== undefined ||
     item.bucket !== undefined ||
     a === undefined
   )
     return [];
+  if (item.shards !== undefined)
+    return target.lower.length > 0 ? [] : shardedCopyCandidates(target, shares, item.shards);
+  const both =
+    target.lower.length === 0 && shares.writes >= MIN_SHARE_SPREAD && shares.reads >= MIN_SHARE_SPREAD;
+  return [...plainReplicatedCopies(target, shares), ...(both ? shardedCopyCandidates(target, shares) : [])];
+}
+
+/** Replicas of an unsharded primary item type (see `replicatedCopyCandidates`). */
+function plainReplicatedCopies(target: SpreadTarget, shares: { readonly reads: number }): Candidate[] {
+  const { workload, model, container, item, attribute: a, factor } = target;
+  if (a === undefined) return [];
   // Each replica holds all of a value's records: where the value's records are near the 20 GB of a
   // logical partition (over the workload's target share), or the key is hierarchical already, the
   // replica is the first level of a hierarchical key whose lower levels end with the record's own
@@ -331,9 +360,8 @@ function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads
   const needed = Math.ceil(factor * Math.max(shares.reads, MIN_SHARE_SPREAD));
   return pick(REPLICA_CHOICES, needed, "all", 1).map((replicas) => {
     const name = freshContainerName(model, `${container.name}-replicas`);
-    const { shards: _shards, shardBy: _shardBy, replicas: _replicas, ...plain } = item;
     const copy: ItemType = {
-      ...plain,
+      ...unspread(item),
       partitionKey: templates,
       replicas,
       source: { container: container.name, type: item.type },
@@ -347,6 +375,70 @@ function replicatedCopyCandidates(target: SpreadTarget, shares: { readonly reads
       name: `copy ${item.type} into ${name} from the change feed and keep ${replicas} replicas of it (${key}; each read picks one)`,
       model: { ...model, containers: [...model.containers, containerFor(name, copy, paths)] },
     };
+  });
+}
+
+/**
+ * A hot key both written and read: write shards (`{key}-{shard}`) for the writes, and for the
+ * reads a copy kept from the change feed that follows the same sharding, `replicas` times
+ * (`{key}-{shard}-{replica}`, the same shards picked by the same attribute): each write goes to
+ * its shard in the item type and in every replica, each read picks a replica and visits its
+ * shards. `shards` given: the item type is sharded already and keeps its shards; otherwise the
+ * counts the estimate asks for (and the next of each) are tried.
+ */
+function shardedCopyCandidates(
+  target: SpreadTarget,
+  shares: { readonly reads: number; readonly writes: number },
+  shards?: number,
+): Candidate[] {
+  const { workload, model, container, item, entity, attribute: a, factor } = target;
+  const written = workload.accessPatterns.some((p) => p.type === "write" && p.entity === item.entity);
+  if (a === undefined || soleKey(entity) === a || !written) return [];
+  const shardBy = item.shardBy ?? shardAttributeOf(target);
+  // The smallest count that should do and the next: the hot key's reads and writes both weigh.
+  const two = (list: readonly number[], needed: number): number[] => {
+    const at = list.findIndex((n) => n >= needed);
+    return at === -1 ? list.slice(-1) : list.slice(at, at + 2);
+  };
+  const shardCounts =
+    shards === undefined
+      ? two(SHARD_CHOICES, Math.ceil(factor * Math.max(shares.writes, MIN_SHARE_SPREAD)))
+      : [shards];
+  const replicaCounts = two(REPLICA_CHOICES, Math.ceil(factor * Math.max(shares.reads, MIN_SHARE_SPREAD)));
+  return shardCounts.flatMap((count) => {
+    const sharded: ItemType = { ...item, partitionKey: [`{${a}}-{shard}`], shards: count, shardBy };
+    const placed =
+      shards === undefined
+        ? placeItem(model, container, item, sharded, [`/${a}Shard`], containerNameOf(item.entity))
+        : { model, moved: undefined };
+    const source = placed.moved ?? container.name;
+    return replicaCounts.map((replicas) => {
+      const name = freshContainerName(placed.model, `${container.name}-replicas`);
+      const copy: ItemType = {
+        ...sharded,
+        partitionKey: [`{${a}}-{shard}-{replica}`],
+        replicas,
+        source: { container: source, type: item.type },
+        embeds: [],
+        copies: [],
+        counts: [],
+      };
+      const shardMove =
+        shards === undefined
+          ? `shard ${item.type}: key ${a}-{shard}, ${count} shards picked by hash(${shardBy}), then `
+          : "";
+      return {
+        name: spreadName(
+          item,
+          `${shardMove}copy ${item.type} into ${name} from the change feed with the same ${count} shards and keep ${replicas} replicas of it (key ${a}-{shard}-{replica}; each read picks one and visits its shards)`,
+          placed.moved,
+        ),
+        model: {
+          ...placed.model,
+          containers: [...placed.model.containers, containerFor(name, copy, [`/${a}ShardReplica`])],
+        },
+      };
+    });
   });
 }
 

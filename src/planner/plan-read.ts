@@ -694,7 +694,33 @@ export function planRead(env: PlanEnvironment, pattern: ReadPattern): ReadPlan {
       item.source.type === source.plan.itemType
     );
   };
-  const tied = (x: Option, y: Option): boolean => x.total <= y.total * (1 + REPLICA_TIE_SHARE);
+  // A query over write shards costs each physical partition it visits: a replicated copy that
+  // follows its source's shards visits more of them only because it has more partitions (its
+  // replicas' data and load), so the two are compared per partition visited.
+  const perVisit = (option: Option): number => {
+    const first = option.plan.operations[0];
+    return first?.kind === "query" && first.scope === "shards"
+      ? option.total / Math.max(1, first.partitions)
+      : option.total;
+  };
+  const sameShards = (copy: Option, source: Option): boolean => {
+    const copyFirst = copy.plan.operations[0];
+    const sourceFirst = source.plan.operations[0];
+    const copyItem = itemOf(copy);
+    const sourceItem = itemOf(source);
+    return (
+      copyFirst?.kind === "query" &&
+      copyFirst.scope === "shards" &&
+      sourceFirst?.kind === "query" &&
+      sourceFirst.scope === "shards" &&
+      copyItem?.shards !== undefined &&
+      copyItem.shards === sourceItem?.shards &&
+      copyItem.shardBy === sourceItem.shardBy
+    );
+  };
+  const tied = (x: Option, y: Option): boolean =>
+    x.total <= y.total * (1 + REPLICA_TIE_SHARE) ||
+    (sameShards(x, y) && perVisit(x) <= perVisit(y) * (1 + REPLICA_TIE_SHARE));
   const better = (b: Option, a: Option): boolean =>
     replicatesIt(b, a) && tied(b, a) ? true : replicatesIt(a, b) && tied(a, b) ? false : b.total < a.total;
   const best = pool.reduce<Option | undefined>(
