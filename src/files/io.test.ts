@@ -1,9 +1,18 @@
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CosmosModelerError } from "../common/errors.js";
-import { MAX_INPUT_BYTES, readInputFile, removeStaleTemporaries, writeFileAtomic } from "./io.js";
+import {
+  DDL_INPUT,
+  MAX_INPUT_BYTES,
+  MODEL_INPUT,
+  readInputFile,
+  removeStaleTemporaries,
+  WORKLOAD_INPUT,
+  writeFileAtomic,
+  type ExpectedFile,
+} from "./io.js";
 
 describe("readInputFile", () => {
   it("stops reading a device that never ends at the limit (/dev/zero), located at line 1", async () => {
@@ -16,12 +25,31 @@ describe("readInputFile", () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(8 * MAX_INPUT_BYTES);
   });
 
-  it("says a folder is a folder, and names the file that may have been meant", async () => {
+  it("says a folder is a folder and what is expected, with files of that kind found in it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cosmos-modeler-io-"));
-    const error = await readInputFile(dir).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CosmosModelerError);
-    expect((error as CosmosModelerError).message).toBe(
-      `cannot read the file: it is a folder (give a file in it, such as ${join(dir, "workload.yaml")})`,
+    const refusal = async (path: string, expected?: ExpectedFile) =>
+      (await readInputFile(path, expected).catch((caught: unknown) => caught)) as CosmosModelerError;
+    const empty = await refusal(dir, WORKLOAD_INPUT);
+    expect(empty).toBeInstanceOf(CosmosModelerError);
+    expect(empty.code).toBe("cli.fileNotFound");
+    expect(empty.context).toEqual({ file: dir });
+    expect(empty.message).toBe(`${dir} is a folder, not a file: give a workload file (YAML or JSON)`);
+    expect((await refusal(dir)).message).toBe(`${dir} is a folder, not a file: give a file`);
+    // Files of the kind in the folder, or else in its sub-folders (one level down), are offered.
+    mkdirSync(join(dir, "blogging"));
+    mkdirSync(join(dir, "shop"));
+    writeFileSync(join(dir, "blogging", "workload.yaml"), "");
+    writeFileSync(join(dir, "shop", "workload.yaml"), "");
+    writeFileSync(join(dir, "shop", "expert-model.yaml"), "");
+    writeFileSync(join(dir, "schema.sql"), "");
+    expect((await refusal(dir, WORKLOAD_INPUT)).message).toBe(
+      `${dir} is a folder, not a file: give a workload file (YAML or JSON), such as ${join(dir, "blogging", "workload.yaml")} or ${join(dir, "shop", "workload.yaml")}`,
+    );
+    expect((await refusal(join(dir, "shop"), MODEL_INPUT)).message).toBe(
+      `${join(dir, "shop")} is a folder, not a file: give a model file (YAML or JSON), such as ${join(dir, "shop", "expert-model.yaml")}`,
+    );
+    expect((await refusal(dir, DDL_INPUT)).message).toBe(
+      `${dir} is a folder, not a file: give a DDL file of CREATE TABLE statements (.sql), such as ${join(dir, "schema.sql")}`,
     );
   });
 

@@ -3,7 +3,7 @@
  * The pure core never touches `node:fs`; everything that reads or writes files lives in `files/`.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
+import { mkdir, open, opendir, readdir, rename, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { CosmosModelerError } from "../common/errors.js";
 import { normalizeLineEndings } from "../source/parse-document.js";
@@ -20,12 +20,57 @@ export function inputName(path: string): string {
 }
 
 /**
+ * What a command expects a path to name: said when the path names a folder instead, with the
+ * files of that kind the folder holds (or its sub-folders, one level down) as examples.
+ */
+export interface ExpectedFile {
+  /** What to give, e.g. "a workload file (YAML or JSON)". */
+  readonly what: string;
+  /** Names of files of that kind, to offer from the folder. */
+  readonly matches: RegExp;
+}
+
+/** The workload a command reads. */
+export const WORKLOAD_INPUT: ExpectedFile = {
+  what: "a workload file (YAML or JSON)",
+  matches: /(^|[-_.])workload\.(ya?ml|json)$/i,
+};
+/** The model a command reads. */
+export const MODEL_INPUT: ExpectedFile = {
+  what: "a model file (YAML or JSON)",
+  matches: /(^|[-_.])model\.(ya?ml|json)$/i,
+};
+/** `--prices FILE`. */
+export const PRICES_INPUT: ExpectedFile = {
+  what: "a price file (YAML or JSON)",
+  matches: /prices?\.(ya?ml|json)$/i,
+};
+/** `--verification FILE`. */
+export const VERIFICATION_INPUT: ExpectedFile = {
+  what: "the output of `verify --json` saved to a file",
+  matches: /\.json$/i,
+};
+/** The schema `import` reads. */
+export const DDL_INPUT: ExpectedFile = {
+  what: "a DDL file of CREATE TABLE statements (.sql)",
+  matches: /\.sql$/i,
+};
+/** The operations `estimate-ru` reads. */
+export const OPERATIONS_INPUT: ExpectedFile = {
+  what: "a file of operations, one JSON object per line",
+  matches: /\.jsonl?$/i,
+};
+/** Any input (the default of {@link readInputFile}). */
+export const ANY_INPUT: ExpectedFile = { what: "a file", matches: /^$/ };
+
+/**
  * Reads a UTF-8 text file, or standard input for `-`, refusing anything over 10 MB; bare
  * carriage returns become line feeds (`normalizeLineEndings`), so lines are counted as editors
  * count them. Reading stops
  * at the limit: a device or a pipe that never ends (`/dev/zero`) costs 10 MB, not all memory.
+ * A folder is refused with what was `expected` instead, and files of that kind found in it.
  */
-export async function readInputFile(path: string): Promise<string> {
+export async function readInputFile(path: string, expected: ExpectedFile = ANY_INPUT): Promise<string> {
   if (path === "-") return readStdin();
   let handle: FileHandle;
   try {
@@ -39,11 +84,7 @@ export async function readInputFile(path: string): Promise<string> {
   // A folder opens, and fails on the first read (EISDIR): say what it is and what was meant.
   if ((await handle.stat().catch(() => undefined))?.isDirectory() === true) {
     await handle.close();
-    throw new CosmosModelerError(
-      "cli.fileNotFound",
-      `cannot read the file: it is a folder (give a file in it, such as ${join(path, "workload.yaml")})`,
-      { context: { file: path } },
-    );
+    throw await folderGiven(path, expected);
   }
   try {
     const chunks: Buffer[] = [];
@@ -68,6 +109,56 @@ export async function readInputFile(path: string): Promise<string> {
   } finally {
     await handle.close();
   }
+}
+
+/** Files offered when a folder is given for a file: at most this many. */
+const OFFERED_FILES = 3;
+/** Entries of a folder (and of each sub-folder) looked at for them. */
+const ENTRIES_LOOKED_AT = 200;
+
+/** The refusal of a folder given for a file: what is expected, and files of that kind in it. */
+async function folderGiven(path: string, expected: ExpectedFile): Promise<CosmosModelerError> {
+  const offered = await filesOfKind(path, expected.matches);
+  return new CosmosModelerError(
+    "cli.fileNotFound",
+    `${path} is a folder, not a file: give ${expected.what}` +
+      (offered.length === 0 ? "" : `, such as ${offered.join(" or ")}`),
+    { context: { file: path } },
+  );
+}
+
+/**
+ * Files of the folder whose names match, sorted; when there are none, those of its sub-folders
+ * (one level down: `examples/` holds one folder per example). At most {@link OFFERED_FILES}.
+ */
+async function filesOfKind(folder: string, matches: RegExp): Promise<string[]> {
+  const entries = await folderEntries(folder);
+  const here = entries
+    .filter((entry) => entry.file && matches.test(entry.name))
+    .map((entry) => join(folder, entry.name));
+  if (here.length > 0) return here.slice(0, OFFERED_FILES);
+  const below: string[] = [];
+  for (const entry of entries.filter((e) => !e.file && !e.name.startsWith("."))) {
+    for (const inner of await folderEntries(join(folder, entry.name)))
+      if (inner.file && matches.test(inner.name)) below.push(join(folder, entry.name, inner.name));
+    if (below.length >= OFFERED_FILES) break;
+  }
+  return below.slice(0, OFFERED_FILES);
+}
+
+/** The first entries of a folder (files and folders), sorted by name; none when it cannot be read. */
+async function folderEntries(folder: string): Promise<{ readonly name: string; readonly file: boolean }[]> {
+  const entries: { name: string; file: boolean }[] = [];
+  try {
+    const dir = await opendir(folder);
+    for await (const entry of dir) {
+      if (entry.isFile() || entry.isDirectory()) entries.push({ name: entry.name, file: entry.isFile() });
+      if (entries.length >= ENTRIES_LOOKED_AT) break;
+    }
+  } catch {
+    return [];
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Bytes read at a time. */

@@ -9,7 +9,7 @@ import { loadModel } from "../model/load-model.js";
 import type { Model } from "../model/types.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
-import { inputName, readInputFile } from "./io.js";
+import { inputName, MODEL_INPUT, readInputFile, WORKLOAD_INPUT } from "./io.js";
 
 /** The input files read, by role. */
 export interface InputSources {
@@ -28,7 +28,7 @@ export type InputFiles<T> =
 
 /** Loads a workload file (or `-` for standard input). */
 export async function readWorkloadFile(path: string): Promise<InputFiles<Workload>> {
-  const text = await readInputFile(path);
+  const text = await readInputFile(path, WORKLOAD_INPUT);
   const file = inputName(path);
   const result = loadWorkload(text, { file });
   return result.ok && !hasErrors(result.issues)
@@ -43,7 +43,7 @@ export async function readWorkloadAndModel(
 ): Promise<InputFiles<{ workload: Workload; model: Model }>> {
   const workload = await readWorkloadFile(workloadPath);
   if (!workload.ok) return workload;
-  const text = await readInputFile(modelPath);
+  const text = await readInputFile(modelPath, MODEL_INPUT);
   const model = loadModel(text, { file: inputName(modelPath), workload: workload.value });
   const issues = [...workload.issues, ...model.issues];
   if (!model.ok || hasErrors(model.issues)) return { ok: false, issues };

@@ -5,7 +5,7 @@ import { DEFAULT_PRICES, type Prices } from "../cosmos/prices.js";
 import { loadPrices } from "../cost/load-prices.js";
 import { CosmosModelerError } from "../common/errors.js";
 import { formatIssue } from "../common/issues.js";
-import { inputName, readInputFile } from "./io.js";
+import { inputName, PRICES_INPUT, readInputFile } from "./io.js";
 
 /**
  * The prices to use: the defaults, or the defaults overridden by the file at `path`.
@@ -13,7 +13,7 @@ import { inputName, readInputFile } from "./io.js";
  */
 export async function resolvePrices(path: string | undefined): Promise<Prices> {
   if (path === undefined) return DEFAULT_PRICES;
-  const text = await readInputFile(path);
+  const text = await readInputFile(path, PRICES_INPUT);
   const result = loadPrices(text, inputName(path));
   if (result.ok) return result.value;
   throw new CosmosModelerError(

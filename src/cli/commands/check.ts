@@ -5,7 +5,7 @@
 import type { CommandRegistration } from "../support/command.js";
 import { issueToJson } from "../../common/issues.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
-import { inputName, readInputFile } from "../../files/io.js";
+import { inputName, readInputFile, WORKLOAD_INPUT } from "../../files/io.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, printJson, printText, reportIssues } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
@@ -15,7 +15,7 @@ export const register: CommandRegistration = (program) => {
     .argument("<workload>", "workload file (YAML or JSON), or - for standard input")
     .option("--json", "print one JSON document on stdout")
     .action(async (file: string, options: { json?: boolean }) => {
-      const report = checkWorkloadText(await readInputFile(file), inputName(file));
+      const report = checkWorkloadText(await readInputFile(file, WORKLOAD_INPUT), inputName(file));
       if (options.json === true) {
         printJson({ ...report, issues: report.issues.map(issueToJson) });
       } else {

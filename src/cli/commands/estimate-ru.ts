@@ -8,7 +8,7 @@ import { estimateRequestCharge } from "../../estimator/estimate-request-charge.j
 import type { Operation, RuEstimate } from "../../estimator/operation.js";
 import { validateOperation } from "../../estimator/validate-operation.js";
 import { createIssueSink, hasErrors, type Issue } from "../../common/issues.js";
-import { inputName, readInputFile } from "../../files/io.js";
+import { inputName, OPERATIONS_INPUT, readInputFile } from "../../files/io.js";
 import type { CommandRegistration } from "../support/command.js";
 import {
   EXIT_INPUT_ERROR,
@@ -66,7 +66,7 @@ export const register: CommandRegistration = (program: Command) => {
     .argument("<ops>", "JSON-lines file of operations, or - for standard input")
     .option("--json", 'print {"estimates": [{"estimate", "low", "high"}]} in input order')
     .action(async (path: string, options: { json?: boolean }) => {
-      const text = await readInputFile(path);
+      const text = await readInputFile(path, OPERATIONS_INPUT);
       const { operations, issues } = parseOperationLines(text, inputName(path));
       if (hasErrors(issues)) {
         process.exitCode = reportRefusedInput(issues, options.json);

@@ -13,7 +13,7 @@ import { SQL_DIALECTS, type SqlDialect } from "../../import/snapshot/snapshot.js
 import { formatFieldPath } from "../../session/import-record.js";
 import { startImportedSession } from "../../session-store/import-session.js";
 import { checkOutputPath } from "../../files/output-path.js";
-import { readInputFile } from "../../files/io.js";
+import { DDL_INPUT, readInputFile } from "../../files/io.js";
 import { EXIT_OK, printJson, printText } from "../support/output.js";
 
 export const register: CommandRegistration = (program) => {
@@ -51,7 +51,7 @@ export const register: CommandRegistration = (program) => {
         const dir = resolve(options.out);
         const result = await importDatabase(source, {
           ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
-          readFile: readInputFile,
+          readFile: (path) => readInputFile(path, DDL_INPUT),
           now: new Date().toISOString(),
         });
         const saved = await startImportedSession(dir, result.draft, result.record, {

@@ -12,7 +12,7 @@ import { loadModel } from "../../model/load-model.js";
 import { loadVerification } from "../../render/report/load-verification.js";
 import type { ComparedModel, VerificationSummary } from "../../render/report/report-data.js";
 import type { Workload } from "../../workload/types.js";
-import { readInputFile } from "../../files/io.js";
+import { MODEL_INPUT, readInputFile, VERIFICATION_INPUT } from "../../files/io.js";
 import type { Inputs } from "../../files/load-inputs.js";
 import { UsageError } from "./usage-error.js";
 
@@ -55,7 +55,10 @@ export async function readReportExtras(
   let compare: ComparedModel | undefined;
   let verification: VerificationSummary | undefined;
   if (flags.compare !== undefined) {
-    const loaded = loadModel(await readInputFile(flags.compare), { file: flags.compare, workload });
+    const loaded = loadModel(await readInputFile(flags.compare, MODEL_INPUT), {
+      file: flags.compare,
+      workload,
+    });
     issues.push(...loaded.issues);
     if (loaded.ok && !hasErrors(loaded.issues)) {
       compare = {
@@ -66,7 +69,10 @@ export async function readReportExtras(
     }
   }
   if (flags.verification !== undefined) {
-    const loaded = loadVerification(await readInputFile(flags.verification), flags.verification);
+    const loaded = loadVerification(
+      await readInputFile(flags.verification, VERIFICATION_INPUT),
+      flags.verification,
+    );
     issues.push(...loaded.issues);
     if (loaded.ok) verification = loaded.value;
   }

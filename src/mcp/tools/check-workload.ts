@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { formatIssue, issueToJson } from "../../common/issues.js";
-import { MAX_INPUT_BYTES, readInputFile } from "../../files/io.js";
+import { MAX_INPUT_BYTES, readInputFile, WORKLOAD_INPUT } from "../../files/io.js";
 import { WORKLOAD_FILE } from "../../session-store/session-files.js";
 import { checkWorkloadText, summarize } from "../../workload/check-report.js";
 import { failure, issueSchema, success } from "../support/results.js";
@@ -50,7 +50,7 @@ export const checkWorkloadTool = defineTool({
       args.text !== undefined ? "(inline)" : args.path === undefined ? WORKLOAD_FILE : display(args.path);
     let text: string;
     try {
-      text = args.text ?? (await readInputFile(args.path ?? join(dir, WORKLOAD_FILE)));
+      text = args.text ?? (await readInputFile(args.path ?? join(dir, WORKLOAD_FILE), WORKLOAD_INPUT));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return failure(

@@ -4,7 +4,7 @@
  */
 import { formatIssue, hasErrors, issueToJson } from "../../common/issues.js";
 import { evaluateModel } from "../../cost/evaluate.js";
-import { readInputFile } from "../../files/io.js";
+import { MODEL_INPUT, readInputFile } from "../../files/io.js";
 import { resolvePrices } from "../../files/read-prices.js";
 import { loadModel } from "../../model/load-model.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
@@ -37,7 +37,7 @@ export const evaluateModelTool = defineTool({
     );
     if ("content" in workload) return workload;
     const shown = display(args.model);
-    const model = loadModel(await readInputFile(args.model), { file: shown, workload });
+    const model = loadModel(await readInputFile(args.model, MODEL_INPUT), { file: shown, workload });
     if (!model.ok || hasErrors(model.issues)) {
       return failure(`The inputs have errors:\n${model.issues.map(formatIssue).join("\n")}`, {
         issues: model.issues.map(issueToJson),

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { confinePath } from "../../files/confine.js";
-import { readInputFile } from "../../files/io.js";
+import { DDL_INPUT, readInputFile } from "../../files/io.js";
 import { importDatabase } from "../../import/import-database.js";
 import { checkConnectionAllowed, isConnectionUrl } from "../../import/postgres/connection-url.js";
 import { SQL_DIALECTS } from "../../import/snapshot/snapshot.js";
@@ -64,7 +64,7 @@ export const importDatabaseTool = defineTool({
       : await confinePath(dir, args.source, "read", "source");
     const result = await importDatabase(source, {
       ...(args.dialect === undefined ? {} : { dialect: args.dialect }),
-      readFile: readInputFile,
+      readFile: (path) => readInputFile(path, DDL_INPUT),
       now: new Date().toISOString(),
     });
     const saved = await startImportedSession(dir, result.draft, result.record, {

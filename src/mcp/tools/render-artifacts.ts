@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { formatIssue, issueToJson } from "../../common/issues.js";
-import { readInputFile } from "../../files/io.js";
+import { MODEL_INPUT, readInputFile } from "../../files/io.js";
 import { handEditedMessage, HandEditedError, writeOutputs } from "../../files/write-outputs.js";
 import { loadModel } from "../../model/load-model.js";
 import { expiringItemsOf } from "../../deliverables/render-deliverables.js";
@@ -42,7 +42,7 @@ export const renderArtifactsTool = defineTool({
   paths: { model: "read", outDir: "write" },
   async run({ dir, display }, args) {
     const shown = display(args.model);
-    const text = await readInputFile(args.model);
+    const text = await readInputFile(args.model, MODEL_INPUT);
     const workload = await sessionWorkload(dir);
     const model = loadModel(text, { file: shown, ...(workload === undefined ? {} : { workload }) });
     if (!model.ok) {

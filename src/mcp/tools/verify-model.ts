@@ -6,7 +6,7 @@
  */
 import { formatIssue, hasErrors, issueToJson } from "../../common/issues.js";
 import { confinePath } from "../../files/confine.js";
-import { readInputFile } from "../../files/io.js";
+import { MODEL_INPUT, readInputFile } from "../../files/io.js";
 import { loadModel } from "../../model/load-model.js";
 import { verifyOnEmbeddedEndpoint } from "../../session-store/deliverables.js";
 import { DATA_MODEL_MODEL_FILE } from "../../session-store/session-files.js";
@@ -38,7 +38,7 @@ export const verifyModelTool = defineTool({
     if ("content" in workload) return workload;
     const shown = args.model === undefined ? DATA_MODEL_MODEL_FILE : display(args.model);
     let text: string;
-    if (args.model !== undefined) text = await readInputFile(args.model);
+    if (args.model !== undefined) text = await readInputFile(args.model, MODEL_INPUT);
     else {
       // the session's model.yaml is confined like any path argument (it may be a link)
       const path = await confinePath(dir, DATA_MODEL_MODEL_FILE, "read", "model");
