@@ -1,5 +1,5 @@
 /**
- * The design property at scale: the property `npm test` checks on 15 random workloads
+ * The design property at scale: the property `npm test` checks on 7 random workloads
  * (src/design/design-robustness.test.ts) checked on the first 50 of the test's seed and on 600
  * more, drawn with other seeds. Each failing workload is reported with its seed and index
  * (`fc.sample(designPropertyWorkloads, { numRuns, seed })` gives it back) and its problems; the
@@ -21,8 +21,8 @@ import type { Bench } from "./bench.js";
 const SEEDS = [1, 2, 3] as const;
 const RUNS_PER_SEED = Number(process.env.DESIGN_BENCH_RUNS ?? 200);
 /**
- * The test's seed: `npm test` checks its first 15 workloads (src/design/design-robustness.test.ts);
- * the bench checks its first 50, the sample `npm test` checked until 2026-11-28.
+ * The test's seed: `npm test` checks its first 7 workloads (src/design/design-robustness.test.ts;
+ * 15 until 2026-11-29); the bench checks its first 50, the sample `npm test` checked until 2026-11-28.
  */
 const TEST_SEED = 20261123;
 const TEST_SEED_RUNS = 50;

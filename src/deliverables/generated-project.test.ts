@@ -12,13 +12,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
-import { designModel } from "../design/design-model.js";
 import {
   GENERATED_PROJECT_DEPENDENCIES,
   GENERATED_PROJECT_DEV_DEPENDENCIES,
   packageName,
 } from "../render/code/render-project.js";
-import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
+import { designedExample } from "../test-support/designed-examples.js";
+import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
 import { renderDesignDeliverables } from "./render-deliverables.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -54,12 +54,9 @@ describe("the generated project", () => {
   const folders = new Map<string, string>();
   beforeAll(async () => {
     for (const name of EXAMPLE_NAMES) {
-      const workload = readExampleWorkload(name);
-      const files = await renderDesignDeliverables(
-        workload,
-        designModel(workload, { prices: DEFAULT_PRICES }),
-        { prices: DEFAULT_PRICES },
-      );
+      // The design with the default prices (DEFAULT_PRICES), once per process.
+      const { workload, design } = designedExample(name);
+      const files = await renderDesignDeliverables(workload, design, { prices: DEFAULT_PRICES });
       const folder = join(OUTPUT, name);
       rmSync(folder, { recursive: true, force: true });
       for (const file of files) {

@@ -17,11 +17,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import { evaluateModel } from "../cost/evaluate.js";
-import { designModel } from "../design/design-model.js";
 import type { RenderedFile } from "../render/artifacts.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { filesUnder } from "../test-support/files.js";
-import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
+import { designedExample } from "../test-support/designed-examples.js";
+import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
 import { renderDeliverables, renderDesignDeliverables } from "./render-deliverables.js";
 
 const GOLDEN_DIR = fileURLToPath(new URL("./__golden__/", import.meta.url));
@@ -70,14 +70,9 @@ function expectGoldenSet(folder: string, rendered: readonly RenderedFile[]): voi
 
 describe.each(EXAMPLE_NAMES)("golden files of %s", (name) => {
   it("design --out: the designed model's files, with the decisions and the baseline comparison", async () => {
-    const workload = readExampleWorkload(name);
-    const files = await renderDesignDeliverables(
-      workload,
-      designModel(workload, { prices: DEFAULT_PRICES }),
-      {
-        prices: DEFAULT_PRICES,
-      },
-    );
+    // The design with the default prices (DEFAULT_PRICES), once per process.
+    const { workload, design } = designedExample(name);
+    const files = await renderDesignDeliverables(workload, design, { prices: DEFAULT_PRICES });
     expect(files.find((file) => file.path === "cosmosdb_data_model.md")?.content).toContain(
       "**Compared with the baseline**",
     );

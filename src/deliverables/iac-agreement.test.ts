@@ -14,8 +14,8 @@ import { renderAzureCli } from "../render/azure-cli.js";
 import { renderBicep } from "../render/bicep.js";
 import { planInfrastructure } from "../render/infrastructure.js";
 import { renderTerraform } from "../render/terraform.js";
-import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
-import { designModel } from "../design/design-model.js";
+import { designedExample } from "../test-support/designed-examples.js";
+import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
 import { productionSettingsOf } from "../render/production-settings.js";
 import { parseBicepSubset } from "../test-support/bicep-subset.js";
 import {
@@ -37,8 +37,8 @@ describe("the IaC agrees with the evaluation", () => {
   it.each(EXAMPLE_NAMES.flatMap((name) => [[name, false] as const, [name, true] as const]))(
     "%s (baseline: %s)",
     async (name, baseline) => {
-      const workload = readExampleWorkload(name);
-      const model = designModel(workload, { baseline }).model;
+      const { workload, design } = designedExample(name, { baseline });
+      const model = design.model;
       const evaluation = evaluateModel(workload, model);
       const throughputByContainer = Object.fromEntries(
         evaluation.containers.map((c) => [c.name, modelThroughputOf(c.throughput)]),

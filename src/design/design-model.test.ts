@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { evaluateModel } from "../cost/evaluate.js";
 import { loadModel } from "../model/load-model.js";
 import type { ItemType, Model } from "../model/types.js";
+import { designedExample } from "../test-support/designed-examples.js";
 import { readExample, readExampleWorkload } from "../test-support/model-examples.js";
 import type { Workload } from "../workload/types.js";
 import { loadWorkload } from "../workload/load-workload.js";
@@ -26,13 +27,14 @@ const designs = new Map<
 
 beforeAll(() => {
   for (const name of NAMES) {
-    const workload = readExampleWorkload(name);
+    // Designed once per process (shared with the other test files that use the examples).
+    const { workload, design } = designedExample(name);
     const expert = loadModel(readExample(`${name}/expert-model.yaml`), { workload });
     if (!expert.ok) throw new Error(`expert model of ${name} does not load`);
     const evaluation = evaluateModel(workload, expert.value);
     designs.set(name, {
       workload,
-      result: designModel(workload),
+      result: design,
       expertCost: evaluation.totals.monthlyCostUSD,
       expertPeak: evaluation.totals.rus.peak,
     });

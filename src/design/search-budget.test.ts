@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadModel } from "../model/load-model.js";
+import { designedExample } from "../test-support/designed-examples.js";
 import { readExampleWorkload } from "../test-support/model-examples.js";
 import { serializeModel } from "../model/serialize-model.js";
 import { boundedMerges } from "./design-component.js";
@@ -35,7 +36,8 @@ describe("design search budget", () => {
 
   it("is never reached by the examples", () => {
     for (const name of EXAMPLES) {
-      const result = designModel(readExampleWorkload(name));
+      // The default budget: the design every example's tests share (once per process).
+      const result = designedExample(name).design;
       expect(
         result.decisions.filter((d) => d.subject.kind === "searchBudget"),
         name,
@@ -49,7 +51,7 @@ describe("design search budget", () => {
 
   it("stops scoring when spent, keeps the best model found so far and says so", () => {
     const workload = readExampleWorkload("multitenant-saas");
-    const full = designModel(workload);
+    const full = designedExample("multitenant-saas").design;
     const cut = designModel(workload, { workBudget: 30 });
     const budget = cut.decisions.find((d) => d.subject.kind === "searchBudget");
     expect(budget?.subject).toMatchObject({ kind: "searchBudget", units: 30 });

@@ -12,6 +12,7 @@ import type { Evaluation } from "../cost/evaluation-types.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
+import { designedExample } from "../test-support/designed-examples.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
 import type { AttributeType, Workload } from "../workload/types.js";
 import { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples, renderDataModel } from "./data-model.js";
@@ -22,18 +23,18 @@ interface Designed {
   readonly doc: string;
 }
 
-// designModel takes up to a few seconds per example: design each once for every test.
-const designs = new Map<string, Designed>();
+// designModel takes up to a few seconds per example: each is designed once per process
+// (src/test-support/designed-examples.ts, shared with the other test files) and rendered once here.
+const documents = new Map<string, Designed>();
 function designed(name: string): Designed {
-  let found = designs.get(name);
+  let found = documents.get(name);
   if (found === undefined) {
-    const workload = readExampleWorkload(name);
-    const design = designModel(workload);
+    const { workload, design } = designedExample(name);
     const doc = renderDataModel(workload, design.model, design.evaluation, design.decisions, {
       baseline: design.baseline,
     });
     found = { workload, design, doc };
-    designs.set(name, found);
+    documents.set(name, found);
   }
   return found;
 }

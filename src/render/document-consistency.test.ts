@@ -17,7 +17,8 @@ import { withExplicitIndexing } from "../planner/explicit-indexing.js";
 import { documentContradictions } from "../test-support/document-consistency.js";
 import { plain, section, sectionsOf, tableRows } from "../test-support/document-numbers.js";
 import { loadExample, loadFoodDelivery } from "../test-support/evaluate-fixtures.js";
-import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
+import { designedExample } from "../test-support/designed-examples.js";
+import { EXAMPLE_NAMES } from "../test-support/model-examples.js";
 import { toWorkload, workloadDocumentArbitrary, workloadText } from "../test-support/workload-arbitrary.js";
 import type { Workload } from "../workload/types.js";
 import { renderDataModel } from "./data-model.js";
@@ -60,8 +61,10 @@ const designs = new Map<string, Rendered>();
 function designed(name: string): Rendered {
   let found = designs.get(name);
   if (found === undefined) {
-    const workload = name === "food-delivery" ? loadFoodDelivery().workload : readExampleWorkload(name);
-    const design = designModel(workload);
+    // The examples' designs are computed once per process (shared with other test files).
+    const food = name === "food-delivery" ? loadFoodDelivery().workload : undefined;
+    const { workload, design } =
+      food === undefined ? designedExample(name) : { workload: food, design: designModel(food) };
     found = render(workload, design.model, design.evaluation, design);
     designs.set(name, found);
   }

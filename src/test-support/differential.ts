@@ -78,9 +78,12 @@ export interface JudgeOptions {
 /**
  * The sample a test can hold to "no silent failure" once the known ones are fixed
  * (test/verify/differential.test.ts): the designs of the arbitrary source's `seeds` and
- * `mutations` of them spread over the kinds (`spreadMutations`).
+ * `mutations` of them spread over the kinds (`spreadMutations`). About 25 s of CPU; until
+ * 2026-11-29 seeds 1-8 and 20 mutations (45 s; seed 6's design alone takes 9 s): the same nine
+ * mutation kinds are drawn. The differential bench (`npm run bench -- differential`) judges the
+ * designs of the arbitrary source's first seeds (these among them) and 300 mutations.
  */
-export const DIFFERENTIAL_SAMPLE = { seeds: [1, 2, 3, 4, 5, 6, 7, 8], mutations: 20 } as const;
+export const DIFFERENTIAL_SAMPLE = { seeds: [1, 2, 3, 4, 5, 7, 8], mutations: 10 } as const;
 
 const NOTHING_CHECKED = { patterns: 0, probes: 0, notCheckable: 0 } as const;
 

@@ -8,9 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { designModel } from "../../src/design/design-model.js";
 import { loadModel } from "../../src/model/load-model.js";
 import type { Model } from "../../src/model/types.js";
+import { designedExample } from "../../src/test-support/designed-examples.js";
 import { EXAMPLE_NAMES, readExample, readExampleWorkload } from "../../src/test-support/model-examples.js";
 import {
   connectRealEndpoint,
@@ -75,8 +75,8 @@ for (const target of targets) {
     it(
       "passes for the designed blogging model, and removes its database",
       async () => {
-        const workload = readExampleWorkload("blogging");
-        const report = await verifyOnEndpoint(endpoint, workload, designModel(workload).model, SMALL);
+        const { workload, design } = designedExample("blogging");
+        const report = await verifyOnEndpoint(endpoint, workload, design.model, SMALL);
         expect(report.patterns.filter((p) => p.status === "failed")).toEqual([]);
         expect(report.ok).toBe(true);
         expect(report.counts.passed).toBe(workload.accessPatterns.length);
@@ -132,8 +132,9 @@ for (const target of targets) {
     )(
       "passes for the %s %s model",
       async (name, kind) => {
-        const workload = readExampleWorkload(name);
-        const model = designModel(workload, { baseline: kind === "baseline" }).model;
+        // Designed once per process (src/test-support/designed-examples.ts).
+        const { workload, design } = designedExample(name, { baseline: kind === "baseline" });
+        const model = design.model;
         // The naive models answer by fan-outs over every item: fewer of them keep the test short.
         const report = await verifyOnEndpoint(
           endpoint,
