@@ -191,7 +191,7 @@ describe("blogging acceptance (issue 4)", () => {
     const feed = items(model).find((i) => i.item.entity === "Post" && i.item.keepLatest !== undefined);
     expect(feed?.item.keepLatest).toEqual({ count: 100, by: "creationDate" });
     expect(feed?.item.replicas ?? 1).toBeGreaterThanOrEqual(4);
-  });
+  }, 240_000);
 });
 
 describe("the README decisions of each example", () => {
