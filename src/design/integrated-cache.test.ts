@@ -10,10 +10,6 @@ import { describe, expect, it } from "vitest";
 import { MIN_PRODUCTION_GATEWAY_NODES } from "../cosmos/dedicated-gateway.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import { evaluateModel } from "../cost/evaluate.js";
-import { renderBicep } from "../render/bicep.js";
-import { renderAzureCli } from "../render/azure-cli.js";
-import { renderDataAccessModule } from "../render/code/render-data-access.js";
-import { renderTerraform } from "../render/terraform.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { designModel } from "./design-model.js";
@@ -81,24 +77,6 @@ describe.each([
       (read?.misses.peak ?? 0) * (evaluated?.ru.estimate ?? 0),
       6,
     );
-  });
-
-  it("creates the gateway in the infrastructure and reads through it in the generated code", () => {
-    const bicep = renderBicep(result.model);
-    expect(bicep).toContain("'Microsoft.DocumentDB/databaseAccounts/services@2024-11-15'");
-    expect(bicep).toContain("instanceCount: 3");
-    expect(bicep).toContain("output dedicatedGatewayEndpoint string");
-    expect(renderTerraform(result.model)).toContain(
-      'resource "azurerm_cosmosdb_sql_dedicated_gateway" "gateway"',
-    );
-    expect(renderAzureCli(result.model)).toContain("az cosmosdb service create");
-    const plans = result.evaluation.patterns.map((p) => p.plan);
-    const code = renderDataAccessModule(workload, result.model, plans);
-    expect(code).toContain(
-      `const runtime = throughCache({ maxStalenessMs: ${staleness * 1000}, consistency: "Session" });`,
-    );
-    // Only the cached read goes through it.
-    expect(code.match(/throughCache\(\{/g)).toHaveLength(1);
   });
 });
 

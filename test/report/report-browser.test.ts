@@ -93,7 +93,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromiu
         costChart: box("#cost figure svg"),
         patternChart: box("#patterns figure svg"),
         patternsTable: box("#patterns-table"),
-        containerCards: document.querySelectorAll(".container-card").length,
+        containerCards: document.querySelectorAll(".container-card:not(.gateway-card)").length,
+        gatewayCards: document.querySelectorAll(".gateway-card").length,
         heatBars: document.querySelectorAll(".container-card .heat").length,
         patternRows: document.querySelectorAll("#patterns-table tbody tr").length,
         itemBoxes: document.querySelectorAll("#diagram .dg-item").length,
@@ -112,6 +113,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromiu
     expect(s["patternRows"]).toBe(patterns);
     expect(s["containerCards"]).toBeGreaterThan(0);
     expect(s["heatBars"]).toBe((s["containerCards"] as number) * 4);
+    // The blogging design reads its front page through the integrated cache: the gateway's card.
+    expect(s["gatewayCards"]).toBe(1);
     expect(s["itemBoxes"]).toBeGreaterThan(0);
     expect(s["bars"] as number).toBeGreaterThan(12);
     // Pixels: each drawn element has real content, not a blank box.

@@ -206,7 +206,7 @@ function gatewayCard(data: ReportData): string {
         `<li>${code(p.id)}: ${formatNumber(p.requests.peak, 2)} requests/s at peak, ${formatNumber(p.misses.peak, 2)} misses/s reach the database (hit ratio ${formatPercent(p.hitRatio.peak, 2)}, answers up to ${int(p.stalenessSeconds)} s old), ${rus(p.rusSaved.peak)} RU/s saved at peak</li>`,
     )
     .join("");
-  return `<article class="container-card" id="dedicated-gateway"><h3>Dedicated gateway (integrated cache)</h3>
+  return `<article class="container-card gateway-card" id="dedicated-gateway"><h3>Dedicated gateway (integrated cache)</h3>
 <div><span class="badge single">${int(g.nodes)} x ${h(g.size)}</span> ${int(g.regions)} region(s)</div>
 <dl class="facts"><dt>Cache per node</dt><dd>${gb(g.cacheBytesPerNode / BYTES_PER_GB)} (working set ${gb(g.workingSetBytesPerNode / BYTES_PER_GB)})</dd>
 <dt>Cost per month</dt><dd>${usd(g.monthlyCostUSD)}</dd></dl>
