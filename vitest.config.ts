@@ -12,6 +12,24 @@ embedRuntime();
  */
 const OWN_PROCESS = ["src/source/parse-document.test.ts", "test/import/**/*.test.ts"];
 
+/**
+ * The long checks: properties over random workloads and the regressions they found, extreme
+ * values through the built CLI, crash schedules and the differential oracle. Together they take
+ * more than half of the suite's time, so `npm test` (under 8 minutes on 2 cores) leaves them to
+ * `npm run test:slow`, which `.ci/run` runs after it: CI fails on either.
+ */
+const SLOW = [
+  "test/verify/random-designs.test.ts",
+  "test/verify/differential.test.ts",
+  "test/verify/crash-schedule.test.ts",
+  "test/verify/paging-designs.test.ts",
+  "test/cli/extremes.test.ts",
+  "test/cli/fuzz.test.ts",
+  "src/design/design-robustness.test.ts",
+  "src/design/many-to-many-property.test.ts",
+  "src/files/write-outputs.property.test.ts",
+];
+
 export default defineConfig({
   test: {
     // Builds dist/ once, before the end-to-end tests that run the built CLI start in parallel.
@@ -27,7 +45,7 @@ export default defineConfig({
         test: {
           name: "shared",
           include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...configDefaults.exclude, ...OWN_PROCESS],
+          exclude: [...configDefaults.exclude, ...OWN_PROCESS, ...SLOW],
           // The test files share their worker's modules (each file still runs on its own, with
           // its own module-level state reset only where it asks): loading the modules once per
           // worker instead of once per file saves about a fifth of the run.
@@ -37,6 +55,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "own-process", include: OWN_PROCESS },
+      },
+      {
+        extends: true,
+        test: { name: "slow", include: SLOW, isolate: false },
       },
     ],
   },

@@ -5,7 +5,8 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
-import { formatPath, type EvaluationIssue } from "../common/issues.js";
+import { briefIssue } from "../common/brief-issue.js";
+import type { EvaluationIssue } from "../common/issues.js";
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import { hotReplicatedKeyWhy } from "./unmet-limits.js";
 import { horizonDecision } from "./horizon.js";
@@ -539,7 +540,7 @@ function closingDecisions(
       title: "Hard limits the design does not meet",
       chosen: `${unmet.length} hard-limit error(s) remain`,
       alternatives: [],
-      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join(" | ")}${hotKeysWhy(workload, model, final, options, unmet)}`,
+      why: `no candidate the search tried removes ${unmet.length === 1 ? "it" : "them"}: ${unmet.map((issue) => `${briefIssue(issue)}: ${issue.message}`).join(" | ")}${hotKeysWhy(workload, model, final, options, unmet)}`,
     });
   }
   return decisions;

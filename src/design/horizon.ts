@@ -9,7 +9,6 @@
  * pattern's average and peak rate x f (the traffic grows with the data: an assumption, said in the
  * decision).
  */
-import { formatPath } from "../common/issues.js";
 import { formatInteger } from "../common/format-number.js";
 import { evaluateModel, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
@@ -120,7 +119,7 @@ export function horizonDecision(
     why = `the model holds every hard limit it holds today at up to ${HORIZON_FACTORS.at(-1)}x the horizon's data and traffic (${costs}, each with the throughput it needs; the traffic is assumed to grow with the data)`;
   } else {
     const [first] = breaking.errors;
-    const broken = `the model breaks at ${breaking.factor}x the horizon's data and traffic (${formatInteger(breaking.scaled.scale.horizonMonths)} months; ${costs}): ${breaking.errors.length} hard-limit error(s)${first === undefined ? "" : `, first ${first.code} at ${formatPath(first.path)}: ${first.message}`}`;
+    const broken = `the model breaks at ${breaking.factor}x the horizon's data and traffic (${formatInteger(breaking.scaled.scale.horizonMonths)} months; ${costs}): ${breaking.errors.length} hard-limit error(s)${first === undefined ? "" : `, first: ${first.message}`}`;
     let next: string;
     if (elements > HORIZON_DESIGN_ELEMENTS) {
       next = `the design for that scale is not searched for a workload of ${formatInteger(elements)} entities and patterns (over ${HORIZON_DESIGN_ELEMENTS}); to see it, design the workload with scale.horizonMonths x ${breaking.factor} and every rate x ${breaking.factor}`;

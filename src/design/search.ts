@@ -3,7 +3,7 @@
  * same evaluation `evaluate` uses; a candidate is better when it breaks fewer hard limits, then
  * when it costs less per month. Every choice is recorded with its alternatives and numbers.
  */
-import { formatPath } from "../common/issues.js";
+import { briefIssues } from "../common/brief-issue.js";
 import { createEvaluator, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
 import type { Model } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
@@ -610,9 +610,10 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
   return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${headroom}${remaining})`;
 }
 
-/** The hard-limit errors of a scored model in a few words each (`evaluate.hotPartition at containers.x`). */
+/**
+ * The hard-limit errors of a scored model in a few words each, by pattern id and container name
+ * ("Q6's fan-out over posts cannot scale"), never internal codes or index paths.
+ */
 export function remainingErrors(scored: Scored): string {
-  const errors = scored.evaluation.issues.filter((issue) => issue.severity === "error");
-  const shown = errors.slice(0, 3).map((issue) => `${issue.code} at ${formatPath(issue.path)}`);
-  return errors.length > 3 ? `${shown.join(", ")} and ${errors.length - 3} more` : shown.join(", ");
+  return briefIssues(scored.evaluation.issues.filter((issue) => issue.severity === "error"));
 }

@@ -11,7 +11,9 @@ import {
   MAX_PHYSICAL_PARTITION_RUS,
 } from "../cosmos/limits.js";
 import type { Evaluation, LimitCheck } from "../cost/evaluation-types.js";
-import { formatPath, type EvaluationIssue } from "../common/issues.js";
+import type { EvaluationIssue } from "../common/issues.js";
+import type { Workload } from "../workload/types.js";
+import { readablePath } from "./readable-path.js";
 import {
   bulletList,
   escapeMarkdownText as e,
@@ -126,11 +128,11 @@ function highest(checks: readonly LimitCheck[]): LimitCheck | undefined {
 
 /** The validation section: the check lines, then every finding of the evaluation. */
 export function renderValidation(context: Context): string {
-  const { evaluation } = context;
+  const { evaluation, workload } = context;
   const items = [...patternChecks(context), ...partitionChecks(evaluation), ...modelChecks(context)];
   const lines = ["## Validation Results 🔴", "", bulletList(items)];
   if (evaluation.issues.length > 0)
-    lines.push("", "Findings of the evaluation:", "", findingsTable(evaluation));
+    lines.push("", "Findings of the evaluation:", "", findingsTable(evaluation, workload));
   return lines.join("\n");
 }
 
@@ -246,13 +248,13 @@ function modelChecks({ evaluation, decisions }: Context): string[] {
 }
 
 /** Every finding of the evaluation: severity, code, where, what (with the suggestion). */
-function findingsTable(evaluation: Evaluation): string {
+function findingsTable(evaluation: Evaluation, workload: Workload): string {
   return table(
     ["Severity", "Code", "Where", "Finding"],
     evaluation.issues.map((i) => [
       i.severity,
       code(i.code),
-      code(formatPath(i.path)),
+      code(readablePath(i.path, workload)),
       cell(i.suggestion === undefined ? i.message : `${i.message} (${i.suggestion})`),
     ]),
   );

@@ -73,9 +73,17 @@ export function documentContradictions(input: ConsistencyInput): string[] {
 // ---------------------------------------------------------------------------------------------
 // Whole documents
 
-/** No HTML entity in Markdown text, no dollar amount without thousands separators. */
+/**
+ * No HTML entity in Markdown text, no dollar amount without thousands separators, and no internal
+ * code or 0-based index path (`evaluate.fanOutCannotScale at accessPatterns[9]`) in prose: a
+ * reader knows patterns by their ids. The findings table's Code column (`` `evaluate.fanOut` ``,
+ * in backticks) names codes on purpose.
+ */
 function textProblems(file: string, markdown: string): string[] {
   const problems: string[] = [];
+  const prose = markdown.replace(/`[^`\n]*`/g, "");
+  const internal = /\bevaluate\.[a-z][A-Za-z]+|\baccessPatterns\\?\[\d+/.exec(prose);
+  if (internal !== null) problems.push(`${file}: internal code or index path in prose: ${internal[0]}`);
   const entity = /&(quot|amp|lt|gt|#39|#\d+);/.exec(markdown);
   if (entity !== null) problems.push(`${file}: HTML entity ${entity[0]} in Markdown text`);
   const amount = /\$\d{4,}/.exec(markdown);

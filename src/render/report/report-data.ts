@@ -26,6 +26,7 @@ import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
 import type { IntegratedCacheEvaluation } from "../../cost/integrated-cache-evaluation.js";
 import type { EvaluationIssue, Issue } from "../../common/issues.js";
+import { readablePath } from "../readable-path.js";
 import type { Model } from "../../model/types.js";
 import type { Plan, PlanStep } from "../../planner/types.js";
 import type { Rate, Workload } from "../../workload/types.js";
@@ -142,6 +143,8 @@ export interface ReportData {
   readonly verification?: VerificationSummary;
   readonly comparison?: Comparison;
   readonly issues: readonly Issue[];
+  /** Where each of `issues` is, as a reader names it (a pattern's id, not its index). */
+  readonly issueWhere: readonly string[];
   readonly prices: Prices;
   readonly limits: {
     readonly physicalPartitionRus: number;
@@ -283,6 +286,7 @@ export function buildReportData(input: ReportInput): ReportData {
       ? {}
       : { comparison: compareWith(workload, figures, evaluation, projection, input.compare, prices) }),
     issues: evaluation.issues,
+    issueWhere: evaluation.issues.map((issue) => readablePath(issue.path, workload)),
     prices,
     limits: {
       physicalPartitionRus: MAX_PHYSICAL_PARTITION_RUS,

@@ -5,7 +5,7 @@
  */
 import type { ProjectionEvent } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
-import { formatPath, type Issue } from "../../common/issues.js";
+import type { Issue } from "../../common/issues.js";
 import { formatUsd } from "../../common/format-number.js";
 import { BYTES_PER_GB } from "../../cosmos/limits.js";
 import { describeStep } from "../data-model-patterns.js";
@@ -356,16 +356,18 @@ ${c.patterns.map((p) => `<tr><td data-sort="${h(p.id)}"><strong>${h(p.id)}</stro
 </section>`;
 }
 
-export function findingsSection(issues: readonly Issue[]): string {
+export function findingsSection(issues: readonly Issue[], where: readonly string[]): string {
   const order = { error: 0, warning: 1, info: 2 } as const;
-  const sorted = [...issues].sort((a, b) => order[a.severity] - order[b.severity]);
+  const sorted = issues
+    .map((issue, index) => ({ ...issue, where: where[index] ?? "" }))
+    .sort((a, b) => order[a.severity] - order[b.severity]);
   return `<section id="findings"><h2>Findings</h2>${
     sorted.length === 0
       ? `<p class="note">The evaluation found nothing to report: every pattern is served within the limits.</p>`
       : `<ul class="findings">${sorted
           .map(
             (i) =>
-              `<li><span class="badge ${i.severity}">${i.severity}</span> ${code(i.code)} ${i.path.length === 0 ? "" : `${code(formatPath(i.path))} `}${h(i.message)}${i.suggestion === undefined ? "" : ` <span class="muted">(${h(i.suggestion)})</span>`}</li>`,
+              `<li><span class="badge ${i.severity}">${i.severity}</span> ${code(i.code)} ${i.where === "" ? "" : `${code(i.where)} `}${h(i.message)}${i.suggestion === undefined ? "" : ` <span class="muted">(${h(i.suggestion)})</span>`}</li>`,
           )
           .join("")}</ul>`
   }</section>`;
