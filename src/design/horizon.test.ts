@@ -43,7 +43,9 @@ describe("the horizon decision", () => {
     expect(horizon?.alternatives[0]?.errors).toBe(0);
     // 36,000 reads/s, a third on one hot concert: over what one partition serves.
     expect(horizon?.subject).toEqual({ kind: "horizon", breaksAt: 3 });
-    expect(horizon?.why).toMatch(/breaks at 3x .*evaluate\.hotPartition/);
+    expect(horizon?.why).toMatch(
+      /breaks at 3x .*first: the hottest logical partition of \S+ needs [\d,]+ RU\/s/,
+    );
     // The search at that scale spreads the hot concert over a replicated copy.
     expect(horizon?.why).toMatch(/The design for that scale: .*concerts-replicas by \/concertIdReplica/);
     // Costs grow with the scale (more RU/s, more data).

@@ -11,6 +11,7 @@
  * atomic writes the evaluation finds split (`evaluate.notAtomic`) has a decision saying why; no
  * bounded set it keeps is too small for a read in its order (`evaluate.boundedSetTooSmall`).
  */
+import { briefIssue } from "../common/brief-issue.js";
 import { formatIssue, formatPath } from "../common/issues.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
@@ -125,7 +126,7 @@ export function designProblems(
   if (errors.length > 0 && unmet === undefined)
     problems.push(`${errors.length} error(s) remain and no decision says so`);
   for (const error of errors) {
-    if (unmet !== undefined && !unmet.why.includes(formatPath(error.path)))
+    if (unmet !== undefined && !unmet.why.includes(briefIssue(error)))
       problems.push(`the unmet-limits decision does not name ${error.code} at ${formatPath(error.path)}`);
   }
   if (errors.length === 0 && unmet !== undefined) problems.push("an unmet-limits decision without errors");
