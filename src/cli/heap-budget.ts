@@ -50,7 +50,7 @@ export function runsInHeapLimitedWorker(argv: readonly string[]): boolean {
 export function runInHeapLimitedWorker(argv: readonly string[], heapMb: number): Promise<number> {
   return new Promise((resolve) => {
     const worker = new Worker(new URL("./heap-worker.js", import.meta.url), {
-      workerData: { argv: [...argv] },
+      workerData: { argv: [...argv], stderrIsTerminal: cliStreams().stderrIsTerminal?.() ?? false },
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
       // Not the process's own flags: a preload given to the process (the benches' usage report)
       // runs once, in the main thread, not again in the worker.

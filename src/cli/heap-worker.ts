@@ -9,10 +9,14 @@ import { runCli } from "./run-cli.js";
 const port = parentPort;
 if (port !== null) {
   const post = (message: HeapWorkerMessage): void => port.postMessage(message);
-  const { argv } = workerData as { readonly argv: readonly string[] };
+  const { argv, stderrIsTerminal } = workerData as {
+    readonly argv: readonly string[];
+    readonly stderrIsTerminal: boolean;
+  };
   const code = await runCli(argv, {
     stdout: (text) => post({ kind: "stdout", text }),
     stderr: (text) => post({ kind: "stderr", text }),
+    stderrIsTerminal: () => stderrIsTerminal,
   });
   post({ kind: "exit", code });
 }

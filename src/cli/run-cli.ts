@@ -30,6 +30,19 @@ const registrations: ReadonlyMap<string, () => Promise<{ register: CommandRegist
 ]);
 
 /**
+ * Every command with its options as registered (names and flags), for the documentation checks
+ * (test/repository/documented-flags.test.ts compares them with the README's usage block).
+ */
+export async function registeredCommands(): Promise<{ name: string; options: string[] }[]> {
+  const program = new Command();
+  for (const load of registrations.values()) (await load()).register(program);
+  return program.commands.map((command) => ({
+    name: command.name(),
+    options: command.options.filter((option) => !option.hidden).map((option) => option.long ?? option.flags),
+  }));
+}
+
+/**
  * The registrations a run needs: its command's alone when the first word after the program's own
  * options names one, else all of them (help, a misspelt command and its suggestion).
  */

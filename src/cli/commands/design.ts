@@ -15,6 +15,7 @@ import { locateIssues } from "../../cost/locate-issues.js";
 import {
   EXIT_INPUT_ERROR,
   EXIT_OK,
+  printError,
   printJson,
   printText,
   reportIssues,
@@ -24,7 +25,8 @@ import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { checkOutputPath } from "../../files/output-path.js";
 import { writeOutputs } from "../../files/write-outputs.js";
-import { formatDecisions } from "../../render/decisions-report.js";
+import { formatDecisions, formatDesignSummary } from "../../render/decisions-report.js";
+import { progressLine, stderrIsTerminal } from "../support/progress.js";
 import {
   COMPARE_OPTION_DESCRIPTION,
   readReportExtras,
@@ -40,7 +42,11 @@ interface DesignFlags {
   readonly force?: boolean;
   readonly compare?: string;
   readonly verification?: string;
+  readonly decisions?: boolean;
 }
+
+/** Findings printed on stderr after the summary, errors first; the rest are counted (all are in the files). */
+const SHOWN_FINDINGS = 10;
 
 export const register: CommandRegistration = (program: Command) => {
   program
@@ -57,6 +63,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files in --out that were edited by hand")
+    .option("--decisions", "print every decision with its alternatives and why (else a summary)")
     .action(async (workloadPath: string, flags: DesignFlags) => {
       requireReportFlag(flags, "--out", flags.out !== undefined);
       if (flags.out !== undefined) await checkOutputPath("--out", flags.out, "folder");
@@ -72,14 +79,20 @@ export const register: CommandRegistration = (program: Command) => {
         process.exitCode = reportRefusedInput(extras.issues, flags.json);
         return;
       }
+      const progress = progressLine(stderrIsTerminal() && flags.json !== true);
+      const elements = `${workload.entities.length} entities, ${workload.accessPatterns.length} patterns`;
+      progress.update(`design (${elements})`, 0, 1);
       const result = designModel(workload, {
         prices,
         ...(flags.baseline === true ? { baseline: true } : {}),
+        onProgress: (done, total) => progress.update(`design (${elements})`, done, total),
       });
+      if (flags.out !== undefined) progress.update("render the files", 0, 1);
       const files =
         flags.out === undefined
           ? undefined
           : await renderDesignDeliverables(workload, result, { prices, ...extras.value });
+      if (files !== undefined) progress.update(`write ${files.length} files`, 0, 1);
       const written =
         flags.out === undefined || files === undefined
           ? undefined
@@ -101,18 +114,32 @@ export const register: CommandRegistration = (program: Command) => {
           ...(written === undefined ? {} : { files: written }),
         });
       } else {
-        printText(formatDecisions(workload, result));
-        if (written !== undefined) {
-          printText(
-            `\nWrote ${written.written.length} file(s) to ${flags.out}${written.unchanged.length > 0 ? ` (${written.unchanged.length} unchanged)` : ""}: ${[...written.written, ...written.unchanged].join(", ")}\n`,
+        progress.end();
+        if (flags.decisions === true) printText(`${formatDecisions(workload, result)}\n`);
+        printText(
+          formatDesignSummary(
+            workload,
+            result,
+            written === undefined || flags.out === undefined ? undefined : { folder: flags.out, ...written },
+            loaded.issues,
+          ),
+        );
+      }
+      const issues = [...loaded.issues, ...located];
+      if (flags.json === true) reportIssues(issues.filter((i) => i.severity === "error"));
+      else {
+        // The first findings, errors first; all of them are in the files and in --json.
+        const order = { error: 0, warning: 1, info: 2 } as const;
+        const sorted = [...issues].sort((a, b) => order[a.severity] - order[b.severity]);
+        reportIssues(sorted.slice(0, SHOWN_FINDINGS));
+        const rest = sorted.slice(SHOWN_FINDINGS);
+        if (rest.length > 0) {
+          const errors = rest.filter((i) => i.severity === "error").length;
+          printError(
+            `... and ${rest.length} more finding(s)${errors === 0 ? "" : ` (${errors} error(s))`}: ${flags.out === undefined ? "printed by --json" : "listed in cosmosdb_data_model.md (Validation Results) and report.html"}\n`,
           );
-        } else {
-          printText("\n(use --out DIR to write model.yaml, the documents and the artifacts)\n");
         }
       }
-      reportIssues(
-        [...loaded.issues, ...located].filter((i) => flags.json !== true || i.severity === "error"),
-      );
       process.exitCode = hasErrors(result.evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;
     });
 };

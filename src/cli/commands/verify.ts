@@ -17,6 +17,7 @@ import type { Workload } from "../../workload/types.js";
 import type { VerificationReport } from "../../verify/run-verification.js";
 import { checkOutputPath } from "../../files/output-path.js";
 import { writeFileAtomic } from "../../files/io.js";
+import { progressLine, stderrIsTerminal } from "../support/progress.js";
 import type { CommandRegistration } from "../support/command.js";
 import { UsageError } from "../support/usage-error.js";
 import { readWorkloadAndModel } from "../../files/load-inputs.js";
@@ -54,29 +55,6 @@ const VERIFY_FAULT_NAMES: readonly string[] = ["drop-counter", "drop-copy", "dro
 
 function isFault(value: string | undefined): value is "drop-counter" | "drop-copy" | "drop-trim" {
   return value !== undefined && VERIFY_FAULT_NAMES.includes(value);
-}
-
-/** A progress bar on stderr (only on a terminal). */
-function progressBar(enabled: boolean): {
-  update(label: string, done: number, total: number): void;
-  end(): void;
-} {
-  let shown = false;
-  return {
-    update(label, done, total) {
-      if (!enabled) return;
-      const width = 30;
-      const filled = total === 0 ? width : Math.round((done / total) * width);
-      process.stderr.write(
-        `\r${label.padEnd(8)} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}   `,
-      );
-      shown = true;
-    },
-    end() {
-      if (shown) process.stderr.write("\n");
-      shown = false;
-    },
-  };
 }
 
 export const register: CommandRegistration = (program: Command) => {
@@ -160,7 +138,7 @@ async function runVerify(
       : "connectionString" in real
         ? [real.connectionString, ...secretOf(() => verify.parseConnectionString(real.connectionString).key)]
         : [real.key];
-  const bar = progressBar(process.stderr.isTTY && flags.json !== true);
+  const bar = progressLine(stderrIsTerminal() && flags.json !== true);
   try {
     const endpoint =
       real === undefined ? await verify.startEmbeddedEndpoint() : await verify.connectRealEndpoint(real);

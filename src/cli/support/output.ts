@@ -32,6 +32,11 @@ export function printText(text: string): void {
   cliStreams().stdout(escapeTerminalText(text));
 }
 
+/** Writes a line of the CLI's own to stderr (a note after the issues). */
+export function printError(text: string): void {
+  cliStreams().stderr(escapeTerminalText(text));
+}
+
 /** Prints issues to stderr, errors first, and returns the exit status they imply. */
 export function reportIssues(issues: readonly Issue[]): number {
   const order = { error: 0, warning: 1, info: 2 } as const;

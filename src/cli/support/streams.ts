@@ -10,6 +10,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface CliStreams {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Whether `stderr` reaches a terminal (progress is drawn only there); absent = no. */
+  readonly stderrIsTerminal?: () => boolean;
 }
 
 /** The process's own outputs. */
@@ -20,6 +22,7 @@ export const PROCESS_STREAMS: CliStreams = {
   stderr: (text) => {
     process.stderr.write(text);
   },
+  stderrIsTerminal: () => process.stderr.isTTY === true,
 };
 
 const current = new AsyncLocalStorage<CliStreams>();
