@@ -82,3 +82,21 @@ describe("a folder given where a file is expected", () => {
     );
   });
 });
+
+describe("import given a connection it cannot read (issue 28)", () => {
+  it.each([
+    "mysql://app:S3cretPW@db.example.com/shop",
+    "postgress://app:S3cretPW@db.example.com/shop",
+    "host=db.example.com password=S3cretPW dbname=shop",
+    "postgres://app:S3cretPW@db.example.com:99999/shop",
+  ])("%s: exit 1, what would be valid, the password never printed", (source) => {
+    const out = join(mkdtempSync(join(tmpdir(), "cosmos-modeler-import-")), "session");
+    for (const json of [false, true]) {
+      const run = runCliInThread(["import", source, "--out", out, ...(json ? ["--json"] : [])]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^error import\.(unsupportedConnection|badConnectionUrl): /);
+      expect(`${run.stdout}${run.stderr}`).not.toContain("S3cretPW");
+      expect(run.stderr).not.toContain("cli.fileNotFound");
+    }
+  });
+});

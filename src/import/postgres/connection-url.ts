@@ -7,6 +7,52 @@ export function isConnectionUrl(source: string): boolean {
   return /^postgres(ql)?:\/\//i.test(source.trim());
 }
 
+/** libpq's keyword/value connection strings: `host=db port=5432 password=...`. */
+const KEYWORD_VALUE = /(^|\s)(host|hostaddr|port|dbname|user|password|sslmode|service)\s*=/i;
+
+/**
+ * What kind of connection `source` is when it is one at all, before it is taken for a file name:
+ * a `postgres://` URL, another `scheme://` URL (`mysql://`, a misspelt `postgress://`), or a
+ * libpq keyword/value string (`host=db password=...`). `undefined`: a file name.
+ */
+export function connectionKind(source: string): "postgresUrl" | "otherUrl" | "keywordValue" | undefined {
+  const text = source.trim();
+  if (isConnectionUrl(text)) return "postgresUrl";
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return "otherUrl";
+  if (KEYWORD_VALUE.test(text)) return "keywordValue";
+  return undefined;
+}
+
+/**
+ * Any connection text as it may be printed, also one that is not a valid URL: the password of a
+ * URL's user-info part (`//user:PW@`) and every `password=`, `secret=`, `key=` or `token=`
+ * value (URL parameters, libpq keywords) replaced by `***`.
+ * @example redactConnectionText("host=db password=s3cret") // "host=db password=***"
+ */
+export function redactConnectionText(text: string): string {
+  return text
+    .replace(/(\/\/[^/@:\s]*:)[^@\s]*@/g, "$1***@")
+    .replace(/(\b[a-z_]*(?:pass|secret|key|token)[a-z_]*\s*=\s*)('[^']*'|[^\s&;]+)/gi, "$1***");
+}
+
+/**
+ * A connection URL's problem before anything connects, in words, or `undefined` when it reads:
+ * what is not a URL (`[bad`), a port that is not one (`:99999`), no database.
+ */
+export function connectionUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    const port = /^[a-z]+:\/\/(?:[^@/]*@)?[^/:]*:(\d+)/i.exec(url.trim())?.[1];
+    if (port !== undefined && Number(port) > 65_535) return `its port ${port} is not a port (1 to 65,535)`;
+    return "it is not a valid URL: postgres://user@host:port/database (an IPv6 host in brackets, special characters in the user or password percent-encoded)";
+  }
+  if (parsed.hostname === "" && !/host=/i.test(parsed.search))
+    return "it names no host: postgres://user@host:port/database";
+  return undefined;
+}
+
 /**
  * The URL as it may be printed: the password (in the user-info part or a `password` parameter)
  * replaced by `***`, everything else kept.
@@ -17,8 +63,8 @@ export function redactConnectionUrl(url: string): string {
   try {
     parsed = new URL(url.trim());
   } catch {
-    // not parseable as a URL: show only the scheme, which cannot hold a secret
-    return `${/^[a-z]+:\/\//i.exec(url.trim())?.[0] ?? ""}(unreadable connection URL)`;
+    // not parseable as a URL: every password-like part masked in the text as given
+    return redactConnectionText(url.trim());
   }
   if (parsed.password !== "") parsed.password = "***";
   for (const key of [...parsed.searchParams.keys()]) {

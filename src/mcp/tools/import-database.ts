@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { confinePath } from "../../files/confine.js";
 import { DDL_INPUT, readInputFile } from "../../files/io.js";
-import { importDatabase } from "../../import/import-database.js";
+import { connectionRefusal, importDatabase } from "../../import/import-database.js";
 import { checkConnectionAllowed, isConnectionUrl } from "../../import/postgres/connection-url.js";
 import { SQL_DIALECTS } from "../../import/snapshot/snapshot.js";
 import { formatFieldPath } from "../../session/import-record.js";
@@ -55,6 +55,10 @@ export const importDatabaseTool = defineTool({
   async run({ dir, config }, args) {
     // A DDL file is confined like every path argument; a connection URL only to the database
     // servers the user allowed when starting the server (no connection, no password, elsewhere).
+    // A connection of another kind (mysql://, host=... password=...) or a malformed URL is
+    // refused with its password masked, never resolved as a path and echoed.
+    const refusal = connectionRefusal(args.source);
+    if (refusal !== undefined) return failure(`${refusal.code}: ${refusal.message}`);
     if (isConnectionUrl(args.source)) {
       const allowed = checkConnectionAllowed(args.source, config.allowedDatabases, process.env);
       if (!allowed.ok) return failure(`import.notAllowed: ${allowed.reason}`);
