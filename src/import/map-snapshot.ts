@@ -59,10 +59,17 @@ export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): Im
       notes.push(
         `No access patterns were imported: ${source.statementsUnavailable}. Describe them in the interview.`,
       );
-    else if (window !== undefined)
+    else if (window !== undefined) {
+      if (source.statementsHidden !== undefined) {
+        const hidden = source.statementsHidden;
+        notes.push(
+          `${formatInteger(hidden.count)} statements of other roles (${formatInteger(hidden.calls)} calls) were not imported: their text is hidden from role ${hidden.role}, which is not a member of pg_read_all_stats. To import the application's statements, run GRANT pg_read_all_stats TO ${quoteRole(hidden.role)}; (as a superuser or a role with ADMIN on pg_read_all_stats), then import again.`,
+        );
+      }
       notes.push(
         `Average rates are calls / ${formatDecimal(window.seconds)} s (pg_stat_statements counting since ${window.since}); ${formatInteger(snapshot.statements.length)} statements read, ${formatInteger(statements.ignored)} were not data access (transaction control, settings, catalog queries). Peaks are not in the statistics: the interview asks for each.`,
       );
+    }
     const unanalyzed = snapshot.tables.filter(
       (t) => t.columns.length > 0 && t.columns.every((c) => c.statistics === undefined),
     );
@@ -125,4 +132,9 @@ function objectReason(kind: UnmappedItem["kind"]): string {
     default:
       return "not expressible in the workload";
   }
+}
+
+/** A role name as GRANT takes it: bare when it is a lower-case identifier, else double-quoted. */
+function quoteRole(role: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replaceAll('"', '""')}"`;
 }

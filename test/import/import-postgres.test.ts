@@ -185,6 +185,7 @@ function run(args: readonly string[], env: Record<string, string> = {}) {
 interface ImportJson {
   summary: { entities: number; relationships: number; accessPatterns: number };
   unmapped: { kind: string; name: string; detail: string; reason: string }[];
+  notes: string[];
   facts: { path: string[]; value: unknown; source: string }[];
 }
 
@@ -217,6 +218,9 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
     await shop.query(`CREATE ROLE importer LOGIN PASSWORD '${importerPassword}'`);
     await shop.query("GRANT pg_read_all_stats TO importer");
     await shop.query("GRANT SELECT ON ALL TABLES IN SCHEMA public TO importer");
+    // a role without pg_read_all_stats: the application's statements are hidden from it
+    await shop.query(`CREATE ROLE limited LOGIN PASSWORD '${importerPassword}'`);
+    await shop.query("GRANT SELECT ON ALL TABLES IN SCHEMA public TO limited");
 
     const beforeReset = Date.now();
     await shop.query("SELECT pg_stat_statements_reset()");
@@ -397,6 +401,20 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
     expect(requirements).toContain("Not Imported: For You To Review");
     expect(requirements).toMatch(/order\\?_lines\\?_decrement\\?_stock/);
     expect(requirements).toMatch(/pg\\?_stat\\?_statements: 300 calls/);
+  });
+
+  it("explains, with the GRANT that fixes it, the statements a role without pg_read_all_stats cannot read (issue 28)", () => {
+    const limitedDir = mkdtempSync(join(tmpdir(), "import-limited-"));
+    const result = run(
+      ["import", `postgres://limited@127.0.0.1:${server.port}/shop`, "--out", limitedDir, "--json"],
+      { PGPASSWORD: importerPassword },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const limited = JSON.parse(result.stdout) as ImportJson;
+    expect(limited.notes.join("\n")).toMatch(
+      /\d+ statements of other roles \([\d,]+ calls\) were not imported: their text is hidden from role limited.*GRANT pg_read_all_stats TO limited;/,
+    );
+    expect(JSON.stringify(limited.unmapped)).not.toMatch(/insufficient privilege|syntax error/);
   });
 
   it("never prints or writes a password", () => {

@@ -18,6 +18,7 @@ const USER_SCHEMAS = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND 
 /** Database name, server version and the time of the import. */
 export const SERVER_QUERY = `
 SELECT current_database() AS database,
+       current_user AS role,
        current_setting('server_version') AS server_version,
        current_setting('server_version_num')::int AS server_version_num,
        now() AS captured_at`;

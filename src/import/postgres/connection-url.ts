@@ -37,7 +37,7 @@ export function redactConnectionText(text: string): string {
 
 /**
  * A connection URL's problem before anything connects, in words, or `undefined` when it reads:
- * what is not a URL (`[bad`), a port that is not one (`:99999`), no database.
+ * what is not a URL (`[bad`), a port that is not one (`:99999`).
  */
 export function connectionUrlProblem(url: string): string | undefined {
   let parsed: URL;
@@ -48,9 +48,9 @@ export function connectionUrlProblem(url: string): string | undefined {
     if (port !== undefined && Number(port) > 65_535) return `its port ${port} is not a port (1 to 65,535)`;
     return "it is not a valid URL: postgres://user@host:port/database (an IPv6 host in brackets, special characters in the user or password percent-encoded)";
   }
-  if (parsed.hostname === "" && !/host=/i.test(parsed.search))
-    return "it names no host: postgres://user@host:port/database";
-  return undefined;
+  // No host is PGHOST or the local socket (libpq's default), valid in a terminal; the MCP tool
+  // refuses it separately (connectionTarget).
+  return parsed.port !== "" && Number(parsed.port) < 1 ? `its port ${parsed.port} is not a port` : undefined;
 }
 
 /**

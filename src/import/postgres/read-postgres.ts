@@ -92,7 +92,7 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
     await rows(client, STATISTICS_QUERY, [oids]),
     await rows(client, OBJECTS_QUERY),
   ];
-  const statements = await readStatements(client);
+  const statements = await readStatements(client, text(server.role));
   const byOid = new Map(tableRows.map((row) => [text(row.oid), row]));
   const statistics = new Map<string, ColumnStatistics>();
   // inherited = true (the whole partitioned table) wins over the parent's own rows
@@ -173,9 +173,20 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
   };
 }
 
-async function readStatements(client: pg.Client): Promise<{
+/** The text pg_stat_statements shows for a statement the role may not read. */
+const INSUFFICIENT_PRIVILEGE = "<insufficient privilege>";
+
+async function readStatements(
+  client: pg.Client,
+  role: string,
+): Promise<{
   list: StatementStatistics[];
-  window: { statementsSince?: string; windowSeconds?: number; statementsUnavailable?: string };
+  window: {
+    statementsSince?: string;
+    windowSeconds?: number;
+    statementsUnavailable?: string;
+    statementsHidden?: { count: number; calls: number; role: string };
+  };
 }> {
   const extension = (await rows(client, STATEMENTS_EXTENSION_QUERY))[0];
   if (extension === undefined) {
@@ -215,18 +226,29 @@ async function readStatements(client: pg.Client): Promise<{
     sinceSource = "pg_postmaster_start_time()";
   }
   const now = toDate(first(await rows(client, SERVER_QUERY)).captured_at);
-  const list = statementRows.map((row) => ({
+  const all = statementRows.map((row) => ({
     queryId: text(row.query_id),
     query: text(row.query),
     calls: number(row.calls),
     rows: number(row.rows),
     meanMilliseconds: number(row.mean_milliseconds),
   }));
+  // Without pg_read_all_stats, other roles' statements come with this text instead of theirs.
+  const hidden = all.filter((statement) => statement.query === INSUFFICIENT_PRIVILEGE);
   return {
-    list,
+    list: all.filter((statement) => statement.query !== INSUFFICIENT_PRIVILEGE),
     window: {
       statementsSince: `${since.toISOString()} (${sinceSource})`,
       windowSeconds: Math.max(0.001, (now.getTime() - since.getTime()) / 1000),
+      ...(hidden.length === 0
+        ? {}
+        : {
+            statementsHidden: {
+              count: hidden.length,
+              calls: hidden.reduce((sum, statement) => sum + statement.calls, 0),
+              role,
+            },
+          }),
     },
   };
 }

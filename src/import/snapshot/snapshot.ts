@@ -111,6 +111,11 @@ export type SnapshotSource =
       readonly windowSeconds?: number;
       /** Why there are no statements, when there are none (extension missing, no privilege). */
       readonly statementsUnavailable?: string;
+      /**
+       * Statements of other roles whose text this role may not read (`<insufficient privilege>`
+       * in pg_stat_statements without pg_read_all_stats): how many, their calls, and the role.
+       */
+      readonly statementsHidden?: { readonly count: number; readonly calls: number; readonly role: string };
     }
   | {
       readonly kind: "ddl";
