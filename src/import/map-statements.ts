@@ -358,6 +358,7 @@ function mapSelect(
     notes.push(
       `conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`,
     );
+  notes.push(...shape.notes);
   if (shape.limited)
     notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
 

@@ -68,10 +68,45 @@ function isValue(value: unknown): boolean {
 
 const RANGE_OPERATORS = new Set(["<", ">", "<=", ">="]);
 
+/** The text of a string constant (`'ab%'`), else undefined. */
+function constantText(value: unknown): string | undefined {
+  const node = unwrap(value);
+  if (node?.[0] !== "A_Const") return undefined;
+  const sval = (node[1].sval as Tree | undefined)?.sval;
+  return typeof sval === "string" ? sval : undefined;
+}
+
+/** The operands of a `||` concatenation, left to right (the value itself when it is none). */
+function concatenated(value: unknown): unknown[] {
+  const node = unwrap(value);
+  if (node?.[0] === "A_Expr" && node[1].kind === "AEXPR_OP" && names(node[1].name).join("") === "||")
+    return [...concatenated(node[1].lexpr), ...concatenated(node[1].rexpr)];
+  return [value];
+}
+
+/**
+ * What a LIKE pattern searches for, from its constants: `contains` when it starts with a wildcard
+ * (`'%term%'`, `'%' || $1 || '%'`), `prefix` when its wildcards come only after a first constant
+ * or a parameter (`'ab%'`, `$1 || '%'`), `eq` for a constant without wildcards; `hidden` when the
+ * whole pattern is a parameter (`LIKE $1`: pg_stat_statements keeps no value, so neither can be
+ * told; it is read as a prefix search and said so).
+ */
+function likeKind(pattern: unknown): "contains" | "prefix" | "eq" | "hidden" {
+  const parts = concatenated(pattern);
+  const texts = parts.map(constantText);
+  const first = texts[0];
+  if (first !== undefined && /^[%_]/.test(first)) return "contains";
+  if (parts.length === 1 && first !== undefined) return /[%_]/.test(first) ? "prefix" : "eq";
+  if (texts.some((text) => text !== undefined && /[%_]/.test(text))) return "prefix";
+  return "hidden";
+}
+
 interface WhereParts {
   filters: Filter[];
   joins: ColumnEquality[];
   residual: string[];
+  /** What was read by assumption (a LIKE pattern the statement does not show), in words. */
+  notes: string[];
   problem?: string;
 }
 
@@ -128,9 +163,22 @@ function readWhere(value: unknown, parts: WhereParts): void {
           return;
         case "AEXPR_LIKE":
         case "AEXPR_ILIKE":
-          // pg_stat_statements hides the pattern ($1): a prefix search is the indexable reading
-          if (operator.startsWith("!")) parts.residual.push("a NOT LIKE condition");
-          else filter(left, "prefix", body.kind === "AEXPR_LIKE" ? "LIKE" : "ILIKE");
+          if (operator.startsWith("!")) {
+            parts.residual.push(`a NOT ${body.kind === "AEXPR_LIKE" ? "LIKE" : "ILIKE"} condition`);
+            return;
+          }
+          {
+            const written = body.kind === "AEXPR_LIKE" ? "LIKE" : "ILIKE";
+            const kind = likeKind(body.rexpr);
+            if (kind === "hidden") {
+              // pg_stat_statements hides the pattern ($1): a prefix search is the indexable reading
+              filter(left, "prefix", `${written} $n`);
+              parts.notes.push(
+                `${left?.column ?? "an expression"} ${written} $n: the pattern is a parameter, so whether it searches from the start or inside the text is not known; read as prefix (change the filter to contains if the application searches inside the text, e.g. '%term%')`,
+              );
+            } else if (kind === "contains") filter(left, "contains", `${written} '%...'`);
+            else filter(left, kind, written);
+          }
           return;
         default:
           parts.residual.push(
@@ -215,7 +263,7 @@ function readSelect(body: Tree): StatementShape {
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = { filters: [], joins: [], residual: [] };
+  const where: WhereParts = { filters: [], joins: [], residual: [], notes: [] };
   const from: FromParts = { tables: [] };
   for (const item of list(body.fromClause)) readFrom(item, from, where);
   readWhere(body.whereClause, where);
@@ -275,6 +323,7 @@ function readSelect(body: Tree): StatementShape {
     selected,
     all,
     residual: where.residual,
+    notes: where.notes,
   };
 }
 
@@ -322,7 +371,7 @@ function readUpdateOrDelete(tag: "UpdateStmt" | "DeleteStmt", body: Tree): State
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = { filters: [], joins: [], residual: [] };
+  const where: WhereParts = { filters: [], joins: [], residual: [], notes: [] };
   const from: FromParts = { tables: [] };
   for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause))
     readFrom(item, from, where);

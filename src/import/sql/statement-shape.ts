@@ -52,6 +52,8 @@ export interface SelectShape {
   readonly all: readonly string[];
   /** Filters that cannot be a workload predicate (`<>`, `IS NULL`, expressions), in words. */
   readonly residual: readonly string[];
+  /** What was read by assumption (a LIKE pattern hidden behind a parameter), in words. */
+  readonly notes: readonly string[];
 }
 
 export interface InsertShape {
