@@ -30,7 +30,8 @@ export interface ImportSummary {
  * Maps a snapshot to a draft workload (named after the database or the file) and its record.
  * @example mapSnapshot(snapshot, analyzePostgresStatement).draft.entities.map((e) => e.name)
  */
-export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): ImportResult {
+export function mapSnapshot(given: DatabaseSnapshot, analyze: AnalyzeSql): ImportResult {
+  const { snapshot, searchColumns } = withoutSearchColumns(given);
   const structure = mapStructure(snapshot);
   const source = snapshot.source;
   const window =
@@ -51,6 +52,10 @@ export function mapSnapshot(snapshot: DatabaseSnapshot, analyze: AnalyzeSql): Im
     reason: statement.reason,
   }));
   const notes: string[] = [];
+  if (searchColumns.length > 0)
+    notes.push(
+      `Full-text search columns not imported as attributes (their terms are derived from other columns, and Cosmos DB indexes text itself): ${searchColumns.join(", ")}.`,
+    );
   if (source.kind === "postgresql") {
     notes.push(
       `Read ${formatInteger(snapshot.tables.length)} tables of PostgreSQL ${source.serverVersion} database ${source.database} at ${source.capturedAt}: row counts, sizes, distinct values and skew are ANALYZE statistics (a sample of the rows), rates are pg_stat_statements counts.`,
@@ -137,4 +142,27 @@ function objectReason(kind: UnmappedItem["kind"]): string {
 /** A role name as GRANT takes it: bare when it is a lower-case identifier, else double-quoted. */
 function quoteRole(role: string): string {
   return /^[a-z_][a-z0-9_$]*$/.test(role) ? role : `"${role.replaceAll('"', '""')}"`;
+}
+
+/** Column types that hold a search index's terms, derived from other columns, not data. */
+const SEARCH_TYPE = /^(tsvector|tsquery)\b/i;
+
+/**
+ * The snapshot without the columns that hold PostgreSQL's full-text search terms (`tsvector`):
+ * they are derived from other columns (a trigger or a generated column), so they are not an
+ * attribute of the record and would inflate its item size; Cosmos DB indexes text for search
+ * itself. Returns them for the import's notes.
+ */
+function withoutSearchColumns(snapshot: DatabaseSnapshot): {
+  snapshot: DatabaseSnapshot;
+  searchColumns: string[];
+} {
+  const searchColumns: string[] = [];
+  const tables = snapshot.tables.map((table) => {
+    const kept = table.columns.filter((column) => !SEARCH_TYPE.test(column.sqlType.trim()));
+    for (const column of table.columns)
+      if (!kept.includes(column)) searchColumns.push(`${table.name}.${column.name} (${column.sqlType})`);
+    return kept.length === table.columns.length ? table : { ...table, columns: kept };
+  });
+  return { snapshot: { ...snapshot, tables }, searchColumns };
 }

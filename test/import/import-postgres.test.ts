@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyChanges } from "../../src/session/apply-changes.js";
 import { checkReadiness } from "../../src/session/checklist.js";
@@ -415,6 +416,39 @@ describe.skipIf(bin === undefined)("import from a live PostgreSQL database", () 
       /\d+ statements of other roles \([\d,]+ calls\) were not imported: their text is hidden from role limited.*GRANT pg_read_all_stats TO limited;/,
     );
     expect(JSON.stringify(limited.unmapped)).not.toMatch(/insufficient privilege|syntax error/);
+  });
+
+  it("imports a partitioned table as one entity with the foreign keys declared on its partitions (issue 28)", async () => {
+    const parts = await createDatabase(server, "parts", [
+      `CREATE TABLE customer (customer_id integer PRIMARY KEY, email text);
+       CREATE TABLE payment (payment_id integer NOT NULL, customer_id integer NOT NULL, amount numeric(5,2),
+         payment_date timestamptz NOT NULL, PRIMARY KEY (payment_date, payment_id)) PARTITION BY RANGE (payment_date);
+       CREATE TABLE payment_p2022_01 PARTITION OF payment FOR VALUES FROM ('2022-01-01') TO ('2022-02-01');
+       CREATE TABLE payment_p2022_02 PARTITION OF payment FOR VALUES FROM ('2022-02-01') TO ('2022-03-01');
+       ALTER TABLE payment_p2022_01 ADD FOREIGN KEY (customer_id) REFERENCES customer (customer_id);
+       ALTER TABLE payment_p2022_02 ADD FOREIGN KEY (customer_id) REFERENCES customer (customer_id);
+       INSERT INTO customer SELECT g, 'c' || g FROM generate_series(1, 50) g;
+       INSERT INTO payment SELECT g, 1 + g % 50, 9.5, '2022-01-01'::timestamptz + (g || ' hours')::interval
+         FROM generate_series(1, 1000) g;
+       ANALYZE;`,
+    ]);
+    await parts.end();
+    const partsDir = mkdtempSync(join(tmpdir(), "import-parts-"));
+    const result = run(
+      ["import", `postgres://postgres@127.0.0.1:${server.port}/parts`, "--out", partsDir, "--json"],
+      { PGPASSWORD: server.password },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const workload = parse(readFileSync(join(partsDir, "workload.yaml"), "utf8")) as {
+      entities: Record<string, { count?: number }>;
+      relationships?: { parent: string; child: string; via?: string }[];
+    };
+    expect(Object.keys(workload.entities).sort()).toEqual(["Customer", "Payment"]);
+    // the partitions' rows are the table's: 1,000 payments of 50 customers
+    expect(workload.entities.Payment?.count).toBe(1000);
+    expect(workload.relationships).toEqual([
+      expect.objectContaining({ parent: "Customer", child: "Payment", via: "customerId", avg: 20 }),
+    ]);
   });
 
   it("never prints or writes a password", () => {

@@ -40,6 +40,12 @@ export class DdlCollector {
   private readonly objects: DatabaseObject[] = [];
   private readonly unreadStatements: UnreadStatement[] = [];
   private parsedCount = 0;
+  /** Partitions attached to a partitioned table (`ALTER TABLE p ATTACH PARTITION c`): c -> p. */
+  private readonly partitions = new Map<string, string>();
+
+  private static key(table: TableName): string {
+    return `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
+  }
 
   private find(table: TableName): MutableTable {
     const key = `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
@@ -100,6 +106,14 @@ export class DdlCollector {
     this.foreignKeys.push(foreignKey);
   }
 
+  /**
+   * `partition` holds rows of `parent` (pg_dump's `ALTER TABLE ONLY parent ATTACH PARTITION
+   * partition`): it is no entity of its own, and its foreign keys are the parent's.
+   */
+  partitionOf(partition: TableName, parent: TableName): void {
+    this.partitions.set(DdlCollector.key(partition), DdlCollector.key(parent));
+  }
+
   object(object: DatabaseObject): void {
     this.objects.push(object);
   }
@@ -114,19 +128,40 @@ export class DdlCollector {
   }
 
   content(): DdlContent {
-    const tables: TableInfo[] = [...this.tables.values()].map((t) => ({
-      schema: t.schema,
-      name: t.name,
-      columns: t.columns.map((c) => ({ ...c, notNull: c.notNull || t.notNull.has(c.name) })),
-      primaryKey: t.primaryKey,
-      uniques: t.uniques,
-    }));
+    // The table a partition's rows belong to (a partition of a partition: the root).
+    const root = (key: string): string => {
+      let current = key;
+      for (let depth = 0; depth < 100 && this.partitions.has(current); depth++)
+        current = this.partitions.get(current) ?? current;
+      return current;
+    };
+    const tables: TableInfo[] = [...this.tables.entries()]
+      .filter(([key]) => !this.partitions.has(key))
+      .map(([, t]) => ({
+        schema: t.schema,
+        name: t.name,
+        columns: t.columns.map((c) => ({ ...c, notNull: c.notNull || t.notNull.has(c.name) })),
+        primaryKey: t.primaryKey,
+        uniques: t.uniques,
+      }));
     const known = (schema: string, name: string) =>
-      this.tables.has(`${schema.toLowerCase()}.${name.toLowerCase()}`);
+      this.tables.has(root(`${schema.toLowerCase()}.${name.toLowerCase()}`));
     const canonical = (schema: string, name: string) =>
-      this.tables.get(`${schema.toLowerCase()}.${name.toLowerCase()}`);
-    // a foreign key names a table before or after its CREATE TABLE, in any letter case
+      this.tables.get(root(`${schema.toLowerCase()}.${name.toLowerCase()}`));
+    // a foreign key names a table before or after its CREATE TABLE, in any letter case; one
+    // declared on a partition (or referencing one) is the partitioned table's, kept once
+    const seen = new Set<string>();
     const foreignKeys = this.foreignKeys
+      .filter((fk) => {
+        const key = [
+          canonical(fk.schema, fk.table)?.name ?? fk.table,
+          fk.columns.join(","),
+          canonical(fk.referencedSchema, fk.referencedTable)?.name ?? fk.referencedTable,
+        ].join("|");
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
       .filter((fk) => known(fk.schema, fk.table) && known(fk.referencedSchema, fk.referencedTable))
       .map((fk) => {
         const child = canonical(fk.schema, fk.table);

@@ -167,6 +167,10 @@ function readConstraint(
 export function readPostgresDdl(source: string): DdlContent {
   const text = withoutPsqlCommands(source);
   const collector = new DdlCollector();
+  // CREATE DOMAIN year AS integer: a column of the domain is typed by its base type.
+  const domains = new Map<string, string>();
+  const typed = (sqlType: string) =>
+    attributeTypeOf(domains.get(sqlType.split(".").at(-1)?.toLowerCase() ?? "") ?? sqlType);
   for (const piece of parsePieces(text)) {
     const line = lineAt(text, piece.offset + (piece.sql.length - piece.sql.trimStart().length));
     if (piece.error !== undefined) {
@@ -178,6 +182,11 @@ export function readPostgresDdl(source: string): DdlContent {
     if (node === undefined) continue;
     const [tag, body] = node;
     switch (tag) {
+      case "CreateDomainStmt": {
+        const name = strings(body.domainname).at(-1);
+        if (name !== undefined) domains.set(name.toLowerCase(), typeOf(body.typeName as Tree | undefined));
+        break;
+      }
       case "CreateStmt": {
         if (body.partbound !== undefined) break; // a partition: its rows belong to the parent table
         const table = relationOf(body.relation);
@@ -186,7 +195,7 @@ export function readPostgresDdl(source: string): DdlContent {
           const [kind, item] = unwrap(element) ?? ["", {}];
           if (kind === "ColumnDef" && typeof item.colname === "string") {
             const sqlType = typeOf(item.typeName as Tree | undefined);
-            collector.column(table, { name: item.colname, sqlType, type: attributeTypeOf(sqlType) });
+            collector.column(table, { name: item.colname, sqlType, type: typed(sqlType) });
             for (const c of list(item.constraints)) {
               const constraint = unwrap(c)?.[1];
               if (constraint !== undefined) readConstraint(collector, table, constraint, item.colname);
@@ -202,13 +211,15 @@ export function readPostgresDdl(source: string): DdlContent {
           const def = unwrap(cmd?.def);
           if (cmd?.subtype === "AT_AddConstraint" && def?.[0] === "Constraint")
             readConstraint(collector, table, def[1]);
+          if (cmd?.subtype === "AT_AttachPartition" && def?.[0] === "PartitionCmd")
+            collector.partitionOf(relationOf(def[1].name), table);
           if (
             cmd?.subtype === "AT_AddColumn" &&
             def?.[0] === "ColumnDef" &&
             typeof def[1].colname === "string"
           ) {
             const sqlType = typeOf(def[1].typeName as Tree | undefined);
-            collector.column(table, { name: def[1].colname, sqlType, type: attributeTypeOf(sqlType) });
+            collector.column(table, { name: def[1].colname, sqlType, type: typed(sqlType) });
           }
         }
         break;

@@ -54,7 +54,38 @@ beforeAll(async () => {
   await loadPostgresParser();
 });
 
+/** pg_dump's way with a partitioned table (pagila 2.x), a domain type and a search column. */
+const partitioned = `
+CREATE DOMAIN public.year AS integer CONSTRAINT year_check CHECK (VALUE >= 1901 AND VALUE <= 2155);
+CREATE TABLE public.customer (customer_id integer NOT NULL, email text);
+CREATE TABLE public.film (film_id integer NOT NULL, title text NOT NULL, release_year public.year, fulltext tsvector NOT NULL);
+CREATE TABLE public.payment (payment_id integer NOT NULL, customer_id integer NOT NULL, amount numeric(5,2) NOT NULL, payment_date timestamp with time zone NOT NULL) PARTITION BY RANGE (payment_date);
+CREATE TABLE public.payment_p2022_01 (payment_id integer NOT NULL, customer_id integer NOT NULL, amount numeric(5,2) NOT NULL, payment_date timestamp with time zone NOT NULL);
+CREATE TABLE public.payment_p2022_02 (payment_id integer NOT NULL, customer_id integer NOT NULL, amount numeric(5,2) NOT NULL, payment_date timestamp with time zone NOT NULL);
+ALTER TABLE ONLY public.payment ATTACH PARTITION public.payment_p2022_01 FOR VALUES FROM ('2022-01-01 00:00:00+00') TO ('2022-02-01 00:00:00+00');
+ALTER TABLE ONLY public.payment ATTACH PARTITION public.payment_p2022_02 FOR VALUES FROM ('2022-02-01 00:00:00+00') TO ('2022-03-01 00:00:00+00');
+ALTER TABLE ONLY public.customer ADD CONSTRAINT customer_pkey PRIMARY KEY (customer_id);
+ALTER TABLE ONLY public.film ADD CONSTRAINT film_pkey PRIMARY KEY (film_id);
+ALTER TABLE ONLY public.payment ADD CONSTRAINT payment_pkey PRIMARY KEY (payment_date, payment_id);
+ALTER TABLE ONLY public.payment_p2022_01 ADD CONSTRAINT payment_p2022_01_pkey PRIMARY KEY (payment_date, payment_id);
+ALTER TABLE ONLY public.payment_p2022_01 ADD CONSTRAINT payment_p2022_01_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customer(customer_id);
+ALTER TABLE ONLY public.payment_p2022_02 ADD CONSTRAINT payment_p2022_02_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customer(customer_id);
+`;
+
 describe("readDdl", () => {
+  it("reads a partitioned table as one entity with its partitions' foreign keys, a domain by its base type, and leaves search columns out (issue 28)", () => {
+    const snapshot = readDdl(partitioned, "pagila.sql", undefined, NOW);
+    const { draft, record } = mapSnapshot(snapshot, analyzePostgresStatement);
+    expect(draft.entities.map((e) => e.name).sort()).toEqual(["Customer", "Film", "Payment"]);
+    expect(draft.relationships).toEqual([
+      expect.objectContaining({ parent: "Customer", child: "Payment", via: ["customerId"] }),
+    ]);
+    const film = draft.entities.find((e) => e.name === "Film");
+    expect(film?.attributes?.find((a) => a.name === "releaseYear")?.type).toBe("number");
+    expect(film?.attributes?.map((a) => a.name)).not.toContain("fulltext");
+    expect(record.notes.join("\n")).toContain("film.fulltext (tsvector)");
+  });
+
   it("reads the PostgreSQL example: entities, keys, types, foreign keys, the link table and the trigger", () => {
     const snapshot = readDdl(shop, "schema.sql", undefined, NOW);
     expect(snapshot.source).toMatchObject({ kind: "ddl", dialect: "postgresql" });

@@ -53,15 +53,23 @@ SELECT a.attrelid::int8::text AS table_oid, a.attname AS name,
 
 /** Primary keys, unique constraints and foreign keys, with their columns in key order. */
 export const CONSTRAINTS_QUERY = `
-SELECT con.conname AS name, con.contype AS type, con.confdeltype AS on_delete,
-       con.conrelid::int8::text AS table_oid, con.confrelid::int8::text AS referenced_oid,
-       ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
-               JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns,
-       ARRAY(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(attnum, ord)
-               JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS referenced_columns
-  FROM pg_constraint con
- WHERE con.contype IN ('p', 'u', 'f') AND con.conrelid = ANY($1::oid[])
- ORDER BY con.conrelid, con.conname`;
+SELECT DISTINCT ON (table_oid, type, columns, referenced_oid) *
+  FROM (SELECT con.conname AS name, con.contype AS type, con.confdeltype AS on_delete,
+               COALESCE(pg_partition_root(con.conrelid), con.conrelid)::int8::text AS table_oid,
+               CASE WHEN con.contype = 'f'
+                    THEN COALESCE(pg_partition_root(con.confrelid), con.confrelid)::int8::text
+                    ELSE con.confrelid::int8::text END AS referenced_oid,
+               ARRAY(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
+                       JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns,
+               ARRAY(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(attnum, ord)
+                       JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS referenced_columns
+          FROM pg_constraint con
+         WHERE con.contype IN ('p', 'u', 'f')
+           AND (con.conrelid = ANY($1::oid[])
+                -- a foreign key declared on a partition (pg_dump of pagila) is its partitioned table's
+                OR (con.contype = 'f' AND con.conparentid = 0
+                    AND pg_partition_root(con.conrelid) = ANY($1::oid[])))) constraints
+ ORDER BY table_oid, type, columns, referenced_oid, name`;
 
 /** Unique indexes that are not constraints (plain columns, no predicate). */
 export const UNIQUE_INDEXES_QUERY = `

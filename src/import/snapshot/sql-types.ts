@@ -4,10 +4,11 @@
  */
 import type { AttributeType } from "../../workload/types.js";
 
+/** `year` is MySQL's YEAR (1901-2155) and pagila's domain over integer: a number either way. */
 const NUMBER =
-  /^(small|big|tiny|medium)?int(eger)?\d*\b|^(int[248]|serial\d*|smallserial|bigserial|decimal|numeric|number|real|float\d*|double|money|smallmoney|dec|fixed|oid)\b/;
+  /^(small|big|tiny|medium)?int(eger)?\d*\b|^(int[248]|serial\d*|smallserial|bigserial|decimal|numeric|number|real|float\d*|double|money|smallmoney|dec|fixed|oid|year)\b/;
 const BOOLEAN = /^(bool(ean)?|bit)\b/;
-const DATETIME = /^(timestamp|timestamptz|datetime\d*|datetimeoffset|smalldatetime|date|time|timetz|year)\b/;
+const DATETIME = /^(timestamp|timestamptz|datetime\d*|datetimeoffset|smalldatetime|date|time|timetz)\b/;
 const OBJECT = /^(jsonb?|hstore|xml)\b/;
 
 /**
