@@ -56,8 +56,17 @@ export function significant(value: number, digits = 3): number {
 }
 
 /**
- * A pure link table: its primary key (or a unique constraint) is exactly two foreign keys'
- * columns and it has no other column, so it only says which rows of two tables belong together.
+ * A column the database fills itself and the application never sets: a timestamp defaulting to
+ * the time of the write (`last_update timestamptz DEFAULT now()`), kept for auditing.
+ */
+function isAuditColumn(column: TableInfo["columns"][number]): boolean {
+  return column.defaultsToNow && column.type === "datetime";
+}
+
+/**
+ * A link table: its primary key (or a unique constraint) is exactly two foreign keys' columns
+ * and its other columns, if any, are audit timestamps the database fills, so it only says which
+ * rows of two tables belong together.
  */
 function linkForeignKeys(
   table: TableInfo,
@@ -67,8 +76,8 @@ function linkForeignKeys(
   if (own.length !== 2) return undefined;
   const [first, second] = own as [ForeignKey, ForeignKey];
   const keyColumns = new Set([...first.columns, ...second.columns]);
-  if (table.columns.length !== keyColumns.size || !table.columns.every((c) => keyColumns.has(c.name)))
-    return undefined;
+  const linking = table.columns.filter((c) => !isAuditColumn(c));
+  if (linking.length !== keyColumns.size || !linking.every((c) => keyColumns.has(c.name))) return undefined;
   const covered = [table.primaryKey, ...table.uniques].some(
     (key) => key.length === keyColumns.size && key.every((column) => keyColumns.has(column)),
   );

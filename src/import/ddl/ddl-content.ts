@@ -74,7 +74,13 @@ export class DdlCollector {
 
   column(
     table: TableName,
-    column: { name: string; sqlType: string; type: AttributeType; notNull?: boolean },
+    column: {
+      name: string;
+      sqlType: string;
+      type: AttributeType;
+      notNull?: boolean;
+      defaultsToNow?: boolean;
+    },
   ): void {
     const found = this.find(table);
     if (found.columns.some((c) => c.name === column.name)) return;
@@ -83,7 +89,7 @@ export class DdlCollector {
       sqlType: column.sqlType,
       type: column.type,
       notNull: column.notNull === true,
-      defaultsToNow: false,
+      defaultsToNow: column.defaultsToNow === true,
     });
   }
 

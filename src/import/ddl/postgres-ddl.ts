@@ -110,6 +110,18 @@ function splitAtSemicolons(text: string): { offset: number; sql: string }[] {
   return pieces;
 }
 
+/** A DEFAULT of the time of the write: now(), CURRENT_TIMESTAMP, clock_timestamp(), ... */
+function isNowDefault(constraint: Tree | undefined): boolean {
+  if (constraint?.contype !== "CONSTR_DEFAULT") return false;
+  const [tag, body] = unwrap(constraint.raw_expr) ?? ["", {}];
+  if (tag === "SQLValueFunction") return /CURRENT_TIMESTAMP|LOCALTIMESTAMP/.test(String(body.op));
+  if (tag === "FuncCall")
+    return ["now", "clock_timestamp", "statement_timestamp", "transaction_timestamp"].includes(
+      strings(body.funcname).at(-1) ?? "",
+    );
+  return false;
+}
+
 function typeOf(typeName: Tree | undefined): string {
   const names = strings(typeName?.names).filter((name) => name !== "pg_catalog");
   const array = list(typeName?.arrayBounds).length > 0;
@@ -195,7 +207,12 @@ export function readPostgresDdl(source: string): DdlContent {
           const [kind, item] = unwrap(element) ?? ["", {}];
           if (kind === "ColumnDef" && typeof item.colname === "string") {
             const sqlType = typeOf(item.typeName as Tree | undefined);
-            collector.column(table, { name: item.colname, sqlType, type: typed(sqlType) });
+            collector.column(table, {
+              name: item.colname,
+              sqlType,
+              type: typed(sqlType),
+              defaultsToNow: list(item.constraints).some((c) => isNowDefault(unwrap(c)?.[1])),
+            });
             for (const c of list(item.constraints)) {
               const constraint = unwrap(c)?.[1];
               if (constraint !== undefined) readConstraint(collector, table, constraint, item.colname);

@@ -70,16 +70,31 @@ ALTER TABLE ONLY public.payment ADD CONSTRAINT payment_pkey PRIMARY KEY (payment
 ALTER TABLE ONLY public.payment_p2022_01 ADD CONSTRAINT payment_p2022_01_pkey PRIMARY KEY (payment_date, payment_id);
 ALTER TABLE ONLY public.payment_p2022_01 ADD CONSTRAINT payment_p2022_01_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customer(customer_id);
 ALTER TABLE ONLY public.payment_p2022_02 ADD CONSTRAINT payment_p2022_02_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customer(customer_id);
+CREATE TABLE public.actor (actor_id integer PRIMARY KEY, name text NOT NULL);
+CREATE TABLE public.film_actor (actor_id integer NOT NULL REFERENCES public.actor, film_id integer NOT NULL REFERENCES public.film,
+  last_update timestamp with time zone DEFAULT now() NOT NULL, PRIMARY KEY (actor_id, film_id));
+CREATE TABLE public.rating (actor_id integer NOT NULL REFERENCES public.actor, film_id integer NOT NULL REFERENCES public.film,
+  stars integer NOT NULL, PRIMARY KEY (actor_id, film_id));
 `;
 
 describe("readDdl", () => {
   it("reads a partitioned table as one entity with its partitions' foreign keys, a domain by its base type, and leaves search columns out (issue 28)", () => {
     const snapshot = readDdl(partitioned, "pagila.sql", undefined, NOW);
     const { draft, record } = mapSnapshot(snapshot, analyzePostgresStatement);
-    expect(draft.entities.map((e) => e.name).sort()).toEqual(["Customer", "Film", "Payment"]);
-    expect(draft.relationships).toEqual([
-      expect.objectContaining({ parent: "Customer", child: "Payment", via: ["customerId"] }),
+    // film_actor links actors and films (its last_update is the database's audit timestamp);
+    // rating carries a value of its own, so it is an entity
+    expect(draft.entities.map((e) => e.name).sort()).toEqual([
+      "Actor",
+      "Customer",
+      "Film",
+      "Payment",
+      "Rating",
     ]);
+    expect(draft.relationships).toContainEqual(
+      expect.objectContaining({ parent: "Customer", child: "Payment", via: ["customerId"] }),
+    );
+    expect(draft.relationships).toContainEqual({ parent: "Actor", child: "Film", kind: "many-to-many" });
+    expect(draft.relationships.filter((r) => r.child === "Payment")).toHaveLength(1);
     const film = draft.entities.find((e) => e.name === "Film");
     expect(film?.attributes?.find((a) => a.name === "releaseYear")?.type).toBe("number");
     expect(film?.attributes?.map((a) => a.name)).not.toContain("fulltext");
