@@ -25,10 +25,11 @@ const BENCHES: Readonly<Record<string, () => Promise<{ bench: Bench }>>> = {
   differential: () => import("./differential.js"),
   "crash-schedule": () => import("./crash-schedule.js"),
   paging: () => import("./paging.js"),
+  "import-size": () => import("./import-size.js"),
 };
 
 /** Benches whose targets are wall-clock times and memory on this machine. */
-const TIMING: ReadonlySet<string> = new Set(["design-speed", "design-budget"]);
+const TIMING: ReadonlySet<string> = new Set(["design-speed", "design-budget", "import-size"]);
 
 /** The repository root: dist/bench/main.js (or src/bench/main.ts) is two folders below it. */
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -48,10 +48,24 @@ export function withoutPsqlCommands(text: string): string {
 }
 
 /** Line of a character offset (1-based). */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/**
+ * The 1-based line of an offset of `text`, from the offsets of its line breaks found once (a
+ * binary search per statement: a count from the start for each of 80,000 INSERTs of a 10 MB dump
+ * made the import quadratic, minutes instead of seconds).
+ */
+function lineIndex(text: string): (offset: number) => number {
+  const breaks: number[] = [];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) breaks.push(i);
+  return (offset) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((breaks[middle] ?? Infinity) < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low + 1;
+  };
 }
 
 /**
@@ -179,12 +193,13 @@ function readConstraint(
 export function readPostgresDdl(source: string): DdlContent {
   const text = withoutPsqlCommands(source);
   const collector = new DdlCollector();
+  const lineAt = lineIndex(text);
   // CREATE DOMAIN year AS integer: a column of the domain is typed by its base type.
   const domains = new Map<string, string>();
   const typed = (sqlType: string) =>
     attributeTypeOf(domains.get(sqlType.split(".").at(-1)?.toLowerCase() ?? "") ?? sqlType);
   for (const piece of parsePieces(text)) {
-    const line = lineAt(text, piece.offset + (piece.sql.length - piece.sql.trimStart().length));
+    const line = lineAt(piece.offset + (piece.sql.length - piece.sql.trimStart().length));
     if (piece.error !== undefined) {
       collector.unread(line, piece.sql, `the PostgreSQL parser cannot read it: ${piece.error}`);
       continue;

@@ -78,6 +78,22 @@ CREATE TABLE public.rating (actor_id integer NOT NULL REFERENCES public.actor, f
 `;
 
 describe("readDdl", () => {
+  it("recognises the dialect on a large dump's start and reads the rest with that parser only (issue 28)", () => {
+    const rows = Array.from(
+      { length: 6000 },
+      (_, i) => `INSERT INTO orders VALUES (${i}, ${i % 50}, 'a; b');`,
+    );
+    const text = `${mysql}\n${rows.join("\n")}\n`;
+    expect(text.length).toBeGreaterThan(256 * 1024);
+    const snapshot = readDdl(text, "dump.sql", undefined, NOW);
+    expect(snapshot.source).toMatchObject({ dialect: "mysql" });
+    expect(snapshot.source.kind === "ddl" ? snapshot.source.dialectReason : "").toMatch(
+      /of the file's first \d+ KB/,
+    );
+    expect(snapshot.tables.map((t) => t.name).sort()).toEqual(["customers", "orders"]);
+    expect(snapshot.unread).toEqual([]);
+  });
+
   it("reads a partitioned table as one entity with its partitions' foreign keys, a domain by its base type, and leaves search columns out (issue 28)", () => {
     const snapshot = readDdl(partitioned, "pagila.sql", undefined, NOW);
     const { draft, record } = mapSnapshot(snapshot, analyzePostgresStatement);

@@ -234,6 +234,9 @@ function readStatement(collector: DdlCollector, ast: Tree, defaultSchema: string
   }
 }
 
+/** Statements that write rows, not structure. */
+const DATA_STATEMENTS = new Set(["INSERT", "REPLACE"]);
+
 /** Reads a MySQL or SQL Server DDL script. */
 export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): DdlContent {
   const parser = parserFor(dialect);
@@ -244,6 +247,12 @@ export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): 
     if (object !== undefined) {
       collector.parsed();
       collector.object({ ...object, detail: statementText(statement).replace(/\s+/g, " ").slice(0, 200) });
+      continue;
+    }
+    // Rows of a dump (mysqldump without --no-data) say nothing of the structure: not parsed,
+    // which keeps a 10 MB dump in seconds (the parser takes about 3 ms per INSERT of 50 rows).
+    if (DATA_STATEMENTS.has(leadingWords(statement, 1)[0] ?? "")) {
+      collector.parsed();
       continue;
     }
     const sql = dialect === "sqlserver" ? withReferenceOrder(statement.tokens) : statementText(statement);
