@@ -120,7 +120,9 @@ function collectCandidates(
             .join(", ")}, which is not an imported table`,
         );
       const candidate = mapShape(structure, shape, statement);
-      const key = JSON.stringify(candidate.pattern);
+      // Statements of one pattern merge (their calls add up); conditions the pattern cannot
+      // hold (IS NULL, NOT LIKE) keep statements apart: they are different questions.
+      const key = JSON.stringify([candidate.pattern, shape.kind === "select" ? shape.residual : []]);
       const existing = candidates.get(key);
       if (existing === undefined) candidates.set(key, candidate);
       else existing.statements.push(statement);

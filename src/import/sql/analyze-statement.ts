@@ -123,6 +123,9 @@ function readWhere(value: unknown, parts: WhereParts): void {
     case "BoolExpr": {
       if (body.boolop === "AND_EXPR") for (const arg of list(body.args)) readWhere(arg, parts);
       else if (body.boolop === "OR_EXPR") parts.problem ??= "its WHERE combines conditions with OR";
+      else if (list(body.args).some((arg) => unwrap(arg)?.[0] === "SubLink"))
+        // NOT EXISTS (...), NOT IN (SELECT ...): a condition on other rows, not a filter
+        parts.problem ??= "its WHERE has a NOT EXISTS or NOT IN subquery";
       else parts.residual.push("a NOT condition");
       return;
     }

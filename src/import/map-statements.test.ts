@@ -1,0 +1,68 @@
+/**
+ * Issue 28: statements are mapped without losing what they ask. A NOT EXISTS subquery is listed
+ * for the user, not merged into the plain read beside it; statements that differ only in a
+ * condition the pattern cannot hold (IS NULL) stay apart, each with its own rate.
+ */
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readDdl } from "./ddl/read-ddl.js";
+import { mapSnapshot } from "./map-snapshot.js";
+import type { DatabaseSnapshot, StatementStatistics } from "./snapshot/snapshot.js";
+import { analyzePostgresStatement, loadPostgresParser } from "./sql/postgres-parser.js";
+
+const shop = readFileSync(new URL("../../examples/online-shop/schema.sql", import.meta.url), "utf8");
+const WINDOW = 1000;
+
+beforeAll(() => loadPostgresParser());
+
+/** The shop's structure with `statements` recorded over a window of 1,000 s. */
+function imported(statements: readonly (readonly [string, number])[]) {
+  const structure = readDdl(shop, "schema.sql", "postgresql", "2026-01-01T00:00:00.000Z");
+  const snapshot: DatabaseSnapshot = {
+    ...structure,
+    source: {
+      kind: "postgresql",
+      connection: "postgres://importer@db/shop",
+      database: "shop",
+      serverVersion: "15",
+      capturedAt: "2026-01-01T00:00:00.000Z",
+      statementsSince: "2025-12-31T23:43:20.000Z",
+      windowSeconds: WINDOW,
+    },
+    statements: statements.map(([query, calls], index): StatementStatistics => ({
+      queryId: String(index + 1),
+      query,
+      calls,
+      rows: calls,
+      meanMilliseconds: 1,
+    })),
+  };
+  return mapSnapshot(snapshot, analyzePostgresStatement);
+}
+
+describe("statements mapped to access patterns", () => {
+  it("lists a NOT EXISTS read instead of merging it into the plain read, whose rate is its own", () => {
+    const { draft, record } = imported([
+      ["SELECT * FROM orders WHERE customer_id = $1", 3000],
+      [
+        "SELECT * FROM orders o WHERE o.customer_id = $1 AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.customer_id = o.customer_id)",
+        3630,
+      ],
+    ]);
+    const reads = draft.accessPatterns.filter((p) => p.type === "read");
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.rps?.avg).toBe(3);
+    expect(record.unmapped.map((u) => u.reason)).toContainEqual(
+      expect.stringContaining("NOT EXISTS or NOT IN subquery"),
+    );
+  });
+
+  it("keeps statements that differ in an IS NULL condition apart, each with its rate", () => {
+    const { draft } = imported([
+      ["SELECT count(*) FROM orders WHERE customer_id = $1", 1000],
+      ["SELECT count(*) FROM orders WHERE customer_id = $1 AND placed_at IS NULL", 2000],
+    ]);
+    const rates = draft.accessPatterns.map((p) => p.rps?.avg).sort();
+    expect(rates).toEqual([1, 2]);
+  });
+});
