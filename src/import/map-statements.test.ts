@@ -65,4 +65,29 @@ describe("statements mapped to access patterns", () => {
     const rates = draft.accessPatterns.map((p) => p.rps?.avg).sort();
     expect(rates).toEqual([1, 2]);
   });
+
+  it("drafts a join over three tables as the read of the table its filters select, naming the others", () => {
+    const { draft, record } = imported([
+      [
+        "SELECT o.order_id, o.placed_at, p.name FROM orders o JOIN order_lines l ON l.order_id = o.order_id JOIN products p ON p.product_id = l.product_id WHERE o.customer_id = $1 ORDER BY o.placed_at DESC",
+        4400,
+      ],
+      [
+        "SELECT p.name FROM orders o JOIN order_lines l ON l.order_id = o.order_id JOIN products p ON p.product_id = l.product_id WHERE o.customer_id = $1 AND p.category_id = $2",
+        10,
+      ],
+    ]);
+    const [read] = draft.accessPatterns;
+    expect(draft.accessPatterns).toHaveLength(1);
+    expect(read).toMatchObject({
+      type: "read",
+      entity: "Order",
+      where: { customerId: "eq" },
+      orderBy: { placedAt: "desc" },
+      rps: { avg: 4.4 },
+    });
+    expect(record.unmapped.map((u) => u.reason)).toContainEqual(
+      expect.stringContaining("filters several of them"),
+    );
+  });
 });

@@ -370,9 +370,7 @@ function mapSelect(
   if (links.length > 1 || entities.length === 0)
     throw new Unmappable(`it joins ${bound.map((b) => b.table.table.name).join(", ")}`);
   if (entities.length > 2 || (entities.length === 2 && links.length > 0))
-    throw new Unmappable(
-      `it touches ${bound.length} tables (${bound.map((b) => b.table.table.name).join(", ")})`,
-    );
+    return mapWideSelect(structure, shape, statement, bound, aliasOf, notes);
 
   if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
   if (entities.length === 1)
@@ -381,6 +379,45 @@ function mapSelect(
 }
 
 type AliasOf = (column: ColumnReference) => Bound;
+
+/**
+ * A join over more than two tables (a customer's rentals with their films, through inventory):
+ * drafted as the read of the one table its filters select, with its filters, order and rate, so
+ * that the design sees who reads it and by what; the joined tables are named in the notes for
+ * the interview to add as `with` entries. Filters on several tables, or none, cannot say which
+ * table the read is about: listed for the user.
+ */
+function mapWideSelect(
+  structure: MappedStructure,
+  shape: SelectShape,
+  statement: StatementStatistics,
+  bound: readonly Bound[],
+  aliasOf: AliasOf,
+  notes: string[],
+): Candidate {
+  const tables = bound.map((b) => b.table.table.name).join(", ");
+  const filtered = [...new Set(shape.filters.map((f) => aliasOf(f.column)))];
+  const [owner] = filtered;
+  if (filtered.length !== 1 || owner === undefined || owner.table.entity === undefined)
+    throw new Unmappable(
+      `it touches ${bound.length} tables (${tables}) and ${filtered.length === 0 ? "filters none of them" : "filters several of them"}, so which one it reads is not known`,
+    );
+  const others = bound.filter((b) => b !== owner).map((b) => b.table.table.name);
+  const ordered = shape.orderBy.every((o) => aliasOf(o.column) === owner);
+  const ownShape: SelectShape = {
+    ...shape,
+    tables: shape.tables.filter((t) => t.alias === owner.alias),
+    joins: [],
+    orderBy: ordered ? shape.orderBy : [],
+    selected: shape.selected.filter((column) => aliasOf(column) === owner),
+    all: shape.all.filter((alias) => alias === owner.alias),
+  };
+  const mapped = mapSingleSelect(structure, ownShape, statement, owner, aliasOf, [
+    ...notes,
+    `joins ${others.join(", ")} to ${owner.table.table.name} (${bound.length} tables): drafted as the read of ${owner.table.entity} its filters select; add what it needs of the joined tables as with entries in the interview${ordered ? "" : "; its ORDER BY is on a joined table and is left out"}`,
+  ]);
+  return mapped;
+}
 
 function where(
   filters: readonly Filter[],
