@@ -104,6 +104,8 @@ export class DdlCollector {
   }
 
   unique(table: TableName, columns: readonly string[]): void {
+    // a unique index of something other than a table (a materialized view) makes no entity
+    if (!this.tables.has(DdlCollector.key(table))) return;
     const found = this.find(table);
     if (!found.uniques.some((u) => u.join(",") === columns.join(","))) found.uniques.push([...columns]);
   }
