@@ -148,6 +148,31 @@ describe("readDdl", () => {
     expect(draft.accessPatterns).toEqual([]);
   });
 
+  it("reads MySQL's national character types (NVARCHAR, NCHAR, NATIONAL VARCHAR) as strings, and columns named like them (issue 28)", () => {
+    const text = `CREATE TABLE \`address\` (
+  address_id SMALLINT UNSIGNED NOT NULL AUTO_INCREMENT,
+  phone NVARCHAR(20) NOT NULL,
+  code NCHAR(3),
+  district NATIONAL VARCHAR(20),
+  national INT,
+  location GEOMETRY NOT NULL /*!80003 SRID 0 */,
+  PRIMARY KEY (address_id),
+  SPATIAL KEY \`idx_location\` (location)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`;
+    const snapshot = readDdl(text, "sakila.sql", undefined, NOW);
+    expect(snapshot.source).toMatchObject({ dialect: "mysql" });
+    expect(snapshot.unread).toEqual([]);
+    const columns = snapshot.tables[0]?.columns.map((c) => [c.name, c.type]);
+    expect(columns).toEqual([
+      ["address_id", "number"],
+      ["phone", "string"],
+      ["code", "string"],
+      ["district", "string"],
+      ["national", "number"],
+      ["location", "string"],
+    ]);
+  });
+
   it("recognises MySQL and reads its keys, foreign keys (ON DELETE CASCADE) and triggers", () => {
     const snapshot = readDdl(mysql, "shop.sql", undefined, NOW);
     expect(snapshot.source).toMatchObject({ dialect: "mysql" });

@@ -234,6 +234,35 @@ function readStatement(collector: DdlCollector, ast: Tree, defaultSchema: string
   }
 }
 
+/**
+ * MySQL's national character types, which its grammar in node-sql-parser refuses, written as the
+ * types they are synonyms of (NVARCHAR(20) is VARCHAR(20) CHARACTER SET utf8): a string either way.
+ */
+const MYSQL_SYNONYMS: Readonly<Record<string, string>> = {
+  NVARCHAR: "VARCHAR",
+  NCHAR: "CHAR",
+  NATIONAL: "",
+};
+
+function withMysqlSynonyms(tokens: readonly Token[]): string {
+  const meaningful = tokens.map((token, index) => ({ token, index })).filter((t) => t.token.kind !== "space");
+  const typePosition = (at: number): boolean => {
+    // `( name TYPE` or `, name TYPE`: the word after a column's name
+    const name = meaningful[at - 1]?.token;
+    const before = meaningful[at - 2]?.token.text;
+    return (name?.kind === "word" || name?.kind === "quoted") && (before === "(" || before === ",");
+  };
+  const replaced = new Map<number, string>();
+  meaningful.forEach(({ token, index }, at) => {
+    const synonym = token.kind === "word" ? MYSQL_SYNONYMS[token.text.toUpperCase()] : undefined;
+    if (synonym !== undefined && typePosition(at)) replaced.set(index, synonym);
+  });
+  return tokens
+    .map((token, index) => replaced.get(index) ?? token.text)
+    .join("")
+    .trim();
+}
+
 /** Statements that write rows, not structure. */
 const DATA_STATEMENTS = new Set(["INSERT", "REPLACE"]);
 
@@ -255,7 +284,8 @@ export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): 
       collector.parsed();
       continue;
     }
-    const sql = dialect === "sqlserver" ? withReferenceOrder(statement.tokens) : statementText(statement);
+    const sql =
+      dialect === "sqlserver" ? withReferenceOrder(statement.tokens) : withMysqlSynonyms(statement.tokens);
     let ast: unknown;
     try {
       ast = parser.astify(sql, { database: dialect === "mysql" ? "MySQL" : "TransactSQL" });
