@@ -62,6 +62,8 @@ export function formatDesignSummary(
   result: DesignResult,
   written: WrittenSummary | undefined,
   workloadIssues: readonly Issue[] = [],
+  /** The CLI's hints (`--decisions`, `--out`); an MCP result has its own. */
+  cliHints = true,
 ): string {
   const { evaluation, model } = result;
   const issues = [...workloadIssues, ...evaluation.issues];
@@ -97,10 +99,11 @@ export function formatDesignSummary(
   out.push("");
   const budget = result.decisions.find((d) => d.id === "search-budget");
   out.push(
-    `${result.decisions.length} decision(s)${budget === undefined ? "" : "; the search stopped at its work budget (a cheaper or valid model may exist)"}: ${written === undefined ? "printed with --decisions" : "in cosmosdb_data_model.md and report.html, or printed with --decisions"}`,
+    `${result.decisions.length} decision(s)${budget === undefined ? "" : "; the search stopped at its work budget (a cheaper or valid model may exist)"}${!cliHints ? "" : written === undefined ? ": printed with --decisions" : ": in cosmosdb_data_model.md and report.html, or printed with --decisions"}`,
   );
-  if (written === undefined) out.push("(use --out DIR to write model.yaml, the documents and the artifacts)");
-  else {
+  if (written === undefined) {
+    if (cliHints) out.push("(use --out DIR to write model.yaml, the documents and the artifacts)");
+  } else {
     const files = [...written.written, ...written.unchanged];
     const first = files.filter((f) => !f.includes("/")).slice(0, 6);
     out.push(

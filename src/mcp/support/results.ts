@@ -17,12 +17,20 @@ export const issueSchema = z.looseObject({
   suggestion: z.string().optional(),
 });
 
-/** A successful result: `text` for people, `data` as structured content. */
+/**
+ * Structured content up to this size is also sent as JSON text, for clients that read only the
+ * text (the MCP specification's backwards compatibility); a larger one is sent once, as
+ * structured content, so that a result is not twice its size in an assistant's context.
+ */
+const JSON_TEXT_BYTES = 16_384;
+
+/** A successful result: `text` for people, `data` as structured content (and as JSON when small). */
 export function success(text: string, data: Record<string, unknown>): CallToolResult {
+  const json = JSON.stringify(data);
   return {
     content: [
       { type: "text", text },
-      { type: "text", text: JSON.stringify(data) },
+      ...(json.length <= JSON_TEXT_BYTES ? [{ type: "text" as const, text: json }] : []),
     ],
     structuredContent: data,
   };
