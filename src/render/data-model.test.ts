@@ -270,7 +270,7 @@ describe("renderDataModel validation results", () => {
   it("passes the checks a clean evaluation passes", () => {
     const { design } = designed("blogging");
     const lines = validation({ ...design.evaluation, issues: [] });
-    expect(line(lines, "No item over 2 MB")).toMatch(/^- \[x\] ✅/);
+    expect(line(lines, "No item over 2 MiB")).toMatch(/^- \[x\] ✅/);
     expect(line(lines, "Every access pattern is served")).toMatch(/^- \[x\] ✅ .*10 of 10/);
     expect(line(lines, "No logical partition over 20 GB")).toMatch(/^- \[x\] ✅/);
   });
@@ -342,7 +342,7 @@ describe("renderDataModel validation results", () => {
         },
       ],
     });
-    expect(line(lines, "No item over 2 MB")).toMatch(/^- \[ \] ❌/);
+    expect(line(lines, "No item over 2 MiB")).toMatch(/^- \[ \] ❌/);
     expect(
       line(lines, `No logical partition over ${MAX_PHYSICAL_PARTITION_RUS.toLocaleString("en-US")} RU/s`),
     ).toMatch(/^- \[ \] ❌ .*12,345 RU\/s/);

@@ -148,9 +148,11 @@ describe("inlineCode", () => {
 
 describe("formatting", () => {
   it("formats bytes and percentages", () => {
-    expect(formatBytes(2048)).toBe("2 KB");
-    expect(formatBytes(2 * 1024 * 1024)).toBe("2 MB");
-    expect(formatBytes(512)).toBe("512 B");
+    // as typed up to 10,000 bytes (issue 29: 3,000 bytes printed as "2.9 KB"), binary units named so
+    expect(formatBytes(3000)).toBe("3,000 bytes");
+    expect(formatBytes(512)).toBe("512 bytes");
+    expect(formatBytes(20_480)).toBe("20 KiB");
+    expect(formatBytes(2 * 1024 * 1024)).toBe("2 MiB");
     expect(formatPercent(0.4567)).toBe("45.7%");
   });
 });

@@ -126,14 +126,18 @@ export function formatPercent(share: number, digits = 1): string {
   return `${formatFigure(share * 100, { decimals: digits, floor: 0.001 })}%`;
 }
 
-/** Formats a byte count with a binary unit: 2048 -> 2 KB, 3.5e9 -> 3.3 GB. */
+/**
+ * Formats a byte count as the workload gives it: exactly in bytes up to 10,000 (3,000 bytes, not
+ * "2.9 KB"), else with a binary unit named as one: 2,097,152 -> 2 MiB, 3.5e9 -> 3.3 GiB.
+ */
 export function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB", "PB"];
+  if (Math.abs(bytes) < 10_000) return `${formatNumber(bytes, 0)} bytes`;
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
   let value = bytes;
   let unit = 0;
   while (Math.abs(value) >= 1024 && unit < units.length - 1) {
     value /= 1024;
     unit += 1;
   }
-  return `${formatNumber(value, unit === 0 ? 0 : 1)} ${units[unit] ?? "B"}`;
+  return `${formatNumber(value, unit === 0 ? 0 : 1)} ${units[unit] ?? "bytes"}`;
 }
