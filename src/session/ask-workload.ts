@@ -2,7 +2,14 @@
  * Questions about what the application stores: its name and domain, its entities and their
  * keys, the first access pattern, attribute types, item counts and sizes.
  */
-import { entitiesWithoutKey, entitiesWithoutSize, undeclaredAttributes } from "./gaps.js";
+import { formatDecimal } from "../common/format-number.js";
+import {
+  entitiesWithoutKey,
+  entitiesWithoutLargestSize,
+  entitiesWithoutSize,
+  LARGEST_RECORD_BYTES,
+  undeclaredAttributes,
+} from "./gaps.js";
 import type { Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
 import { RANGES } from "./value-ranges.js";
@@ -130,7 +137,10 @@ export function askSizes(state: SessionState): readonly Question[] {
           (entity) =>
             entity.ttlSeconds === undefined && !state.declined.includes(`size:${entity.name}:retention`),
         );
-  const open = new Set([...entitiesWithoutSize(state.workload), ...imported].map((entity) => entity.name));
+  // count, size, growth and retention; an entity whose largest item is missing only that
+  const sized = new Set([...entitiesWithoutSize(state.workload), ...imported].map((entity) => entity.name));
+  const largest = entitiesWithoutLargestSize(state.workload);
+  const open = new Set([...sized, ...largest.map((entity) => entity.name)]);
   return state.workload.entities
     .filter((entity) => open.has(entity.name))
     .flatMap((entity) => {
@@ -153,18 +163,41 @@ export function askSizes(state: SessionState): readonly Question[] {
           group,
         });
       }
-      if (entity.avgBytes === undefined) {
+      // an average over what an item holds is asked again (the workload would not load)
+      if (entity.avgBytes === undefined || entity.avgBytes > LARGEST_RECORD_BYTES) {
         questions.push({
           id: `size:${entity.name}:avgBytes`,
           topic: "sizes",
           text: `What is the average size of one ${entity.name} item as JSON (e.g. 800 bytes, 3 KB)?`,
           why: "RU charges grow with item size; realistic sizes, not 1 KB examples, give realistic costs.",
-          answer: { kind: "number", unit: "bytes", range: RANGES.positive },
+          answer: { kind: "number", unit: "bytes", range: { ...RANGES.positive, max: LARGEST_RECORD_BYTES } },
           fills: { change: update, field: "avgBytes" },
           optional: false,
           group,
         });
       }
+      if (largest.includes(entity)) {
+        questions.push({
+          id: `size:${entity.name}:maxBytes`,
+          topic: "sizes",
+          text: `How large is the largest ${entity.name} item as JSON? (4 x the average, the default, is more than the ${formatDecimal(LARGEST_RECORD_BYTES)} bytes an item can hold with the properties every item adds)`,
+          why: "An item holds at most 2 MB: the largest record decides whether the entity fits in items at all, and how much room its copies have.",
+          answer: {
+            kind: "number",
+            unit: "bytes",
+            range: {
+              ...RANGES.positive,
+              min: entity.avgBytes ?? 0,
+              minInclusive: true,
+              max: LARGEST_RECORD_BYTES,
+            },
+          },
+          fills: { change: update, field: "maxBytes" },
+          optional: false,
+          group,
+        });
+      }
+      if (!sized.has(entity.name)) return questions;
       if (entity.growthPerMonth === undefined && asked(`size:${entity.name}:growth`)) {
         questions.push({
           id: `size:${entity.name}:growth`,
