@@ -61,8 +61,8 @@ export function askEntities(state: SessionState): readonly Question[] {
     {
       id: "entities:list",
       topic: "entities",
-      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)? If you know them, give each one's identifying attribute and the attributes its reads filter, sort or return.",
-      why: "Entities and their relationships are what the containers will hold.",
+      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)? If you know them, give each one's identifying attribute, the attributes its reads filter, sort or return, and its item count, average (and largest) item size, new items per month and how long an item is kept.",
+      why: "Entities and their relationships are what the containers will hold; counts and sizes given now are not asked again.",
       answer: { kind: "list" },
       fills: { change: { kind: "add-entity" }, field: "name" },
       optional: false,
@@ -95,7 +95,7 @@ export function askFirstAccessPattern(state: SessionState): readonly Question[] 
     {
       id: "access-patterns:add",
       topic: "access-patterns",
-      text: "Which reads and writes does the application make? For each: read or write, which entity, what it filters and sorts on (reads), the operation (writes), and its average and peak requests per second if you know them. Start with the most frequent.",
+      text: "Which reads and writes does the application make? For each: read or write, which entity, what it filters and sorts on (reads), the operation (writes), and, if you know them, its average and peak requests per second and, for a read, how many items it returns on average and how old the related data it returns may be (in seconds, 0 if it must reflect every write). Start with the most frequent.",
       why: "Access patterns, not entities, decide the containers and partition keys.",
       answer: { kind: "form", request: { form: "access-pattern", preset: {} } },
       optional: false,
