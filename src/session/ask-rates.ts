@@ -16,21 +16,27 @@ import { RANGES, type NumberRange } from "./value-ranges.js";
 /** Rate questions of this many patterns are asked in one turn (each pattern's average and peak together). */
 const PATTERNS_PER_TURN = 3;
 
-/** The massive-scale questions, when writes exceed 10,000/s or a batch ingests millions. */
+/**
+ * The massive-scale questions, when writes exceed 10,000/s or a batch ingests millions, as one
+ * question with a part for each massive write (the largest first): how its records may be
+ * binned, how many the writer sends at once, and how old the reads that return them may see
+ * them.
+ */
 export function askMassiveScale(state: SessionState): readonly Question[] {
   const reason = massiveScaleReason(state.workload);
   if (reason === undefined) return [];
   const gaps = massiveScaleGaps(state);
-  const first = gaps[0];
-  if (first === undefined) return [];
+  const writes = [...new Map(gaps.map((gap) => [gap.write.id, gap.write])).values()];
+  const [only] = writes;
+  if (only === undefined) return [];
   const group: QuestionGroup = {
-    id: `massive-scale:${first.write.id}`,
-    text: `Massive scale: ${reason}. How can ${first.write.id} (${first.write.name}) write less?`,
+    id: `massive-scale:${writes.map((write) => write.id).join(",")}`,
+    text:
+      writes.length === 1
+        ? `Massive scale: ${reason}. How can ${only.id} (${only.name}) write less?`
+        : `Massive scale: ${reason}. How can ${writes.map((write) => `${write.id} (${write.name})`).join(", ")} write less?`,
   };
-  return gaps
-    .filter((gap) => gap.write.id === first.write.id)
-    .slice(0, 5)
-    .map((gap) => massiveScaleQuestion(state, gap, reason, group));
+  return gaps.map((gap) => massiveScaleQuestion(state, gap, reason, group));
 }
 
 function massiveScaleQuestion(

@@ -8,8 +8,10 @@ import {
   inferredRelationships,
   pairingGaps,
   relationshipsWithoutBounds,
+  requiredRelationships,
   skewGaps,
   type PairingGap,
+  type RequiredRelationship,
 } from "./gaps.js";
 import { lowerFirst } from "./ask-workload.js";
 import type { Choice, Question, QuestionGroup } from "./questions.js";
@@ -154,44 +156,77 @@ interface OpenRelationship {
   readonly exists: boolean;
   /** Whether its bounds and ownership are asked (false when only the skew is open). */
   readonly bounds: boolean;
+  /** For a relationship `with` entries need (not in the workload): the reads that need it. */
+  readonly required?: RequiredRelationship;
 }
 
 /**
- * Each relationship in one group: whether a likely one exists (the child has an attribute named
- * like the parent's key), its bounds and ownership, and how evenly the reads that follow it
- * spread over the parents. Three relationships a turn.
+ * The relationships of each parent in one group: for each, whether a likely one exists (the
+ * child has an attribute named like the parent's key) or which one `with` entries need, its
+ * bounds and ownership, and how evenly the reads that follow it spread over the parents. Three
+ * parents a turn.
  */
 export function askRelationships(state: SessionState): readonly Question[] {
   const skews = skewGaps(state);
   const viaSkew = (child: string, via: string | undefined): SkewGap | undefined =>
     via === undefined ? undefined : skews.find((gap) => gap.entity === child && gap.attribute === via);
-  return openRelationships(state, viaSkew).flatMap((relationship) => {
-    const { parent, child, via } = relationship;
-    const group: QuestionGroup = {
-      id: `relationship:${parent}:${child}`,
-      text: `${parent} and ${child}${via === undefined ? "" : ` (${child}.${via} holds the ${parent}'s key)`}: how are they related?`,
-    };
-    const target: ChangeTarget = relationship.exists
-      ? { kind: "update-relationship", parent, child }
-      : { kind: "add-relationship", parent, child, ...(via === undefined ? {} : { via }) };
-    const questions: Question[] = [];
-    if (!relationship.exists) questions.push(relationshipKindQuestion(relationship, target, group));
-    if (relationship.bounds) questions.push(...boundsQuestions(state, relationship, target, group));
-    const skew = viaSkew(child, via);
-    if (skew !== undefined && via !== undefined) {
-      questions.push({
-        id: skew.questionId,
-        topic: "relationships",
-        text: `Are some ${parent}s much busier than others? How do the reads of ${child} by ${via} spread over the ${parent}s?`,
-        why: "A popular parent concentrates its children's reads and writes on one partition key value: a hot partition the design must spread.",
-        answer: { kind: "choice", choices: skewChoices() },
-        fills: { change: { kind: "set-attribute", entity: child, name: via }, field: "skew" },
-        optional: true,
-        group,
-      });
-    }
-    return questions;
+  const open = openRelationships(state, viaSkew);
+  const parents = [...new Set(open.map((relationship) => relationship.parent))];
+  return parents.flatMap((parent) => {
+    const children = open.filter((relationship) => relationship.parent === parent);
+    const [only] = children;
+    const group: QuestionGroup =
+      only !== undefined && children.length === 1
+        ? {
+            id: `relationship:${parent}:${only.child}`,
+            text: `${parent} and ${describeChild(only)}: how are they related?`,
+          }
+        : {
+            id: `relationship:${parent}:${children.map((r) => r.child).join(",")}`,
+            text: `${parent} and ${children.map(describeChild).join(", ")}: how are they related?`,
+          };
+    return children.flatMap((relationship) => relationshipQuestions(state, relationship, viaSkew, group));
   });
+}
+
+/** The child of a relationship with what links it: the attribute holding the key, or the reads needing it. */
+function describeChild(relationship: OpenRelationship): string {
+  const { parent, child, via, required } = relationship;
+  if (required !== undefined)
+    return `${child} (${required.uses.map((use) => `${use.pattern} returns ${use.entries.join(", ")}`).join("; ")})`;
+  return via === undefined ? child : `${child} (${child}.${via} holds the ${parent}'s key)`;
+}
+
+/** The open questions of one relationship, asked in its parent's group. */
+function relationshipQuestions(
+  state: SessionState,
+  relationship: OpenRelationship,
+  viaSkew: (child: string, via: string | undefined) => SkewGap | undefined,
+  group: QuestionGroup,
+): readonly Question[] {
+  const { parent, child, via } = relationship;
+  const target: ChangeTarget = relationship.exists
+    ? { kind: "update-relationship", parent, child }
+    : { kind: "add-relationship", parent, child, ...(via === undefined ? {} : { via }) };
+  const questions: Question[] = [];
+  if (relationship.required !== undefined)
+    questions.push(...requiredQuestions(state, relationship.required, target, group));
+  else if (!relationship.exists) questions.push(relationshipKindQuestion(relationship, target, group));
+  if (relationship.bounds) questions.push(...boundsQuestions(state, relationship, target, group));
+  const skew = viaSkew(child, via);
+  if (skew !== undefined && via !== undefined) {
+    questions.push({
+      id: skew.questionId,
+      topic: "relationships",
+      text: `Are some ${parent}s much busier than others? How do the reads of ${child} by ${via} spread over the ${parent}s?`,
+      why: "A popular parent concentrates its children's reads and writes on one partition key value: a hot partition the design must spread.",
+      answer: { kind: "choice", choices: skewChoices() },
+      fills: { change: { kind: "set-attribute", entity: child, name: via }, field: "skew" },
+      optional: true,
+      group,
+    });
+  }
+  return questions;
 }
 
 /**
@@ -226,7 +261,93 @@ function openRelationships(
       exists: true,
       bounds: false,
     }));
-  return [...inferred, ...known, ...onlySkew];
+  // what `with` entries need: without it the workload does not load
+  const required = requiredRelationships(state).map((r) => ({
+    parent: r.parent,
+    child: r.child,
+    via: undefined,
+    questionId: r.questionId,
+    exists: false,
+    bounds: true,
+    required: r,
+  }));
+  return [...inferred, ...known, ...onlySkew, ...required];
+}
+
+/**
+ * A relationship `with` entries need: of which kind (or none, and the entries go), and which
+ * attribute of the child holds the parent's key (none for a many-to-many link).
+ */
+function requiredQuestions(
+  state: SessionState,
+  required: RequiredRelationship,
+  target: ChangeTarget,
+  group: QuestionGroup,
+): readonly Question[] {
+  const { parent, child } = required;
+  const prefix = `relationship:${parent}:${child}`;
+  const key = state.workload.entities.find((e) => e.name === parent)?.key ?? [];
+  const dropped = required.uses.map(({ pattern, entries }): Change => {
+    const read = state.workload.accessPatterns.find((p) => p.id === pattern);
+    return {
+      kind: "update-access-pattern",
+      id: pattern,
+      with: (read?.with ?? []).filter((entry) => !entries.includes(entry)),
+    };
+  });
+  const bounds = [`${prefix}:avg`, `${prefix}:max`];
+  return [
+    {
+      id: required.questionId,
+      topic: "relationships",
+      text: `${required.uses.map((use) => `${use.pattern} returns ${use.entries.join(", ")}`).join("; ")}: that needs a relationship between ${parent} and ${child}. Which is it?`,
+      why: "A read returns related data only along a relationship: without it the workload cannot be designed.",
+      answer: {
+        kind: "choice",
+        choices: [
+          {
+            value: "one-to-many",
+            label: `Each ${parent} has many ${child} items`,
+            changes: [],
+            sets: { relationshipKind: "one-to-many" },
+          },
+          {
+            value: "one-to-one",
+            label: `Each ${parent} has at most one ${child}`,
+            changes: [],
+            sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
+            skips: bounds,
+          },
+          {
+            value: "many-to-many",
+            label: `Each ${parent} has many ${child} items and each ${child} many ${parent}s`,
+            changes: [],
+            sets: { relationshipKind: "many-to-many" },
+            skips: [`${prefix}:via`],
+          },
+          {
+            value: "none",
+            label: `They are not related: drop ${required.uses.flatMap((use) => use.entries).join(", ")}`,
+            changes: dropped,
+            skips: [`${prefix}:via`, ...bounds, `${prefix}:owned`],
+          },
+        ],
+      },
+      fills: { change: target, field: "relationshipKind" },
+      optional: false,
+      group,
+    },
+    {
+      id: `${prefix}:via`,
+      topic: "relationships",
+      text: `Which attribute of ${child} holds the key of its ${parent}${key.length === 0 ? "" : ` (${key.join(", ")})`}? Skip if none does (a many-to-many link).`,
+      why: "The attribute holding the parent's key is how the design finds a parent's children (and can partition them together).",
+      answer: { kind: "text" },
+      fills: { change: target, field: "via" },
+      optional: true,
+      group,
+    },
+  ];
 }
 
 /** Whether an inferred relationship exists, and of which kind (one-to-one skips the bounds). */
@@ -300,7 +421,7 @@ function boundsQuestions(
     questions.push({
       id: `${prefix}:max`,
       topic: "relationships",
-      text: `And at most? (a number, or "unbounded" if there is no limit)`,
+      text: `And at most, how many ${child} items per ${parent}? (a number, or "unbounded" if there is no limit)`,
       why: "Only a bounded list can be embedded safely (2 MB item limit); an unbounded one needs its own items.",
       answer: {
         kind: "number",
@@ -337,26 +458,35 @@ function boundsQuestions(
 }
 
 /**
- * For each entity, the number of distinct values of the attributes reads filter on with eq/in
- * (unless implied: keys, unique attributes, booleans, a relationship's via) and how evenly the
- * requests spread over them. One group per entity.
+ * The number of distinct values of the attributes reads filter on with eq/in (unless implied:
+ * keys, unique attributes, booleans, a relationship's via) and how evenly the requests spread
+ * over them: one question, with a part for each attribute, entity by entity.
  */
 export function askCardinality(state: SessionState): readonly Question[] {
   const distinct = cardinalityGaps(state);
+  // a via's skew is asked with its relationship; the parts of a composite via (a parent with a
+  // composite key) are asked here, with the attribute's other questions
   const viaAttributes = new Set(
-    state.workload.relationships.flatMap((r) => (r.via ?? []).map((via) => `${r.child}.${via}`)),
+    state.workload.relationships.flatMap((r) => (r.via?.length === 1 ? [`${r.child}.${r.via[0]}`] : [])),
   );
-  // a via's skew is asked with its relationship
   const skews = skewGaps(state).filter((gap) => !viaAttributes.has(`${gap.entity}.${gap.attribute}`));
   const entities = [...new Set([...distinct, ...skews].map((gap) => gap.entity))];
+  const attributesOf = (entity: string): readonly string[] => [
+    ...new Set([...distinct, ...skews].filter((gap) => gap.entity === entity).map((gap) => gap.attribute)),
+  ];
+  const [only] = entities;
+  const group: QuestionGroup =
+    only !== undefined && entities.length === 1
+      ? {
+          id: `cardinality:${only}`,
+          text: `${only}: how many different values do ${attributesOf(only).join(", ")} take, and how evenly are the requests spread over them?`,
+        }
+      : {
+          id: `cardinality:${entities.join(",")}`,
+          text: `How many different values do ${entities.flatMap((entity) => attributesOf(entity).map((a) => `${entity}.${a}`)).join(", ")} take, and how evenly are the requests spread over them?`,
+        };
   return entities.flatMap((entity) => {
-    const attributes = [
-      ...new Set([...distinct, ...skews].filter((gap) => gap.entity === entity).map((gap) => gap.attribute)),
-    ];
-    const group: QuestionGroup = {
-      id: `cardinality:${entity}`,
-      text: `${entity}: how many different values do ${attributes.join(", ")} take, and how evenly are the requests spread over them?`,
-    };
+    const attributes = attributesOf(entity);
     return attributes.flatMap((attribute): Question[] => {
       const change = { kind: "set-attribute", entity, name: attribute };
       const questions: Question[] = [];

@@ -2,7 +2,14 @@
  * Questions about what the application stores: its name and domain, its entities and their
  * keys, the first access pattern, attribute types, item counts and sizes.
  */
-import { entitiesWithoutKey, entitiesWithoutSize, undeclaredAttributes } from "./gaps.js";
+import { formatDecimal } from "../common/format-number.js";
+import {
+  entitiesWithoutKey,
+  entitiesWithoutLargestSize,
+  entitiesWithoutSize,
+  LARGEST_RECORD_BYTES,
+  undeclaredAttributes,
+} from "./gaps.js";
 import type { Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
 import { RANGES } from "./value-ranges.js";
@@ -54,8 +61,8 @@ export function askEntities(state: SessionState): readonly Question[] {
     {
       id: "entities:list",
       topic: "entities",
-      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)? If you know them, give each one's identifying attribute and the attributes its reads filter, sort or return.",
-      why: "Entities and their relationships are what the containers will hold.",
+      text: "Which kinds of items does the application store (its entities, e.g. User, Order, OrderItem, Product)? If you know them, give each one's identifying attribute, the attributes its reads filter, sort or return, and its item count, average (and largest) item size, new items per month and how long an item is kept.",
+      why: "Entities and their relationships are what the containers will hold; counts and sizes given now are not asked again.",
       answer: { kind: "list" },
       fills: { change: { kind: "add-entity" }, field: "name" },
       optional: false,
@@ -88,7 +95,7 @@ export function askFirstAccessPattern(state: SessionState): readonly Question[] 
     {
       id: "access-patterns:add",
       topic: "access-patterns",
-      text: "Which reads and writes does the application make? For each: read or write, which entity, what it filters and sorts on (reads), the operation (writes), and its average and peak requests per second if you know them. Start with the most frequent.",
+      text: "Which reads and writes does the application make? For each: read or write, which entity, what it filters and sorts on (reads), the operation (writes), and, if you know them, its average and peak requests per second and, for a read, how many items it returns on average and how old the related data it returns may be (in seconds, 0 if it must reflect every write). Start with the most frequent.",
       why: "Access patterns, not entities, decide the containers and partition keys.",
       answer: { kind: "form", request: { form: "access-pattern", preset: {} } },
       optional: false,
@@ -130,7 +137,10 @@ export function askSizes(state: SessionState): readonly Question[] {
           (entity) =>
             entity.ttlSeconds === undefined && !state.declined.includes(`size:${entity.name}:retention`),
         );
-  const open = new Set([...entitiesWithoutSize(state.workload), ...imported].map((entity) => entity.name));
+  // count, size, growth and retention; an entity whose largest item is missing only that
+  const sized = new Set([...entitiesWithoutSize(state.workload), ...imported].map((entity) => entity.name));
+  const largest = entitiesWithoutLargestSize(state.workload);
+  const open = new Set([...sized, ...largest.map((entity) => entity.name)]);
   return state.workload.entities
     .filter((entity) => open.has(entity.name))
     .flatMap((entity) => {
@@ -153,18 +163,41 @@ export function askSizes(state: SessionState): readonly Question[] {
           group,
         });
       }
-      if (entity.avgBytes === undefined) {
+      // an average over what an item holds is asked again (the workload would not load)
+      if (entity.avgBytes === undefined || entity.avgBytes > LARGEST_RECORD_BYTES) {
         questions.push({
           id: `size:${entity.name}:avgBytes`,
           topic: "sizes",
           text: `What is the average size of one ${entity.name} item as JSON (e.g. 800 bytes, 3 KB)?`,
           why: "RU charges grow with item size; realistic sizes, not 1 KB examples, give realistic costs.",
-          answer: { kind: "number", unit: "bytes", range: RANGES.positive },
+          answer: { kind: "number", unit: "bytes", range: { ...RANGES.positive, max: LARGEST_RECORD_BYTES } },
           fills: { change: update, field: "avgBytes" },
           optional: false,
           group,
         });
       }
+      if (largest.includes(entity)) {
+        questions.push({
+          id: `size:${entity.name}:maxBytes`,
+          topic: "sizes",
+          text: `How large is the largest ${entity.name} item as JSON? (4 x the average, the default, is more than the ${formatDecimal(LARGEST_RECORD_BYTES)} bytes an item can hold with the properties every item adds)`,
+          why: "An item holds at most 2 MB: the largest record decides whether the entity fits in items at all, and how much room its copies have.",
+          answer: {
+            kind: "number",
+            unit: "bytes",
+            range: {
+              ...RANGES.positive,
+              min: entity.avgBytes ?? 0,
+              minInclusive: true,
+              max: LARGEST_RECORD_BYTES,
+            },
+          },
+          fills: { change: update, field: "maxBytes" },
+          optional: false,
+          group,
+        });
+      }
+      if (!sized.has(entity.name)) return questions;
       if (entity.growthPerMonth === undefined && asked(`size:${entity.name}:growth`)) {
         questions.push({
           id: `size:${entity.name}:growth`,

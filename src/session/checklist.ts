@@ -19,6 +19,7 @@ import { askDesignDetails } from "./ask-details.js";
 import {
   cardinalityGaps,
   entitiesWithoutKey,
+  entitiesWithoutLargestSize,
   entitiesWithoutSize,
   inferredRelationships,
   massiveScaleGaps,
@@ -27,6 +28,7 @@ import {
   pairingGaps,
   patternsWithoutRate,
   relationshipsWithoutBounds,
+  requiredRelationships,
   skewGaps,
   undeclaredAttributes,
   type PairingGap,
@@ -76,6 +78,7 @@ function workloadItems(state: SessionState): readonly SessionChecklistItem[] {
   const names = (list: readonly { name: string }[]): string => list.map((entry) => entry.name).join(", ");
   const withoutKey = entitiesWithoutKey(workload);
   const withoutSize = entitiesWithoutSize(workload);
+  const withoutLargest = entitiesWithoutLargestSize(workload);
   const withoutRate = patternsWithoutRate(workload);
   return [
     item(
@@ -94,6 +97,9 @@ function workloadItems(state: SessionState): readonly SessionChecklistItem[] {
         workload.entities.length === 0 ? "no entities yet" : "",
         withoutKey.length > 0 ? `no key: ${names(withoutKey)}` : "",
         withoutSize.length > 0 ? `count or size unknown: ${names(withoutSize)}` : "",
+        withoutLargest.length > 0
+          ? `largest item unknown (4 x the average is over 2 MB): ${names(withoutLargest)}`
+          : "",
       ]),
       count(workload.entities.length, "entity", "entities"),
     ),
@@ -104,6 +110,10 @@ function workloadItems(state: SessionState): readonly SessionChecklistItem[] {
         ...inferredRelationships(state).map((r) => `is ${r.child}.${r.via} a relationship to ${r.parent}?`),
         ...relationshipsWithoutBounds(workload).map(
           (r) => `${r.parent} -> ${r.child}: bounds or ownership unknown`,
+        ),
+        ...requiredRelationships(state).map(
+          (r) =>
+            `${r.uses.map((use) => `${use.pattern} returns ${use.entries.join(", ")}`).join("; ")}: needs a relationship ${r.parent} -> ${r.child}`,
         ),
       ],
       count(workload.relationships.length, "relationship", "relationships"),

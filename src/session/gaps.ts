@@ -2,7 +2,10 @@
  * What the session does not know yet: the gaps that the next questions fill and that the
  * checklist reports. Each function looks at one kind of gap.
  */
+import { ITEM_OVERHEAD_BYTES, MAX_ITEM_BYTES } from "../cosmos/limits.js";
 import { MASSIVE_BATCH_ITEMS, MASSIVE_WRITES_PER_SECOND } from "../workload/check-warnings.js";
+import { defaultMaxBytes } from "../workload/load-workload.js";
+import { parseWithItem } from "../workload/with-items.js";
 import { patternAttributes } from "./draft-edits.js";
 import type { DraftAccessPattern, DraftEntity, DraftRelationship, DraftWorkload } from "./draft.js";
 import { formatNumber } from "./estimate-rate.js";
@@ -205,9 +208,30 @@ export function undeclaredAttributes(
   return found;
 }
 
-/** Entities whose item count or average size is unknown. */
+/** The largest record an item holds: the item limit less the properties every item adds. */
+export const LARGEST_RECORD_BYTES = MAX_ITEM_BYTES - ITEM_OVERHEAD_BYTES;
+
+/**
+ * Entities whose largest item must be given: the average is known, but without `maxBytes` the
+ * largest is taken as 4 x the average, which (with the properties every item adds) is more than
+ * an item can hold, so the workload would not load (workload.itemTooLarge).
+ */
+export function entitiesWithoutLargestSize(workload: DraftWorkload): readonly DraftEntity[] {
+  return workload.entities.filter(
+    (entity) =>
+      entity.maxBytes === undefined &&
+      entity.avgBytes !== undefined &&
+      entity.avgBytes <= LARGEST_RECORD_BYTES &&
+      defaultMaxBytes(entity.avgBytes) > LARGEST_RECORD_BYTES,
+  );
+}
+
+/** Entities whose item count or average size is unknown (or an average no item can hold). */
 export function entitiesWithoutSize(workload: DraftWorkload): readonly DraftEntity[] {
-  return workload.entities.filter((entity) => entity.count === undefined || entity.avgBytes === undefined);
+  return workload.entities.filter(
+    (entity) =>
+      entity.count === undefined || entity.avgBytes === undefined || entity.avgBytes > LARGEST_RECORD_BYTES,
+  );
 }
 
 /** Entity pairs that look related (the child has an attribute named like the parent's key) but have no relationship. */
@@ -234,6 +258,61 @@ export function inferredRelationships(
     }
   }
   return found;
+}
+
+/**
+ * A relationship that `with` entries of reads need and the workload lacks (`count(Comment)` on
+ * Post needs Post -> Comment; `User.name` on Post needs User -> Post, or the two linked
+ * many-to-many): without it the workload does not load (workload.badWith).
+ */
+export interface RequiredRelationship {
+  readonly parent: string;
+  readonly child: string;
+  /** The reads that need it, each with the entries that need it. */
+  readonly uses: readonly { readonly pattern: string; readonly entries: readonly string[] }[];
+  readonly questionId: string;
+}
+
+/**
+ * The relationships `with` entries need that the workload does not have, except those an
+ * inferred relationship asks about already (the same parent and child), once each.
+ */
+export function requiredRelationships(state: SessionState): readonly RequiredRelationship[] {
+  const workload = state.workload;
+  const inferred = inferredRelationships(state);
+  const found = new Map<string, { parent: string; child: string; uses: Map<string, string[]> }>();
+  const has = (parent: string, child: string): boolean =>
+    workload.relationships.some((r) => r.parent === parent && r.child === child);
+  for (const pattern of workload.accessPatterns) {
+    if (pattern.type !== "read") continue;
+    for (const entry of pattern.with ?? []) {
+      const parsed = parseWithItem(entry);
+      if ("problem" in parsed) continue;
+      const other = parsed.item.entity;
+      if (other === pattern.entity || !workload.entities.some((e) => e.name === other)) continue;
+      const attribute = parsed.item.kind === "attribute";
+      const [parent, child] = attribute ? [other, pattern.entity] : [pattern.entity, other];
+      const linked = attribute
+        ? has(parent, child) ||
+          workload.relationships.some(
+            (r) => r.kind === "many-to-many" && r.parent === child && r.child === parent,
+          )
+        : has(parent, child);
+      if (linked || inferred.some((r) => r.parent === parent && r.child === child)) continue;
+      const key = `${parent}:${child}`;
+      const entryOf = found.get(key) ?? { parent, child, uses: new Map<string, string[]>() };
+      found.set(key, entryOf);
+      entryOf.uses.set(pattern.id, [...(entryOf.uses.get(pattern.id) ?? []), entry]);
+    }
+  }
+  return [...found.values()]
+    .map((r) => ({
+      parent: r.parent,
+      child: r.child,
+      uses: [...r.uses].map(([pattern, entries]) => ({ pattern, entries })),
+      questionId: `relationship:${r.parent}:${r.child}:kind`,
+    }))
+    .filter((r) => !state.declined.includes(r.questionId));
 }
 
 /** Relationships whose average, maximum (or "unbounded") or ownership is not known. */

@@ -145,7 +145,7 @@ function answerParts(
       : `send ${example}${spec.kind === "list" ? " for each item" : ""}${grouped ? " (one change with the answers of this group)" : ""}`;
   if (spec.kind === "list" && question.fills?.change.kind === "add-entity")
     others.push(
-      'each may carry its key and attributes, e.g. {"kind":"add-entity","name":"Order","key":"orderId","attributes":{"orderId":"string","customerId":"string"}}',
+      'each may carry its key, attributes and what is known of its size, e.g. {"kind":"add-entity","name":"Order","key":"orderId","attributes":{"orderId":"string","customerId":"string"},"count":2000000,"avgBytes":1500,"maxBytes":6000,"growthPerMonth":100000,"ttlSeconds":7776000}',
     );
   for (const choice of questionChoices(question)) {
     if (choice.changes.length === 0 && choice.form === undefined) continue;
