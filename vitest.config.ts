@@ -28,6 +28,7 @@ const SLOW = [
   "src/design/design-robustness.test.ts",
   "src/design/many-to-many-property.test.ts",
   "src/files/write-outputs.property.test.ts",
+  "src/session/strict-interview.property.test.ts",
 ];
 
 export default defineConfig({
