@@ -114,6 +114,7 @@ export const register: CommandRegistration = (program: Command) => {
           ...(written === undefined ? {} : { files: written }),
         });
       } else {
+        if (files !== undefined) progress.update(`write ${files.length} files`, 1, 1);
         progress.end();
         if (flags.decisions === true) printText(`${formatDecisions(workload, result)}\n`);
         printText(

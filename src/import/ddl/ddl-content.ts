@@ -48,7 +48,7 @@ export class DdlCollector {
   }
 
   private find(table: TableName): MutableTable {
-    const key = `${table.schema.toLowerCase()}.${table.name.toLowerCase()}`;
+    const key = DdlCollector.key(table);
     let found = this.tables.get(key);
     if (found === undefined) {
       found = {
