@@ -33,7 +33,16 @@ export interface ParsedDocument {
 
 export type ParseOutcome =
   | { readonly ok: true; readonly document: ParsedDocument }
-  | { readonly ok: false; readonly issues: readonly Issue[] };
+  | {
+      readonly ok: false;
+      readonly issues: readonly Issue[];
+      /**
+       * With syntax errors: what the YAML library recovered of the document, and the line of the
+       * first error. What lies above that line reads as written, so a loader may still check it
+       * and report its problems in the same pass (issue 29: `check` lists every problem at once).
+       */
+      readonly recovered?: { readonly document: ParsedDocument; readonly firstErrorLine: number };
+    };
 
 /**
  * Parses `text` (YAML, of which JSON is a subset). `file` is only used in issue messages.
@@ -56,8 +65,10 @@ export function parseSourceDocument(given: string, file?: string): ParseOutcome 
   });
   const lineAt = (offset: number): number => lineCounter.linePos(offset).line;
   if (document.errors.length > 0) {
+    const firstErrorLine = Math.min(...document.errors.map((error) => lineAt(error.pos[0])));
     return {
       ok: false,
+      ...recoveredPart(document, lineAt, firstErrorLine),
       issues: document.errors.map((error) => ({
         code: "source.syntax",
         severity: "error" as const,
@@ -95,6 +106,20 @@ export function parseSourceDocument(given: string, file?: string): ParseOutcome 
     };
   }
   return { ok: true, document: locatedDocument(value, document, lineAt) };
+}
+
+/** The recovered document of a text with syntax errors, when the YAML library gives one. */
+function recoveredPart(
+  document: ReturnType<typeof parseDocument>,
+  lineAt: (offset: number) => number,
+  firstErrorLine: number,
+): { recovered?: { document: ParsedDocument; firstErrorLine: number } } {
+  try {
+    const value: unknown = document.toJS({ maxAliasCount: MAX_ALIASES });
+    return { recovered: { document: locatedDocument(value, document, lineAt), firstErrorLine } };
+  } catch {
+    return {};
+  }
 }
 
 const TOO_DEEP = "the document is nested too deeply to be read (a workload or a model needs a few levels)";

@@ -755,3 +755,21 @@ describe("loadWorkload: an attribute across a many-to-many relationship in a rea
     expect(loadWorkload(workload("")).ok).toBe(true);
   });
 });
+
+describe("a document with a syntax error (issue 29: every problem in one pass)", () => {
+  const example = readFileSync(new URL("../../examples/blogging/workload.yaml", import.meta.url), "utf8");
+
+  it("reports the field errors above the syntax error with it, and nothing from below it", () => {
+    const text = example
+      .replace("    count: 100000\n", "    count: -3\n")
+      .replace("      title: string\n", "      title: [string\n")
+      .replace("  - id: Q1\n", "  - id: Q1\n    rps: { avg: 9, peak: 1 }\n");
+    const loaded = loadWorkload(text, { file: "w.yaml" });
+    expect(loaded.ok).toBe(false);
+    const found = loaded.issues.map((i) => `${i.code} ${i.line ?? ""}`);
+    expect(found[0]).toMatch(/^source\.syntax \d+$/);
+    expect(found).toContain("workload.invalidValue 30");
+    // the broken line itself and everything after the error wait for the document to parse
+    expect(found.filter((f) => !f.startsWith("source.syntax"))).toEqual(["workload.invalidValue 30"]);
+  });
+});

@@ -3,7 +3,7 @@
  * structure piece by piece, applies every default, checks every reference between the pieces,
  * and reports every problem at once with its file, line and field path.
  */
-import { hasErrors, type Result } from "../common/issues.js";
+import { hasErrors, type Issue, type Result } from "../common/issues.js";
 import { parseSourceDocument } from "../source/parse-document.js";
 import { withSuggestionBudget } from "../source/suggest.js";
 import { checkReferences } from "./check-references.js";
@@ -94,7 +94,7 @@ export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): R
 
 function loadWorkloadText(text: string, options: LoadWorkloadOptions): Result<Workload> {
   const parsed = parseSourceDocument(text, options.file);
-  if (!parsed.ok) return { ok: false, issues: parsed.issues };
+  if (!parsed.ok) return { ok: false, issues: [...parsed.issues, ...recoveredIssues(parsed, options)] };
   const { document } = parsed;
   const sink = createIssueSink({
     lineOf: (path) => document.keyLineOf(path) ?? document.lineOf(path),
@@ -105,6 +105,48 @@ function loadWorkloadText(text: string, options: LoadWorkloadOptions): Result<Wo
   return workload === undefined || hasErrors(issues)
     ? { ok: false, issues }
     : { ok: true, value: workload, issues };
+}
+
+/**
+ * Codes of problems a field has on its own, whatever the rest of the document holds: reported
+ * above a syntax error in the same pass. Problems that depend on other parts (a name another
+ * entry defines, a missing field, a relationship) could be caused by what the error swallowed,
+ * so they wait for the document to parse.
+ */
+const LOCAL_CODES: ReadonlySet<string> = new Set([
+  "workload.invalidValue",
+  "workload.unknownField",
+  "workload.fieldNotAllowed",
+  "workload.invalidName",
+  "workload.peakBelowAverage",
+  "workload.itemTooLarge",
+]);
+
+/**
+ * The field-local problems of what precedes the first syntax error (and the line above it) of a document that does not
+ * parse (the YAML library's recovered document), so that one `check` shows them with the syntax
+ * error instead of one round later.
+ */
+function recoveredIssues(
+  parsed: Extract<ReturnType<typeof parseSourceDocument>, { ok: false }>,
+  options: LoadWorkloadOptions,
+): Issue[] {
+  const recovered = parsed.recovered;
+  if (recovered === undefined) return [];
+  const { document, firstErrorLine } = recovered;
+  const sink = createIssueSink({
+    lineOf: (path) => document.keyLineOf(path) ?? document.lineOf(path),
+    ...(options.file === undefined ? {} : { file: options.file }),
+  });
+  buildWorkload(document.value, sink);
+  return sink.issues().filter(
+    (issue) =>
+      issue.path.length >= 2 &&
+      LOCAL_CODES.has(issue.code) &&
+      issue.line !== undefined &&
+      // the line above the error may start the construct it breaks (`title: [string`)
+      issue.line < firstErrorLine - 1,
+  );
 }
 
 function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
