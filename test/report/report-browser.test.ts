@@ -168,6 +168,10 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromiu
     expect(routed.filter((url) => !url.startsWith("file:"))).toEqual([]);
     expect(await page.locator("#compare svg").count()).toBe(2);
     expect(await page.locator("#compare-table tbody tr").count()).toBeGreaterThan(0);
+    // Two files named model.yaml: each side is named by its path (issue 29), not both "model.yaml".
+    const compareText = (await page.locator("#compare").textContent()) ?? "";
+    expect(compareText).toContain(join(dir, "design", "model.yaml"));
+    expect(compareText).toContain(join(dir, "baseline", "model.yaml"));
     expect(problems).toEqual([]);
     await context.close();
   });

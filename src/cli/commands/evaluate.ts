@@ -21,7 +21,6 @@ import {
 import { resolvePrices } from "../../files/read-prices.js";
 import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
-import { basename } from "node:path";
 import { buildReportData } from "../../render/report/report-data.js";
 import { renderReportHtml } from "../../render/report/report-html.js";
 import { checkOutputPath } from "../../files/output-path.js";
@@ -82,7 +81,7 @@ export const register: CommandRegistration = (program: Command) => {
           workload,
           model,
           evaluation,
-          label: basename(modelPath),
+          label: modelPath,
           prices,
           ...extras.value,
         });

@@ -2,7 +2,7 @@
  * `cosmos-modeler render <workload> [<model>] --out DIR [--prices FILE] [--force]`: writes the
  * documents and artifacts for a given (or hand-edited) model, or for the designed one.
  */
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { evaluateModel } from "../../cost/evaluate.js";
 import { designModel } from "../../design/design-model.js";
@@ -80,7 +80,7 @@ export const register: CommandRegistration = (program: Command) => {
         const evaluation = evaluateModel(workload, model, { prices });
         files = await renderDeliverables(workload, model, evaluation, {
           prices,
-          label: basename(modelPath),
+          label: modelPath,
           ...extras.value,
         });
         evaluationIssues = evaluation.issues;

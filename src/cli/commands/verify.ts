@@ -8,7 +8,6 @@
  * paging, a change-feed processor restarted: docs/json-output.md#probes). Exit status 1 when any
  * check or probe fails. The connection string is never printed.
  */
-import { basename } from "node:path";
 import { Option, type Command } from "commander";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
@@ -184,7 +183,7 @@ async function writeHtml(
     workload,
     model,
     evaluation: evaluateModel(workload, model),
-    label: basename(modelPath),
+    label: modelPath,
     verification: report,
   });
   await writeFileAtomic(file, await renderReportHtml(data));

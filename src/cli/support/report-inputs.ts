@@ -4,7 +4,6 @@
  * `verify --json` document). Both are read and checked here; problems are reported like any
  * input's, with exit status 1.
  */
-import { basename } from "node:path";
 import { evaluateModel } from "../../cost/evaluate.js";
 import type { Prices } from "../../cosmos/prices.js";
 import { hasErrors, type Issue } from "../../common/issues.js";
@@ -62,7 +61,7 @@ export async function readReportExtras(
     issues.push(...loaded.issues);
     if (loaded.ok && !hasErrors(loaded.issues)) {
       compare = {
-        label: basename(flags.compare),
+        label: flags.compare,
         model: loaded.value,
         evaluation: evaluateModel(workload, loaded.value, { prices }),
       };
