@@ -70,3 +70,42 @@ describe("loadVerification", () => {
     );
   });
 });
+
+describe("the months table", () => {
+  it("collapses months whose figures are all the same into one row (issue 29: twelve identical rows)", async () => {
+    const still: Workload = {
+      ...workload,
+      entities: workload.entities.map((entity) => ({ ...entity, growthPerMonth: 0 })),
+    };
+    const stillEvaluation = evaluateModel(still, model);
+    const html = await renderReportHtml(
+      buildReportData({
+        workload: still,
+        model,
+        evaluation: stillEvaluation,
+        projection: projectCost(still, model),
+      }),
+    );
+    const table = /<table id="months-table">[\s\S]*?<\/table>/.exec(html)?.[0] ?? "";
+    const rows = table.match(/<tr><td class="num">/g) ?? [];
+    expect(rows).toHaveLength(1);
+    expect(table).toContain(`<td class="num">1&ndash;${still.scale.horizonMonths}</td>`);
+    // a growing workload keeps a row per month whose figures differ
+    const grows: Workload = {
+      ...workload,
+      entities: workload.entities.map((entity) => ({ ...entity, growthPerMonth: entity.count })),
+    };
+    const growing = await renderReportHtml(
+      buildReportData({
+        workload: grows,
+        model,
+        evaluation: evaluateModel(grows, model),
+        projection: projectCost(grows, model),
+      }),
+    );
+    const growingRows = (/<table id="months-table">[\s\S]*?<\/table>/.exec(growing)?.[0] ?? "").match(
+      /<tr><td class="num">/g,
+    );
+    expect(growingRows?.length ?? 0).toBeGreaterThan(1);
+  });
+});

@@ -232,12 +232,24 @@ function describeEvent(event: ProjectionEvent): string {
 
 export function costSection(chart: string, data: ReportData): string {
   const p = data.projection;
-  const rows = p.months
+  // Months whose figures are all the same as the month before are one row ("1-12").
+  const cells = p.months.map(
+    (m) =>
+      `<td class="num">${gb(m.storageGB)}</td><td class="num">${int(m.physicalPartitions)}</td><td class="num">${rus(m.rus.peak)}</td>` +
+      `<td class="num">${usd(m.asModeled.throughputUSD)}</td><td class="num">${usd(m.asModeled.storageUSD)}</td><td class="num"><strong>${usd(m.asModeled.monthlyCostUSD)}</strong></td>` +
+      `<td class="num">${usd(m.followingNeed.monthlyCostUSD)}</td><td>${m.followingNeed.containers.map((c) => `${h(c.name)}: ${h(c.mode)}${c.provisionedRus > 0 ? ` ${int(c.provisionedRus)}` : ""}`).join("<br>")}</td>`,
+  );
+  const runs: { first: number; last: number; cells: string }[] = [];
+  p.months.forEach((m, index) => {
+    const run = runs.at(-1);
+    const row = cells[index] ?? "";
+    if (run !== undefined && run.cells === row) run.last = m.month;
+    else runs.push({ first: m.month, last: m.month, cells: row });
+  });
+  const rows = runs
     .map(
-      (m) =>
-        `<tr><td class="num">${int(m.month)}</td><td class="num">${gb(m.storageGB)}</td><td class="num">${int(m.physicalPartitions)}</td><td class="num">${rus(m.rus.peak)}</td>` +
-        `<td class="num">${usd(m.asModeled.throughputUSD)}</td><td class="num">${usd(m.asModeled.storageUSD)}</td><td class="num"><strong>${usd(m.asModeled.monthlyCostUSD)}</strong></td>` +
-        `<td class="num">${usd(m.followingNeed.monthlyCostUSD)}</td><td>${m.followingNeed.containers.map((c) => `${h(c.name)}: ${h(c.mode)}${c.provisionedRus > 0 ? ` ${int(c.provisionedRus)}` : ""}`).join("<br>")}</td></tr>`,
+      (run) =>
+        `<tr><td class="num">${run.first === run.last ? int(run.first) : `${int(run.first)}&ndash;${int(run.last)}`}</td>${run.cells}</tr>`,
     )
     .join("\n");
   const events =
