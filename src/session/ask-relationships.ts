@@ -305,19 +305,7 @@ function requiredQuestions(
       answer: {
         kind: "choice",
         choices: [
-          {
-            value: "one-to-many",
-            label: `Each ${parent} has many ${child} items`,
-            changes: [],
-            sets: { relationshipKind: "one-to-many" },
-          },
-          {
-            value: "one-to-one",
-            label: `Each ${parent} has at most one ${child}`,
-            changes: [],
-            sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
-            skips: bounds,
-          },
+          ...kindChoices(parent, child, bounds),
           {
             value: "many-to-many",
             label: `Each ${parent} has many ${child} items and each ${child} many ${parent}s`,
@@ -350,6 +338,25 @@ function requiredQuestions(
   ];
 }
 
+/** The one-to-many and one-to-one choices of a relationship's kind (one-to-one skips `bounds`). */
+function kindChoices(parent: string, child: string, bounds: readonly string[]): Choice[] {
+  return [
+    {
+      value: "one-to-many",
+      label: `Each ${parent} has many ${child} items`,
+      changes: [],
+      sets: { relationshipKind: "one-to-many" },
+    },
+    {
+      value: "one-to-one",
+      label: `Each ${parent} has at most one ${child}`,
+      changes: [],
+      sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
+      skips: [...bounds],
+    },
+  ];
+}
+
 /** Whether an inferred relationship exists, and of which kind (one-to-one skips the bounds). */
 function relationshipKindQuestion(
   relationship: OpenRelationship,
@@ -367,19 +374,7 @@ function relationshipKindQuestion(
     answer: {
       kind: "choice",
       choices: [
-        {
-          value: "one-to-many",
-          label: `Each ${parent} has many ${child} items`,
-          changes: [],
-          sets: { relationshipKind: "one-to-many" },
-        },
-        {
-          value: "one-to-one",
-          label: `Each ${parent} has at most one ${child}`,
-          changes: [],
-          sets: { relationshipKind: "one-to-one", avg: 1, max: 1 },
-          skips: [`${prefix}:avg`, `${prefix}:max`],
-        },
+        ...kindChoices(parent, child, [`${prefix}:avg`, `${prefix}:max`]),
         {
           value: "none",
           label: "They are not related that way",
