@@ -112,12 +112,13 @@ function designSummary(result: DesignResult): { data: Record<string, unknown>; o
       ...d,
       why: d.why.length > SUMMARY_WHY ? `${d.why.slice(0, SUMMARY_WHY - 3)}...` : d.why,
     }));
-  const modelJson = JSON.stringify(modelToFile(result.model));
+  const model = modelToFile(result.model);
+  const modelJson = JSON.stringify(model);
   const order = { error: 0, warning: 1, info: 2 } as const;
   const issues = [...result.evaluation.issues].sort((a, b) => order[a.severity] - order[b.severity]);
   const data = JSON.parse(
     JSON.stringify({
-      ...(modelJson.length <= SUMMARY_MODEL_BYTES ? { model: modelToFile(result.model) } : {}),
+      ...(modelJson.length <= SUMMARY_MODEL_BYTES ? { model } : {}),
       evaluation: {
         patterns: [...result.evaluation.patterns]
           .sort((a, b) => b.rus.peak - a.rus.peak)
