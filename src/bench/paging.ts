@@ -7,10 +7,10 @@
  * and seed (`pagingWorkload(source, seed)` gives it back). `npm test` checks five chosen designs
  * (test/verify/paging-designs.test.ts).
  *
- * Open (2026-11-28): independent 71's read-1, a fan-out over the tasks container ORDER BY status
- * (nine values, many ties), pages at 7 with its ties in another order than one page of 1,000 on the
- * embedded endpoint: one query, no merge; the embedded server's continuation resumes ties by
- * `_rid` and does not give back its own order. Not yet known whether a real account does the same.
+ * Found by it (2026-11-28, fixed 2026-11-29): independent 71's read-1 reads task replicas whose
+ * projection leaves out the replica's partition property, so two reads could not be told to read
+ * different replicas, and their ties on status (nine values) were compared item for item; the
+ * probe now compares reads that do not say their replica as reads of possibly different ones.
  */
 import type { Bench } from "./bench.js";
 

@@ -11,6 +11,7 @@ import { attributePropertyBytes, manyToManyCopyBytes } from "./item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "./many-to-many.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { routeRequest } from "./routing.js";
+import { orderClause } from "./order-clause.js";
 import { buildQuery } from "./sql.js";
 import { recencyAttribute } from "../workload/recency.js";
 import { keyAttributes } from "../workload/keys.js";
@@ -223,9 +224,17 @@ export function childQuery(
 ): QueryStep | undefined {
   const consistency = from.consistency ?? env.context.workload.scale.consistency;
   let best: QueryStep | undefined;
+  const order = entry.kind === "latest" ? newestOrder(env, entry.entity) : [];
+  const filters = via.map((attribute) => ({ attribute, op: "eq" as const }));
   // What the record at hand gives of the children's attributes (`source`: the parent's key for
   // the via, and the parent attributes children are declared to share): only those route.
   for (const placement of completePlacements(env, entry.entity)) {
+    // Cosmos DB refuses an ORDER BY no index of the container serves (independent seed 25, the
+    // newest categories read from a copy container indexing only /type): such a placement is
+    // kept only when no other serves, with `orderServedByIndex: false` for the caller to refuse.
+    // The via filter is served by its range index beside the sort's composite (the derived
+    // policy's newest-children composite names only the sort paths): only the order is judged.
+    const clause = orderClause(env, { where: [], orderBy: order }, placement);
     const routing = routeRequest(placement.item, new Set(Object.keys(source)));
     const partitions =
       routing.scope === "fanOut"
@@ -243,10 +252,10 @@ export function childQuery(
     const top = entry.kind === "latest" ? entry.n : undefined;
     const query = buildQuery({
       keys: keyConditions(placement, routing, "result", new Set(via), source),
-      predicates: via.map((attribute) => ({ attribute, op: "eq" as const })),
+      predicates: filters,
       valuesFrom: "result",
       resultNames: Object.fromEntries(via.map((name) => [name, source[name] ?? name])),
-      orderBy: entry.kind === "latest" ? newestOrder(env, entry.entity) : [],
+      orderBy: clause ?? order,
       ...(top === undefined ? {} : { top }),
       ...(aggregate === undefined ? {} : { aggregate }),
       ...tombstoneFilter(env, placement),
@@ -270,7 +279,7 @@ export function childQuery(
       scope: routing.scope,
       partitions,
       returned,
-      orderServedByIndex: true,
+      orderServedByIndex: clause !== undefined,
       ru: env.estimate({
         op: "query",
         returned,
@@ -285,9 +294,15 @@ export function childQuery(
       note: `one query per returned item for ${formatWithItem(entry)} (${routing.scope === "fanOut" ? `fan-out over ${partitions} partitions` : "single partition"})`,
       perResult: true,
     };
-    if (best === undefined || step.ru.estimate < best.ru.estimate) best = step;
+    if (best === undefined || better(step, best)) best = step;
   }
   return best;
+}
+
+/** Whether `step` answers better than `best`: served by an index first, then the cheaper. */
+function better(step: QueryStep, best: QueryStep): boolean {
+  if (step.orderServedByIndex !== best.orderServedByIndex) return step.orderServedByIndex;
+  return step.ru.estimate < best.ru.estimate;
 }
 
 /** The follow-up reads `pattern` needs when answered by `placement`, for `returned` items. */
@@ -419,7 +434,18 @@ export function planFollowUps(
       childBinding(env.context.workload, relationship),
     );
     if (step === undefined) problems.push(`${label}: no item type stores complete ${entry.entity} records`);
-    else steps.push({ ...step, withEntry: label });
+    else {
+      if (!step.orderServedByIndex) problems.push(unservedOrder(label, step));
+      steps.push({ ...step, withEntry: label });
+    }
   }
   return { steps, problems, notes };
+}
+
+/**
+ * Why a follow-up query whose ORDER BY no index serves cannot run: Cosmos DB refuses it (400).
+ * @example unservedOrder("latest(Category, 3)", step) // "latest(Category, 3): its ORDER BY on category in ..."
+ */
+export function unservedOrder(label: string, step: QueryStep): string {
+  return `${label}: its ORDER BY on ${step.itemType} in ${step.container} is served by no index (several paths, or equality filters with the sort, need a composite index): Cosmos DB refuses the query`;
 }

@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { loadWriteFixture } from "../test-support/generated-module.js";
 import { createPlanningContext } from "./context.js";
 import { deriveIndexingPolicy } from "./indexing.js";
-import type { QueryStep, WritePlan } from "./types.js";
+import { planModel } from "./plan-model.js";
+import { parseModel } from "../test-support/evaluate-fixtures.js";
+import type { QueryStep, ReadPlan, WritePlan } from "./types.js";
 
 const loaded = loadWriteFixture("latest");
 
@@ -59,5 +61,72 @@ describe("a latest: 3 embed of orders (6 per account)", () => {
       { path: "/placedAt", order: "descending" },
       { path: "/orderId", order: "descending" },
     ]);
+  });
+});
+
+describe("the ORDER BY of latest(Order, 3) on a container whose indexes do not serve it", () => {
+  const workload = loaded.workload;
+  const unindexed = "indexing: { included: [/type/?], excluded: [/*] }";
+  const ordersIn = (name: string, extra: string): string => `
+  - name: ${name}
+    partitionKey: [/accountId]
+    ${extra}
+    items:
+      - { type: order, entity: Order, id: "order-{orderId}", partitionKey: ["{accountId}"]${name === "orders" ? "" : ", source: orders/order"} }`;
+  const accounts = `
+  - name: accounts
+    partitionKey: [/accountId]
+    items:
+      - { type: account, entity: Account, id: "{accountId}", partitionKey: ["{accountId}"] }`;
+
+  function q1(modelText: string): ReadPlan {
+    const plan = planModel(workload, parseModel(modelText, workload)).find((p) => p.patternId === "Q1");
+    if (plan?.type !== "read") throw new Error("Q1 is not a read");
+    return plan;
+  }
+
+  it("is read from a copy whose indexes serve it, not from a cheaper-looking one Cosmos DB refuses (independent seed 25)", () => {
+    const plan = q1(
+      `version: 1\ncontainers:${accounts}${ordersIn("orders-copy", unindexed)}${ordersIn("orders", "")}`,
+    );
+    const [, followUp] = plan.operations;
+    expect(followUp).toMatchObject({ kind: "query", container: "orders", orderServedByIndex: true });
+    expect(plan.served).toBe(true);
+  });
+
+  it("is a reason the read is not served when no container's indexes serve it", () => {
+    const plan = q1(`version: 1\ncontainers:${accounts}${ordersIn("orders", unindexed)}`);
+    expect(plan.operations[1]).toMatchObject({
+      kind: "query",
+      container: "orders",
+      orderServedByIndex: false,
+    });
+    expect(plan.served).toBe(false);
+    expect(plan.notes[0]).toContain(
+      "latest(Order, 3): its ORDER BY on order in orders is served by no index",
+    );
+  });
+
+  it("a refill Cosmos DB would refuse is not planned: the note says the embed keeps fewer", () => {
+    const model = parseModel(
+      `version: 1
+containers:
+  - name: accounts
+    partitionKey: [/accountId]
+    ${unindexed}
+    items:
+      - type: account
+        entity: Account
+        id: "{accountId}"
+        partitionKey: ["{accountId}"]
+        embeds: [{ entity: Order, as: recentOrders, latest: 3 }]
+      - { type: order, entity: Order, id: "order-{orderId}", partitionKey: ["{accountId}"] }`,
+      workload,
+    );
+    const plan = planModel(workload, model).find((p) => p.patternId === "D1");
+    if (plan?.type !== "write") throw new Error("D1 is not a write");
+    expect(queries(plan)).toEqual([]);
+    expect(plan.refills).toBeUndefined();
+    expect(plan.notes.join("\n")).toContain("is served by no index): the parent keeps fewer");
   });
 });

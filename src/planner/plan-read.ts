@@ -4,7 +4,6 @@
  * fan-out, full fan-out), what it returns and loads, and the follow-up reads for related data the
  * item does not hold; then keeps the cheapest option that serves the pattern.
  */
-import type { CompositePath } from "../model/types.js";
 import { templateAttributes } from "../model/templates.js";
 import { coversKey, formatKey, keyAttributes, viaAttributes } from "../workload/keys.js";
 import type { ReadPattern, SortKey } from "../workload/types.js";
@@ -12,6 +11,7 @@ import type { Placement } from "./context.js";
 import { scaleEstimate, sumEstimates, type PlanEnvironment } from "./environment.js";
 import { planFollowUps, planKeyLookup, readableCounter } from "./follow-ups.js";
 import { isPathIndexed } from "./indexing.js";
+import { orderClause } from "./order-clause.js";
 import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
@@ -212,49 +212,6 @@ function orderServed(env: PlanEnvironment, pattern: ReadPattern, placement: Plac
 }
 
 /**
- * The ORDER BY the query writes, or undefined when no index serves the pattern's order. With a
- * composite index whose first paths are equality-filtered, those paths lead the ORDER BY (in the
- * index's order and direction): the order is the same (each holds one value), and Cosmos DB uses a
- * composite index for an ORDER BY of several paths only when the ORDER BY names its paths
- * exactly, in its directions or all inverted
- * (https://learn.microsoft.com/azure/cosmos-db/index-policy#queries-with-a-filter-and-order-by,
- * checked 2026-11-28; the embedded endpoint refuses the query otherwise).
- */
-export function orderClause(
-  env: PlanEnvironment,
-  pattern: ReadPattern,
-  placement: Placement,
-): readonly SortKey[] | undefined {
-  if (pattern.orderBy.length === 0) return pattern.orderBy;
-  const policy = env.policy(placement.container);
-  const keyAttributes = new Set(partitionKeyAttributes(placement.item));
-  const sorted = pattern.orderBy.map((s) => s.attribute);
-  const filtered = pattern.where.filter((p) => p.op === "eq").map((p) => p.attribute);
-  const required = filtered.filter((e) => !keyAttributes.has(e) && !sorted.includes(e));
-  // Every query also filters its item type by equality (`c.type = @type`): a composite index may
-  // lead with /type.
-  const equal = new Set([...filtered, "type"]);
-  if (pattern.orderBy.length === 1 && required.length === 0 && isPathIndexed(policy, `/${sorted[0] ?? ""}`))
-    return pattern.orderBy;
-  // A composite in the ORDER BY's own directions first: the inverted match is documented, but the
-  // embedded endpoint refuses it (ORDER BY c.deviceId DESC, c.timestamp DESC over [asc, asc]).
-  const matches = policy.composite.flatMap((composite) => {
-    const served = compositeServes(composite, pattern.orderBy, equal, required);
-    return served === undefined ? [] : [{ composite, served }];
-  });
-  const chosen = matches.find((m) => m.served.asWritten) ?? matches[0];
-  if (chosen !== undefined) {
-    const { composite, served } = chosen;
-    const prefix = composite.slice(0, composite.length - pattern.orderBy.length).map((c): SortKey => ({
-      attribute: c.path.slice(1),
-      direction: (c.order === "ascending") === served.asWritten ? "asc" : "desc",
-    }));
-    return [...prefix, ...pattern.orderBy];
-  }
-  return undefined;
-}
-
-/**
  * The ORDER BY of a query over bucket items: they hold their records in an array (the function
  * sorts those), so only a sort on what the item itself holds can stay, the window start of a time
  * window first in the pattern's order. Cosmos DB leaves out the items an ORDER BY path is missing
@@ -263,31 +220,6 @@ export function orderClause(
 function bucketOrder(pattern: ReadPattern, item: Placement["item"]): readonly SortKey[] {
   const [first] = pattern.orderBy;
   return item.bucket?.kind === "window" && first?.attribute === item.bucket.by ? [first] : [];
-}
-
-/**
- * Whether a composite index serves `ORDER BY orderBy` of a query with equality filters on
- * `equal`, and whether in its own directions (`asWritten`) or all inverted.
- */
-function compositeServes(
-  composite: readonly CompositePath[],
-  orderBy: ReadPattern["orderBy"],
-  equal: ReadonlySet<string>,
-  required: readonly string[],
-): { readonly asWritten: boolean } | undefined {
-  const split = composite.length - orderBy.length;
-  if (split < 0) return undefined;
-  const prefix = composite.slice(0, split).map((c) => c.path);
-  const tail = composite.slice(split);
-  if (!prefix.every((path) => equal.has(path.slice(1)))) return undefined;
-  if (!required.every((attribute) => prefix.includes(`/${attribute}`))) return undefined;
-  const paths = tail.every((c, i) => c.path === `/${orderBy[i]?.attribute ?? ""}`);
-  const asWritten = (c: CompositePath, i: number): boolean =>
-    (c.order === "ascending") === (orderBy[i]?.direction === "asc");
-  if (!paths) return undefined;
-  if (tail.every(asWritten)) return { asWritten: true };
-  if (tail.every((c, i) => !asWritten(c, i))) return { asWritten: false };
-  return undefined;
 }
 
 /** A point read of the item by id and partition key (one per requested key of an `in` filter). */

@@ -397,6 +397,14 @@ function planRefill(
     Object.fromEntries(via.map((name) => [name, name])),
   );
   const what = `the newest ${latest} ${pattern.entity} embedded in ${parent.item.type}`;
+  if (found !== undefined && !found.orderServedByIndex) {
+    // Cosmos DB would refuse the refill query: the runtime must not run it.
+    return {
+      notes: [
+        `${what} cannot be refilled after a kept ${pattern.entity} leaves (the ORDER BY of the query on ${found.itemType} in ${found.container} is served by no index): the parent keeps fewer until newer ones arrive`,
+      ],
+    };
+  }
   if (found === undefined) {
     return {
       notes: [

@@ -4,7 +4,7 @@
  * part of an item's answer (two reads of a replicated item may each read another replica).
  */
 import { describe, expect, it } from "vitest";
-import { sameAnswer, sameSequence } from "./probe-paging.js";
+import { sameAnswer, sameRead, sameSequence } from "./probe-paging.js";
 
 const a = { id: "a", group: "g", at: 1, groupReplica: "g-0", _rid: "x1", _ts: 5 };
 const b = { id: "b", group: "g", at: 2, groupReplica: "g-0", _rid: "x2", _ts: 5 };
@@ -42,5 +42,24 @@ describe("sameSequence", () => {
     expect(sameSequence([tied, c], [c, tied])).toBe(false);
     expect(sameSequence([{ ...a, _rid: "other" }], [a])).toBe(true);
     expect(sameSequence([a], [a, b])).toBe(false);
+  });
+});
+
+describe("sameRead", () => {
+  const probe = { orderBy: ["group"], replicaProperties: ["groupReplica"] };
+  const project = ({ groupReplica: _replica, ...rest }: Record<string, unknown>) => rest;
+
+  it("refuses ties in another order from the same replica", () => {
+    expect(sameRead(probe, [b, a], [a, b])).toBe(false);
+    expect(sameRead(probe, [a, b], [a, b])).toBe(true);
+  });
+
+  it("accepts ties in another order from another replica", () => {
+    expect(sameRead(probe, [inReplica(b, 3), inReplica(a, 3)], [a, b])).toBe(true);
+  });
+
+  it("accepts ties in another order when the items do not say their replica (independent seed 71)", () => {
+    expect(sameRead(probe, [project(b), project(a)], [project(a), project(b)])).toBe(true);
+    expect(sameRead(probe, [project(b)], [project(a), project(b)])).toBe(false);
   });
 });
