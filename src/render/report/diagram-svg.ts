@@ -78,7 +78,7 @@ export function renderDiagramSvg(graph: DiagramGraph): string {
   const inner = innerEdgeRoom(graph, groupOf);
   const laid = layoutGroups(graph, groupOf, inner);
   const groups = drawGroups(graph, laid);
-  const edges = drawEdges(graph, groupOf, inner, groups.cards);
+  const edges = drawEdges(graph, groupOf, inner, groups.cards, groups.titles);
   const layout = laid.graph();
   const width = Math.ceil(layout.width ?? 0);
   const height = Math.ceil(layout.height ?? 0);
@@ -137,9 +137,13 @@ function layoutGroups(
 }
 
 /** The laid-out containers' boxes and headers, and where each item type's card goes in them. */
-function drawGroups(graph: DiagramGraph, g: LayoutGraph): { markup: string; cards: Map<string, Box> } {
+function drawGroups(
+  graph: DiagramGraph,
+  g: LayoutGraph,
+): { markup: string; cards: Map<string, Box>; titles: Box[] } {
   const out: string[] = [];
   const cards = new Map<string, Box>();
+  const titles: Box[] = [];
   for (const group of graph.groups) {
     const laid = g.node(group.id);
     const left = laid.x - laid.width / 2;
@@ -152,6 +156,15 @@ function drawGroups(graph: DiagramGraph, g: LayoutGraph): { markup: string; card
           : "") +
         `</g>`,
     );
+    const header =
+      group.lines.length > 2 ? [...group.lines.slice(0, 2), group.lines.slice(2).join(", ")] : group.lines;
+    // The container's title lines: no edge label may cover them.
+    titles.push({
+      x: left,
+      y: top,
+      width: textWidth(header) + 2 * PADDING,
+      height: header.length * LINE_HEIGHT + 8,
+    });
     let y = top + GROUP_HEADER + (group.lines.length > 2 ? LINE_HEIGHT : 0);
     for (const node of group.nodes) {
       const box = {
@@ -164,7 +177,7 @@ function drawGroups(graph: DiagramGraph, g: LayoutGraph): { markup: string; card
       y += box.height + CARD_GAP;
     }
   }
-  return { markup: out.join(""), cards };
+  return { markup: out.join(""), cards, titles };
 }
 
 /** The item types' cards, drawn over the edges' lines and under their labels. */
@@ -213,28 +226,30 @@ function planEdges(
 }
 
 /**
- * Places labels where they overlap no card and no label placed before, moving up or down in
- * steps of a line (12 tries, else where it was asked).
+ * Places labels where they overlap no card, no container's title and no label placed before:
+ * moving up or down in steps of a line, then also sideways by most of their width (the first free
+ * place of 48 tries, else where it was asked).
  */
-function labelPlacer(cards: ReadonlyMap<string, Box>): (x: number, y: number, width: number) => Box {
-  const placed: Box[] = [...cards.values()];
+function labelPlacer(obstacles: readonly Box[]): (x: number, y: number, width: number) => Box {
+  const placed: Box[] = [...obstacles];
   const overlaps = (r: Box): boolean =>
     placed.some(
       (p) => r.x < p.x + p.width && p.x < r.x + r.width && r.y < p.y + p.height && p.y < r.y + r.height,
     );
   return (x, y, width) => {
     const step = LINE_HEIGHT + 4;
-    let best: Box = { x: x - width / 2, y: y - LINE_HEIGHT / 2 - 1, width, height: LINE_HEIGHT + 2 };
-    for (let i = 0; i < 12; i++) {
-      const offset = (i % 2 === 0 ? 1 : -1) * Math.ceil(i / 2) * step;
-      const trial = { ...best, y: y - LINE_HEIGHT / 2 - 1 + offset };
-      if (!overlaps(trial)) {
-        best = trial;
-        break;
+    const asked: Box = { x: x - width / 2, y: y - LINE_HEIGHT / 2 - 1, width, height: LINE_HEIGHT + 2 };
+    for (const dx of [0, -0.6 * width, 0.6 * width])
+      for (let i = 0; i < 16; i++) {
+        const offset = (i % 2 === 0 ? 1 : -1) * Math.ceil(i / 2) * step;
+        const trial = { ...asked, x: asked.x + dx, y: asked.y + offset };
+        if (!overlaps(trial)) {
+          placed.push(trial);
+          return trial;
+        }
       }
-    }
-    placed.push(best);
-    return best;
+    placed.push(asked);
+    return asked;
   };
 }
 
@@ -272,6 +287,7 @@ function drawEdges(
   groupOf: GroupOf,
   inner: ReadonlyMap<string, number>,
   cards: ReadonlyMap<string, Box>,
+  titles: readonly Box[],
 ): { lines: string; labels: string } {
   const plans = planEdges(graph, groupOf, cards);
   const sideCount = new Map<string, number>();
@@ -292,7 +308,7 @@ function drawEdges(
       y: box.y + (box.height * (used + 1)) / (count + 1),
     };
   };
-  const placeLabel = labelPlacer(cards);
+  const placeLabel = labelPlacer([...cards.values(), ...titles]);
   const lines: string[] = [];
   const labels: string[] = [];
   for (const plan of plans) {
