@@ -4,9 +4,11 @@
  * them from file: URLs. Any JavaScript error or console error fails; the diagram, the charts and
  * the tables must be drawn (element sizes and non-blank pixels of their screenshots); the tables
  * sort; print media hides the navigation; and with the network disabled the page loads exactly
- * one resource, itself, from a file: URL.
+ * one resource, itself, from a file: URL. At 1,400 px nothing scrolls sideways, and no edge label
+ * of the diagram covers another label, an item type's card or a container's title (issue 29),
+ * in the reports of every example's design and expert model.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,6 +43,48 @@ async function open(page: Page, file: string): Promise<string[]> {
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   return problems;
 }
+
+/**
+ * The reports of every example's design and expert model: the golden files, which
+ * src/deliverables/golden.test.ts keeps equal to what `design --out` and `render --out` write.
+ */
+const GOLDEN = join(ROOT, "src", "deliverables", "__golden__");
+const GOLDEN_REPORTS = readdirSync(GOLDEN).flatMap((example) =>
+  ["design", "expert"].map(
+    (kind) => [`${example} ${kind}`, join(GOLDEN, example, kind, "report.html")] as const,
+  ),
+);
+
+/**
+ * What a page at its viewport shows wrongly: sideways scrolling of the page or of a table or
+ * diagram box, and diagram edge labels overlapping another label, a card or a container's title
+ * (boxes in the SVG's own coordinates, 1 px of slack).
+ */
+const LAYOUT_PROBLEMS = `(() => {
+  const problems = [];
+  const page = document.documentElement;
+  if (page.scrollWidth > page.clientWidth + 1)
+    problems.push("the page scrolls sideways: " + page.scrollWidth + " px in " + page.clientWidth);
+  for (const wrap of document.querySelectorAll(".table-wrap, .diagram-wrap")) {
+    if (wrap.scrollWidth > wrap.clientWidth + 1)
+      problems.push((wrap.querySelector("table")?.id || wrap.className) + " scrolls sideways: " + wrap.scrollWidth + " px in " + wrap.clientWidth);
+  }
+  const svg = document.querySelector("#diagram svg.diagram");
+  if (svg) {
+    const box = (element) => { const b = element.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+    const cross = (a, b) => a.x + 1 < b.x + b.w && b.x + 1 < a.x + a.w && a.y + 1 < b.y + b.h && b.y + 1 < a.y + a.h;
+    const labels = [...svg.querySelectorAll(".dg-edge-label-bg")].map((rect) => ({ what: "label " + rect.nextElementSibling.textContent, box: box(rect) }));
+    const others = [
+      ...[...svg.querySelectorAll(".dg-item-box")].map((rect) => ({ what: "card " + rect.nextElementSibling.textContent, box: box(rect) })),
+      ...[...svg.querySelectorAll(".dg-group text")].map((text) => ({ what: "title " + text.textContent, box: box(text) })),
+    ];
+    labels.forEach((label, i) => {
+      for (const other of [...labels.slice(i + 1), ...others])
+        if (cross(label.box, other.box)) problems.push(label.what + " covers " + other.what);
+    });
+  }
+  return problems;
+})()`;
 
 describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromium", () => {
   let dir: string;
@@ -174,6 +218,19 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)("report.html in headless Chromiu
     expect(compareText).toContain(join(dir, "baseline", "model.yaml"));
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it("fits 1,400 px without sideways scrolling, and no diagram label covers another, a card or a title", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const found: Record<string, unknown> = {};
+    for (const [name, file] of [["blogging", report], ["compared", compared], ...GOLDEN_REPORTS] as const) {
+      const problems = await open(page, file);
+      const layout = (await page.evaluate(LAYOUT_PROBLEMS)) as string[];
+      if (problems.length + layout.length > 0) found[name] = [...problems, ...layout];
+    }
+    expect(found).toEqual({});
+    expect(GOLDEN_REPORTS.length).toBeGreaterThanOrEqual(12);
+    await page.close();
   });
 
   it("prints without the navigation", async () => {

@@ -17,8 +17,19 @@ const code = (text: string): string => `<code>${h(text)}</code>`;
 const int = (value: number): string => formatNumber(value, 0);
 
 /** A `<th>` whose button sorts its table (numbers right-aligned). */
-function th(label: string, numeric = false): string {
-  return `<th scope="col"${numeric ? ' class="num"' : ""}><button type="button">${h(label)}</button></th>`;
+function th(label: string, numeric = false, html = h(label)): string {
+  return `<th scope="col"${numeric ? ' class="num"' : ""}><button type="button">${html}</button></th>`;
+}
+
+/**
+ * Escaped text that may break after each "/" and before each capital of a camel-case word (a
+ * model's path, "singlePartitionQuery"): long tokens wrap in their cell, so a table fits 1,400 px.
+ * @example breakable("a/model.yaml") // "a/<wbr>model.yaml"
+ */
+function breakable(text: string): string {
+  return h(text)
+    .replace(/\//g, "/<wbr>")
+    .replace(/(?<=[a-z])(?=[A-Z])/g, "<wbr>");
 }
 
 /** A numeric cell: the formatted text, sorted by the raw value. */
@@ -92,7 +103,7 @@ function planCell(row: PatternRow): string {
     ...row.asyncSteps.map((s) => `async: ${describeStep(s, code)}`),
   ];
   const notes = row.notes.map((n) => `<li class="muted">${h(n)}</li>`).join("");
-  return `<td><strong>${h(row.planKind)}</strong>${row.served ? "" : ' <span class="badge error">not served</span>'}<details><summary>${int(steps.length)} step(s)</summary><ol class="steps">${steps.map((s) => `<li>${s}</li>`).join("")}${notes}</ol></details></td>`;
+  return `<td><strong>${breakable(row.planKind)}</strong>${row.served ? "" : ' <span class="badge error">not served</span>'}<details><summary>${int(steps.length)} step(s)</summary><ol class="steps">${steps.map((s) => `<li>${s}</li>`).join("")}${notes}</ol></details></td>`;
 }
 
 export function patternsSection(chart: string, data: ReportData): string {
@@ -356,13 +367,13 @@ export function comparisonSection(charts: readonly string[], data: ReportData): 
   const side = (x: { planKind: string; ru: number; rusPeak: number; monthlyUSD: number } | undefined) =>
     x === undefined
       ? `<td colspan="4" class="muted">not evaluated</td>`
-      : `<td>${h(x.planKind)}</td>${num(x.ru, ru(x.ru))}${num(x.rusPeak, rus(x.rusPeak))}${num(x.monthlyUSD, usd(x.monthlyUSD))}`;
+      : `<td>${breakable(x.planKind)}</td>${num(x.ru, ru(x.ru))}${num(x.rusPeak, rus(x.rusPeak))}${num(x.monthlyUSD, usd(x.monthlyUSD))}`;
   return `<section id="compare"><h2>Side by side: ${h(c.a.label)} and ${h(c.b.label)}</h2>
-<div class="table-wrap"><table id="compare-figures"><thead><tr><th></th><th class="num">${h(c.a.label)}</th><th class="num">${h(c.b.label)}</th><th class="num">Difference</th></tr></thead><tbody>
+<div class="table-wrap"><table id="compare-figures"><thead><tr><th></th><th class="num">${breakable(c.a.label)}</th><th class="num">${breakable(c.b.label)}</th><th class="num">Difference</th></tr></thead><tbody>
 ${figures.map(([label, a, b, text]) => `<tr><td>${label}</td><td class="num">${text(a)}</td><td class="num">${text(b)}</td><td class="num">${delta(a, b, text)}</td></tr>`).join("\n")}
 </tbody></table></div>
 <div class="compare-grid"><figure>${charts[0] ?? ""}<figcaption>Peak RU/s per access pattern.</figcaption></figure><figure>${charts[1] ?? ""}<figcaption>Monthly bill over the horizon, as modeled.</figcaption></figure></div>
-<div class="table-wrap"><table data-sortable id="compare-table"><thead><tr>${th("Pattern")}${th(`Plan (${c.a.label})`)}${th("RU per request incl. async", true)}${th("RU/s peak", true)}${th("Cost/month", true)}${th(`Plan (${c.b.label})`)}${th("RU per request incl. async", true)}${th("RU/s peak", true)}${th("Cost/month", true)}</tr></thead><tbody>
+<div class="table-wrap"><table data-sortable id="compare-table"><thead><tr>${th("Pattern")}${th("", false, `Plan (${breakable(c.a.label)})`)}${th("RU per request incl. async", true)}${th("RU/s peak", true)}${th("Cost/month", true)}${th("", false, `Plan (${breakable(c.b.label)})`)}${th("RU per request incl. async", true)}${th("RU/s peak", true)}${th("Cost/month", true)}</tr></thead><tbody>
 ${c.patterns.map((p) => `<tr><td data-sort="${h(p.id)}"><strong>${h(p.id)}</strong><br><span class="muted">${h(p.name)}</span></td>${side(p.a)}${side(p.b)}</tr>`).join("\n")}
 </tbody></table></div>
 </section>`;

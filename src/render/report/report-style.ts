@@ -18,7 +18,7 @@ nav.toc { position: sticky; top: 0; z-index: 2; background: #fff; border-bottom:
   padding: 8px 40px; display: flex; flex-wrap: wrap; gap: 6px 18px; font-size: .92rem; }
 nav.toc a { color: var(--accent); text-decoration: none; }
 nav.toc a:hover, nav.toc a:focus { text-decoration: underline; }
-main { padding: 8px 40px 40px; max-width: 1280px; }
+main { padding: 8px 40px 40px; max-width: 1600px; }
 section { margin-top: 34px; }
 h2 { font-size: 1.35rem; border-bottom: 2px solid var(--line); padding-bottom: 4px; margin: 0 0 12px; }
 h3 { font-size: 1.08rem; margin: 18px 0 8px; }
@@ -48,10 +48,11 @@ figcaption { font-size: .88rem; color: var(--muted); margin-top: 6px; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 20px; font-size: .85rem; color: var(--muted); margin-top: 8px; }
 .legend svg { vertical-align: middle; }
 .table-wrap { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; font-size: .9rem; margin: 6px 0 14px; }
-th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; }
-thead th { background: var(--panel); font-weight: 600; white-space: nowrap; position: relative; }
-#patterns-table td:first-child, #compare-table td:first-child, #verify-table td:first-child { min-width: 190px; }
+table { border-collapse: collapse; width: 100%; font-size: .86rem; margin: 6px 0 14px; }
+th, td { border-bottom: 1px solid var(--line); padding: 5px 6px; text-align: left; vertical-align: top; }
+/* Headers wrap between words (a table fits 1,400 px: issue 29); numbers never wrap. */
+thead th { background: var(--panel); font-weight: 600; position: relative; vertical-align: bottom; }
+#patterns-table td:first-child, #compare-table td:first-child, #verify-table td:first-child { min-width: 160px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; color: inherit; }
 th button::after { content: " \\2195"; color: var(--muted); font-weight: 400; }
@@ -69,7 +70,7 @@ tbody tr:hover { background: #fafbfc; }
 .badge.passed { color: var(--ok); }
 .badge.failed { color: var(--bad); }
 .badge.notCheckable { color: var(--muted); }
-.share { display: flex; align-items: center; gap: 6px; min-width: 120px; }
+.share { display: flex; align-items: center; gap: 6px; min-width: 96px; }
 .share .bar { flex: 1; height: 10px; border: 1px solid #9fb3c8; border-radius: 3px; background: #fff; overflow: hidden; }
 .share .bar span { display: block; height: 100%; background: repeating-linear-gradient(90deg, #0072B2, #0072B2 4px, #3d8fc6 4px, #3d8fc6 6px); }
 details { margin: 2px 0; }
