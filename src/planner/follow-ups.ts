@@ -10,7 +10,7 @@ import { scaleEstimate, type PlanEnvironment } from "./environment.js";
 import { attributePropertyBytes, manyToManyCopyBytes } from "./item-shape.js";
 import { MANY_TO_MANY_COPY_MAX_BYTES, manyToManyLink } from "./many-to-many.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
-import { routeRequest } from "./routing.js";
+import { readsEveryReplica, routeRequest } from "./routing.js";
 import { orderClause } from "./order-clause.js";
 import { buildQuery } from "./sql.js";
 import { recencyAttribute } from "../workload/recency.js";
@@ -97,6 +97,8 @@ function perItemParentLookup(
       };
       step = read;
     } else {
+      // A query across the replicas would answer each parent several times.
+      if (readsEveryReplica(placement.item, routing)) continue;
       const partitions = routing.scope === "fanOut" ? env.partitions(placement.container.name) : 1;
       const query = buildQuery({
         keys: keyConditions(placement, routing, "result", new Set(key), fromChild),
@@ -155,6 +157,8 @@ function batchedParentLookup(
   if (key === undefined || holder === undefined || rest.length > 0) return undefined;
   let best: QueryStep | undefined;
   for (const placement of completePlacements(env, parent)) {
+    // A list of keys names no replica: every replica of each parent would answer.
+    if ((placement.item.replicas ?? 1) > 1) continue;
     const keyed = placement.item.partitionKey.length === 1 && placement.item.partitionKey[0] === `{${key}}`;
     const physical = env.partitions(placement.container.name);
     const partitions = keyed ? Math.min(Math.ceil(distinctParents), physical) : physical;
@@ -229,13 +233,15 @@ export function childQuery(
   // What the record at hand gives of the children's attributes (`source`: the parent's key for
   // the via, and the parent attributes children are declared to share): only those route.
   for (const placement of completePlacements(env, entry.entity)) {
+    const routing = routeRequest(placement.item, new Set(Object.keys(source)));
+    // Every replica would be counted (or listed) once each: never from such a placement.
+    if (readsEveryReplica(placement.item, routing)) continue;
     // Cosmos DB refuses an ORDER BY no index of the container serves (independent seed 25, the
     // newest categories read from a copy container indexing only /type): such a placement is
     // kept only when no other serves, with `orderServedByIndex: false` for the caller to refuse.
     // The via filter is served by its range index beside the sort's composite (the derived
     // policy's newest-children composite names only the sort paths): only the order is judged.
     const clause = orderClause(env, { where: [], orderBy: order }, placement);
-    const routing = routeRequest(placement.item, new Set(Object.keys(source)));
     const partitions =
       routing.scope === "fanOut"
         ? env.partitions(placement.container.name)

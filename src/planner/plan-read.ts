@@ -14,7 +14,7 @@ import { isPathIndexed } from "./indexing.js";
 import { orderClause } from "./order-clause.js";
 import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
-import { partitionKeyAttributes, routeRequest, type Routing } from "./routing.js";
+import { partitionKeyAttributes, readsEveryReplica, routeRequest, type Routing } from "./routing.js";
 import { buildQuery } from "./sql.js";
 import { BUCKET_RECORDS_PROPERTY } from "../runtime/items.js";
 import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
@@ -476,6 +476,10 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
   )
     problems.push(
       `ORDER BY ${pattern.orderBy.map((s) => `${s.attribute} ${s.direction}`).join(", ")} on ${item.type} in ${container.name} is served by no index${pattern.orderBy.length > 1 || pattern.where.some((p) => p.op === "eq") ? " (several paths, or equality filters with the sort, need a composite index)" : " (the path is not range-indexed)"}: Cosmos DB refuses the query`,
+    );
+  if (queried !== undefined && readsEveryReplica(item, queryRouting))
+    problems.push(
+      `${item.type} in ${container.name} keeps ${item.replicas ?? 1} replicas of each ${item.entity}: a query that does not name one in its partition key (here ${queryRouting.scope === "fanOut" ? "a fan-out" : "a key prefix above the replica"}) returns each ${item.entity} ${item.replicas ?? 1} times`,
     );
   if (item.source !== undefined)
     notes.push(

@@ -3,7 +3,7 @@
  * attributes the caller supplies, and so whether it is a point read, a single-partition query, a
  * query on a hierarchical-key prefix, a query over the write shards, or a fan-out.
  */
-import { parseTemplate, templateAttributes } from "../model/templates.js";
+import { parseTemplate, templateAttributes, templateUses } from "../model/templates.js";
 import type { ItemType } from "../model/types.js";
 
 export type Scope = "single" | "prefix" | "shards" | "fanOut";
@@ -67,6 +67,24 @@ export function routeRequest(item: ItemType, known: ReadonlySet<string>): Routin
   if (shards && knownLevels === levels) return { scope: "shards", knownLevels, idKnown, shardCount };
   if (knownLevels > 0 && !shards) return { scope: "prefix", knownLevels, idKnown, shardCount };
   return { scope: "fanOut", knownLevels: 0, idKnown, shardCount };
+}
+
+/**
+ * Whether a query routed so reads every replica of a replicated item type (`replicas: N`), and so
+ * returns each record N times: it names no replica unless every partition key level holding
+ * `{replica}` is known (the reader then picks one). A fan-out, a key prefix above the replica, or
+ * replicas told apart by their id alone all read every replica (independent seeds 61, 92:
+ * `accountId in [...]` over account replicas keyed `{accountId}-{replica}` returned 4 of each).
+ * @example readsEveryReplica(accountReplicas, { scope: "fanOut", knownLevels: 0, ... }) // true
+ */
+export function readsEveryReplica(item: ItemType, routing: Routing): boolean {
+  if ((item.replicas ?? 1) <= 1) return false;
+  const levels = item.partitionKey.flatMap((template, level) =>
+    templateUses(template, "replica") ? [level] : [],
+  );
+  return (
+    routing.scope === "fanOut" || levels.length === 0 || levels.some((level) => level >= routing.knownLevels)
+  );
 }
 
 /** Attributes the partition key templates of an item type use (without shard/replica/bucket). */
