@@ -93,6 +93,55 @@ containers:
   });
 });
 
+describe("the model check of a many-to-many copy source that would move", () => {
+  const linked = (() => {
+    const loaded = loadWorkload(`version: 1
+name: tagged visits
+entities:
+  Tag:
+    key: tagId
+    count: 20
+    avgBytes: 300
+    attributes: { tagId: string, label: { type: string, changes: frequent } }
+  Visit:
+    key: visitId
+    count: 50
+    avgBytes: 500
+    attributes: { visitId: string }
+relationships:
+  - { parent: Tag, child: Visit, kind: many-to-many, avg: 1.1 }
+accessPatterns:
+  - { id: W1, name: relabel, type: write, operation: patch, entity: Tag, changes: [label], rps: { avg: 1, peak: 2 } }
+  - { id: Q1, name: visit, type: read, entity: Visit, where: { visitId: eq }, with: [Tag.label], rps: { avg: 5, peak: 10 } }
+`);
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues));
+    return loaded.value;
+  })();
+  const model = (tagId: string) => `version: 1
+containers:
+  - name: tags
+    partitionKey: [/tagId]
+    items:
+      - { type: tag, entity: Tag, id: "${tagId}", partitionKey: ["{tagId}"] }
+  - name: visits
+    partitionKey: [/visitId]
+    items:
+      - { type: visit, entity: Visit, id: "{visitId}", partitionKey: ["{visitId}"], copies: [{ from: Tag.label, as: tagLabels }] }
+`;
+  it("refuses a source keyed by an attribute writes change: its move's delete would empty the copies (independent seed 23)", () => {
+    const loaded = loadModel(model("{label}"), { workload: linked, file: "model.yaml" });
+    const issues = loaded.issues.filter((issue) => issue.code === "model.keyChangedInPlace");
+    expect(issues.map((issue) => issue.path)).toEqual([["containers", 0, "items", 0, "id"]]);
+    expect(issues[0]?.message).toContain(
+      "visits/visit keeps a copy of Tag across a many-to-many relationship",
+    );
+  });
+  it("accepts the source keyed by its entity key", () => {
+    const loaded = loadModel(model("{tagId}"), { workload: linked });
+    expect(loaded.issues.filter((issue) => issue.severity === "error")).toEqual([]);
+  });
+});
+
 describe("the model check of append-only buckets", () => {
   const appendOnly = (writes: string) => {
     const loaded = loadWorkload(`version: 1

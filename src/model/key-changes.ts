@@ -6,9 +6,9 @@
  * refuses item types that cannot be moved (a bucket holds many records under one id).
  */
 import { isKeyAttribute } from "../workload/keys.js";
-import type { Entity, WritePattern } from "../workload/types.js";
+import type { Entity, Workload, WritePattern } from "../workload/types.js";
 import { templateAttributes } from "./templates.js";
-import type { ItemType } from "./types.js";
+import type { ItemType, Model } from "./types.js";
 
 /**
  * The attributes a write of `pattern` may change: those its `changes` lists, or without a list
@@ -47,11 +47,47 @@ export function movedBy(entity: Entity, item: ItemType, pattern: WritePattern): 
  * Why an item type cannot be moved when its address changes, or undefined when it can (a
  * delete and a create of the item): a bucket item holds many records under one id and key.
  */
-export function unmovableReason(item: ItemType): string | undefined {
+// A many-to-many copy source that moves: independent seed 23 (a tag keyed by its changing label).
+export function unmovableReason(
+  item: ItemType,
+  linked: { readonly model: Pick<Model, "containers">; readonly workload: Pick<Workload, "relationships"> },
+): string | undefined {
   if (item.bucket !== undefined) {
     return "a bucket item holds many records under one id and partition key: one record cannot move to another bucket by a delete and a create of the item";
   }
+  const holders = linkedCopyHolders(linked.model, linked.workload, item.entity);
+  if (item.source === undefined && holders.length > 0) {
+    return `${holders.join(", ")} ${holders.length > 1 ? "keep copies" : "keeps a copy"} of ${item.entity} across a many-to-many relationship, and the move's delete reaches ${holders.length > 1 ? "them" : "it"} from the change feed as the record's deletion: its elements would be removed from every holder while the record lives on under its new address`;
+  }
   return undefined;
+}
+
+/**
+ * The item types (`container/type`) holding copies of `entity`'s attributes across a many-to-many
+ * relationship: arrays with one element per linked record, kept from `entity`'s change feed.
+ */
+export function linkedCopyHolders(
+  model: Pick<Model, "containers">,
+  workload: Pick<Workload, "relationships">,
+  entity: string,
+): string[] {
+  const linked = (holder: string): boolean =>
+    holder !== entity &&
+    workload.relationships.some(
+      (r) =>
+        r.kind === "many-to-many" &&
+        ((r.parent === holder && r.child === entity) || (r.parent === entity && r.child === holder)),
+    );
+  return model.containers.flatMap((container) =>
+    container.items
+      .filter(
+        (holder) =>
+          holder.source === undefined &&
+          linked(holder.entity) &&
+          holder.copies.some((copy) => copy.from.entity === entity),
+      )
+      .map((holder) => `${container.name}/${holder.type}`),
+  );
 }
 
 /**

@@ -73,7 +73,7 @@ export function validateModelAgainstWorkload(
 /** Like `validateModelAgainstWorkload`, into a sink (used by the loader). */
 export function collectWorkloadIssues(model: Model, workload: Workload, issues: IssueSink): void {
   const entities = new Map(workload.entities.map((entity) => [entity.name, entity]));
-  const context: Context = { workload, entities, issues, names: [...entities.keys()] };
+  const context: Context = { workload, model, entities, issues, names: [...entities.keys()] };
   const stored = new Set<string>();
   model.containers.forEach((container, containerIndex) => {
     container.items.forEach((item, itemIndex) => {
@@ -146,6 +146,7 @@ function addressProblem(
 
 interface Context {
   readonly workload: Workload;
+  readonly model: Model;
   readonly entities: ReadonlyMap<string, Entity>;
   readonly issues: IssueSink;
   readonly names: readonly string[];
@@ -450,7 +451,7 @@ function checkKeyChanges(context: Context, item: ItemType, entity: Entity, path:
   if (item.source !== undefined) return; // a copy follows its source from the change feed
   // A malformed template is reported as model.badTemplate; its attributes are unknown.
   if ([item.id, ...item.partitionKey].some((template) => templateProblem(template) !== undefined)) return;
-  const reason = unmovableReason(item);
+  const reason = unmovableReason(item, context);
   if (reason === undefined) return;
   for (const pattern of context.workload.accessPatterns) {
     if (pattern.type !== "write") continue;
@@ -469,7 +470,9 @@ function checkKeyChanges(context: Context, item: ItemType, entity: Entity, path:
       { code: "model.keyChangedInPlace", pattern: pattern.id, attributes: moved },
       at,
       `write pattern ${pattern.id} changes ${moved.join(", ")}, which places ${item.type} items; ${reason}`,
-      `key ${item.type} by attributes that writes do not change, or do not bin ${entity.name} records`,
+      item.bucket === undefined
+        ? `key ${item.type} by attributes that writes do not change (its entity key), so it never moves`
+        : `key ${item.type} by attributes that writes do not change, or do not bin ${entity.name} records`,
     );
   }
 }

@@ -123,7 +123,7 @@ function planPrimaryMove(
   moveShare: number,
   out: PrimaryWrites,
 ): boolean {
-  const reason = unmovableReason(placement.item);
+  const reason = unmovableReason(placement.item, env.context);
   if (reason !== undefined) {
     out.findings.push({
       kind: "keyChangedInPlace",

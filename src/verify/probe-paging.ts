@@ -9,7 +9,7 @@ import type { PatternParameters } from "./oracle.js";
 import type { ProbeOutcome } from "./probe-outcomes.js";
 import type { ProbePlan } from "./probe-plan.js";
 import type { ProbeRun } from "./probe-support.js";
-import { asReadOutput, checkOutput, round, type ReadCheck } from "./run-patterns.js";
+import { asReadOutput, checkOutput, containersOf, round, type ReadCheck } from "./run-patterns.js";
 
 /** Pages a paging probe follows at most (beyond the items expected), so a looping token ends. */
 const EXTRA_PAGES = 10;
@@ -157,6 +157,25 @@ export async function paging(
   probe: Extract<ProbePlan, { kind: "paging" }>,
 ): Promise<ProbeOutcome> {
   const started = performance.now();
+  // A container that could not hold all its items (an endpoint keyed by the first level of a
+  // hierarchical key refused one) cannot be judged: the read is not checkable there, nor its pages
+  // (independent seed 72: a folder moved to another second-level key under the same id).
+  const check = run.plan.patterns.find((c) => c.kind === "read" && c.patternId === probe.patternId);
+  const collided =
+    check === undefined ? undefined : [...containersOf(check)].find((name) => run.unreliable.has(name));
+  if (collided !== undefined)
+    return {
+      probe: "paging",
+      patternId: probe.patternId,
+      expected: 0,
+      pageSize: 0,
+      status: "notCheckable",
+      detail: `container ${collided} could not hold all its items (409 for ids that differ only in a lower partition key level): ${run.hierarchicalReason}`,
+      pages: 0,
+      items: 0,
+      distinct: 0,
+      elapsedMs: 0,
+    };
   const references: { parameters: PatternParameters; items: Item[]; detail?: string }[] = [];
   for (const parameters of probe.requests) {
     const reference = await readPages(run, probe.patternId, parameters, LARGE_PAGE, LARGE_PAGE);

@@ -120,7 +120,7 @@ export function round(value: number): number {
 }
 
 /** Containers a plan's steps touch, inside batches and change-feed work too. */
-function containersOf(check: PatternCheckPlan): Set<string> {
+export function containersOf(check: PatternCheckPlan): Set<string> {
   const flat = (steps: readonly PlanStep[]): PlanStep[] =>
     steps.flatMap((step) =>
       step.kind === "batch"
