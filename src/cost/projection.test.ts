@@ -5,7 +5,13 @@ import { loadExample } from "../test-support/evaluate-fixtures.js";
 import type { Workload } from "../workload/types.js";
 import { attributeCost } from "./cost-attribution.js";
 import { evaluateModel } from "./evaluate.js";
-import { MAX_PROJECTED_MONTHS, projectCost, projectedMonths } from "./projection.js";
+import {
+  MAX_PROJECTED_MONTHS,
+  MIN_PROJECTED_MONTHS,
+  monthsBudget,
+  projectCost,
+  projectedMonths,
+} from "./projection.js";
 
 describe("projectedMonths", () => {
   it("lists every month up to the cap, else evenly spread months ending at the horizon", () => {
@@ -20,6 +26,17 @@ describe("projectedMonths", () => {
         });
       }),
     );
+  });
+});
+
+describe("monthsBudget", () => {
+  it("evaluates every month of 36 for small workloads, fewer for large ones, never under the minimum", () => {
+    expect(monthsBudget(10)).toBe(MAX_PROJECTED_MONTHS);
+    expect(monthsBudget(55)).toBe(MAX_PROJECTED_MONTHS);
+    expect(monthsBudget(200)).toBe(10);
+    expect(monthsBudget(624)).toBe(MIN_PROJECTED_MONTHS);
+    expect(projectedMonths(12, monthsBudget(624))).toEqual([3, 6, 9, 12]);
+    expect(projectedMonths(12, monthsBudget(200))).toEqual([1, 2, 4, 5, 6, 7, 8, 10, 11, 12]);
   });
 });
 

@@ -14,8 +14,9 @@
  *   would change; containers on shared database throughput keep it;
  * - each month is priced at the data it holds at its end (storage grows during the month, so the
  *   storage figure is an upper bound for the month);
- * - horizons over {@link MAX_PROJECTED_MONTHS} months are evaluated at that many evenly spread
- *   months; a month in between costs what the next evaluated month costs (the total says so).
+ * - horizons over {@link MAX_PROJECTED_MONTHS} months (fewer for a large workload:
+ *   {@link monthsBudget}) are evaluated at that many evenly spread months; a month in between
+ *   costs what the next evaluated month costs (the total says so).
  */
 import type { Prices } from "../cosmos/prices.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
@@ -23,7 +24,7 @@ import { formatPath, type Issue } from "../common/issues.js";
 import type { Model, ThroughputMode } from "../model/types.js";
 import type { Workload } from "../workload/types.js";
 import { itemsAtHorizon } from "../workload/horizon.js";
-import { evaluateModel, type EvaluateOptions } from "./evaluate.js";
+import { createEvaluator, type EvaluateOptions } from "./evaluate.js";
 import type { Evaluation, RatePair } from "./evaluation-types.js";
 import { billingRules, type BillingRule } from "./throughput.js";
 
@@ -117,13 +118,32 @@ export interface CostProjection {
   readonly billing: readonly BillingRule[];
 }
 
-/** The months evaluated: all of 1..H, or {@link MAX_PROJECTED_MONTHS} spread evenly ending at H. */
-export function projectedMonths(horizonMonths: number): number[] {
+/**
+ * Access patterns evaluated over the whole projection at most (patterns x months evaluated): a
+ * large workload is projected at fewer months, never fewer than {@link MIN_PROJECTED_MONTHS}, so
+ * writing its files stays within seconds (issue 29: a 624-pattern workload's 24 evaluations took
+ * 4.1 s). Workloads of up to 55 patterns are evaluated every month of a horizon of 36 months.
+ */
+export const PROJECTION_PATTERN_BUDGET = 2_000;
+/** Fewest months a projection evaluates (when the horizon has that many). */
+export const MIN_PROJECTED_MONTHS = 4;
+
+/**
+ * The most months a projection of a workload of `patterns` access patterns evaluates:
+ * {@link MAX_PROJECTED_MONTHS}, fewer for a large workload ({@link PROJECTION_PATTERN_BUDGET}).
+ * @example monthsBudget(10) // 36
+ */
+export function monthsBudget(patterns: number): number {
+  const affordable = Math.floor(PROJECTION_PATTERN_BUDGET / Math.max(1, patterns));
+  return Math.max(MIN_PROJECTED_MONTHS, Math.min(MAX_PROJECTED_MONTHS, affordable));
+}
+
+/** The months evaluated: all of 1..H, or `most` (default {@link MAX_PROJECTED_MONTHS}) spread evenly ending at H. */
+export function projectedMonths(horizonMonths: number, most = MAX_PROJECTED_MONTHS): number[] {
   const horizon = Math.max(1, Math.floor(horizonMonths));
-  if (horizon <= MAX_PROJECTED_MONTHS) return Array.from({ length: horizon }, (_, i) => i + 1);
+  if (horizon <= most) return Array.from({ length: horizon }, (_, i) => i + 1);
   const months = new Set<number>();
-  for (let i = 1; i <= MAX_PROJECTED_MONTHS; i++)
-    months.add(Math.round((i * horizon) / MAX_PROJECTED_MONTHS));
+  for (let i = 1; i <= most; i++) months.add(Math.round((i * horizon) / most));
   return [...months].sort((a, b) => a - b);
 }
 
@@ -174,11 +194,22 @@ export function projectCost(workload: Workload, model: Model, options: EvaluateO
   const released = pinsThroughput ? releasedThroughput(model) : model;
   const months: ProjectedMonth[] = [];
   const events: ProjectionEvent[] = [];
-  let previous: { asModeled: Evaluation; followingNeed: Evaluation } | undefined;
-  for (const month of projectedMonths(horizon)) {
+  let previous: { asModeled: Evaluation; followingNeed: Evaluation; data: string } | undefined;
+  for (const month of projectedMonths(horizon, monthsBudget(workload.accessPatterns.length))) {
     const atMonth: Workload = { ...workload, scale: { ...workload.scale, horizonMonths: month } };
-    const asModeled = evaluateModel(atMonth, model, options);
-    const followingNeed = pinsThroughput ? evaluateModel(atMonth, released, options) : asModeled;
+    // An evaluation depends on the month only through the items each entity holds
+    // (planner/context.ts): a month holding the same data as the month before costs the same.
+    const data = JSON.stringify(workload.entities.map((entity) => itemsAtHorizon(entity, month).items));
+    let asModeled: Evaluation;
+    let followingNeed: Evaluation;
+    if (previous !== undefined && previous.data === data) {
+      ({ asModeled, followingNeed } = previous);
+    } else {
+      // One evaluator per month: the released variant reuses the plans and loads of the model's.
+      const evaluate = createEvaluator(atMonth, options);
+      asModeled = evaluate(model);
+      followingNeed = pinsThroughput ? evaluate(released) : asModeled;
+    }
     months.push({
       month,
       storageGB: asModeled.containers.reduce((sum, c) => sum + c.storageGB, 0),
@@ -188,7 +219,7 @@ export function projectCost(workload: Workload, model: Model, options: EvaluateO
       followingNeed: billOf(followingNeed),
     });
     if (previous !== undefined) events.push(...changesBetween(previous, { asModeled, followingNeed }, month));
-    previous = { asModeled, followingNeed };
+    previous = { asModeled, followingNeed, data };
   }
   const everyMonth = months.length === Math.max(1, Math.floor(horizon));
   let last = 0;

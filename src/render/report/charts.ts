@@ -47,21 +47,20 @@ function stableIds(svg: string, id: string): string {
   });
 }
 
-/** Loads ECharts (core, bar and line charts, the SVG renderer) once and returns a renderer. */
+/** Loads ECharts (core, bar and line charts, grid, legend, aria, the SVG renderer) once and returns a renderer. */
 export function loadChartRenderer(): Promise<ChartRenderer> {
   loaded ??= (async () => {
     const echarts = await import("echarts/core");
-    const charts = await import("echarts/charts");
-    const components = await import("echarts/components");
-    const renderers = await import("echarts/renderers");
-    echarts.use([
-      charts.BarChart,
-      charts.LineChart,
-      components.GridComponent,
-      components.LegendComponent,
-      components.AriaComponent,
-      renderers.SVGRenderer,
+    // Each part registers itself when imported (echarts-parts.d.ts): only what the report draws.
+    await Promise.all([
+      import("echarts/lib/chart/bar"),
+      import("echarts/lib/chart/line"),
+      import("echarts/lib/component/grid"),
+      import("echarts/lib/component/legend"),
+      import("echarts/lib/component/aria"),
     ]);
+    const renderers = await import("echarts/renderers");
+    echarts.use([renderers.SVGRenderer]);
     return (id, option, size) => {
       const chart = echarts.init(null, null, { renderer: "svg", ssr: true, ...size });
       try {
