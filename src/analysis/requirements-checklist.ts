@@ -146,6 +146,45 @@ export function filtersWithUnknownCardinality(workload: Workload): readonly stri
   return [...out];
 }
 
+/**
+ * What is known of the equality-filtered attributes when none lacks its distinct values: how many
+ * are keys or relationships (their cardinality from the entity counts), how many declare their
+ * values, and which of those leave their skew to the uniform default (never "known" when it was
+ * not given: issue 29).
+ */
+function knownCardinalityDetail(workload: Workload): string {
+  let counted = 0;
+  const declared = new Set<string>();
+  const uniform = new Set<string>();
+  for (const p of workload.accessPatterns) {
+    if (p.type !== "read") continue;
+    const entity = workload.entities.find((e) => e.name === p.entity);
+    if (!entity) continue;
+    for (const w of p.where) {
+      if (w.op !== "eq" && w.op !== "in") continue;
+      const name = `${entity.name}.${w.attribute}`;
+      const viaOrKey =
+        soleKey(entity) === w.attribute ||
+        workload.relationships.some((r) => r.child === entity.name && soleVia(r) === w.attribute);
+      if (viaOrKey) {
+        counted++;
+        continue;
+      }
+      declared.add(name);
+      if (entity.attributes.find((a) => a.name === w.attribute)?.skew === undefined) uniform.add(name);
+    }
+  }
+  if (counted === 0 && declared.size === 0)
+    return "No read filters by equality: no value chooses a partition.";
+  const parts = [
+    ...(counted > 0
+      ? [`${counted} equality filter(s) on keys or relationships (cardinality from the entity counts)`]
+      : []),
+    ...(declared.size > 0 ? [`distinct values declared for ${list([...declared])}`] : []),
+  ];
+  return `${parts.join("; ")}${uniform.size > 0 ? `; skew not given for ${list([...uniform])} (uniform assumed)` : ""}.`;
+}
+
 function list(ids: readonly string[]): string {
   return ids.length <= 8 ? ids.join(", ") : `${ids.slice(0, 8).join(", ")} and ${ids.length - 8} more`;
 }
@@ -310,7 +349,7 @@ function scaleItems(workload: Workload, state: RequirementsState): ChecklistItem
       "Hot partition risks evaluated",
       unknownCardinality.length === 0,
       unknownCardinality.length === 0
-        ? "Cardinality and skew known for every filtered attribute."
+        ? knownCardinalityDetail(workload)
         : `Distinct values unknown for ${list(unknownCardinality)}: ask how many values and how skewed.`,
       false,
     ),

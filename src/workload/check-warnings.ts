@@ -81,6 +81,20 @@ function checkReadsAndWrites(pieces: WorkloadPieces, sink: IssueSink): void {
         "add the write pattern that creates them, or mark this pattern standalone: true if they are loaded outside the application",
       );
     }
+    // Related data read through `with` counts too: the requirements checklist lists the same
+    // reads (analysis/requirements-checklist.ts, readsWithoutWrites), so check and document agree.
+    if (pattern.type === "read") {
+      const uncreated = [...new Set(pattern.with.map((entry) => entry.entity))].filter(
+        (entity) => entity !== pattern.entity && pieces.entityNames.includes(entity) && !created.has(entity),
+      );
+      for (const entity of uncreated)
+        sink.warning(
+          { code: "workload.readWithoutCreate", pattern: pattern.id, entity },
+          ["accessPatterns", index, "with"],
+          `${pattern.id} reads ${entity} items through "with", but no write pattern creates them (operation create or upsert)`,
+          "add the write pattern that creates them, or mark this pattern standalone: true if they are loaded outside the application",
+        );
+    }
     if (pattern.type === "write" && !read.has(pattern.entity)) {
       sink.warning(
         { code: "workload.writeWithoutRead", pattern: pattern.id, entity: pattern.entity },
