@@ -9,6 +9,7 @@ import { escapeHtml } from "../markdown.js";
 import { loadVerification } from "./load-verification.js";
 import { buildReportData } from "./report-data.js";
 import { renderReportHtml, reportScript } from "./report-html.js";
+import { findingsSection, nearLimits } from "./report-sections.js";
 
 const { workload, model } = loadExample("blogging");
 const evaluation = evaluateModel(workload, model);
@@ -107,5 +108,33 @@ describe("the months table", () => {
       /<tr><td class="num">/g,
     );
     expect(growingRows?.length ?? 0).toBeGreaterThan(1);
+  });
+});
+
+describe("the findings section", () => {
+  const check = (share: number, status: "ok" | "near" | "over") => ({
+    value: share * 10_000,
+    limit: 10_000,
+    share,
+    nearShare: 0.7,
+    status,
+  });
+  const row = (status: "ok" | "near") =>
+    ({
+      evaluation: { name: "posts" },
+      hottestLogicalRus: check(status === "near" ? 0.875 : 0.2, status),
+      hottestPhysicalRus: check(0.3, "ok"),
+      hottestLogicalGB: { ...check(0.1, "ok"), limit: 20 },
+      physicalPartitionGB: { value: 1, limit: 50, share: 0.02 },
+      issues: [],
+    }) as unknown as Parameters<typeof nearLimits>[0][number];
+
+  it("never says nothing to report beside a container near a limit (issue 29)", () => {
+    const near = nearLimits([row("near")]);
+    expect(near).toEqual(["posts: the hottest logical partition at 87.5% of 10,000 RU/s"]);
+    const html = findingsSection([], [], near);
+    expect(html).not.toContain("nothing to report");
+    expect(html).toContain("Near a limit (not over it): posts: the hottest logical partition at 87.5%");
+    expect(findingsSection([], [], nearLimits([row("ok")]))).toContain("nothing to report");
   });
 });

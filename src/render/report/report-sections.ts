@@ -379,14 +379,49 @@ ${c.patterns.map((p) => `<tr><td data-sort="${h(p.id)}"><strong>${h(p.id)}</stro
 </section>`;
 }
 
-export function findingsSection(issues: readonly Issue[], where: readonly string[]): string {
+/**
+ * The figures of the containers near a limit (status "near": over its share of the limit, under
+ * the limit), in words: a report whose findings are empty still says them (issue 29: a partition
+ * at 87.5% under "nothing to report").
+ * @example nearLimits(data.containers) // ["posts: the hottest logical partition at 87.5% of 10,000 RU/s"]
+ */
+export function nearLimits(containers: readonly ContainerRow[]): string[] {
+  return containers.flatMap((row) => {
+    const name = row.evaluation.name;
+    const checks: readonly [string, LimitGauge, string][] = [
+      ["the hottest logical partition", row.hottestLogicalRus, "RU/s"],
+      ["the hottest physical partition", row.hottestPhysicalRus, "RU/s"],
+      ["the largest logical partition", row.hottestLogicalGB, "GB"],
+      ["a physical partition's data", row.physicalPartitionGB, "GB"],
+    ];
+    const growth = row.hottestLogicalGB.growth;
+    return checks
+      .filter(([, gauge]) => gauge.status === "near")
+      .map(([what, gauge, unit]) =>
+        // A logical partition near its size limit by the rate it grows at, not by what it holds now.
+        gauge === row.hottestLogicalGB && growth !== undefined
+          ? `${name}: ${what} would reach ${formatNumber(gauge.limit, 0)} ${unit} within ${formatNumber(growth.hoursToLimit, 0)} hours of ${growth.itemType} writes at the peak rate`
+          : `${name}: ${what} at ${formatPercent(gauge.share)} of ${formatNumber(gauge.limit, 0)} ${unit}`,
+      );
+  });
+}
+
+export function findingsSection(
+  issues: readonly Issue[],
+  where: readonly string[],
+  near: readonly string[] = [],
+): string {
   const order = { error: 0, warning: 1, info: 2 } as const;
   const sorted = issues
     .map((issue, index) => ({ ...issue, where: where[index] ?? "" }))
     .sort((a, b) => order[a.severity] - order[b.severity]);
-  return `<section id="findings"><h2>Findings</h2>${
+  const nearNote =
+    near.length === 0 ? "" : `<p class="note">Near a limit (not over it): ${near.map(h).join("; ")}.</p>`;
+  return `<section id="findings"><h2>Findings</h2>${nearNote}${
     sorted.length === 0
-      ? `<p class="note">The evaluation found nothing to report: every pattern is served within the limits.</p>`
+      ? near.length === 0
+        ? `<p class="note">The evaluation found nothing to report: every pattern is served within the limits.</p>`
+        : `<p class="note">No errors or warnings: every pattern is served within the limits, the figures above near them.</p>`
       : `<ul class="findings">${sorted
           .map(
             (i) =>
