@@ -15,7 +15,7 @@ import type { Issue } from "../common/issues.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { createPlanEnvironment } from "../planner/environment.js";
 import type { Workload } from "../workload/types.js";
-import { analyzeAccessCorrelation } from "../analysis/aggregate-analysis.js";
+import { analyzeAccessCorrelation, type PairAnalysis } from "../analysis/aggregate-analysis.js";
 import { renderDiagram } from "./diagram.js";
 import {
   bulletList,
@@ -234,6 +234,54 @@ function placementsText(model: Model, entity: string): string {
   return list([...found, ...embedded], "not stored");
 }
 
+/**
+ * What the model did with a related pair, beside the prompt's rule (issue 29: "separate" while
+ * both sat in one container): the child embedded in the parent, both in one container, or apart;
+ * and when that is not what the rule recommends, the decision that chose it (or that the cost
+ * search kept it).
+ */
+export function aggregateOutcome(
+  model: Model,
+  decisions: readonly Decision[],
+  pair: PairAnalysis,
+): { readonly design: string; readonly agrees: boolean; readonly why: string } {
+  const source = (i: ItemType): boolean => i.source === undefined;
+  const embedded = model.containers.some((c) =>
+    c.items.some(
+      (i) => source(i) && i.entity === pair.parent && i.embeds.some((e) => e.entity === pair.child),
+    ),
+  );
+  const shared = model.containers.find(
+    (c) =>
+      c.items.some((i) => source(i) && i.entity === pair.parent) &&
+      c.items.some((i) => source(i) && i.entity === pair.child),
+  );
+  const copied = model.containers.find(
+    (c) =>
+      c.items.some((i) => source(i) && i.entity === pair.parent) &&
+      c.items.some((i) => !source(i) && i.entity === pair.child),
+  );
+  const design = embedded
+    ? "child embedded in the parent"
+    : shared !== undefined
+      ? `one container (${code(shared.name)}), separate items`
+      : `separate containers${copied === undefined ? "" : `, a change-feed copy of the child beside the parent in ${code(copied.name)}`}`;
+  const rule = pair.recommendation;
+  const agrees =
+    rule.decision === "compare-costs" ||
+    (rule.decision === "separate" ? !embedded && shared === undefined : embedded || shared !== undefined);
+  const decision = decisions.find(
+    (d) =>
+      d.subject.kind === "aggregate" && d.subject.parent === pair.parent && d.subject.child === pair.child,
+  );
+  const why = agrees
+    ? ""
+    : decision !== undefined
+      ? `differs from the rule: decision "${decision.title}"`
+      : "differs from the rule: the cost search kept it (every alternative evaluated in full)";
+  return { design, agrees, why };
+}
+
 function renderAggregateDecisions(context: Context): string {
   const { model, pairs } = context;
   const lines = ["## Aggregate Design Decisions"];
@@ -254,16 +302,21 @@ function renderAggregateDecisions(context: Context): string {
           "Recommendation",
           "Parent stored as",
           "Child stored as",
+          "Design",
         ],
-        pairs.map((pair) => [
-          `${cell(pair.parent)} + ${cell(pair.child)}`,
-          `${pair.relationship.kind}, avg ${formatNumber(pair.relationship.avg, 2)}, max ${pair.relationship.max === undefined ? "unbounded" : formatNumber(pair.relationship.max, 0)}`,
-          formatPercent(pair.correlation),
-          pair.identifying.useIdentifyingRelationship ? "yes" : "no",
-          `${pair.recommendation.decision}${pair.recommendation.aggregate === undefined ? "" : ` (${pair.recommendation.aggregate})`}`,
-          placementsText(model, pair.parent),
-          placementsText(model, pair.child),
-        ]),
+        pairs.map((pair) => {
+          const outcome = aggregateOutcome(model, context.decisions, pair);
+          return [
+            `${cell(pair.parent)} + ${cell(pair.child)}`,
+            `${pair.relationship.kind}, avg ${formatNumber(pair.relationship.avg, 2)}, max ${pair.relationship.max === undefined ? "unbounded" : formatNumber(pair.relationship.max, 0)}`,
+            formatPercent(pair.correlation),
+            pair.identifying.useIdentifyingRelationship ? "yes" : "no",
+            `${pair.recommendation.decision}${pair.recommendation.aggregate === undefined ? "" : ` (${pair.recommendation.aggregate})`}`,
+            placementsText(model, pair.parent),
+            placementsText(model, pair.child),
+            `${outcome.design}${outcome.agrees ? "" : ` (${outcome.why})`}`,
+          ];
+        }),
       ),
     );
   }

@@ -140,6 +140,15 @@ describe("the documents agree with the evaluation, the analysis and the decision
     expect(documentContradictions({ ...blogging, dataModel: flipped }).join("\n")).toMatch(
       /identifying "yes"/,
     );
+    // A pair said to be in one container while their items are apart (issue 29).
+    const together = blogging.dataModel.replace(
+      /(\| User \+ Post \|[^\n]*\| )separate containers[^|]*( \|)/,
+      "$1one container (`users`), separate items$2",
+    );
+    expect(together).not.toBe(blogging.dataModel);
+    expect(documentContradictions({ ...blogging, dataModel: together }).join("\n")).toMatch(
+      /User \+ Post: design "one container \(users\), separate items", but the pair is not held in one container/,
+    );
     // An ORDER BY said to be served next to indexes that do not serve it.
     const food = designed("food-delivery");
     const noComposite = food.dataModel.replace(

@@ -244,6 +244,33 @@ function dataModelClassifications(
     const recommendation = `${pair.recommendation.decision}${pair.recommendation.aggregate === undefined ? "" : ` (${pair.recommendation.aggregate})`}`;
     if (cells[4] !== recommendation)
       problems.push(`${label}: recommendation "${cells[4]}" is not ${recommendation}`);
+    // What the model did, decided here from the containers (issue 29: "separate" beside a pair
+    // held in one container): the Design cell says it, and says when it differs from the rule.
+    const together = input.model.containers.some(
+      (c) =>
+        c.items.some(
+          (i) =>
+            i.source === undefined &&
+            (i.entity === pair.parent || i.embeds.some((e) => e.entity === pair.parent)),
+        ) &&
+        c.items.some(
+          (i) =>
+            i.source === undefined &&
+            (i.entity === pair.child || i.embeds.some((e) => e.entity === pair.child)),
+        ),
+    );
+    const design = cells[7] ?? "";
+    if (together === design.startsWith("separate containers"))
+      problems.push(
+        `${label}: design "${design}", but the pair is ${together ? "" : "not "}held in one container`,
+      );
+    const differs =
+      (pair.recommendation.decision === "separate" && together) ||
+      (pair.recommendation.decision === "consolidate" && !together);
+    if (differs !== design.includes("differs from the rule"))
+      problems.push(
+        `${label}: design "${design}" ${differs ? "does not say it differs from" : "says it differs from"} the rule's ${pair.recommendation.decision}`,
+      );
   });
   // The design's aggregate decisions: the same classification, in the subject and the reason.
   for (const decision of input.decisions) {
