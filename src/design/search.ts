@@ -505,7 +505,7 @@ export function decide(
       alternatives,
       why:
         skippedHere === 0
-          ? compareWhy(bestName, best, current, context)
+          ? compareWhy(bestName, best, current, context, compared)
           : unscoredWhy(bestName, best, current, context, skippedHere, candidates.length),
     });
   }
@@ -582,13 +582,23 @@ function unscoredWhy(
 }
 
 /** The standard explanation: what was chosen and how it compares with the alternatives. */
-export function compareWhy(chosen: string, best: Scored, current: Scored, context: string): string {
+export function compareWhy(
+  chosen: string,
+  best: Scored,
+  current: Scored,
+  context: string,
+  compared: readonly { readonly name: string; readonly scored: Scored }[] = [],
+): string {
   const base = context === "" ? "" : `${context}. `;
+  const dearer = dearerBecause(best, compared);
   if (best === current) {
-    // Never "respects every limit" when a hard limit is broken: say which remain.
+    // Never "respects every limit" when a hard limit is broken: say which remain. Never "the
+    // cheapest" when a cheaper alternative was passed over: say why (issue 29).
     return current.errors === 0
-      ? `${base}kept: ${chosen} (${describeScore(current)}) is the cheapest that respects every limit`
-      : `${base}kept: ${chosen} (${describeScore(current)}); no alternative here has fewer hard-limit errors (${remainingErrors(current)})`;
+      ? dearer === ""
+        ? `${base}kept: ${chosen} (${describeScore(current)}) is the cheapest that respects every limit`
+        : `${base}kept: ${chosen} (${describeScore(current)})${dearer}`
+      : `${base}kept: ${chosen} (${describeScore(current)}); no alternative here has fewer hard-limit errors (${remainingErrors(current)})${dearer}`;
   }
   const saving = current.monthlyCostUSD - best.monthlyCostUSD;
   const limits =
@@ -607,7 +617,46 @@ export function compareWhy(chosen: string, best: Scored, current: Scored, contex
       : "";
   const change = saving >= 0 ? `saves ${usd(saving)}/month` : `costs ${usd(-saving)}/month more`;
   const remaining = best.errors === 0 ? "" : `; still breaks: ${remainingErrors(best)}`;
-  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${headroom}${remaining})`;
+  return `${base}${chosen}: ${describeScore(best)} instead of ${describeScore(current)} (${change}${limits}${atomic}${fanOuts}${headroom}${remaining})${dearer}`;
+}
+
+/**
+ * Why the chosen model is not the cheapest alternative that works as well (no more errors of a
+ * model that does not work, no more hard-limit errors), by the rule of `isBetter` that ranked it
+ * first; "" when it is that cheapest one.
+ * @example dearerBecause(best, compared) // "; $2,084/month with accept the fan-out passed over: ..."
+ */
+function dearerBecause(
+  best: Scored,
+  compared: readonly { readonly name: string; readonly scored: Scored }[],
+): string {
+  const cheaper = compared
+    .filter(
+      ({ scored }) =>
+        scored !== best &&
+        scored.unsound <= best.unsound &&
+        violations(scored) <= violations(best) &&
+        scored.monthlyCostUSD < best.monthlyCostUSD,
+    )
+    .sort((a, b) => a.scored.monthlyCostUSD - b.scored.monthlyCostUSD)[0];
+  if (cheaper === undefined) return "";
+  const other = cheaper.scored;
+  const percent = (premium: number): string => `${Math.round((premium - 1) * 100)}%`;
+  const reason =
+    best.overMaximum < other.overMaximum
+      ? `it keeps ${other.overMaximum - best.overMaximum} more container(s) under the default maximum of 1,000,000 RU/s (worth up to ${percent(OVER_MAXIMUM_AVOIDANCE_PREMIUM)} more)`
+      : best.nearLimit < other.nearLimit
+        ? `it keeps ${other.nearLimit - best.nearLimit} more container(s) under the target share of a partition's limits (worth up to ${percent(HEADROOM_PREMIUM)} more)`
+        : best.frequentFanOuts < other.frequentFanOuts
+          ? `it fans out ${other.frequentFanOuts - best.frequentFanOuts} frequent read(s) fewer over every partition (the prompt's rule; worth up to ${percent(FAN_OUT_AVOIDANCE_PREMIUM)} more)`
+          : best.fanOutReads < other.fanOutReads &&
+              other.monthlyCostUSD >= best.monthlyCostUSD * (1 - TIE_SHARE)
+            ? `within ${Math.round(TIE_SHARE * 100)}% of its cost, the key that keeps ${other.fanOutReads - best.fanOutReads} more read(s) in one partition wins`
+            : best.monthlyCostUSD - other.monthlyCostUSD <=
+                Math.min(best.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD)
+              ? `it saves less than ${usd(MIN_SAVING_USD)} or ${MIN_SAVING_SHARE * 100}% a month, not worth a change`
+              : `the prompt prefers this move when it costs at most ${percent(PREFERENCE_PREMIUM)} more`;
+  return `; ${cheaper.name} (${usd(other.monthlyCostUSD)}/month) is cheaper, but ${reason}`;
 }
 
 /**

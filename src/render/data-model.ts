@@ -181,7 +181,9 @@ function renderPhilosophy(context: Context): string {
       "(aggregates by access correlation, identifying relationships, partition keys with many distinct values, " +
       "point reads, binning, denormalization, removal of frequent fan-outs, write sharding), costing every candidate with " +
       "the same planner and cost model as `evaluate` and keeping the cheapest model that respects every hard limit " +
-      `(10,000 RU/s per physical partition, ${MAX_LOGICAL_PARTITION_GB} GB per logical partition, 2 MB per item)` +
+      `(10,000 RU/s per physical partition, ${MAX_LOGICAL_PARTITION_GB} GB per logical partition, 2 MB per item), ` +
+      "a dearer one only where its decision says why (fewer frequent fan-outs, headroom under the partition limits, " +
+      "no container over the default RU/s maximum, a saving too small to matter)" +
       (errorCount(evaluation.issues) === 0
         ? "."
         : `, or when none does, the one that breaks the fewest: this model still breaks ${formatNumber(errorCount(evaluation.issues), 0)} (listed under the decisions and in the hot partition analysis).`),

@@ -140,6 +140,27 @@ describe("the documents agree with the evaluation, the analysis and the decision
     expect(documentContradictions({ ...blogging, dataModel: flipped }).join("\n")).toMatch(
       /identifying "yes"/,
     );
+    // A decision that calls itself the cheapest beside a cheaper alternative (issue 29).
+    const [decision] = good.decisions;
+    expect(decision).toBeDefined();
+    if (decision !== undefined) {
+      const chosen = decision.alternatives.find((a) => a.name === decision.chosen);
+      const cheap = {
+        name: "a cheaper way",
+        rusPeak: 1,
+        monthlyCostUSD: (chosen?.monthlyCostUSD ?? 1) / 2,
+        errors: 0,
+        unsound: 0,
+      };
+      const boasting = {
+        ...decision,
+        alternatives: [...decision.alternatives, cheap],
+        why: "kept: it is the cheapest that respects every limit",
+      };
+      expect(documentContradictions({ ...good, decisions: [boasting] }).join("\n")).toMatch(
+        /says it is the cheapest, but a cheaper way costs/,
+      );
+    }
     // A pair said to be in one container while their items are apart (issue 29).
     const together = blogging.dataModel.replace(
       /(\| User \+ Post \|[^\n]*\| )separate containers[^|]*( \|)/,

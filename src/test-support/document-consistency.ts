@@ -67,6 +67,7 @@ export function documentContradictions(input: ConsistencyInput): string[] {
     ...costFigures(dataModel, input.evaluation),
     ...printedTotals(dataModel, input.evaluation),
     ...decisionsOnce(dataModel, input.decisions),
+    ...decisionsAgainstAlternatives(input.decisions),
   ];
 }
 
@@ -727,6 +728,41 @@ function decisionsOnce(sections: readonly Section[], decisions: readonly Decisio
     const headings = sections.filter((s) => s.depth === 3 && s.heading === decision.title).length;
     if (headings > 1)
       problems.push(`cosmosdb_data_model.md: "${decision.title}" is listed ${headings} times`);
+  }
+  return problems;
+}
+
+/**
+ * A decision that calls its choice "the cheapest" has no cheaper alternative that works as well
+ * (as many errors of a model that does not work, as many hard-limit errors), and one that chose a
+ * dearer model says why ("is cheaper, but ...": issue 29, "the cheapest model that respects every
+ * hard limit" beside a decision picking $91,612 over $90,808).
+ */
+function decisionsAgainstAlternatives(decisions: readonly Decision[]): string[] {
+  const problems: string[] = [];
+  for (const decision of decisions) {
+    const chosen = decision.alternatives.find((a) => a.name === decision.chosen);
+    if (chosen === undefined) continue;
+    const cheaper = decision.alternatives.find(
+      (a) =>
+        a !== chosen &&
+        a.unsound <= chosen.unsound &&
+        a.errors <= chosen.errors &&
+        a.monthlyCostUSD < chosen.monthlyCostUSD - 0.005,
+    );
+    if (cheaper === undefined) continue;
+    if (decision.why.includes("is the cheapest"))
+      problems.push(
+        `decision "${decision.title}": says it is the cheapest, but ${cheaper.name} costs ${cheaper.monthlyCostUSD} against ${chosen.monthlyCostUSD}`,
+      );
+    // Searches compare whole searches and budgeted decisions say they stopped: both say why.
+    const explained = ["is cheaper, but", "were not scored", "better search"].some((words) =>
+      decision.why.includes(words),
+    );
+    if (!explained)
+      problems.push(
+        `decision "${decision.title}": chose ${decision.chosen} although ${cheaper.name} is cheaper with no more errors, and does not say why`,
+      );
   }
   return problems;
 }
