@@ -778,4 +778,20 @@ describe("a document with a syntax error (issue 29: every problem in one pass)",
     // the broken line itself and everything after the error wait for the document to parse
     expect(found.filter((f) => !f.startsWith("source.syntax"))).toEqual(["workload.invalidValue 30"]);
   });
+
+  it("reports the field errors of entries below the error, and references to names defined nowhere", () => {
+    const lastPost = example.lastIndexOf("entity: Post");
+    const text = `${example.slice(0, lastPost)}entity: Pots${example.slice(lastPost + "entity: Post".length)}`
+      .replace("      title: string\n", "      title: string: text\n")
+      .replace("rps: { avg: 5, peak: 20 }", "rps: { avg: 50, peak: 20 }");
+    const loaded = loadWorkload(text, { file: "w.yaml" });
+    const found = loaded.issues.map((i) => i.code);
+    expect(found[0]).toBe("source.syntax");
+    // Below the broken entity: a pattern's rates, and an entity named nowhere in the file.
+    expect(found).toContain("workload.peakBelowAverage");
+    expect(loaded.issues.find((i) => i.code === "workload.unknownEntity")?.message).toContain('"Pots"');
+    // A reference to a name the file defines somewhere is not reported: the error may hide it.
+    const hidden = text.replace("entity: Pots", "entity: Post");
+    expect(loadWorkload(hidden).issues.map((i) => i.code)).not.toContain("workload.unknownEntity");
+  });
 });

@@ -94,7 +94,7 @@ export function loadWorkload(text: string, options: LoadWorkloadOptions = {}): R
 
 function loadWorkloadText(text: string, options: LoadWorkloadOptions): Result<Workload> {
   const parsed = parseSourceDocument(text, options.file);
-  if (!parsed.ok) return { ok: false, issues: [...parsed.issues, ...recoveredIssues(parsed, options)] };
+  if (!parsed.ok) return { ok: false, issues: [...parsed.issues, ...recoveredIssues(parsed, text, options)] };
   const { document } = parsed;
   const sink = createIssueSink({
     lineOf: (path) => document.keyLineOf(path) ?? document.lineOf(path),
@@ -122,31 +122,59 @@ const LOCAL_CODES: ReadonlySet<string> = new Set([
   "workload.itemTooLarge",
 ]);
 
+/** Codes of a reference to a name another entry must define (an entity, an attribute, a pattern). */
+const REFERENCE_CODES: ReadonlySet<string> = new Set([
+  "workload.unknownEntity",
+  "workload.unknownAttribute",
+  "workload.unknownPattern",
+]);
+
 /**
- * The field-local problems of what precedes the first syntax error (and the line above it) of a document that does not
- * parse (the YAML library's recovered document), so that one `check` shows them with the syntax
- * error instead of one round later.
+ * The problems of a document that does not parse that its syntax error cannot have caused, so
+ * that one `check` shows them with the syntax error instead of one round later (issue 29):
+ * field-local problems above the first syntax error (and the line above it), and in entries
+ * (an entity, a relationship, an access pattern) that begin below it (the YAML library resumes
+ * at the next entry); and references to a name that appears nowhere in the file (a misspelling,
+ * not a definition the error swallowed).
  */
 function recoveredIssues(
   parsed: Extract<ReturnType<typeof parseSourceDocument>, { ok: false }>,
+  text: string,
   options: LoadWorkloadOptions,
 ): Issue[] {
   const recovered = parsed.recovered;
   if (recovered === undefined) return [];
   const { document, firstErrorLine } = recovered;
-  const sink = createIssueSink({
-    lineOf: (path) => document.keyLineOf(path) ?? document.lineOf(path),
-    ...(options.file === undefined ? {} : { file: options.file }),
-  });
+  const lineOf = (path: readonly (string | number)[]): number | undefined =>
+    document.keyLineOf(path) ?? document.lineOf(path);
+  const sink = createIssueSink({ lineOf, ...(options.file === undefined ? {} : { file: options.file }) });
   buildWorkload(document.value, sink);
-  return sink.issues().filter(
-    (issue) =>
-      issue.path.length >= 2 &&
-      LOCAL_CODES.has(issue.code) &&
-      issue.line !== undefined &&
-      // the line above the error may start the construct it breaks (`title: [string`)
-      issue.line < firstErrorLine - 1,
-  );
+  // A name is defined as a mapping key (an entity, an attribute) or as a pattern's id; a reference
+  // to a name defined nowhere in the text is wrong whatever the syntax error swallowed.
+  const defined = (name: string): boolean => {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`(^|[\\s{,])["']?${escaped}["']?\\s*:|\\bid\\s*:\\s*["']?${escaped}\\b`, "m").test(text);
+  };
+  const nowhere = (issue: Issue): boolean => {
+    const name =
+      "entity" in issue && issue.code === "workload.unknownEntity"
+        ? issue.entity
+        : "attribute" in issue && issue.code === "workload.unknownAttribute"
+          ? issue.attribute
+          : "pattern" in issue && issue.code === "workload.unknownPattern"
+            ? issue.pattern
+            : undefined;
+    return typeof name === "string" && !defined(name);
+  };
+  return sink.issues().filter((issue) => {
+    if (issue.path.length < 2 || issue.line === undefined) return false;
+    const entryLine = lineOf(issue.path.slice(0, 2));
+    const below = entryLine !== undefined && entryLine > firstErrorLine;
+    // the line above the error may start the construct it breaks (`title: [string`)
+    const above = issue.line < firstErrorLine - 1;
+    if (LOCAL_CODES.has(issue.code)) return above || below;
+    return REFERENCE_CODES.has(issue.code) && (above || below) && nowhere(issue);
+  });
 }
 
 function buildWorkload(value: unknown, sink: IssueSink): Workload | undefined {
