@@ -153,7 +153,9 @@ function recoveredIssues(
   // to a name defined nowhere in the text is wrong whatever the syntax error swallowed.
   const defined = (name: string): boolean => {
     const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return new RegExp(`(^|[\\s{,])["']?${escaped}["']?\\s*:|\\bid\\s*:\\s*["']?${escaped}\\b`, "m").test(text);
+    return new RegExp(`(^|[\\s{,])["']?${escaped}["']?\\s*:|\\bid\\s*:\\s*["']?${escaped}\\b`, "m").test(
+      text,
+    );
   };
   const nowhere = (issue: Issue): boolean => {
     const name =
