@@ -25,7 +25,7 @@ import type { Container, Model } from "../model/types.js";
 import type { ReadPlan } from "../planner/types.js";
 import { cacheIneligibility } from "../workload/cacheable.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
-import { describeScore, isBetter, scoreModel, type Decision, type Scored } from "./search.js";
+import { dearerBecause, describeScore, isBetter, scoreModel, type Decision, type Scored } from "./search.js";
 
 /**
  * The model with `patterns` cached (the smallest size whose cache holds their working set), or
@@ -179,6 +179,9 @@ export function chooseIntegratedCache(
     const best = scored.reduce((a, b) => (isBetter(b.scored, a.scored) ? b : a), first);
     const gateway = best.scored.evaluation.integratedCache;
     const hit = gateway?.patterns.find((p) => p.id === pattern.id);
+    // A cheaper variant passed over says why (never "costs more than it saves" beside it).
+    const dearer = dearerBecause(best.scored, scored);
+    const listed = scored.map((c) => `${c.name}: ${describeScore(c.scored)}`).join("; ");
     decisions.push({
       id: `integrated-cache-${pattern.id}`,
       subject: { kind: "integratedCache", pattern: pattern.id, cached: best.cached },
@@ -194,8 +197,10 @@ export function chooseIntegratedCache(
       why:
         `${pattern.id} may be ${staleness} old at ${formatInteger(pattern.rps.peak)} requests/s at peak; ` +
         (gateway === undefined || hit === undefined
-          ? `through the integrated cache it would still cost more than it saves: ${scored.map((c) => `${c.name}: ${describeScore(c.scored)}`).join("; ")}`
-          : `through ${formatInteger(gateway.nodes)} ${gateway.size} gateway node(s) (${formatUsd(gateway.monthlyCostUSD)}/month: ${gateway.formula}) it misses ${hit.misses.peak.toFixed(2)} times/s at peak over ${formatInteger(hit.keys)} key(s) (hit ratio ${(hit.hitRatio.peak * 100).toFixed(2)}%), saving ${formatInteger(hit.rusSaved.peak)} RU/s at peak; ${scored.map((c) => `${c.name}: ${describeScore(c.scored)}`).join("; ")}`),
+          ? dearer === ""
+            ? `through the integrated cache it would still cost more than it saves: ${listed}`
+            : `kept without the integrated cache: ${listed}${dearer}`
+          : `through ${formatInteger(gateway.nodes)} ${gateway.size} gateway node(s) (${formatUsd(gateway.monthlyCostUSD)}/month: ${gateway.formula}) it misses ${hit.misses.peak.toFixed(2)} times/s at peak over ${formatInteger(hit.keys)} key(s) (hit ratio ${(hit.hitRatio.peak * 100).toFixed(2)}%), saving ${formatInteger(hit.rusSaved.peak)} RU/s at peak; ${listed}${dearer}`),
     });
     current = best.scored;
   }

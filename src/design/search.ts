@@ -626,7 +626,7 @@ export function compareWhy(
  * first; "" when it is that cheapest one.
  * @example dearerBecause(best, compared) // "; $2,084/month with accept the fan-out passed over: ..."
  */
-function dearerBecause(
+export function dearerBecause(
   best: Scored,
   compared: readonly { readonly name: string; readonly scored: Scored }[],
 ): string {

@@ -741,6 +741,8 @@ function decisionsOnce(sections: readonly Section[], decisions: readonly Decisio
 function decisionsAgainstAlternatives(decisions: readonly Decision[]): string[] {
   const problems: string[] = [];
   for (const decision of decisions) {
+    // The horizon decision lists scenarios of the same model (more data, more traffic), not options.
+    if (decision.subject.kind === "horizon") continue;
     const chosen = decision.alternatives.find((a) => a.name === decision.chosen);
     if (chosen === undefined) continue;
     const cheaper = decision.alternatives.find(
