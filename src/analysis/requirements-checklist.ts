@@ -128,22 +128,46 @@ export function expectedResults(workload: Workload, pattern: ReadPattern): numbe
   return pattern.limit;
 }
 
+/**
+ * Every attribute a read filters by equality (`eq`, `in`), once per pattern: `Entity.attribute`,
+ * whether it is the entity's key or a parent's key (its cardinality comes from the entity
+ * counts), and its declared distinct values and skew.
+ */
+function equalityFilters(workload: Workload): {
+  readonly name: string;
+  readonly keyOrVia: boolean;
+  readonly distinct?: number;
+  readonly skew?: number;
+}[] {
+  return workload.accessPatterns.flatMap((p) => {
+    if (p.type !== "read") return [];
+    const entity = workload.entities.find((e) => e.name === p.entity);
+    if (!entity) return [];
+    return p.where
+      .filter((w) => w.op === "eq" || w.op === "in")
+      .map((w) => {
+        const attribute = entity.attributes.find((a) => a.name === w.attribute);
+        return {
+          name: `${entity.name}.${w.attribute}`,
+          keyOrVia:
+            soleKey(entity) === w.attribute ||
+            workload.relationships.some((r) => r.child === entity.name && soleVia(r) === w.attribute),
+          ...(attribute?.distinct === undefined ? {} : { distinct: attribute.distinct }),
+          ...(attribute?.skew === undefined ? {} : { skew: attribute.skew }),
+        };
+      });
+  });
+}
+
 /** Attributes filtered with `eq` whose number of distinct values is unknown (key and parent keys are known). */
 export function filtersWithUnknownCardinality(workload: Workload): readonly string[] {
-  const out = new Set<string>();
-  for (const p of workload.accessPatterns) {
-    if (p.type !== "read") continue;
-    const entity = workload.entities.find((e) => e.name === p.entity);
-    if (!entity) continue;
-    for (const w of p.where) {
-      if (w.op !== "eq" && w.op !== "in") continue;
-      if (soleKey(entity) === w.attribute) continue;
-      if (workload.relationships.some((r) => r.child === entity.name && soleVia(r) === w.attribute)) continue;
-      const attribute = entity.attributes.find((a) => a.name === w.attribute);
-      if (attribute?.distinct === undefined) out.add(`${entity.name}.${w.attribute}`);
-    }
-  }
-  return [...out];
+  return [
+    ...new Set(
+      equalityFilters(workload)
+        .filter((f) => !f.keyOrVia && f.distinct === undefined)
+        .map((f) => f.name),
+    ),
+  ];
 }
 
 /**
@@ -153,36 +177,19 @@ export function filtersWithUnknownCardinality(workload: Workload): readonly stri
  * not given: issue 29).
  */
 function knownCardinalityDetail(workload: Workload): string {
-  let counted = 0;
-  const declared = new Set<string>();
-  const uniform = new Set<string>();
-  for (const p of workload.accessPatterns) {
-    if (p.type !== "read") continue;
-    const entity = workload.entities.find((e) => e.name === p.entity);
-    if (!entity) continue;
-    for (const w of p.where) {
-      if (w.op !== "eq" && w.op !== "in") continue;
-      const name = `${entity.name}.${w.attribute}`;
-      const viaOrKey =
-        soleKey(entity) === w.attribute ||
-        workload.relationships.some((r) => r.child === entity.name && soleVia(r) === w.attribute);
-      if (viaOrKey) {
-        counted++;
-        continue;
-      }
-      declared.add(name);
-      if (entity.attributes.find((a) => a.name === w.attribute)?.skew === undefined) uniform.add(name);
-    }
-  }
-  if (counted === 0 && declared.size === 0)
+  const filters = equalityFilters(workload);
+  const counted = filters.filter((f) => f.keyOrVia).length;
+  const declared = [...new Set(filters.filter((f) => !f.keyOrVia).map((f) => f.name))];
+  const uniform = [...new Set(filters.filter((f) => !f.keyOrVia && f.skew === undefined).map((f) => f.name))];
+  if (counted === 0 && declared.length === 0)
     return "No read filters by equality: no value chooses a partition.";
   const parts = [
     ...(counted > 0
       ? [`${counted} equality filter(s) on keys or relationships (cardinality from the entity counts)`]
       : []),
-    ...(declared.size > 0 ? [`distinct values declared for ${list([...declared])}`] : []),
+    ...(declared.length > 0 ? [`distinct values declared for ${list(declared)}`] : []),
   ];
-  return `${parts.join("; ")}${uniform.size > 0 ? `; skew not given for ${list([...uniform])} (uniform assumed)` : ""}.`;
+  return `${parts.join("; ")}${uniform.length > 0 ? `; skew not given for ${list(uniform)} (uniform assumed)` : ""}.`;
 }
 
 function list(ids: readonly string[]): string {

@@ -505,7 +505,7 @@ export function decide(
       alternatives,
       why:
         skippedHere === 0
-          ? compareWhy(bestName, best, current, context, compared)
+          ? compareWhy(bestName, best, current, context, compared, bestPreferred)
           : unscoredWhy(bestName, best, current, context, skippedHere, candidates.length),
     });
   }
@@ -588,9 +588,10 @@ export function compareWhy(
   current: Scored,
   context: string,
   compared: readonly { readonly name: string; readonly scored: Scored }[] = [],
+  preferred = false,
 ): string {
   const base = context === "" ? "" : `${context}. `;
-  const dearer = dearerBecause(best, compared);
+  const dearer = dearerBecause(best, compared, preferred);
   if (best === current) {
     // Never "respects every limit" when a hard limit is broken: say which remain. Never "the
     // cheapest" when a cheaper alternative was passed over: say why (issue 29).
@@ -629,6 +630,7 @@ export function compareWhy(
 export function dearerBecause(
   best: Scored,
   compared: readonly { readonly name: string; readonly scored: Scored }[],
+  preferred = false,
 ): string {
   const cheaper = compared
     .filter(
@@ -655,7 +657,9 @@ export function dearerBecause(
             : best.monthlyCostUSD - other.monthlyCostUSD <=
                 Math.min(best.monthlyCostUSD * MIN_SAVING_SHARE, MIN_SAVING_USD)
               ? `it saves less than ${usd(MIN_SAVING_USD)} or ${MIN_SAVING_SHARE * 100}% a month, not worth a change`
-              : `the prompt prefers this move when it costs at most ${percent(PREFERENCE_PREMIUM)} more`;
+              : preferred
+                ? `the prompt prefers this move when it costs at most ${percent(PREFERENCE_PREMIUM)} more`
+                : "the search keeps the candidate that beat those compared before it, two at a time, and this one did";
   return `; ${cheaper.name} (${usd(other.monthlyCostUSD)}/month) is cheaper, but ${reason}`;
 }
 
