@@ -5,6 +5,7 @@
  */
 import type { Issue, Result } from "../common/issues.js";
 import type { Change } from "./changes.js";
+import { questionSubject } from "./questions.js";
 import { compact } from "./draft.js";
 import { ChangeRejected } from "./draft-edits.js";
 import { stepper, type ChangeOf, type Step } from "./apply-step.js";
@@ -211,7 +212,9 @@ function setScale(state: SessionState, change: ChangeOf<"set-scale">): Step {
 function declineQuestion(state: SessionState, change: ChangeOf<"decline-question">): Step {
   const { done } = stepper(state);
   return done({ declined: [...new Set([...state.declined, change.question])] }, [
-    `Skipped question ${change.question}.`,
+    change.answer === undefined
+      ? `Skipped: ${questionSubject(change.question)}.`
+      : `${questionSubject(change.question).replace(/^./, (c) => c.toUpperCase())}: ${change.answer}.`,
   ]);
 }
 

@@ -12,6 +12,7 @@ import { RANGES } from "./value-ranges.js";
 export function askDistribution(state: SessionState): readonly Question[] {
   if (state.confirmed.distribution) return [];
   const scale = state.workload.scale;
+  const regionCount = Array.isArray(scale.regions) ? scale.regions.length : (scale.regions ?? 1);
   const confirm: Change[] = [{ kind: "confirm", subject: "distribution", value: true }];
   const group: QuestionGroup = {
     id: "distribution",
@@ -44,6 +45,10 @@ export function askDistribution(state: SessionState): readonly Question[] {
       },
       alsoChanges: confirm,
       optional: false,
+      suggested: {
+        answer: { kind: "choice", value: scale.consistency ?? "session" },
+        label: `${scale.consistency ?? "session"} consistency`,
+      },
     },
     {
       group,
@@ -55,6 +60,12 @@ export function askDistribution(state: SessionState): readonly Question[] {
       fills: { change: { kind: "set-scale" }, field: "regions" },
       alsoChanges: confirm,
       optional: false,
+      suggested: {
+        answer: { kind: "value", value: regionCount },
+        label: `${regionCount} region${regionCount === 1 ? "" : "s"}`,
+      },
+      // one region has one write region: multi-region writes are not asked
+      skipsWhen: { atMost: 1, skips: ["distribution:multi-region-writes"] },
     },
     {
       group,
@@ -66,6 +77,13 @@ export function askDistribution(state: SessionState): readonly Question[] {
       fills: { change: { kind: "set-scale" }, field: "horizonMonths" },
       alsoChanges: confirm,
       optional: true,
+      suggested:
+        scale.horizonMonths === undefined
+          ? { answer: { kind: "skip", said: "12 months (the default)" }, label: "a 12-month horizon" }
+          : {
+              answer: { kind: "value", value: scale.horizonMonths },
+              label: `a ${scale.horizonMonths}-month horizon`,
+            },
     },
     {
       group,
@@ -90,6 +108,10 @@ export function askDistribution(state: SessionState): readonly Question[] {
       },
       alsoChanges: confirm,
       optional: false,
+      suggested:
+        scale.multiRegionWrites === true
+          ? { answer: { kind: "choice", value: "multi" }, label: "multi-region writes" }
+          : { answer: { kind: "choice", value: "single" }, label: "one write region" },
     },
   ];
 }

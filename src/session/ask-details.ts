@@ -115,6 +115,7 @@ function latencyQuestion(workload: DraftWorkload): Question | undefined {
     answer: { kind: "number", unit: "milliseconds", range: RANGES.positive },
     fills: { change: { kind: "set-latency-target" }, field: "latencyMs" },
     optional: true,
+    suggested: { answer: { kind: "skip", said: "none" }, label: "no latency target" },
   };
 }
 
@@ -154,7 +155,13 @@ function sparseQuestion(workload: DraftWorkload): Question | undefined {
         {
           value: "none",
           label: "No: every record has a value for each of them",
-          changes: [{ kind: "decline-question", question: DETAIL_QUESTIONS.sparse }],
+          changes: [
+            {
+              kind: "decline-question",
+              question: DETAIL_QUESTIONS.sparse,
+              answer: "every record has a value for each filtered attribute",
+            },
+          ],
         },
         {
           value: "some",
@@ -165,6 +172,7 @@ function sparseQuestion(workload: DraftWorkload): Question | undefined {
       ],
     },
     optional: true,
+    suggested: { answer: { kind: "choice", value: "none" }, label: "no sparse attributes" },
   };
 }
 
@@ -182,7 +190,13 @@ function atomicQuestion(workload: DraftWorkload): Question | undefined {
         {
           value: "none",
           label: "No: each write stands alone",
-          changes: [{ kind: "decline-question", question: DETAIL_QUESTIONS.atomic }],
+          changes: [
+            {
+              kind: "decline-question",
+              question: DETAIL_QUESTIONS.atomic,
+              answer: "each write stands alone",
+            },
+          ],
         },
         {
           value: "some",
@@ -193,5 +207,6 @@ function atomicQuestion(workload: DraftWorkload): Question | undefined {
       ],
     },
     optional: true,
+    suggested: { answer: { kind: "choice", value: "none" }, label: "no writes that commit together" },
   };
 }

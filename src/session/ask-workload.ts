@@ -85,6 +85,10 @@ export function askEntityKeys(state: SessionState): readonly Question[] {
     answer: { kind: "text" },
     fills: { change: { kind: "update-entity", name: entity.name }, field: "key" },
     optional: false,
+    suggested: {
+      answer: { kind: "value", value: `${lowerFirst(entity.name)}Id` },
+      label: `${lowerFirst(entity.name)}Id for ${entity.name}`,
+    },
   }));
 }
 

@@ -227,6 +227,12 @@ const CHANGE_MEMBERS = [
   strictObject("decline-question", {
     kind: z.literal("decline-question"),
     question: z.string().min(1).max(200),
+    answer: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("what the user said, when the question is closed by an answer of no (not skipped)"),
   }),
   strictObject("confirm", {
     kind: z.literal("confirm"),

@@ -96,6 +96,16 @@ export interface Question {
   readonly optional: boolean;
   /** The group it is asked in, when it is one part of a larger question. */
   readonly group?: QuestionGroup;
+  /**
+   * The answer most applications give (session consistency, one region, no latency target): the
+   * terminal shows it and takes it on Enter; `label` says it in words.
+   */
+  readonly suggested?: { readonly answer: Answer; readonly label: string };
+  /**
+   * For a number question: the questions of its group that do not apply when the answer is at
+   * most `atMost` (one region: multi-region writes are not asked); their answers are dropped.
+   */
+  readonly skipsWhen?: { readonly atMost: number; readonly skips: readonly string[] };
 }
 
 /** An answer to one question. */
@@ -103,7 +113,8 @@ export type Answer =
   | { readonly kind: "value"; readonly value: number | string | readonly string[] }
   | { readonly kind: "choice"; readonly value: string }
   | { readonly kind: "unknown" }
-  | { readonly kind: "skip" };
+  /** Skipped; `said` is what closing it means, when known ("none" for a latency target). */
+  | { readonly kind: "skip"; readonly said?: string };
 
 /** A change made by answers, with the answers it came from (their indexes). */
 export interface AnsweredChange {
@@ -136,14 +147,8 @@ export function answeredChanges(
 ): { readonly changes: readonly AnsweredChange[]; readonly issues: readonly Issue[] } {
   const collected = collector();
   const issues: Issue[] = [];
-  // answers dropped because a choice of their group said they do not apply
-  const skipped = new Set(
-    answered.flatMap(({ question, answer }) =>
-      answer.kind === "choice"
-        ? (questionChoices(question).find((c) => c.value === answer.value)?.skips ?? [])
-        : [],
-    ),
-  );
+  // answers dropped because a choice (or a number) of their group said they do not apply
+  const skipped = new Set(answered.flatMap(({ question, answer }) => answerSkips(question, answer)));
   answered.forEach(({ question, answer }, index) => {
     if (skipped.has(question.id)) return;
     const problem = collectAnswer(question, answer, index, collected);
@@ -214,7 +219,14 @@ function collectAnswer(
   switch (answer.kind) {
     case "skip":
       if (!question.optional) return "this question cannot be skipped";
-      made.push({ change: { kind: "decline-question", question: question.id }, answers: [index] });
+      made.push({
+        change: {
+          kind: "decline-question",
+          question: question.id,
+          ...(answer.said === undefined ? {} : { answer: answer.said }),
+        },
+        answers: [index],
+      });
       return undefined;
     case "unknown":
       if (question.whenUnknown === undefined) return '"don\'t know" is not an answer to this question';
@@ -328,9 +340,50 @@ export function groupQuestions(
   return groups;
 }
 
+/** The questions of its group an answer says do not apply (a choice's `skips`, a number's `skipsWhen`). */
+export function answerSkips(question: Question, answer: Answer | undefined): readonly string[] {
+  if (answer?.kind === "choice")
+    return questionChoices(question).find((choice) => choice.value === answer.value)?.skips ?? [];
+  if (answer?.kind === "value" && typeof answer.value === "number" && question.skipsWhen !== undefined)
+    return answer.value <= question.skipsWhen.atMost ? question.skipsWhen.skips : [];
+  return [];
+}
+
 /** The choices a question offers: its choices, or the words a number question accepts instead of a number. */
 export function questionChoices(question: Question): readonly Choice[] {
   if (question.answer.kind === "choice") return question.answer.choices;
   if (question.answer.kind === "number") return question.answer.alternatives ?? [];
   return [];
+}
+
+const SUBJECTS: readonly (readonly [RegExp, (...parts: string[]) => string])[] = [
+  [/^application:description$/, () => "the application's description"],
+  [/^design:latency$/, () => "the latency target"],
+  [/^design:sparse-attributes$/, () => "sparse attributes"],
+  [/^design:atomic-writes$/, () => "writes that commit together"],
+  [/^distribution:horizon$/, () => "the planning horizon"],
+  [/^distribution:(.+)$/, (what) => `the ${what.replace(/-/g, " ")}`],
+  [/^size:([^:]+):retention$/, (entity) => `how long ${entity} items are kept`],
+  [/^size:([^:]+):growth$/, (entity) => `new ${entity} items per month`],
+  [/^size:([^:]+):maxBytes$/, (entity) => `the largest ${entity} item`],
+  [/^size:([^:]+):(count|avgBytes)$/, (entity) => `the size of ${entity}`],
+  [/^result-size:([^:]+)(?::limit)?$/, (pattern) => `the result size of ${pattern}`],
+  [/^rate:([^:]+)(?::.*)?$/, (pattern) => `the rate of ${pattern}`],
+  [/^pairing:?(.*)$/, () => "a read or write without its pair"],
+  [/^relationship:([^:]+):(.+?)(?::.*)?$/, (parent, child) => `how ${parent} and ${child} are related`],
+  [/^cardinality:(.+)$/, (what) => `the distinct values of ${what}`],
+  [/^attribute:([^:]+):([^:]+):type$/, (entity, attribute) => `the type of ${entity}.${attribute}`],
+];
+
+/**
+ * A question id in words, for what the user is told ("Skipped: the latency target."); the id
+ * itself when it is none of the engine's kinds.
+ * @example questionSubject("size:Order:retention") // "how long Order items are kept"
+ */
+export function questionSubject(id: string): string {
+  for (const [pattern, say] of SUBJECTS) {
+    const match = pattern.exec(id);
+    if (match !== null) return say(...match.slice(1).map((part) => part ?? ""));
+  }
+  return `question ${id}`;
 }

@@ -31,6 +31,8 @@ export class PtyTerminal {
   private readonly log: string;
   private readonly status: string;
   private cursor = 0;
+  /** Prompts answered so far (each `answer` or `keys`): what a person would have typed. */
+  prompts = 0;
 
   constructor(args: readonly string[]) {
     sessions += 1;
@@ -107,6 +109,7 @@ export class PtyTerminal {
   /** Waits for a prompt, types the text and presses Enter. */
   async answer(prompt: string, text: string): Promise<void> {
     await this.waitFor(prompt);
+    this.prompts += 1;
     if (text !== "") this.type(text);
     this.press(KEY.enter);
   }
@@ -114,6 +117,7 @@ export class PtyTerminal {
   /** Waits for a prompt, then presses the keys. */
   async keys(prompt: string, ...keys: readonly string[]): Promise<void> {
     await this.waitFor(prompt);
+    this.prompts += 1;
     this.press(...keys);
   }
 

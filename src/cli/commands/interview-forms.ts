@@ -14,6 +14,13 @@ import {
   type DraftWorkload,
 } from "../../session/draft.js";
 import { questionChoices, type Answer, type FormRequest, type Question } from "../../session/questions.js";
+import {
+  PATTERN_LINE_EXAMPLE,
+  parseEntityLine,
+  parseNumberLine,
+  parsePatternLine,
+  type NumberPart,
+} from "./interview-lines.js";
 import type { Prompter } from "./interview-prompter.js";
 import { RANGES } from "../../session/value-ranges.js";
 import { atomicWritesForm, presenceForm } from "./interview-detail-forms.js";
@@ -33,6 +40,7 @@ export async function askQuestion(
   const why = `  (${question.why})`;
   prompter.print(why);
   const spec = question.answer;
+  const suggested = question.suggested?.answer;
   switch (spec.kind) {
     case "number": {
       const words = [
@@ -40,13 +48,16 @@ export async function askQuestion(
         ...questionChoices(question).map((choice) => choice.value),
       ];
       const hint = words.length === 0 ? "" : ` [${words.join(" | ")}]`;
+      const shown = suggested?.kind === "value" ? String(suggested.value) : undefined;
+      const keep = suggested?.kind === "skip" ? ` (Enter keeps ${question.suggested?.label ?? "it"})` : "";
       const value = await prompter.quantity(
-        `${question.text}${hint}${question.optional ? " (blank to skip)" : ""}`,
+        `${question.text}${hint}${keep === "" && question.optional ? " (blank to skip)" : keep}`,
         spec.unit,
         {
           range: spec.range,
           allowBlank: question.optional,
           words,
+          ...(shown === undefined ? {} : { default: shown }),
         },
       );
       if (value === undefined) return { answer: { kind: "skip" }, formChanges: [] };
@@ -56,9 +67,14 @@ export async function askQuestion(
     }
     case "text":
     case "list": {
+      if (spec.kind === "list" && question.fills?.change.kind === "add-entity")
+        return entityListAnswer(prompter, question);
       const value = await prompter.text(
         `${question.text}${spec.kind === "list" ? " (comma-separated)" : ""}${question.optional ? " (blank to skip)" : ""}`,
-        { validate: (text) => (text.trim() === "" && !question.optional ? "an answer is needed" : true) },
+        {
+          ...(suggested?.kind === "value" ? { default: String(suggested.value) } : {}),
+          validate: (text) => (text.trim() === "" && !question.optional ? "an answer is needed" : true),
+        },
       );
       if (value.trim() === "") return { answer: { kind: "skip" }, formChanges: [] };
       if (spec.kind === "text") return { answer: { kind: "value", value: value.trim() }, formChanges: [] };
@@ -73,6 +89,7 @@ export async function askQuestion(
       const value = await prompter.choose(
         question.text,
         question.optional ? [...choices, { value: "__skip", name: "Skip this question" }] : choices,
+        suggested?.kind === "choice" ? suggested.value : undefined,
       );
       if (value === "__skip") return { answer: { kind: "skip" }, formChanges: [] };
       const chosen = spec.choices.find((choice) => choice.value === value);
@@ -92,6 +109,125 @@ export async function askQuestion(
   }
 }
 
+/**
+ * The entities typed on one line, each with its key in parentheses when known (`Member
+ * (memberId), Book (bookId), Loan (memberId, bookId)`): the names answer the question, the keys
+ * are set with them (no key question follows for those entities).
+ */
+async function entityListAnswer(prompter: Prompter, question: Question): Promise<AskedAnswer> {
+  const text = await prompter.text(`${question.text} (e.g. Member (memberId), Book (bookId))`, {
+    validate: (value) => {
+      const parsed = parseEntityLine(value);
+      return parsed.ok ? true : parsed.problems.join("; ");
+    },
+  });
+  const parsed = parseEntityLine(text);
+  if (!parsed.ok) return { formChanges: [] };
+  return {
+    answer: { kind: "value", value: parsed.value.map((entity) => entity.name) },
+    formChanges: parsed.value.flatMap((entity): Change[] =>
+      entity.key === undefined
+        ? []
+        : [
+            {
+              kind: "update-entity",
+              name: entity.name,
+              key: entity.key.length === 1 ? (entity.key[0] as string) : [...entity.key],
+            },
+          ],
+    ),
+  };
+}
+
+/**
+ * Several number questions of one group asked on one line (an entity's count, size, growth and
+ * retention; a pattern's average and peak): each part checked as it is typed, against its unit
+ * and range. A question that offers "?" (don't know) takes it as its part.
+ */
+export async function askNumberLine(
+  prompter: Prompter,
+  questions: readonly Question[],
+): Promise<readonly Answer[]> {
+  const parts: NumberPart[] = questions.map((question) => {
+    const spec = question.answer;
+    if (spec.kind !== "number") throw new Error(`${question.id} is no number question`);
+    return {
+      label: partLabel(question),
+      unit: spec.unit,
+      range: spec.range,
+      optional: question.optional,
+      words: [
+        ...(question.whenUnknown === undefined ? [] : ["?"]),
+        ...questionChoices(question).map((choice) => choice.value),
+      ],
+    };
+  });
+  questions.forEach((question, index) => {
+    const words = parts[index]?.words ?? [];
+    const extra = [
+      ...(question.optional ? ["blank to skip"] : []),
+      ...(words.length > 0 ? [`or ${words.map((w) => `"${w}"`).join(" / ")}`] : []),
+    ];
+    prompter.print(`  ${index + 1}. ${question.text}${extra.length === 0 ? "" : ` (${extra.join("; ")})`}`);
+  });
+  const text = await prompter.text(
+    `Answers 1-${questions.length}, separated by ", " (e.g. ${exampleLine(parts)})`,
+    {
+      validate: (value) => {
+        const parsed = parseNumberLine(value, parts);
+        return parsed.ok ? true : parsed.problems.join("; ");
+      },
+    },
+  );
+  const parsed = parseNumberLine(text, parts);
+  const values = parsed.ok ? parsed.value : [];
+  return questions.map((_, index): Answer => {
+    const value = values[index];
+    if (value === undefined) return { kind: "skip" };
+    if (value === "?") return { kind: "unknown" };
+    return typeof value === "string" ? { kind: "choice", value } : { kind: "value", value };
+  });
+}
+
+/** A short name of a number question, for a line's error messages ("average size"). */
+function partLabel(question: Question): string {
+  const field = question.fills?.field ?? question.id.split(":").at(-1) ?? "";
+  const labels: Readonly<Record<string, string>> = {
+    count: "items",
+    avgBytes: "average size",
+    maxBytes: "largest size",
+    growthPerMonth: "new per month",
+    ttlSeconds: "kept for",
+    "rps.avg": "average",
+    "rps.peak": "peak",
+    avg: "average",
+    max: "at most",
+    regions: "regions",
+    horizonMonths: "months",
+  };
+  return labels[field] ?? field;
+}
+
+function exampleLine(parts: readonly NumberPart[]): string {
+  const byLabel: Readonly<Record<string, string>> = {
+    items: "2.5M",
+    "average size": "800 B",
+    "largest size": "8 KB",
+    "new per month": "10k",
+    "kept for": "90 d",
+    peak: "40",
+    "at most": "unbounded",
+    regions: "1",
+    months: "12",
+  };
+  const byUnit: Readonly<Record<string, string>> = {
+    "requests/s": "12",
+    seconds: "90 d",
+    milliseconds: "50 ms",
+  };
+  return parts.map((part) => byLabel[part.label] ?? byUnit[part.unit] ?? "5").join(", ");
+}
+
 /** Runs a form for a new entity, relationship or access pattern. */
 export async function runForm(
   prompter: Prompter,
@@ -99,13 +235,13 @@ export async function runForm(
   workload: DraftWorkload,
   options: { readonly repeat?: boolean } = {},
 ): Promise<readonly Change[]> {
-  if (options.repeat === true) {
-    // every pattern of the application, one form after the other
-    const changes = [...(await runForm(prompter, request, workload))];
-    while (await prompter.yes("Add another access pattern?", true))
-      changes.push(...(await runForm(prompter, request, workload)));
-    return changes;
-  }
+  if (
+    request.form === "access-pattern" &&
+    request.preset.entity === undefined &&
+    request.preset.type === undefined
+  )
+    // every pattern of the application, one line each (the first pattern alone when not repeated)
+    return patternLines(prompter, workload, options.repeat === true);
   switch (request.form) {
     case "entity":
       return [await entityForm(prompter, workload)];
@@ -296,33 +432,27 @@ async function accessPatternForm(
       "eq",
     );
     if (where !== undefined) fields.where = where;
-    const orderBy = await keyValueList(
-      prompter,
-      "Sort as attribute:asc|desc, e.g. createdAt:desc (blank for none)",
-      ["asc", "desc"],
-      "asc",
-    );
+    // a point read (the whole key, by equality) returns one item: no sort order, no limit
+    const key = workload.entities.find((e) => e.name === entity)?.key ?? [];
+    const pointRead = key.length > 0 && key.every((attribute) => where?.[attribute] === "eq");
+    const orderBy = pointRead
+      ? undefined
+      : await keyValueList(
+          prompter,
+          "Sort as attribute:asc|desc, e.g. createdAt:desc (blank for none)",
+          ["asc", "desc"],
+          "asc",
+        );
     if (orderBy !== undefined) fields.orderBy = orderBy;
-    const limit = await prompter.quantity(
-      "At most how many items returned? (blank for all matches)",
-      "count",
-      { allowBlank: true, range: RANGES.positiveInteger },
-    );
+    const limit = pointRead
+      ? undefined
+      : await prompter.quantity("At most how many items returned? (blank for all matches)", "count", {
+          allowBlank: true,
+          range: RANGES.positiveInteger,
+        });
     if (typeof limit === "number") fields.limit = limit;
   }
-  const avg = await prompter.quantity("Average requests per second (blank if not known yet)", "requests/s", {
-    allowBlank: true,
-    range: RANGES.nonNegative,
-  });
-  const peak =
-    avg === undefined
-      ? undefined
-      : await prompter.quantity("Peak requests per second (blank if not known yet)", "requests/s", {
-          allowBlank: true,
-          range: RANGES.positive,
-          check: (peak) =>
-            typeof avg === "number" && peak < avg ? `the peak is at least the average (${avg}/s)` : undefined,
-        });
+  const [avg, peak] = await rateLine(prompter);
   if (typeof avg === "number" || typeof peak === "number")
     fields.rps = {
       ...(typeof avg === "number" ? { avg } : {}),
@@ -333,7 +463,187 @@ async function accessPatternForm(
   return [...attributeChanges, change];
 }
 
-/** New attributes named by a pattern need a type; ask once per attribute. */
+/** The average and peak rate on one line (`12, 40`; blank when not known yet). */
+async function rateLine(prompter: Prompter): Promise<readonly (number | undefined)[]> {
+  const parts: readonly NumberPart[] = [
+    { label: "average", unit: "requests/s", range: RANGES.nonNegative, optional: true },
+    { label: "peak", unit: "requests/s", range: RANGES.positive, optional: true },
+  ];
+  const check = (text: string): string | true => {
+    const parsed = parseNumberLine(text, parts);
+    if (!parsed.ok) return parsed.problems.join("; ");
+    const [avg, peak] = parsed.value;
+    return typeof avg === "number" && typeof peak === "number" && peak < avg
+      ? `the peak is at least the average (${avg}/s)`
+      : true;
+  };
+  const text = await prompter.text(
+    "Average and peak requests per second, e.g. 12, 40 (blank if not known yet)",
+    {
+      validate: check,
+    },
+  );
+  const parsed = parseNumberLine(text, parts);
+  return parsed.ok ? parsed.value.map((value) => (typeof value === "number" ? value : undefined)) : [];
+}
+
+/**
+ * The access patterns typed one per line (`A member's loans: list Loan by memberId, sorted by
+ * dueAt desc, limit 20, 12/s peak 40/s`) until a blank line; `?` opens the step-by-step form. The
+ * attributes a line names that its entity lacks get their types in one prompt, with a guess to
+ * accept with Enter (an attribute named like another entity's key has its type, without asking).
+ */
+async function patternLines(
+  prompter: Prompter,
+  workload: DraftWorkload,
+  repeat: boolean,
+): Promise<readonly Change[]> {
+  prompter.print(
+    `  One access pattern per line: [description:] read or write, the entity, then ", "-separated clauses: by A and B (filters: eq, range, in, contains, prefix), sorted by A desc, limit N, returns N, with X; for a write (create, update, replace, upsert, delete), changes A and B; the rate as 12/s peak 40/s. "?" opens a step-by-step form.`,
+  );
+  const changes: Change[] = [];
+  let current = workload;
+  for (let count = 0; ;) {
+    const first = count === 0;
+    const text = await prompter.text(
+      `Access pattern ${count + 1}${first ? ` (e.g. ${PATTERN_LINE_EXAMPLE})` : " (blank when done)"}`,
+      {
+        validate: (value) => {
+          const trimmed = value.trim();
+          if (trimmed === "") return first ? "an access pattern is needed (? for a step-by-step form)" : true;
+          if (trimmed === "?") return true;
+          const parsed = parsePatternLine(trimmed, current);
+          return parsed.ok ? true : parsed.problems.join("; ");
+        },
+      },
+    );
+    const trimmed = text.trim();
+    if (trimmed === "") break;
+    const made =
+      trimmed === "?"
+        ? await accessPatternForm(prompter, current, {})
+        : await typedPattern(prompter, current, trimmed);
+    changes.push(...made);
+    current = withDeclaredAttributes(current, made);
+    count += 1;
+    if (!repeat) break;
+  }
+  return changes;
+}
+
+/** A typed pattern line's changes: its new attributes' types (asked in one prompt), then the pattern. */
+async function typedPattern(
+  prompter: Prompter,
+  workload: DraftWorkload,
+  line: string,
+): Promise<readonly Change[]> {
+  const parsed = parsePatternLine(line, workload);
+  if (!parsed.ok) return [];
+  const { change, newAttributes } = parsed.value;
+  const known = new Map<string, (typeof ATTRIBUTE_TYPES)[number]>();
+  for (const attribute of newAttributes) {
+    const type = keyTypeElsewhere(workload, change.entity, attribute);
+    if (type !== undefined) known.set(attribute, type);
+  }
+  const asked = newAttributes.filter((attribute) => !known.has(attribute));
+  const changes: Change[] = [...known].map(([name, type]) => ({
+    kind: "set-attribute",
+    entity: change.entity,
+    name,
+    type,
+  }));
+  for (const [name, type] of known)
+    prompter.print(`  ${change.entity}.${name}: ${type}, like the key of the entity it names`);
+  if (asked.length > 0) {
+    const guess = asked.map((attribute) => `${attribute}:${guessType(attribute)}`).join(", ");
+    const typed = await attributeTypes(prompter, change.entity, asked, guess);
+    for (const [name, type] of Object.entries(typed))
+      changes.push({ kind: "set-attribute", entity: change.entity, name, type });
+  }
+  return [...changes, change];
+}
+
+/** The type of `attribute` when it is the key of another entity (an order's customerId). */
+function keyTypeElsewhere(
+  workload: DraftWorkload,
+  entity: string,
+  attribute: string,
+): (typeof ATTRIBUTE_TYPES)[number] | undefined {
+  for (const other of workload.entities) {
+    if (other.name === entity || other.key?.includes(attribute) !== true) continue;
+    return other.attributes.find((a) => a.name === attribute)?.type ?? "string";
+  }
+  return undefined;
+}
+
+/** A first guess of an attribute's type from how it is written, for the user to accept or correct. */
+function guessType(attribute: string): (typeof ATTRIBUTE_TYPES)[number] {
+  if (/(At|Date|Time|On|_at|_date|_time)$/.test(attribute) || /^(date|time|timestamp)/i.test(attribute))
+    return "datetime";
+  if (/^(is|has|can)[A-Z_]/.test(attribute)) return "boolean";
+  if (
+    /(Count|Total|Amount|Price|Quantity|Qty|Score|Rank|Age|Number|count|total|amount|price|quantity|score)$/.test(
+      attribute,
+    )
+  )
+    return "number";
+  return "string";
+}
+
+/** The types of `names` in one prompt (`dueAt:datetime, status:string`), the guess taken on Enter. */
+async function attributeTypes(
+  prompter: Prompter,
+  entity: string,
+  names: readonly string[],
+  guess: string,
+): Promise<Record<string, (typeof ATTRIBUTE_TYPES)[number]>> {
+  const types: readonly string[] = ATTRIBUTE_TYPES;
+  const parse = (text: string): Record<string, (typeof ATTRIBUTE_TYPES)[number]> | string => {
+    const result: Record<string, (typeof ATTRIBUTE_TYPES)[number]> = {};
+    for (const part of text
+      .split(",")
+      .map((p) => p.trim())
+      .filter((p) => p !== "")) {
+      const [name = "", type = ""] = part.split(":").map((p) => p.trim());
+      if (!names.includes(name)) return `"${name}" is not one of ${names.join(", ")}`;
+      if (!types.includes(type)) return `"${type}" is not a type (${ATTRIBUTE_TYPES.join(", ")})`;
+      result[name] = type as (typeof ATTRIBUTE_TYPES)[number];
+    }
+    const missing = names.filter((name) => result[name] === undefined);
+    return missing.length > 0 ? `the type of ${missing.join(", ")} is needed` : result;
+  };
+  const text = await prompter.text(
+    `${entity}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} new: the type${names.length === 1 ? "" : "s"} as name:type (${ATTRIBUTE_TYPES.join(", ")})`,
+    {
+      default: guess,
+      validate: (value) => {
+        const parsed = parse(value);
+        return typeof parsed === "string" ? parsed : true;
+      },
+    },
+  );
+  const parsed = parse(text);
+  return typeof parsed === "string" ? {} : parsed;
+}
+
+/** The workload with the attributes `changes` declare, so the next line does not ask them again. */
+function withDeclaredAttributes(workload: DraftWorkload, changes: readonly Change[]): DraftWorkload {
+  const declared = changes.filter((change) => change.kind === "set-attribute");
+  if (declared.length === 0) return workload;
+  return {
+    ...workload,
+    entities: workload.entities.map((entity) => {
+      const added = declared
+        .filter(
+          (change) => change.entity === entity.name && !entity.attributes.some((a) => a.name === change.name),
+        )
+        .map((change) => ({ name: change.name, type: change.type ?? "string" }));
+      return added.length === 0 ? entity : { ...entity, attributes: [...entity.attributes, ...added] };
+    }),
+  } as DraftWorkload;
+}
+
+/** New attributes named by a pattern need a type: all of them in one prompt, with a guess. */
 async function declareNewAttributes(
   prompter: Prompter,
   workload: DraftWorkload,
@@ -341,19 +651,24 @@ async function declareNewAttributes(
   change: Change,
 ): Promise<readonly Change[]> {
   const entity = workload.entities.find((e) => e.name === entityName);
-  if (entity === undefined || entity.attributes.length === 0 || change.kind !== "add-access-pattern")
-    return [];
+  if (entity === undefined || change.kind !== "add-access-pattern") return [];
   const named = [...Object.keys(change.where ?? {}), ...Object.keys(change.orderBy ?? {})];
   const missing = [...new Set(named)].filter((name) => !entity.attributes.some((a) => a.name === name));
-  const changes: Change[] = [];
-  for (const name of missing) {
-    const type = await prompter.choose(
-      `${entityName}.${name} is new: what type is it?`,
-      ATTRIBUTE_TYPES.map((t) => ({ value: t, name: t })),
-    );
-    changes.push({ kind: "set-attribute", entity: entityName, name, type });
-  }
-  return changes;
+  if (missing.length === 0) return [];
+  const typed = await attributeTypes(
+    prompter,
+    entityName,
+    missing,
+    missing
+      .map((name) => `${name}:${keyTypeElsewhere(workload, entityName, name) ?? guessType(name)}`)
+      .join(", "),
+  );
+  return Object.entries(typed).map(([name, type]): Change => ({
+    kind: "set-attribute",
+    entity: entityName,
+    name,
+    type,
+  }));
 }
 
 async function keyValueList<T extends string>(

@@ -5,6 +5,8 @@
 import { confirm, input, select } from "@inquirer/prompts";
 import { parseQuantity, type QuantityUnit } from "../../session/quantity.js";
 import { rangeProblem, type NumberRange } from "../../session/value-ranges.js";
+import type { Change } from "../../session/changes.js";
+import type { LineResult } from "./interview-lines.js";
 
 /** Typed at any question of a turn: leave the questions for the menu (edit, summary, design, quit). */
 export const MENU_WORD = "/menu";
@@ -24,10 +26,23 @@ export class MenuRequested extends Error {
   }
 }
 
+/** Typed at a text question of a turn: change one value at once (`/set Q1 peak 60/s`). */
+export const SET_WORD = "/set";
+
+/** Thrown by a prompt when the user typed `/set ...`: the change it means. */
+export class EditRequested extends Error {
+  constructor(readonly change: Change) {
+    super("a one-line edit was typed");
+    this.name = "EditRequested";
+  }
+}
+
 /** The few prompt shapes the interview needs. */
 export class Prompter {
   /** While true, every prompt offers the menu: `/menu` in text, a last choice in lists. */
   menu = false;
+  /** Reads a one-line edit (`Q1 peak 60/s`); while set, text questions of a turn accept `/set ...`. */
+  editParser: ((text: string) => LineResult<Change>) | undefined;
 
   constructor(private readonly context: PromptContext = {}) {}
 
@@ -43,6 +58,11 @@ export class Prompter {
   ): Promise<string> {
     const menu = this.menu;
     const validate = options.validate;
+    const edit = menu ? this.editParser : undefined;
+    const editOf = (value: string): LineResult<Change> | undefined => {
+      const match = new RegExp(`^${SET_WORD}(?:\\s+(.*))?$`).exec(value.trim());
+      return match === null || edit === undefined ? undefined : edit(match[1] ?? "");
+    };
     const answer = await input(
       {
         message,
@@ -50,13 +70,19 @@ export class Prompter {
         ...(validate === undefined && !menu
           ? {}
           : {
-              validate: (value: string) =>
-                menu && value.trim() === MENU_WORD ? true : (validate?.(value) ?? true),
+              validate: (value: string) => {
+                if (menu && value.trim() === MENU_WORD) return true;
+                const edited = editOf(value);
+                if (edited !== undefined) return edited.ok ? true : edited.problems.join("; ");
+                return validate?.(value) ?? true;
+              },
             }),
       },
       this.context as never,
     );
     if (menu && answer.trim() === MENU_WORD) throw new MenuRequested();
+    const edited = editOf(answer);
+    if (edited?.ok === true) throw new EditRequested(edited.value);
     return answer;
   }
 
@@ -99,11 +125,14 @@ export class Prompter {
       words?: readonly string[];
       /** A further check of the number (e.g. a peak not below its average): why it is refused. */
       check?: (value: number) => string | undefined;
+      /** Shown, and taken when the user presses Enter. */
+      default?: string;
     },
   ): Promise<number | string | undefined> {
     const words = (options.words ?? []).map((word) => word.toLowerCase());
     const alternatives = words.filter((word) => word !== MENU_WORD);
     const answer = await this.text(message, {
+      ...(options.default === undefined ? {} : { default: options.default }),
       validate: (value) => {
         const trimmed = value.trim().toLowerCase();
         if (trimmed === "") return options.allowBlank === true ? true : "an answer is needed";

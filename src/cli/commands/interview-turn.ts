@@ -4,19 +4,21 @@
  * answer asked again alone. `/menu` or Ctrl+C end the turn with the answers given so far.
  */
 import type { Answer, Question } from "../../session/questions.js";
-import { answeredChanges, questionChoices } from "../../session/questions.js";
+import { answeredChanges, answerSkips } from "../../session/questions.js";
 import { applyChanges } from "../../session/apply-changes.js";
 import type { Change } from "../../session/changes.js";
 import type { SessionState } from "../../session/state.js";
 import { formatIssue } from "../../common/issues.js";
-import { askQuestion } from "./interview-forms.js";
-import { MenuRequested, type Prompter } from "./interview-prompter.js";
+import { askNumberLine, askQuestion } from "./interview-forms.js";
+import { EditRequested, MenuRequested, type Prompter } from "./interview-prompter.js";
 
 /** How a turn of questions ended. */
 export type TurnOutcome =
   | { readonly kind: "answered"; readonly changes: readonly Change[] }
   /** The user asked for the menu (`/menu`) or pressed Ctrl+C: the answers given so far. */
-  | { readonly kind: "menu" | "interrupted"; readonly partial: readonly Change[] };
+  | { readonly kind: "menu" | "interrupted"; readonly partial: readonly Change[] }
+  /** The user typed a one-line edit (`/set Q1 peak 60/s`): the answers so far, then the edit. */
+  | { readonly kind: "edit"; readonly partial: readonly Change[]; readonly change: Change };
 
 /** True for the prompt library's error on Ctrl+C (or an aborted prompt). */
 export function isInterruption(error: unknown): boolean {
@@ -32,6 +34,10 @@ export async function answerTurn(
   prompter: Prompter,
   questions: readonly Question[],
   state: SessionState,
+  options: {
+    /** Called with the turn's changes so far after every answer (the files are rewritten). */
+    readonly onAnswer?: (changes: readonly Change[]) => Promise<void>;
+  } = {},
 ): Promise<TurnOutcome> {
   const answers = new Map<number, Answer>();
   const forms = new Map<number, readonly Change[]>();
@@ -39,27 +45,54 @@ export async function answerTurn(
   const build = () => buildTurn(questions, answers, forms, skipped);
   let pending = questions.map((_, index) => index);
   prompter.menu = true;
+  const record = (index: number, question: Question, answer: Answer | undefined): void => {
+    if (answer === undefined) answers.delete(index);
+    else answers.set(index, answer);
+    for (const id of answerSkips(question, answer)) skipped.add(id);
+    // "I don't know" a rate: the business figures are the next turn's questions
+    if (answer?.kind === "unknown")
+      for (const other of questions) if (other.group?.id === question.group?.id) skipped.add(other.id);
+  };
+  const answered = async (): Promise<void> => {
+    if (options.onAnswer !== undefined) await options.onAnswer(build().changes);
+  };
   try {
+    // every question has an answer most applications give: one prompt takes them all
+    if (await acceptSuggestions(prompter, questions)) {
+      questions.forEach((question, index) => record(index, question, question.suggested?.answer));
+      pending = [];
+    }
     for (;;) {
       let group: string | undefined;
-      for (const index of pending) {
+      for (let at = 0; at < pending.length; at += 1) {
+        const index = pending[at] as number;
         const question = questions[index];
         if (question === undefined || skipped.has(question.id)) continue;
         if (question.group !== undefined && question.group.id !== group)
           prompter.print(`\n${question.group.text}`);
         group = question.group?.id;
+        // the number questions that follow in the same group: one line for all of them
+        const run = numberRun(questions, pending, at, skipped);
+        if (run.length > 1) {
+          const typed = await askNumberLine(
+            prompter,
+            run.map((i) => questions[i] as Question),
+          );
+          run.forEach((i, k) => record(i, questions[i] as Question, typed[k]));
+          at += run.length - 1;
+          await answered();
+          continue;
+        }
         const asked = await askQuestion(prompter, question, state.workload);
         forms.set(index, asked.formChanges);
-        if (asked.answer === undefined) answers.delete(index);
-        else answers.set(index, asked.answer);
-        for (const id of skipsOf(question, asked.answer)) skipped.add(id);
-        // "I don't know" a rate: the business figures are the next turn's questions
-        if (asked.answer?.kind === "unknown")
-          for (const other of questions) if (other.group?.id === question.group?.id) skipped.add(other.id);
+        record(index, question, asked.answer);
+        await answered();
       }
       const built = build();
       const again = new Set(built.problems.map((problem) => problem.question));
-      for (const problem of built.problems) prompter.print(`  ${problem.message}`);
+      // one line per distinct message (a list's items may share one)
+      for (const message of new Set(built.problems.map((problem) => problem.message)))
+        prompter.print(`  ${message}`);
       if (again.size === 0) {
         const applied = applyChanges(state, built.changes);
         if (applied.ok) return { kind: "answered", changes: built.changes };
@@ -89,6 +122,8 @@ export async function answerTurn(
     }
   } catch (error) {
     if (error instanceof MenuRequested) return { kind: "menu", partial: build().changes };
+    if (error instanceof EditRequested)
+      return { kind: "edit", partial: build().changes, change: error.change };
     if (isInterruption(error)) return { kind: "interrupted", partial: build().changes };
     throw error;
   } finally {
@@ -96,10 +131,44 @@ export async function answerTurn(
   }
 }
 
-/** The questions a choice says not to ask. */
-function skipsOf(question: Question, answer: Answer | undefined): readonly string[] {
-  if (answer?.kind !== "choice") return [];
-  return questionChoices(question).find((choice) => choice.value === answer.value)?.skips ?? [];
+/**
+ * The indexes, from `pending[at]` on, of consecutive number questions of one group (none skipped):
+ * asked on one line when there are several.
+ */
+function numberRun(
+  questions: readonly Question[],
+  pending: readonly number[],
+  at: number,
+  skipped: ReadonlySet<string>,
+): readonly number[] {
+  const first = questions[pending[at] ?? -1];
+  if (first?.answer.kind !== "number" || first.group === undefined) return [];
+  const run: number[] = [];
+  for (let k = at; k < pending.length; k += 1) {
+    const index = pending[k] as number;
+    const question = questions[index];
+    if (question === undefined || skipped.has(question.id)) break;
+    if (question.answer.kind !== "number" || question.group?.id !== first.group.id) break;
+    // a number that decides whether the next questions apply is asked alone
+    if (run.length > 0 && questions[run.at(-1) as number]?.skipsWhen !== undefined) break;
+    run.push(index);
+  }
+  return run;
+}
+
+/**
+ * When every question of the turn (two or more) has a suggested answer: one yes/no prompt that
+ * takes them all ("session consistency, 1 region, a 12-month horizon, one write region").
+ */
+async function acceptSuggestions(prompter: Prompter, questions: readonly Question[]): Promise<boolean> {
+  if (questions.length < 2 || questions.some((question) => question.suggested === undefined)) return false;
+  const groups = [
+    ...new Set(questions.map((question) => question.group?.text).filter((t) => t !== undefined)),
+  ];
+  if (groups.length > 0) prompter.print(`\n${groups.join("\n")}`);
+  else for (const question of questions) prompter.print(`\n${question.text}`);
+  const labels = questions.map((question) => question.suggested?.label ?? "");
+  return prompter.yes(`Keep ${labels.join(", ")}? (n to answer each)`, true);
 }
 
 /**

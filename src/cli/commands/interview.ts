@@ -20,9 +20,10 @@ import { openSession, saveSession, SessionFileChangedError } from "../../session
 import { HandEditedError } from "../../files/write-outputs.js";
 import type { CommandRegistration } from "../support/command.js";
 import { EXIT_OK } from "../support/output.js";
-import { MENU_WORD, Prompter, type PromptContext } from "./interview-prompter.js";
+import { MENU_WORD, Prompter, SET_WORD, type PromptContext } from "./interview-prompter.js";
 import { answerTurn, applyWhatCan, isInterruption } from "./interview-turn.js";
 import { runEditMenu } from "./interview-edits.js";
+import { EDIT_LINE_EXAMPLE, parseEditLine } from "./interview-lines.js";
 
 export const register: CommandRegistration = (program) => {
   program
@@ -52,7 +53,7 @@ export const register: CommandRegistration = (program) => {
     });
 };
 
-type MenuChoice = "answer" | "edit" | "summary" | "design" | "quit";
+type MenuChoice = "answer" | "set" | "edit" | "summary" | "design" | "quit";
 
 /** Exit status after Ctrl+C (128 + SIGINT), as shells report an interrupted command. */
 export const EXIT_INTERRUPTED = 130;
@@ -69,10 +70,11 @@ export async function runInterview(options: { dir: string; context?: PromptConte
       opened.resumed
         ? `Resuming the session in ${options.dir} (${state.turn} answers so far).`
         : `New modeling session in ${options.dir}.`
-    } Answers are saved after each turn. Type ${MENU_WORD} at a question (or choose the menu) to edit, see the summary, design or quit; Ctrl+C saves what you answered and stops.`,
+    } Answers are saved as you give them. Type ${MENU_WORD} at a question (or choose the menu) to edit, see the summary, design or quit, or ${SET_WORD} and a change to change one value (${SET_WORD} ${EDIT_LINE_EXAMPLE.split(", ")[0] ?? ""}); Ctrl+C saves what you answered and stops.`,
   );
   prompter.print(renderSummaryTable(state.workload, saved.readiness));
 
+  const filesOfTurn = new Set<string>();
   /** Applies changes, saves the files and prints the turn summary; false when nothing could be applied. */
   const commit = async (changes: readonly Change[], partial: boolean): Promise<boolean> => {
     const applied = partial ? applyWhatCan(state, changes) : applyChanges(state, changes);
@@ -100,8 +102,10 @@ export async function runInterview(options: { dir: string; context?: PromptConte
       state,
       readiness: saved.readiness,
       learned: applied.value.learned,
-      filesUpdated: saved.filesUpdated,
+      // the files were rewritten after each answer of the turn too
+      filesUpdated: [...new Set([...filesOfTurn, ...saved.filesUpdated])],
     });
+    filesOfTurn.clear();
     prompter.print(`\n${formatTurnSummary(summary)}`);
     return true;
   };
@@ -112,21 +116,43 @@ export async function runInterview(options: { dir: string; context?: PromptConte
     );
     return EXIT_INTERRUPTED;
   };
+  /** Rewrites the files with the turn's answers so far (the turn's summary comes at its end). */
+  const saveAnswers = async (changes: readonly Change[]): Promise<void> => {
+    const applied = applyWhatCan(state, changes);
+    if (!applied.ok) return;
+    try {
+      saved = await saveSession(options.dir, applied.value.state, saved.baseline);
+      for (const file of saved.filesUpdated) filesOfTurn.add(file);
+    } catch (error) {
+      // a file changed by hand: the end of the turn says so and reloads it
+      if (!(error instanceof SessionFileChangedError)) throw error;
+    }
+  };
+
   try {
+    // the turn that completes the requirements goes on to the design without a menu
+    let justAnswered = false;
     for (;;) {
       const questions = nextQuestions(state);
+      const workloadNow = state.workload;
+      prompter.editParser = (text) => parseEditLine(text, workloadNow);
       let choice: MenuChoice = "answer";
       if (questions.length === 0) {
         prompter.print("\nNo open questions.");
-        choice = await menu(prompter, false);
+        choice = justAnswered ? "design" : await menu(prompter, false);
+        justAnswered = false;
       } else {
-        const turn = await answerTurn(prompter, questions, state);
+        const turn = await answerTurn(prompter, questions, state, { onAnswer: saveAnswers });
         if (turn.kind === "answered") {
-          await commit(turn.changes, false);
+          justAnswered = await commit(turn.changes, false);
           continue;
         }
         if (turn.partial.length > 0) await commit(turn.partial, true);
         if (turn.kind === "interrupted") return interrupted();
+        if (turn.kind === "edit") {
+          await commit([turn.change], false);
+          continue;
+        }
         choice = await menu(prompter, true);
       }
       switch (choice) {
@@ -146,6 +172,18 @@ export async function runInterview(options: { dir: string; context?: PromptConte
           if (changes.length > 0) await commit(changes, false);
           continue;
         }
+        case "set": {
+          const workloadNow = state.workload;
+          const text = await prompter.text(`The change, on one line (e.g. ${EDIT_LINE_EXAMPLE})`, {
+            validate: (value) => {
+              const parsed = parseEditLine(value, workloadNow);
+              return parsed.ok ? true : parsed.problems.join("; ");
+            },
+          });
+          const parsed = parseEditLine(text, workloadNow);
+          if (parsed.ok) await commit([parsed.value], false);
+          continue;
+        }
         default:
           choice satisfies never;
       }
@@ -163,6 +201,7 @@ async function menu(prompter: Prompter, questionsOpen: boolean): Promise<MenuCho
     "What next?",
     [
       ...(questionsOpen ? [{ value: "answer" as const, name: "Back to the questions" }] : []),
+      { value: "set", name: `Change one value in one line (e.g. ${EDIT_LINE_EXAMPLE.split(", ")[0] ?? ""})` },
       { value: "edit", name: "Add, edit or remove entities, relationships, access patterns or scale" },
       { value: "summary", name: "Show the summary table" },
       { value: "design", name: "Design the model and write cosmosdb_data_model.md" },
@@ -180,14 +219,9 @@ async function designStep(prompter: Prompter, dir: string, state: SessionState):
     for (const reason of outcome.reasons) prompter.print(`  - ${reason}`);
     return false;
   }
-  if (
-    !(await prompter.yes(
-      "Everything is captured and confirmed. Design the model and write cosmosdb_data_model.md and its artifacts now?",
-      true,
-    ))
-  ) {
-    return false;
-  }
+  prompter.print(
+    "Everything is captured and confirmed: designing the model and writing cosmosdb_data_model.md and its artifacts.",
+  );
   let written;
   try {
     written = await writeDataModel(dir, state);
@@ -202,9 +236,30 @@ async function designStep(prompter: Prompter, dir: string, state: SessionState):
     return false;
   }
   for (const line of written.highlights) prompter.print(line);
-  const files = [...written.files, ...written.unchanged.map((file) => `${file} (unchanged)`)];
+  const files = [
+    ...groupFiles(written.files),
+    ...groupFiles(written.unchanged).map((file) => `${file} (unchanged)`),
+  ];
   prompter.print(`Written in ${dir}:\n${files.map((file) => `  - ${file}`).join("\n")}`);
   return true;
+}
+
+/**
+ * Files to list, with the files of a folder that holds more than three said once ("src/runtime/
+ * (28 files)").
+ */
+export function groupFiles(files: readonly string[]): readonly string[] {
+  const folderOf = (file: string): string => file.slice(0, file.lastIndexOf("/") + 1);
+  const counts = new Map<string, number>();
+  for (const file of files) counts.set(folderOf(file), (counts.get(folderOf(file)) ?? 0) + 1);
+  const listed: string[] = [];
+  for (const file of files) {
+    const folder = folderOf(file);
+    const count = counts.get(folder) ?? 0;
+    if (folder === "" || count <= 3) listed.push(file);
+    else if (!listed.includes(`${folder} (${count} files)`)) listed.push(`${folder} (${count} files)`);
+  }
+  return listed;
 }
 
 /** The running summary: entities, relationships, access patterns and checklist progress. */
