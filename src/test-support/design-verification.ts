@@ -10,6 +10,7 @@ import { designModel } from "../design/design-model.js";
 import { loadModel } from "../model/load-model.js";
 import { serializeModel } from "../model/serialize-model.js";
 import type { CosmosEndpoint } from "../verify/endpoint.js";
+import type { Workload } from "../workload/types.js";
 import { verifyOnEndpoint, type RunOptions } from "../verify/run-verification.js";
 import type { VerificationOptions } from "../verify/verification-plan.js";
 import { toWorkload, workloadDocumentArbitrary, type WorkloadDocument } from "./workload-arbitrary.js";
@@ -54,7 +55,15 @@ export async function verifyDesign(
   document: WorkloadDocument,
   options: VerificationOptions & Pick<RunOptions, "pagingPageSizes"> = SAMPLE_VERIFY_OPTIONS,
 ): Promise<DesignVerification> {
-  const workload = toWorkload(document);
+  return verifyWorkloadDesign(endpoint, toWorkload(document), options);
+}
+
+/** Designs `workload`, writes and reloads its model, and verifies it on `endpoint`. */
+export async function verifyWorkloadDesign(
+  endpoint: CosmosEndpoint,
+  workload: Workload,
+  options: VerificationOptions & Pick<RunOptions, "pagingPageSizes"> = SAMPLE_VERIFY_OPTIONS,
+): Promise<DesignVerification> {
   const patterns = workload.accessPatterns.length;
   let text: string;
   try {
