@@ -22,6 +22,7 @@ import {
   askFirstAccessPattern,
   askSizes,
 } from "./ask-workload.js";
+import { rankByImpact } from "./impact.js";
 import { groupQuestions, type Question } from "./questions.js";
 import type { SessionState } from "./state.js";
 
@@ -54,11 +55,14 @@ const ASKERS: readonly Asker[] = [
  */
 export function nextQuestions(state: SessionState): readonly Question[] {
   for (const ask of ASKERS) {
-    const questions = ask(state).filter((question) => !state.declined.includes(question.id));
-    if (questions.length > 0)
+    const asked = ask(state).filter((question) => !state.declined.includes(question.id));
+    if (asked.length > 0) {
+      // the unknowns whose answer changes the design or the cost most come first
+      const questions = rankByImpact(state, asked);
       return groupQuestions(questions)
         .slice(0, MAX_QUESTIONS_PER_TURN)
         .flatMap((group) => group.questions);
+    }
   }
   return [];
 }

@@ -97,6 +97,12 @@ export interface Question {
   /** The group it is asked in, when it is one part of a larger question. */
   readonly group?: QuestionGroup;
   /**
+   * What the answer changes, when the tool designed the unknown at a plausible low and high value
+   * ("This decides how Invoice is partitioned ... and the cost: $432 a month at 20 items, $14,935
+   * at ..."): set by `rankByImpact` (impact.ts), which also asks such questions first.
+   */
+  readonly impact?: string;
+  /**
    * The answer most applications give (session consistency, one region, no latency target): the
    * terminal shows it and takes it on Enter; `label` says it in words.
    */

@@ -39,6 +39,7 @@ export async function askQuestion(
 ): Promise<AskedAnswer> {
   const why = `  (${question.why})`;
   prompter.print(why);
+  if (question.impact !== undefined) prompter.print(`  ${question.impact}`);
   const spec = question.answer;
   const suggested = question.suggested?.answer;
   switch (spec.kind) {
@@ -162,6 +163,8 @@ export async function askNumberLine(
       ],
     };
   });
+  for (const impact of new Set(questions.map((question) => question.impact)))
+    if (impact !== undefined) prompter.print(`  ${impact}`);
   questions.forEach((question, index) => {
     const words = parts[index]?.words ?? [];
     const extra = [

@@ -167,6 +167,7 @@ async function acceptSuggestions(prompter: Prompter, questions: readonly Questio
   ];
   if (groups.length > 0) prompter.print(`\n${groups.join("\n")}`);
   else for (const question of questions) prompter.print(`\n${question.text}`);
+  for (const question of questions) if (question.impact !== undefined) prompter.print(`  ${question.impact}`);
   const labels = questions.map((question) => question.suggested?.label ?? "");
   return prompter.yes(`Keep ${labels.join(", ")}? (n to answer each)`, true);
 }

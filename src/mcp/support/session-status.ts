@@ -35,6 +35,18 @@ export const questionSchema = z.object({
     .object({ id: z.string(), text: z.string() })
     .optional()
     .describe("questions of one group are one question with several parts: answer them together"),
+  impact: z
+    .string()
+    .optional()
+    .describe("what the answer changes: the design and the monthly cost at a plausible low and high value"),
+  suggested: z
+    .object({ answer: looseRecord, label: z.string() })
+    .optional()
+    .describe("the answer most applications give; the user may accept it"),
+  skipsWhen: z
+    .object({ atMost: z.number(), skips: z.array(z.string()) })
+    .optional()
+    .describe("questions of the group that do not apply when this number is at most atMost"),
   howToAnswer: z.string(),
 });
 
@@ -205,7 +217,7 @@ export function formatQuestions(questions: readonly Question[]): string {
         const [only] = parts;
         return only === undefined
           ? ""
-          : `${index + 1}. ${only.text}\n   why: ${only.why}\n   answer: ${howToAnswer(only, questions)}`;
+          : `${index + 1}. ${only.text}\n   why: ${only.why}${only.impact === undefined ? "" : `\n   impact: ${only.impact}`}\n   answer: ${howToAnswer(only, questions)}`;
       }
       const changes = new Set<string>();
       const lines = parts.map((part, i) => {
@@ -214,6 +226,7 @@ export function formatQuestions(questions: readonly Question[]): string {
         return [
           `   ${String.fromCharCode(97 + (i % 26))}) ${part.text}${part.optional ? " (optional)" : ""}`,
           `      why: ${part.why}`,
+          ...(part.impact === undefined ? [] : [`      impact: ${part.impact}`]),
           ...(others.length === 0 ? [] : [`      or: ${others.join("; ")}`]),
         ].join("\n");
       });
