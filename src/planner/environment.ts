@@ -4,6 +4,7 @@
  * item shapes and indexing policies.
  */
 import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
+import type { RuCoefficients } from "../estimator/coefficients.js";
 import type { Operation, RuEstimate } from "../estimator/operation.js";
 import type { Container, ItemType } from "../model/types.js";
 import type { Rate } from "../workload/types.js";
@@ -23,8 +24,13 @@ export interface PlanOptions {
   readonly followUps?: "cheapest" | "perItem";
   /** Physical partitions per container (the evaluation's fixed point); default 1. */
   readonly partitions?: Readonly<Record<string, number>>;
-  /** The RU estimator; default `estimateRequestCharge` with the calibrated coefficients. */
+  /** The RU estimator; default `estimateRequestCharge` with `coefficients`. */
   readonly estimate?: (operation: Operation) => RuEstimate;
+  /**
+   * The request-charge model's coefficients (a file `calibrate` wrote from measured charges);
+   * default the calibrated DEFAULT_RU_COEFFICIENTS.
+   */
+  readonly coefficients?: RuCoefficients;
 }
 
 export interface PlanEnvironment {
@@ -32,6 +38,8 @@ export interface PlanEnvironment {
   readonly followUps: "cheapest" | "perItem";
   partitions(container: string): number;
   estimate(operation: Operation): RuEstimate;
+  /** A step's charge and the operation it was estimated from (kept on the step, see StepBase). */
+  charge(operation: Operation): { readonly ru: RuEstimate; readonly estimatedFrom: Operation };
   shape(placement: Placement): ItemShape;
   policy(container: Container): ExplicitIndexingPolicy;
   /** Items of this item type at the horizon (records / bucket size, x replicas, keepLatest bound). */
@@ -75,11 +83,14 @@ export function createPlanEnvironment(
     const distinct = attributes.reduce((product, a) => product * context.distinctValues(item.entity, a), 1);
     return Math.max(1, Math.min(records, distinct)) * (item.shards ?? 1) * (item.replicas ?? 1);
   };
+  const estimate =
+    options.estimate ?? ((operation: Operation) => estimateRequestCharge(operation, options.coefficients));
   return {
     context,
     followUps: options.followUps ?? "cheapest",
     partitions: (container) => Math.max(1, options.partitions?.[container] ?? 1),
-    estimate: options.estimate ?? ((operation) => estimateRequestCharge(operation)),
+    estimate,
+    charge: (operation) => ({ ru: estimate(operation), estimatedFrom: operation }),
     shape(placement) {
       const key = `${placement.container.name}/${placement.item.type}`;
       let shape = shapes.get(key);

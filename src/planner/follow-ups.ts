@@ -90,7 +90,7 @@ function perItemParentLookup(
         itemType: placement.item.type,
         id: bindTemplate(placement.item.id, fromChild) ?? placement.item.id,
         partitionKey: placement.item.partitionKey.map((t) => bindTemplate(t, fromChild) ?? t),
-        ru: env.estimate({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
+        ...env.charge({ op: "read", itemBytes: shape.avgBytes, ...(consistency ? { consistency } : {}) }),
         times,
         note: `one point read of the ${parent} of each returned item for ${attribute === undefined ? "all its attributes" : `${parent}.${attribute}`}`,
         perResult: true,
@@ -120,7 +120,7 @@ function perItemParentLookup(
         partitions,
         returned: 1,
         orderServedByIndex: true,
-        ru: env.estimate({
+        ...env.charge({
           op: "query",
           returned: 1,
           returnedBytes:
@@ -183,7 +183,7 @@ function batchedParentLookup(
       partitions,
       returned: distinctParents,
       orderServedByIndex: true,
-      ru: env.estimate({
+      ...env.charge({
         op: "query",
         returned: distinctParents,
         returnedBytes,
@@ -286,7 +286,7 @@ export function childQuery(
       partitions,
       returned,
       orderServedByIndex: clause !== undefined,
-      ru: env.estimate({
+      ...env.charge({
         op: "query",
         returned,
         returnedBytes: aggregate !== undefined ? 20 : returned * shape.avgBytes,

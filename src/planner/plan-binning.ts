@@ -47,7 +47,7 @@ export function binnedWriteSteps(
     ...base,
     kind: "write",
     operation: "patch",
-    ru: env.estimate({
+    ...env.charge({
       op: "patch",
       itemBytes: shape.avgBytes * fill,
       indexedValues: indexed * fill,
@@ -66,7 +66,7 @@ export function binnedWriteSteps(
   const missing: PointReadStep = {
     ...base,
     kind: "pointRead",
-    ru: env.estimate({ op: "read", itemBytes: 1 }),
+    ...env.charge({ op: "read", itemBytes: 1 }),
     times: whole ? 0 : buckets,
     note: `the first append to a new ${item.type} finds no item (404)`,
   };
@@ -74,7 +74,7 @@ export function binnedWriteSteps(
     ...base,
     kind: "write",
     operation: "create",
-    ru: env.estimate({
+    ...env.charge({
       op: "create",
       itemBytes: shape.avgBytes * (together / records),
       indexedValues: (indexed * together) / records,

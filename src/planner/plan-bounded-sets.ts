@@ -73,7 +73,7 @@ export function membersQuery(env: PlanEnvironment, copy: Placement, times: numbe
     partitions: 1,
     returned: members,
     orderServedByIndex: isPathIndexed(env.policy(container), `/${keepLatest.by}`),
-    ru: env.estimate({
+    ...env.charge({
       op: "query",
       returned: members,
       returnedBytes: members * MEMBER_BYTES,
@@ -108,7 +108,7 @@ export function boundedSetSteps(
     itemType: item.type,
     id: item.id,
     partitionKey: item.partitionKey,
-    ru: env.estimate({ op: "read", itemBytes: env.shape(copy).avgBytes }),
+    ...env.charge({ op: "read", itemBytes: env.shape(copy).avgBytes }),
     times,
     note: `is the item in the set? one point read in one replica (only members are rewritten)`,
   };
@@ -221,7 +221,7 @@ export function refillQuery(
     partitions,
     returned,
     orderServedByIndex: isPathIndexed(env.policy(source.container), `/${keepLatest.by}`),
-    ru: env.estimate({
+    ...env.charge({
       op: "query",
       returned,
       returnedBytes: returned * env.shape(source).avgBytes,

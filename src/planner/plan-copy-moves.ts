@@ -69,7 +69,7 @@ export function copyMoveSteps(
       itemType: copy.item.type,
       id: copy.item.id,
       partitionKey: copy.item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: env.shape(copy).avgBytes }),
+      ...env.charge({ op: "read", itemBytes: env.shape(copy).avgBytes }),
       times: times * replicas,
       note: `read the copy first: delete it only if it still holds the deleted ${source.item.type} (its move may have rewritten it)`,
     };
@@ -112,7 +112,7 @@ export function copyMoveSteps(
     partitions,
     returned: replicas,
     orderServedByIndex: true,
-    ru: env.estimate({ op: "query", returned: replicas, returnedBytes: replicas * 80, partitions }),
+    ...env.charge({ op: "query", returned: replicas, returnedBytes: replicas * 80, partitions }),
     times: times * searched,
     note:
       kind === "create"

@@ -61,7 +61,7 @@ export function copyRefreshReads(
       itemType: source.item.type,
       id: source.item.id,
       partitionKey: source.item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: env.shape(source).avgBytes }),
+      ...env.charge({ op: "read", itemBytes: env.shape(source).avgBytes }),
       times: share * pattern.batch,
       note:
         pattern.operation === "patch"

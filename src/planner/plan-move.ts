@@ -82,7 +82,7 @@ function helperRead(
       itemType: item.type,
       id: item.id,
       partitionKey: item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: env.shape(candidate).avgBytes }),
+      ...env.charge({ op: "read", itemBytes: env.shape(candidate).avgBytes }),
       times,
       note: derives
         ? `read the ${item.type} in ${candidate.container.name}: the current ${moving.item.type} follows from it`
@@ -141,7 +141,7 @@ function locateQuery(
     partitions,
     returned: 1,
     orderServedByIndex: true,
-    ru: env.estimate({ op: "query", returned: 1, returnedBytes: env.shape(moving).avgBytes, partitions }),
+    ...env.charge({ op: "query", returned: 1, returnedBytes: env.shape(moving).avgBytes, partitions }),
     times,
     note: `find the current ${moving.item.type} by its ${key.join(", ")} (${routing.scope === "fanOut" ? `fan-out over ${partitions} physical partition(s)` : `${routing.scope} query`})`,
   };
@@ -177,7 +177,7 @@ export function planMove(
           itemType: moving.item.type,
           id: moving.item.id,
           partitionKey: moving.item.partitionKey,
-          ru: env.estimate({ op: "read", itemBytes: env.shape(moving).avgBytes }),
+          ...env.charge({ op: "read", itemBytes: env.shape(moving).avgBytes }),
           times,
           note: `read the current ${moving.item.type} at the id and key the ${helper.itemType} names (the query when that copy lags)`,
         };

@@ -107,7 +107,7 @@ export function planPropagations(
         partitions,
         returned: holders,
         orderServedByIndex: true,
-        ru: env.estimate({ op: "query", returned: holders, returnedBytes: holders * 80, partitions }),
+        ...env.charge({ op: "query", returned: holders, returnedBytes: holders * 80, partitions }),
         times: probability * pattern.batch,
         note: `find the ${item.type} items holding ${copy.as} (${holders} per ${pattern.entity} on average)`,
       };
@@ -174,7 +174,7 @@ function manyToManyPropagation(
     partitions,
     returned: holders,
     orderServedByIndex: true,
-    ru: env.estimate({
+    ...env.charge({
       op: "query",
       returned: holders,
       returnedBytes: holders * arrayBytes,

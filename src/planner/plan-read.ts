@@ -240,7 +240,7 @@ function pointReadStep(
     itemType: item.type,
     id: item.id,
     partitionKey: item.partitionKey,
-    ru: env.estimate({ op: "read", itemBytes: env.shape(placement).avgBytes, consistency }),
+    ...env.charge({ op: "read", itemBytes: env.shape(placement).avgBytes, consistency }),
     times,
     note: `${
       times > 1
@@ -373,7 +373,7 @@ function queryStep(
     ...(pattern.limit === undefined ? {} : { pageSize: pattern.limit }),
     orderServedByIndex: served,
     ...(query.orderValues === undefined ? {} : { orderValues: query.orderValues }),
-    ru: env.estimate({
+    ...env.charge({
       op: "query",
       returned: itemsReturned,
       returnedBytes: itemsReturned * bytesEach,

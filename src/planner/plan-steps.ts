@@ -28,7 +28,7 @@ export function writeStep(
     operation,
     id: placement.item.id,
     partitionKey: placement.item.partitionKey,
-    ru: env.estimate({
+    ...env.charge({
       op: operation,
       itemBytes: shape.avgBytes,
       indexedValues,

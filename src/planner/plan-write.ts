@@ -333,7 +333,7 @@ function planEmbeddedWrites(
       itemType: item.type,
       id: item.id,
       partitionKey: item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: env.shape(parent).avgBytes }),
+      ...env.charge({ op: "read", itemBytes: env.shape(parent).avgBytes }),
       times: 1,
       note: `read the ${item.type} for its embedded ${embed.as} (the patch is conditional on its ETag)`,
     };
@@ -589,7 +589,7 @@ function currentRecordRead(env: PlanEnvironment, pattern: WritePattern): PointRe
       itemType: placement.item.type,
       id: placement.item.id,
       partitionKey: placement.item.partitionKey,
-      ru: env.estimate({ op: "read", itemBytes: env.shape(placement).avgBytes }),
+      ...env.charge({ op: "read", itemBytes: env.shape(placement).avgBytes }),
       times: pattern.batch,
       note: `read the current ${placement.item.type} for the attributes the ${pattern.operation}'s input does not give`,
     },

@@ -5,6 +5,7 @@
  */
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Truncation, WriteOperation } from "../workload/types.js";
+import type { Operation } from "../estimator/operation.js";
 
 /** Where a value in a query parameter, id or partition key comes from at run time. */
 export type ValueSource =
@@ -63,6 +64,11 @@ interface StepBase {
   readonly itemType: string;
   /** Charge of one execution of this step. */
   readonly ru: RuEstimate;
+  /**
+   * The estimator input the charge was estimated from (item size, indexed values, items
+   * returned, partitions...): what `verify --record-charges` records beside the measured charge.
+   */
+  readonly estimatedFrom?: Operation;
   /** Executions of this step per request of the pattern (may be fractional: amortized or rare). */
   readonly times: number;
   /** Why this step exists, in one sentence. */
