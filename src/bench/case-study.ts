@@ -26,7 +26,7 @@ import { countChangedIndexedValues, countIndexedValues } from "../planner/indexi
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import type { Bench } from "./bench.js";
-import { CASE_STUDY_FILE } from "./calibration-rows.js";
+import { CASE_STUDY_FILE } from "../estimator/calibration-rows.js";
 
 export const CASE_STUDY_VERSIONS = ["v1", "v2", "v3"] as const;
 export type CaseStudyVersion = (typeof CASE_STUDY_VERSIONS)[number];

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
-import { caseStudyFanOutCheck } from "./calibration-rows.js";
+import { caseStudyFanOutCheck } from "../estimator/calibration-rows.js";
 import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import {
   ACCURACY_TARGETS,
@@ -11,13 +11,13 @@ import {
   loadOutOfModelRows,
   measureAccuracy,
 } from "./estimator-accuracy.js";
-import { isMeasurement } from "./calibration-rows.js";
+import { isMeasurement } from "../estimator/calibration-rows.js";
 import {
   crossValidateLeaveOneSourceOut,
   fitCoefficients,
   rowEstimate,
   sourceOf,
-} from "./fit-coefficients.js";
+} from "../estimator/fit-coefficients.js";
 import { BENCH_DATA_DIR } from "../test-support/model-examples.js";
 
 const benchmarksDir = BENCH_DATA_DIR;

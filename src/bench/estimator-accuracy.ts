@@ -18,7 +18,7 @@ import {
   isMeasurement,
   parseMeasurementRows,
   type CalibrationRow,
-} from "./calibration-rows.js";
+} from "../estimator/calibration-rows.js";
 import {
   crossValidateLeaveOneOut,
   crossValidateLeaveOneSourceOut,
@@ -28,7 +28,7 @@ import {
   sourceOf,
   type CrossValidatedRow,
   type Family,
-} from "./fit-coefficients.js";
+} from "../estimator/fit-coefficients.js";
 
 /**
  * Targets: in sample, mean absolute error at most 10% and at least 90% of the rows inside the

@@ -10,10 +10,10 @@
  *   Orleans.CosmosDB stored-procedure measurements and the "monitor and scale" training module;
  *   two more rows (unfiltered reads of a whole container) are kept outside the model;
  * - the V3 single-partition queries Q3..Q6 of bench/data/blogging-case-study.json (inputs derived
- *   from examples/blogging/workload.yaml in src/bench/calibration-rows.ts).
+ *   from examples/blogging/workload.yaml in src/estimator/calibration-rows.ts).
  *
  * Fitting: least squares of log(estimate / measured) per operation family (reads, creates,
- * index-served queries), Nelder-Mead from src/bench/fit-coefficients.ts; scans and the stored
+ * index-served queries), Nelder-Mead from src/estimator/fit-coefficients.ts; scans and the stored
  * procedure overhead in closed form; rounded to the digits shown. Sizes are the stored size, item
  * JSON + {@link SYSTEM_PROPERTIES_BYTES}, in KiB. Accuracy (in sample 8.0% mean |error|;
  * leave-one-source-out 9.0% on measurements) is printed by the bench. Checked 2026-11-24.

@@ -1,9 +1,10 @@
 /**
  * Fits the RU model's coefficients to measured rows, and cross-validates the fit. Used by the
- * bench to show where DEFAULT_RU_COEFFICIENTS come from and how well they generalise.
+ * bench to show where DEFAULT_RU_COEFFICIENTS come from and how well they generalise, and by
+ * `calibrate` to fit them to the charges a user's own account measured (recordings.ts).
  */
-import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "../estimator/coefficients.js";
-import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
+import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "./coefficients.js";
+import { estimateRequestCharge } from "./estimate-request-charge.js";
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
 import type { CalibrationRow } from "./calibration-rows.js";
 

@@ -2,8 +2,8 @@
  * The calibration set of the RU model: measured charges of single operations from
  * bench/data, as estimator inputs plus the measured charge. Pure: callers read the files.
  */
-import type { Operation } from "../estimator/operation.js";
-import { validateOperation } from "../estimator/validate-operation.js";
+import type { Operation } from "./operation.js";
+import { validateOperation } from "./validate-operation.js";
 import { formatIssue } from "../common/issues.js";
 
 /**
