@@ -90,4 +90,38 @@ describe("statements mapped to access patterns", () => {
       expect.stringContaining("filters several of them"),
     );
   });
+
+  it("follows a wide join's foreign keys from the table it returns: each parent's columns as with entries", () => {
+    const { draft } = imported([
+      [
+        "SELECT r.rating, r.body, p.name, c.full_name FROM reviews r JOIN products p ON p.product_id = r.product_id JOIN customers c ON c.customer_id = r.customer_id WHERE r.product_id = $1",
+        500,
+      ],
+    ]);
+    expect(draft.accessPatterns).toHaveLength(1);
+    expect(draft.accessPatterns[0]).toMatchObject({
+      type: "read",
+      entity: "Review",
+      where: { productId: "eq" },
+      with: ["Product.name", "Customer.fullName"],
+      rps: { avg: 0.5 },
+    });
+  });
+
+  it("reads a child of a wide join as all(Child) and names what lies two relationships away for the interview", () => {
+    const { draft, record } = imported([
+      [
+        "SELECT o.order_id, l.quantity, p.name FROM orders o JOIN order_lines l ON l.order_id = o.order_id JOIN products p ON p.product_id = l.product_id WHERE o.order_id = $1",
+        300,
+      ],
+    ]);
+    const [read] = draft.accessPatterns;
+    expect(read).toMatchObject({ entity: "Order", where: { orderId: "eq" }, with: ["all(OrderLine)"] });
+    // one row per line: the rows are not the orders returned
+    expect(read?.returns).toBeUndefined();
+    const notes = record.facts.filter((f) => f.path.join("/") === `accessPatterns/${read?.id ?? ""}/name`);
+    expect(notes.map((f) => f.source).join("\n")).toMatch(
+      /products\.name: products is 2 relationships away from Order \(through order_lines\)/,
+    );
+  });
 });

@@ -382,10 +382,12 @@ type AliasOf = (column: ColumnReference) => Bound;
 
 /**
  * A join over more than two tables (a customer's rentals with their films, through inventory):
- * drafted as the read of the one table its filters select, with its filters, order and rate, so
- * that the design sees who reads it and by what; the joined tables are named in the notes for
- * the interview to add as `with` entries. Filters on several tables, or none, cannot say which
- * table the read is about: listed for the user.
+ * the read of the one table its filters select (the entity it returns), with its filters and
+ * order, and the joined tables followed along the foreign keys from it: a parent's returned
+ * columns become `Parent.attribute`, a child's `all(Child)`, the far side of a link table the
+ * many-to-many `Other.attribute`. Columns of tables further away (two relationships or more) have
+ * no `with` entry: the notes name them for the interview. Filters on several tables, or none,
+ * cannot say which table the read is about: listed for the user.
  */
 function mapWideSelect(
   structure: MappedStructure,
@@ -412,11 +414,123 @@ function mapWideSelect(
     selected: shape.selected.filter((column) => aliasOf(column) === owner),
     all: shape.all.filter((alias) => alias === owner.alias),
   };
+  const related = followJoins(structure, shape, bound, owner, aliasOf);
   const mapped = mapSingleSelect(structure, ownShape, statement, owner, aliasOf, [
     ...notes,
-    `joins ${others.join(", ")} to ${owner.table.table.name} (${bound.length} tables): drafted as the read of ${owner.table.entity} its filters select; add what it needs of the joined tables as with entries in the interview${ordered ? "" : "; its ORDER BY is on a joined table and is left out"}`,
+    `joins ${others.join(", ")} to ${owner.table.table.name} (${bound.length} tables): drafted as the read of ${owner.table.entity} its filters select${related.with.length === 0 ? "" : `, with ${related.with.join(", ")}`}${ordered ? "" : "; its ORDER BY is on a joined table and is left out"}`,
+    ...related.notes,
   ]);
-  return mapped;
+  // an aggregate of the owner's rows per parent is its parent's read: the joins stay in the notes
+  if (related.with.length === 0 || mapped.pattern.entity !== owner.table.entity) return mapped;
+  const pattern = mapped.pattern;
+  return {
+    ...mapped,
+    pattern: compact({
+      ...pattern,
+      name: readName(pattern.entity, pattern.where, pattern.orderBy, related.with),
+      with: related.with,
+    }),
+    // one row per related child: the rows no longer count the items returned
+    rowsMeaning: related.children ? "none" : mapped.rowsMeaning,
+  };
+}
+
+/**
+ * The joined tables of a wide select seen from `owner` along its join conditions: the `with`
+ * entries one relationship reaches, whether a child multiplies the rows, and notes naming the
+ * returned columns no `with` entry can reach (farther tables, tables joined on other columns).
+ */
+function followJoins(
+  structure: MappedStructure,
+  shape: SelectShape,
+  bound: readonly Bound[],
+  owner: Bound,
+  aliasOf: AliasOf,
+): { with: string[]; children: boolean; notes: string[] } {
+  const returned = (b: Bound): string[] =>
+    shape.all.includes(b.alias)
+      ? b.table.table.columns.map((c) => c.name)
+      : [...new Set(shape.selected.filter((c) => aliasOf(c) === b).map((c) => c.column))];
+  const neighbours = (b: Bound): Bound[] =>
+    shape.joins.flatMap((j) => {
+      const [left, right] = [aliasOf(j.left), aliasOf(j.right)];
+      return left === b && right !== b ? [right] : right === b && left !== b ? [left] : [];
+    });
+  // breadth first from the owner: each table's distance and the path that reaches it
+  const path = new Map<Bound, readonly Bound[]>([[owner, []]]);
+  for (let queue = [owner]; queue.length > 0;) {
+    const next: Bound[] = [];
+    for (const from of queue)
+      for (const to of neighbours(from))
+        if (!path.has(to)) {
+          path.set(to, [...(path.get(from) ?? []), to]);
+          next.push(to);
+        }
+    queue = next;
+  }
+  const entries: string[] = [];
+  const notes: string[] = [];
+  const reached = new Set<Bound>([owner]);
+  let children = false;
+  const entity = owner.table.entity ?? "";
+  for (const first of bound.filter((b) => path.get(b)?.length === 1)) {
+    const direction = joinDirection(structure, shape, owner, first, aliasOf);
+    const link = first.table.linkOf;
+    if (link !== undefined) {
+      // owner -> link -> other: the other side's columns across the many-to-many relationship
+      const across = bound.filter((b) => path.get(b)?.[0] === first && path.get(b)?.length === 2);
+      for (const other of across) {
+        const sides = [link.parent, link.child];
+        if (
+          !sides.includes(entity) ||
+          other.table.entity === undefined ||
+          !sides.includes(other.table.entity)
+        )
+          continue;
+        const key = keyOf(structure, other.table);
+        for (const column of returned(other)) {
+          const attribute = attributeOf(other.table, column);
+          if (!key.includes(attribute)) entries.push(`${other.table.entity}.${attribute}`);
+        }
+        reached.add(other);
+      }
+      reached.add(first);
+    } else if (direction?.parent === first && first.table.entity !== undefined) {
+      const key = keyOf(structure, first.table);
+      for (const column of returned(first)) {
+        const attribute = attributeOf(first.table, column);
+        if (!key.includes(attribute)) entries.push(`${first.table.entity}.${attribute}`);
+      }
+      reached.add(first);
+    } else if (direction?.child === first && first.table.entity !== undefined) {
+      // the child's rows, or the rows of tables reached through it
+      const through = bound.filter((b) => path.get(b)?.[0] === first);
+      if (through.some((b) => returned(b).length > 0)) {
+        entries.push(`all(${first.table.entity})`);
+        children = true;
+      }
+      reached.add(first);
+    }
+  }
+  for (const b of bound.filter((b) => !reached.has(b) && returned(b).length > 0)) {
+    const route = path.get(b);
+    const columns = returned(b)
+      .map((c) => `${b.table.table.name}.${c}`)
+      .join(", ");
+    notes.push(
+      route === undefined
+        ? `${columns}: ${b.table.table.name} is not joined to ${owner.table.table.name} by a column equality, so no with entry holds it; add it in the interview`
+        : route.length === 1
+          ? `${columns}: ${b.table.table.name} is joined to ${owner.table.table.name} on columns that are not a foreign key, so no with entry holds it; add it in the interview`
+          : `${columns}: ${b.table.table.name} is ${route.length} relationships away from ${entity} (through ${route
+              .slice(0, -1)
+              .map((r) => r.table.table.name)
+              .join(
+                ", ",
+              )}); a with entry reaches one relationship, so the interview asks how ${entity} gets it (a copy in ${route[0]?.table.entity ?? route[0]?.table.table.name ?? ""}, or a read of its own)`,
+    );
+  }
+  return { with: [...new Set(entries)], children, notes };
 }
 
 function where(
