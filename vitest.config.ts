@@ -30,6 +30,7 @@ const SLOW = [
   "src/design/many-to-many-property.test.ts",
   "src/files/write-outputs.property.test.ts",
   "src/session/strict-interview.property.test.ts",
+  "test/import/sample-databases.test.ts",
 ];
 
 export default defineConfig({
@@ -56,7 +57,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "own-process", include: OWN_PROCESS },
+        test: { name: "own-process", include: OWN_PROCESS, exclude: [...configDefaults.exclude, ...SLOW] },
       },
       {
         extends: true,

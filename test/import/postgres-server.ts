@@ -134,6 +134,8 @@ export async function createDatabase(
   const client = new pg.Client({ connectionString: server.adminUrl(name) });
   await client.connect();
   for (const text of sql) await client.query(text);
+  // a dump's session settings (pg_dump empties search_path) must not reach the caller's queries
+  await client.query("RESET ALL");
   await client.query("CREATE EXTENSION pg_stat_statements");
   return client;
 }
