@@ -20,6 +20,7 @@ import { packageVersion } from "./support/version.js";
 const registrations: ReadonlyMap<string, () => Promise<{ register: CommandRegistration }>> = new Map([
   ["check", () => import("./commands/check.js")],
   ["estimate-ru", () => import("./commands/estimate-ru.js")],
+  ["calibrate", () => import("./commands/calibrate.js")],
   ["evaluate", () => import("./commands/evaluate.js")],
   ["design", () => import("./commands/design.js")],
   ["render", () => import("./commands/render.js")],

@@ -131,6 +131,11 @@ export interface IssuePayloads {
     readonly reason: "unknownPattern" | "duplicate" | "notRead" | "mustBeFresh" | "consistency";
   };
 
+  // Reading recorded charges (`calibrate`) and coefficients files (`--coefficients`).
+  "calibration.invalidRow": Plain;
+  "calibration.notChargeBearing": Plain;
+  "coefficients.invalid": Plain;
+
   // Reading `estimate-ru` operations.
   "operation.invalidJson": Plain;
   "operation.notAnObject": Plain;

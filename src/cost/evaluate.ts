@@ -66,6 +66,8 @@ function servedCacheFor(full: EvaluationCache, served: Workload): EvaluationCach
 
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
+  /** Where `coefficients` come from, in words (the evaluation's `requestCharges.source`). */
+  readonly coefficientsSource?: string;
   /** Most rounds of the partition-count fixed point over the containers (each settles its own). */
   readonly maxIterations?: number;
 }
@@ -200,6 +202,14 @@ function evaluateWith(
     account: followed.priced.account,
     ...(integratedCache === undefined ? {} : { integratedCache }),
     issues,
+    ...(options.coefficients === undefined
+      ? {}
+      : {
+          requestCharges: {
+            source: options.coefficientsSource ?? "coefficients given to the evaluation",
+            coefficients: options.coefficients,
+          },
+        }),
     partitions: { ...partitions },
     fixedPoint: { rounds: grown.rounds, settled: grown.settled, solves: grown.solves },
   };

@@ -2,6 +2,7 @@
  * The evaluation of a model against a workload: per pattern, per container and in total.
  * `evaluate --json` prints this shape (docs/json-output.md); documents and design read it.
  */
+import type { RuCoefficients } from "../estimator/coefficients.js";
 import type { EvaluationIssue } from "../common/issues.js";
 import type { LimitStatus } from "../cosmos/limits.js";
 import type { Throughput } from "../model/types.js";
@@ -168,4 +169,10 @@ export interface Evaluation {
    */
   readonly integratedCache?: IntegratedCacheEvaluation;
   readonly issues: readonly EvaluationIssue[];
+  /**
+   * The request-charge coefficients the RU figures come from, when they are not the built-in ones
+   * (a file `calibrate` fitted to an account's measured charges, `--coefficients`): where they
+   * come from, and the values (so documents rendered from this evaluation estimate alike).
+   */
+  readonly requestCharges?: { readonly source: string; readonly coefficients: RuCoefficients };
 }

@@ -60,6 +60,16 @@ export const OPERATIONS_INPUT: ExpectedFile = {
   what: "a file of operations, one JSON object per line",
   matches: /\.jsonl?$/i,
 };
+/** `--coefficients FILE`. */
+export const COEFFICIENTS_INPUT: ExpectedFile = {
+  what: "a coefficients file written by `calibrate` (JSON)",
+  matches: /coefficients.*\.json$/i,
+};
+/** `calibrate RECORDING...`. */
+export const RECORDING_INPUT: ExpectedFile = {
+  what: "recorded request charges, one JSON object per line (operation features and measuredRU)",
+  matches: /\.jsonl?$/i,
+};
 /** Any input (the default of {@link readInputFile}). */
 export const ANY_INPUT: ExpectedFile = { what: "a file", matches: /^$/ };
 

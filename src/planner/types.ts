@@ -66,7 +66,7 @@ interface StepBase {
   readonly ru: RuEstimate;
   /**
    * The estimator input the charge was estimated from (item size, indexed values, items
-   * returned, partitions...): what `verify --record-charges` records beside the measured charge.
+   * returned, partitions...): the features a measured charge is recorded with for `calibrate`.
    */
   readonly estimatedFrom?: Operation;
   /** Executions of this step per request of the pattern (may be fractional: amortized or rare). */

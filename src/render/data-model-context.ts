@@ -186,3 +186,10 @@ export function worstStatus(statuses: readonly LimitStatus[]): LimitStatus {
 export function limitText(check: LimitCheck, unit: (value: number) => string): string {
   return `${unit(check.value)} (${formatPercent(check.share)} of ${unit(check.limit)}) ${statusMark(check.status)}`;
 }
+
+/** Which request-charge coefficients the figures come from, in words. */
+export function requestChargeSource(evaluation: Evaluation): string {
+  return evaluation.requestCharges === undefined
+    ? "the built-in coefficients, fitted on public measurements"
+    : `coefficients fitted on ${evaluation.requestCharges.source}`;
+}

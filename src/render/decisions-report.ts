@@ -74,6 +74,9 @@ export function formatDesignSummary(
     `Design of ${workload.name}: ${model.containers.length} container(s), ${rus(evaluation.totals.rus.peak)} RU/s at peak, ${usd(evaluation.totals.monthlyCostUSD)} per month`,
     `  ${errors === 0 ? "no hard-limit error" : `${errors} hard-limit error(s)`}, ${warnings} warning(s), ${count("info")} note(s)`,
     `  baseline (one container per entity): ${usd(result.baseline.monthlyCostUSD)} per month, ${result.baseline.errors} hard-limit error(s)`,
+    ...(evaluation.requestCharges === undefined
+      ? []
+      : [`  request charges from coefficients fitted on ${evaluation.requestCharges.source}`]),
     "",
   ];
   const byCost = [...evaluation.containers].sort((a, b) => b.monthlyCostUSD - a.monthlyCostUSD);

@@ -22,7 +22,8 @@ import {
   reportRefusedInput,
 } from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { COEFFICIENTS_OPTION_DESCRIPTION, PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { resolveCoefficients } from "../../files/read-coefficients.js";
 import { checkOutputPath } from "../../files/output-path.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import { formatDecisions, formatDesignSummary } from "../../render/decisions-report.js";
@@ -39,6 +40,7 @@ interface DesignFlags {
   readonly json?: boolean;
   readonly baseline?: boolean;
   readonly prices?: string;
+  readonly coefficients?: string;
   readonly force?: boolean;
   readonly compare?: string;
   readonly verification?: string;
@@ -60,6 +62,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--json", "print one JSON document on stdout: {model, evaluation, decisions}")
     .option("--baseline", "emit the naive model (one container per entity, keyed by its key) for comparison")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--coefficients <file>", COEFFICIENTS_OPTION_DESCRIPTION)
     .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files in --out that were edited by hand")
@@ -68,6 +71,7 @@ export const register: CommandRegistration = (program: Command) => {
       requireReportFlag(flags, "--out", flags.out !== undefined);
       if (flags.out !== undefined) await checkOutputPath("--out", flags.out, "folder");
       const prices = await resolvePrices(flags.prices);
+      const coefficients = await resolveCoefficients(flags.coefficients);
       const loaded = await readWorkloadFile(workloadPath);
       if (!loaded.ok) {
         process.exitCode = reportRefusedInput(loaded.issues, flags.json);
@@ -84,6 +88,7 @@ export const register: CommandRegistration = (program: Command) => {
       progress.update(`design (${elements})`, 0, 1);
       const result = designModel(workload, {
         prices,
+        ...coefficients,
         ...(flags.baseline === true ? { baseline: true } : {}),
         onProgress: (done, total) => progress.update(`design (${elements})`, done, total),
       });

@@ -19,7 +19,8 @@ import {
   reportRefusedInput,
 } from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { COEFFICIENTS_OPTION_DESCRIPTION, PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { resolveCoefficients } from "../../files/read-coefficients.js";
 import { formatEvaluationReport } from "../../render/evaluation-report.js";
 import { buildReportData } from "../../render/report/report-data.js";
 import { renderReportHtml } from "../../render/report/report-html.js";
@@ -35,6 +36,7 @@ import {
 interface EvaluateFlags {
   readonly json?: boolean;
   readonly prices?: string;
+  readonly coefficients?: string;
   readonly followUps?: string;
   readonly html?: string;
   readonly compare?: string;
@@ -49,6 +51,7 @@ export const register: CommandRegistration = (program: Command) => {
     .argument("<model>", "model file (YAML or JSON)")
     .option("--json", "print one JSON document on stdout")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--coefficients <file>", COEFFICIENTS_OPTION_DESCRIPTION)
     .option("--follow-ups <mode>", "how related data is fetched: cheapest (default) or per-item", "cheapest")
     .option("--html <file>", "also write the self-contained HTML report (report.html) to this file")
     .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
@@ -60,6 +63,7 @@ export const register: CommandRegistration = (program: Command) => {
       requireReportFlag(flags, "--html", flags.html !== undefined);
       if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
       const prices = await resolvePrices(flags.prices);
+      const coefficients = await resolveCoefficients(flags.coefficients);
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
@@ -68,6 +72,7 @@ export const register: CommandRegistration = (program: Command) => {
       const { workload, model } = inputs.value;
       const evaluation = evaluateModel(workload, model, {
         prices,
+        ...coefficients,
         followUps: flags.followUps === "per-item" ? "perItem" : "cheapest",
       });
       const issues = [...inputs.issues, ...locateIssues(evaluation.issues, inputs.sources)];
@@ -92,6 +97,8 @@ export const register: CommandRegistration = (program: Command) => {
         printJson({ ...evaluation, issues: issues.map(issueToJson) });
       } else {
         printText(formatEvaluationReport(workload, evaluation, prices));
+        if (evaluation.requestCharges !== undefined)
+          printText(`Request charges from coefficients fitted on ${evaluation.requestCharges.source}.\n`);
         reportIssues(issues);
       }
       process.exitCode = hasErrors(evaluation.issues) ? EXIT_INPUT_ERROR : EXIT_OK;

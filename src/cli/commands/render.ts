@@ -26,7 +26,8 @@ import {
   reportRefusedInput,
 } from "../support/output.js";
 import { resolvePrices } from "../../files/read-prices.js";
-import { PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { COEFFICIENTS_OPTION_DESCRIPTION, PRICES_OPTION_DESCRIPTION } from "../support/prices-option.js";
+import { resolveCoefficients } from "../../files/read-coefficients.js";
 import { checkOutputPath } from "../../files/output-path.js";
 import { writeOutputs } from "../../files/write-outputs.js";
 import {
@@ -39,6 +40,7 @@ interface RenderFlags {
   readonly out: string;
   readonly json?: boolean;
   readonly prices?: string;
+  readonly coefficients?: string;
   readonly force?: boolean;
   readonly compare?: string;
   readonly verification?: string;
@@ -53,12 +55,14 @@ export const register: CommandRegistration = (program: Command) => {
     .requiredOption("--out <dir>", "output folder")
     .option("--json", "print the list of files written as JSON")
     .option("--prices <file>", PRICES_OPTION_DESCRIPTION)
+    .option("--coefficients <file>", COEFFICIENTS_OPTION_DESCRIPTION)
     .option("--compare <model>", COMPARE_OPTION_DESCRIPTION)
     .option("--verification <file>", VERIFICATION_OPTION_DESCRIPTION)
     .option("--force", "overwrite files that were edited by hand")
     .action(async (workloadPath: string, modelPath: string | undefined, flags: RenderFlags) => {
       await checkOutputPath("--out", flags.out, "folder");
       const prices = await resolvePrices(flags.prices);
+      const coefficients = await resolveCoefficients(flags.coefficients);
       const inputs = await readRenderInputs(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
@@ -73,11 +77,11 @@ export const register: CommandRegistration = (program: Command) => {
       let files;
       let evaluationIssues;
       if (model === undefined || modelPath === undefined) {
-        const result = designModel(workload, { prices });
+        const result = designModel(workload, { prices, ...coefficients });
         files = await renderDesignDeliverables(workload, result, { prices, ...extras.value });
         evaluationIssues = result.evaluation.issues;
       } else {
-        const evaluation = evaluateModel(workload, model, { prices });
+        const evaluation = evaluateModel(workload, model, { prices, ...coefficients });
         files = await renderDeliverables(workload, model, evaluation, {
           prices,
           label: modelPath,

@@ -22,6 +22,7 @@ import type {
   UsdRange,
 } from "../../cost/evaluation-types.js";
 import type { RuEstimate } from "../../estimator/operation.js";
+import { requestChargeSource } from "../data-model-context.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
 import type { Decision } from "../../design/search.js";
 import type { IntegratedCacheEvaluation } from "../../cost/integrated-cache-evaluation.js";
@@ -136,6 +137,8 @@ export interface ReportData {
   readonly integratedCache?: IntegratedCacheEvaluation;
   readonly storageUSD: number;
   readonly storageShare: number;
+  /** Which request-charge coefficients the RU figures come from, in words. */
+  readonly requestCharges: string;
   readonly unattributedUSD: number;
   readonly projection: CostProjection;
   readonly decisions: readonly Decision[];
@@ -277,6 +280,7 @@ export function buildReportData(input: ReportInput): ReportData {
     ...(evaluation.integratedCache === undefined ? {} : { integratedCache: evaluation.integratedCache }),
     storageUSD: attribution.storageUSD,
     storageShare: attribution.storageShare,
+    requestCharges: requestChargeSource(evaluation),
     unattributedUSD: attribution.unattributedUSD,
     projection,
     decisions: input.decisions ?? [],

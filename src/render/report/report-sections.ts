@@ -127,7 +127,7 @@ export function patternsSection(chart: string, data: ReportData): string {
     )
     .join("\n");
   return `<section id="patterns"><h2>Access patterns</h2>
-<p class="lead">What each read and write costs on this model. RU per request is the synchronous request(s) with the estimator's range; async is the change-feed work a write triggers; RU/s include both. The monthly cost divides each container's throughput bill among the patterns that use it, in proportion to the RU/s the bill follows (peak for manual, average for autoscale and serverless); storage (${usd(data.storageUSD)}, ${formatPercent(data.storageShare)}) is shown apart. Click a column to sort.</p>
+<p class="lead">What each read and write costs on this model. RU per request is the synchronous request(s) with the estimator's range (request charges from ${h(data.requestCharges)}); async is the change-feed work a write triggers; RU/s include both. The monthly cost divides each container's throughput bill among the patterns that use it, in proportion to the RU/s the bill follows (peak for manual, average for autoscale and serverless); storage (${usd(data.storageUSD)}, ${formatPercent(data.storageShare)}) is shown apart. Click a column to sort.</p>
 <figure>${chart}<figcaption>Monthly cost per access pattern and storage, most expensive first.</figcaption></figure>
 <div class="table-wrap"><table data-sortable id="patterns-table"><thead><tr>${th("Pattern")}${th("Type")}${th("Requests/s avg / peak", true)}${th("Plan")}${th("RU per request", true)}${th("Async RU", true)}${th("RU/s avg", true)}${th("RU/s peak", true)}${th("Cost/month", true)}${th("Share of bill", true)}${th("Reach")}</tr></thead>
 <tbody>
