@@ -139,14 +139,20 @@ export function putRelationship(
   const { withWorkload } = stepper(state);
   const parent = requireEntity(workload, change.parent);
   const child = requireEntity(workload, change.child);
-  const index = workload.relationships.findIndex((r) => r.parent === parent.name && r.child === child.name);
+  const index =
+    change.kind === "update-relationship"
+      ? relationshipIndex(workload, parent.name, child.name, change.of)
+      : workload.relationships.findIndex(
+          (r) =>
+            r.parent === parent.name &&
+            r.child === child.name &&
+            // a second relationship between the same entities needs a via of its own
+            (r.via === undefined || change.via === undefined || sameNames(r.via, nameList(change.via))),
+        );
   if (change.kind === "add-relationship" && index >= 0)
     throw new ChangeRejected(`${parent.name} -> ${child.name} already exists; use update-relationship`);
-  if (change.kind === "update-relationship" && index < 0)
-    throw new ChangeRejected(
-      `there is no relationship ${parent.name} -> ${child.name}; use add-relationship`,
-    );
-  const { kind: _kind, relationshipKind, ...fields } = change;
+  const { kind: _kind, relationshipKind, ...rest } = change;
+  const { of: _of, ...fields } = rest as typeof rest & { of?: unknown };
   const relationship: DraftRelationship = {
     ...(workload.relationships[index] ?? {}),
     ...compact({ ...fields, via: nameList(fields.via), kind: relationshipKind }),
@@ -178,15 +184,46 @@ export function putRelationship(
   return withWorkload(next, [`Relationship ${describeRelationship(relationship)}.`, ...notes]);
 }
 
+function sameNames(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && a.every((name, i) => name === b[i]);
+}
+
+/**
+ * The relationship `parent -> child` a change means: the only one, or the one whose via is `of`
+ * when several relate the two entities (refused, naming their vias, when `of` does not say which).
+ */
+function relationshipIndex(
+  workload: DraftWorkload,
+  parent: string,
+  child: string,
+  of: string | readonly string[] | undefined,
+): number {
+  const candidates = workload.relationships
+    .map((relationship, index) => ({ relationship, index }))
+    .filter(({ relationship }) => relationship.parent === parent && relationship.child === child);
+  if (candidates.length === 0)
+    throw new ChangeRejected(`there is no relationship ${parent} -> ${child}; use add-relationship`);
+  const vias = candidates.map(({ relationship }) => `[${(relationship.via ?? []).join(", ")}]`).join(" or ");
+  if (of !== undefined) {
+    const found = candidates.find(({ relationship }) => sameNames(relationship.via, nameList(of)));
+    if (found === undefined)
+      throw new ChangeRejected(
+        `no relationship ${parent} -> ${child} has via [${(nameList(of) ?? []).join(", ")}]: ${vias}`,
+      );
+    return found.index;
+  }
+  if (candidates.length > 1)
+    throw new ChangeRejected(
+      `${candidates.length} relationships relate ${parent} -> ${child} (via ${vias}): say which with "of"`,
+    );
+  return candidates[0]?.index ?? -1;
+}
+
 export function removeRelationship(state: SessionState, change: ChangeOf<"remove-relationship">): Step {
   const workload = state.workload;
   const { withWorkload } = stepper(state);
-  const before = workload.relationships.length;
-  const relationships = workload.relationships.filter(
-    (r) => !(r.parent === change.parent && r.child === change.child),
-  );
-  if (relationships.length === before)
-    throw new ChangeRejected(`there is no relationship ${change.parent} -> ${change.child}`);
+  const index = relationshipIndex(workload, change.parent, change.child, change.of);
+  const relationships = workload.relationships.filter((_, i) => i !== index);
   return withWorkload({ ...workload, relationships }, [
     `Removed relationship ${change.parent} -> ${change.child}.`,
   ]);

@@ -16,6 +16,7 @@ import {
 import { lowerFirst } from "./ask-workload.js";
 import type { Choice, Question, QuestionGroup } from "./questions.js";
 import type { SessionState } from "./state.js";
+import type { DraftRelationship } from "./draft.js";
 import { RANGES } from "./value-ranges.js";
 
 /**
@@ -206,7 +207,13 @@ function relationshipQuestions(
 ): readonly Question[] {
   const { parent, child, via } = relationship;
   const target: ChangeTarget = relationship.exists
-    ? { kind: "update-relationship", parent, child }
+    ? {
+        kind: "update-relationship",
+        parent,
+        child,
+        // two relationships between the same entities (a film's language and original language)
+        ...(via !== undefined && sameEntities(state, parent, child).length > 1 ? { of: via } : {}),
+      }
     : { kind: "add-relationship", parent, child, ...(via === undefined ? {} : { via }) };
   const questions: Question[] = [];
   if (relationship.required !== undefined)
@@ -246,7 +253,7 @@ function openRelationships(
     parent: r.parent,
     child: r.child,
     via: single(r.via),
-    questionId: `relationship:${r.parent}:${r.child}:exists`,
+    questionId: `relationship:${r.parent}:${r.child}${sameEntities(state, r.parent, r.child).length > 1 && single(r.via) !== undefined ? `.${single(r.via) ?? ""}` : ""}:exists`,
     exists: true,
     bounds: true,
   }));
@@ -357,6 +364,11 @@ function kindChoices(parent: string, child: string, bounds: readonly string[]): 
   ];
 }
 
+/** The relationships between `parent` and `child` (two when a child holds two keys of its parent). */
+function sameEntities(state: SessionState, parent: string, child: string): readonly DraftRelationship[] {
+  return state.workload.relationships.filter((r) => r.parent === parent && r.child === child);
+}
+
 /** Whether an inferred relationship exists, and of which kind (one-to-one skips the bounds). */
 function relationshipKindQuestion(
   relationship: OpenRelationship,
@@ -396,9 +408,12 @@ function boundsQuestions(
   target: ChangeTarget,
   group: QuestionGroup,
 ): readonly Question[] {
-  const { parent, child } = relationship;
-  const prefix = `relationship:${parent}:${child}`;
-  const existing = state.workload.relationships.find((r) => r.parent === parent && r.child === child);
+  const { parent, child, via } = relationship;
+  const several = via !== undefined && sameEntities(state, parent, child).length > 1;
+  const prefix = `relationship:${parent}:${child}${several ? `.${via}` : ""}`;
+  const existing = sameEntities(state, parent, child).find(
+    (r) => !several || (r.via?.length === 1 && r.via[0] === via),
+  );
   const questions: Question[] = [];
   if (existing?.avg === undefined) {
     questions.push({

@@ -173,9 +173,21 @@ const CHANGE_MEMBERS = [
     kind: z.literal("update-relationship"),
     parent: name,
     child: name,
+    of: names
+      .optional()
+      .describe(
+        "the via of the relationship meant, when several relate the same two entities (a film's language and its original language)",
+      ),
     ...relationshipFields,
   }),
-  strictObject("remove-relationship", { kind: z.literal("remove-relationship"), parent: name, child: name }),
+  strictObject("remove-relationship", {
+    kind: z.literal("remove-relationship"),
+    parent: name,
+    child: name,
+    of: names
+      .optional()
+      .describe("the via of the relationship meant, when several relate the same two entities"),
+  }),
   strictObject("add-access-pattern", {
     kind: z.literal("add-access-pattern"),
     id: patternId.optional().describe("default: Q<n> for reads, C<n> for writes"),
