@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { askDesignDetails } from "./ask-details.js";
 import { askDistribution } from "./ask-confirmation.js";
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
-import { HIGH_HORIZON_MONTHS, LOW_RESULT_SIZE, rankByImpact } from "./impact.js";
+import { HIGH_HORIZON_MONTHS, HIGH_SKEW, LOW_RESULT_SIZE, rankByImpact } from "./impact.js";
+import { askRelationships } from "./ask-relationships.js";
 import { createSession } from "./state.js";
 import { serializeDraft } from "./checklist.js";
 import { designModel } from "../design/design-model.js";
@@ -169,6 +170,21 @@ describe("questions ranked by what they change", () => {
     const horizon = ranked.find((q) => q.id === "distribution:horizon");
     expect(horizon?.impact ?? "").toContain(`at ${HIGH_HORIZON_MONTHS} months`);
     expect(ranked.filter((q) => q.impact !== undefined).map((q) => q.id)).toEqual(["distribution:horizon"]);
+  });
+
+  it("says what the spread of requests over a located attribute changes, on the skew question", () => {
+    // 2,000 invoices a second, read by clinic: a few busy clinics would concentrate them
+    const draft = clinics([{ ...unpaid, limit: 50, rps: rate(300) }]);
+    const busy = createSession({
+      ...draft,
+      accessPatterns: draft.accessPatterns.map((p) => (p.id === "C2" ? { ...p, rps: rate(2_000) } : p)),
+    });
+    const asked = askRelationships(busy);
+    expect(asked.map((q) => q.id)).toContain("skew:Invoice:clinicId");
+    const ranked = rankByImpact(busy, asked);
+    const skew = ranked.find((q) => q.id === "skew:Invoice:clinicId");
+    expect(skew?.impact ?? "").toContain(`a few popular values (skew ${HIGH_SKEW})`);
+    expect(ranked.filter((q) => q.impact !== undefined).map((q) => q.id)).toEqual(["skew:Invoice:clinicId"]);
   });
 
   it("changes nothing while the draft does not load", () => {

@@ -3,7 +3,8 @@
  * a turn of the closing questions, each unknown the tool would otherwise guess is designed at a
  * plausible low and high value: a read's result size at a page of 20 against what the evaluation
  * assumes without an answer (a vet clinic's unpaid invoices: 112,946 per request), the planning
- * horizon at 12 against 36 months. The questions whose answer changes the design or moves the cost
+ * horizon at 12 against 36 months, how requests spread over a located attribute's values (even
+ * against a few popular ones: skew 0 and 1). The questions whose answer changes the design or moves the cost
  * most come first, and each says why ("this decides how Invoice is partitioned and the cost: $432
  * a month at 20 items, $14,935 at 112,946").
  *
@@ -30,6 +31,8 @@ export const MAX_ENTITIES = 15;
 export const MAX_DESIGNS = 6;
 /** A read's result size at its plausible low: a page of this many items. */
 export const LOW_RESULT_SIZE = 20;
+/** An attribute's skew at its plausible high: a few popular values (Zipf 1), against even (0). */
+export const HIGH_SKEW = 1;
 /** The horizon at its plausible high, against the default 12 months. */
 export const HIGH_HORIZON_MONTHS = 36;
 
@@ -137,6 +140,39 @@ interface Unknown {
   ) => { low: Workload; high: Workload; lowLabel: string; highLabel: string } | undefined;
 }
 
+/** The skew of an attribute reads locate items by: the requests even (0) or on a few values (1). */
+function skewUnknown(group: string, questionId: string): Unknown | undefined {
+  const skew = /^skew:([^:]+):([^:]+)$/.exec(questionId);
+  if (skew === null) return undefined;
+  const entity = skew[1] ?? "";
+  const attribute = skew[2] ?? "";
+  const withSkew = (workload: Workload, value: number): Workload => ({
+    ...workload,
+    entities: workload.entities.map((e) =>
+      e.name !== entity
+        ? e
+        : { ...e, attributes: e.attributes.map((a) => (a.name === attribute ? { ...a, skew: value } : a)) },
+    ),
+  });
+  return {
+    group,
+    asks: (id) => id === questionId,
+    variants: (workload) => ({
+      low: withSkew(workload, 0),
+      high: withSkew(workload, HIGH_SKEW),
+      lowLabel: `requests spread evenly over ${entity}.${attribute}`,
+      highLabel: `a few popular values (skew ${HIGH_SKEW})`,
+    }),
+  };
+}
+
+/** The unknowns a question group asks about (a relationship's group may ask a skew). */
+function unknownsOf(group: string, questionIds: readonly string[]): readonly Unknown[] {
+  const own = unknownOf(group);
+  const skews = questionIds.map((id) => skewUnknown(group, id)).filter((u) => u !== undefined);
+  return [...(own === undefined ? [] : [own]), ...skews];
+}
+
 function unknownOf(group: string): Unknown | undefined {
   const read = /^result-size:([^:]+)$/.exec(group);
   if (read !== null) {
@@ -191,16 +227,20 @@ function unknownOf(group: string): Unknown | undefined {
 export function rankByImpact(state: SessionState, questions: readonly Question[]): readonly Question[] {
   const groupOf = (question: Question): string => question.group?.id ?? question.id;
   const groups = [...new Set(questions.map(groupOf))];
-  const unknowns = groups.map(unknownOf);
-  if (unknowns.every((unknown) => unknown === undefined)) return questions;
+  const unknowns = groups.flatMap((group) =>
+    unknownsOf(
+      group,
+      questions.filter((question) => groupOf(question) === group).map((question) => question.id),
+    ),
+  );
+  if (unknowns.length === 0) return questions;
   if (state.workload.entities.length > MAX_ENTITIES) return questions;
   const loaded = loadWorkload(serializeDraft(state.workload), { file: "workload.yaml" });
   if (!loaded.ok) return questions;
   const budget = { designs: MAX_DESIGNS };
-  const impacts = new Map<string, Impact>();
-  const asks = new Map<string, Unknown["asks"]>();
+  // per group, the unknowns that matter: the sentence of each, and the largest for the ranking
+  const impacts = new Map<string, { impact: Impact; asks: Unknown["asks"] }[]>();
   for (const unknown of unknowns) {
-    if (unknown === undefined) continue;
     const variants = unknown.variants(loaded.value, budget);
     if (variants === undefined) continue;
     const low = outcomeOf(variants.low, budget);
@@ -208,15 +248,13 @@ export function rankByImpact(state: SessionState, questions: readonly Question[]
     if (low === undefined || high === undefined) continue;
     const impact = compare(low, high, variants.lowLabel, variants.highLabel);
     if (!matters(impact)) continue;
-    impacts.set(unknown.group, impact);
-    asks.set(unknown.group, unknown.asks);
+    impacts.set(unknown.group, [...(impacts.get(unknown.group) ?? []), { impact, asks: unknown.asks }]);
   }
   if (impacts.size === 0) return questions;
-  const weight = (group: string): number => {
-    const impact = impacts.get(group);
-    if (impact === undefined) return -1;
-    return (impact.placementChanges.length > 0 ? 1e12 : 0) + Math.abs(impact.highCostUSD - impact.lowCostUSD);
-  };
+  const weightOf = (impact: Impact): number =>
+    (impact.placementChanges.length > 0 ? 1e12 : 0) + Math.abs(impact.highCostUSD - impact.lowCostUSD);
+  const weight = (group: string): number =>
+    Math.max(-1, ...(impacts.get(group) ?? []).map(({ impact }) => weightOf(impact)));
   const ranked = groups
     .map((group, index) => ({ group, index, weight: weight(group) }))
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
@@ -225,10 +263,8 @@ export function rankByImpact(state: SessionState, questions: readonly Question[]
     questions
       .filter((question) => groupOf(question) === group)
       .map((question) => {
-        const impact = impacts.get(group);
-        return impact === undefined || asks.get(group)?.(question.id) !== true
-          ? question
-          : { ...question, impact: impact.sentence };
+        const found = (impacts.get(group) ?? []).find(({ asks }) => asks(question.id));
+        return found === undefined ? question : { ...question, impact: found.impact.sentence };
       }),
   );
 }
