@@ -76,6 +76,7 @@ export {
   type VerifyProgress,
 } from "./run-verification.js";
 export { formatVerificationReport, RU_NOT_MEASURED_EMBEDDED } from "./format-report.js";
+export { recordingLines, recordRead, type RecordedCharge } from "./record-charges.js";
 export {
   assembleReadAnswer,
   isLookupPlan,

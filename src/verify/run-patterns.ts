@@ -5,6 +5,7 @@
  * then every read pattern through the generated functions, each answer compared with the
  * oracle's. Each phase turns what it ran into one outcome per pattern.
  */
+import { recordRead, type RecordedCharge } from "./record-charges.js";
 import type { RuEstimate } from "../estimator/operation.js";
 import type { PlanStep, WritePlan } from "../planner/types.js";
 import type { ReadPattern, WritePattern } from "../workload/types.js";
@@ -66,6 +67,8 @@ export interface PatternRun {
   readonly hierarchicalReason: string;
   /** Containers that could not hold all their items (their reads are not checkable); writes add to it. */
   readonly unreliable: Set<string>;
+  /** Where each one-request read's measured charge is recorded with its features (record-charges.ts). */
+  readonly charges?: RecordedCharge[];
 }
 
 /** Requests done so far in a phase, for the progress bar. */
@@ -413,6 +416,9 @@ async function runReadPattern(
       const output = asReadOutput(await run.access.pattern(pattern.id)(request.parameters));
       samples.push(performance.now() - begin);
       charge += output.requestCharge;
+      const recorded =
+        run.charges === undefined ? undefined : recordRead(check.plan, output.items, output.requestCharge);
+      if (recorded !== undefined) run.charges?.push(recorded);
       const checked = checkOutput(run, check, pattern, request.parameters, output);
       results += checked.expected;
       detail ??= checked.detail;

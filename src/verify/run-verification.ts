@@ -7,6 +7,7 @@
  * charges (real endpoints only) and latencies per pattern. The database is removed afterwards
  * unless `keep`.
  */
+import type { RecordedCharge } from "./record-charges.js";
 import type { Model } from "../model/types.js";
 import { createRng } from "../synthetic/random.js";
 import type { Workload } from "../workload/types.js";
@@ -77,6 +78,11 @@ export interface VerificationReport {
   readonly outOfScope: readonly string[];
   readonly counts: { readonly passed: number; readonly failed: number; readonly notCheckable: number };
   /**
+   * With `recordCharges`: each one-request read's measured charge and features, for `calibrate`
+   * (not charge-bearing on the embedded endpoint).
+   */
+  readonly charges?: readonly RecordedCharge[];
+  /**
    * The probes of the data-access layer's promises that apply to the model (concurrent counters,
    * a child changed and removed, paging, a change-feed processor restarted), each with its figures.
    */
@@ -104,6 +110,8 @@ export interface RunOptions {
   readonly changeFeedPollMs?: number;
   /** Longest wait for the change feed to settle after a write pattern (ms). Default 60,000. */
   readonly changeFeedTimeoutMs?: number;
+  /** Record the measured charge of each one-request read with its features (`charges` of the report). */
+  readonly recordCharges?: boolean;
   /** Page sizes the paging probe reads every request at (default: a quarter of the largest answer). */
   readonly pagingPageSizes?: readonly number[];
   /**
@@ -186,6 +194,7 @@ function reportOf(
     readonly probes: readonly ProbeOutcome[];
     readonly started: number;
     readonly schedule: CrashSchedule | undefined;
+    readonly charges?: readonly RecordedCharge[];
   },
 ): VerificationReport {
   const secrets = options.secrets ?? [];
@@ -225,6 +234,7 @@ function reportOf(
     ...(run.schedule === undefined
       ? {}
       : { simulatedFeed: { steps: run.schedule.steps, crashes: [...run.schedule.crashes] } }),
+    ...(run.charges === undefined ? {} : { charges: run.charges }),
     ok: counts.failed === 0 && probeCounts.failed === 0 && run.load.status !== "failed",
     elapsedMs: round(performance.now() - run.started),
   };
@@ -301,6 +311,7 @@ export async function runVerification(
       onProgress: options.onProgress,
       ...hierarchicalRisk(plan, capabilities),
       unreliable,
+      ...(options.recordCharges === true ? { charges: [] } : {}),
     };
     const outcomes = await runWritePatterns(run);
     failOverfullSets(plan, outcomes, await overfullSets(deployment, plan.model));
@@ -327,6 +338,7 @@ export async function runVerification(
       probes,
       started,
       schedule,
+      ...(run.charges === undefined ? {} : { charges: run.charges }),
     });
   } finally {
     await feed?.stop();

@@ -98,6 +98,32 @@ describe("cosmos-modeler calibrate", () => {
     expect(outcome.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("verify --record-charges records each one-request read with its features; on the embedded endpoint calibrate refuses them", async () => {
+    const charges = join(dir, "embedded-charges.jsonl");
+    const verified = await runCli([
+      "verify",
+      workload,
+      resolve(REPO_ROOT, "test/fixtures/examples/blogging/expert-model.yaml"),
+      "--record-charges",
+      charges,
+      "--json",
+    ]);
+    expect(verified.code, verified.stderr).toBe(0);
+    const lines = (await readFile(charges, "utf8"))
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).toMatchObject({ endpoint: "embedded", chargeBearing: false });
+      expect(["read", "query"]).toContain(line["op"]);
+      expect(line["op"] === "read" ? line["itemBytes"] : line["returned"]).toEqual(expect.any(Number));
+    }
+    const outcome = await runCli(["calibrate", charges, "--out", join(dir, "never-coefficients.json")]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain("calibration.notChargeBearing");
+  }, 120_000);
+
   it("refuses a coefficients file with a wrong field, naming it", async () => {
     const wrong = join(dir, "wrong-coefficients.json");
     await writeFile(wrong, JSON.stringify({ version: 1, fittedOn: "x", coefficients: { writeBase: -1 } }));

@@ -38,6 +38,7 @@ interface VerifyFlags {
   readonly fault?: string;
   readonly maxItems?: string;
   readonly html?: string;
+  readonly recordCharges?: string;
 }
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -76,11 +77,17 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--keep", "keep the database afterwards")
     .option("--json", "print one JSON document on stdout")
     .option("--html <file>", "also write the HTML report of the model with this run's results")
+    .option(
+      "--record-charges <file>",
+      "write each one-request read's measured charge with its features (JSON lines), for calibrate",
+    )
     .addOption(new Option("--fault <kind>", "test only: drop-counter, drop-copy or drop-trim").hideHelp())
     .addOption(new Option("--max-items <n>", "test only: records per entity at most").hideHelp())
     .action(async (workloadPath: string, modelPath: string, flags: VerifyFlags) => {
       const numbers = parseNumbers(flags);
       if (flags.html !== undefined) await checkOutputPath("--html", flags.html, "file");
+      if (flags.recordCharges !== undefined)
+        await checkOutputPath("--record-charges", flags.recordCharges, "file");
       const inputs = await readWorkloadAndModel(workloadPath, modelPath);
       if (!inputs.ok) {
         process.exitCode = reportRefusedInput(inputs.issues, flags.json);
@@ -89,6 +96,10 @@ export const register: CommandRegistration = (program: Command) => {
       const { workload, model } = inputs.value;
       const report = await runVerify(workload, model, flags, numbers);
       if (flags.html !== undefined) await writeHtml(flags.html, workload, model, modelPath, report);
+      if (flags.recordCharges !== undefined) {
+        const { recordingLines } = await import("../../verify/index.js");
+        await writeFileAtomic(flags.recordCharges, recordingLines(report.charges ?? [], report.endpoint));
+      }
       if (flags.json === true) {
         printJson({ ...report, issues: inputs.issues.map(issueToJson) });
       } else {
@@ -148,6 +159,7 @@ async function runVerify(
         ...(numbers.maxItems === undefined ? {} : { maxItemsPerEntity: numbers.maxItems }),
         ...(flags.keep === true ? { keep: true } : {}),
         ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
+        ...(flags.recordCharges === undefined ? {} : { recordCharges: true }),
         secrets,
         onProgress: (progress) => {
           if (progress.kind === "deploy") bar.update("deploy", 0, 1);
