@@ -2,8 +2,8 @@
  * Self-calibration of the request-charge model (issue 30): charges measured on a user's own
  * account (each request's `x-ms-request-charge` with the operation's features) in, the model's
  * coefficients fitted to them out, with the leave-one-out error against the defaults and each
- * coefficient's change, written as a coefficients file that `design`, `evaluate` and `render`
- * accept (`--coefficients`).
+ * coefficient's change, written as a coefficients file that `design`, `evaluate`, `render` and
+ * `verify` accept (`--coefficients`).
  *
  * A recording is JSON lines, one measured operation per line: the estimator's input fields
  * (docs/json-output.md, `estimate-ru`), `measuredRU` (the mean charge the service returned),

@@ -5,6 +5,7 @@
  * seed (STYLE.md plan-then-execute): `runVerification` executes it, `formatVerificationReport`
  * prints the outcome.
  */
+import type { RuCoefficients } from "../estimator/coefficients.js";
 import { evaluateModel } from "../cost/evaluate.js";
 import type { PatternEvaluation } from "../cost/evaluation-types.js";
 import type { RuEstimate } from "../estimator/operation.js";
@@ -64,6 +65,11 @@ export interface VerificationOptions {
   readonly requestsPerPattern?: number;
   /** Writes per write pattern. Default 2. */
   readonly writesPerPattern?: number;
+  /**
+   * The request-charge coefficients the estimates measured charges are compared with come from
+   * (`--coefficients`, a file `calibrate` wrote); default the built-in ones.
+   */
+  readonly coefficients?: RuCoefficients;
 }
 
 /** One write request: the record and the parent records it belongs to. */
@@ -682,7 +688,11 @@ export function buildVerificationPlan(
   options: VerificationOptions = {},
 ): VerificationPlan {
   const seed = options.seed ?? DEFAULT_VERIFY_SEED;
-  const evaluation = evaluateModel(workload, model);
+  const evaluation = evaluateModel(
+    workload,
+    model,
+    options.coefficients === undefined ? {} : { coefficients: options.coefficients },
+  );
   const plans = evaluation.patterns.map((pattern) => pattern.plan);
   const { dataset, items, maxItemsPerEntity } = scaledData(workload, model, seed, options);
   const { writes, finalDataset } = planWrites(

@@ -124,6 +124,24 @@ describe("cosmos-modeler calibrate", () => {
     expect(outcome.stderr).toContain("calibration.notChargeBearing");
   }, 120_000);
 
+  it("verify --coefficients compares the charges with estimates from the fitted coefficients", async () => {
+    const out = join(dir, "verify-coefficients.json");
+    expect((await runCli(["calibrate", recording, "--out", out])).code).toBe(0);
+    const expert = resolve(REPO_ROOT, "test/fixtures/examples/blogging/expert-model.yaml");
+    type Report = { patterns: { patternId: string; estimatedRu: { estimate: number } }[] };
+    const estimates = async (extra: readonly string[]): Promise<Map<string, number>> => {
+      const run = await runCli(["verify", workload, expert, "--json", ...extra]);
+      expect(run.code, run.stderr).toBe(0);
+      const report = JSON.parse(run.stdout) as Report;
+      return new Map(report.patterns.map((p) => [p.patternId, p.estimatedRu.estimate]));
+    };
+    const builtIn = await estimates([]);
+    const fitted = await estimates(["--coefficients", out]);
+    expect([...fitted.keys()]).toEqual([...builtIn.keys()]);
+    // the fit moved the query coefficients: some read's estimate follows
+    expect([...fitted].some(([id, estimate]) => estimate !== builtIn.get(id))).toBe(true);
+  }, 120_000);
+
   it("refuses a coefficients file with a wrong field, naming it", async () => {
     const wrong = join(dir, "wrong-coefficients.json");
     await writeFile(wrong, JSON.stringify({ version: 1, fittedOn: "x", coefficients: { writeBase: -1 } }));

@@ -4,8 +4,8 @@
  * an Azure Cosmos DB account or the emulator, with the operation's features: the `estimate-ru`
  * fields plus `measuredRU`, `source` and `endpoint`, docs/json-output.md), prints each operation
  * family's error with the built-in coefficients and, left out one row at a time, with the fitted
- * ones, and what changed; writes the coefficients file `design`, `evaluate` and `render` take
- * with `--coefficients`. Charges of the embedded endpoint are refused: they are not Cosmos DB's.
+ * ones, and what changed; writes the coefficients file `design`, `evaluate`, `render` and
+ * `verify` take with `--coefficients`. Charges of the embedded endpoint are refused: they are not Cosmos DB's.
  */
 import type { Command } from "commander";
 import {

@@ -8,6 +8,9 @@
  * paging, a change-feed processor restarted: docs/json-output.md#probes). Exit status 1 when any
  * check or probe fails. The connection string is never printed.
  */
+import type { RuCoefficients } from "../../estimator/coefficients.js";
+import { resolveCoefficients } from "../../files/read-coefficients.js";
+import { COEFFICIENTS_OPTION_DESCRIPTION } from "../support/prices-option.js";
 import { Option, type Command } from "commander";
 import { CosmosModelerError } from "../../common/errors.js";
 import { issueToJson } from "../../common/issues.js";
@@ -39,6 +42,7 @@ interface VerifyFlags {
   readonly maxItems?: string;
   readonly html?: string;
   readonly recordCharges?: string;
+  readonly coefficients?: string;
 }
 
 function positiveNumber(text: string | undefined, flag: string, integer: boolean): number | undefined {
@@ -77,6 +81,7 @@ export const register: CommandRegistration = (program: Command) => {
     .option("--keep", "keep the database afterwards")
     .option("--json", "print one JSON document on stdout")
     .option("--html <file>", "also write the HTML report of the model with this run's results")
+    .option("--coefficients <file>", COEFFICIENTS_OPTION_DESCRIPTION)
     .option(
       "--record-charges <file>",
       "write each one-request read's measured charge with its features (JSON lines), for calibrate",
@@ -94,7 +99,8 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const { workload, model } = inputs.value;
-      const report = await runVerify(workload, model, flags, numbers);
+      const coefficients = await resolveCoefficients(flags.coefficients);
+      const report = await runVerify(workload, model, flags, numbers, coefficients.coefficients);
       if (flags.html !== undefined) await writeHtml(flags.html, workload, model, modelPath, report);
       if (flags.recordCharges !== undefined) {
         const { recordingLines } = await import("../../verify/index.js");
@@ -138,6 +144,7 @@ async function runVerify(
   model: Model,
   flags: VerifyFlags,
   numbers: VerifyNumbers,
+  coefficients: RuCoefficients | undefined,
 ): Promise<VerificationReport> {
   // The adapter loads @azure/cosmos and the embedded server: only when verify runs.
   const verify = await import("../../verify/index.js");
@@ -160,6 +167,7 @@ async function runVerify(
         ...(flags.keep === true ? { keep: true } : {}),
         ...(isFault(flags.fault) ? { fault: flags.fault } : {}),
         ...(flags.recordCharges === undefined ? {} : { recordCharges: true }),
+        ...(coefficients === undefined ? {} : { coefficients }),
         secrets,
         onProgress: (progress) => {
           if (progress.kind === "deploy") bar.update("deploy", 0, 1);
