@@ -24,6 +24,7 @@ const SLOW = [
   "test/verify/crash-schedule.test.ts",
   "test/verify/paging-designs.test.ts",
   "test/verify/strict-interview-verified.test.ts",
+  "test/cli/calibrate.test.ts",
   "test/cli/extremes.test.ts",
   "test/cli/fuzz.test.ts",
   "src/design/design-robustness.test.ts",
