@@ -16,20 +16,14 @@ import { applyChanges } from "../../src/session/apply-changes.js";
 import { openSession, saveSession } from "../../src/session-store/session-files.js";
 import {
   createDatabase,
-  findPostgresBin,
-  POSTGRES_MISSING,
+  postgresBinForTests,
   startPostgres,
   type PostgresServer,
 } from "./postgres-server.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-const bin = findPostgresBin();
-if (bin === undefined) {
-  if (process.env["COSMOS_MODELER_CI"] === "1")
-    throw new Error(`the import tests must run in CI: ${POSTGRES_MISSING}`);
-  console.warn(`import-composite-keys tests skipped: ${POSTGRES_MISSING}`);
-}
+const bin = postgresBinForTests("import-composite-keys");
 
 const SCHEMA = `
 CREATE TABLE film (

@@ -19,21 +19,14 @@ import { checkReadiness } from "../../src/session/checklist.js";
 import { openSession, saveSession } from "../../src/session-store/session-files.js";
 import {
   createDatabase,
-  findPostgresBin,
-  POSTGRES_MISSING,
+  postgresBinForTests,
   startPostgres,
   type PostgresServer,
 } from "./postgres-server.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-const bin = findPostgresBin();
-if (bin === undefined) {
-  // CI installs PostgreSQL (.ci/run sets COSMOS_MODELER_CI=1): there these tests never skip.
-  if (process.env["COSMOS_MODELER_CI"] === "1")
-    throw new Error(`the import tests must run in CI: ${POSTGRES_MISSING}`);
-  console.warn(`import-postgres tests skipped: ${POSTGRES_MISSING}`);
-}
+const bin = postgresBinForTests("import-postgres");
 
 /** The replayed workload: each statement with its call count and what it must become. */
 const REPLAY = [

@@ -26,8 +26,7 @@ import type { DraftAccessPattern, DraftWorkload } from "../../src/session/draft.
 import { openSession, saveSession } from "../../src/session-store/session-files.js";
 import {
   createDatabase,
-  findPostgresBin,
-  POSTGRES_MISSING,
+  postgresBinForTests,
   startPostgres,
   type PostgresServer,
 } from "./postgres-server.js";
@@ -36,12 +35,7 @@ import { sampleFile, sampleSql, type SampleName } from "./sample-databases.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
-const bin = findPostgresBin();
-if (bin === undefined) {
-  if (process.env["COSMOS_MODELER_CI"] === "1")
-    throw new Error(`the import tests must run in CI: ${POSTGRES_MISSING}`);
-  console.warn(`sample-databases tests skipped: ${POSTGRES_MISSING}`);
-}
+const bin = postgresBinForTests("sample-databases");
 
 /** Values the replay takes from the loaded data (existing keys, the next free ids). */
 type Context = Readonly<Record<string, readonly (string | number)[]>>;

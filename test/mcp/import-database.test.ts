@@ -16,16 +16,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { parse } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  findPostgresBin,
-  POSTGRES_MISSING,
-  startPostgres,
-  type PostgresServer,
-} from "../import/postgres-server.js";
+import { postgresBinForTests, startPostgres, type PostgresServer } from "../import/postgres-server.js";
 import { cli, ensureBuilt, root } from "../interview/terminal.js";
 
-const bin = findPostgresBin();
-if (bin === undefined) console.warn(`import-database URL tests skipped: ${POSTGRES_MISSING}`);
+const bin = postgresBinForTests("import-database URL");
 
 async function connect(
   dir: string,

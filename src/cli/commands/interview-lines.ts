@@ -13,6 +13,8 @@
 import type { Change } from "../../session/changes.js";
 import type { WRITE_OPERATIONS } from "../../session/draft.js";
 import {
+  ATTRIBUTE_TYPES,
+  CONSISTENCY_LEVELS,
   PREDICATE_OPERATORS,
   isValidEntityName,
   isValidName,
@@ -477,10 +479,9 @@ export function parseEditLine(text: string, workload: DraftWorkload): LineResult
       .toLowerCase()
       .replace(/\s+/g, "-")
       .replace(/^bounded-staleness$/, "bounded");
-    const levels = ["strong", "bounded", "session", "consistent-prefix", "eventual"] as const;
-    const found = levels.find((candidate) => candidate === level);
+    const found = CONSISTENCY_LEVELS.find((candidate) => candidate === level);
     return found === undefined
-      ? fail(`"${rest}" is not a consistency level (${levels.join(", ")})`)
+      ? fail(`"${rest}" is not a consistency level (${CONSISTENCY_LEVELS.join(", ")})`)
       : { ok: true, value: { kind: "set-scale", consistency: found } };
   }
   const multi = /^multi-?region\s+writes\s+(yes|no|true|false|on|off)$/i.exec(line);
@@ -558,7 +559,7 @@ function attributeEdit(entity: string, attribute: string, field: string, value: 
         : fail("skew is a number of at least 0");
     }
     case "type": {
-      const types = ["string", "number", "boolean", "datetime", "object", "array"] as const;
+      const types = ATTRIBUTE_TYPES;
       const type = types.find((candidate) => candidate === value.toLowerCase());
       return type === undefined
         ? fail(`"${value}" is not a type (${types.join(", ")})`)
