@@ -65,10 +65,9 @@ export function evaluatePatterns(
       aggregated.avg += load.aggregated.get(pattern.id)?.avg ?? 0;
       aggregated.peak += load.aggregated.get(pattern.id)?.peak ?? 0;
     }
-    // A plan evaluates the same every time with the same aggregated updates.
-    const evaluated = cache.memo(plan, `${index}|${aggregated.avg}|${aggregated.peak}`, () =>
-      evaluatePattern(plan, pattern, index, aggregated),
-    );
+    // A plan evaluates the same every time with the same rates and aggregated updates.
+    const key = `${index}|${pattern.rps.avg}|${pattern.rps.peak}|${aggregated.avg}|${aggregated.peak}`;
+    const evaluated = cache.memo(plan, key, () => evaluatePattern(plan, pattern, index, aggregated));
     issues.push(...evaluated.issues);
     return evaluated.evaluation;
   });

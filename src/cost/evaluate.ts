@@ -43,27 +43,6 @@ import {
 
 export { patternLoadOn } from "./partition-fixed-point.js";
 
-/**
- * The evaluation cache of the traffic a gateway leaves the database, per cache of the full
- * workload and per set of cached rates (a design tries a few gateways on the same workload).
- */
-const servedCaches = new WeakMap<EvaluationCache, Map<string, EvaluationCache>>();
-
-function servedCacheFor(full: EvaluationCache, served: Workload): EvaluationCache {
-  let byRates = servedCaches.get(full);
-  if (byRates === undefined) {
-    byRates = new Map();
-    servedCaches.set(full, byRates);
-  }
-  const key = served.accessPatterns.map((p) => `${p.rps.avg}/${p.rps.peak}`).join(",");
-  let cache = byRates.get(key);
-  if (cache === undefined) {
-    cache = new EvaluationCache(served);
-    byRates.set(key, cache);
-  }
-  return cache;
-}
-
 export interface EvaluateOptions extends Omit<PlanOptions, "partitions"> {
   readonly prices?: Prices;
   /** Where `coefficients` come from, in words (the evaluation's `requestCharges.source`). */
@@ -118,10 +97,13 @@ function evaluateWith(
 ): DetailedEvaluation {
   const prices = options.prices ?? DEFAULT_PRICES;
   // With an integrated cache, the database serves the cached reads' misses only: the model is
-  // planned and priced against that traffic (integrated-cache-evaluation.ts).
+  // planned and priced against that traffic (integrated-cache-evaluation.ts). The served workload
+  // differs from the full one in read rates only, which no plan reads (planning reads the rates of
+  // writes alone): the plans stay in the one cache, the loads and figures made from the rates are
+  // kept apart by them (`Solver`, `evaluatePatterns`).
   const gateway = planIntegratedCache(fullWorkload, model, prices);
   const workload = gateway?.served ?? fullWorkload;
-  const cache = gateway === undefined ? evaluationCache : servedCacheFor(evaluationCache, gateway.served);
+  const cache = evaluationCache;
   const issues: EvaluationIssue[] = [];
   const partitions: Record<string, number> = {};
   // A parent's children sit in one logical partition (or one per write shard), each read by one
@@ -131,7 +113,7 @@ function evaluateWith(
       model.containers.find((c) => c.name === name)?.items.find((i) => i.type === itemType)?.shards ?? 1;
     return CHANGE_FEED_BATCHES_PER_SECOND * Math.min(shards, partitions[name] ?? 1);
   };
-  const solver = new Solver(cache, model, options, leasesOf);
+  const solver = new Solver(cache, workload, model, options, leasesOf);
   const storage = new Map<string, ContainerStorage>();
   for (const container of model.containers)
     storage.set(

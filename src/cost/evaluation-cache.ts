@@ -30,6 +30,8 @@ import {
 
 /** The load contribution of a plan under the change-feed lease counts it read. */
 export interface ContributionEntry {
+  /** The pattern's rates it was made with (an integrated cache leaves a read its misses' rates). */
+  readonly rates: { readonly avg: number; readonly peak: number };
   /** [source container, item type, patches/s per parent] as read. */
   readonly leases: readonly (readonly [string, string, number])[];
   readonly contribution: LoadContribution;

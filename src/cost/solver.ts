@@ -87,10 +87,13 @@ export class Solver {
   private counts: Readonly<Record<string, number>> = {};
 
   /**
+   * @param workload the cache's workload, or one that differs from it in read rates only (the
+   *   traffic an integrated cache leaves the database): plans are shared, contributions are not
    * @param leasesOf change-feed leases per source item type (read when contributions are made)
    */
   constructor(
     private readonly cache: EvaluationCache,
+    private readonly workload: Workload,
     private readonly model: Model,
     options: PlanOptions,
     private readonly leasesOf: (container: string, itemType: string) => number,
@@ -100,7 +103,7 @@ export class Solver {
       {},
       { get: (_target, name) => (typeof name === "string" ? this.counts[name] : undefined) },
     );
-    const base = createPlanEnvironment(cache.workload, model, { ...options, partitions: counts });
+    const base = createPlanEnvironment(workload, model, { ...options, partitions: counts });
     this.base = base;
     this.environment = base;
     cache.use(model, base.context);
@@ -115,7 +118,7 @@ export class Solver {
         return count;
       },
     };
-    const patterns = cache.workload.accessPatterns.length;
+    const patterns = workload.accessPatterns.length;
     this.entries = new Array<PlanEntry | undefined>(patterns);
     this.contributions = new Array<ContributionEntry | undefined>(patterns);
     this.plans = new Array<Plan>(patterns);
@@ -213,7 +216,7 @@ export class Solver {
     this.counts = counts;
     try {
       return indices.map((index) => {
-        const pattern = this.cache.workload.accessPatterns[index];
+        const pattern = this.workload.accessPatterns[index];
         return pattern === undefined ? undefined : this.entryOf(index, pattern).plan;
       });
     } finally {
@@ -245,7 +248,7 @@ export class Solver {
 
   /** Brings one pattern's plan and contribution up to date; notes the containers to rebuild. */
   private refresh(index: number, rebuild: Set<string>): void {
-    const pattern = this.cache.workload.accessPatterns[index];
+    const pattern = this.workload.accessPatterns[index];
     if (pattern === undefined) return;
     const countOf = (name: string): number => this.base.partitions(name);
     const entry = this.entryOf(index, pattern);
@@ -300,8 +303,11 @@ export class Solver {
     entry: PlanEntry,
     pattern: Workload["accessPatterns"][number],
   ): ContributionEntry {
-    const found = entry.contributions.find((c) =>
-      c.leases.every(([container, type, value]) => this.leasesOf(container, type) === value),
+    const found = entry.contributions.find(
+      (c) =>
+        c.rates.avg === pattern.rps.avg &&
+        c.rates.peak === pattern.rps.peak &&
+        c.leases.every(([container, type, value]) => this.leasesOf(container, type) === value),
     );
     if (found !== undefined) return found;
     this.trace = new Set();
@@ -313,7 +319,11 @@ export class Solver {
         return value;
       },
     });
-    const made: ContributionEntry = { leases: this.leasesRead, contribution };
+    const made: ContributionEntry = {
+      rates: { avg: pattern.rps.avg, peak: pattern.rps.peak },
+      leases: this.leasesRead,
+      contribution,
+    };
     this.leasesRead = undefined;
     const keys = this.trace;
     this.trace = undefined;

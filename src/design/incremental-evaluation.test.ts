@@ -12,6 +12,7 @@ import { createEvaluator, evaluateModel } from "../cost/evaluate.js";
 import type { DeletePropagation, Model } from "../model/types.js";
 import { loadExample } from "../test-support/evaluate-fixtures.js";
 import { toWorkload, workloadDocumentArbitrary } from "../test-support/workload-arbitrary.js";
+import { cacheIneligibility } from "../workload/cacheable.js";
 import type { Workload } from "../workload/types.js";
 import { baselineModel } from "./model-edits.js";
 import { problemsOf, repairCandidates } from "./repair.js";
@@ -93,6 +94,7 @@ function steps(workload: Workload): Step[] {
 describe("the design's shared evaluator", () => {
   it(`evaluates every candidate of the design's rules exactly as a fresh evaluation (${RUNS} workloads)`, () => {
     let compared = 0;
+    let cachedModels = 0;
     fc.assert(
       fc.property(
         workloadDocumentArbitrary({ maxEntities: 4 }),
@@ -119,12 +121,43 @@ describe("the design's shared evaluator", () => {
             const pick = (picks[index % picks.length] ?? 0) % (candidates.length + 1);
             model = candidates[pick]?.model ?? model;
           }
+          // Through an integrated cache the database serves the cached reads' misses: the plans
+          // are shared with the uncached model's, the loads and figures are not. (Every read of
+          // the walk's workload made stale-tolerant, so that some can be cached.)
+          const stale: Workload = {
+            ...workload,
+            scale: { ...workload.scale, consistency: "session" },
+            accessPatterns: workload.accessPatterns.map((p) =>
+              p.type === "read" ? { ...p, consistency: "session" as const, maxStalenessSeconds: 5 } : p,
+            ),
+          };
+          const evaluateStale = createEvaluator(stale);
+          const sameStale = (m: Model): void => {
+            expect(JSON.stringify(evaluateStale(m))).toBe(JSON.stringify(evaluateModel(stale, m)));
+            compared++;
+          };
+          const eligible = stale.accessPatterns
+            .filter((p) => cacheIneligibility(stale, p) === undefined)
+            .map((p) => p.id);
+          const cached = (patterns: string[]): Model => ({
+            ...model,
+            integratedCache: { size: "D4s", nodes: 3, patterns },
+          });
+          sameStale(model);
+          for (const [index, id] of eligible.entries()) {
+            sameStale(cached([id]));
+            sameStale(cached(eligible.slice(0, index + 1)));
+            sameStale(model);
+          }
+          if (eligible.length > 0) cachedModels++;
         },
       ),
       { numRuns: RUNS, seed: 20261124 },
     );
     // The walk compares many models, not only the baselines.
     expect(compared).toBeGreaterThan(RUNS * 5);
+    // Some walks end with reads the integrated cache may serve.
+    expect(cachedModels).toBeGreaterThan(0);
   }, 600_000);
 
   it("re-plans what depends on how deletes reach the change feed (soft-delete patches, tombstone filters, counted flags)", () => {
