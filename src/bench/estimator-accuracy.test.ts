@@ -8,10 +8,11 @@ import {
   ACCURACY_TARGETS,
   crossValidatedError,
   loadCalibrationRows,
+  loadHeldOutRows,
   loadOutOfModelRows,
   measureAccuracy,
 } from "./estimator-accuracy.js";
-import { isMeasurement } from "../estimator/calibration-rows.js";
+import { isMeasurement, parseMeasurementRows } from "../estimator/calibration-rows.js";
 import {
   crossValidateLeaveOneSourceOut,
   fitCoefficients,
@@ -36,7 +37,31 @@ describe("estimator accuracy on the benchmark files", () => {
       (line) => (JSON.parse(line) as { calibration?: boolean }).calibration === false,
     );
     expect(outOfModel).toHaveLength((await loadOutOfModelRows(benchmarksDir)).length);
-    expect(rows.length).toBe(lines.length - outOfModel.length + 4);
+    const heldOut = lines.filter((line) => (JSON.parse(line) as { split?: string }).split === "held-out");
+    expect(heldOut).toHaveLength((await loadHeldOutRows(benchmarksDir)).length);
+    expect(rows.length).toBe(lines.length - outOfModel.length - heldOut.length + 4);
+  });
+  it("keeps a held-out split chosen by source group, which the shipped coefficients were not fitted on", async () => {
+    const heldOut = await loadHeldOutRows(benchmarksDir);
+    const calibration = await loadCalibrationRows(benchmarksDir);
+    expect(heldOut.length).toBeGreaterThanOrEqual(5);
+    const heldGroups = new Set(heldOut.map(sourceOf));
+    expect(heldGroups.size).toBeGreaterThanOrEqual(2);
+    // no source group on both sides of the split
+    expect(calibration.filter((row) => heldGroups.has(sourceOf(row)))).toEqual([]);
+    // the shipped coefficients are the fit of the calibration split alone: adding the held-out
+    // rows would move them (so the split is what keeps them out)
+    const withHeldOut = fitCoefficients([...calibration, ...heldOut]);
+    expect(withHeldOut.writeBase).not.toBeCloseTo(DEFAULT_RU_COEFFICIENTS.writeBase, 3);
+  });
+  it("refuses a source group split across the calibration and held-out splits", async () => {
+    const jsonl = await readFile(resolve(benchmarksDir, "ru-measurements.jsonl"), "utf8");
+    const [first = ""] = jsonl.split("\n");
+    const moved = JSON.stringify({ ...(JSON.parse(first) as object), split: "held-out" });
+    expect(() => parseMeasurementRows(`${first}\n${moved}\n`)).toThrow(/same split/);
+    expect(() =>
+      parseMeasurementRows(JSON.stringify({ ...(JSON.parse(first) as object), split: "x" })),
+    ).toThrow(/split must be/);
   });
   it("keeps every row with its source address, evidence, consistency and indexing", async () => {
     const jsonl = await readFile(resolve(benchmarksDir, "ru-measurements.jsonl"), "utf8");
@@ -53,6 +78,8 @@ describe("estimator accuracy on the benchmark files", () => {
       expect(typeof row["consistency"], line).toBe("string");
       expect(typeof row["indexing"], line).toBe("string");
       expect(typeof row["scenario"], line).toBe("string");
+      expect(typeof row["sourceGroup"], line).toBe("string");
+      expect(["calibration", "held-out"]).toContain(row["split"]);
     }
   });
   it("meets the leave-one-source-out target on measurements, and the bench fails when it is missed", async () => {

@@ -46,15 +46,31 @@ export interface CalibrationRow {
   readonly directRU?: number;
   /** Rows the estimator does not model, kept with their reason (`calibration: false`). */
   readonly outOfModel?: string;
+  /**
+   * The source group the row is held out with (the page or repository it came from: rows of
+   * one group share an account, an item shape and a way of measuring). Without it, the source
+   * address less its anchor stands for the group (a user's recording).
+   */
+  readonly sourceGroup?: string;
+  /** The row belongs to the held-out split: never fitted on, only estimated (bench data). */
+  readonly heldOut?: boolean;
 }
+
+/** The splits of the bench data: rows the coefficients are fitted on, and rows they never see. */
+export type Split = "calibration" | "held-out";
+const SPLITS: readonly Split[] = ["calibration", "held-out"];
 
 /** The files the calibration set is read from, in bench/data. */
 export const MEASUREMENTS_FILE = "ru-measurements.jsonl";
 export const CASE_STUDY_FILE = "blogging-case-study.json";
 
-/** Parses ru-measurements.jsonl: one operation per line with `measuredRU`, `scenario`, `source`. */
+/**
+ * Parses ru-measurements.jsonl: one operation per line with `measuredRU`, `scenario`, `source`,
+ * `evidence`, `sourceGroup` and `split` (every row of a source group in the same split).
+ */
 export function parseMeasurementRows(text: string): CalibrationRow[] {
   const rows: CalibrationRow[] = [];
+  const splitOfGroup = new Map<string, Split>();
   text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
     const raw = JSON.parse(line) as Record<string, unknown>;
@@ -75,6 +91,20 @@ export function parseMeasurementRows(text: string): CalibrationRow[] {
     if (!EVIDENCE.some((e) => e === evidence)) {
       throw new Error(`${where}: evidence must be one of ${EVIDENCE.join(", ")}`);
     }
+    const sourceGroup = raw["sourceGroup"];
+    if (typeof sourceGroup !== "string" || sourceGroup.trim() === "") {
+      throw new Error(`${where}: sourceGroup must name the page or repository the row came from`);
+    }
+    const split = raw["split"];
+    if (!SPLITS.some((s) => s === split))
+      throw new Error(`${where}: split must be one of ${SPLITS.join(", ")}`);
+    const groupSplit = splitOfGroup.get(sourceGroup);
+    if (groupSplit !== undefined && groupSplit !== split) {
+      throw new Error(
+        `${where}: every row of source group ${sourceGroup} must be in the same split (${groupSplit})`,
+      );
+    }
+    splitOfGroup.set(sourceGroup, split as Split);
     const directRU = raw["directRU"];
     const outOfModel = raw["calibration"] === false ? String(raw["why"] ?? "") : undefined;
     if (outOfModel === "") throw new Error(`${where}: calibration: false needs a why`);
@@ -86,6 +116,8 @@ export function parseMeasurementRows(text: string): CalibrationRow[] {
       evidence: evidence as Evidence,
       ...(typeof directRU === "number" ? { directRU } : {}),
       ...(outOfModel === undefined ? {} : { outOfModel }),
+      sourceGroup,
+      ...(split === "held-out" ? { heldOut: true } : {}),
     });
   });
   return rows;
@@ -99,6 +131,8 @@ interface CaseStudyRow {
 }
 
 const CASE_STUDY_SOURCE = "https://learn.microsoft.com/azure/cosmos-db/nosql/model-partition-example";
+/** The source group of the case study's rows in ru-measurements.jsonl (the same article). */
+const CASE_STUDY_GROUP = "learn/model-partition-example";
 
 /**
  * Inputs of the case study's V3 single-partition queries, derived from
@@ -146,6 +180,7 @@ export function caseStudyCalibrationRows(json: string): CalibrationRow[] {
       scenario: `blog V3 [${row.request}] ${inputs.what}`,
       source: CASE_STUDY_SOURCE,
       evidence: "measured",
+      sourceGroup: CASE_STUDY_GROUP,
     });
   }
   return rows;
@@ -167,5 +202,6 @@ export function caseStudyFanOutCheck(json: string): CalibrationRow | undefined {
     scenario: "blog V2 [Q3] a user's posts, fan-out over the posts container's 70 partitions",
     source: CASE_STUDY_SOURCE,
     evidence: "measured",
+    sourceGroup: CASE_STUDY_GROUP,
   };
 }

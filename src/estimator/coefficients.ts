@@ -1,8 +1,9 @@
 /**
  * The coefficients of the request-charge model (see estimate-request-charge.ts for the formula).
  *
- * Calibration set (48 rows from 11 sources, `npm run bench` reproduces the fit and its accuracy):
- * - the 44 rows of bench/data/ru-measurements.jsonl the estimator models (each with its source
+ * Calibration set (48 rows from 9 source groups, `npm run bench` reproduces the fit and its
+ * accuracy; the held-out split of the same file, 8 rows from 3 further groups, is never fitted on):
+ * - the 44 rows of the calibration split of bench/data/ru-measurements.jsonl the estimator models (each with its source
  *   address, what was measured, consistency, indexing and evidence: measured, lab-observed, or a
  *   documented table, average or example): the blogging case study's V1 C1..C4, Q1 and V2 Q2, the
  *   troubleshoot-query-performance, optimize-cost and plan-manage-costs pages, older revisions of
@@ -16,7 +17,8 @@
  * index-served queries), Nelder-Mead from src/estimator/fit-coefficients.ts; scans and the stored
  * procedure overhead in closed form; rounded to the digits shown. Sizes are the stored size, item
  * JSON + {@link SYSTEM_PROPERTIES_BYTES}, in KiB. Accuracy (in sample 8.0% mean |error|;
- * leave-one-source-out 9.0% on measurements) is printed by the bench. Checked 2026-11-24.
+ * leave-one-source-out 10.0% on measurements; per operation kind and on the held-out split) is
+ * printed by the bench. Checked 2026-11-24; the split by source group 2026-11-29.
  */
 import { SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
 

@@ -7,6 +7,7 @@ import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "./coefficients.js"
 import { estimateRequestCharge } from "./estimate-request-charge.js";
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
 import type { CalibrationRow } from "./calibration-rows.js";
+import type { RuEstimate } from "./operation.js";
 
 type NumericKey = {
   [K in keyof RuCoefficients]: RuCoefficients[K] extends number ? K : never;
@@ -81,6 +82,16 @@ export function rowEstimate(row: CalibrationRow, coefficients: RuCoefficients): 
     0,
   );
   return row.directRU + estimate - alone;
+}
+
+/**
+ * The estimate and range a row is compared with: the operation's charge, moved with `directRU`
+ * for a row measured beside the same operations run directly (see rowEstimate).
+ */
+export function rowRange(row: CalibrationRow, coefficients: RuCoefficients): RuEstimate {
+  const charge = estimateRequestCharge(row.operation, coefficients);
+  const shift = rowEstimate(row, coefficients) - charge.estimate;
+  return { estimate: charge.estimate + shift, low: charge.low + shift, high: charge.high + shift };
 }
 
 /** log(estimate / measured): the residual the fit minimises (symmetric in over/under). */
@@ -191,6 +202,9 @@ function fitScan(scanRows: readonly CalibrationRow[], fitted: RuCoefficients): R
 export interface CrossValidatedRow {
   readonly row: CalibrationRow;
   readonly estimate: number;
+  /** The range printed with that estimate (same refit). */
+  readonly low: number;
+  readonly high: number;
   /** False when too few other rows of its family exist to fit its coefficients without it. */
   readonly crossValidated: boolean;
 }
@@ -200,16 +214,17 @@ export function crossValidateLeaveOneOut(rows: readonly CalibrationRow[]): Cross
   return rows.map((row, index) => {
     const others = rows.filter((_, other) => other !== index);
     const coefficients = fitCoefficients(others);
-    return { row, estimate: rowEstimate(row, coefficients), crossValidated: canCrossValidate(row, others) };
+    return { row, ...rowRange(row, coefficients), crossValidated: canCrossValidate(row, others) };
   });
 }
 
 /**
- * The source a row is held out with: its page or repository, without the anchor and query (two
- * tables of one page are one source: they share whatever the page's author measured on).
+ * The source a row is held out with: its source group (the page or repository it came from), else
+ * its address without the anchor and query (two tables of one page are one source: they share
+ * whatever the page's author measured on).
  */
 export function sourceOf(row: CalibrationRow): string {
-  return row.source.replace(/[#?].*$/, "").replace(/\/+$/, "");
+  return row.sourceGroup ?? row.source.replace(/[#?].*$/, "").replace(/\/+$/, "");
 }
 
 /**
@@ -227,12 +242,21 @@ export function crossValidateLeaveOneSourceOut(rows: readonly CalibrationRow[]):
     for (const row of held) {
       estimates.set(row, {
         row,
-        estimate: rowEstimate(row, coefficients),
+        ...rowRange(row, coefficients),
         crossValidated: canCrossValidate(row, others),
       });
     }
   }
-  return rows.map((row) => estimates.get(row) ?? { row, estimate: Number.NaN, crossValidated: false });
+  return rows.map(
+    (row) =>
+      estimates.get(row) ?? {
+        row,
+        estimate: Number.NaN,
+        low: Number.NaN,
+        high: Number.NaN,
+        crossValidated: false,
+      },
+  );
 }
 
 /**

@@ -33,12 +33,13 @@ let builtInEstimates: Map<string, number> | undefined;
 beforeAll(async () => {
   await readFile(cli);
   dir = await mkdtemp(join(tmpdir(), "cosmos-modeler-calibrate-"));
-  // the public measurements, as an account's recording (those the model leaves out excluded)
+  // the public measurements of the calibration split, as an account's recording (those the model
+  // leaves out excluded)
   const lines = (await readFile(resolve(BENCH_DATA_DIR, "ru-measurements.jsonl"), "utf8"))
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((row) => row["calibration"] !== false)
+    .filter((row) => row["calibration"] !== false && row["split"] !== "held-out")
     .map((row) => JSON.stringify({ ...row, endpoint: "azure" }));
   recording = join(dir, "charges.jsonl");
   await writeFile(recording, `${lines.join("\n")}\n`);
