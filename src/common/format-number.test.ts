@@ -72,3 +72,47 @@ describe("formatInteger and formatUsd", () => {
     expect(formatUsd(25241.811)).toBe("$25,242");
   });
 });
+
+describe("whole numbers without Intl", () => {
+  it("print exactly as Intl's en-US format does, for every kind of double", () => {
+    const intl = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+    const edges = [
+      0,
+      -0,
+      0.5,
+      -0.5,
+      1.5,
+      -1.5,
+      2.5,
+      -2.5,
+      0.49999999999999994,
+      -0.49999999999999994,
+      999,
+      1000,
+      -1000,
+      999_999.5,
+      1e15 + 0.5,
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      2 ** 53 + 2,
+      1e21,
+      -1e21,
+      1.7976931348623157e308,
+      5e-324,
+      -5e-324,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+    ];
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom(...edges), fc.double(), fc.integer(), fc.double({ min: -1e7, max: 1e7 })),
+        (value) => {
+          expect(formatInteger(value)).toBe(intl.format(Math.round(value)));
+          expect(formatUsd(value)).toBe(`$${intl.format(value)}`);
+        },
+      ),
+      { numRuns: 5_000, seed: 29 },
+    );
+  });
+});

@@ -59,16 +59,35 @@ export function formatFigure(value: number, format: FigureFormat = {}): string {
   return withDecimals(decimalsFor(value, format)).format(value);
 }
 
+/**
+ * A whole number with `en-US` thousands separators, written without `Intl` when its digits are
+ * exact (`Intl.NumberFormat.format` costs microseconds, and the design search formats a message
+ * figure for every candidate): the same text as `withDecimals(0).format(whole)`.
+ */
+function groupedWhole(whole: number): string {
+  if (!Number.isSafeInteger(whole)) return withDecimals(0).format(whole);
+  if (whole === 0) return Object.is(whole, -0) ? "-0" : "0";
+  const digits = String(Math.abs(whole));
+  let text = "";
+  let end = digits.length;
+  while (end > 3) {
+    text = `,${digits.slice(end - 3, end)}${text}`;
+    end -= 3;
+  }
+  return `${whole < 0 ? "-" : ""}${digits.slice(0, end)}${text}`;
+}
+
 /** `12,345` (whole numbers: counts, RU/s in messages). */
 export function formatInteger(value: number): string {
-  return withDecimals(0).format(Math.round(value));
+  return groupedWhole(Math.round(value));
 }
 
 const CENTS = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** `$1,234` (whole dollars) or `$1,234.56` with `cents`. */
 export function formatUsd(value: number, cents = false): string {
-  return `$${cents ? CENTS.format(value) : withDecimals(0).format(value)}`;
+  // Without cents, Intl rounds half away from zero ("half expand"): -2.5 prints -3.
+  return `$${cents ? CENTS.format(value) : groupedWhole(value < 0 ? -Math.round(-value) : Math.round(value))}`;
 }
 
 /** `1,234.5`, `0.2`, `0.005`: at most two decimals, two significant digits for small values. */

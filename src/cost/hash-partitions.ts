@@ -27,14 +27,29 @@ const positions = new Map<string, number>();
 /** Entries kept before the cache starts over (bounded memory). */
 const MAX_CACHED_POSITIONS = 100_000;
 
+/**
+ * The same, per components array (a load's keys keep the arrays of the plans they came from, and
+ * a key is placed again for every new load of its container): no JSON text to build.
+ */
+const positionsOfArrays = new WeakMap<readonly PartitionKeyComponent[], Map<string, number>>();
+
 function positionOf(components: readonly PartitionKeyComponent[], hashing: PartitionKeyHashing): number {
-  const cacheKey = `${hashing.kind}${hashing.version}${JSON.stringify(components)}`;
+  const hashingKey = `${hashing.kind}${hashing.version}`;
+  let byHashing = positionsOfArrays.get(components);
+  const known = byHashing?.get(hashingKey);
+  if (known !== undefined) return known;
+  const cacheKey = `${hashingKey}${JSON.stringify(components)}`;
   let position = positions.get(cacheKey);
   if (position === undefined) {
     if (positions.size >= MAX_CACHED_POSITIONS) positions.clear();
     position = hashSpacePosition(components, hashing);
     positions.set(cacheKey, position);
   }
+  if (byHashing === undefined) {
+    byHashing = new Map();
+    positionsOfArrays.set(components, byHashing);
+  }
+  byHashing.set(hashingKey, position);
   return position;
 }
 

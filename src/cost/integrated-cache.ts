@@ -33,7 +33,29 @@ const TAIL_SLICES = 4_000;
  * `lambda`) of `f(lambda)`: exact for the first 10,000 ranks, then the integral over the rest
  * (log-spaced midpoint rule); closed form when every key is alike.
  */
-function sumOverKeys(traffic: CacheTraffic, f: (lambda: number) => number): number {
+function sumOverKeys(
+  what: "misses" | "keysPerWindow",
+  traffic: CacheTraffic,
+  f: (lambda: number) => number,
+): number {
+  // The same traffic is summed for every model a design scores: each sum is made once per
+  // quantity and traffic (`f` is a function of the traffic alone; the memo starts over past
+  // MAX_SUMS).
+  const key = `${what}|${traffic.rate}|${traffic.keys}|${traffic.skew}|${traffic.stalenessSeconds}|${traffic.nodes}`;
+  let sum = sums.get(key);
+  if (sum === undefined) {
+    if (sums.size >= MAX_SUMS) sums.clear();
+    sum = newSumOverKeys(traffic, f);
+    sums.set(key, sum);
+  }
+  return sum;
+}
+
+/** Sums remembered before the memo starts over. */
+const MAX_SUMS = 10_000;
+const sums = new Map<string, number>();
+
+function newSumOverKeys(traffic: CacheTraffic, f: (lambda: number) => number): number {
   const n = Math.max(1, Math.floor(traffic.keys));
   if (traffic.skew <= 0) return n * f(traffic.rate / n);
   const s = traffic.skew;
@@ -76,7 +98,7 @@ export function cacheMissesPerSecond(traffic: CacheTraffic): number {
   if (window <= 0) return traffic.rate;
   return Math.min(
     traffic.rate,
-    sumOverKeys(traffic, (lambda) => lambda / (1 + (lambda * window) / nodes)),
+    sumOverKeys("misses", traffic, (lambda) => lambda / (1 + (lambda * window) / nodes)),
   );
 }
 
@@ -89,7 +111,7 @@ export function cacheMissesPerSecond(traffic: CacheTraffic): number {
 export function keysPerNodeWindow(traffic: CacheTraffic): number {
   const nodes = Math.max(1, traffic.nodes);
   const window = Math.max(0, traffic.stalenessSeconds);
-  return sumOverKeys(traffic, (lambda) => 1 - Math.exp(-(lambda * window) / nodes));
+  return sumOverKeys("keysPerWindow", traffic, (lambda) => 1 - Math.exp(-(lambda * window) / nodes));
 }
 
 /** USD per node-hour of a gateway size, from the price table. */

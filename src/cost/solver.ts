@@ -98,12 +98,12 @@ export class Solver {
     options: PlanOptions,
     private readonly leasesOf: (container: string, itemType: string) => number,
   ) {
-    // Planning reads the counts of the solve under way through this view.
-    const counts = new Proxy<Record<string, number>>(
-      {},
-      { get: (_target, name) => (typeof name === "string" ? this.counts[name] : undefined) },
-    );
-    const base = createPlanEnvironment(workload, model, { ...options, partitions: counts });
+    // Planning reads the counts of the solve under way (as `createPlanEnvironment` reads its
+    // `partitions` option: 1 when absent, never below 1).
+    const base: PlanEnvironment = {
+      ...createPlanEnvironment(workload, model, options),
+      partitions: (container) => Math.max(1, this.counts[container] ?? 1),
+    };
     this.base = base;
     this.environment = base;
     cache.use(model, base.context);

@@ -112,7 +112,7 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
     const out = new Map<string, Placement[]>();
     for (const container of model.containers) {
       for (const item of container.items) {
-        for (const key of new Set(pick(item))) out.set(key, [...(out.get(key) ?? []), { container, item }]);
+        for (const key of new Set(pick(item))) append(out, key, { container, item });
       }
     }
     return out;
@@ -160,26 +160,45 @@ export function createPlanningContext(workload: Workload, model: Model): Plannin
  * the first relationship of each pair, the writes of each entity, the reads touching it (its own
  * and those asking for it in `with`), and each pattern's position.
  */
-function workloadIndexes(workload: Workload) {
+/** Appends `value` to the list under `key` (made on first use). */
+function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+type WorkloadIndexes = ReturnType<typeof newWorkloadIndexes>;
+
+/** The indexes of each workload, built once (every evaluation of a design builds a context). */
+const indexesOf = new WeakMap<Workload, WorkloadIndexes>();
+
+function workloadIndexes(workload: Workload): WorkloadIndexes {
+  let indexes = indexesOf.get(workload);
+  if (indexes === undefined) {
+    indexes = newWorkloadIndexes(workload);
+    indexesOf.set(workload, indexes);
+  }
+  return indexes;
+}
+
+function newWorkloadIndexes(workload: Workload) {
   const parents = new Map<string, Relationship[]>();
   const children = new Map<string, Relationship[]>();
   const pairs = new Map<string, Relationship>();
   for (const r of workload.relationships) {
-    if (r.via !== undefined) parents.set(r.child, [...(parents.get(r.child) ?? []), r]);
+    if (r.via !== undefined) append(parents, r.child, r);
     if (r.kind === "many-to-many") continue;
-    children.set(r.parent, [...(children.get(r.parent) ?? []), r]);
+    append(children, r.parent, r);
     if (!pairs.has(`${r.parent}>${r.child}`)) pairs.set(`${r.parent}>${r.child}`, r);
   }
   const writes = new Map<string, AccessPattern[]>();
   const touching = new Map<string, AccessPattern[]>();
   for (const p of workload.accessPatterns) {
     if (p.type === "write") {
-      writes.set(p.entity, [...(writes.get(p.entity) ?? []), p]);
+      append(writes, p.entity, p);
       continue;
     }
-    for (const name of new Set([p.entity, ...p.with.map((w) => w.entity)])) {
-      touching.set(name, [...(touching.get(name) ?? []), p]);
-    }
+    for (const name of new Set([p.entity, ...p.with.map((w) => w.entity)])) append(touching, name, p);
   }
   const order = new Map(workload.accessPatterns.map((p, i) => [p.id, i]));
   return { parents, children, pairs, writes, order, touching };
