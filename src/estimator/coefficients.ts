@@ -18,7 +18,8 @@
  * procedure overhead in closed form; rounded to the digits shown. Sizes are the stored size, item
  * JSON + {@link SYSTEM_PROPERTIES_BYTES}, in KiB. Accuracy (in sample 8.0% mean |error|;
  * leave-one-source-out 10.0% on measurements; per operation kind and on the held-out split) is
- * printed by the bench. Checked 2026-11-24; the split by source group 2026-11-29.
+ * printed by the bench. Checked 2026-11-24; the split by source group 2026-11-29; the bands, the
+ * patch charge and the indexed-value density 2026-11-30 (sources: COEFFICIENT_SOURCES).
  */
 import { SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
 
