@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
+import { COEFFICIENT_SOURCES, DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
 import { caseStudyFanOutCheck } from "../estimator/calibration-rows.js";
 import { estimateRequestCharge } from "../estimator/estimate-request-charge.js";
 import {
   ACCURACY_TARGETS,
   crossValidatedError,
+  gatedKindsMissed,
   loadCalibrationRows,
   loadHeldOutRows,
   loadOutOfModelRows,
@@ -14,11 +15,14 @@ import {
 } from "./estimator-accuracy.js";
 import { isMeasurement, parseMeasurementRows } from "../estimator/calibration-rows.js";
 import {
+  FAMILIES,
   crossValidateLeaveOneSourceOut,
+  familyOf,
   fitCoefficients,
   rowEstimate,
   sourceOf,
 } from "../estimator/fit-coefficients.js";
+import { OPERATION_KINDS, groupAccuracy, kindOf, meetsTarget } from "./estimator-breakdown.js";
 import { BENCH_DATA_DIR } from "../test-support/model-examples.js";
 
 const benchmarksDir = BENCH_DATA_DIR;
@@ -109,6 +113,75 @@ describe("estimator accuracy on the benchmark files", () => {
     expect(summary.insideShare).toBeGreaterThanOrEqual(ACCURACY_TARGETS.minInsideShare);
     // ...with ranges that stay honest: the median range is under 60% of the estimate.
     expect(summary.medianRelativeWidth).toBeLessThan(0.6);
+  });
+  it("sets each family's range from its leave-one-source-out spread: >= 90% of every kind's rows inside", async () => {
+    const entries = (await leaveOneSourceOut()).filter((entry) => entry.crossValidated);
+    const kinds = groupAccuracy(entries, (entry) => kindOf(entry.row), OPERATION_KINDS);
+    expect(kinds.map((kind) => kind.group)).toEqual(["point read", "create", "replace", "delete", "query"]);
+    for (const kind of kinds) {
+      expect(kind.insideShare, kind.group).toBeGreaterThanOrEqual(ACCURACY_TARGETS.perKind.minInsideShare);
+    }
+    // ...and no wider than that spread: each band's edges are within 0.02 of a ratio it holds
+    const ratios = (family: string) =>
+      entries.filter((entry) => familyOf(entry.row) === family).map((e) => e.row.measuredRU / e.estimate);
+    const { read, insert, query } = DEFAULT_RU_COEFFICIENTS.bands;
+    for (const [band, family] of [
+      [read, "read"],
+      [insert, "insert"],
+      [query, "indexedQuery"],
+    ] as const) {
+      const held = ratios(family).filter((ratio) => band.low <= ratio && ratio <= band.high);
+      expect(Math.min(...held) - band.low, family).toBeLessThan(0.02);
+      expect(band.high - Math.max(...held), family).toBeLessThan(0.02);
+    }
+  });
+  it("fails the bench when a gated kind misses its target, and gates every kind that meets it", async () => {
+    const entries = await leaveOneSourceOut();
+    expect(gatedKindsMissed(entries)).toEqual([]);
+    const kinds = groupAccuracy(
+      entries.filter((entry) => entry.crossValidated),
+      (entry) => kindOf(entry.row),
+      OPERATION_KINDS,
+    );
+    const met = kinds.filter((kind) => kind.measuredRows > 0 && meetsTarget(kind, ACCURACY_TARGETS.perKind));
+    expect(ACCURACY_TARGETS.perKind.gated).toEqual(met.map((kind) => kind.group));
+    // point reads estimated 30% high miss the target, and the bench says so
+    const worse = entries.map((entry) =>
+      kindOf(entry.row) === "point read" ? { ...entry, estimate: entry.estimate * 1.3 } : entry,
+    );
+    expect(gatedKindsMissed(worse)).toEqual(["point read"]);
+  });
+  it("names the source of every coefficient: the calibration rows it is fitted on, never a held-out row", async () => {
+    const calibration = await loadCalibrationRows(benchmarksDir);
+    const heldOutIds = new Set((await loadHeldOutRows(benchmarksDir)).map((row) => row.id));
+    const idsOf = (family: string) =>
+      calibration.filter((row) => familyOf(row) === family).map((row) => row.id);
+    const fittedFamily: Record<string, string> = {
+      queryPerScannedItem: "scan",
+      queryPerScannedKB: "scan",
+      scriptOverhead: "transaction",
+    };
+    for (const [family, keys] of Object.entries(FAMILIES)) {
+      for (const key of keys) fittedFamily[key] = family;
+    }
+    for (const [key, source] of Object.entries(COEFFICIENT_SOURCES)) {
+      expect(source.checked, key).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      if (source.kind === "fitted") {
+        expect(source.rows, key).toEqual(idsOf(fittedFamily[key] ?? "none"));
+        expect(
+          source.rows.filter((id) => heldOutIds.has(id)),
+          key,
+        ).toEqual([]);
+      } else if (source.kind === "documented") {
+        expect(source.url, key).toMatch(/^https:\/\/learn\.microsoft\.com\//);
+      }
+    }
+    expect(Object.keys(COEFFICIENT_SOURCES).sort()).toEqual(
+      Object.entries(DEFAULT_RU_COEFFICIENTS)
+        .filter(([, value]) => typeof value === "number")
+        .map(([key]) => key)
+        .sort(),
+    );
   });
   it("ships the coefficients the fit finds (within rounding)", async () => {
     const refit = fitCoefficients(await loadCalibrationRows(benchmarksDir));

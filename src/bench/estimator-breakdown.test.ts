@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { CalibrationRow } from "../estimator/calibration-rows.js";
 import type { Operation } from "../estimator/operation.js";
-import { OPERATION_KINDS, SIZE_BANDS, groupAccuracy, kindOf, sizeBandOf } from "./estimator-breakdown.js";
+import {
+  OPERATION_KINDS,
+  SIZE_BANDS,
+  groupAccuracy,
+  kindOf,
+  meetsTarget,
+  narrowestBand,
+  sizeBandOf,
+} from "./estimator-breakdown.js";
 
 const row = (
   operation: Operation,
@@ -47,5 +55,38 @@ describe("the estimator's error by operation kind and item size", () => {
     expect(groupAccuracy(entries, (entry) => sizeBandOf(entry.row), SIZE_BANDS).map((g) => g.rows)).toEqual([
       3,
     ]);
+  });
+  it("finds the narrowest band of ratios holding a share of them", () => {
+    expect(narrowestBand([0.8, 1, 1.1, 2], 0.75)).toEqual({ low: 0.8, high: 1.1 });
+    expect(narrowestBand([0.5, 1, 1.1, 1.2], 0.75)).toEqual({ low: 1, high: 1.2 });
+    expect(narrowestBand([0.5, 1, 1.1, 1.2], 1)).toEqual({ low: 0.5, high: 1.2 });
+    expect(narrowestBand([], 0.9)).toBeUndefined();
+  });
+  it("judges a kind's error on its measurements and its range on every row", () => {
+    const target = { maxMeanAbsError: 0.1, minInsideShare: 0.9 };
+    const entry = (measuredRU: number, estimate: number, evidence: CalibrationRow["evidence"]) => ({
+      row: row({ op: "create" }, measuredRU, evidence),
+      estimate,
+      low: estimate * 0.8,
+      high: estimate * 1.2,
+    });
+    const [documentedOff] = groupAccuracy(
+      [entry(1, 1.05, "measured"), entry(1, 1.15, "documented-table")],
+      () => "create",
+      ["create"],
+    );
+    expect(documentedOff && meetsTarget(documentedOff, target)).toBe(true);
+    const [measuredOff] = groupAccuracy(
+      [entry(1, 1.15, "measured"), entry(1, 1, "documented-table")],
+      () => "create",
+      ["create"],
+    );
+    expect(measuredOff && meetsTarget(measuredOff, target)).toBe(false);
+    const [outside] = groupAccuracy(
+      [entry(1, 1, "measured"), entry(1, 2, "documented-table")],
+      () => "create",
+      ["create"],
+    );
+    expect(outside && meetsTarget(outside, target)).toBe(false);
   });
 });

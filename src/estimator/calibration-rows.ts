@@ -33,6 +33,11 @@ export function isMeasurement(row: CalibrationRow): boolean {
 
 /** One measured operation. */
 export interface CalibrationRow {
+  /**
+   * Where the row is kept, as coefficients.ts cites it: `ru-measurements.jsonl:<line>` or
+   * `blogging-case-study.json:<version> <request>` (absent for a user's recording).
+   */
+  readonly id?: string;
   readonly operation: Operation;
   readonly measuredRU: number;
   readonly scenario: string;
@@ -109,6 +114,7 @@ export function parseMeasurementRows(text: string): CalibrationRow[] {
     const outOfModel = raw["calibration"] === false ? String(raw["why"] ?? "") : undefined;
     if (outOfModel === "") throw new Error(`${where}: calibration: false needs a why`);
     rows.push({
+      id: where,
       operation: result.value,
       measuredRU,
       scenario: String(raw["scenario"] ?? `line ${index + 1}`),
@@ -170,6 +176,7 @@ export function caseStudyCalibrationRows(json: string): CalibrationRow[] {
     const inputs = V3_QUERY_INPUTS[row.request];
     if (inputs === undefined || row.fanOut === true) continue;
     rows.push({
+      id: `${CASE_STUDY_FILE}:${row.version} ${row.request}`,
       operation: {
         op: "query",
         returned: inputs.returned,

@@ -227,6 +227,8 @@ const coefficientsSchema = z.strictObject({
   writePerIndexedValue: nonNegative,
   replaceFactor: positive,
   indexTermsPerChangedValue: nonNegative,
+  // Added 2026-11-30: files written before it get the documented default.
+  patchPerChangedProperty: nonNegative.default(DEFAULT_RU_COEFFICIENTS.patchPerChangedProperty),
   queryPerPartition: nonNegative,
   queryPerReturnedItem: nonNegative,
   queryPerReturnedKB: nonNegative,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CONSISTENCY_LEVELS } from "../cosmos/consistency.js";
 import { SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
+import { DEFAULT_RU_COEFFICIENTS } from "./coefficients.js";
 import { estimateRequestCharge } from "./estimate-request-charge.js";
 import type { Operation, OperationKind, RuEstimate } from "./operation.js";
 
@@ -49,11 +50,19 @@ describe("documented anchor points (optimize-cost-reads-writes, plan-manage-cost
     expect(one).toBeLessThanOrEqual(3);
     expect(hundred / 100).toBeCloseTo(one, 5);
   });
-  it("bills patch like a replace (partial-document-update-faq)", () => {
+  it("bills patch as a replace plus 0.4 RU per modified property (understand-request-unit-consumption)", () => {
+    // The page's example: a patch of two modified indexed terms is the replace's 10.8 RU plus
+    // "0.4 * 2 (base charge for patch)" = 11.6 RU.
     const item = { itemBytes: 2000, indexedValues: 20, changedValues: 2 };
-    expect(estimateRequestCharge({ op: "patch", ...item })).toEqual(
-      estimateRequestCharge({ op: "replace", ...item }),
-    );
+    const patch = estimateRequestCharge({ op: "patch", ...item });
+    const replace = estimateRequestCharge({ op: "replace", ...item });
+    expect(patch.estimate - replace.estimate).toBeCloseTo(0.8, 10);
+    // a patch modifies at least one property, even one the index does not hold
+    const unindexed = { itemBytes: 2000, indexedValues: 20, changedValues: 0 };
+    expect(
+      estimateRequestCharge({ op: "patch", ...unindexed }).estimate -
+        estimateRequestCharge({ op: "replace", ...unindexed }).estimate,
+    ).toBeCloseTo(0.4, 10);
   });
   it("prices an upsert as an insert unless changedValues says it updates", () => {
     const item = { itemBytes: 2000, indexedValues: 20 };
@@ -145,7 +154,9 @@ describe("properties", () => {
     );
   });
   it("widens the range when indexedValues is left to the automatic-indexing default", () => {
-    const known = estimateRequestCharge({ op: "create", itemBytes: 2000, indexedValues: 31 });
+    // the default: one indexed value per 32 bytes, the density of Microsoft's worked examples
+    expect(DEFAULT_RU_COEFFICIENTS.bytesPerIndexedValue).toBe(32);
+    const known = estimateRequestCharge({ op: "create", itemBytes: 2000, indexedValues: 62.5 });
     const defaulted = estimateRequestCharge({ op: "create", itemBytes: 2000 });
     expect(defaulted.estimate).toBeCloseTo(known.estimate, 0);
     expect(defaulted.high - defaulted.low).toBeGreaterThan(known.high - known.low);

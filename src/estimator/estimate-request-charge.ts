@@ -10,6 +10,8 @@
  * - replace, patch, upsert with changedValues (an update):
  *            replaceFactor x (writeBase + writePerKB x KB)
  *            + writePerIndexedValue x indexTermsPerChangedValue x changedValues
+ *            (+ patchPerChangedProperty x max(1, changedValues) for a patch: the service's
+ *            base charge per modified property, documented in understand-request-unit-consumption)
  * - query:   m x (queryPerPartition x partitions
  *                 + queryPerReturnedItem x (returned + aggregated)
  *                 + queryPerReturnedKB x (returnedKB + aggregatedKB)
@@ -26,8 +28,8 @@
  *
  * Defaults for missing fields (each also widens the range to the values shown in brackets):
  * - itemBytes: 819 (a "1 KB" item of the documentation) [51 .. 3891 bytes: 0.25 .. 4 KB stored];
- * - indexedValues (automatic indexing of every property): itemBytes / 64, at least 1
- *   [itemBytes / 128 .. itemBytes / 32];
+ * - indexedValues (automatic indexing of every property): itemBytes / 32, at least 1, the
+ *   density of Microsoft's worked examples [itemBytes / 128 .. itemBytes / 16];
  * - changedValues of an update: 1, as the capacity planner assumes, capped by indexedValues
  *   [0 .. indexedValues];
  * - returned: 1 [0 .. 1]; returnedBytes: returned x 1 KB [x 0.25 KB .. x 4 KB];
@@ -36,7 +38,8 @@
  *   when only one is given, the other assumes 1 KB per scanned item;
  * - partitions: 1; consistency: session.
  * The range is the estimate at the low and high assumptions, times the family's empirical band
- * (residuals of the calibration set under leave-one-out refits), and for scans the per-item vs
+ * (the narrowest band covering 90% of the calibration rows' ratios measured / estimate under
+ * leave-one-source-out refits; coefficients.ts), and for scans the per-item vs
  * per-byte spread; a point read's low never goes under the 1 RU minimum.
  */
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
@@ -183,9 +186,11 @@ function update(op: Operation, scenario: Scenario, c: RuCoefficients): number {
   const itemBytes = itemBytesOf(op, scenario);
   const indexed = indexedValuesOf(op, itemBytes, scenario, c);
   const changed = Math.min(indexed, op.changedValues ?? { low: 0, central: 1, high: indexed }[scenario]);
+  const patchBase = op.op === "patch" ? c.patchPerChangedProperty * Math.max(1, changed) : 0;
   return (
     c.replaceFactor * sizeDrivenWrite(itemBytes, c) +
-    c.writePerIndexedValue * c.indexTermsPerChangedValue * changed
+    c.writePerIndexedValue * c.indexTermsPerChangedValue * changed +
+    patchBase
   );
 }
 

@@ -3,15 +3,15 @@
  * bench to show where DEFAULT_RU_COEFFICIENTS come from and how well they generalise, and by
  * `calibrate` to fit them to the charges a user's own account measured (recordings.ts).
  */
-import { DEFAULT_RU_COEFFICIENTS, type RuCoefficients } from "./coefficients.js";
+import {
+  DEFAULT_RU_COEFFICIENTS,
+  type NumericCoefficient as NumericKey,
+  type RuCoefficients,
+} from "./coefficients.js";
 import { estimateRequestCharge } from "./estimate-request-charge.js";
 import { consistencyReadMultiplier } from "../cosmos/consistency.js";
 import type { CalibrationRow } from "./calibration-rows.js";
 import type { RuEstimate } from "./operation.js";
-
-type NumericKey = {
-  [K in keyof RuCoefficients]: RuCoefficients[K] extends number ? K : never;
-}[keyof RuCoefficients];
 
 /** The operation families fitted by least squares, with the coefficients each one determines. */
 export const FAMILIES = {

@@ -176,7 +176,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 977000
+        maxThroughput: 998000
       }
     }
   }
