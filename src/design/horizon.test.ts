@@ -32,7 +32,7 @@ describe("the horizon decision", () => {
   });
 
   it("says a concert page at 12,000 reads/s breaks at 3x and names the design for that scale", () => {
-    const workload = workloadOf("concerts.yaml", (text) => text.replace("peak: 20000", "peak: 12000"));
+    const workload = workloadOf("concerts.yaml", (text) => text.replace("peak: 22000", "peak: 12000"));
     const { decisions } = designModel(workload);
     const horizon = decisions.find((d) => d.id === "horizon");
     expect(horizon?.alternatives.map((a) => a.name)).toEqual([
