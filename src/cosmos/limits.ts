@@ -313,9 +313,9 @@ export type LimitStatus = "ok" | "near" | "over";
 /**
  * RU/s of one (logical or physical) partition are near the 10,000 RU/s limit from 75% of it.
  * A judgement of this tool, not a documented Cosmos DB figure: the RU estimates carry a measured
- * band up to 1.35 times the estimate for point reads and inserts (about 90% of the calibration's
- * leave-one-out ratios, src/estimator/coefficients.ts `bands`), so a partition estimated at 75% of the limit may
- * need 0.75 x 1.35 = 101% of it at the top of the band; Microsoft documents throttling (429) at
+ * band up to 1.17 (point reads) and 1.37 (inserts) times the estimate (90% of the calibration's
+ * leave-one-source-out ratios, src/estimator/coefficients.ts `bands`), so a partition estimated at
+ * 75% of the limit may need 0.75 x 1.37 = 103% of it at the top of the band; Microsoft documents throttling (429) at
  * 100% of a partition's RU/s and gives no lower alert threshold
  * (https://learn.microsoft.com/azure/cosmos-db/monitor-normalized-request-units, checked 2026-11-24).
  */

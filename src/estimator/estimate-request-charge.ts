@@ -56,7 +56,7 @@ const SCENARIOS = ["low", "central", "high"] as const;
 
 /**
  * Estimates the request charge of `op` with its range.
- * @example estimateRequestCharge({ op: "read", itemBytes: 819 }) // { estimate: 1, low: 1, high: 1.35 }
+ * @example estimateRequestCharge({ op: "read", itemBytes: 819 }) // { estimate: 1, low: 1, high: 1.17 }
  */
 export function estimateRequestCharge(
   op: Operation,

@@ -10,6 +10,7 @@ import {
   NEAR_LOGICAL_PARTITION_GB_SHARE,
   NEAR_PARTITION_RUS_SHARE,
 } from "../cosmos/limits.js";
+import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
 import type { PlanStep } from "../planner/types.js";
 import {
   bulletList,
@@ -195,10 +196,14 @@ export function renderHotPartitions(context: Context): string {
       ],
     ];
   });
+  // The top of the estimates' band for point reads and creates (the partition-bound operations),
+  // with the coefficients the evaluation used.
+  const bands = (context.evaluation.requestCharges?.coefficients ?? DEFAULT_RU_COEFFICIENTS).bands;
+  const bandTop = Math.max(bands.read.high, bands.insert.high);
   return [
     "## Hot Partition Analysis",
     `A logical partition (one key value) lives on one physical partition, which serves at most ${formatNumber(MAX_PHYSICAL_PARTITION_RUS, 0)} RU/s, and a logical partition holds at most ${MAX_LOGICAL_PARTITION_GB} GB. The hottest key includes the skew of the workload's attributes. ` +
-      `A partition is near its limit from ${formatPercent(NEAR_PARTITION_RUS_SHARE, 0)} of its RU/s (the RU estimates' measured band reaches 1.35 times the estimate) and from ${formatPercent(NEAR_LOGICAL_PARTITION_GB_SHARE, 0)} of ${MAX_LOGICAL_PARTITION_GB} GB (Microsoft's alert threshold), or when it would reach ${MAX_LOGICAL_PARTITION_GB} GB within ${formatNumber(LOGICAL_PARTITION_GROWTH_WARNING_HOURS / 24, 0)} days of peak writes.`,
+      `A partition is near its limit from ${formatPercent(NEAR_PARTITION_RUS_SHARE, 0)} of its RU/s (the RU estimates' measured band for point reads and creates reaches ${formatNumber(bandTop, 2)} times the estimate) and from ${formatPercent(NEAR_LOGICAL_PARTITION_GB_SHARE, 0)} of ${MAX_LOGICAL_PARTITION_GB} GB (Microsoft's alert threshold), or when it would reach ${MAX_LOGICAL_PARTITION_GB} GB within ${formatNumber(LOGICAL_PARTITION_GROWTH_WARNING_HOURS / 24, 0)} days of peak writes.`,
     "",
     bulletList(containerLines),
     "",

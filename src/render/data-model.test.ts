@@ -10,12 +10,14 @@ import { MAX_PHYSICAL_PARTITION_RUS } from "../cosmos/limits.js";
 import { DEFAULT_PRICES } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
 import { designModel, type DesignResult } from "../design/design-model.js";
+import { DEFAULT_RU_COEFFICIENTS } from "../estimator/coefficients.js";
 import { effectiveItemType } from "../model/materialize-item.js";
 import type { Container, ItemType, Model } from "../model/types.js";
 import { designedExample } from "../test-support/designed-examples.js";
 import { EXAMPLE_NAMES, readExampleWorkload } from "../test-support/model-examples.js";
 import type { AttributeType, Workload } from "../workload/types.js";
 import { MAX_SAMPLE_ITEMS, MIN_SAMPLE_ITEMS, pickSamples, renderDataModel } from "./data-model.js";
+import { formatNumber } from "./markdown.js";
 
 interface Designed {
   readonly workload: Workload;
@@ -517,5 +519,24 @@ describe("renderDataModel escaping", () => {
     expect(marked.parse(doc, { async: false })).not.toMatch(/<b>/);
     expect(prose.some((l) => l.startsWith("# H"))).toBe(false);
     expectTablesIntact(prose);
+  });
+});
+
+describe("renderDataModel hot partition analysis", () => {
+  it("says the band's top of the coefficients the evaluation used, never a fixed figure", () => {
+    const { workload, design } = designed("blogging");
+    const sentence = (evaluation: Evaluation): string =>
+      section(
+        renderDataModel(workload, design.model, evaluation, design.decisions),
+        "## Hot Partition Analysis",
+      ).find((line) => line.includes("measured band")) ?? "";
+    const top = Math.max(DEFAULT_RU_COEFFICIENTS.bands.read.high, DEFAULT_RU_COEFFICIENTS.bands.insert.high);
+    expect(sentence(design.evaluation)).toContain(`reaches ${formatNumber(top, 2)} times the estimate`);
+    const wide = {
+      ...DEFAULT_RU_COEFFICIENTS,
+      bands: { ...DEFAULT_RU_COEFFICIENTS.bands, insert: { low: 0.5, high: 1.9 } },
+    };
+    const calibrated = { ...design.evaluation, requestCharges: { source: "test", coefficients: wide } };
+    expect(sentence(calibrated)).toContain("reaches 1.9 times the estimate");
   });
 });
