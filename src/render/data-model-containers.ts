@@ -19,7 +19,6 @@ import {
 } from "../planner/indexing.js";
 import { sampleItems } from "../synthetic/sample-items.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
-import { createPlanningContext } from "../planner/context.js";
 import { manyToManyLink } from "../planner/many-to-many.js";
 import {
   bulletList,
@@ -291,7 +290,7 @@ function consistencyOf(context: Context, patternIds: readonly string[]): string 
 
 function attributeRows(context: Context, container: Container): string[][] {
   const rows: string[][] = [];
-  const planning = createPlanningContext(context.workload, context.model);
+  const planning = context.env.context;
   for (const stored of container.items) {
     const item = effectiveItemType(stored, context.model);
     const entity = context.workload.entities.find((x) => x.name === item.entity);
