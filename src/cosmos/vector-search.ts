@@ -10,7 +10,7 @@
  */
 
 /** Date on which the entries below were checked against their sources. */
-export const VECTOR_SEARCH_FACTS_CHECKED = "2026-12-02";
+export const VECTOR_SEARCH_FACTS_CHECKED = "2026-11-29";
 
 /** Microsoft's pages the entries come from. */
 export const VECTOR_SEARCH_SOURCES = {
@@ -49,7 +49,7 @@ export type VectorDistanceFunction = (typeof VECTOR_DISTANCE_FUNCTIONS)[number];
 
 /**
  * Languages a full-text path may declare: `en-US` (generally available) and the languages of the
- * multi-language preview. Source: full-text-search, checked 2026-12-02.
+ * multi-language preview. Source: full-text-search, checked 2026-11-29.
  */
 export const FULL_TEXT_LANGUAGES = ["en-US", "de-DE", "es-ES", "fr-FR", "it-IT", "pt-BR", "pt-PT"] as const;
 export type FullTextLanguage = (typeof FULL_TEXT_LANGUAGES)[number];
@@ -178,7 +178,7 @@ export const DEFAULT_VECTOR_SEARCH_FACTS: VectorSearchFacts = {
     quantizedFlat: {
       // Up to 4,096 dimensions; needs at least 1,000 vectors ("If there are fewer than 1,000
       // vectors, a full scan is executed instead"); "should be used when there are at least 1,000
-      // vectors and fewer than 100,000 vectors" (index-policy, checked 2026-12-02).
+      // vectors and fewer than 100,000 vectors" (index-policy, checked 2026-11-29).
       maxDimensions: 4096,
       minVectors: 1000,
       advisedMaxVectors: 100_000,

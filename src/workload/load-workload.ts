@@ -388,7 +388,7 @@ function toBinning(
 function toAttribute(name: string, raw: RawAttribute): Attribute {
   if (typeof raw === "string")
     return { name, type: raw, skew: 0, unique: false, changes: "never", presence: 1 };
-  // Defaults of the vector embedding policy: float32 and cosine (vector-search, checked 2026-12-02).
+  // Defaults of the vector embedding policy: float32 and cosine (vector-search, checked 2026-11-29).
   const vector =
     raw.vector === undefined
       ? undefined
