@@ -103,6 +103,8 @@ function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: 
       return String(source.value);
     case "item":
       return "null";
+    case "searchTerm":
+      return `${scope.attributes}.terms[${source.index - 1}]`;
     default:
       return source satisfies never;
   }
