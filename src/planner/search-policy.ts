@@ -20,7 +20,7 @@ import type {
   Model,
   VectorPath,
 } from "../model/types.js";
-import type { Attribute, ReadPattern } from "../workload/types.js";
+import type { Attribute, ReadPattern, Workload } from "../workload/types.js";
 import type { PlanEnvironment } from "./environment.js";
 import type { Placement } from "./context.js";
 import { routeRequest } from "./routing.js";
@@ -230,12 +230,27 @@ export function chooseVectorIndex(
   };
 }
 
+/** Whether a workload has any vector or full-text attribute (computed once per workload). */
+const searching = new WeakMap<Workload, boolean>();
+
+export function workloadSearches(workload: Workload): boolean {
+  let found = searching.get(workload);
+  if (found === undefined) {
+    found = workload.entities.some((e) =>
+      e.attributes.some((a) => a.vector !== undefined || a.fullText !== undefined),
+    );
+    searching.set(workload, found);
+  }
+  return found;
+}
+
 /**
  * The container's search policies: the model's, or derived from the workload (undefined when
  * its items store no vector and no full-text attribute).
  */
 export function searchPolicyOf(env: PlanEnvironment, container: Container): ContainerSearch | undefined {
   if (container.search !== undefined) return container.search;
+  if (!workloadSearches(env.context.workload)) return undefined;
   const { vectors, texts } = searchAttributes(env, container);
   if (vectors.length === 0 && texts.length === 0) return undefined;
   let diskAnnTaken = false;

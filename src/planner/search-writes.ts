@@ -9,7 +9,7 @@ import { DEFAULT_VECTOR_SEARCH_FACTS, type VectorSearchFacts } from "../cosmos/v
 import { add, searchWriteTerm } from "../estimator/search-charge.js";
 import type { WritePattern } from "../workload/types.js";
 import type { PlanEnvironment } from "./environment.js";
-import { searchPolicyOf } from "./search-policy.js";
+import { searchPolicyOf, workloadSearches } from "./search-policy.js";
 import type { PlanStep, WritePlan, WriteStep } from "./types.js";
 import type { RuEstimate } from "../estimator/operation.js";
 
@@ -20,6 +20,8 @@ export function withSearchUpkeep(
   plan: WritePlan,
   facts: VectorSearchFacts = DEFAULT_VECTOR_SEARCH_FACTS,
 ): WritePlan {
+  // (never `env.context.model`: a plan that reads it depends on the whole model, cost/model-answers.ts)
+  if (!workloadSearches(env.context.workload)) return plan;
   let changed = false;
   const upkeep = (step: WriteStep): RuEstimate | undefined => {
     if (step.operation === "delete") return undefined;
