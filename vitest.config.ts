@@ -35,6 +35,8 @@ const SLOW = [
   "src/files/write-outputs.property.test.ts",
   "src/session/strict-interview.property.test.ts",
   "test/import/sample-databases.test.ts",
+  // the support-assistant example designed, evaluated and verified (1,536-dimension vectors)
+  "test/cli/support-assistant.test.ts",
 ];
 
 export default defineConfig({

@@ -2,6 +2,8 @@
  * Everything `design --out` and `render --out` write, rendered from the workload, the model and
  * its evaluation (never written separately, so the files cannot disagree with the numbers).
  */
+import { createPlanEnvironment } from "../planner/environment.js";
+import { withSearchPolicies } from "../planner/search-policy.js";
 import { issueToJson } from "../common/issues.js";
 import type { Prices } from "../cosmos/prices.js";
 import type { Evaluation } from "../cost/evaluation-types.js";
@@ -88,7 +90,12 @@ export async function renderDeliverables(
   evaluation: Evaluation,
   options: DeliverableOptions = {},
 ): Promise<readonly RenderedFile[]> {
-  const explicit = withExplicitIndexing(workload, model);
+  // The model as deployed: derived indexing and search policies written out.
+  const partitions = Object.fromEntries(evaluation.containers.map((c) => [c.name, c.physicalPartitions]));
+  const explicit = withSearchPolicies(
+    createPlanEnvironment(workload, model, { partitions }),
+    withExplicitIndexing(workload, model),
+  );
   const evaluationJson = {
     patterns: evaluation.patterns,
     containers: evaluation.containers,

@@ -5,6 +5,7 @@
  * Entities that no relationship connects are designed independently, which keeps the search
  * linear in the size of the workload.
  */
+import { designSearchPolicies } from "./search-decisions.js";
 import { briefIssue } from "../common/brief-issue.js";
 import type { EvaluationIssue } from "../common/issues.js";
 import { evaluateModel, type DetailedEvaluation, type EvaluateOptions } from "../cost/evaluate.js";
@@ -599,7 +600,16 @@ export function designModel(workload: Workload, options: DesignOptions = {}): De
     options,
     decisions,
   );
-  const { model, final } = writtenModel(workload, designed, options);
+  const written = writtenModel(workload, designed, options);
+  // The search policies the evaluation derived, written out with their decisions (the same
+  // policies: the figures stay those of `final`).
+  const withSearch = designSearchPolicies(workload, written.model, {
+    ...options,
+    partitions: written.final.evaluation.partitions,
+  });
+  const { final } = written;
+  const model = withSearch.model;
+  decisions.push(...withSearch.decisions);
   decisions.push(...closingDecisions(workload, model, final, options));
   return { model, evaluation: final.evaluation, decisions, baseline: baselineFigures };
 }

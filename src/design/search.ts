@@ -103,6 +103,8 @@ export type DecisionSubject =
       readonly together: boolean;
     }
   | { readonly kind: "consolidateContainers" }
+  /** The vector index of a container's vector path, chosen on dimensions, recall and RU/s. */
+  | { readonly kind: "vectorIndex"; readonly container: string; readonly path: string }
   | { readonly kind: "ttl"; readonly container: string }
   | { readonly kind: "fallbackBaseline" }
   /** Which of the two searches of a group of related entities was kept (see designGroup). */

@@ -10,6 +10,7 @@ import { checkTtl } from "./normalize-model.js";
 import { parseTemplate, templateAttributes, templateProblem, type TemplatePart } from "./templates.js";
 import { didYouMean } from "../source/suggest.js";
 import { checkServiceLimits } from "./check-service-limits.js";
+import { checkSearchPolicies } from "./check-search-policies.js";
 import { FORBIDDEN_ID_CHARACTERS, MAX_RESOURCE_NAME_LENGTH, SYSTEM_PROPERTIES } from "../cosmos/limits.js";
 
 /** Runs every workload-independent check of the model. */
@@ -29,6 +30,7 @@ export function checkModel(model: Model, issues: IssueSink): void {
     }
     names.add(container.name);
     checkResourceName(container.name, [...path, "name"], issues);
+    checkSearchPolicies(container, path, issues);
     if (container.name === model.leases) {
       issues.error(
         "model.duplicateContainer",

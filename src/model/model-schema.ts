@@ -7,6 +7,12 @@ import { z } from "zod";
 import { formatInteger } from "../common/format-number.js";
 import { LIMIT_SOURCES, MAX_EXACT_NUMBER } from "../cosmos/limits.js";
 import { DEDICATED_GATEWAY_SOURCES, GATEWAY_SIZES, MAX_GATEWAY_NODES } from "../cosmos/dedicated-gateway.js";
+import {
+  FULL_TEXT_LANGUAGES,
+  VECTOR_DATA_TYPES,
+  VECTOR_DISTANCE_FUNCTIONS,
+  VECTOR_INDEX_TYPES,
+} from "../cosmos/vector-search.js";
 
 const name = z.string().min(1);
 /**
@@ -65,6 +71,20 @@ const itemShape = {
   replicas: number.optional(),
 };
 
+const vectorPathShape = {
+  path: z.string(),
+  dataType: z.enum(VECTOR_DATA_TYPES),
+  dimensions: positiveInteger,
+  distance: z.enum(VECTOR_DISTANCE_FUNCTIONS),
+  index: z.enum([...VECTOR_INDEX_TYPES, "none"]),
+  shardKey: stringList.optional(),
+};
+const fullTextPathShape = { path: z.string(), language: z.enum(FULL_TEXT_LANGUAGES) };
+const searchShape = {
+  vectors: z.array(z.strictObject(vectorPathShape)).optional(),
+  fullText: z.array(z.strictObject(fullTextPathShape)).optional(),
+};
+
 const containerShape = {
   name,
   partitionKey: stringList,
@@ -74,6 +94,7 @@ const containerShape = {
   uniqueKeys: z.array(stringList).optional(),
   indexing: z.union([z.literal("automatic"), z.strictObject(indexingPolicyShape)]).optional(),
   items: z.array(z.strictObject(itemShape)).min(1),
+  search: z.strictObject(searchShape).optional(),
 };
 
 export const deleteModes = ["softDelete", "allVersionsAndDeletes"] as const;

@@ -8,6 +8,7 @@ import type {
   Bucket,
   CompositePath,
   Container,
+  ContainerSearch,
   DeletePropagation,
   IndexingSpec,
   ItemType,
@@ -148,7 +149,44 @@ function normalizeContainer(file: ContainerFile, path: IssuePath, issues: IssueS
     uniqueKeys,
     indexing: normalizeIndexing(file.indexing, [...path, "indexing"], issues),
     items: file.items.map((item, index) => normalizeItem(item, [...path, "items", index], issues)),
+    ...(file.search === undefined
+      ? {}
+      : { search: normalizeSearch(file.search, [...path, "search"], issues) }),
   };
+}
+
+/** `search:` of a container: vector paths with their index, full-text paths (paths like `/embedding`). */
+function normalizeSearch(
+  file: NonNullable<ContainerFile["search"]>,
+  path: IssuePath,
+  issues: IssueSink,
+): ContainerSearch {
+  const vectors = (file.vectors ?? []).map((vector, index) => {
+    if (!PARTITION_KEY_PATH.test(vector.path))
+      issues.error(
+        "model.invalidValue",
+        [...path, "vectors", index, "path"],
+        `expected a property path such as "/embedding", got ${describeValue(vector.path)}`,
+      );
+    return {
+      path: vector.path,
+      dataType: vector.dataType,
+      dimensions: vector.dimensions,
+      distance: vector.distance,
+      index: vector.index,
+      ...(vector.shardKey === undefined ? {} : { shardKey: vector.shardKey }),
+    };
+  });
+  const fullText = (file.fullText ?? []).map((text, index) => {
+    if (!PARTITION_KEY_PATH.test(text.path))
+      issues.error(
+        "model.invalidValue",
+        [...path, "fullText", index, "path"],
+        `expected a property path such as "/content", got ${describeValue(text.path)}`,
+      );
+    return { path: text.path, language: text.language };
+  });
+  return { vectors, fullText };
 }
 
 function checkPartitionKeyPaths(paths: readonly string[], path: IssuePath, issues: IssueSink): void {

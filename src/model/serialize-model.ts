@@ -8,6 +8,7 @@ import { Document, isMap, isPair, isScalar, isSeq, stringify, type Node } from "
 import type {
   Bucket,
   Container,
+  ContainerSearch,
   DeletePropagation,
   IndexingSpec,
   ItemType,
@@ -110,6 +111,27 @@ function containerToFile(container: Container): Record<string, unknown> {
       : { uniqueKeys: container.uniqueKeys.map((paths) => [...paths]) }),
     ...indexingToFile(container.indexing),
     items: container.items.map(itemToFile),
+    ...(container.search === undefined ? {} : { search: searchToFile(container.search) }),
+  };
+}
+
+function searchToFile(search: ContainerSearch): Record<string, unknown> {
+  return {
+    ...(search.vectors.length === 0
+      ? {}
+      : {
+          vectors: search.vectors.map((vector) => ({
+            path: vector.path,
+            dataType: vector.dataType,
+            dimensions: vector.dimensions,
+            distance: vector.distance,
+            index: vector.index,
+            ...(vector.shardKey === undefined ? {} : { shardKey: [...vector.shardKey] }),
+          })),
+        }),
+    ...(search.fullText.length === 0
+      ? {}
+      : { fullText: search.fullText.map((text) => ({ path: text.path, language: text.language })) }),
   };
 }
 

@@ -4,6 +4,12 @@
  * `verify` consume one; `serializeModel` writes it back in the file format.
  */
 import type { GatewaySize } from "../cosmos/dedicated-gateway.js";
+import type {
+  FullTextLanguage,
+  VectorDataType,
+  VectorDistanceFunction,
+  VectorIndexType,
+} from "../cosmos/vector-search.js";
 
 export type ThroughputMode = "manual" | "autoscale" | "serverless" | "shared";
 
@@ -83,6 +89,38 @@ export interface ItemType {
   readonly replicas?: number;
 }
 
+/**
+ * A vector path of a container: its entry in the vector embedding policy (`dataType`,
+ * `dimensions`, `distance`) and its vector index (`none` = no vector index: VectorDistance scans
+ * every vector in scope). `shardKey`: the paths of the index's `vectorIndexShardKey` (one index
+ * per value, e.g. per tenant), absent = one index per physical partition.
+ */
+export interface VectorPath {
+  /** The property path, e.g. `/embedding`. */
+  readonly path: string;
+  readonly dataType: VectorDataType;
+  readonly dimensions: number;
+  readonly distance: VectorDistanceFunction;
+  readonly index: VectorIndexType | "none";
+  readonly shardKey?: readonly string[];
+}
+
+/** A full-text path of a container: its full-text policy entry and full-text index. */
+export interface FullTextPath {
+  readonly path: string;
+  readonly language: FullTextLanguage;
+}
+
+/**
+ * A container's vector embedding policy, vector indexes and full-text policy
+ * (docs/model-format.md#search). Absent on a container = derived from the workload
+ * (`planner/search-policy.ts`), as `design` writes it.
+ */
+export interface ContainerSearch {
+  readonly vectors: readonly VectorPath[];
+  readonly fullText: readonly FullTextPath[];
+}
+
 export interface Container {
   readonly name: string;
   /** 1 to 3 paths; 2-3 = hierarchical (MultiHash v2). */
@@ -95,6 +133,8 @@ export interface Container {
   readonly uniqueKeys: readonly (readonly string[])[];
   readonly indexing: IndexingSpec;
   readonly items: readonly ItemType[];
+  /** Vector and full-text policies; absent = derived from the workload's search attributes. */
+  readonly search?: ContainerSearch;
 }
 
 /**

@@ -9,9 +9,13 @@
  * - Indexing policy shape and the mandatory root path (`/*` included or excluded) —
  *   https://learn.microsoft.com/azure/cosmos-db/index-policy
  * - Unique key policy — https://learn.microsoft.com/azure/cosmos-db/unique-keys
+ * - Vector embedding policy, vector indexes (`vectorIndexShardKey`), vector paths excluded from
+ *   the range index, full-text policy and indexes (checked 2026-11-29) —
+ *   https://learn.microsoft.com/azure/cosmos-db/nosql/vector-search,
+ *   https://learn.microsoft.com/azure/cosmos-db/gen-ai/full-text-search
  */
 import type { PartitionKeyHashing } from "../cosmos/partition-key-hash.js";
-import type { Container, IndexingSpec } from "../model/types.js";
+import type { Container, ContainerSearch, IndexingSpec } from "../model/types.js";
 
 export interface IndexingPolicyDefinition {
   readonly indexingMode: "consistent" | "none";
@@ -22,6 +26,28 @@ export interface IndexingPolicyDefinition {
     readonly path: string;
     readonly order: "ascending" | "descending";
   }[])[];
+  readonly vectorIndexes?: readonly {
+    readonly path: string;
+    readonly type: string;
+    readonly vectorIndexShardKey?: readonly string[];
+  }[];
+  readonly fullTextIndexes?: readonly { readonly path: string }[];
+}
+
+/** The container's vector embedding policy (`vectorEmbeddings`). */
+export interface VectorEmbeddingPolicyDefinition {
+  readonly vectorEmbeddings: readonly {
+    readonly path: string;
+    readonly dataType: string;
+    readonly dimensions: number;
+    readonly distanceFunction: string;
+  }[];
+}
+
+/** The container's full-text policy. */
+export interface FullTextPolicyDefinition {
+  readonly defaultLanguage: string;
+  readonly fullTextPaths: readonly { readonly path: string; readonly language: string }[];
 }
 
 export interface ContainerDefinitionData {
@@ -32,6 +58,8 @@ export interface ContainerDefinitionData {
     readonly version: 2;
   };
   readonly indexingPolicy: IndexingPolicyDefinition;
+  readonly vectorEmbeddingPolicy?: VectorEmbeddingPolicyDefinition;
+  readonly fullTextPolicy?: FullTextPolicyDefinition;
   readonly defaultTtl?: number;
   readonly uniqueKeyPolicy?: { readonly uniqueKeys: readonly { readonly paths: readonly string[] }[] };
 }
@@ -66,17 +94,71 @@ export function containerDefinitionOf(
   derivedPolicy?: IndexingPolicyDefinition,
 ): ContainerDefinitionData {
   const uniqueKeys = container.uniqueKeys.filter((paths) => paths.length > 0);
+  const search = container.search;
   return {
     id: container.name,
     partitionKey: {
       paths: [...container.partitionKey],
       ...partitionKeyHashingOf(container),
     },
-    indexingPolicy: indexingPolicyOf(container.indexing, derivedPolicy),
+    indexingPolicy: withSearchIndexes(indexingPolicyOf(container.indexing, derivedPolicy), search),
+    ...(search === undefined || search.vectors.length === 0
+      ? {}
+      : {
+          vectorEmbeddingPolicy: {
+            vectorEmbeddings: search.vectors.map((vector) => ({
+              path: vector.path,
+              dataType: vector.dataType,
+              dimensions: vector.dimensions,
+              distanceFunction: vector.distance,
+            })),
+          },
+        }),
+    ...(search === undefined || search.fullText.length === 0
+      ? {}
+      : {
+          fullTextPolicy: {
+            defaultLanguage: search.fullText[0]?.language ?? "en-US",
+            fullTextPaths: search.fullText.map((text) => ({ path: text.path, language: text.language })),
+          },
+        }),
     ...(container.defaultTtl === undefined ? {} : { defaultTtl: container.defaultTtl }),
     ...(uniqueKeys.length === 0
       ? {}
       : { uniqueKeyPolicy: { uniqueKeys: uniqueKeys.map((paths) => ({ paths: [...paths] })) } }),
+  };
+}
+
+/**
+ * A policy with the container's vector indexes and full-text indexes, and its vector paths
+ * excluded from the range index (`/embedding/*`: a vector's elements are never filtered or sorted
+ * on, and indexing each of them would make every write dearer; the documentation's examples
+ * exclude them).
+ */
+export function withSearchIndexes(
+  policy: IndexingPolicyDefinition,
+  search: ContainerSearch | undefined,
+): IndexingPolicyDefinition {
+  if (search === undefined || (search.vectors.length === 0 && search.fullText.length === 0)) return policy;
+  const excluded = [...policy.excludedPaths];
+  for (const vector of search.vectors)
+    if (!excluded.some((p) => p.path === `${vector.path}/*`)) excluded.push({ path: `${vector.path}/*` });
+  const indexed = search.vectors.filter((vector) => vector.index !== "none");
+  return {
+    ...policy,
+    excludedPaths: excluded,
+    ...(indexed.length === 0
+      ? {}
+      : {
+          vectorIndexes: indexed.map((vector) => ({
+            path: vector.path,
+            type: vector.index,
+            ...(vector.shardKey === undefined ? {} : { vectorIndexShardKey: [...vector.shardKey] }),
+          })),
+        }),
+    ...(search.fullText.length === 0
+      ? {}
+      : { fullTextIndexes: search.fullText.map((text) => ({ path: text.path })) }),
   };
 }
 

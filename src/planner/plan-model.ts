@@ -6,6 +6,7 @@ import type { AccessPattern, Workload } from "../workload/types.js";
 import { createPlanEnvironment, type PlanEnvironment, type PlanOptions } from "./environment.js";
 import { planRead } from "./plan-read.js";
 import { planWrite } from "./plan-write.js";
+import { withSearchUpkeep } from "./search-writes.js";
 import type { Plan } from "./types.js";
 
 /** Plans one access pattern in a prepared environment. */
@@ -14,7 +15,7 @@ export function planAccessPattern(env: PlanEnvironment, pattern: AccessPattern):
     case "read":
       return planRead(env, pattern);
     case "write":
-      return planWrite(env, pattern);
+      return withSearchUpkeep(env, pattern, planWrite(env, pattern));
     default:
       return pattern satisfies never;
   }

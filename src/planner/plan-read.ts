@@ -16,6 +16,7 @@ import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
 import { partitionKeyAttributes, readsEveryReplica, routeRequest, type Routing } from "./routing.js";
 import { buildQuery } from "./sql.js";
+import { searchProjection, searchQueryStep } from "./plan-search.js";
 import { BUCKET_RECORDS_PROPERTY } from "../runtime/items.js";
 import type { PlanStep, PointReadStep, QueryStep, ReadPlan, ReadPlanKind } from "./types.js";
 
@@ -162,6 +163,13 @@ function followUpKeys(env: PlanEnvironment, pattern: ReadPattern, placement: Pla
   return keys;
 }
 
+/** `"_score":` and a number, returned with each result of a vector or hybrid search. */
+const SEARCH_SCORE_BYTES = 30;
+
+function stored(placement: Placement, attribute: string): boolean {
+  return placement.item.select === undefined || placement.item.select.includes(attribute);
+}
+
 /** Bytes of one returned item: the pattern's projection and truncation applied to the item. */
 function returnedItemBytes(env: PlanEnvironment, pattern: ReadPattern, placement: Placement): number {
   const shape = env.shape(placement);
@@ -173,6 +181,12 @@ function returnedItemBytes(env: PlanEnvironment, pattern: ReadPattern, placement
       shape.avgBytes -
       env.shape({ ...placement, item: { ...placement.item, copies: [], counts: [] } }).avgBytes;
     bytes = Math.min(shape.avgBytes, selected + Math.max(0, extras));
+  } else if (pattern.search !== undefined) {
+    // A search returns its results without their vectors (searchProjection), with their score.
+    const vectors = entity.attributes
+      .filter((a) => a.vector !== undefined && stored(placement, a.name))
+      .reduce((sum, a) => sum + attributePropertyBytes(entity, a.name), 0);
+    bytes = shape.avgBytes - vectors + SEARCH_SCORE_BYTES;
   }
   // Bucket records are cut by the function after the read (the SQL returns whole buckets).
   for (const cut of placement.item.bucket === undefined ? pattern.truncate : []) {
@@ -325,6 +339,22 @@ function queryStep(
         ? Math.ceil(returnedRecords / env.recordsPerBucket(item)) + (returnedRecords > 0 ? 1 : 0)
         : returnedRecords;
   const bytesEach = returnedItemBytes(env, pattern, placement);
+  if (pattern.search !== undefined) {
+    const { truncate } = queryProjection(env, pattern, placement);
+    const step = searchQueryStep(env, pattern, pattern.search, placement, routing, {
+      physical,
+      projection: searchProjection(env, pattern, projectionOf(env, pattern, placement)),
+      bytesEach,
+      ...(truncate === undefined ? {} : { truncate }),
+    });
+    const kind: ReadPlanKind =
+      routing.scope === "single"
+        ? "singlePartitionQuery"
+        : routing.scope === "prefix"
+          ? "prefixQuery"
+          : "fanOut";
+    return { step, kind, notes: [] };
+  }
   const { scanned, served, note } = scannedNotReturned(
     env,
     pattern,
@@ -449,6 +479,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
   const returnedRecords = expectedReturned(env, pattern);
   const addressed = new Set([...idAttributes, ...partitionKeyAttributes(item)]);
   const pointReadable =
+    pattern.search === undefined &&
     routing.scope === "single" &&
     routing.idKnown &&
     item.bucket === undefined &&
@@ -471,6 +502,7 @@ function planOnPlacement(env: PlanEnvironment, pattern: ReadPattern, placement: 
   // sorted by brute force. (Bucket items are sorted by the function, after the read.)
   if (
     queried !== undefined &&
+    pattern.search === undefined &&
     item.bucket === undefined &&
     orderClause(env, pattern, placement) === undefined
   )

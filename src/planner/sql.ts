@@ -67,6 +67,17 @@ export interface QuerySpec {
   readonly truncate?: Readonly<Record<string, number>>;
   /** `SELECT VALUE COUNT(1)` and friends instead of items. */
   readonly aggregate?: { readonly fn: "count" | "sum" | "min" | "max"; readonly attribute?: string };
+  /**
+   * A search (replaces `orderBy` and `top`): `TOP k` ordered by VectorDistance (a vector), by
+   * RANK FullTextScore (a text, its terms also filtering with FullTextContainsAny), or by RANK
+   * RRF of both (hybrid); the VectorDistance is returned as `scoreProperty`.
+   */
+  readonly search?: {
+    readonly k: number;
+    readonly vector?: string;
+    readonly text?: { readonly property: string; readonly terms: number };
+    readonly scoreProperty: string;
+  };
 }
 
 export interface BuiltQuery {
@@ -184,6 +195,7 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
   }
   if (spec.excludeTombstones !== undefined)
     conditions.push(`NOT IS_DEFINED(${propertyRef(spec.excludeTombstones)})`);
+  if (spec.search !== undefined) return searchQuery(spec, spec.search, conditions, parameters, bind);
   const orderValues =
     spec.orderValues === true && spec.aggregate === undefined && spec.orderBy.length > 0
       ? orderValuesOf(spec)
@@ -214,6 +226,52 @@ export function buildQuery(spec: QuerySpec): BuiltQuery {
     parameters,
     ...(orderValues === undefined ? {} : { orderValues }),
   };
+}
+
+/**
+ * A search query, in the grammar of the service's documentation (checked 2026-11-29):
+ * `SELECT TOP @limit ..., VectorDistance(c.v, @v) AS score FROM c WHERE ... ORDER BY
+ * VectorDistance(c.v, @v)` (most similar first, whatever the distance function), `ORDER BY RANK
+ * FullTextScore(c.t, @term1, ...)` with `FullTextContainsAny(c.t, @term1, ...)` in the WHERE
+ * clause, or `ORDER BY RANK RRF(VectorDistance(...), FullTextScore(...))`. FullTextScore can only
+ * be used in ORDER BY RANK or RRF, so only the VectorDistance is returned.
+ * Sources: query/vectordistance, query/fulltextscore, query/fulltextcontainsany, gen-ai/hybrid-search.
+ */
+function searchQuery(
+  spec: QuerySpec,
+  search: NonNullable<QuerySpec["search"]>,
+  conditions: string[],
+  parameters: QueryParameter[],
+  bind: (name: string, source: ValueSource) => string,
+): BuiltQuery {
+  const distance =
+    search.vector === undefined
+      ? undefined
+      : `VectorDistance(${propertyRef(search.vector)}, ${bind(search.vector, { kind: "input", attribute: search.vector })})`;
+  const terms =
+    search.text === undefined
+      ? []
+      : Array.from({ length: search.text.terms }, (_, i) =>
+          bind(`term${i + 1}`, { kind: "searchTerm", index: i + 1 }),
+        );
+  const score =
+    search.text === undefined
+      ? undefined
+      : `FullTextScore(${propertyRef(search.text.property)}, ${terms.join(", ")})`;
+  if (search.text !== undefined && distance === undefined)
+    conditions.push(`FullTextContainsAny(${propertyRef(search.text.property)}, ${terms.join(", ")})`);
+  const columns =
+    spec.projection === undefined ? ["c"] : [projectionClause(spec.projection, spec.truncate ?? {}, bind)];
+  if (distance !== undefined) columns.push(`${distance} AS ${search.scoreProperty}`);
+  const top = `TOP ${bind("limit", { kind: "limit", value: search.k })}`;
+  const where = conditions.length === 0 ? "" : ` WHERE ${conditions.join(" AND ")}`;
+  const order =
+    distance !== undefined && score !== undefined
+      ? `ORDER BY RANK RRF(${distance}, ${score})`
+      : distance !== undefined
+        ? `ORDER BY ${distance}`
+        : `ORDER BY RANK ${score ?? ""}`;
+  return { sql: `SELECT ${top} ${columns.join(", ")} FROM c${where} ${order}`, parameters };
 }
 
 /** True for a range on a window bucket's time attribute tested on the bucket item (its window start). */

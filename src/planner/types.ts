@@ -6,6 +6,31 @@
 import type { RuEstimate } from "../estimator/operation.js";
 import type { Truncation, WriteOperation } from "../workload/types.js";
 import type { Operation } from "../estimator/operation.js";
+import type { VectorDistanceFunction, VectorIndexType } from "../cosmos/vector-search.js";
+
+/**
+ * What a search query searches (`search` of the read, planned on a container's policies): the
+ * vector path with its index, the full-text path with its terms, k, and the search's own charge
+ * (besides reading the k results) with how it is computed (`estimator/search-charge.ts`).
+ */
+export interface SearchStepInfo {
+  readonly kind: "vector" | "fullText" | "hybrid";
+  readonly k: number;
+  readonly vector?: {
+    readonly attribute: string;
+    readonly index: VectorIndexType | "none";
+    readonly distance: VectorDistanceFunction;
+    readonly dimensions: number;
+    /** Vectors matching the filters, and in each index searched. */
+    readonly vectorsMatched: number;
+    readonly vectorsPerIndex: number;
+  };
+  readonly text?: { readonly attribute: string; readonly terms: number };
+  /** The property of each result holding its VectorDistance score (vector and hybrid searches). */
+  readonly scoreProperty?: string;
+  readonly charge: RuEstimate;
+  readonly basis: readonly string[];
+}
 
 /** Where a value in a query parameter, id or partition key comes from at run time. */
 export type ValueSource =
@@ -36,7 +61,12 @@ export type ValueSource =
   /** The written item itself (writes). */
   | { readonly kind: "item" }
   /** The pattern's `limit`. */
-  | { readonly kind: "limit"; readonly value: number };
+  | { readonly kind: "limit"; readonly value: number }
+  /**
+   * The `index`-th term (1-based) of a full-text search the caller gives (`input.terms`); a call
+   * with fewer terms leaves the others out of the query (runtime `searchTermsQuery`).
+   */
+  | { readonly kind: "searchTerm"; readonly index: number };
 
 export interface QueryParameter {
   /** `@name` as used in the SQL text. */
@@ -118,6 +148,8 @@ export interface QueryStep extends StepBase {
     readonly direction: "asc" | "desc";
     readonly alias: boolean;
   }[];
+  /** A vector, full-text or hybrid search: what it searches and what its search costs. */
+  readonly search?: SearchStepInfo;
 }
 
 /** One write of one item. */

@@ -12,7 +12,7 @@ import { GATEWAY_SERVICE } from "../cosmos/dedicated-gateway.js";
 import { hasUnsafeCharacters, UNSAFE_CHARACTERS } from "../common/safe-text.js";
 import type { Model } from "../model/types.js";
 import { ALL_VERSIONS_AND_DELETES, DATA_CONTRIBUTOR_ROLE_ID } from "../cosmos/account-settings.js";
-import { DOCUMENTDB_API_VERSION } from "./bicep.js";
+import { containerApiVersion } from "./bicep.js";
 import {
   BOUNDED_STALENESS,
   armConsistency,
@@ -85,9 +85,11 @@ function multiHashContainer(container: ContainerPlan): string {
   const url =
     '"https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}' +
     '/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"' +
-    shellQuote(`${encodeURIComponent(d.id)}?api-version=${DOCUMENTDB_API_VERSION}`);
+    shellQuote(`${encodeURIComponent(d.id)}?api-version=${containerApiVersion(d)}`);
   return [
-    "# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API.",
+    d.partitionKey.kind === "MultiHash"
+      ? "# Hierarchical partition key (MultiHash, version 2): created through the ARM REST API."
+      : "# Vector embedding policy, vector indexes or full-text policy: created through the ARM REST API (the policies are fixed at creation).",
     command(["az rest --method put", `--url ${url}`, `--body ${shellQuote(JSON.stringify(body))}`]),
   ].join("\n");
 }
@@ -208,11 +210,25 @@ function quotaCheckLines(plan: InfrastructurePlan): string[] {
   ];
 }
 
+/**
+ * A container the ARM REST API creates (`az rest` with its full definition): a hierarchical key,
+ * or search policies, which `az cosmosdb sql container create` does not take and which cannot be
+ * added after creation.
+ */
+function viaRest(container: ContainerPlan): boolean {
+  const d = container.definition;
+  return (
+    d.partitionKey.kind === "MultiHash" ||
+    d.vectorEmbeddingPolicy !== undefined ||
+    d.fullTextPolicy !== undefined
+  );
+}
+
 /** `create-containers.sh` for a model. */
 export function renderAzureCli(model: Model, options: IacOptions = {}): string {
   const plan = planInfrastructure(model, options);
   const settings = productionSettingsOf(plan, options.production);
-  const hasMultiHash = plan.containers.some((c) => c.definition.partitionKey.kind === "MultiHash");
+  const hasMultiHash = plan.containers.some(viaRest);
   const accountFlags = [
     "az cosmosdb create",
     '--resource-group "$RESOURCE_GROUP"',
@@ -227,7 +243,7 @@ export function renderAzureCli(model: Model, options: IacOptions = {}): string {
       : []),
     '"${locations[@]}"',
     ...(plan.multiRegionWrites ? ["--enable-multiple-write-locations true"] : []),
-    ...(plan.serverless ? ["--capabilities EnableServerless"] : []),
+    ...(plan.capabilities.length > 0 ? [`--capabilities ${plan.capabilities.join(" ")}`] : []),
     '"${backup[@]}"',
     '--enable-automatic-failover "$AUTOMATIC_FAILOVER"',
     '--disable-local-auth "$DISABLE_LOCAL_AUTH"',
@@ -281,9 +297,7 @@ export function renderAzureCli(model: Model, options: IacOptions = {}): string {
       "",
       `# Container ${commentText(container.definition.id)}`,
       ...container.notes.map((n) => `# Note: ${commentText(n)}`),
-      container.definition.partitionKey.kind === "MultiHash"
-        ? multiHashContainer(container)
-        : hashContainer(container),
+      viaRest(container) ? multiHashContainer(container) : hashContainer(container),
     );
   }
   lines.push(...afterContainersLines(settings), ...dedicatedGatewayLines(plan));

@@ -7,6 +7,7 @@
  * (and .../sqldatabases, .../sqldatabases/containers, .../sqlroleassignments), checked 2026-11-24;
  * the properties written are checked in tests against `infrastructure-schemas/bicep-documentdb-2024-11-15.json`.
  */
+import type { ContainerDefinitionData } from "../planner/container-definition.js";
 import { GATEWAY_SERVICE } from "../cosmos/dedicated-gateway.js";
 import { DATA_CONTRIBUTOR_ROLE_ID, PUBLIC_NETWORK_ACCESS } from "../cosmos/account-settings.js";
 import type { Model } from "../model/types.js";
@@ -30,6 +31,23 @@ import {
 
 /** ARM API version of the Microsoft.DocumentDB resources (GA, listed on the template reference). */
 export const DOCUMENTDB_API_VERSION = "2024-11-15";
+
+/**
+ * The API version of a container with a full-text policy or a vector index shard key: 2024-11-15
+ * has `vectorEmbeddingPolicy` and `vectorIndexes` but no `fullTextPolicy`
+ * (test/fixtures/iac-schemas); Microsoft's full-text samples deploy it on 2024-12-01-preview
+ * (checked 2026-11-29). Not checked against that version's schema here (no extract of it): the
+ * script and Bicep say so in a comment.
+ */
+export const FULL_TEXT_API_VERSION = "2024-12-01-preview";
+
+/** The API version a container's resource needs. */
+export function containerApiVersion(definition: ContainerDefinitionData): string {
+  const sharded = definition.indexingPolicy.vectorIndexes?.some((v) => v.vectorIndexShardKey !== undefined);
+  return definition.fullTextPolicy === undefined && sharded !== true
+    ? DOCUMENTDB_API_VERSION
+    : FULL_TEXT_API_VERSION;
+}
 
 /** A Bicep expression written as is (a parameter or variable reference). */
 class Expression {
@@ -141,7 +159,7 @@ function accountResource(plan: InfrastructurePlan, settings: ProductionSettings)
       ),
       enableMultipleWriteLocations: plan.multiRegionWrites,
       enableAutomaticFailover: new Expression("automaticFailover"),
-      capabilities: plan.serverless ? [{ name: "EnableServerless" }] : [],
+      capabilities: plan.capabilities.map((name) => ({ name })),
       backupPolicy: new Expression("backupPolicy == 'Periodic' ? periodicBackup : continuousBackup"),
       disableLocalAuth: new Expression("disableLocalAuth"),
       disableKeyBasedMetadataWriteAccess: new Expression("disableLocalAuth"),
@@ -175,7 +193,7 @@ export function renderBicep(model: Model, options: IacOptions = {}): string {
       "",
       `// Container ${commentText(container.definition.id)}`,
       ...container.notes.map((n) => `// Note: ${commentText(n)}`),
-      `resource container${index} 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${DOCUMENTDB_API_VERSION}' = ${bicepValue(containerResource(container), "")}`,
+      `resource container${index} 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${containerApiVersion(container.definition)}' = ${bicepValue(containerResource(container), "")}`,
     ]),
     "",
     ...dataContributorAssignments(),
@@ -271,6 +289,24 @@ function containerResource(container: ContainerPlan): BicepValue {
           compositeIndexes: d.indexingPolicy.compositeIndexes?.map((paths) =>
             paths.map((p) => ({ path: p.path, order: p.order })),
           ),
+          vectorIndexes: d.indexingPolicy.vectorIndexes?.map((v) => ({
+            path: v.path,
+            type: v.type,
+            vectorIndexShardKey: v.vectorIndexShardKey,
+          })),
+          fullTextIndexes: d.indexingPolicy.fullTextIndexes?.map((t) => ({ path: t.path })),
+        },
+        vectorEmbeddingPolicy: d.vectorEmbeddingPolicy && {
+          vectorEmbeddings: d.vectorEmbeddingPolicy.vectorEmbeddings.map((v) => ({
+            path: v.path,
+            dataType: v.dataType,
+            dimensions: v.dimensions,
+            distanceFunction: v.distanceFunction,
+          })),
+        },
+        fullTextPolicy: d.fullTextPolicy && {
+          defaultLanguage: d.fullTextPolicy.defaultLanguage,
+          fullTextPaths: d.fullTextPolicy.fullTextPaths.map((t) => ({ path: t.path, language: t.language })),
         },
         defaultTtl: d.defaultTtl,
         uniqueKeyPolicy: d.uniqueKeyPolicy && {

@@ -19,6 +19,7 @@ import {
 } from "../planner/indexing.js";
 import { sampleItems } from "../synthetic/sample-items.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
+import { searchPolicyOf } from "../planner/search-policy.js";
 import { manyToManyLink } from "../planner/many-to-many.js";
 import {
   bulletList,
@@ -475,6 +476,32 @@ function indexedPathRows(
   });
 }
 
+/** The container's vector embedding policy, vector indexes and full-text policy, when it has them. */
+function searchPolicyLines(context: Context, container: Container): string[] {
+  const search = searchPolicyOf(context.env, container);
+  if (search === undefined) return [];
+  const vectors = search.vectors.map(
+    (v) =>
+      `${code(v.path)}: ${formatNumber(v.dimensions, 0)} ${v.dataType} dimensions, ${v.distance} distance, ` +
+      `index ${v.index === "none" ? "none (VectorDistance scans the vectors in scope)" : code(v.index)}` +
+      `${v.shardKey === undefined ? "" : `, one index per ${list(v.shardKey.map(code))} value (vectorIndexShardKey)`}; excluded from the range index (${code(`${v.path}/*`)})`,
+  );
+  return [
+    ...(vectors.length === 0
+      ? []
+      : [`**Vector Embedding Policy and Vector Indexes**: ${vectors.join("; ")}`]),
+    ...(search.fullText.length === 0
+      ? []
+      : [
+          `**Full-Text Policy and Indexes**: ${search.fullText.map((t) => `${code(t.path)} (${t.language})`).join(", ")}`,
+        ]),
+    `**Account Capabilities**: ${[
+      ...(search.vectors.length === 0 ? [] : [code("EnableNoSQLVectorSearch")]),
+      ...(search.fullText.length === 0 ? [] : [code("EnableNoSQLFullTextSearch")]),
+    ].join(", ")} (the policies are fixed when the container is created)`,
+  ];
+}
+
 function renderIndexing(
   context: Context,
   container: Container,
@@ -528,6 +555,7 @@ function renderIndexing(
       `**Included Paths**: ${list(policy.included.map(code))}`,
       `**Excluded Paths**: ${list(policy.excluded.map(code))}`,
       `**Composite Indexes**: ${policy.composite.length === 0 ? "none" : policy.composite.map((paths) => paths.map((p) => `${code(p.path)} ${p.order}`).join(" + ")).join("; ")}`,
+      ...searchPolicyLines(context, container),
       `**Access Patterns Served**: ${list(
         queries.map((p) => e(p.id)),
         "none (no queries: point reads and writes only)",

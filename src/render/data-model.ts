@@ -356,6 +356,7 @@ function isAggregateDecision(decision: Decision): boolean {
     case "copy":
     case "horizon":
     case "consolidateContainers":
+    case "vectorIndex":
     case "ttl":
     case "fallbackBaseline":
     case "throughput":

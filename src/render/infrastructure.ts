@@ -26,6 +26,7 @@ import {
   type IndexingPolicyDefinition,
 } from "../planner/container-definition.js";
 import type { Consistency, Scale } from "../workload/types.js";
+import { DEFAULT_VECTOR_SEARCH_FACTS, VECTOR_SEARCH_SOURCES } from "../cosmos/vector-search.js";
 
 export type { ContainerDefinitionData, IndexingPolicyDefinition };
 
@@ -79,6 +80,12 @@ export interface QuotaIncrease {
 
 export interface InfrastructurePlan {
   readonly serverless: boolean;
+  /**
+   * Account capabilities: `EnableServerless` for a serverless account, `EnableNoSQLVectorSearch`
+   * when a container has a vector embedding policy, `EnableNoSQLFullTextSearch` when one has a
+   * full-text policy (cosmos/vector-search.ts).
+   */
+  readonly capabilities: readonly string[];
   readonly databaseName: string;
   readonly databaseThroughput?: ProvisionedThroughput;
   /** Region names known beyond the primary (the location parameter). */
@@ -265,9 +272,21 @@ export function planInfrastructure(model: Model, options: InfrastructureOptions 
     gateway === undefined || serverless
       ? undefined
       : { instanceSize: GATEWAY_NODE_SIZES[gateway.size].instanceSize, instanceCount: gateway.nodes };
+  const vectors = containers.some((c) => c.definition.vectorEmbeddingPolicy !== undefined);
+  const texts = containers.some((c) => c.definition.fullTextPolicy !== undefined);
+  const capabilities = [
+    ...(serverless ? ["EnableServerless"] : []),
+    ...(vectors ? [DEFAULT_VECTOR_SEARCH_FACTS.vectorCapability] : []),
+    ...(texts ? [DEFAULT_VECTOR_SEARCH_FACTS.fullTextCapability] : []),
+  ];
+  if ((vectors || texts) && databaseThroughput !== undefined)
+    notes.push(
+      `Vector search is not available to containers of a shared-throughput database (${VECTOR_SEARCH_SOURCES.vectorIndexing}): give the search containers their own throughput.`,
+    );
   return {
     ...(dedicatedGateway === undefined ? {} : { dedicatedGateway }),
     serverless,
+    capabilities,
     databaseName,
     ...(databaseThroughput === undefined ? {} : { databaseThroughput }),
     additionalRegions,

@@ -63,7 +63,9 @@ export type DataAccessErrorCode =
    */
   | "writtenWithParent"
   /** A continuation token this read did not return (another read's, or changed). */
-  | "badContinuationToken";
+  | "badContinuationToken"
+  /** A full-text search given no term, or more terms than its query takes. */
+  | "badSearchTerms";
 
 /** What the service answered, as far as it is known. */
 export interface ServiceAnswer {

@@ -18,6 +18,7 @@ export * from "./context.js";
 export * from "./integrated-cache.js";
 export * from "./reads.js";
 export * from "./paging.js";
+export * from "./search.js";
 export * from "./writes.js";
 export * from "./moves.js";
 export * from "./parameters.js";

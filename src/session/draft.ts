@@ -5,7 +5,14 @@
  * `workload.yaml`); `parseDraftDocument` reads such a file back, also when it is incomplete.
  */
 import { z } from "zod";
-import { ATTRIBUTE_NAME, ENTITY_NAME, isItemPropertyName } from "../workload/raw-schema.js";
+import {
+  ATTRIBUTE_NAME,
+  ENTITY_NAME,
+  isItemPropertyName,
+  rawFullTextSchema,
+  rawSearchSchema,
+  rawVectorSchema,
+} from "../workload/raw-schema.js";
 import { createIssueSink, type Result } from "../common/issues.js";
 import { parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
 import type {
@@ -35,6 +42,10 @@ export interface DraftAttribute {
   readonly changes?: ChangeFrequency;
   /** Share of the records that have a value (sparse attribute); absent = every record (1). */
   readonly presence?: number;
+  /** An embedding (`vector:` of the file): kept as given, the interview does not ask it. */
+  readonly vector?: z.infer<typeof rawVectorSchema>;
+  /** Text searched by full text (`fullText:` of the file): kept as given. */
+  readonly fullText?: z.infer<typeof rawFullTextSchema>;
 }
 
 /**
@@ -105,6 +116,8 @@ export interface DraftAccessPattern {
   readonly latencyMs?: number;
   /** How old the related data a read returns may be, in seconds. */
   readonly maxStalenessSeconds?: number;
+  /** A vector, full-text or hybrid search (`search:` of the file): kept as given. */
+  readonly search?: z.infer<typeof rawSearchSchema>;
 }
 
 export interface DraftScale {
@@ -179,6 +192,8 @@ const fileAttributeSchema = z.union([
     unique: z.boolean().optional(),
     changes: z.enum(CHANGE_FREQUENCIES).optional(),
     presence: share.optional(),
+    vector: rawVectorSchema.optional(),
+    fullText: rawFullTextSchema.optional(),
   }),
 ]);
 
@@ -241,6 +256,7 @@ const filePatternSchema = z.object({
   consistency: z.enum(CONSISTENCY_LEVELS).optional(),
   latencyMs: positive.optional(),
   maxStalenessSeconds: nonNegative.optional(),
+  search: rawSearchSchema.optional(),
 });
 
 /** The workload file's structure with every number optional (an interview in progress). */
@@ -426,6 +442,7 @@ export function draftToDocument(
         consistency: pattern.consistency,
         latencyMs: pattern.latencyMs,
         maxStalenessSeconds: pattern.maxStalenessSeconds,
+        search: pattern.search,
         standalone: pattern.standalone,
       }),
     ),

@@ -87,6 +87,21 @@ function sentence(rng: Rng, bytes: number): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * An embedding: a unit-length Gaussian vector in float32 (as an embedding model returns one), or
+ * evenly drawn integers of the int8 / uint8 range.
+ */
+function embedding(dimensions: number, dataType: "float32" | "int8" | "uint8", rng: Rng): number[] {
+  if (dataType === "int8") return Array.from({ length: dimensions }, () => Math.floor(rng() * 256) - 128);
+  if (dataType === "uint8") return Array.from({ length: dimensions }, () => Math.floor(rng() * 256));
+  const raw = Array.from(
+    { length: dimensions },
+    () => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng()),
+  );
+  const norm = Math.sqrt(raw.reduce((sum, x) => sum + x * x, 0)) || 1;
+  return raw.map((x) => Math.fround(x / norm));
+}
+
 /** A value size near `target` (within +-20%), or `fallback` when no target is given. */
 function sizeNear(rng: Rng, target: number | undefined, fallback: number): number {
   if (target === undefined) return fallback;
@@ -108,6 +123,8 @@ const PERSON_ENTITY = /user|customer|account|person|member|employee|author|conta
  */
 export function valueGenerator(context: ValueContext, isKey: boolean): ValueGenerator {
   const { attribute } = context;
+  const vector = attribute.vector;
+  if (vector !== undefined) return (_index, rng) => embedding(vector.dimensions, vector.dataType, rng);
   const lower = attribute.name.toLowerCase();
   const unique = attribute.unique || isKey;
   // More distinct values than records cannot show: sample among as many values as records.

@@ -31,6 +31,10 @@ export interface EndpointCapabilities {
   readonly patchInBatch: boolean;
   /** The `partitionKey` query option scopes a query to one logical partition. */
   readonly partitionScopedQuery: boolean;
+  /** VectorDistance (vector and hybrid search). */
+  readonly vectorSearch: boolean;
+  /** FullTextScore, FullTextContainsAny, ORDER BY RANK and RRF (full-text and hybrid search). */
+  readonly fullTextSearch: boolean;
 }
 
 export type Capability = keyof EndpointCapabilities;
@@ -50,6 +54,8 @@ export const EMBEDDED_CAPABILITIES: EndpointCapabilities = {
   atomicBatch: false,
   patchInBatch: false,
   partitionScopedQuery: false,
+  vectorSearch: false,
+  fullTextSearch: false,
 };
 
 /** A real account or the official emulator: everything Cosmos DB for NoSQL does. */
@@ -64,6 +70,8 @@ export const REAL_CAPABILITIES: EndpointCapabilities = {
   atomicBatch: true,
   patchInBatch: true,
   partitionScopedQuery: true,
+  vectorSearch: true,
+  fullTextSearch: true,
 };
 
 /** Why the embedded endpoint lacks each capability, in words a verify report can print. */
@@ -80,6 +88,12 @@ export const EMBEDDED_LIMITATIONS: Readonly<Record<Capability, string>> = {
   patchInBatch: "the embedded endpoint rejects patch operations inside a transactional batch",
   partitionScopedQuery:
     "the embedded endpoint ignores the partitionKey query option (queries must filter on the key in WHERE)",
+  // Measured 2026-11-29: "Unsupported ORDER BY clause. ORDER BY item expression could not be
+  // mapped to a document path" (ORDER BY VectorDistance), and a syntax error at FullTextContainsAny.
+  vectorSearch:
+    "the embedded endpoint cannot run VectorDistance (ORDER BY VectorDistance is refused); the oracle answers it exactly (brute force): run verify on an account with vector search to compare",
+  fullTextSearch:
+    "the embedded endpoint cannot run FullTextScore, FullTextContainsAny or ORDER BY RANK (a syntax error there)",
 };
 
 /** A connected endpoint. `close()` disposes the client and, for the embedded one, stops the server. */

@@ -24,6 +24,7 @@ import type { Entity, ReadPattern, Relationship, WithItem, Workload } from "../w
 import { formatWithItem } from "../workload/with-items.js";
 import { compareValues, holdsParentKey, jsonEqual, newestFirst } from "../synthetic/record-order.js";
 
+import { nearestNeighbours, omittedVectors } from "./search-oracle.js";
 export { compareValues, jsonEqual, newestFirst, recencyAttribute } from "../synthetic/record-order.js";
 
 export type ScalarValue = string | number | boolean;
@@ -112,6 +113,23 @@ export function answerWithSortValues(
       matchesPredicate(record[predicate.attribute], predicate.op, parameters[predicate.attribute]),
     ),
   );
+  const search = pattern.search;
+  if (search !== undefined && search.kind === "vector") {
+    // The exact k nearest neighbours (brute force), without the vectors the query leaves out.
+    const entity = entityOf(workload, pattern.entity);
+    const distance = entity.attributes.find((a) => a.name === search.vector)?.vector?.distance ?? "cosine";
+    const query = parameters[search.vector];
+    const vector = Array.isArray(query) ? (query as readonly number[]) : [];
+    const omitted = omittedVectors(entity, pattern);
+    return nearestNeighbours(matches, search.vector, vector, distance, search.k).map(({ record, score }) => ({
+      result: Object.fromEntries(
+        Object.entries(shapeResult(workload, dataset, pattern, record)).filter(
+          ([name]) => !omitted.has(name),
+        ),
+      ),
+      sortValues: [score],
+    }));
+  }
   const ordered =
     pattern.orderBy.length === 0
       ? matches

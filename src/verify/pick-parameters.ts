@@ -6,6 +6,7 @@ import type { Dataset, EntityRecord } from "../synthetic/generate-records.js";
 import type { Rng } from "../synthetic/random.js";
 import { compareValues } from "../synthetic/record-order.js";
 import type { ReadPattern, Workload } from "../workload/types.js";
+import { queryVectorNear, termsFrom } from "./search-oracle.js";
 import {
   entityOf,
   linkBetween,
@@ -33,7 +34,7 @@ export function pickParameters(
   pattern: ReadPattern,
   rng: Rng,
 ): PatternParameters | undefined {
-  if (pattern.where.length === 0) return {};
+  if (pattern.where.length === 0 && pattern.search === undefined) return {};
   const records = recordsOf(dataset, pattern.entity);
   if (records.length === 0) return undefined;
   const anchors = preferredAnchors(workload, dataset, pattern, records);
@@ -86,6 +87,14 @@ export function pickParameters(
     const range = rangeAround(pattern, records, anchor, predicate.attribute, parameters, rng);
     if (range !== undefined) parameters[predicate.attribute] = range;
   }
+  // A search: a query vector near the anchor's, and words of its text as the terms.
+  const search = pattern.search;
+  if (search !== undefined && search.kind !== "fullText") {
+    const vector = queryVectorNear(anchor, search.vector, rng);
+    if (vector !== undefined) parameters[search.vector] = vector;
+  }
+  if (search !== undefined && search.kind !== "vector")
+    parameters.terms = termsFrom(anchor, search.text, search.terms);
   return parameters;
 }
 

@@ -12,6 +12,8 @@ import type { ReadPattern, WritePattern } from "../workload/types.js";
 import { assembleReadAnswer, type ReadOutput } from "./assemble-answer.js";
 import type { OverfullSet } from "./bounded-sets.js";
 import { checkReadAnswer } from "./compare-answers.js";
+import { answerReadPattern, entityOf } from "./oracle.js";
+import { checkVectorAnswer } from "./search-oracle.js";
 import { cosmosFailureOf, redactSecrets, type EndpointCapabilities } from "./endpoint.js";
 import type { MaintenanceState } from "./fault-database.js";
 import type { FeedMaintenance } from "./feed-maintenance.js";
@@ -442,6 +444,20 @@ export function checkOutput(
   output: ReadOutput,
 ): { expected: number; detail: string | undefined } {
   const { workload, model } = run.plan;
+  const search = pattern.search;
+  if (search !== undefined && search.kind === "vector") {
+    // Nearest neighbours: the keys returned against the oracle's exact k nearest, by recall.
+    const key = entityOf(workload, pattern.entity).key;
+    const keyOf = (record: Readonly<Record<string, unknown>>): string =>
+      JSON.stringify(key.map((name) => record[name]));
+    const expected = answerReadPattern(workload, run.plan.finalDataset, pattern, parameters);
+    const problem = checkVectorAnswer(output.items.map(keyOf), expected.map(keyOf), search.recall);
+    return {
+      expected: expected.length,
+      detail:
+        problem === undefined ? undefined : `${pattern.id}: ${problem} (parameters ${printable(parameters)})`,
+    };
+  }
   const assembled = assembleReadAnswer(workload, model, pattern, check.plan, parameters, output);
   const result = checkReadAnswer(workload, run.plan.finalDataset, pattern, parameters, assembled.answers);
   const difference = result.differences[0];

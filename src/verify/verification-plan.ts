@@ -188,6 +188,8 @@ const SQL_FEATURES: readonly { readonly capability: Capability; readonly pattern
   { capability: "offsetLimit", pattern: /\bOFFSET\b/i },
   { capability: "groupBy", pattern: /\bGROUP\s+BY\b/i },
   { capability: "distinct", pattern: /\bDISTINCT\b/i },
+  { capability: "fullTextSearch", pattern: /\bFullText(?:Score|Contains\w*)\(|\bORDER BY RANK\b/i },
+  { capability: "vectorSearch", pattern: /\bVectorDistance\(/i },
 ];
 
 function allSteps(steps: readonly PlanStep[]): PlanStep[] {
@@ -583,6 +585,17 @@ interface CheckContext {
   readonly options: VerificationOptions;
 }
 
+/**
+ * Why a full-text or hybrid search is not compared even where it runs: its BM25 ranking is the
+ * service's own (tokenizer, stemming, statistics over the container), which the oracle does not
+ * imitate; a vector search is compared (exact nearest neighbours, by the pattern's recall).
+ */
+function rankedByService(pattern: ReadPattern): string | undefined {
+  return pattern.search === undefined || pattern.search.kind === "vector"
+    ? undefined
+    : "its BM25 ranking (FullTextScore) is the service's own tokenizer, stemming and statistics, which the oracle does not imitate: verify does not compare its answers";
+}
+
 /** The check of a read pattern: its requests, or why it cannot be checked, and a design flaw. */
 function readCheck(
   context: CheckContext,
@@ -603,7 +616,7 @@ function readCheck(
   );
   const notCheckable =
     unlinked === undefined
-      ? missingCapability(plan.operations, capabilities, reasons)
+      ? (missingCapability(plan.operations, capabilities, reasons) ?? rankedByService(pattern))
       : `${formatWithItem(unlinked)} follows a many-to-many relationship without a via attribute, whose children the oracle does not follow (only attributes across it)`;
   // A bounded set in the pattern's order too small for it fails verify when no other item type
   // serves the pattern (evaluate's error); when one does, its answers are checked like any other
@@ -786,6 +799,8 @@ function endpointLimitations(
     groupBy: false,
     distinct: false,
     partitionScopedQuery: false,
+    vectorSearch: false,
+    fullTextSearch: false,
   };
   return (Object.keys(needs) as Capability[])
     .filter((capability) => needs[capability] && !capabilities[capability])

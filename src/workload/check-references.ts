@@ -12,6 +12,7 @@ import type { Entity, Relationship, WithItem } from "./types.js";
 import { formatKey } from "./keys.js";
 import { formatWithItem } from "./with-items.js";
 import { recencyAttribute } from "./recency.js";
+import { checkSearchPattern } from "./check-search.js";
 
 /** Reports every broken reference and inconsistent number among `pieces`. */
 export function checkReferences(pieces: WorkloadPieces, sink: IssueSink): void {
@@ -249,6 +250,7 @@ function checkPattern(piece: PatternPiece, pieces: WorkloadPieces, sink: IssueSi
   pattern.with.forEach((item, position) =>
     checkWithItem(item, pattern, pieces, [...at, "with", piece.withPositions[position] ?? position], sink),
   );
+  checkSearchPattern(piece, pieces, sink);
 }
 
 /** `atomicWith` names other write patterns of the file, each once. */

@@ -39,7 +39,12 @@ export function checkWarnings(pieces: WorkloadPieces, sink: IssueSink): void {
             avg: pattern.rps.avg,
             where: pattern.where.map((p) => ({ attribute: p.attribute, op: p.op })),
             orderBy: pattern.orderBy.map((key) => key.attribute),
-            ...(pattern.limit === undefined ? {} : { limit: pattern.limit }),
+            // A search returns its k best (TOP k): that is its limit.
+            ...(pattern.limit === undefined
+              ? pattern.search === undefined
+                ? {}
+                : { limit: pattern.search.k }
+              : { limit: pattern.limit }),
             ...(pattern.returns === undefined ? {} : { returns: pattern.returns.avg }),
           }
         : {

@@ -52,6 +52,7 @@ describe("loadWorkload: the examples", () => {
       "iot-telemetry": ["workload.massiveScale"],
       "multitenant-saas": [],
       "social-reactions": ["workload.massiveScale"],
+      "support-assistant": [],
     });
     const iot = loadWorkload(readExample("iot-telemetry")).issues[0];
     // 120,000 (C1) + 20 (C2) + 100 (C3) + 50 (C4) item writes/s at peak, from the file.

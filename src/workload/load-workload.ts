@@ -26,6 +26,7 @@ import {
   type RawEntity,
   type RawRelationship,
   type RawScale,
+  type RawSearch,
   type RawTrafficProfile,
 } from "./raw-schema.js";
 import { describeValue, parseWithSchema, type SchemaCheckOptions } from "../source/schema-issues.js";
@@ -36,11 +37,14 @@ import type {
   Entity,
   Relationship,
   Scale,
+  SearchSpec,
   TrafficProfile,
   WithItem,
   Workload,
 } from "./types.js";
 import { parseWithItem } from "./with-items.js";
+import { checkSearchAttributes } from "./check-search.js";
+import { vectorJsonBytes } from "../cosmos/vector-search.js";
 
 /** The codes a workload's structural problems are reported under. */
 const WORKLOAD_SCHEMA: SchemaCheckOptions = {
@@ -345,7 +349,7 @@ function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity | undef
     );
   }
   const binning = raw.binning === undefined ? undefined : toBinning(raw.binning, ["entities", name], sink);
-  return {
+  const entity: Entity = {
     name,
     key,
     count: raw.count,
@@ -356,6 +360,8 @@ function toEntity(name: string, raw: RawEntity, sink: IssueSink): Entity | undef
     ...(binning === undefined ? {} : { binning }),
     attributes,
   };
+  checkSearchAttributes(entity, raw.attributes ?? {}, sink);
+  return entity;
 }
 
 /** `binning:`: false, or exactly one of windowSeconds and recordsPerItem. */
@@ -382,10 +388,23 @@ function toBinning(
 function toAttribute(name: string, raw: RawAttribute): Attribute {
   if (typeof raw === "string")
     return { name, type: raw, skew: 0, unique: false, changes: "never", presence: 1 };
+  // Defaults of the vector embedding policy: float32 and cosine (vector-search, checked 2026-11-29).
+  const vector =
+    raw.vector === undefined
+      ? undefined
+      : {
+          dimensions: raw.vector.dimensions,
+          dataType: raw.vector.dataType ?? "float32",
+          distance: raw.vector.distance ?? "cosine",
+        };
+  // A vector's size is its JSON: the embedding as sent and stored (cosmos/vector-search.ts).
+  const avgBytes = vector === undefined ? raw.avgBytes : vectorJsonBytes(vector.dimensions, vector.dataType);
   return {
     name,
     type: raw.type,
-    ...(raw.avgBytes === undefined ? {} : { avgBytes: raw.avgBytes }),
+    ...(avgBytes === undefined ? {} : { avgBytes }),
+    ...(vector === undefined ? {} : { vector }),
+    ...(raw.fullText === undefined ? {} : { fullText: { language: raw.fullText.language ?? "en-US" } }),
     ...(raw.distinct === undefined ? {} : { distinct: raw.distinct }),
     skew: raw.skew ?? 0,
     unique: raw.unique ?? false,
@@ -448,6 +467,8 @@ function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink):
     return { index, pattern, withPositions: [] };
   }
   if (misplaced.length > 0) return undefined;
+  const search = raw.search === undefined ? undefined : toSearch(raw.search, index, sink);
+  if (raw.search !== undefined && search === undefined) return undefined;
   const withItems = readWithItems(raw.with ?? [], index, sink);
   const pattern: AccessPattern = {
     ...base,
@@ -462,8 +483,57 @@ function toAccessPattern(raw: RawAccessPattern, index: number, sink: IssueSink):
     ...(raw.consistency === undefined ? {} : { consistency: raw.consistency }),
     ...(raw.latencyMs === undefined ? {} : { latencyMs: raw.latencyMs }),
     ...(raw.maxStalenessSeconds === undefined ? {} : { maxStalenessSeconds: raw.maxStalenessSeconds }),
+    ...(search === undefined ? {} : { search }),
   };
   return { index, pattern, withPositions: withItems.map(({ position }) => position) };
+}
+
+/** Terms a full-text search sends when the file does not say: a short query of a few words. */
+export const DEFAULT_SEARCH_TERMS = 3;
+
+/** `search:`: nearest (vector), fullText, or both (hybrid); a vector search says its recall. */
+function toSearch(raw: RawSearch, index: number, sink: IssueSink): SearchSpec | undefined {
+  const at: IssuePath = ["accessPatterns", index, "search"];
+  if (raw.nearest === undefined && raw.fullText === undefined) {
+    sink.error(
+      "workload.missingField",
+      at,
+      "a search names what it searches: nearest (a vector attribute), fullText (a text attribute), or both (hybrid search)",
+      "for example search: { nearest: embedding, k: 5, recall: 0.9 }",
+    );
+    return undefined;
+  }
+  const terms = raw.terms ?? DEFAULT_SEARCH_TERMS;
+  if (raw.nearest === undefined) {
+    if (raw.recall !== undefined)
+      sink.error(
+        "workload.invalidValue",
+        [...at, "recall"],
+        "recall is the share of the true nearest neighbours a vector search returns; a full-text search has none",
+        "remove recall, or add nearest: <vector attribute> for a hybrid search",
+      );
+    // (after an error the pattern is still checked, so that every problem shows at once)
+    return raw.fullText === undefined ? undefined : { kind: "fullText", text: raw.fullText, k: raw.k, terms };
+  }
+  if (raw.recall === undefined) {
+    sink.error(
+      "workload.missingField",
+      [...at, "recall"],
+      "required for a vector search: the share of the true k nearest neighbours the application needs (1 = exact, e.g. 0.9); it decides which vector index can serve the search",
+    );
+    return undefined;
+  }
+  if (raw.terms !== undefined && raw.fullText === undefined) {
+    sink.error(
+      "workload.invalidValue",
+      [...at, "terms"],
+      "terms are the words a full-text search sends; a vector search has none",
+      "remove terms, or add fullText: <text attribute> for a hybrid search",
+    );
+  }
+  return raw.fullText === undefined
+    ? { kind: "vector", vector: raw.nearest, k: raw.k, recall: raw.recall }
+    : { kind: "hybrid", vector: raw.nearest, text: raw.fullText, k: raw.k, recall: raw.recall, terms };
 }
 
 function readWithItems(

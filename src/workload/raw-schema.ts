@@ -15,6 +15,11 @@ import {
   MAX_TTL_SECONDS,
   SYSTEM_PROPERTIES,
 } from "../cosmos/limits.js";
+import {
+  FULL_TEXT_LANGUAGES,
+  VECTOR_DATA_TYPES,
+  VECTOR_DISTANCE_FUNCTIONS,
+} from "../cosmos/vector-search.js";
 
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CHANGE_FREQUENCIES = ["never", "rare", "frequent"] as const;
@@ -37,6 +42,7 @@ export const READ_ONLY_FIELDS = [
   "consistency",
   "latencyMs",
   "maxStalenessSeconds",
+  "search",
 ] as const;
 export const WRITE_ONLY_FIELDS = ["operation", "changes", "batch", "atomicWith", "bufferedRecords"] as const;
 
@@ -118,7 +124,55 @@ const strict = <S extends z.core.$ZodLooseShape>(shape: S, what: string) =>
   z.strictObject(shape, expect(`expected a mapping (${what})`));
 
 const attributeType = enumOf(ATTRIBUTE_TYPES);
+/**
+ * The most terms a full-text search pattern may send: each is one argument of FullTextScore and
+ * FullTextContainsAny. A bound of this tool (the documentation sets none): the generated function
+ * binds one parameter per term.
+ */
+export const MAX_SEARCH_TERMS = 16;
 const consistency = enumOf(CONSISTENCY_LEVELS);
+
+/** `vector:` of an attribute: an embedding (the container's vector embedding policy). */
+export const rawVectorSchema = strict(
+  {
+    dimensions: positiveInteger,
+    dataType: enumOf(VECTOR_DATA_TYPES).optional(),
+    distance: enumOf(VECTOR_DISTANCE_FUNCTIONS).optional(),
+  },
+  "dimensions, dataType (float32 | int8 | uint8), distance (cosine | dotproduct | euclidean)",
+);
+
+/** `fullText:` of a string attribute: its text is searched by full text. */
+export const rawFullTextSchema = strict(
+  { language: enumOf(FULL_TEXT_LANGUAGES).optional() },
+  `language (${FULL_TEXT_LANGUAGES.join(", ")})`,
+);
+
+/** A share of the true nearest neighbours: more than 0, at most 1. */
+const RECALL_EXPECTED =
+  "expected a share of the true nearest neighbours, more than 0 and at most 1 (e.g. 0.9; 1 = exact)";
+const recall = z
+  .number(expect(RECALL_EXPECTED))
+  .gt(0, expect(RECALL_EXPECTED))
+  .max(1, expect(RECALL_EXPECTED));
+
+/**
+ * `search:` of a read: `nearest` (a vector attribute), `fullText` (a text attribute), or both
+ * (hybrid search, RRF); `k` results; the `recall` a vector search needs; the `terms` a full-text
+ * search sends at most.
+ */
+export const rawSearchSchema = strict(
+  {
+    nearest: nonEmptyString.optional(),
+    fullText: nonEmptyString.optional(),
+    k: positiveInteger,
+    recall: recall.optional(),
+    terms: positiveInteger
+      .max(MAX_SEARCH_TERMS, expect(`expected at most ${MAX_SEARCH_TERMS} terms (a bound of this tool)`))
+      .optional(),
+  },
+  "nearest (a vector attribute), fullText (a text attribute), k, recall, terms",
+);
 
 export const rawAttributeSchema = z.union(
   [
@@ -132,8 +186,10 @@ export const rawAttributeSchema = z.union(
         unique: boolean.optional(),
         changes: enumOf(CHANGE_FREQUENCIES).optional(),
         presence: shareOfRecords.optional(),
+        vector: rawVectorSchema.optional(),
+        fullText: rawFullTextSchema.optional(),
       },
-      "type, avgBytes, distinct, skew, unique, changes, presence",
+      "type, avgBytes, distinct, skew, unique, changes, presence, vector, fullText",
     ),
   ],
   expect(`${oneOf(ATTRIBUTE_TYPES)}, or a mapping such as { type: string, distinct: 3 }`),
@@ -226,6 +282,7 @@ export const rawAccessPatternSchema = strict(
         ),
       )
       .optional(),
+    search: rawSearchSchema.optional(),
     // writes
     operation: enumOf(WRITE_OPERATIONS).optional(),
     changes: z.array(nonEmptyString, expect("expected a list of attribute names")).optional(),
@@ -340,6 +397,7 @@ export const rawDocumentSchema = strict(
 );
 
 export type RawAttribute = z.infer<typeof rawAttributeSchema>;
+export type RawSearch = z.infer<typeof rawSearchSchema>;
 export type RawEntity = z.infer<typeof rawEntitySchema>;
 export type RawRelationship = z.infer<typeof rawRelationshipSchema>;
 export type RawAccessPattern = z.infer<typeof rawAccessPatternSchema>;

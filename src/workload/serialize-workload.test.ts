@@ -126,6 +126,15 @@ function entityVariant(entity: Entity, present: ReadonlySet<string>): fc.Arbitra
       ttl: fc.option(fc.integer({ min: 1, max: 1e9 })),
       attributes: fc.tuple(...entity.attributes.map(attributeVariant)),
     })
+    .map(({ count, growthPerMonth, avgBytes: drawn, factor, ttl, attributes }) => {
+      // A record holds its vectors as JSON: its size is at least theirs.
+      const vectors = entity.attributes.reduce(
+        (sum, a) => sum + (a.vector === undefined ? 0 : (a.avgBytes ?? 0)),
+        0,
+      );
+      const avgBytes = Math.max(drawn, vectors);
+      return { count, growthPerMonth, avgBytes, factor, ttl, attributes };
+    })
     .map(({ count, growthPerMonth, avgBytes, factor, ttl, attributes }) => ({
       name: entity.name,
       key: entity.key,
@@ -142,6 +151,8 @@ function entityVariant(entity: Entity, present: ReadonlySet<string>): fc.Arbitra
 }
 
 function attributeVariant(attribute: Attribute): fc.Arbitrary<Attribute> {
+  // A vector's type and size follow from its policy, a full-text attribute is a string: kept.
+  if (attribute.vector !== undefined || attribute.fullText !== undefined) return fc.constant(attribute);
   return fc
     .record({
       type: fc.constantFrom("string", "number", "boolean", "datetime", "object", "array" as const),
@@ -229,7 +240,8 @@ function patternVariant(pattern: AccessPattern): fc.Arbitrary<AccessPattern> {
         name: c.name,
         rps: { avg: c.avg, peak: c.avg + c.extra },
         standalone: c.standalone,
-        ...(limit === null ? {} : { limit }),
+        // a search's limit is its k (a limit of its own is refused)
+        ...(limit === null || pattern.search !== undefined ? {} : { limit }),
         ...(keepReturns ? { returns } : {}),
         ...(latencyMs === null ? {} : { latencyMs }),
         ...(consistency === null ? {} : { consistency }),

@@ -6,7 +6,16 @@
 import { DEFAULT_TARGET_UTILIZATION } from "../cosmos/limits.js";
 import { Document, isCollection } from "yaml";
 import { defaultMaxBytes } from "./load-workload.js";
-import type { AccessPattern, Attribute, Binning, Entity, Relationship, Scale, Workload } from "./types.js";
+import type {
+  AccessPattern,
+  Attribute,
+  Binning,
+  Entity,
+  Relationship,
+  Scale,
+  SearchSpec,
+  Workload,
+} from "./types.js";
 import { formatWithItem } from "./with-items.js";
 
 /** Fields of an access pattern written on one line (`rps: { avg: 2, peak: 10 }`). */
@@ -107,8 +116,31 @@ function attributeFields(attribute: Attribute): unknown {
     ...(attribute.unique ? { unique: true } : {}),
     ...(attribute.changes === "never" ? {} : { changes: attribute.changes }),
     ...(attribute.presence === 1 ? {} : { presence: attribute.presence }),
+    ...(attribute.vector === undefined ? {} : { vector: { ...attribute.vector } }),
+    ...(attribute.fullText === undefined ? {} : { fullText: { ...attribute.fullText } }),
   };
+  // A vector's avgBytes is derived from its dimensions (the loader refuses one in the file).
+  if (attribute.vector !== undefined) delete (long as { avgBytes?: number }).avgBytes;
   return Object.keys(long).length === 0 ? attribute.type : { type: attribute.type, ...long };
+}
+
+function searchFields(search: SearchSpec): Record<string, unknown> {
+  switch (search.kind) {
+    case "vector":
+      return { nearest: search.vector, k: search.k, recall: search.recall };
+    case "fullText":
+      return { fullText: search.text, k: search.k, terms: search.terms };
+    case "hybrid":
+      return {
+        nearest: search.vector,
+        fullText: search.text,
+        k: search.k,
+        recall: search.recall,
+        terms: search.terms,
+      };
+    default:
+      return search satisfies never;
+  }
 }
 
 function relationshipFields(relationship: Relationship): Record<string, unknown> {
@@ -166,6 +198,7 @@ function patternFields(pattern: AccessPattern): Record<string, unknown> {
         ...(pattern.maxStalenessSeconds === undefined
           ? {}
           : { maxStalenessSeconds: pattern.maxStalenessSeconds }),
+        ...(pattern.search === undefined ? {} : { search: searchFields(pattern.search) }),
         ...tail,
       };
     default:

@@ -4,6 +4,7 @@
  * Plain immutable data; the loader (`load-workload.ts`) is the only way to build one from a file.
  */
 import type { Consistency } from "../cosmos/consistency.js";
+import type { FullTextLanguage, VectorDataType, VectorDistanceFunction } from "../cosmos/vector-search.js";
 
 export type { Consistency };
 
@@ -30,7 +31,50 @@ export interface Attribute {
    * value for it (sparse attribute).
    */
   readonly presence: number;
+  /**
+   * The attribute holds an embedding (`type: array` with `vector:` in the file): a JSON array of
+   * `dimensions` numbers of `dataType`, compared with `distance`. Its `avgBytes` is its JSON size
+   * (`vectorJsonBytes`, cosmos/vector-search.ts).
+   */
+  readonly vector?: VectorSpec;
+  /** The attribute's text is searched by full text (`type: string` with `fullText:`). */
+  readonly fullText?: FullTextSpec;
 }
+
+/** An embedding attribute: what the container's vector embedding policy declares for its path. */
+export interface VectorSpec {
+  readonly dimensions: number;
+  readonly dataType: VectorDataType;
+  readonly distance: VectorDistanceFunction;
+}
+
+/** A text attribute searched by full text: the language of its full-text path. */
+export interface FullTextSpec {
+  readonly language: FullTextLanguage;
+}
+
+/**
+ * How a read searches (`search:` in the file): the k nearest neighbours of a query vector
+ * (`vector`), the k best BM25 matches of some terms (`fullText`), or both fused by reciprocal
+ * rank (`hybrid`, RRF). Results come ordered by distance or rank; `k` is the TOP.
+ */
+export type SearchSpec =
+  | {
+      readonly kind: "vector";
+      readonly vector: string;
+      readonly k: number;
+      /** Share of the true k nearest neighbours the application needs (1 = exact). */
+      readonly recall: number;
+    }
+  | { readonly kind: "fullText"; readonly text: string; readonly k: number; readonly terms: number }
+  | {
+      readonly kind: "hybrid";
+      readonly vector: string;
+      readonly text: string;
+      readonly k: number;
+      readonly recall: number;
+      readonly terms: number;
+    };
 
 /**
  * How an entity's records may be grouped into bucket items (`binning:` in the file, the answer
@@ -160,6 +204,8 @@ export interface ReadPattern extends PatternBase {
    * time); absent = a few seconds (change-feed maintenance) are acceptable.
    */
   readonly maxStalenessSeconds?: number;
+  /** A vector, full-text or hybrid search; absent = an ordinary read. */
+  readonly search?: SearchSpec;
 }
 
 export interface WritePattern extends PatternBase {

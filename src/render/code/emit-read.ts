@@ -51,6 +51,11 @@ export function readInputType(workload: Workload, pattern: ReadPattern): string 
             : type;
     return `readonly ${propertyKey(predicate.attribute)}: ${valueType};`;
   });
+  // A search takes the query vector (under the vector attribute's name) and the terms.
+  const search = pattern.search;
+  if (search !== undefined && search.kind !== "fullText")
+    members.push(`readonly ${propertyKey(search.vector)}: readonly number[];`);
+  if (search !== undefined && search.kind !== "vector") members.push("readonly terms: readonly string[];");
   return members.length === 0 ? "Readonly<Record<string, never>>" : `{ ${members.join(" ")} }`;
 }
 
@@ -103,6 +108,9 @@ function parameterExpression(step: QueryStep, parameter: QueryParameter, scope: 
       return String(source.value);
     case "item":
       return "null";
+    case "searchTerm":
+      // bound by withSearchTerms (placeholder until then)
+      return `${propertyAccess(scope.attributes, "terms")}[${source.index - 1}] ?? null`;
     default:
       return source satisfies never;
   }
@@ -163,11 +171,18 @@ function readPageCall(step: QueryStep, scope: StepScope, indent: string): string
       `${indent}}]`,
     ].join("\n");
   }
+  // A full-text search binds the caller's terms (fewer than the query takes: the rest left out).
+  const text = step.search?.text;
+  const queryAndStreams =
+    text === undefined
+      ? [`${indent}${stringLiteral(step.sql)},`, `${indent}${streams},`]
+      : [
+          `${indent}...withSearchTerms(${stringLiteral(step.sql)}, ${streams}, ${propertyAccess(scope.attributes, "terms")}, ${text.terms}),`,
+        ];
   return [
     `readPage(`,
     `${indent}runtime.container(${stringLiteral(step.container)}),`,
-    `${indent}${stringLiteral(step.sql)},`,
-    `${indent}${streams},`,
+    ...queryAndStreams,
     `${indent}{ ${options.join(", ")} },`,
     `${indent}cursor1,`,
     `${indent}${scope.values}.replica,`,

@@ -208,8 +208,10 @@ function parameterSources(parameters: readonly QueryParameter[]): {
         return { name, source: { kind: "limit" } };
       case "input":
         return { name, source: { kind: "fromResult", attribute: source.attribute } };
+      // (a write's tasks never search: a search term is a read's input)
       case "random":
       case "item":
+      case "searchTerm":
         return { name, source: { kind: "literal", value: "" } };
       default:
         return source satisfies never;

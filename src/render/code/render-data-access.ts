@@ -60,6 +60,7 @@ const RUNTIME_VALUES = [
   "openPages",
   "perShard",
   "readPage",
+  "withSearchTerms",
 ];
 
 /** Runtime types the generated module may use. */
@@ -271,9 +272,16 @@ function readFunction(
   name: string,
   inputType: string,
   shapes: ReadonlyMap<string, ItemTypeShapeData>,
-  typeOf: (container: string, itemType: string) => string,
+  storedTypeOf: (container: string, itemType: string) => string,
   cacheLines: readonly string[] = [],
 ): string {
+  // A vector or hybrid search returns each result's VectorDistance (its score) with it.
+  const first = plan?.operations[0];
+  const score = first?.kind === "query" ? first.search?.scoreProperty : undefined;
+  const typeOf = (container: string, itemType: string): string =>
+    score === undefined
+      ? storedTypeOf(container, itemType)
+      : `${storedTypeOf(container, itemType)} & { readonly ${score}: number }`;
   const body =
     plan === undefined
       ? [`throw new Error(${stringLiteral(`${pattern.id} has no plan`)});`]

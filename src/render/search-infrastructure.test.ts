@@ -1,0 +1,112 @@
+/**
+ * The infrastructure of a container with search policies (issue 31): Bicep with the vector
+ * embedding policy, vector indexes and full-text policy and the account capabilities (checked
+ * against the Microsoft.DocumentDB 2024-11-15 extract where it has the types), the script
+ * creating the container through the ARM REST API with the whole definition, and Terraform,
+ * whose azurerm resource has no such arguments, saying so instead of creating it without them.
+ */
+import { describe, expect, it } from "vitest";
+import type { Model } from "../model/types.js";
+import { parseBicepSubset } from "../test-support/bicep-subset.js";
+import {
+  bicepFileProblems,
+  loadAzurermSchema,
+  loadBicepSchema,
+  parseTerraform,
+  terraformProblems,
+} from "../test-support/iac-schemas.js";
+import { renderAzureCli } from "./azure-cli.js";
+import { FULL_TEXT_API_VERSION, renderBicep } from "./bicep.js";
+import { renderTerraform } from "./terraform.js";
+
+function model(fullText: boolean, shardKey = true): Model {
+  return {
+    version: 1,
+    containers: [
+      {
+        name: "chunks",
+        partitionKey: ["/tenantId"],
+        throughput: { mode: "manual", rus: 400 },
+        uniqueKeys: [],
+        indexing: { kind: "custom", included: ["/tenantId/?", "/type/?"], excluded: ["/*"], composite: [] },
+        items: [
+          {
+            type: "chunk",
+            entity: "Chunk",
+            id: "{chunkId}",
+            partitionKey: ["{tenantId}"],
+            truncate: [],
+            embeds: [],
+            copies: [],
+            counts: [],
+          },
+        ],
+        search: {
+          vectors: [
+            {
+              path: "/embedding",
+              dataType: "float32",
+              dimensions: 1536,
+              distance: "cosine",
+              index: "diskANN",
+              ...(shardKey ? { shardKey: ["/tenantId"] } : {}),
+            },
+          ],
+          fullText: fullText ? [{ path: "/content", language: "en-US" }] : [],
+        },
+      },
+    ],
+  };
+}
+
+describe("infrastructure of search containers", () => {
+  it("Bicep: vector policy, vector index with its shard key, the path excluded, the capability; valid against the extract", () => {
+    const bicep = renderBicep(model(false));
+    expect(bicep).toMatch(/capabilities: \[\s*\{\s*name: 'EnableNoSQLVectorSearch'\s*\}\s*\]/);
+    expect(bicep).toMatch(
+      /vectorEmbeddingPolicy: \{\s*vectorEmbeddings: \[\s*\{\s*path: '\/embedding'\s*dataType: 'float32'\s*dimensions: 1536\s*distanceFunction: 'cosine'/,
+    );
+    expect(bicep).toMatch(
+      /vectorIndexes: \[\s*\{\s*path: '\/embedding'\s*type: 'diskANN'\s*vectorIndexShardKey: \[\s*'\/tenantId'\s*\]/,
+    );
+    expect(bicep).toMatch(/path: '\/embedding\/\*'/);
+    expect(bicep).toContain(`containers@${FULL_TEXT_API_VERSION}'`);
+    // Without a shard key: the 2024-11-15 types, whose extract lists vectorEmbeddingPolicy and
+    // vectorIndexes as properties without their inner types (the only problems it can report).
+    const unsharded = renderBicep(model(false, false));
+    expect(unsharded).toContain("containers@2024-11-15'");
+    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchema())).toEqual([
+      "resource container0.properties.resource.indexingPolicy.vectorIndexes: not in the schema extract (extract it first)",
+      "resource container0.properties.resource.vectorEmbeddingPolicy: not in the schema extract (extract it first)",
+    ]);
+  });
+
+  it("Bicep: a full-text policy, its index and capability, on the API version that has fullTextPolicy", () => {
+    const bicep = renderBicep(model(true));
+    expect(bicep).toContain(`containers@${FULL_TEXT_API_VERSION}'`);
+    expect(bicep).toMatch(/name: 'EnableNoSQLVectorSearch'\s*\}\s*\{\s*name: 'EnableNoSQLFullTextSearch'/);
+    expect(bicep).toMatch(
+      /fullTextPolicy: \{\s*defaultLanguage: 'en-US'\s*fullTextPaths: \[\s*\{\s*path: '\/content'\s*language: 'en-US'/,
+    );
+    expect(bicep).toMatch(/fullTextIndexes: \[\s*\{\s*path: '\/content'/);
+  });
+
+  it("the script: capabilities on the account, the container through az rest with its whole definition", () => {
+    const cli = renderAzureCli(model(true));
+    expect(cli).toContain("--capabilities EnableNoSQLVectorSearch EnableNoSQLFullTextSearch");
+    expect(cli).toContain("az rest --method put");
+    expect(cli).toContain(`api-version=${FULL_TEXT_API_VERSION}`);
+    expect(cli).toContain('"vectorEmbeddingPolicy":{"vectorEmbeddings":[{"path":"/embedding"');
+    expect(cli).toContain('"fullTextPolicy":{"defaultLanguage":"en-US"');
+    expect(cli).not.toContain("az cosmosdb sql container create");
+  });
+
+  it("Terraform: the capabilities, and no container without its policies (azurerm has no arguments for them)", async () => {
+    const tf = renderTerraform(model(true));
+    expect(tf).toMatch(/capabilities \{\s*name = "EnableNoSQLVectorSearch"\s*\}/);
+    expect(tf).toMatch(/capabilities \{\s*name = "EnableNoSQLFullTextSearch"\s*\}/);
+    expect(tf).not.toContain('resource "azurerm_cosmosdb_sql_container"');
+    expect(tf).toContain("# Container chunks: not created here.");
+    expect(terraformProblems(await parseTerraform(tf), loadAzurermSchema())).toEqual([]);
+  });
+});
