@@ -54,8 +54,9 @@ export function mapSnapshot(given: DatabaseSnapshot, analyze: AnalyzeSql): Impor
   const notes: string[] = [];
   if (searchColumns.length > 0)
     notes.push(
-      `Full-text search columns not imported as attributes (their terms are derived from other columns, and Cosmos DB indexes text itself): ${searchColumns.join(", ")}.`,
+      `Full-text search columns not imported as attributes (their terms are derived from other columns, and Cosmos DB indexes text itself): ${searchColumns.join(", ")}. The columns a generated tsvector or a to_tsvector index reads are marked fullText; the text columns a trigger-maintained tsvector indexes are named in the interview.`,
     );
+  notes.push(...structure.notes);
   if (source.kind === "postgresql") {
     notes.push(
       `Read ${formatInteger(snapshot.tables.length)} tables of PostgreSQL ${source.serverVersion} database ${source.database} at ${source.capturedAt}: row counts, sizes, distinct values and skew are ANALYZE statistics (a sample of the rows), rates are pg_stat_statements counts.`,

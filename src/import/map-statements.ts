@@ -10,6 +10,7 @@ import { compact, type DraftAccessPattern } from "../session/draft.js";
 import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
 import type { PredicateOperator } from "../workload/types.js";
+import { DISTANCE_OF_OPERATOR } from "./map-search.js";
 import { significant, tableKey, type MappedStructure, type MappedTable } from "./map-structure.js";
 import type { StatementStatistics } from "./snapshot/snapshot.js";
 import type {
@@ -361,7 +362,7 @@ function mapSelect(
       `conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`,
     );
   notes.push(...shape.notes);
-  if (shape.limited)
+  if (shape.limited && shape.nearest === undefined)
     notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
 
   // a link table in the join is the many-to-many relationship it stands for
@@ -644,20 +645,74 @@ function mapSingleSelect(
       `aggregates (${shape.aggregates.map((a) => a.fn).join(", ")}) are computed over the items read`,
     );
   const whereClause = where(filters, owner.table);
-  const order = orderBy(shape, owner, aliasOf, notes);
+  const search = nearestSearch(structure, shape, owner, aliasOf, notes);
+  const order = search === undefined ? orderBy(shape, owner, aliasOf, notes) : undefined;
   return {
     pattern: compact({
-      name: readName(entity, whereClause, order, []),
+      name:
+        search === undefined
+          ? readName(entity, whereClause, order, [])
+          : `Nearest ${entity} by ${search.nearest}`,
       type: "read" as const,
       entity,
       where: whereClause,
       orderBy: order,
+      search,
       select: shape.aggregates.length > 0 ? undefined : select(shape, owner, aliasOf),
     }),
     statements: [statement],
     rowsMeaning: shape.aggregates.length > 0 ? "none" : "returned",
     notes,
   };
+}
+
+/** k of a nearest-neighbour search whose LIMIT pg_stat_statements replaced by $n: asked in the interview. */
+const ASSUMED_K = 10;
+
+/**
+ * The nearest-neighbour search of a read ordered by a pgvector distance (`ORDER BY embedding <=>
+ * $1 LIMIT 5`): `search: { nearest, k }`, k from the LIMIT (10 when the LIMIT is a parameter,
+ * said so). The operator's distance is compared with the attribute's; `recall` is left to the
+ * interview (PostgreSQL does not say what the application needs).
+ */
+function nearestSearch(
+  structure: MappedStructure,
+  shape: SelectShape,
+  owner: Bound,
+  aliasOf: AliasOf,
+  notes: string[],
+): { nearest: string; k: number } | undefined {
+  const nearest = shape.nearest;
+  if (nearest === undefined || aliasOf(nearest.column) !== owner) return undefined;
+  const attribute = attributeOf(owner.table, nearest.column.column);
+  const vector = structure.entities
+    .find((e) => e.name === owner.table.entity)
+    ?.attributes.find((a) => a.name === attribute)?.vector;
+  const distance = DISTANCE_OF_OPERATOR[nearest.operator];
+  if (vector === undefined || distance === undefined) {
+    notes.push(
+      `ORDER BY ${nearest.column.column} ${nearest.operator} ...: ${vector === undefined ? `${attribute} is not a vector attribute` : `the operator ${nearest.operator} (L1, Hamming or Jaccard distance) has no Cosmos DB distance function`}; drafted as an ordinary read`,
+    );
+    return undefined;
+  }
+  notes.push(
+    `ORDER BY ${nearest.column.column} ${nearest.operator} $n: a nearest-neighbour search by ${distance} distance`,
+  );
+  if (vector.distance !== undefined && vector.distance !== distance)
+    notes.push(
+      `the query orders by ${distance} distance (${nearest.operator}) but ${attribute}'s distance is ${vector.distance}: choose one in the interview (a Cosmos DB vector path has one distance function)`,
+    );
+  const k = shape.limitValue;
+  if (k === undefined)
+    notes.push(
+      shape.limited
+        ? `LIMIT $n: pg_stat_statements does not keep the value; k = ${ASSUMED_K} is assumed: set the k the application asks for`
+        : `no LIMIT: k = ${ASSUMED_K} is assumed: set the k the application asks for`,
+    );
+  notes.push(
+    "recall is not in the statistics: the interview asks the share of the true nearest neighbours the application needs",
+  );
+  return { nearest: attribute, k: k !== undefined && k >= 1 ? k : ASSUMED_K };
 }
 
 /** When every filter is `foreignKey = value` to one parent: that parent and its key. */

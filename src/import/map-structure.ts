@@ -6,6 +6,7 @@
 import { compact, type DraftAttribute, type DraftEntity, type DraftRelationship } from "../session/draft.js";
 import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
+import { mapSearchColumn } from "./map-search.js";
 import { attributeNameOf, entityNames, uniqueNames } from "./names.js";
 import {
   averageItemBytes,
@@ -40,6 +41,8 @@ export interface MappedStructure {
   readonly foreignKeys: readonly ForeignKey[];
   readonly facts: readonly ImportedFact[];
   readonly unmapped: readonly UnmappedItem[];
+  /** Decisions of the mapping in words (vector and full-text search), for the record's notes. */
+  readonly notes: readonly string[];
 }
 
 /** Skew below this is reported as uniform (not written). */
@@ -127,6 +130,7 @@ interface MappingContext {
   /** Records a fact with its source. */
   readonly fact: (path: readonly string[], value: number | string | boolean, source: string) => void;
   readonly unmapped: UnmappedItem[];
+  readonly notes: string[];
   /** When the statistics were read (ms since 1970; NaN when unknown: no growth is derived). */
   readonly capturedAt: number;
 }
@@ -144,6 +148,7 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
       facts.push({ path, value, source });
     },
     unmapped: [],
+    notes: [],
     capturedAt: snapshot.source.kind === "postgresql" ? Date.parse(snapshot.source.capturedAt) : Number.NaN,
   };
   const links = new Map<string, readonly [ForeignKey, ForeignKey]>();
@@ -164,6 +169,7 @@ export function mapStructure(snapshot: DatabaseSnapshot): MappedStructure {
     foreignKeys: snapshot.foreignKeys,
     facts,
     unmapped: context.unmapped,
+    notes: context.notes,
   };
 }
 
@@ -211,6 +217,7 @@ function mapEntity(table: TableInfo, name: string, context: MappingContext): Dra
       rows,
       at,
       fact,
+      notes: context.notes,
     }),
   );
   return compact({
@@ -255,9 +262,12 @@ function mapAttribute(
     readonly rows: number | undefined;
     readonly at: (...field: string[]) => string[];
     readonly fact: MappingContext["fact"];
+    readonly notes: string[];
   },
 ): DraftAttribute {
   const { attribute, isKey, rows, at, fact } = where;
+  const search = mapSearchColumn(table, column);
+  where.notes.push(...(search?.notes ?? []));
   const label = tableLabel(table);
   const stats = column.statistics;
   const singleUnique = table.uniques.some((u) => u.length === 1 && u[0] === column.name);
@@ -287,9 +297,14 @@ function mapAttribute(
   if (distinct !== undefined) fact(attrPath("distinct"), distinct.value, distinct.how);
   if (skew !== undefined) fact(attrPath("skew"), skew.value, skew.how);
   if (singleUnique) fact(attrPath("unique"), true, `unique constraint or index on ${label}.${column.name}`);
+  for (const found of search?.facts ?? [])
+    fact(at("attributes", attribute, ...found.field), found.value, found.source);
   return compact({
     name: attribute,
-    type: column.type,
+    // a pgvector column without dimensions stays an array; a sparse vector travels as a string
+    type: search?.vector !== undefined ? "array" : column.type,
+    vector: search?.vector,
+    fullText: search?.fullText,
     distinct: distinct?.value,
     skew: skew?.value,
     unique: singleUnique ? true : undefined,

@@ -7,6 +7,7 @@ import type {
   ColumnInfo,
   DatabaseObject,
   ForeignKey,
+  SearchDeclaration,
   TableInfo,
   UnreadStatement,
 } from "../snapshot/snapshot.js";
@@ -27,6 +28,7 @@ interface MutableTable {
   primaryKey: string[];
   uniques: string[][];
   notNull: Set<string>;
+  search: SearchDeclaration[];
 }
 
 type TableName = { readonly schema: string; readonly name: string };
@@ -58,6 +60,7 @@ export class DdlCollector {
         primaryKey: [],
         uniques: [],
         notNull: new Set(),
+        search: [],
       };
       this.tables.set(key, found);
     }
@@ -110,6 +113,12 @@ export class DdlCollector {
     if (!found.uniques.some((u) => u.join(",") === columns.join(","))) found.uniques.push([...columns]);
   }
 
+  /** A pgvector index or a text search over columns of `table` (a table declared before it). */
+  search(table: TableName, declaration: SearchDeclaration): void {
+    if (!this.tables.has(DdlCollector.key(table))) return;
+    this.find(table).search.push(declaration);
+  }
+
   foreignKey(foreignKey: ForeignKey): void {
     this.foreignKeys.push(foreignKey);
   }
@@ -151,6 +160,7 @@ export class DdlCollector {
         columns: t.columns.map((c) => ({ ...c, notNull: c.notNull || t.notNull.has(c.name) })),
         primaryKey: t.primaryKey,
         uniques: t.uniques,
+        ...(t.search.length > 0 ? { search: t.search } : {}),
       }));
     const known = (schema: string, name: string) =>
       this.tables.has(root(`${schema.toLowerCase()}.${name.toLowerCase()}`));

@@ -59,7 +59,34 @@ export interface TableInfo {
   readonly rows?: Measured;
   /** Table comment, when the database has one. */
   readonly comment?: string;
+  /** Vector and full-text search declared on the table (pgvector indexes, text search). */
+  readonly search?: readonly SearchDeclaration[];
 }
+
+/**
+ * A search the database declares on a table: a pgvector index (`USING hnsw (embedding
+ * vector_cosine_ops)`, its operator class names the distance), or text search over columns (a
+ * GIN or GiST index on `to_tsvector('english', body)`, a generated `tsvector` column).
+ */
+export type SearchDeclaration =
+  | {
+      readonly kind: "vector";
+      readonly column: string;
+      /** The index access method: hnsw or ivfflat. */
+      readonly method: string;
+      /** The operator class (`vector_cosine_ops`); absent: the method's default (l2). */
+      readonly operatorClass?: string;
+      /** The index, as a person reads it (`index items_embedding_idx USING hnsw (...)`). */
+      readonly source: string;
+    }
+  | {
+      readonly kind: "fullText";
+      /** The columns whose text the search indexes. */
+      readonly columns: readonly string[];
+      /** The text search configuration (`english`); absent: the server's default, unknown here. */
+      readonly config?: string;
+      readonly source: string;
+    };
 
 export interface ForeignKey {
   readonly name: string;

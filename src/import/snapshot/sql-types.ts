@@ -13,12 +13,15 @@ const OBJECT = /^(jsonb?|hstore|xml)\b/;
 
 /**
  * The attribute type of a declared SQL type (`bigint` -> number, `timestamp with time zone` ->
- * datetime, `text[]` -> array, `jsonb` -> object). `bit(n)` with n > 1 is a bit string.
+ * datetime, `text[]` -> array, `jsonb` -> object, pgvector's `vector(1536)` and `halfvec(n)` ->
+ * array). `bit(n)` with n > 1 is a bit string.
  * @example attributeTypeOf("numeric(10,2)") // "number"
  */
 export function attributeTypeOf(sqlType: string): AttributeType {
   const type = sqlType.trim().toLowerCase().replace(/^"|"$/g, "");
   if (/\[\s*\d*\s*\]$/.test(type) || /^_/.test(type) || /\barray\b/.test(type)) return "array";
+  // pgvector's dense vectors are arrays of numbers (`vector(1536)`, `halfvec(768)`)
+  if (/^(vector|halfvec)\b/.test(type)) return "array";
   if (/^bit\s*\(\s*([2-9]|\d{2,})/.test(type) || /^bit varying/.test(type)) return "string";
   if (BOOLEAN.test(type)) return "boolean";
   if (/^unsigned|^signed/.test(type) || NUMBER.test(type)) return "number";

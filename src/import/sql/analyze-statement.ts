@@ -9,6 +9,7 @@ import type {
   ColumnEquality,
   ColumnReference,
   Filter,
+  SelectShape,
   StatementShape,
   TableReference,
 } from "./statement-shape.js";
@@ -315,6 +316,8 @@ function readSelect(body: Tree): StatementShape {
       ? []
       : [{ column, direction: sort[1].sortby_dir === "SORTBY_DESC" ? ("desc" as const) : ("asc" as const) }];
   });
+  const nearest = nearestOf(body.sortClause);
+  const limitValue = (unwrap(body.limitCount)?.[1].ival as Tree | undefined)?.ival;
   return {
     kind: "select",
     tables: from.tables,
@@ -322,12 +325,38 @@ function readSelect(body: Tree): StatementShape {
     filters: where.filters,
     orderBy,
     limited: body.limitCount !== undefined,
+    ...(typeof limitValue === "number" ? { limitValue } : {}),
+    ...(nearest === undefined ? {} : { nearest }),
     aggregates,
     selected,
     all,
     residual: where.residual,
     notes: where.notes,
   };
+}
+
+/** pgvector's distance operators a nearest-neighbour search orders by. */
+const DISTANCE_OPERATORS = new Set(["<=>", "<->", "<#>", "<+>", "<~>", "<%>"]);
+
+/**
+ * The first ORDER BY key that is a column's distance to a value by a pgvector operator
+ * (`embedding <=> $1`, either side), with the operator.
+ */
+function nearestOf(sortClause: unknown): SelectShape["nearest"] {
+  const sort = unwrap(list(sortClause)[0]);
+  const expr = unwrap(sort?.[1].node);
+  if (expr?.[0] !== "A_Expr" || expr[1].kind !== "AEXPR_OP") return undefined;
+  const operator = names(expr[1].name).at(-1) ?? "";
+  if (!DISTANCE_OPERATORS.has(operator)) return undefined;
+  const left = columnOf(expr[1].lexpr);
+  const right = columnOf(expr[1].rexpr);
+  const column =
+    left !== undefined && isValue(expr[1].rexpr)
+      ? left
+      : right !== undefined && isValue(expr[1].lexpr)
+        ? right
+        : undefined;
+  return column === undefined ? undefined : { column, operator };
 }
 
 /** Every table a statement names anywhere (FROM, JOIN, subqueries, WITH), for statements it cannot map. */

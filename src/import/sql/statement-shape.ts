@@ -46,6 +46,13 @@ export interface SelectShape {
   readonly filters: readonly Filter[];
   readonly orderBy: readonly { readonly column: ColumnReference; readonly direction: "asc" | "desc" }[];
   readonly limited: boolean;
+  /** LIMIT's value when the statement gives a number (pg_stat_statements replaces it by $n). */
+  readonly limitValue?: number;
+  /**
+   * A nearest-neighbour search: ORDER BY a column's distance to a value by one of pgvector's
+   * operators (`embedding <=> $1`: cosine, `<->` euclidean, `<#>` negative inner product).
+   */
+  readonly nearest?: { readonly column: ColumnReference; readonly operator: string };
   readonly aggregates: readonly Aggregate[];
   /** Columns returned; `all` lists the aliases whose every column is returned (`*`, `t.*`). */
   readonly selected: readonly ColumnReference[];
