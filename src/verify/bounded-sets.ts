@@ -5,6 +5,7 @@
 import type { Model } from "../model/types.js";
 import type { Deployment } from "./deploy.js";
 import { wrapCosmosError } from "./endpoint.js";
+import { addressProjection } from "./stray-items.js";
 
 /** A bounded set (keepLatest) holding more items than its count in one logical partition. */
 export interface OverfullSet {
@@ -28,7 +29,7 @@ export async function overfullSets(deployment: Deployment, model: Model): Promis
       try {
         ({ resources: items } = await cosmos.items
           .query<Record<string, unknown>>({
-            query: "SELECT * FROM c WHERE c.type = @type",
+            query: `SELECT ${addressProjection(container.partitionKey)} FROM c WHERE c.type = @type`,
             parameters: [{ name: "@type", value: itemType.type }],
           })
           .fetchAll());

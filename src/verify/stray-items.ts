@@ -11,6 +11,7 @@ import type { Container as CosmosContainer } from "@azure/cosmos";
 import { deletePropagationOf } from "../model/deletes.js";
 import type { Model } from "../model/types.js";
 import type { ContainerItems } from "../synthetic/materialize-dataset.js";
+import { propertyRef } from "../runtime/sql.js";
 import { wrapCosmosError } from "./endpoint.js";
 
 /** The addresses (`[id, partition key values]` as JSON) the final data puts in one item type. */
@@ -55,6 +56,21 @@ export function expectedAddresses(model: Model, items: readonly ContainerItems[]
   return out;
 }
 
+/**
+ * The properties that address an item (its id, the top-level property of each partition key
+ * path) and its tombstone flag: what the check reads, not the whole item (an item may carry a
+ * vector of thousands of numbers, which the embedded endpoint serializes slowly).
+ */
+export function addressProjection(partitionKey: readonly string[], tombstone?: string): string {
+  const names = new Set(["id"]);
+  for (const path of partitionKey) {
+    const first = path.split("/").find((segment) => segment !== "");
+    if (first !== undefined) names.add(first);
+  }
+  if (tombstone !== undefined) names.add(tombstone);
+  return [...names].map((name) => propertyRef(name)).join(", ");
+}
+
 /** The value at a partition key path (`/a/b`) of an item. */
 function valueAt(item: Readonly<Record<string, unknown>>, path: string): unknown {
   return path
@@ -86,7 +102,7 @@ export async function findStrayItems(
     try {
       ({ resources: items } = await cosmos.items
         .query<Record<string, unknown>>({
-          query: "SELECT * FROM c WHERE c.type = @type",
+          query: `SELECT ${addressProjection(container.partitionKey, tombstone)} FROM c WHERE c.type = @type`,
           parameters: [{ name: "@type", value: entry.itemType }],
         })
         .fetchAll());
