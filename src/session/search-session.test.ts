@@ -120,6 +120,21 @@ describe("an interview with a vector search", () => {
     expect(nextQuestions(state).some((q) => q.id === "search:Q2:recall")).toBe(false);
   });
 
+  it("says what it learned of a vector attribute", () => {
+    const result = applyChanges(apply(createSession(), ragChanges), [
+      {
+        kind: "set-attribute",
+        entity: "Chunk",
+        name: "titleVector",
+        type: "array",
+        vector: { dimensions: 768, dataType: "int8", distance: "euclidean" },
+      },
+    ]);
+    expect(result.ok && result.value.learned).toEqual([
+      "Attribute Chunk.titleVector: array, a vector of 768 dimensions (int8, euclidean).",
+    ]);
+  });
+
   it("refuses a search over an attribute that is not a vector, saying which ones are", () => {
     const result = applyChanges(apply(createSession(), ragChanges), [
       {

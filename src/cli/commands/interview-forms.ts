@@ -522,7 +522,7 @@ async function patternLines(
   repeat: boolean,
 ): Promise<readonly Change[]> {
   prompter.print(
-    `  One access pattern per line: [description:] read or write, the entity, then ", "-separated clauses: by A and B (filters: eq, range, in, contains, prefix), sorted by A desc, limit N, returns N, with X; for a write (create, update, replace, upsert, delete), changes A and B; the rate as 12/s peak 40/s. "?" opens a step-by-step form.`,
+    `  One access pattern per line: [description:] read or write, the entity, then ", "-separated clauses: by A and B (filters: eq, range, in, contains, prefix), sorted by A desc, limit N, returns N, with X; for a write (create, update, replace, upsert, delete), changes A and B; a search: search Chunk nearest embedding (or text content; both joined by and = hybrid), k 10, recall 0.9; the rate as 12/s peak 40/s. "?" opens a step-by-step form.`,
   );
   const changes: Change[] = [];
   let current = workload;
