@@ -135,6 +135,28 @@ describe("an interview with a vector search", () => {
     ]);
   });
 
+  it("refuses a vector that is not an array, and drops the vector when the type changes", () => {
+    const state = apply(createSession(), ragChanges);
+    const wrong = applyChanges(state, [
+      {
+        kind: "set-attribute",
+        entity: "Chunk",
+        name: "tenantId",
+        vector: { dimensions: 3 },
+      },
+    ]);
+    expect(wrong.ok).toBe(false);
+    if (!wrong.ok) expect(wrong.issues[0]?.message).toContain("its type is array, not string");
+    const retyped = apply(state, [
+      { kind: "remove-access-pattern", id: "Q1" },
+      { kind: "set-attribute", entity: "Chunk", name: "embedding", type: "string" },
+    ]);
+    expect(retyped.workload.entities[0]?.attributes.find((a) => a.name === "embedding")).toEqual({
+      name: "embedding",
+      type: "string",
+    });
+  });
+
   it("refuses a search over an attribute that is not a vector, saying which ones are", () => {
     const result = applyChanges(apply(createSession(), ragChanges), [
       {
