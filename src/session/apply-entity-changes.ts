@@ -99,7 +99,24 @@ export function setAttribute(state: SessionState, change: ChangeOf<"set-attribut
   const existing = entity.attributes.find((attribute) => attribute.name === name);
   if (existing === undefined && fields.type === undefined)
     throw new ChangeRejected(`${entity.name}.${name} is a new attribute: give its type`);
-  const attribute: DraftAttribute = { ...(existing ?? { name, type: "string" }), ...compact(fields) };
+  const merged: DraftAttribute = { ...(existing ?? { name, type: "string" }), ...compact(fields) };
+  // a new type that cannot hold the old vector or full-text search drops it (`type string` of an embedding)
+  const { vector, fullText, ...plain } = merged;
+  const attribute: DraftAttribute = {
+    ...plain,
+    ...(vector === undefined || (fields.vector === undefined && merged.type !== "array") ? {} : { vector }),
+    ...(fullText === undefined || (fields.fullText === undefined && merged.type !== "string")
+      ? {}
+      : { fullText }),
+  };
+  if (attribute.vector !== undefined && attribute.type !== "array")
+    throw new ChangeRejected(
+      `${entity.name}.${name} is a vector: its type is array, not ${attribute.type} (vector(<dimensions>) in the interview)`,
+    );
+  if (attribute.fullText !== undefined && attribute.type !== "string")
+    throw new ChangeRejected(
+      `${entity.name}.${name} is searched by full text: its type is string, not ${attribute.type} (text(<language>) in the interview)`,
+    );
   const attributes =
     existing === undefined
       ? [...entity.attributes, attribute]

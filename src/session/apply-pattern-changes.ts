@@ -7,6 +7,7 @@ import { describeRate } from "./describe-changes.js";
 import {
   ChangeRejected,
   checkPattern,
+  checkSearch,
   forgetPatterns,
   missingAttributes,
   nextPatternId,
@@ -25,7 +26,10 @@ export function addAccessPattern(state: SessionState, change: ChangeOf<"add-acce
   const patternId = id ?? nextPatternId(workload, change.type);
   if (workload.accessPatterns.some((pattern) => pattern.id === patternId))
     throw new ChangeRejected(`access pattern ${patternId} already exists`);
-  const pattern = checkPattern(compact({ id: patternId, ...fields }) as DraftAccessPattern);
+  const pattern = checkSearch(
+    entity,
+    checkPattern(compact({ id: patternId, ...fields }) as DraftAccessPattern),
+  );
   return {
     ...done(
       {
@@ -44,8 +48,11 @@ export function updateAccessPattern(state: SessionState, change: ChangeOf<"updat
   const { done } = stepper(state);
   const existing = requirePattern(workload, change.id);
   const { kind: _kind, id: _id, ...fields } = change;
-  const pattern = checkPattern({ ...existing, ...compact(fields) } as DraftAccessPattern);
-  const entity = requireEntity(workload, pattern.entity);
+  const entity = requireEntity(workload, fields.entity ?? existing.entity);
+  const pattern = checkSearch(
+    entity,
+    checkPattern({ ...existing, ...compact(fields) } as DraftAccessPattern),
+  );
   const rateChanged = fields.rps !== undefined;
   return {
     ...done(

@@ -48,6 +48,8 @@ export function askDesignDetails(state: SessionState): readonly Question[] {
 export function readsWithoutResultSize(workload: DraftWorkload): readonly DraftAccessPattern[] {
   return workload.accessPatterns.filter((pattern) => {
     if (pattern.type !== "read" || pattern.limit !== undefined || pattern.returns !== undefined) return false;
+    // a search returns its k results
+    if (pattern.search !== undefined) return false;
     const equalities = Object.entries(pattern.where ?? {})
       .filter(([, op]) => op === "eq")
       .map(([attribute]) => attribute);

@@ -18,10 +18,12 @@ import {
   RELATIONSHIP_KINDS,
   WRITE_OPERATIONS,
   binningSchema,
+  draftSearchSchema,
   isValidEntityName,
   isValidName,
 } from "./draft.js";
 import { numberIn, RANGES } from "./value-ranges.js";
+import { rawFullTextSchema, rawVectorSchema } from "../workload/raw-schema.js";
 
 const name = z.string().refine(isValidName, {
   message: "expected a name of letters, digits, _ and $ that does not start with a digit (at most 64)",
@@ -64,6 +66,14 @@ const attributeFields = {
   presence: numberIn(RANGES.share)
     .optional()
     .describe("share of the records that have a value, more than 0 and at most 1 (sparse attribute)"),
+  vector: rawVectorSchema
+    .optional()
+    .describe(
+      "an embedding (type array): { dimensions, dataType (default float32), distance (default cosine) }",
+    ),
+  fullText: rawFullTextSchema
+    .optional()
+    .describe("text searched by full text (type string): { language } (default en-US)"),
 };
 
 /** A key or a via: one attribute name, or the list of a composite key (`[filmId, actorId]`). */
@@ -136,6 +146,11 @@ const patternFields = {
   maxStalenessSeconds: nonNegative
     .optional()
     .describe("how old the related data returned may be, in seconds (0 = as of the last write)"),
+  search: draftSearchSchema
+    .optional()
+    .describe(
+      "a vector search (nearest: a vector attribute, recall), a full-text search (fullText: a full-text attribute, terms) or both (hybrid); k results",
+    ),
 };
 
 const CHANGE_MEMBERS = [

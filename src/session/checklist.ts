@@ -18,6 +18,7 @@ import { draftToDocument, type DraftWorkload } from "./draft.js";
 import { askDesignDetails } from "./ask-details.js";
 import {
   cardinalityGaps,
+  searchGaps,
   entitiesWithoutKey,
   entitiesWithoutLargestSize,
   entitiesWithoutSize,
@@ -185,6 +186,14 @@ function answerItems(state: SessionState): readonly SessionChecklistItem[] {
           ]
         : [],
       reason === undefined ? "not a massive-scale workload" : "answered",
+    ),
+    item(
+      "search",
+      "Search reads have their results (k) and, for a vector search, their recall",
+      searchGaps(state.workload).map(
+        (gap) => `${gap.pattern.id} (${gap.pattern.name}) needs ${gap.missing.join(" and ")}`,
+      ),
+      state.workload.accessPatterns.some((p) => p.search !== undefined) ? "known" : "no search reads",
     ),
     item(
       "design-details",

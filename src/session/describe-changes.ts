@@ -30,6 +30,12 @@ export function describeEntity(entity: Partial<DraftEntity>): string {
 export function describeAttribute(attribute: DraftAttribute): string {
   const parts = [
     attribute.type,
+    attribute.vector === undefined
+      ? undefined
+      : `a vector of ${formatNumber(attribute.vector.dimensions)} dimensions (${attribute.vector.dataType ?? "float32"}, ${attribute.vector.distance ?? "cosine"})`,
+    attribute.fullText === undefined
+      ? undefined
+      : `searched by full text (${attribute.fullText.language ?? "en-US"})`,
     attribute.distinct === undefined ? undefined : `${formatNumber(attribute.distinct)} distinct values`,
     attribute.unique === true ? "unique" : undefined,
     attribute.changes === undefined ? undefined : `changes ${attribute.changes}`,

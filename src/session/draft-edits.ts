@@ -154,7 +154,49 @@ export function patternAttributes(pattern: DraftAccessPattern): readonly string[
     ...(pattern.select ?? []),
     ...(pattern.changes ?? []),
     ...Object.keys(pattern.truncate ?? {}),
+    ...(pattern.search?.nearest === undefined ? [] : [pattern.search.nearest]),
+    ...(pattern.search?.fullText === undefined ? [] : [pattern.search.fullText]),
   ];
+}
+
+/**
+ * Refuses a search the workload format would refuse: on a write, with neither `nearest` nor
+ * `fullText`, `nearest` naming an attribute that is not a vector, `fullText` one that is not
+ * searched by full text, `recall` without `nearest`, `terms` without `fullText`, or with `orderBy`
+ * or `limit` (`k` is its limit). An attribute the entity does not list yet is left to be declared.
+ */
+export function checkSearch(entity: DraftEntity, pattern: DraftAccessPattern): DraftAccessPattern {
+  const search = pattern.search;
+  if (search === undefined) return pattern;
+  const refuse = (message: string): never => {
+    throw new ChangeRejected(`${pattern.id}: ${message}`, undefined, "search");
+  };
+  if (pattern.type !== "read") refuse("a search is a read; a write does not search");
+  if (search.nearest === undefined && search.fullText === undefined)
+    refuse("a search names nearest (a vector attribute), fullText (a full-text attribute) or both");
+  const kinds = (wanted: "vector" | "fullText"): string => {
+    const names = entity.attributes.filter((a) => a[wanted] !== undefined).map((a) => a.name);
+    return names.length === 0
+      ? `${entity.name} has no ${wanted === "vector" ? "vector" : "full-text"} attribute yet`
+      : `its ${wanted === "vector" ? "vector" : "full-text"} attributes: ${names.join(", ")}`;
+  };
+  const nearest = entity.attributes.find((a) => a.name === search.nearest);
+  if (nearest !== undefined && nearest.vector === undefined)
+    refuse(
+      `${entity.name}.${nearest.name} is not a vector attribute (declare it as type vector(<dimensions>), e.g. vector(1536)); ${kinds("vector")}`,
+    );
+  const text = entity.attributes.find((a) => a.name === search.fullText);
+  if (text !== undefined && text.fullText === undefined)
+    refuse(
+      `${entity.name}.${text.name} is not searched by full text (declare it as type text(en-US)); ${kinds("fullText")}`,
+    );
+  if (search.recall !== undefined && search.nearest === undefined)
+    refuse("recall applies to a vector search (nearest), not a full-text one");
+  if (search.terms !== undefined && search.fullText === undefined)
+    refuse("terms apply to a full-text search, not a vector one");
+  if (pattern.orderBy !== undefined || pattern.limit !== undefined)
+    refuse("a search returns its k results by distance or rank: no sorted by and no limit (k is its limit)");
+  return pattern;
 }
 
 /**

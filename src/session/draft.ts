@@ -25,6 +25,10 @@ import type {
 } from "../workload/types.js";
 import { numberIn, RANGES } from "./value-ranges.js";
 
+/** A read's `search:` while the interview builds it: the file's form with `k` not asked yet allowed. */
+export const draftSearchSchema = rawSearchSchema.partial({ k: true });
+export type DraftSearch = z.infer<typeof draftSearchSchema>;
+
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "datetime", "object", "array"] as const;
 export const CONSISTENCY_LEVELS = ["strong", "bounded", "session", "consistent-prefix", "eventual"] as const;
 export const PREDICATE_OPERATORS = ["eq", "range", "in", "contains", "prefix"] as const;
@@ -116,8 +120,11 @@ export interface DraftAccessPattern {
   readonly latencyMs?: number;
   /** How old the related data a read returns may be, in seconds. */
   readonly maxStalenessSeconds?: number;
-  /** A vector, full-text or hybrid search (`search:` of the file): kept as given. */
-  readonly search?: z.infer<typeof rawSearchSchema>;
+  /**
+   * A vector, full-text or hybrid search (`search:` of the file); `k` may be missing while the
+   * interview has not asked it yet.
+   */
+  readonly search?: DraftSearch;
 }
 
 export interface DraftScale {
@@ -256,7 +263,7 @@ const filePatternSchema = z.object({
   consistency: z.enum(CONSISTENCY_LEVELS).optional(),
   latencyMs: positive.optional(),
   maxStalenessSeconds: nonNegative.optional(),
-  search: rawSearchSchema.optional(),
+  search: draftSearchSchema.optional(),
 });
 
 /** The workload file's structure with every number optional (an interview in progress). */

@@ -385,3 +385,26 @@ function locatingAttributes(
   }
   return found;
 }
+
+/** A search read's settings still missing: `k` (every search), `recall` (a vector search). */
+export interface SearchGap {
+  readonly pattern: DraftAccessPattern;
+  readonly missing: readonly ("k" | "recall")[];
+}
+
+/**
+ * Search reads that lack `k` (how many results) or, for a vector search, `recall` (the share of
+ * the true nearest neighbours needed): the workload format requires both, and they choose the
+ * vector index and the RU of every search.
+ */
+export function searchGaps(workload: DraftWorkload): readonly SearchGap[] {
+  return workload.accessPatterns.flatMap((pattern): SearchGap[] => {
+    const search = pattern.search;
+    if (pattern.type !== "read" || search === undefined) return [];
+    const missing = [
+      ...(search.k === undefined ? (["k"] as const) : []),
+      ...(search.nearest !== undefined && search.recall === undefined ? (["recall"] as const) : []),
+    ];
+    return missing.length === 0 ? [] : [{ pattern, missing }];
+  });
+}

@@ -5,13 +5,14 @@
  * gap at once): the limit counts those groups. The massive-scale questions jump the queue as
  * soon as writes exceed 10,000/s or a bulk ingest of millions appears; then the domain, the
  * entities, the access patterns and their rates (estimated from business figures with the user
- * when unknown), reads without writes, attribute types, sizes and retention, relationships,
+ * when unknown), the results and recall of search reads, reads without writes, attribute types, sizes and retention, relationships,
  * cardinalities and skew, result sizes, latency, sparse attributes and atomic writes,
  * consistency and regions, and finally the user's confirmation that every pattern is captured.
  * Questions whose answer is implied (the distinct values of a boolean) are not asked.
  */
 import { askConfirmation, askDistribution } from "./ask-confirmation.js";
 import { askDesignDetails } from "./ask-details.js";
+import { askSearch } from "./ask-search.js";
 import { askMassiveScale, askRates } from "./ask-rates.js";
 import { askCardinality, askReadWritePairs, askRelationships } from "./ask-relationships.js";
 import {
@@ -39,6 +40,7 @@ const ASKERS: readonly Asker[] = [
   askEntityKeys,
   askFirstAccessPattern,
   askRates,
+  askSearch,
   askReadWritePairs,
   askAttributeTypes,
   askSizes,

@@ -12,6 +12,7 @@ import { rangeProblem, type NumberRange } from "./value-ranges.js";
 export type QuestionTopic =
   | "massive-scale"
   | "design-details"
+  | "search"
   | "application"
   | "entities"
   | "access-patterns"

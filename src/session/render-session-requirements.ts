@@ -33,7 +33,72 @@ export function renderSessionRequirements(
     readiness.workload === undefined
       ? renderDraftRequirements(state.workload)
       : renderRequirements(readiness.workload, requirementsState(state)).trimEnd();
-  return `${body}\n\n${renderInterviewStatus(state, readiness)}\n`;
+  const search = renderSearch(state.workload);
+  return `${body}\n\n${search === undefined ? "" : `${search}\n\n`}${renderInterviewStatus(state, readiness)}\n`;
+}
+
+/**
+ * The vector and full-text attributes and the search reads (issue 31), with what is still to be
+ * asked; undefined when the workload searches nothing.
+ */
+export function renderSearch(draft: DraftWorkload): string | undefined {
+  const attributes = draft.entities.flatMap((entity) =>
+    entity.attributes.flatMap((attribute) => {
+      const name = cell(`${entity.name}.${attribute.name}`);
+      if (attribute.vector !== undefined) {
+        const { dimensions, dataType, distance } = attribute.vector;
+        return [
+          [
+            name,
+            "vector",
+            cell(
+              `${formatNumber(dimensions)} dimensions, ${dataType ?? "float32"}, ${distance ?? "cosine"} distance`,
+            ),
+          ],
+        ];
+      }
+      if (attribute.fullText !== undefined)
+        return [[name, "full text", cell(`language ${attribute.fullText.language ?? "en-US"}`)]];
+      return [];
+    }),
+  );
+  const searches = draft.accessPatterns.filter((p) => p.type === "read" && p.search !== undefined);
+  if (attributes.length === 0 && searches.length === 0) return undefined;
+  const rows = searches.map((pattern) => {
+    const search = pattern.search ?? {};
+    const kind =
+      search.nearest !== undefined && search.fullText !== undefined
+        ? "hybrid (RRF)"
+        : search.nearest !== undefined
+          ? "vector"
+          : "full text";
+    const over = [search.nearest, search.fullText].filter((a) => a !== undefined).join(" + ");
+    const filters = Object.entries(pattern.where ?? {}).map(([name, op]) => `${name} ${op}`);
+    return [
+      cell(pattern.id),
+      cell(pattern.name),
+      kind,
+      cell(`${pattern.entity}.${over}`),
+      search.k === undefined ? "_unknown_" : formatNumber(search.k),
+      search.nearest === undefined
+        ? "n/a"
+        : search.recall === undefined
+          ? "_unknown_"
+          : String(search.recall),
+      search.fullText === undefined ? "n/a" : String(search.terms ?? 3),
+      filters.length === 0 ? "none (every item)" : cell(filters.join(", ")),
+      rateCell(pattern),
+    ];
+  });
+  return [
+    "## Vector and Full-Text Search",
+    attributes.length === 0
+      ? "No vector or full-text attributes yet."
+      : table(["Attribute", "Search", "Settings"], attributes),
+    rows.length === 0
+      ? "No search reads yet."
+      : table(["Pattern #", "Description", "Search", "Over", "k", "Recall", "Terms", "Filters", "RPS"], rows),
+  ].join("\n\n");
 }
 
 function renderDraftRequirements(draft: DraftWorkload): string {
@@ -108,6 +173,9 @@ function keyRequirements(pattern: DraftAccessPattern): string {
     pattern.latencyMs === undefined ? undefined : `<${pattern.latencyMs} ms`,
     pattern.consistency === undefined ? undefined : `${pattern.consistency} consistency`,
     pattern.limit === undefined ? undefined : `at most ${pattern.limit} items`,
+    pattern.search === undefined
+      ? undefined
+      : `search ${[pattern.search.nearest, pattern.search.fullText].filter((a) => a !== undefined).join(" + ")}, k ${pattern.search.k ?? "?"}`,
   ]
     .filter((part) => part !== undefined)
     .join(", ");

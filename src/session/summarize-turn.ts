@@ -65,6 +65,7 @@ function topicLabel(topic: string): string {
   const labels: Record<string, string> = {
     "massive-scale": "the massive-scale questions (binning, writer buffering, acceptable staleness)",
     "design-details": "result sizes, latency, sparse attributes and atomic writes",
+    search: "the search reads' results (k) and recall",
     application: "the application and its domain",
     entities: "the entities",
     "access-patterns": "the access patterns",

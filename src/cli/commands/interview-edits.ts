@@ -192,11 +192,11 @@ async function editEntity(
     }
     case "attributes": {
       const attributes = await attributeList(prompter);
-      return Object.entries(attributes ?? {}).map(([attribute, type]) => ({
+      return Object.entries(attributes ?? {}).map(([attribute, typed]) => ({
         kind: "set-attribute",
         entity: name,
         name: attribute,
-        type,
+        ...typed,
       }));
     }
     case "attribute":

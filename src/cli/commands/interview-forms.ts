@@ -4,8 +4,8 @@
  * and access patterns. Every answer becomes structured changes; nothing here decides what to ask.
  */
 import type { Change } from "../../session/changes.js";
+import type { ATTRIBUTE_TYPES } from "../../session/draft.js";
 import {
-  ATTRIBUTE_TYPES,
   CONSISTENCY_LEVELS,
   PREDICATE_OPERATORS,
   WRITE_OPERATIONS,
@@ -20,6 +20,11 @@ import {
   parseNumberLine,
   parsePatternLine,
   type NumberPart,
+  ATTRIBUTE_TYPE_FORMS,
+  attributeTypeText,
+  parseAttributeType,
+  splitTopLevel,
+  type TypedAttribute,
 } from "./interview-lines.js";
 import type { Prompter } from "./interview-prompter.js";
 import { RANGES } from "../../session/value-ranges.js";
@@ -303,36 +308,51 @@ async function entityForm(prompter: Prompter, workload: DraftWorkload): Promise<
     kind: "add-entity",
     name: name.trim(),
     key: namesAnswer(key),
-    ...(attributes === undefined ? {} : { attributes }),
+    ...(attributes === undefined
+      ? {}
+      : {
+          attributes: Object.fromEntries(
+            Object.entries(attributes).map(([attribute, typed]) => [attribute, attributeChangeForm(typed)]),
+          ),
+        }),
   };
 }
 
-/** "email:string, status:string" -> attributes; blank -> none. */
-export async function attributeList(
-  prompter: Prompter,
-): Promise<Record<string, (typeof ATTRIBUTE_TYPES)[number]> | undefined> {
-  const types: readonly string[] = ATTRIBUTE_TYPES;
-  const parse = (text: string): Record<string, (typeof ATTRIBUTE_TYPES)[number]> | string => {
-    const result: Record<string, (typeof ATTRIBUTE_TYPES)[number]> = {};
-    for (const part of text
-      .split(",")
-      .map((p) => p.trim())
-      .filter((p) => p !== "")) {
-      const [name = "", type = "string"] = part.split(":").map((p) => p.trim());
+/** "email:string, status:string, embedding:vector(1536)" -> attributes; blank -> none. */
+export async function attributeList(prompter: Prompter): Promise<Record<string, TypedAttribute> | undefined> {
+  const parse = (text: string): Record<string, TypedAttribute> | string => {
+    const result: Record<string, TypedAttribute> = {};
+    for (const part of splitTopLevel(text)) {
+      const [name = "", type = "string"] = splitNameType(part);
       if (!isValidName(name)) return `"${name}" is not a valid attribute name`;
-      if (!types.includes(type)) return `"${type}" is not a type (${ATTRIBUTE_TYPES.join(", ")})`;
-      result[name] = type as (typeof ATTRIBUTE_TYPES)[number];
+      const typed = parseAttributeType(type);
+      if (!typed.ok) return typed.problems.join("; ");
+      result[name] = typed.value;
     }
     return result;
   };
-  const text = await prompter.text("Other attributes as name:type, comma-separated (blank for none yet)", {
-    validate: (value) => {
-      const parsed = parse(value);
-      return typeof parsed === "string" ? parsed : true;
+  const text = await prompter.text(
+    `Other attributes as name:type, comma-separated (${ATTRIBUTE_TYPE_FORMS}; blank for none yet)`,
+    {
+      validate: (value) => {
+        const parsed = parse(value);
+        return typeof parsed === "string" ? parsed : true;
+      },
     },
-  });
+  );
   const parsed = parse(text);
   return typeof parsed === "string" || Object.keys(parsed).length === 0 ? undefined : parsed;
+}
+
+/** `name:type` split at its first colon (a type has none). */
+function splitNameType(part: string): readonly string[] {
+  const colon = part.indexOf(":");
+  return colon < 0 ? [part.trim()] : [part.slice(0, colon).trim(), part.slice(colon + 1).trim()];
+}
+
+/** An attribute as `add-entity` takes it: the type alone, or with its vector or full-text search. */
+export function attributeChangeForm(attribute: TypedAttribute): TypedAttribute | TypedAttribute["type"] {
+  return attribute.vector === undefined && attribute.fullText === undefined ? attribute.type : attribute;
 }
 
 async function relationshipForm(prompter: Prompter, workload: DraftWorkload): Promise<readonly Change[]> {
@@ -502,7 +522,7 @@ async function patternLines(
   repeat: boolean,
 ): Promise<readonly Change[]> {
   prompter.print(
-    `  One access pattern per line: [description:] read or write, the entity, then ", "-separated clauses: by A and B (filters: eq, range, in, contains, prefix), sorted by A desc, limit N, returns N, with X; for a write (create, update, replace, upsert, delete), changes A and B; the rate as 12/s peak 40/s. "?" opens a step-by-step form.`,
+    `  One access pattern per line: [description:] read or write, the entity, then ", "-separated clauses: by A and B (filters: eq, range, in, contains, prefix), sorted by A desc, limit N, returns N, with X; for a write (create, update, replace, upsert, delete), changes A and B; a search: search Chunk nearest embedding (or text content; both joined by and = hybrid), k 10, recall 0.9; the rate as 12/s peak 40/s. "?" opens a step-by-step form.`,
   );
   const changes: Change[] = [];
   let current = workload;
@@ -558,12 +578,32 @@ async function typedPattern(
   for (const [name, type] of known)
     prompter.print(`  ${change.entity}.${name}: ${type}, like the key of the entity it names`);
   if (asked.length > 0) {
-    const guess = asked.map((attribute) => `${attribute}:${guessType(attribute)}`).join(", ");
+    const guess = asked
+      .map((attribute) => `${attribute}:${searchTypeGuess(change, attribute) ?? guessType(attribute)}`)
+      .join(", ");
     const typed = await attributeTypes(prompter, change.entity, asked, guess);
-    for (const [name, type] of Object.entries(typed))
-      changes.push({ kind: "set-attribute", entity: change.entity, name, type });
+    for (const [name, attribute] of Object.entries(typed))
+      changes.push({ kind: "set-attribute", entity: change.entity, name, ...attribute });
   }
   return [...changes, change];
+}
+
+/**
+ * The type suggested for an attribute a search names: an embedding of 1,536 float32 dimensions
+ * compared by cosine (OpenAI's text-embedding-3-small), or English text; both editable.
+ */
+function searchTypeGuess(
+  change: Extract<Change, { kind: "add-access-pattern" }>,
+  attribute: string,
+): string | undefined {
+  if (change.search?.nearest === attribute)
+    return attributeTypeText({
+      type: "array",
+      vector: { dimensions: 1536, dataType: "float32", distance: "cosine" },
+    });
+  if (change.search?.fullText === attribute)
+    return attributeTypeText({ type: "string", fullText: { language: "en-US" } });
+  return undefined;
 }
 
 /** The type of `attribute` when it is the key of another entity (an order's customerId). */
@@ -599,24 +639,21 @@ async function attributeTypes(
   entity: string,
   names: readonly string[],
   guess: string,
-): Promise<Record<string, (typeof ATTRIBUTE_TYPES)[number]>> {
-  const types: readonly string[] = ATTRIBUTE_TYPES;
-  const parse = (text: string): Record<string, (typeof ATTRIBUTE_TYPES)[number]> | string => {
-    const result: Record<string, (typeof ATTRIBUTE_TYPES)[number]> = {};
-    for (const part of text
-      .split(",")
-      .map((p) => p.trim())
-      .filter((p) => p !== "")) {
-      const [name = "", type = ""] = part.split(":").map((p) => p.trim());
+): Promise<Record<string, TypedAttribute>> {
+  const parse = (text: string): Record<string, TypedAttribute> | string => {
+    const result: Record<string, TypedAttribute> = {};
+    for (const part of splitTopLevel(text)) {
+      const [name = "", type = ""] = splitNameType(part);
       if (!names.includes(name)) return `"${name}" is not one of ${names.join(", ")}`;
-      if (!types.includes(type)) return `"${type}" is not a type (${ATTRIBUTE_TYPES.join(", ")})`;
-      result[name] = type as (typeof ATTRIBUTE_TYPES)[number];
+      const typed = parseAttributeType(type);
+      if (!typed.ok) return typed.problems.join("; ");
+      result[name] = typed.value;
     }
     const missing = names.filter((name) => result[name] === undefined);
     return missing.length > 0 ? `the type of ${missing.join(", ")} is needed` : result;
   };
   const text = await prompter.text(
-    `${entity}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} new: the type${names.length === 1 ? "" : "s"} as name:type (${ATTRIBUTE_TYPES.join(", ")})`,
+    `${entity}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} new: the type${names.length === 1 ? "" : "s"} as name:type (${ATTRIBUTE_TYPE_FORMS})`,
     {
       default: guess,
       validate: (value) => {
@@ -640,7 +677,12 @@ function withDeclaredAttributes(workload: DraftWorkload, changes: readonly Chang
         .filter(
           (change) => change.entity === entity.name && !entity.attributes.some((a) => a.name === change.name),
         )
-        .map((change) => ({ name: change.name, type: change.type ?? "string" }));
+        .map((change) => ({
+          name: change.name,
+          type: change.type ?? "string",
+          ...(change.vector === undefined ? {} : { vector: change.vector }),
+          ...(change.fullText === undefined ? {} : { fullText: change.fullText }),
+        }));
       return added.length === 0 ? entity : { ...entity, attributes: [...entity.attributes, ...added] };
     }),
   } as DraftWorkload;
@@ -666,11 +708,11 @@ async function declareNewAttributes(
       .map((name) => `${name}:${keyTypeElsewhere(workload, entityName, name) ?? guessType(name)}`)
       .join(", "),
   );
-  return Object.entries(typed).map(([name, type]): Change => ({
+  return Object.entries(typed).map(([name, attribute]): Change => ({
     kind: "set-attribute",
     entity: entityName,
     name,
-    type,
+    ...attribute,
   }));
 }
 

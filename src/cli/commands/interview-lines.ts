@@ -21,6 +21,16 @@ import {
   type DraftWorkload,
 } from "../../session/draft.js";
 import { parseQuantity, type QuantityUnit } from "../../session/quantity.js";
+import {
+  DEFAULT_VECTOR_SEARCH_FACTS,
+  FULL_TEXT_LANGUAGES,
+  VECTOR_DATA_TYPES,
+  VECTOR_DISTANCE_FUNCTIONS,
+  type FullTextLanguage,
+  type VectorDataType,
+  type VectorDistanceFunction,
+} from "../../cosmos/vector-search.js";
+import { MAX_SEARCH_TERMS } from "../../workload/raw-schema.js";
 import { RANGES, rangeProblem, type NumberRange } from "../../session/value-ranges.js";
 
 /** The outcome of parsing a line: the value, or what is wrong (every problem, in order). */
@@ -42,6 +52,91 @@ export function splitTopLevel(text: string): readonly string[] {
   }
   parts.push(current);
   return parts.map((part) => part.trim()).filter((part) => part !== "");
+}
+
+/** The most dimensions a vector may have: the largest any vector index type takes (diskANN, quantizedFlat). */
+export const MAX_VECTOR_DIMENSIONS = Math.max(
+  ...Object.values(DEFAULT_VECTOR_SEARCH_FACTS.indexes).map((index) => index.maxDimensions),
+);
+
+/** An attribute's type as typed: a workload type, with its embedding or full-text search when given. */
+export interface TypedAttribute {
+  readonly type: (typeof ATTRIBUTE_TYPES)[number];
+  readonly vector?: {
+    readonly dimensions: number;
+    readonly dataType: VectorDataType;
+    readonly distance: VectorDistanceFunction;
+  };
+  readonly fullText?: { readonly language: FullTextLanguage };
+}
+
+/** The attribute types a prompt lists: the workload's, then the search forms. */
+export const ATTRIBUTE_TYPE_FORMS = `${ATTRIBUTE_TYPES.join(", ")}, vector(<dimensions>[, ${VECTOR_DATA_TYPES.join("|")}][, ${VECTOR_DISTANCE_FUNCTIONS.join("|")}]), text(<language>)`;
+
+/** How a typed attribute is written back (`vector(1536, float32, cosine)`, `text(en-US)`, `string`). */
+export function attributeTypeText(attribute: TypedAttribute): string {
+  if (attribute.vector !== undefined)
+    return `vector(${attribute.vector.dimensions}, ${attribute.vector.dataType}, ${attribute.vector.distance})`;
+  if (attribute.fullText !== undefined) return `text(${attribute.fullText.language})`;
+  return attribute.type;
+}
+
+/**
+ * An attribute type: `string`, `number`, ... (the workload's types), `vector(1536)` (an embedding:
+ * float32 and cosine unless given, `vector(768, int8, euclidean)`) or `text(en-US)` (a string
+ * searched by full text; `text` alone is en-US).
+ * @example parseAttributeType("vector(1536)") // ok: { type: "array", vector: { dimensions: 1536, dataType: "float32", distance: "cosine" } }
+ */
+export function parseAttributeType(text: string): LineResult<TypedAttribute> {
+  const typed = text.trim();
+  const fail = (problem: string): LineResult<TypedAttribute> => ({ ok: false, problems: [problem] });
+  const plain = ATTRIBUTE_TYPES.find((type) => type === typed.toLowerCase());
+  if (plain !== undefined) return { ok: true, value: { type: plain } };
+  const vector = /^vector\s*\((.*)\)$/i.exec(typed);
+  if (vector !== null) {
+    const [dimensionsText = "", ...options] = (vector[1] ?? "")
+      .split(/\s*[,;]\s*|\s+/)
+      .filter((p) => p !== "");
+    const dimensions = Number(dimensionsText);
+    const problems: string[] = [];
+    if (!/^\d+$/.test(dimensionsText) || dimensions < 1 || dimensions > MAX_VECTOR_DIMENSIONS)
+      problems.push(
+        `"${dimensionsText}": the dimensions of a vector are a whole number from 1 to ${MAX_VECTOR_DIMENSIONS} (e.g. vector(1536))`,
+      );
+    let dataType: VectorDataType = "float32";
+    let distance: VectorDistanceFunction = "cosine";
+    const said = new Set<string>();
+    for (const option of options) {
+      const lower = option.toLowerCase();
+      const asType = VECTOR_DATA_TYPES.find((candidate) => candidate === lower);
+      const asDistance = VECTOR_DISTANCE_FUNCTIONS.find((candidate) => candidate === lower);
+      if (asType !== undefined && !said.has("dataType")) {
+        dataType = asType;
+        said.add("dataType");
+      } else if (asDistance !== undefined && !said.has("distance")) {
+        distance = asDistance;
+        said.add("distance");
+      } else
+        problems.push(
+          `"${option}" is not a vector data type (${VECTOR_DATA_TYPES.join(", ")}) or distance function (${VECTOR_DISTANCE_FUNCTIONS.join(", ")}), each said once`,
+        );
+    }
+    return problems.length > 0
+      ? { ok: false, problems }
+      : { ok: true, value: { type: "array", vector: { dimensions, dataType, distance } } };
+  }
+  const fullText = /^(?:full-?)?text(?:\s*\((.*)\))?$/i.exec(typed);
+  if (fullText !== null) {
+    const said = (fullText[1] ?? "").trim();
+    const language =
+      said === ""
+        ? "en-US"
+        : FULL_TEXT_LANGUAGES.find((candidate) => candidate.toLowerCase() === said.toLowerCase());
+    return language === undefined
+      ? fail(`"${said}" is not a full-text language (${FULL_TEXT_LANGUAGES.join(", ")})`)
+      : { ok: true, value: { type: "string", fullText: { language } } };
+  }
+  return fail(`"${typed}" is not a type (${ATTRIBUTE_TYPE_FORMS})`);
 }
 
 /** One entity of an entity line: its name and, when given in parentheses, its key attributes. */
@@ -265,6 +360,7 @@ export function parsePatternLine(text: string, workload: DraftWorkload): LineRes
     else if (clause !== trailing && !isRateClause(clause)) nameParts.push(clause);
   }
   if (type === "write") fields.operation = WRITE_VERBS[verb];
+  if (entity !== undefined) problems.push(...searchProblems(entity, fields));
   if (problems.length > 0 || entity === undefined) return { ok: false, problems };
   const name = (described?.name ?? capitalize(nameParts.join(", "))).slice(0, 200);
   const declared = new Set(entity.attributes.map((attribute) => attribute.name));
@@ -272,6 +368,7 @@ export function parsePatternLine(text: string, workload: DraftWorkload): LineRes
     ...Object.keys((fields.where as Record<string, unknown> | undefined) ?? {}),
     ...Object.keys((fields.orderBy as Record<string, unknown> | undefined) ?? {}),
     ...((fields.changes as string[] | undefined) ?? []),
+    ...searchAttributes(fields),
   ];
   const newAttributes = [...new Set(namedAttributes)].filter((attribute) => !declared.has(attribute));
   const change = {
@@ -282,6 +379,56 @@ export function parsePatternLine(text: string, workload: DraftWorkload): LineRes
     ...fields,
   } as TypedPattern["change"];
   return { ok: true, value: { change, newAttributes } };
+}
+
+/** The attributes a line's search names (nearest first). */
+function searchAttributes(fields: Record<string, unknown>): readonly string[] {
+  const search = fields.search as { nearest?: string; fullText?: string } | undefined;
+  return [search?.nearest, search?.fullText].filter((name) => name !== undefined);
+}
+
+/**
+ * What is wrong with a line's search: `k`, `recall` or `terms` without what they apply to, a
+ * sort or limit beside it, or an attribute the entity has that is not a vector (or not searched
+ * by full text). An attribute the entity does not have yet is declared with the pattern.
+ */
+function searchProblems(
+  entity: DraftWorkload["entities"][number],
+  fields: Record<string, unknown>,
+): readonly string[] {
+  const search = fields.search as
+    { nearest?: string; fullText?: string; recall?: number; terms?: number } | undefined;
+  if (search === undefined) return [];
+  const problems: string[] = [];
+  const listed = (kind: "vector" | "fullText"): string => {
+    const names = entity.attributes.filter((a) => a[kind] !== undefined).map((a) => a.name);
+    return names.length === 0
+      ? ""
+      : ` (${kind === "vector" ? "vector" : "full-text"} attributes: ${names.join(", ")})`;
+  };
+  if (search.nearest === undefined && search.fullText === undefined)
+    problems.push(
+      "say what the search compares: nearest <vector attribute>, text <text attribute>, or both joined by and",
+    );
+  const nearest = entity.attributes.find((a) => a.name === search.nearest);
+  if (nearest !== undefined && nearest.vector === undefined)
+    problems.push(
+      `${entity.name}.${nearest.name} is a ${nearest.type}, not a vector: nearest searches a vector attribute${listed("vector")}; declare one as vector(<dimensions>) (Entity.attribute type vector(1536))`,
+    );
+  const text = entity.attributes.find((a) => a.name === search.fullText);
+  if (text !== undefined && text.fullText === undefined)
+    problems.push(
+      `${entity.name}.${text.name} is not searched by full text: text searches an attribute of type text(<language>)${listed("fullText")}`,
+    );
+  if (search.recall !== undefined && search.nearest === undefined)
+    problems.push("recall applies to a vector search (nearest)");
+  if (search.terms !== undefined && search.fullText === undefined)
+    problems.push("terms apply to a full-text search (text)");
+  if (fields.orderBy !== undefined || fields.limit !== undefined)
+    problems.push(
+      "a search returns its k results by distance or rank: no sorted by and no limit (k is its limit)",
+    );
+  return problems;
 }
 
 function isVerb(word: string): boolean {
@@ -340,6 +487,8 @@ function readClause(
     fields.returns = { avg: parsed.value };
     return undefined;
   }
+  const search = readSearchClause(clause, type, fields);
+  if (search !== false) return search;
   const related = /^with\s+(.+)$/i.exec(clause);
   if (related !== null) {
     if (type === "write") return `"${clause}": related data is returned by reads`;
@@ -355,7 +504,58 @@ function readClause(
     fields.changes = names;
     return undefined;
   }
-  return `"${clause}" is not understood: a clause starts with ${type === "read" ? "by, where, sorted by, limit, returns, with" : "changes"}, or is a rate (12/s peak 40/s)`;
+  return `"${clause}" is not understood: a clause starts with ${type === "read" ? "by, where, sorted by, limit, returns, with, nearest, text, k, recall, terms" : "changes"}, or is a rate (12/s peak 40/s)`;
+}
+
+/**
+ * The search clauses of a read: `nearest embedding` (a vector search), `text content` (full
+ * text), `nearest embedding and text content` (hybrid), `k 10`, `recall 0.9`, `terms 3`.
+ * Returns false when the clause is none of them.
+ */
+function readSearchClause(
+  clause: string,
+  type: "read" | "write",
+  fields: Record<string, unknown>,
+): string | false | undefined {
+  const search: Record<string, unknown> = {
+    ...((fields.search as Record<string, unknown> | undefined) ?? {}),
+  };
+  const targets = /^(nearest|(?:full-?)?text)\s+(\S+)(?:\s+and\s+(nearest|(?:full-?)?text)\s+(\S+))?$/i.exec(
+    clause,
+  );
+  const setting = /^(k|recall|terms)\s+(\S+)$/i.exec(clause);
+  if (targets === null && setting === null) return false;
+  if (type === "write") return `"${clause}": a write does not search`;
+  if (targets !== null) {
+    const pairs = [
+      [targets[1], targets[2]],
+      [targets[3], targets[4]],
+    ] as const;
+    for (const [word, attribute] of pairs) {
+      if (word === undefined || attribute === undefined) continue;
+      if (!isValidName(attribute)) return `"${attribute}" is not an attribute name`;
+      const field = word.toLowerCase() === "nearest" ? "nearest" : "fullText";
+      if (search[field] !== undefined)
+        return `"${clause}": one ${field === "nearest" ? "nearest" : "text"} attribute per search`;
+      search[field] = attribute;
+    }
+    fields.search = search;
+    return undefined;
+  }
+  const field = (setting?.[1] ?? "").toLowerCase();
+  const raw = setting?.[2] ?? "";
+  const value = Number(raw);
+  if (field === "recall") {
+    if (!/^\d*\.?\d+$/.test(raw) || !(value > 0 && value <= 1))
+      return `"${raw}": recall is the share of the true nearest neighbours, more than 0 and at most 1 (e.g. 0.9; 1 = exact)`;
+  } else if (field === "terms") {
+    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_SEARCH_TERMS)
+      return `"${raw}": terms is a whole number from 1 to ${MAX_SEARCH_TERMS}`;
+  } else if (!/^\d+$/.test(raw) || value < 1)
+    return `"${raw}": k (the results a search returns) is a whole number of at least 1`;
+  search[field] = value;
+  fields.search = search;
+  return undefined;
 }
 
 function splitAnd(text: string): string[] {
@@ -533,6 +733,9 @@ function patternEdit(pattern: DraftWorkload["accessPatterns"][number], rest: str
     if (problem !== undefined) problems.push(problem);
   }
   if (problems.length > 0) return { ok: false, problems };
+  // `Q1 k 20` changes one setting of the search it has
+  if (fields.search !== undefined)
+    fields.search = { ...pattern.search, ...(fields.search as Record<string, unknown>) };
   if (Object.keys(fields).length === 0)
     return { ok: false, problems: [`say what changes in ${pattern.id}: e.g. ${pattern.id} peak 60/s`] };
   const { rps, ...others } = fields as { rps?: { avg?: number; peak?: number } };
@@ -559,11 +762,8 @@ function attributeEdit(entity: string, attribute: string, field: string, value: 
         : fail("skew is a number of at least 0");
     }
     case "type": {
-      const types = ATTRIBUTE_TYPES;
-      const type = types.find((candidate) => candidate === value.toLowerCase());
-      return type === undefined
-        ? fail(`"${value}" is not a type (${types.join(", ")})`)
-        : { ok: true, value: { ...base, type } };
+      const typed = parseAttributeType(value);
+      return typed.ok ? { ok: true, value: { ...base, ...typed.value } } : typed;
     }
     case "unique":
       return /^(yes|no|true|false)$/i.test(value)
