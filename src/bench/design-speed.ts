@@ -9,7 +9,7 @@
  * the largest size under 30 s and every child process under 1 GiB of peak resident memory
  * (its own `maxRSS`, start-up and loading included), with the heap budget the CLI gives design.
  * Issue 29's targets, through the built CLI on the first 200-entity workload: `design --out`
- * under 8 s, and the files under 3 s beyond `design --json` (the design alone).
+ * under 8 s, and the files under 3 s beyond `design` (the design alone, its summary printed).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,11 +39,12 @@ const CLI_OUT_LIMIT_MS = 8_000;
 const FILES_LIMIT_MS = 3_000;
 
 /**
- * The CLI on one workload, as a user runs it: `design --json` (the design alone, printed) and
+ * The CLI on one workload, as a user runs it: `design` (the design alone, its summary printed;
+ * not `--json`, whose document of every finding and decision costs seconds of its own) and
  * `design --out` (the design and every file written). The difference is what the files cost.
  */
 function timeCli(file: string, dir: string): { designMs: number; outMs: number; failure?: string } {
-  const printed = runMeasured(CLI, ["design", file, "--json"], { timeoutMs: TIMEOUT_MS, stdout: false });
+  const printed = runMeasured(CLI, ["design", file], { timeoutMs: TIMEOUT_MS, stdout: false });
   const written = runMeasured(CLI, ["design", file, "--out", join(dir, "out"), "--force"], {
     timeoutMs: TIMEOUT_MS,
     stdout: false,
@@ -167,7 +168,7 @@ export const bench: Bench = {
       cli === undefined
         ? `${MEDIAN_LIMIT_MS.entities} entities through the CLI: not run`
         : (cli.failure ??
-          `${MEDIAN_LIMIT_MS.entities} entities through the CLI (start-up and loading included): design --json ${cli.designMs.toFixed(0)} ms, design --out ${cli.outMs.toFixed(0)} ms (target < ${CLI_OUT_LIMIT_MS} ms), the files ${(cli.outMs - cli.designMs).toFixed(0)} ms beyond the design (target < ${FILES_LIMIT_MS} ms)`),
+          `${MEDIAN_LIMIT_MS.entities} entities through the CLI (start-up and loading included): design ${cli.designMs.toFixed(0)} ms, design --out ${cli.outMs.toFixed(0)} ms (target < ${CLI_OUT_LIMIT_MS} ms), the files ${(cli.outMs - cli.designMs).toFixed(0)} ms beyond the design (target < ${FILES_LIMIT_MS} ms)`),
       passed ? "targets met" : "targets MISSED",
     ];
     return { passed, ran: true, report: lines.join("\n") };
