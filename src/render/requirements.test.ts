@@ -8,6 +8,7 @@ import {
   type ChecklistId,
 } from "../analysis/requirements-checklist.js";
 import { zipfShare } from "../cost/zipf.js";
+import { readExampleWorkload } from "../test-support/model-examples.js";
 
 const HOSTILE = "Evil|Name `x` <script>alert(1)</script>\nsecond line";
 
@@ -307,5 +308,27 @@ describe("zipfShare (hot partition figures of the requirements)", () => {
     // H(n, 1) ~ ln n + 0.5772156649 (Euler-Mascheroni) for large n.
     expect(1 / zipfShare(1e8, 1)).toBeCloseTo(Math.log(1e8) + 0.5772156649, 4);
     expect(zipfShare(3, 1)).toBeCloseTo(1 / (1 + 1 / 2 + 1 / 3), 12);
+  });
+});
+
+describe("the requirements' search section", () => {
+  it("lists the vector and full-text attributes and each search read of a workload that searches", () => {
+    const workload = readExampleWorkload("support-assistant");
+    const doc = renderRequirements(workload);
+    const section = doc.slice(doc.indexOf("## Vector and Full-Text Search"));
+    expect(section.startsWith("## Vector and Full-Text Search")).toBe(true);
+    for (const entity of workload.entities)
+      for (const attribute of entity.attributes)
+        if (attribute.vector !== undefined)
+          expect(section).toContain(
+            `| ${entity.name}.${attribute.name} | vector | ${attribute.vector.dimensions.toLocaleString("en-US")} dimensions, ${attribute.vector.dataType}, ${attribute.vector.distance} distance |`,
+          );
+    const searches = workload.accessPatterns.filter((p) => p.type === "read" && p.search !== undefined);
+    expect(searches.length).toBeGreaterThan(0);
+    for (const pattern of searches) expect(section).toContain(`| ${pattern.id} | ${pattern.name} |`);
+  });
+
+  it("is left out when nothing is searched", () => {
+    expect(renderRequirements(readExampleWorkload("blogging"))).not.toContain("Vector and Full-Text Search");
   });
 });

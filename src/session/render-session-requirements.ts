@@ -33,7 +33,8 @@ export function renderSessionRequirements(
     readiness.workload === undefined
       ? renderDraftRequirements(state.workload)
       : renderRequirements(readiness.workload, requirementsState(state)).trimEnd();
-  const search = renderSearch(state.workload);
+  // A ready workload's requirements have their search section (render/requirements.ts).
+  const search = readiness.workload === undefined ? renderSearch(state.workload) : undefined;
   return `${body}\n\n${search === undefined ? "" : `${search}\n\n`}${renderInterviewStatus(state, readiness)}\n`;
 }
 
