@@ -11,6 +11,7 @@ import type { Model } from "../model/types.js";
 import { designSearchPolicies } from "./search-decisions.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
 import { planModel } from "../planner/plan-model.js";
+import { CHUNK_ITEM } from "../test-support/search-fixtures.js";
 
 function workload(options: {
   dimensions: number;
@@ -56,18 +57,7 @@ const model: Model = {
       partitionKey: ["/tenantId"],
       uniqueKeys: [],
       indexing: { kind: "derived" },
-      items: [
-        {
-          type: "chunk",
-          entity: "Chunk",
-          id: "{chunkId}",
-          partitionKey: ["{tenantId}"],
-          truncate: [],
-          embeds: [],
-          copies: [],
-          counts: [],
-        },
-      ],
+      items: [CHUNK_ITEM],
     },
   ],
 };

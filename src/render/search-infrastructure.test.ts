@@ -18,6 +18,7 @@ import {
 import { renderAzureCli } from "./azure-cli.js";
 import { FULL_TEXT_API_VERSION, renderBicep } from "./bicep.js";
 import { renderTerraform } from "./terraform.js";
+import { CHUNK_ITEM } from "../test-support/search-fixtures.js";
 
 function model(fullText: boolean, shardKey = true): Model {
   return {
@@ -29,18 +30,7 @@ function model(fullText: boolean, shardKey = true): Model {
         throughput: { mode: "manual", rus: 400 },
         uniqueKeys: [],
         indexing: { kind: "custom", included: ["/tenantId/?", "/type/?"], excluded: ["/*"], composite: [] },
-        items: [
-          {
-            type: "chunk",
-            entity: "Chunk",
-            id: "{chunkId}",
-            partitionKey: ["{tenantId}"],
-            truncate: [],
-            embeds: [],
-            copies: [],
-            counts: [],
-          },
-        ],
+        items: [CHUNK_ITEM],
         search: {
           vectors: [
             {

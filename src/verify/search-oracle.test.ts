@@ -11,6 +11,7 @@ import { EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, REAL_CAPABILITIES } from "
 import { answerReadPattern } from "./oracle.js";
 import { checkVectorAnswer, nearestNeighbours, vectorScore } from "./search-oracle.js";
 import { buildVerificationPlan } from "./verification-plan.js";
+import { CHUNK_ITEM } from "../test-support/search-fixtures.js";
 
 const points = [
   { id: "a", v: [1, 0] },
@@ -76,18 +77,7 @@ const model: Model = {
       partitionKey: ["/tenantId"],
       uniqueKeys: [],
       indexing: { kind: "derived" },
-      items: [
-        {
-          type: "chunk",
-          entity: "Chunk",
-          id: "{chunkId}",
-          partitionKey: ["{tenantId}"],
-          truncate: [],
-          embeds: [],
-          copies: [],
-          counts: [],
-        },
-      ],
+      items: [CHUNK_ITEM],
     },
   ],
 };
