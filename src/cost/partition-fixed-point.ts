@@ -53,6 +53,17 @@ export interface FixedPointOutcome {
   readonly solves: number;
 }
 
+/**
+ * The counts of now with one container's count changed: a view over `partitions` (no copy of
+ * every container's count per solve, which was a tenth of what a large design allocated).
+ * Read during the solve it is made for.
+ */
+function countsWith(partitions: Record<string, number>, name: string, count: number): Record<string, number> {
+  const view = Object.create(partitions) as Record<string, number>;
+  view[name] = count;
+  return view;
+}
+
 /** Solves one container's search may make (secant jumps, then a bisection; ~2 log2 of the count). */
 const MAX_SOLVES_PER_CONTAINER = 160;
 
@@ -115,7 +126,7 @@ function settleContainer(
 ): { state: Solved; solves: number } {
   const { partitions, diverging, solver } = search;
   const name = container.name;
-  const solveAt = (count: number): Solved => solver.solve({ ...partitions, [name]: count });
+  const solveAt = (count: number): Solved => solver.solve(countsWith(partitions, name, count));
   let solves = 0;
   let low = partitions[name] ?? 1;
   let lowState = initial;
@@ -222,10 +233,7 @@ function fanOutCannotScale(
   const onContainer = solver.patternsOn(container.name);
   const was = onContainer.map((index) => patternLoadOn(state.plans[index], container.name));
   const loaded = onContainer.filter((_index, position) => (was[position] ?? 0) > 0);
-  // The counts of now with one more partition here (a view: no copy of every container's count).
-  const trialCounts: Record<string, number> = Object.create(partitions) as Record<string, number>;
-  trialCounts[container.name] = current + 1;
-  const trial = solver.trialPlans(trialCounts, loaded);
+  const trial = solver.trialPlans(countsWith(partitions, container.name, current + 1), loaded);
   const trialPlans = new Map(loaded.map((index, position) => [index, trial[position]]));
   const deltas = onContainer.flatMap((index, position) => {
     const pattern = workload.accessPatterns[index];
@@ -275,7 +283,7 @@ export function fewestThatFit(search: PartitionSearch, reachedState: Solved): So
       count < reached;
       count = Math.max(count + 1, Math.ceil(count * 1.25))
     ) {
-      const retry = solver.solve({ ...partitions, [container.name]: count });
+      const retry = solver.solve(countsWith(partitions, container.name, count));
       if (neededPartitions(search, retry.loads.get(container.name), container, 1) <= count) {
         partitions[container.name] = count;
         state = retry;
