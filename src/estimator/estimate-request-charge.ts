@@ -18,7 +18,10 @@
  *                 + queryPerReturnedKB x (returnedKB + aggregatedKB)
  *                 + queryPerScannedItem x scannedNotReturned + queryPerScannedKB x scannedKB)
  *            (an aggregate's matching items are found through the index like returned items; a
- *            scan loads items the index cannot exclude and checks them one by one)
+ *            scan loads items the index cannot exclude and checks them one by one; a query whose
+ *            only filter is the partition key, `partitionKeyOnly`, reads its items in the
+ *            partition's order without an index lookup: its returned items pay
+ *            queryPerReturnedKB but not queryPerReturnedItem, coefficients.ts)
  * - batch, storedProcedure (one request, one logical partition):
  *            the largest per-request base of its operations, once
  *            + each operation's charge beyond its own base (+ scriptOverhead for a stored
@@ -243,9 +246,11 @@ function query(op: Operation, scenario: Scenario, c: RuCoefficients): number {
   const aggregatedBytes =
     op.aggregatedBytes ??
     aggregated * (scenario === "central" ? DEFAULT_RETURNED_ITEM_BYTES : RETURNED_ITEM_BYTES_RANGE[scenario]);
+  // Items read by the partition key alone are not looked up through the index (see the header).
+  const lookedUp = (op.partitionKeyOnly === true ? 0 : returned) + aggregated;
   return (
     c.queryPerPartition * partitions +
-    c.queryPerReturnedItem * (returned + aggregated) +
+    c.queryPerReturnedItem * lookedUp +
     c.queryPerReturnedKB * ((returnedBytes + aggregatedBytes) / 1024) +
     scan
   );
