@@ -145,6 +145,7 @@ export interface IssuePayloads {
   "operation.invalidNumber": Plain;
   "operation.invalidConsistency": Plain;
   "operation.invalidPartitions": Plain;
+  "operation.invalidBoolean": Plain;
   "operation.itemTooLarge": Plain;
   "operation.changedExceedsIndexed": Plain;
   "operation.invalidOperations": Plain;

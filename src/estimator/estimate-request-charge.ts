@@ -6,9 +6,10 @@
  * staleness reads and queries, else 1):
  * - read:    m x max(1, pointReadBase + pointReadPerKB x KB)
  * - create, upsert without changedValues (an insert), delete:
- *            writeBase + writePerKB x KB + writePerIndexedValue x indexedValues
+ *            writeBase + writePerKB x max(0, KB - 1) + writePerIndexedValue x indexedValues
+ *            (the base covers the first KB, as the service's size table starts at 1 KB)
  * - replace, patch, upsert with changedValues (an update):
- *            replaceFactor x (writeBase + writePerKB x KB)
+ *            replaceFactor x (writeBase + writePerKB x max(0, KB - 1))
  *            + writePerIndexedValue x indexTermsPerChangedValue x changedValues
  *            (+ patchPerChangedProperty x max(1, changedValues) for a patch: the service's
  *            base charge per modified property, documented in understand-request-unit-consumption)
@@ -17,7 +18,10 @@
  *                 + queryPerReturnedKB x (returnedKB + aggregatedKB)
  *                 + queryPerScannedItem x scannedNotReturned + queryPerScannedKB x scannedKB)
  *            (an aggregate's matching items are found through the index like returned items; a
- *            scan loads items the index cannot exclude and checks them one by one)
+ *            scan loads items the index cannot exclude and checks them one by one; a query whose
+ *            only filter is the partition key, `partitionKeyOnly`, reads its items in the
+ *            partition's order without an index lookup: its returned items pay
+ *            queryPerReturnedKB but not queryPerReturnedItem, coefficients.ts)
  * - batch, storedProcedure (one request, one logical partition):
  *            the largest per-request base of its operations, once
  *            + each operation's charge beyond its own base (+ scriptOverhead for a stored
@@ -194,8 +198,13 @@ function update(op: Operation, scenario: Scenario, c: RuCoefficients): number {
   );
 }
 
+/**
+ * The size-driven part of a write: the base covers a stored item of up to 1 KB, each KB beyond it
+ * adds writePerKB (the service's size table starts at 1 KB, 4.95 RU, and the smallest measured
+ * items, 153 to 819 bytes of JSON, cost what a 1 KB item does: coefficients.ts).
+ */
 function sizeDrivenWrite(itemBytes: number, c: RuCoefficients): number {
-  return c.writeBase + c.writePerKB * storedKB(itemBytes);
+  return c.writeBase + c.writePerKB * Math.max(0, storedKB(itemBytes) - 1);
 }
 
 function itemBytesOf(op: Operation, scenario: Scenario): number {
@@ -237,9 +246,11 @@ function query(op: Operation, scenario: Scenario, c: RuCoefficients): number {
   const aggregatedBytes =
     op.aggregatedBytes ??
     aggregated * (scenario === "central" ? DEFAULT_RETURNED_ITEM_BYTES : RETURNED_ITEM_BYTES_RANGE[scenario]);
+  // Items read by the partition key alone are not looked up through the index (see the header).
+  const lookedUp = (op.partitionKeyOnly === true ? 0 : returned) + aggregated;
   return (
     c.queryPerPartition * partitions +
-    c.queryPerReturnedItem * (returned + aggregated) +
+    c.queryPerReturnedItem * lookedUp +
     c.queryPerReturnedKB * ((returnedBytes + aggregatedBytes) / 1024) +
     scan
   );

@@ -39,6 +39,12 @@ export interface Operation {
   readonly aggregated?: number;
   /** Total bytes of those aggregated items. */
   readonly aggregatedBytes?: number;
+  /**
+   * The query's only filter is the partition key (equality), or it has none: its items are read
+   * in the partition's order without an index lookup, so they pay for their bytes but not the
+   * per-item lookup charge (queries whose filter needs the index, the default, pay both).
+   */
+  readonly partitionKeyOnly?: boolean;
   /** Physical partitions a query visits (1 = single-partition). */
   readonly partitions?: number;
   /**

@@ -58,6 +58,7 @@ const KNOWN_FIELDS = [
   "scannedBytes",
   "aggregated",
   "aggregatedBytes",
+  "partitionKeyOnly",
   "partitions",
 ] as const;
 const KNOWN_FIELD_NAMES: readonly string[] = KNOWN_FIELDS;
@@ -144,6 +145,12 @@ function validateField(
       );
     } else {
       operation.consistency = raw as Consistency;
+    }
+  } else if (field === "partitionKeyOnly") {
+    if (typeof raw !== "boolean") {
+      error("operation.invalidBoolean", field, `${field} must be true or false; got ${JSON.stringify(raw)}`);
+    } else {
+      operation.partitionKeyOnly = raw;
     }
   } else if (field === "partitions") {
     if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 1) {

@@ -20,6 +20,10 @@ const operationSchema = z.object({
   returnedBytes: z.number().optional(),
   scannedNotReturned: z.number().optional(),
   scannedBytes: z.number().optional(),
+  partitionKeyOnly: z
+    .boolean()
+    .optional()
+    .describe("the query's only filter is the partition key: no per-item index lookup"),
   partitions: z.number().optional().describe("physical partitions a query visits (1 = single-partition)"),
 });
 

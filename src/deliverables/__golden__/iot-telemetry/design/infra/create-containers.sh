@@ -90,7 +90,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/deviceId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/deviceId","order":"ascending"},{"path":"/timestamp","order":"ascending"}],[{"path":"/deviceId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
   --ttl 2592000 \
-  --throughput 56300
+  --throughput 55000
 
 # Container alerts
 az cosmosdb sql container create \

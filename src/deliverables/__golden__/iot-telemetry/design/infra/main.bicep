@@ -201,7 +201,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
       defaultTtl: 2592000
     }
     options: {
-      throughput: 56300
+      throughput: 55000
     }
   }
 }

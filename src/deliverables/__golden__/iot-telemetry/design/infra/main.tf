@@ -179,7 +179,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   default_ttl           = 2592000
-  throughput = 56300
+  throughput = 55000
 
   indexing_policy {
     indexing_mode = "consistent"

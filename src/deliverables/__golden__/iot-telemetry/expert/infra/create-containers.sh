@@ -79,7 +79,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/deviceId/?"},{"path":"/timestamp/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/deviceId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
   --ttl 2592000 \
-  --throughput 54900
+  --throughput 53700
 
 # Container sites
 az cosmosdb sql container create \

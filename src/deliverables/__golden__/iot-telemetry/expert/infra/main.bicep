@@ -145,7 +145,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
       defaultTtl: 2592000
     }
     options: {
-      throughput: 54900
+      throughput: 53700
     }
   }
 }

@@ -145,7 +145,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   default_ttl           = 2592000
-  throughput = 54900
+  throughput = 53700
 
   indexing_policy {
     indexing_mode = "consistent"

@@ -102,7 +102,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/sessionId/?"},{"path":"/tenantId/?"},{"path":"/timestamp/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/tenantId","order":"ascending"},{"path":"/timestamp","order":"descending"}]]}' \
   --ttl 2592000 \
-  --max-throughput 114000
+  --max-throughput 117000
 
 # Cosmos DB Built-in Data Contributor for each principal (data-plane role-based access).
 if [ "${#data_contributors[@]}" -gt 0 ]; then

@@ -273,7 +273,7 @@ resource container2 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 114000
+        maxThroughput: 117000
       }
     }
   }

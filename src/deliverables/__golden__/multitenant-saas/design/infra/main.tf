@@ -249,7 +249,7 @@ resource "azurerm_cosmosdb_sql_container" "container_2" {
   partition_key_version = 2
   default_ttl           = 2592000
   autoscale_settings {
-    max_throughput = 114000
+    max_throughput = 117000
   }
 
   indexing_policy {

@@ -174,7 +174,7 @@ resource container0 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 226000
+        maxThroughput: 231000
       }
     }
   }

@@ -146,7 +146,7 @@ resource "azurerm_cosmosdb_sql_container" "container_0" {
   partition_key_version = 2
   default_ttl           = 2592000
   autoscale_settings {
-    max_throughput = 226000
+    max_throughput = 231000
   }
 
   indexing_policy {

@@ -4,7 +4,7 @@
 # Optional settings (DATABASE_NAME, the production settings below) are environment variables too.
 set -euo pipefail
 
-# Quota increase needed before deploying: container users (1,444,000 RU/s, over the default maximum of 1,000,000 RU/s per container); Azure refuses it until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits).
+# Quota increase needed before deploying: container users (1,491,000 RU/s, over the default maximum of 1,000,000 RU/s per container); Azure refuses it until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits).
 # Run with --quota-increased (or QUOTA_INCREASED=true) once it has been raised.
 QUOTA_INCREASED="${QUOTA_INCREASED:-false}"
 for argument in "$@"; do
@@ -14,7 +14,7 @@ for argument in "$@"; do
   esac
 done
 if [ "$QUOTA_INCREASED" != true ]; then
-  echo 'Quota increase needed before deploying: container users (1,444,000 RU/s, over the default maximum of 1,000,000 RU/s per container); Azure refuses it until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits). Run again with --quota-increased (or QUOTA_INCREASED=true) once it has been.' >&2
+  echo 'Quota increase needed before deploying: container users (1,491,000 RU/s, over the default maximum of 1,000,000 RU/s per container); Azure refuses it until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits). Run again with --quota-increased (or QUOTA_INCREASED=true) once it has been.' >&2
   exit 1
 fi
 
@@ -84,7 +84,7 @@ az cosmosdb sql database create \
   --name "$DATABASE_NAME"
 
 # Container users
-# Note: Quota increase needed: 1,444,000 RU/s is over the default maximum of 1,000,000 RU/s per container: the deployment fails until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits).
+# Note: Quota increase needed: 1,491,000 RU/s is over the default maximum of 1,000,000 RU/s per container: the deployment fails until the maximum is raised for this account by an Azure support ticket to increase the maximum RUs per container (or per database for shared throughput) (https://learn.microsoft.com/azure/cosmos-db/concepts-limits).
 az cosmosdb sql container create \
   --resource-group "$RESOURCE_GROUP" \
   --account-name "$ACCOUNT_NAME" \
@@ -94,7 +94,7 @@ az cosmosdb sql container create \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/createdAt/?"},{"path":"/deleted/?"},{"path":"/postId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/postId","order":"ascending"},{"path":"/createdAt","order":"descending"}]]}' \
   --ttl -1 \
-  --max-throughput 1444000
+  --max-throughput 1491000
 
 # Container posts
 az cosmosdb sql container create \
@@ -105,7 +105,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/type/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 874000
+  --max-throughput 872000
 
 # Container leases
 # Note: The change-feed processors' lease container (leases: leases): one lease per feed range, a checkpoint per batch and a renewal every 10 s; autoscale up to 1,000 RU/s, the smallest setting.

@@ -105,7 +105,7 @@ az cosmosdb sql container create \
   --partition-key-path '/postId' \
   --partition-key-version 2 \
   --idx '{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/authorId/?"},{"path":"/createdAt/?"}],"excludedPaths":[{"path":"/*"}]}' \
-  --max-throughput 998000
+  --max-throughput 996000
 
 # Container users
 az cosmosdb sql container create \

@@ -176,7 +176,7 @@ resource container1 'Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containe
     }
     options: {
       autoscaleSettings: {
-        maxThroughput: 998000
+        maxThroughput: 996000
       }
     }
   }

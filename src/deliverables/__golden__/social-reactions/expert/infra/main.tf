@@ -178,7 +178,7 @@ resource "azurerm_cosmosdb_sql_container" "container_1" {
   partition_key_kind    = "Hash"
   partition_key_version = 2
   autoscale_settings {
-    max_throughput = 998000
+    max_throughput = 996000
   }
 
   indexing_policy {
