@@ -227,7 +227,7 @@ const coefficientsSchema = z.strictObject({
   writePerIndexedValue: nonNegative,
   replaceFactor: positive,
   indexTermsPerChangedValue: nonNegative,
-  // Added 2026-11-30: files written before it get the documented default.
+  // Added 2026-11-29: files written before it get the documented default.
   patchPerChangedProperty: nonNegative.default(DEFAULT_RU_COEFFICIENTS.patchPerChangedProperty),
   queryPerPartition: nonNegative,
   queryPerReturnedItem: nonNegative,

@@ -19,7 +19,7 @@
  * JSON + {@link SYSTEM_PROPERTIES_BYTES}, in KiB (a write's base covers the first KiB). Accuracy (in sample 8.0% mean |error|;
  * leave-one-source-out 10.0% on measurements; per operation kind and on the held-out split) is
  * printed by the bench. Checked 2026-11-24; the split by source group 2026-11-29; the bands, the
- * patch charge and the indexed-value density 2026-11-30 (sources: COEFFICIENT_SOURCES).
+ * patch charge and the indexed-value density 2026-11-29 (sources: COEFFICIENT_SOURCES).
  */
 import { SYSTEM_PROPERTIES_BYTES } from "../cosmos/limits.js";
 
@@ -90,7 +90,7 @@ export interface RuCoefficients {
  * table's average 1 KB create with fewer than 5 indexed properties -> 5; blog C1..C4 with 2-7
  * indexed values -> 5.7-8.8). Base ~5.3 RU per write of a stored item up to 1 KB, ~0.55 RU per
  * KiB stored beyond the first, ~0.33 RU per indexed value. The first KB is in the base (shape
- * changed 2026-12-01 for issue 30): the service's size table (understand-request-unit-consumption,
+ * changed 2026-11-29 for issue 30): the service's size table (understand-request-unit-consumption,
  * below) starts at "1 KB 4.95 RU" and lists nothing smaller, as the point read's "1 KB or less"
  * costs 1 RU; the case study's 153-byte user with 2 indexed values costs 5.71 RU, what a 1 KB item
  * with 2 values costs. A per-KB charge from the first byte made the smallest items cheap and
@@ -109,7 +109,7 @@ export interface RuCoefficients {
  * (serverless table: delete 5 RU = create 5 RU, a check row).
  *
  * The service's own account of write charges (learn.microsoft.com/azure/cosmos-db/
- * understand-request-unit-consumption, ms.date 2026-04-21, read 2026-11-30) has the same shape,
+ * understand-request-unit-consumption, ms.date 2026-04-21, read 2026-11-29) has the same shape,
  * with illustrative figures: a create is "5.0 (document size based) + 0.2 x 10 (indexing)" for a
  * 1 KB item with 10 indexed terms; a replace deletes and inserts the document and its modified
  * terms (5.0 + 5.0 + 0.2 x 2 + 0.2 x 2); a delete is the document size part plus its terms; a patch
@@ -128,7 +128,7 @@ export interface RuCoefficients {
  * Queries (rows: 11 single-partition index-served queries returning 1-5 items at 2.82-3.47 RU;
  * blog V3 Q3..Q6 returning 12.5-100 items at 6.5-17 RU). An item found through an index lookup
  * pays queryPerReturnedItem; an item of a query whose only filter is the partition key
- * (`partitionKeyOnly`) is read in the partition's order and does not (shape of 2026-12-01, issue
+ * (`partitionKeyOnly`) is read in the partition's order and does not (shape of 2026-11-29, issue
  * 30; understand-request-unit-consumption lists "index lookup" and "document loading" as separate
  * factors): the DP-420 labs' products by their partition key cost 2.89-2.9 RU for 3 items, 2.83
  * for 1, while each id of an `id IN (...)` list adds ~0.13 RU (3.06, 3.19, 3.45 RU for 2, 3 and 5
@@ -171,22 +171,22 @@ export const DEFAULT_RU_COEFFICIENTS: RuCoefficients = {
   // the choose-indexes training module, 763 bytes with 33 leaves: 23), so the central assumption
   // is 32 bytes per value. The case study's items, with long text, run 61 to 117 (the sparse
   // bound, 128); items of short values and arrays of numbers are denser than any example (the
-  // dense bound, 16: half the densest example). Checked 2026-11-30. The range of a write whose
+  // dense bound, 16: half the densest example). Checked 2026-11-29. The range of a write whose
   // indexed values are not given spans both bounds, so it says how little is known.
   bytesPerIndexedValue: 32,
   bytesPerIndexedValueRange: { dense: 16, sparse: 128 },
   // Bands: the narrowest band covering at least 90% of the leave-one-source-out ratios
   // (measured / estimate, each row estimated by coefficients fitted without its source) of the
-  // family, rounded outward (2026-11-30; the bench prints the narrowest band beside these):
+  // family, rounded outward (2026-11-29; the bench prints the narrowest band beside these):
   // - read 0.657..1.160 (9 of 10 rows): left out, request-units.md's older "64 KB -> 10 RU"
   //   (1.50), which the 2026 size table contradicts (64 KB -> 4.76 RU) while the 100 KB -> 10 RU
   //   row (0.66) agrees with the 2026 page's "100 KB ~10 RUs". The narrowest band, 1.0..1.5, would
   //   leave out that row instead and widen the range of every read of 1 RU, the 1 RU minimum
   //   already bounding those from below: [1, 1.17] beats [1, 1.5] where most reads are;
-  // - insert 0.736..1.421 (15 of 16; 2026-12-01, the first KB in the base): left out, the 2019
+  // - insert 0.736..1.421 (15 of 16; 2026-11-29, the first KB in the base): left out, the 2019
   //   write cost table's "100 KB -> 50 RU" (0.70), which the older provisioning table's
   //   "64 KB -> 48 RU" (1.42, inside) contradicts: both cannot hold for a size-monotone charge;
-  // - index-served query 0.928..1.022 (14 of 15; 2026-12-01, partitionKeyOnly): left out, the
+  // - index-served query 0.928..1.022 (14 of 15; 2026-11-29, partitionKeyOnly): left out, the
   //   case study's V3 Q4 (1.73), whose input of 12.5 comments is the workload's average (the
   //   article's test data gives a post up to 25: the estimate is within 15% with 25);
   // - update and delete (documented averages only, 0.86 and 0.73 under leave-one-source-out),
@@ -231,7 +231,7 @@ const INDEXED_QUERY_ROWS = [
 ];
 const SCAN_ROWS = jsonl(7, 38);
 const TRANSACTION_ROWS = jsonl(44, 45, 46);
-const FITTED = "2026-11-30";
+const FITTED = "2026-11-29";
 const OPTIMIZE_COST = "https://learn.microsoft.com/azure/cosmos-db/optimize-cost-reads-writes";
 const UNDERSTAND_RU = "https://learn.microsoft.com/azure/cosmos-db/understand-request-unit-consumption";
 
