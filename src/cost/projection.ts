@@ -183,9 +183,16 @@ const findingKey = (issue: Issue): string => `${issue.code}|${formatPath(issue.p
 
 /**
  * Projects the monthly bill of `model` over the workload's planning horizon.
+ * @param atHorizon the model's evaluation on `workload` with the same `options`, when the caller
+ *   has it: month H "as modeled" is that evaluation (see the header), so it is not made again
  * @example projectCost(workload, model).months.map((m) => m.asModeled.monthlyCostUSD)
  */
-export function projectCost(workload: Workload, model: Model, options: EvaluateOptions = {}): CostProjection {
+export function projectCost(
+  workload: Workload,
+  model: Model,
+  options: EvaluateOptions = {},
+  atHorizon?: Evaluation,
+): CostProjection {
   const prices = options.prices ?? DEFAULT_PRICES;
   const horizon = workload.scale.horizonMonths;
   const pinsThroughput = model.containers.some(
@@ -207,7 +214,7 @@ export function projectCost(workload: Workload, model: Model, options: EvaluateO
     } else {
       // One evaluator per month: the released variant reuses the plans and loads of the model's.
       const evaluate = createEvaluator(atMonth, options);
-      asModeled = evaluate(model);
+      asModeled = month === horizon && atHorizon !== undefined ? atHorizon : evaluate(model);
       followingNeed = pinsThroughput ? evaluate(released) : asModeled;
     }
     months.push({

@@ -30,11 +30,17 @@ import type { Workload } from "../workload/types.js";
 /** The model file a design or render writes into its folder. */
 export const MODEL_FILE_NAME = "model.yaml";
 import { modelThroughputOf } from "../cost/throughput.js";
+import type { EvaluateOptions } from "../cost/evaluate.js";
 import { expiringItems } from "../cost/soundness.js";
 
 /** Options of a design's deliverables: its decisions and baseline come from the design itself. */
 export interface DesignDeliverableOptions {
   readonly prices?: Prices;
+  /**
+   * The options the evaluation was made with besides the prices (request-charge coefficients,
+   * follow-ups): the report's projection and compared model use them too.
+   */
+  readonly evaluateOptions?: EvaluateOptions;
   readonly requirementsState?: RequirementsState;
   /** What the report calls the model (default "designed model" with decisions, else "model"). */
   readonly label?: string;
@@ -139,6 +145,7 @@ export async function renderDeliverables(
           evaluation,
           label: options.label ?? (options.decisions === undefined ? "model" : "designed model"),
           ...(options.prices === undefined ? {} : { prices: options.prices }),
+          ...(options.evaluateOptions === undefined ? {} : { evaluateOptions: options.evaluateOptions }),
           ...(options.decisions === undefined ? {} : { decisions: options.decisions }),
           ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
           ...(options.verification === undefined ? {} : { verification: options.verification }),

@@ -78,7 +78,7 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const workload = loaded.value;
-      const extras = await readReportExtras(workload, flags, prices);
+      const extras = await readReportExtras(workload, flags, { prices, ...coefficients });
       if (!extras.ok) {
         process.exitCode = reportRefusedInput(extras.issues, flags.json);
         return;
@@ -96,7 +96,11 @@ export const register: CommandRegistration = (program: Command) => {
       const files =
         flags.out === undefined
           ? undefined
-          : await renderDesignDeliverables(workload, result, { prices, ...extras.value });
+          : await renderDesignDeliverables(workload, result, {
+              prices,
+              evaluateOptions: coefficients,
+              ...extras.value,
+            });
       if (files !== undefined) progress.update(`write ${files.length} files`, 0, 1);
       const written =
         flags.out === undefined || files === undefined

@@ -4,7 +4,7 @@
  * physical partitions, storage, hottest partitions, throughput and monthly cost.
  */
 import type { Command } from "commander";
-import { evaluateModel } from "../../cost/evaluate.js";
+import { evaluateModel, type EvaluateOptions } from "../../cost/evaluate.js";
 import { hasErrors, issueToJson } from "../../common/issues.js";
 import type { CommandRegistration } from "../support/command.js";
 import { UsageError } from "../support/usage-error.js";
@@ -70,14 +70,14 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const { workload, model } = inputs.value;
-      const evaluation = evaluateModel(workload, model, {
-        prices,
+      const evaluateOptions: EvaluateOptions = {
         ...coefficients,
         followUps: flags.followUps === "per-item" ? "perItem" : "cheapest",
-      });
+      };
+      const evaluation = evaluateModel(workload, model, { prices, ...evaluateOptions });
       const issues = [...inputs.issues, ...locateIssues(evaluation.issues, inputs.sources)];
       if (flags.html !== undefined) {
-        const extras = await readReportExtras(workload, flags, prices);
+        const extras = await readReportExtras(workload, flags, { prices, ...evaluateOptions });
         if (!extras.ok) {
           process.exitCode = reportRefusedInput(extras.issues, flags.json);
           return;
@@ -88,6 +88,7 @@ export const register: CommandRegistration = (program: Command) => {
           evaluation,
           label: modelPath,
           prices,
+          evaluateOptions,
           ...extras.value,
         });
         await writeFileAtomic(flags.html, await renderReportHtml(data));

@@ -69,7 +69,7 @@ export const register: CommandRegistration = (program: Command) => {
         return;
       }
       const { workload, model } = inputs.value;
-      const extras = await readReportExtras(workload, flags, prices);
+      const extras = await readReportExtras(workload, flags, { prices, ...coefficients });
       if (!extras.ok) {
         process.exitCode = reportRefusedInput(extras.issues, flags.json);
         return;
@@ -78,12 +78,17 @@ export const register: CommandRegistration = (program: Command) => {
       let evaluationIssues;
       if (model === undefined || modelPath === undefined) {
         const result = designModel(workload, { prices, ...coefficients });
-        files = await renderDesignDeliverables(workload, result, { prices, ...extras.value });
+        files = await renderDesignDeliverables(workload, result, {
+          prices,
+          evaluateOptions: coefficients,
+          ...extras.value,
+        });
         evaluationIssues = result.evaluation.issues;
       } else {
         const evaluation = evaluateModel(workload, model, { prices, ...coefficients });
         files = await renderDeliverables(workload, model, evaluation, {
           prices,
+          evaluateOptions: coefficients,
           label: modelPath,
           ...extras.value,
         });

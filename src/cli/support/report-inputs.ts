@@ -4,8 +4,7 @@
  * `verify --json` document). Both are read and checked here; problems are reported like any
  * input's, with exit status 1.
  */
-import { evaluateModel } from "../../cost/evaluate.js";
-import type { Prices } from "../../cosmos/prices.js";
+import { evaluateModel, type EvaluateOptions } from "../../cost/evaluate.js";
 import { hasErrors, type Issue } from "../../common/issues.js";
 import { loadModel } from "../../model/load-model.js";
 import { loadVerification } from "../../render/report/load-verification.js";
@@ -48,7 +47,7 @@ export function requireReportFlag(
 export async function readReportExtras(
   workload: Workload,
   flags: { readonly compare?: string | undefined; readonly verification?: string | undefined },
-  prices: Prices,
+  options: EvaluateOptions,
 ): Promise<Inputs<ReportExtras>> {
   const issues: Issue[] = [];
   let compare: ComparedModel | undefined;
@@ -63,7 +62,7 @@ export async function readReportExtras(
       compare = {
         label: flags.compare,
         model: loaded.value,
-        evaluation: evaluateModel(workload, loaded.value, { prices }),
+        evaluation: evaluateModel(workload, loaded.value, options),
       };
     }
   }

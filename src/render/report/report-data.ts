@@ -24,6 +24,7 @@ import type {
 import type { RuEstimate } from "../../estimator/operation.js";
 import { requestChargeSource } from "../data-model-context.js";
 import { projectCost, type CostProjection } from "../../cost/projection.js";
+import type { EvaluateOptions } from "../../cost/evaluate.js";
 import type { Decision } from "../../design/search.js";
 import type { IntegratedCacheEvaluation } from "../../cost/integrated-cache-evaluation.js";
 import type { EvaluationIssue, Issue } from "../../common/issues.js";
@@ -177,7 +178,13 @@ export interface ReportInput {
   readonly prices?: Prices;
   readonly decisions?: readonly Decision[];
   readonly baseline?: BaselineFigures;
-  /** Computed with the same prices when absent. */
+  /**
+   * What the evaluation was made with besides the prices (request-charge coefficients, how
+   * follow-ups are fetched): the projection and the compared model's projection use the same, so
+   * the projection's last month is the evaluation shown.
+   */
+  readonly evaluateOptions?: EvaluateOptions;
+  /** Computed with the same prices and evaluation options when absent. */
   readonly projection?: CostProjection;
   readonly verification?: VerificationSummary;
   readonly compare?: ComparedModel;
@@ -230,7 +237,8 @@ function figuresOf(label: string, evaluation: Evaluation, projection: CostProjec
 export function buildReportData(input: ReportInput): ReportData {
   const { workload, model, evaluation } = input;
   const prices = input.prices ?? DEFAULT_PRICES;
-  const projection = input.projection ?? projectCost(workload, model, { prices });
+  const evaluateOptions: EvaluateOptions = { ...input.evaluateOptions, prices };
+  const projection = input.projection ?? projectCost(workload, model, evaluateOptions, evaluation);
   const attribution = attributeCost(workload, evaluation);
   const costs = new Map(attribution.patterns.map((p) => [p.id, p]));
   const patterns = evaluation.patterns.map((evaluated): PatternRow => {
@@ -288,7 +296,9 @@ export function buildReportData(input: ReportInput): ReportData {
     ...(input.verification === undefined ? {} : { verification: input.verification }),
     ...(input.compare === undefined
       ? {}
-      : { comparison: compareWith(workload, figures, evaluation, projection, input.compare, prices) }),
+      : {
+          comparison: compareWith(workload, figures, evaluation, projection, input.compare, evaluateOptions),
+        }),
     issues: evaluation.issues,
     issueWhere: evaluation.issues.map((issue) => readablePath(issue.path, workload)),
     prices,
@@ -309,9 +319,9 @@ function compareWith(
   evaluation: Evaluation,
   projection: CostProjection,
   other: ComparedModel,
-  prices: Prices,
+  options: EvaluateOptions,
 ): Comparison {
-  const otherProjection = other.projection ?? projectCost(workload, other.model, { prices });
+  const otherProjection = other.projection ?? projectCost(workload, other.model, options, other.evaluation);
   const b = figuresOf(other.label, other.evaluation, otherProjection);
   const costA = new Map(attributeCost(workload, evaluation).patterns.map((p) => [p.id, p.monthlyUSD]));
   const costB = new Map(attributeCost(workload, other.evaluation).patterns.map((p) => [p.id, p.monthlyUSD]));

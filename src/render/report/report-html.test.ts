@@ -5,6 +5,7 @@ import { projectCost } from "../../cost/projection.js";
 import { formatUsd } from "../../common/format-number.js";
 import { loadExample } from "../../test-support/evaluate-fixtures.js";
 import type { Workload } from "../../workload/types.js";
+import { DEFAULT_RU_COEFFICIENTS } from "../../estimator/coefficients.js";
 import { escapeHtml } from "../markdown.js";
 import { loadVerification } from "./load-verification.js";
 import { buildReportData } from "./report-data.js";
@@ -57,6 +58,38 @@ describe("renderReportHtml", () => {
       }),
       { numRuns: 6 },
     );
+  });
+});
+
+describe("the projection beside the evaluation", () => {
+  it("is made with the evaluation's coefficients and follow-ups: its last month is the evaluation shown, on both sides", () => {
+    // A calibrated account whose queries cost twice the defaults, fetched one item at a time.
+    const options = {
+      coefficients: {
+        ...DEFAULT_RU_COEFFICIENTS,
+        queryPerPartition: DEFAULT_RU_COEFFICIENTS.queryPerPartition * 2,
+        writeBase: DEFAULT_RU_COEFFICIENTS.writeBase * 2,
+      },
+      coefficientsSource: "a test recording",
+      followUps: "perItem" as const,
+    };
+    const calibrated = evaluateModel(workload, model, options);
+    expect(calibrated.totals.monthlyCostUSD).not.toBe(evaluation.totals.monthlyCostUSD);
+    const data = buildReportData({
+      workload,
+      model,
+      evaluation: calibrated,
+      evaluateOptions: options,
+      compare: { label: "the same model", model, evaluation: calibrated },
+    });
+    const last = data.projection.months.at(-1);
+    expect(last?.asModeled.monthlyCostUSD).toBe(calibrated.totals.monthlyCostUSD);
+    expect(data.comparison?.months.at(-1)?.b).toBe(calibrated.totals.monthlyCostUSD);
+    // Earlier months are evaluated with the same options: with the defaults they would differ.
+    const first = data.projection.months[0];
+    const defaults = projectCost(workload, model).months[0];
+    if (first !== undefined && defaults !== undefined && first.month < (last?.month ?? 0))
+      expect(first.asModeled.monthlyCostUSD).not.toBe(defaults.asModeled.monthlyCostUSD);
   });
 });
 
