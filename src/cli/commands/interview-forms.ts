@@ -20,12 +20,14 @@ import {
   parseNumberLine,
   parsePatternLine,
   type NumberPart,
+  splitTopLevel,
+} from "./interview-lines.js";
+import {
   ATTRIBUTE_TYPE_FORMS,
   attributeTypeText,
   parseAttributeType,
-  splitTopLevel,
   type TypedAttribute,
-} from "./interview-lines.js";
+} from "./interview-search-lines.js";
 import type { Prompter } from "./interview-prompter.js";
 import { RANGES } from "../../session/value-ranges.js";
 import { atomicWritesForm, presenceForm } from "./interview-detail-forms.js";
