@@ -24,10 +24,12 @@ import { RANGES, rangeProblem, type NumberRange } from "../../session/value-rang
 import {
   SEARCH_ATTRIBUTE_FIELD_NAMES,
   parseAttributeType,
+  parseSearchSetting,
   readSearchClause,
   searchAttributeEdit,
   searchAttributes,
   searchProblems,
+  type SearchSetting,
 } from "./interview-search-lines.js";
 
 /** The outcome of parsing a line: the value, or what is wrong (every problem, in order). */
@@ -570,6 +572,23 @@ export function parseEditLine(text: string, workload: DraftWorkload): LineResult
     ok: true,
     value: { kind: "update-entity", name: entity.name, [edit.field]: parsed.value } as Change,
   };
+}
+
+/**
+ * One setting of a search read changed, as a step-by-step form asks it: checked as `Q2 k 20` in
+ * the one-line edit (the value, then the search it leaves).
+ * @example searchSettingEdit(workload, "Q2", "k", "20") // ok: update-access-pattern with search.k 20
+ */
+export function searchSettingEdit(
+  workload: DraftWorkload,
+  id: string,
+  field: SearchSetting,
+  value: string,
+): LineResult<Change> {
+  const pattern = workload.accessPatterns.find((p) => p.id === id);
+  if (pattern === undefined) return { ok: false, problems: [`there is no access pattern ${id}`] };
+  const parsed = parseSearchSetting(field, value);
+  return parsed.ok ? patternEdit(workload, pattern, `${field} ${parsed.value}`) : parsed;
 }
 
 function patternEdit(
