@@ -425,14 +425,24 @@ async function accessPatternForm(
     prompter.print("An access pattern works on an entity: add the entity first.");
     return [];
   }
+  // a read asked for (a write's items that nothing reads) may be a search too
   const chosen =
-    preset.type === "read" || preset.type === "write"
+    preset.type === "write"
       ? preset.type
-      : await prompter.choose("Read or write?", [
-          { value: "read", name: "read (get, list, query)" },
-          SEARCH_CHOICE,
-          { value: "write", name: "write (create, update, delete)" },
-        ] as const);
+      : preset.type === "read"
+        ? await prompter.choose(
+            "A query or a search?",
+            [
+              { value: "read", name: "a query (get, list by filters and a sort order)" },
+              SEARCH_CHOICE,
+            ] as const,
+            "read",
+          )
+        : await prompter.choose("Read or write?", [
+            { value: "read", name: "read (get, list, query)" },
+            SEARCH_CHOICE,
+            { value: "write", name: "write (create, update, delete)" },
+          ] as const);
   const type = chosen === "write" ? "write" : "read";
   const entity =
     typeof preset.entity === "string"

@@ -242,6 +242,35 @@ describe("the step-by-step pattern form", () => {
     expect(applies(workload, changes).accessPatterns[0]?.search).toEqual({ fullText: "content", k: 20 });
   });
 
+  it("offers a search when a read is asked for (a write's items that nothing reads)", async () => {
+    const workload = workloadOf([chunkEntity]);
+    const prompter = new ScriptedPrompter([
+      ["A query or a search?", "search"],
+      ["Describe it", "Similar chunks"],
+      ["What does it search?", "nearest"],
+      ["Which vector does it compare?", "embedding"],
+      ["How many results (k)", ""],
+      ["recall", ""],
+      ["Filters the search is scoped by", ""],
+      ["Average and peak", ""],
+    ]);
+    const changes = await runForm(
+      prompter,
+      { form: "access-pattern", preset: { type: "read", entity: "Chunk" } },
+      workload,
+    );
+    expect(prompter.done).toBe(true);
+    expect(changes).toEqual([
+      {
+        kind: "add-access-pattern",
+        type: "read",
+        entity: "Chunk",
+        name: "Similar chunks",
+        search: { nearest: "embedding", k: 10, recall: 0.9 },
+      },
+    ]);
+  });
+
   it("still makes a query read, with its sort and limit, when the user picks read", async () => {
     const workload = workloadOf([chunkEntity]);
     const prompter = new ScriptedPrompter([
