@@ -4,7 +4,13 @@
  * pass. Used by `applyChanges`; a `ChangeRejected` becomes an issue on the change's path.
  */
 import { suggestName } from "../source/suggest.js";
-import type { DraftAccessPattern, DraftAttribute, DraftEntity, DraftWorkload } from "./draft.js";
+import {
+  draftSearchSchema,
+  type DraftAccessPattern,
+  type DraftAttribute,
+  type DraftEntity,
+  type DraftWorkload,
+} from "./draft.js";
 import { formatNumber } from "./estimate-rate.js";
 import type { SessionState } from "./state.js";
 
@@ -162,8 +168,8 @@ export function patternAttributes(pattern: DraftAccessPattern): readonly string[
 /**
  * Refuses a search the workload format would refuse: on a write, with neither `nearest` nor
  * `fullText`, `nearest` naming an attribute that is not a vector, `fullText` one that is not
- * searched by full text, `recall` without `nearest`, `terms` without `fullText`, or with `orderBy`
- * or `limit` (`k` is its limit). An attribute the entity does not list yet is left to be declared.
+ * searched by full text, `recall` without `nearest`, `terms` without `fullText`, with `orderBy`
+ * or `limit` (`k` is its limit), or returning more on average than its `k`. An attribute the entity does not list yet is left to be declared.
  */
 export function checkSearch(entity: DraftEntity, pattern: DraftAccessPattern): DraftAccessPattern {
   const search = pattern.search;
@@ -172,6 +178,12 @@ export function checkSearch(entity: DraftEntity, pattern: DraftAccessPattern): D
     throw new ChangeRejected(`${pattern.id}: ${message}`, undefined, "search");
   };
   if (pattern.type !== "read") refuse("a search is a read; a write does not search");
+  // k, recall and terms as the workload format takes them (k may still be missing in a draft)
+  const settings = draftSearchSchema.safeParse(search);
+  if (!settings.success)
+    refuse(
+      settings.error.issues.map((issue) => `search.${issue.path.join(".")}: ${issue.message}`).join("; "),
+    );
   if (search.nearest === undefined && search.fullText === undefined)
     refuse("a search names nearest (a vector attribute), fullText (a full-text attribute) or both");
   const kinds = (wanted: "vector" | "fullText"): string => {
@@ -196,6 +208,12 @@ export function checkSearch(entity: DraftEntity, pattern: DraftAccessPattern): D
     refuse("terms apply to a full-text search, not a vector one");
   if (pattern.orderBy !== undefined || pattern.limit !== undefined)
     refuse("a search returns its k results by distance or rank: no sorted by and no limit (k is its limit)");
+  // the workload check's `returns.avg` at most `search.k`
+  const returned = pattern.returns?.avg;
+  if (search.k !== undefined && returned !== undefined && returned > search.k)
+    refuse(
+      `a search returns at most its k (${search.k}) results: returns ${returned} on average is more (lower it, or raise k)`,
+    );
   return pattern;
 }
 

@@ -174,3 +174,72 @@ describe("an interview with a vector search", () => {
     }
   });
 });
+
+describe("a search read's settings changed", () => {
+  const searched = (): SessionState =>
+    apply(createSession(), [
+      ...ragChanges,
+      {
+        kind: "update-access-pattern",
+        id: "Q1",
+        search: { nearest: "embedding", k: 10, recall: 0.9 },
+      },
+    ]);
+
+  it("takes a new k and recall, and the draft still loads as a workload", () => {
+    const state = apply(searched(), [
+      { kind: "update-access-pattern", id: "Q1", search: { nearest: "embedding", k: 25, recall: 0.95 } },
+    ]);
+    expect(state.workload.accessPatterns.find((p) => p.id === "Q1")?.search).toEqual({
+      nearest: "embedding",
+      k: 25,
+      recall: 0.95,
+    });
+    expect(loadWorkload(serializeDraft(state.workload), { file: "workload.yaml" }).ok).toBe(true);
+  });
+
+  it("refuses k, recall and terms the workload format refuses, saying which and why", () => {
+    const cases: readonly [Record<string, unknown>, string][] = [
+      [{ nearest: "embedding", k: 0, recall: 0.9 }, "search.k"],
+      [{ nearest: "embedding", k: 2.5, recall: 0.9 }, "search.k"],
+      [{ nearest: "embedding", k: 10, recall: 1.5 }, "more than 0 and at most 1"],
+      [{ nearest: "embedding", k: 10, recall: 0 }, "more than 0 and at most 1"],
+      [{ fullText: "content", k: 10, terms: 17 }, "at most 16 terms"],
+    ];
+    for (const [search, message] of cases) {
+      const result = applyChanges(searched(), [
+        { kind: "update-access-pattern", id: "Q1", search } as Change,
+      ]);
+      expect(result.ok, JSON.stringify(search)).toBe(false);
+      if (!result.ok) expect(result.issues[0]?.message).toContain(message);
+    }
+  });
+
+  it("refuses a k below the results the read returns on average, as the workload check does", () => {
+    const state = apply(searched(), [{ kind: "update-access-pattern", id: "Q1", returns: { avg: 8 } }]);
+    const result = applyChanges(state, [
+      { kind: "update-access-pattern", id: "Q1", search: { nearest: "embedding", k: 5, recall: 0.9 } },
+    ]);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.issues[0]?.message).toContain(
+        "a search returns at most its k (5) results: returns 8 on average is more",
+      );
+  });
+
+  it("changes one setting of a vector attribute and keeps the others", () => {
+    const state = apply(searched(), [
+      {
+        kind: "set-attribute",
+        entity: "Chunk",
+        name: "embedding",
+        vector: { dimensions: 768, dataType: "float32", distance: "cosine" },
+      },
+    ]);
+    expect(state.workload.entities[0]?.attributes.find((a) => a.name === "embedding")).toEqual({
+      name: "embedding",
+      type: "array",
+      vector: { dimensions: 768, dataType: "float32", distance: "cosine" },
+    });
+  });
+});

@@ -16,6 +16,8 @@ import type { QuantityUnit } from "../../session/quantity.js";
 import { RANGES, type NumberRange } from "../../session/value-ranges.js";
 import { attributeList, namesAnswer, namesProblem, runForm } from "./interview-forms.js";
 import type { Prompter } from "./interview-prompter.js";
+import { attributeTypeForm, fullTextForm, vectorForm } from "./interview-search-form.js";
+import { searchSettingEdit } from "./interview-lines.js";
 
 type EditTarget = "application" | "entity" | "relationship" | "access-pattern" | "back";
 
@@ -160,6 +162,10 @@ async function editEntity(
     { value: "rename", name: "Rename" },
     { value: "attributes", name: "Add attributes" },
     { value: "attribute", name: "Edit an attribute (distinct values, unique, how often it changes)" },
+    {
+      value: "attribute-type",
+      name: "Change an attribute's type (e.g. a vector to search by nearest neighbours, a text by full text)",
+    },
     { value: "remove-attribute", name: "Remove an attribute" },
     { value: "back", name: "Back" },
   ] as const);
@@ -202,6 +208,8 @@ async function editEntity(
     case "attribute":
     case "remove-attribute":
       return editAttribute(prompter, name, entity, field === "remove-attribute");
+    case "attribute-type":
+      return editAttributeType(prompter, name, entity);
     case "back":
       return [];
     default:
@@ -226,6 +234,21 @@ async function editAttribute(
     entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
   );
   if (remove) return [{ kind: "remove-attribute", entity: name, name: attribute }];
+  const current = entity.attributes.find((a) => a.name === attribute);
+  // a vector has no distinct values to count: its settings are what can change
+  if (current?.vector !== undefined)
+    return [
+      {
+        kind: "set-attribute",
+        entity: name,
+        name: attribute,
+        ...(await vectorForm(prompter, `${name}.${attribute}`, current.vector)),
+      },
+    ];
+  const language =
+    current?.fullText === undefined
+      ? undefined
+      : await fullTextForm(prompter, `${name}.${attribute}`, current.fullText.language);
   const distinct = await prompter.quantity("Distinct values (blank to keep)", "count", {
     allowBlank: true,
     range: RANGES.positiveInteger,
@@ -246,8 +269,31 @@ async function editAttribute(
       unique,
       changes,
       ...(typeof distinct === "number" ? { distinct } : {}),
+      ...(language?.fullText === undefined ? {} : { fullText: language.fullText }),
     },
   ];
+}
+
+/** An attribute's type chosen step by step (a vector with its settings, a text with its language). */
+async function editAttributeType(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+): Promise<readonly Change[]> {
+  if (entity === undefined || entity.attributes.length === 0) {
+    prompter.print(`${name} lists no attributes yet.`);
+    return [];
+  }
+  const attribute = await prompter.choose(
+    "Which attribute?",
+    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
+  );
+  const typed = await attributeTypeForm(
+    prompter,
+    `${name}.${attribute}`,
+    entity.attributes.find((a) => a.name === attribute),
+  );
+  return [{ kind: "set-attribute", entity: name, name: attribute, ...typed }];
 }
 
 async function editRelationships(prompter: Prompter, workload: DraftWorkload): Promise<readonly Change[]> {
@@ -308,9 +354,28 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
       value: "standalone",
       name: `Standalone, no matching read/write needed (${String(pattern?.standalone ?? false)})`,
     },
+    // a search's k is its limit; its recall (a vector) and terms (full text) can change too
+    ...(pattern?.search === undefined
+      ? []
+      : ([
+          { value: "k", name: `Results per search, k (${pattern.search.k ?? "not set"})` },
+          ...(pattern.search.nearest === undefined
+            ? []
+            : [{ value: "recall", name: `Recall (${pattern.search.recall ?? "not set"})` } as const]),
+          ...(pattern.search.fullText === undefined
+            ? []
+            : [
+                {
+                  value: "terms",
+                  name: `Terms sent at most (${pattern.search.terms ?? "default"})`,
+                } as const,
+              ]),
+        ] as const)),
     ...(pattern?.type === "read"
       ? ([
-          { value: "limit", name: `Limit (${pattern.limit ?? "all matches"})` },
+          ...(pattern.search === undefined
+            ? [{ value: "limit", name: `Limit (${pattern.limit ?? "all matches"})` } as const]
+            : []),
           {
             value: "consistency",
             name: `Consistency override (${pattern.consistency ?? "account default"})`,
@@ -340,6 +405,19 @@ async function editPatterns(prompter: Prompter, workload: DraftWorkload): Promis
         { range: field === "latencyMs" ? RANGES.positive : RANGES.positiveInteger },
       );
       return typeof value === "number" ? [{ kind: "update-access-pattern", id, [field]: value }] : [];
+    }
+    case "k":
+    case "recall":
+    case "terms": {
+      const text = await prompter.text(`New ${field}`, {
+        ...(pattern?.search?.[field] === undefined ? {} : { default: String(pattern.search[field]) }),
+        validate: (value) => {
+          const edited = searchSettingEdit(workload, id, field, value);
+          return edited.ok ? true : edited.problems.join("; ");
+        },
+      });
+      const edited = searchSettingEdit(workload, id, field, text);
+      return edited.ok ? [edited.value] : [];
     }
     case "standalone":
       return [

@@ -20,15 +20,19 @@ import {
   parseNumberLine,
   parsePatternLine,
   type NumberPart,
+  splitTopLevel,
+} from "./interview-lines.js";
+import {
   ATTRIBUTE_TYPE_FORMS,
   attributeTypeText,
   parseAttributeType,
-  splitTopLevel,
+  searchProblems,
   type TypedAttribute,
-} from "./interview-lines.js";
+} from "./interview-search-lines.js";
 import type { Prompter } from "./interview-prompter.js";
 import { RANGES } from "../../session/value-ranges.js";
 import { atomicWritesForm, presenceForm } from "./interview-detail-forms.js";
+import { SEARCH_CHOICE, askSearchKind, searchForm } from "./interview-search-form.js";
 
 /** An answer to a question, plus the changes of any form the answer opened. */
 export interface AskedAnswer {
@@ -421,13 +425,25 @@ async function accessPatternForm(
     prompter.print("An access pattern works on an entity: add the entity first.");
     return [];
   }
-  const type =
-    preset.type === "read" || preset.type === "write"
+  // a read asked for (a write's items that nothing reads) may be a search too
+  const chosen =
+    preset.type === "write"
       ? preset.type
-      : await prompter.choose("Read or write?", [
-          { value: "read", name: "read (get, list, search)" },
-          { value: "write", name: "write (create, update, delete)" },
-        ] as const);
+      : preset.type === "read"
+        ? await prompter.choose(
+            "A query or a search?",
+            [
+              { value: "read", name: "a query (get, list by filters and a sort order)" },
+              SEARCH_CHOICE,
+            ] as const,
+            "read",
+          )
+        : await prompter.choose("Read or write?", [
+            { value: "read", name: "read (get, list, query)" },
+            SEARCH_CHOICE,
+            { value: "write", name: "write (create, update, delete)" },
+          ] as const);
+  const type = chosen === "write" ? "write" : "read";
   const entity =
     typeof preset.entity === "string"
       ? preset.entity
@@ -439,7 +455,22 @@ async function accessPatternForm(
     validate: (value) => (value.trim() === "" ? "a description is needed" : true),
   });
   const fields: Record<string, unknown> = {};
-  if (type === "write") {
+  const searched = workload.entities.find((e) => e.name === entity);
+  const searchAnswer =
+    chosen === SEARCH_CHOICE.value && searched !== undefined
+      ? await searchForm(prompter, searched, await askSearchKind(prompter))
+      : undefined;
+  if (searchAnswer !== undefined) {
+    // a search returns its k best by distance or rank: filters, but no sort order and no limit
+    fields.search = searchAnswer.search;
+    const where = await keyValueList(
+      prompter,
+      `Filters the search is scoped by, as attribute:operator (${PREDICATE_OPERATORS.join(", ")}), e.g. tenantId:eq (blank for none)`,
+      PREDICATE_OPERATORS,
+      "eq",
+    );
+    if (where !== undefined) fields.where = where;
+  } else if (type === "write") {
     fields.operation =
       typeof preset.operation === "string"
         ? preset.operation
@@ -482,8 +513,14 @@ async function accessPatternForm(
       ...(typeof peak === "number" ? { peak } : {}),
     };
   const change: Change = { kind: "add-access-pattern", type, entity, name: name.trim(), ...fields } as Change;
-  const attributeChanges = await declareNewAttributes(prompter, workload, entity, change);
-  return [...attributeChanges, change];
+  const declared = searchAnswer?.attributes ?? [];
+  const attributeChanges = await declareNewAttributes(
+    prompter,
+    withDeclaredAttributes(workload, declared),
+    entity,
+    change,
+  );
+  return [...declared, ...attributeChanges, change];
 }
 
 /** The average and peak rate on one line (`12, 40`; blank when not known yet). */
@@ -581,7 +618,15 @@ async function typedPattern(
     const guess = asked
       .map((attribute) => `${attribute}:${searchTypeGuess(change, attribute) ?? guessType(attribute)}`)
       .join(", ");
-    const typed = await attributeTypes(prompter, change.entity, asked, guess);
+    // a searched attribute's type must be a vector (or a text): checked as the line's search is
+    const searchedBy = (typed: Record<string, TypedAttribute>): string | undefined => {
+      const entity = workload.entities.find((e) => e.name === change.entity);
+      if (entity === undefined || change.search === undefined) return undefined;
+      const declared = Object.entries(typed).map(([name, attribute]) => ({ name, ...attribute }));
+      const problems = searchProblems({ ...entity, attributes: [...entity.attributes, ...declared] }, change);
+      return problems.length === 0 ? undefined : problems.join("; ");
+    };
+    const typed = await attributeTypes(prompter, change.entity, asked, guess, searchedBy);
     for (const [name, attribute] of Object.entries(typed))
       changes.push({ kind: "set-attribute", entity: change.entity, name, ...attribute });
   }
@@ -639,6 +684,7 @@ async function attributeTypes(
   entity: string,
   names: readonly string[],
   guess: string,
+  check: (typed: Record<string, TypedAttribute>) => string | undefined = () => undefined,
 ): Promise<Record<string, TypedAttribute>> {
   const parse = (text: string): Record<string, TypedAttribute> | string => {
     const result: Record<string, TypedAttribute> = {};
@@ -650,7 +696,7 @@ async function attributeTypes(
       result[name] = typed.value;
     }
     const missing = names.filter((name) => result[name] === undefined);
-    return missing.length > 0 ? `the type of ${missing.join(", ")} is needed` : result;
+    return missing.length > 0 ? `the type of ${missing.join(", ")} is needed` : (check(result) ?? result);
   };
   const text = await prompter.text(
     `${entity}: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} new: the type${names.length === 1 ? "" : "s"} as name:type (${ATTRIBUTE_TYPE_FORMS})`,

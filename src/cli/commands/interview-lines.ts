@@ -13,7 +13,6 @@
 import type { Change } from "../../session/changes.js";
 import type { WRITE_OPERATIONS } from "../../session/draft.js";
 import {
-  ATTRIBUTE_TYPES,
   CONSISTENCY_LEVELS,
   PREDICATE_OPERATORS,
   isValidEntityName,
@@ -21,17 +20,17 @@ import {
   type DraftWorkload,
 } from "../../session/draft.js";
 import { parseQuantity, type QuantityUnit } from "../../session/quantity.js";
-import {
-  DEFAULT_VECTOR_SEARCH_FACTS,
-  FULL_TEXT_LANGUAGES,
-  VECTOR_DATA_TYPES,
-  VECTOR_DISTANCE_FUNCTIONS,
-  type FullTextLanguage,
-  type VectorDataType,
-  type VectorDistanceFunction,
-} from "../../cosmos/vector-search.js";
-import { MAX_SEARCH_TERMS } from "../../workload/raw-schema.js";
 import { RANGES, rangeProblem, type NumberRange } from "../../session/value-ranges.js";
+import {
+  SEARCH_ATTRIBUTE_FIELD_NAMES,
+  parseAttributeType,
+  parseSearchSetting,
+  readSearchClause,
+  searchAttributeEdit,
+  searchAttributes,
+  searchProblems,
+  type SearchSetting,
+} from "./interview-search-lines.js";
 
 /** The outcome of parsing a line: the value, or what is wrong (every problem, in order). */
 export type LineResult<T> =
@@ -52,91 +51,6 @@ export function splitTopLevel(text: string): readonly string[] {
   }
   parts.push(current);
   return parts.map((part) => part.trim()).filter((part) => part !== "");
-}
-
-/** The most dimensions a vector may have: the largest any vector index type takes (diskANN, quantizedFlat). */
-export const MAX_VECTOR_DIMENSIONS = Math.max(
-  ...Object.values(DEFAULT_VECTOR_SEARCH_FACTS.indexes).map((index) => index.maxDimensions),
-);
-
-/** An attribute's type as typed: a workload type, with its embedding or full-text search when given. */
-export interface TypedAttribute {
-  readonly type: (typeof ATTRIBUTE_TYPES)[number];
-  readonly vector?: {
-    readonly dimensions: number;
-    readonly dataType: VectorDataType;
-    readonly distance: VectorDistanceFunction;
-  };
-  readonly fullText?: { readonly language: FullTextLanguage };
-}
-
-/** The attribute types a prompt lists: the workload's, then the search forms. */
-export const ATTRIBUTE_TYPE_FORMS = `${ATTRIBUTE_TYPES.join(", ")}, vector(<dimensions>[, ${VECTOR_DATA_TYPES.join("|")}][, ${VECTOR_DISTANCE_FUNCTIONS.join("|")}]), text(<language>)`;
-
-/** How a typed attribute is written back (`vector(1536, float32, cosine)`, `text(en-US)`, `string`). */
-export function attributeTypeText(attribute: TypedAttribute): string {
-  if (attribute.vector !== undefined)
-    return `vector(${attribute.vector.dimensions}, ${attribute.vector.dataType}, ${attribute.vector.distance})`;
-  if (attribute.fullText !== undefined) return `text(${attribute.fullText.language})`;
-  return attribute.type;
-}
-
-/**
- * An attribute type: `string`, `number`, ... (the workload's types), `vector(1536)` (an embedding:
- * float32 and cosine unless given, `vector(768, int8, euclidean)`) or `text(en-US)` (a string
- * searched by full text; `text` alone is en-US).
- * @example parseAttributeType("vector(1536)") // ok: { type: "array", vector: { dimensions: 1536, dataType: "float32", distance: "cosine" } }
- */
-export function parseAttributeType(text: string): LineResult<TypedAttribute> {
-  const typed = text.trim();
-  const fail = (problem: string): LineResult<TypedAttribute> => ({ ok: false, problems: [problem] });
-  const plain = ATTRIBUTE_TYPES.find((type) => type === typed.toLowerCase());
-  if (plain !== undefined) return { ok: true, value: { type: plain } };
-  const vector = /^vector\s*\((.*)\)$/i.exec(typed);
-  if (vector !== null) {
-    const [dimensionsText = "", ...options] = (vector[1] ?? "")
-      .split(/\s*[,;]\s*|\s+/)
-      .filter((p) => p !== "");
-    const dimensions = Number(dimensionsText);
-    const problems: string[] = [];
-    if (!/^\d+$/.test(dimensionsText) || dimensions < 1 || dimensions > MAX_VECTOR_DIMENSIONS)
-      problems.push(
-        `"${dimensionsText}": the dimensions of a vector are a whole number from 1 to ${MAX_VECTOR_DIMENSIONS} (e.g. vector(1536))`,
-      );
-    let dataType: VectorDataType = "float32";
-    let distance: VectorDistanceFunction = "cosine";
-    const said = new Set<string>();
-    for (const option of options) {
-      const lower = option.toLowerCase();
-      const asType = VECTOR_DATA_TYPES.find((candidate) => candidate === lower);
-      const asDistance = VECTOR_DISTANCE_FUNCTIONS.find((candidate) => candidate === lower);
-      if (asType !== undefined && !said.has("dataType")) {
-        dataType = asType;
-        said.add("dataType");
-      } else if (asDistance !== undefined && !said.has("distance")) {
-        distance = asDistance;
-        said.add("distance");
-      } else
-        problems.push(
-          `"${option}" is not a vector data type (${VECTOR_DATA_TYPES.join(", ")}) or distance function (${VECTOR_DISTANCE_FUNCTIONS.join(", ")}), each said once`,
-        );
-    }
-    return problems.length > 0
-      ? { ok: false, problems }
-      : { ok: true, value: { type: "array", vector: { dimensions, dataType, distance } } };
-  }
-  const fullText = /^(?:full-?)?text(?:\s*\((.*)\))?$/i.exec(typed);
-  if (fullText !== null) {
-    const said = (fullText[1] ?? "").trim();
-    const language =
-      said === ""
-        ? "en-US"
-        : FULL_TEXT_LANGUAGES.find((candidate) => candidate.toLowerCase() === said.toLowerCase());
-    return language === undefined
-      ? fail(`"${said}" is not a full-text language (${FULL_TEXT_LANGUAGES.join(", ")})`)
-      : { ok: true, value: { type: "string", fullText: { language } } };
-  }
-  return fail(`"${typed}" is not a type (${ATTRIBUTE_TYPE_FORMS})`);
 }
 
 /** One entity of an entity line: its name and, when given in parentheses, its key attributes. */
@@ -381,56 +295,6 @@ export function parsePatternLine(text: string, workload: DraftWorkload): LineRes
   return { ok: true, value: { change, newAttributes } };
 }
 
-/** The attributes a line's search names (nearest first). */
-function searchAttributes(fields: Record<string, unknown>): readonly string[] {
-  const search = fields.search as { nearest?: string; fullText?: string } | undefined;
-  return [search?.nearest, search?.fullText].filter((name) => name !== undefined);
-}
-
-/**
- * What is wrong with a line's search: `k`, `recall` or `terms` without what they apply to, a
- * sort or limit beside it, or an attribute the entity has that is not a vector (or not searched
- * by full text). An attribute the entity does not have yet is declared with the pattern.
- */
-function searchProblems(
-  entity: DraftWorkload["entities"][number],
-  fields: Record<string, unknown>,
-): readonly string[] {
-  const search = fields.search as
-    { nearest?: string; fullText?: string; recall?: number; terms?: number } | undefined;
-  if (search === undefined) return [];
-  const problems: string[] = [];
-  const listed = (kind: "vector" | "fullText"): string => {
-    const names = entity.attributes.filter((a) => a[kind] !== undefined).map((a) => a.name);
-    return names.length === 0
-      ? ""
-      : ` (${kind === "vector" ? "vector" : "full-text"} attributes: ${names.join(", ")})`;
-  };
-  if (search.nearest === undefined && search.fullText === undefined)
-    problems.push(
-      "say what the search compares: nearest <vector attribute>, text <text attribute>, or both joined by and",
-    );
-  const nearest = entity.attributes.find((a) => a.name === search.nearest);
-  if (nearest !== undefined && nearest.vector === undefined)
-    problems.push(
-      `${entity.name}.${nearest.name} is a ${nearest.type}, not a vector: nearest searches a vector attribute${listed("vector")}; declare one as vector(<dimensions>) (Entity.attribute type vector(1536))`,
-    );
-  const text = entity.attributes.find((a) => a.name === search.fullText);
-  if (text !== undefined && text.fullText === undefined)
-    problems.push(
-      `${entity.name}.${text.name} is not searched by full text: text searches an attribute of type text(<language>)${listed("fullText")}`,
-    );
-  if (search.recall !== undefined && search.nearest === undefined)
-    problems.push("recall applies to a vector search (nearest)");
-  if (search.terms !== undefined && search.fullText === undefined)
-    problems.push("terms apply to a full-text search (text)");
-  if (fields.orderBy !== undefined || fields.limit !== undefined)
-    problems.push(
-      "a search returns its k results by distance or rank: no sorted by and no limit (k is its limit)",
-    );
-  return problems;
-}
-
 function isVerb(word: string): boolean {
   const lower = word.toLowerCase();
   return READ_VERBS.has(lower) || lower in WRITE_VERBS;
@@ -505,57 +369,6 @@ function readClause(
     return undefined;
   }
   return `"${clause}" is not understood: a clause starts with ${type === "read" ? "by, where, sorted by, limit, returns, with, nearest, text, k, recall, terms" : "changes"}, or is a rate (12/s peak 40/s)`;
-}
-
-/**
- * The search clauses of a read: `nearest embedding` (a vector search), `text content` (full
- * text), `nearest embedding and text content` (hybrid), `k 10`, `recall 0.9`, `terms 3`.
- * Returns false when the clause is none of them.
- */
-function readSearchClause(
-  clause: string,
-  type: "read" | "write",
-  fields: Record<string, unknown>,
-): string | false | undefined {
-  const search: Record<string, unknown> = {
-    ...((fields.search as Record<string, unknown> | undefined) ?? {}),
-  };
-  const targets = /^(nearest|(?:full-?)?text)\s+(\S+)(?:\s+and\s+(nearest|(?:full-?)?text)\s+(\S+))?$/i.exec(
-    clause,
-  );
-  const setting = /^(k|recall|terms)\s+(\S+)$/i.exec(clause);
-  if (targets === null && setting === null) return false;
-  if (type === "write") return `"${clause}": a write does not search`;
-  if (targets !== null) {
-    const pairs = [
-      [targets[1], targets[2]],
-      [targets[3], targets[4]],
-    ] as const;
-    for (const [word, attribute] of pairs) {
-      if (word === undefined || attribute === undefined) continue;
-      if (!isValidName(attribute)) return `"${attribute}" is not an attribute name`;
-      const field = word.toLowerCase() === "nearest" ? "nearest" : "fullText";
-      if (search[field] !== undefined)
-        return `"${clause}": one ${field === "nearest" ? "nearest" : "text"} attribute per search`;
-      search[field] = attribute;
-    }
-    fields.search = search;
-    return undefined;
-  }
-  const field = (setting?.[1] ?? "").toLowerCase();
-  const raw = setting?.[2] ?? "";
-  const value = Number(raw);
-  if (field === "recall") {
-    if (!/^\d*\.?\d+$/.test(raw) || !(value > 0 && value <= 1))
-      return `"${raw}": recall is the share of the true nearest neighbours, more than 0 and at most 1 (e.g. 0.9; 1 = exact)`;
-  } else if (field === "terms") {
-    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_SEARCH_TERMS)
-      return `"${raw}": terms is a whole number from 1 to ${MAX_SEARCH_TERMS}`;
-  } else if (!/^\d+$/.test(raw) || value < 1)
-    return `"${raw}": k (the results a search returns) is a whole number of at least 1`;
-  search[field] = value;
-  fields.search = search;
-  return undefined;
 }
 
 function splitAnd(text: string): string[] {
@@ -637,6 +450,35 @@ function readRate(clause: string, fields: Record<string, unknown>): string | und
 /** The example shown with the one-line edit. */
 export const EDIT_LINE_EXAMPLE = "Q1 peak 60/s, Loan count 2M, Loan.status distinct 5, regions 3";
 
+/**
+ * The one-line edit's examples for this workload: `EDIT_LINE_EXAMPLE`, then, when the workload
+ * has them, a search read's settings (`Q2 k 20`, with its recall or terms) and a vector's or a
+ * full-text attribute's (`Chunk.embedding dimensions 768`, `Chunk.content language de-DE`).
+ */
+export function editLineExample(workload: DraftWorkload): string {
+  const search = workload.accessPatterns.find((p) => p.search !== undefined);
+  const attributeOf = (kind: "vector" | "fullText"): string | undefined => {
+    for (const entity of workload.entities) {
+      const found = entity.attributes.find((a) => a[kind] !== undefined);
+      if (found !== undefined) return `${entity.name}.${found.name}`;
+    }
+    return undefined;
+  };
+  const vector = attributeOf("vector");
+  const text = attributeOf("fullText");
+  return [
+    EDIT_LINE_EXAMPLE,
+    ...(search === undefined
+      ? []
+      : [
+          `${search.id} k 20`,
+          search.search?.nearest === undefined ? `${search.id} terms 5` : `${search.id} recall 0.95`,
+        ]),
+    ...(vector === undefined ? [] : [`${vector} dimensions 768`]),
+    ...(text === undefined ? [] : [`${text} language de-DE`]),
+  ].join(", ");
+}
+
 const ENTITY_EDITS: Readonly<Record<string, { field: string; unit: QuantityUnit; range: NumberRange }>> = {
   count: { field: "count", unit: "count", range: RANGES.positive },
   items: { field: "count", unit: "count", range: RANGES.positive },
@@ -653,7 +495,10 @@ const ENTITY_EDITS: Readonly<Record<string, { field: string; unit: QuantityUnit;
  * One value changed in one line: `Q1 peak 60/s` (or `Q1 12/s peak 40/s`, `Q1 limit 50`, `Q1
  * returns 10`, `Q1 by memberId and status`, `Q1 sorted by dueAt desc`), `Loan count 2M` (count,
  * size, largest, growth, kept, key), `Loan.status distinct 5` (distinct, type, skew, unique),
- * `regions 3`, `consistency strong`, `horizon 36`, `multi-region writes yes`.
+ * `regions 3`, `consistency strong`, `horizon 36`, `multi-region writes yes`; a search read's
+ * settings (`Q2 k 20`, `Q2 recall 0.95`, `Q2 terms 5`) and a vector's or a full-text attribute's
+ * (`Chunk.embedding dimensions 768`, `dataType int8`, `distance euclidean`, `Chunk.content
+ * language de-DE`), each checked as the one-line pattern form and the workload format check it.
  * @example parseEditLine("Q1 peak 60/s", workload) // ok: { kind: "set-rate", pattern: "Q1", peak: 60 }
  */
 export function parseEditLine(text: string, workload: DraftWorkload): LineResult<Change> {
@@ -691,7 +536,7 @@ export function parseEditLine(text: string, workload: DraftWorkload): LineResult
       value: { kind: "set-scale", multiRegionWrites: /^(yes|true|on)$/i.test(multi[1] ?? "") },
     };
   const pattern = workload.accessPatterns.find((p) => p.id.toLowerCase() === lower);
-  if (pattern !== undefined) return patternEdit(pattern, rest);
+  if (pattern !== undefined) return patternEdit(workload, pattern, rest);
   const [entityName = "", attribute] = subject.split(".");
   const entity = workload.entities.find((e) => e.name.toLowerCase() === entityName.toLowerCase());
   if (entity === undefined)
@@ -700,7 +545,11 @@ export function parseEditLine(text: string, workload: DraftWorkload): LineResult
     );
   const [field = "", ...valueWords] = restWords;
   const value = valueWords.join(" ");
-  if (attribute !== undefined) return attributeEdit(entity.name, attribute, field.toLowerCase(), value);
+  if (attribute !== undefined)
+    return (
+      searchAttributeEdit(entity, attribute, field, value) ??
+      attributeEdit(entity.name, attribute, field.toLowerCase(), value)
+    );
   if (field.toLowerCase() === "key") {
     const key = value.split(/[,\s]+/).filter((k) => k !== "");
     if (key.length === 0 || key.some((k) => !isValidName(k)))
@@ -725,7 +574,28 @@ export function parseEditLine(text: string, workload: DraftWorkload): LineResult
   };
 }
 
-function patternEdit(pattern: DraftWorkload["accessPatterns"][number], rest: string): LineResult<Change> {
+/**
+ * One setting of a search read changed, as a step-by-step form asks it: checked as `Q2 k 20` in
+ * the one-line edit (the value, then the search it leaves).
+ * @example searchSettingEdit(workload, "Q2", "k", "20") // ok: update-access-pattern with search.k 20
+ */
+export function searchSettingEdit(
+  workload: DraftWorkload,
+  id: string,
+  field: SearchSetting,
+  value: string,
+): LineResult<Change> {
+  const pattern = workload.accessPatterns.find((p) => p.id === id);
+  if (pattern === undefined) return { ok: false, problems: [`there is no access pattern ${id}`] };
+  const parsed = parseSearchSetting(field, value);
+  return parsed.ok ? patternEdit(workload, pattern, `${field} ${parsed.value}`) : parsed;
+}
+
+function patternEdit(
+  workload: DraftWorkload,
+  pattern: DraftWorkload["accessPatterns"][number],
+  rest: string,
+): LineResult<Change> {
   const fields: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const clause of splitTopLevel(rest)) {
@@ -734,8 +604,22 @@ function patternEdit(pattern: DraftWorkload["accessPatterns"][number], rest: str
   }
   if (problems.length > 0) return { ok: false, problems };
   // `Q1 k 20` changes one setting of the search it has
-  if (fields.search !== undefined)
-    fields.search = { ...pattern.search, ...(fields.search as Record<string, unknown>) };
+  if (fields.search !== undefined) {
+    const search = fields.search as Record<string, unknown>;
+    const settings = Object.keys(search);
+    if (pattern.search === undefined && search.nearest === undefined && search.fullText === undefined)
+      return {
+        ok: false,
+        problems: [
+          `${pattern.id} does not search: ${settings.join(" and ")} ${settings.length === 1 ? "is a setting" : "are settings"} of a search read (say what it searches too: ${pattern.id} nearest <vector attribute>, or text <text attribute>)`,
+        ],
+      };
+    fields.search = { ...pattern.search, ...search };
+  }
+  // the pattern as the edit leaves it is checked as a typed search line is
+  const entity = workload.entities.find((e) => e.name === pattern.entity);
+  const after = entity === undefined ? [] : searchProblems(entity, { ...pattern, ...fields });
+  if (after.length > 0) return { ok: false, problems: after.map((problem) => `${pattern.id}: ${problem}`) };
   if (Object.keys(fields).length === 0)
     return { ok: false, problems: [`say what changes in ${pattern.id}: e.g. ${pattern.id} peak 60/s`] };
   const { rps, ...others } = fields as { rps?: { avg?: number; peak?: number } };
@@ -770,6 +654,8 @@ function attributeEdit(entity: string, attribute: string, field: string, value: 
         ? { ok: true, value: { ...base, unique: /^(yes|true)$/i.test(value) } }
         : fail("unique is yes or no");
     default:
-      return fail(`"${field}" is not a field of an attribute: distinct, type, skew, unique`);
+      return fail(
+        `"${field}" is not a field of an attribute: distinct, type, skew, unique; ${SEARCH_ATTRIBUTE_FIELD_NAMES}`,
+      );
   }
 }

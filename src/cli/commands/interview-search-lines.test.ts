@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { applyChanges } from "../../session/apply-changes.js";
 import { createSession } from "../../session/state.js";
+import { EDIT_LINE_EXAMPLE, editLineExample, parseEditLine, parsePatternLine } from "./interview-lines.js";
 import {
   MAX_VECTOR_DIMENSIONS,
   parseAttributeType,
-  parseEditLine,
-  parsePatternLine,
-} from "./interview-lines.js";
+  parseSearchSetting,
+  parseVectorDimensions,
+} from "./interview-search-lines.js";
 
 function chunks() {
   const made = applyChanges(createSession(), [
@@ -186,5 +187,150 @@ describe("a search pattern line", () => {
         search: { nearest: "embedding", k: 20, recall: 0.9 },
       },
     });
+  });
+});
+
+describe("one search value changed in one line", () => {
+  function searched() {
+    const made = applyChanges(createSession(), [
+      {
+        kind: "add-entity",
+        name: "Chunk",
+        key: "chunkId",
+        attributes: {
+          title: "string",
+          embedding: { type: "array", vector: { dimensions: 1536, dataType: "float32", distance: "cosine" } },
+          content: { type: "string", fullText: { language: "en-US" } },
+        },
+      },
+      {
+        kind: "add-access-pattern",
+        id: "Q1",
+        type: "read",
+        name: "similar",
+        entity: "Chunk",
+        search: { nearest: "embedding", k: 10, recall: 0.9 },
+        returns: { avg: 8 },
+      },
+      {
+        kind: "add-access-pattern",
+        id: "Q2",
+        type: "read",
+        name: "keywords",
+        entity: "Chunk",
+        search: { fullText: "content", k: 10, terms: 3 },
+      },
+      {
+        kind: "add-access-pattern",
+        id: "Q3",
+        type: "read",
+        name: "by title",
+        entity: "Chunk",
+        where: { title: "eq" },
+      },
+    ]);
+    if (!made.ok) throw new Error(JSON.stringify(made.issues));
+    return made.value.state.workload;
+  }
+  const problems = (line: string): readonly string[] => {
+    const parsed = parseEditLine(line, searched());
+    return parsed.ok ? [] : parsed.problems;
+  };
+
+  it("changes k, recall and terms, keeping the search's other settings", () => {
+    expect(parseEditLine("Q1 recall 0.95", searched())).toEqual({
+      ok: true,
+      value: {
+        kind: "update-access-pattern",
+        id: "Q1",
+        search: { nearest: "embedding", k: 10, recall: 0.95 },
+      },
+    });
+    expect(parseEditLine("Q2 terms 5, k 20", searched())).toEqual({
+      ok: true,
+      value: { kind: "update-access-pattern", id: "Q2", search: { fullText: "content", k: 20, terms: 5 } },
+    });
+  });
+
+  it("refuses values the workload format refuses, with the one-line form's messages", () => {
+    expect(problems("Q1 k 0")).toEqual([
+      '"0": k (the results a search returns) is a whole number of at least 1',
+    ]);
+    expect(problems("Q1 k 2.5")[0]).toContain("k (the results a search returns) is a whole number");
+    expect(problems("Q1 recall 1.2")[0]).toContain("more than 0 and at most 1");
+    expect(problems("Q2 terms 17")).toEqual(['"17": terms is a whole number from 1 to 16']);
+    expect(problems("Q2 recall 0.9")).toEqual(["Q2: recall applies to a vector search (nearest)"]);
+    expect(problems("Q1 terms 3")).toEqual(["Q1: terms apply to a full-text search (text)"]);
+    // Q1 returns 8 on average: k cannot be lower
+    expect(problems("Q1 k 5")).toEqual([
+      "Q1: a search returns at most its k (5) results: returns 8 on average is more (lower it, or raise k)",
+    ]);
+    expect(problems("Q3 k 10")[0]).toContain("Q3 does not search: k is a setting of a search read");
+  });
+
+  it("shows the workload's own search settings in its example, each a valid edit", () => {
+    const example = editLineExample(searched());
+    expect(example).toContain(
+      "Q1 k 20, Q1 recall 0.95, Chunk.embedding dimensions 768, Chunk.content language de-DE",
+    );
+    for (const line of example.split(", ").slice(4))
+      expect(parseEditLine(line, searched()).ok, line).toBe(true);
+    expect(editLineExample(createSession().workload)).toBe(EDIT_LINE_EXAMPLE);
+  });
+
+  it("changes a vector's dimensions, data type or distance and a text's language, keeping the rest", () => {
+    expect(parseEditLine("Chunk.embedding dimensions 768", searched())).toEqual({
+      ok: true,
+      value: {
+        kind: "set-attribute",
+        entity: "Chunk",
+        name: "embedding",
+        vector: { dimensions: 768, dataType: "float32", distance: "cosine" },
+      },
+    });
+    const dataType = parseEditLine("Chunk.embedding dataType int8", searched());
+    expect(dataType.ok && dataType.value).toMatchObject({ vector: { dimensions: 1536, dataType: "int8" } });
+    const distance = parseEditLine("Chunk.embedding distance euclidean", searched());
+    expect(distance.ok && distance.value).toMatchObject({ vector: { distance: "euclidean" } });
+    expect(parseEditLine("Chunk.content language de-de", searched())).toEqual({
+      ok: true,
+      value: { kind: "set-attribute", entity: "Chunk", name: "content", fullText: { language: "de-DE" } },
+    });
+  });
+
+  it("refuses a setting out of the facts' range or on an attribute that is not a vector or text", () => {
+    expect(problems("Chunk.embedding dimensions 4097")[0]).toContain(
+      `whole number from 1 to ${MAX_VECTOR_DIMENSIONS}`,
+    );
+    expect(problems("Chunk.embedding dimensions 0")[0]).toContain("whole number from 1");
+    expect(problems("Chunk.embedding dataType float64")).toEqual([
+      '"float64" is not a vector data type (float32, int8, uint8)',
+    ]);
+    expect(problems("Chunk.embedding distance manhattan")).toEqual([
+      '"manhattan" is not a distance function (cosine, dotproduct, euclidean)',
+    ]);
+    expect(problems("Chunk.content language xx-XX")[0]).toContain(
+      "is not a full-text language (en-US, de-DE",
+    );
+    expect(problems("Chunk.title dimensions 768")[0]).toContain(
+      "Chunk.title is a string, not a vector: dimensions is a setting of a vector attribute (Chunk's vectors: embedding)",
+    );
+    expect(problems("Chunk.embedding language de-DE")[0]).toContain(
+      "not searched by full text: a language belongs to a text attribute (Chunk's full-text attributes: content)",
+    );
+    expect(problems("Chunk.missing dimensions 3")[0]).toContain('Chunk has no attribute "missing"');
+    expect(problems("Chunk.title colour red")[0]).toContain("dimensions, dataType, distance");
+  });
+});
+
+describe("a search setting answered alone", () => {
+  it("is checked as in a line", () => {
+    expect(parseSearchSetting("k", " 20 ")).toEqual({ ok: true, value: 20 });
+    expect(parseSearchSetting("recall", "1")).toEqual({ ok: true, value: 1 });
+    expect(parseSearchSetting("recall", "-0.1").ok).toBe(false);
+    expect(parseSearchSetting("terms", "0").ok).toBe(false);
+    expect(parseSearchSetting("k", "1e99").ok).toBe(false);
+    expect(parseVectorDimensions("1536")).toEqual({ ok: true, value: 1536 });
+    expect(parseVectorDimensions("12.5").ok).toBe(false);
   });
 });

@@ -23,7 +23,7 @@ import { EXIT_OK } from "../support/output.js";
 import { MENU_WORD, Prompter, SET_WORD, type PromptContext } from "./interview-prompter.js";
 import { answerTurn, applyWhatCan, isInterruption } from "./interview-turn.js";
 import { runEditMenu } from "./interview-edits.js";
-import { EDIT_LINE_EXAMPLE, parseEditLine } from "./interview-lines.js";
+import { EDIT_LINE_EXAMPLE, editLineExample, parseEditLine } from "./interview-lines.js";
 
 export const register: CommandRegistration = (program) => {
   program
@@ -174,7 +174,7 @@ export async function runInterview(options: { dir: string; context?: PromptConte
         }
         case "set": {
           const workloadNow = state.workload;
-          const text = await prompter.text(`The change, on one line (e.g. ${EDIT_LINE_EXAMPLE})`, {
+          const text = await prompter.text(`The change, on one line (e.g. ${editLineExample(workloadNow)})`, {
             validate: (value) => {
               const parsed = parseEditLine(value, workloadNow);
               return parsed.ok ? true : parsed.problems.join("; ");
