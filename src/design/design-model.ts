@@ -152,7 +152,8 @@ function designGroup(
       single.overMaximum === 0 &&
       single.nearLimit === 0 &&
       single.frequentFanOuts === 0 &&
-      !repairedLast(singleDecisions)) ||
+      !repairedLast(singleDecisions) &&
+      !refusedCheaperKey(singleDecisions)) ||
     budget.spent >= budget.units
   ) {
     decisions.push(...singleDecisions);
@@ -202,6 +203,24 @@ function designGroup(
  * `shard` or `repair` decision that chose another model than the one it kept (its first
  * alternative).
  */
+/**
+ * A partition key chosen over a cheaper one that broke capacity limits only (a hot or large
+ * partition, not an unsound model): a repair of the cheaper key (replicas, shards, a copy) may
+ * meet the limits for less, which only moves combined with their repairs find (work-orders: keyed
+ * by the order with a copy per company in 4 replicas and 4 shards, $1,836 a month, against the
+ * hierarchical key one move at a time reaches, $4,788).
+ */
+function refusedCheaperKey(decisions: readonly Decision[]): boolean {
+  return decisions.some((d) => {
+    if (d.subject.kind !== "partitionKey") return false;
+    const chosen = d.alternatives.find((a) => a.name === d.chosen);
+    if (chosen === undefined) return false;
+    return d.alternatives.some(
+      (a) => a.errors > 0 && a.unsound === 0 && a.monthlyCostUSD < chosen.monthlyCostUSD,
+    );
+  });
+}
+
 function repairedLast(decisions: readonly Decision[]): boolean {
   return decisions.some(
     (d) =>

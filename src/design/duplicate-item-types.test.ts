@@ -87,12 +87,17 @@ describe("two reads of one entity by one filter, with different projections", ()
       // It stores the whole record the rarer read returns.
       expect(copy?.item.select).toBeUndefined();
       expect(copy?.item.truncate).toEqual([]);
-      // Control: the situation that made twins arises (the rarer read asks for a copy keyed by
-      // the filter of the copy already made for the hot one), and the copy is widened instead.
-      const decision = decisions.find((d) => d.id === `fan-out-${whole}`);
-      expect(decision?.chosen).toBe(
-        `widen the copy ${copy?.container}/${copy?.item.type} (partitioned by ${filter}) to serve ${whole} too`,
-      );
+      // Control: when the item keyed by the filter is a copy (the situation that made twins: the
+      // rarer read asks for a copy keyed by the filter of the copy already made for the hot one),
+      // the copy is widened instead. (With the request charges refitted for issue 30, fleet-trips
+      // keys the trips themselves by driver and keeps the newest per vehicle instead: no copy by
+      // driver to widen; the next test builds that situation on purpose.)
+      if (copy?.item.source !== undefined) {
+        const decision = decisions.find((d) => d.id === `fan-out-${whole}`);
+        expect(decision?.chosen).toBe(
+          `widen the copy ${copy.container}/${copy.item.type} (partitioned by ${filter}) to serve ${whole} too`,
+        );
+      }
     },
   );
 
