@@ -61,13 +61,18 @@ describe("infrastructure of search containers", () => {
     );
     expect(bicep).toMatch(/path: '\/embedding\/\*'/);
     expect(bicep).toContain(`containers@${FULL_TEXT_API_VERSION}'`);
-    // Without a shard key: the 2024-11-15 types, whose extract lists vectorEmbeddingPolicy and
-    // vectorIndexes as properties without their inner types (the only problems it can report).
+    // Without a shard key: the 2024-11-15 types, whose VectorEmbedding and VectorIndex (path and
+    // type only) the extract has in full.
     const unsharded = renderBicep(model(false, false));
     expect(unsharded).toContain("containers@2024-11-15'");
-    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchema())).toEqual([
-      "resource container0.properties.resource.indexingPolicy.vectorIndexes: not in the schema extract (extract it first)",
-      "resource container0.properties.resource.vectorEmbeddingPolicy: not in the schema extract (extract it first)",
+    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchema())).toEqual([]);
+    // The check sees the vector properties: a wrong distance function, a missing dimension count.
+    const wrong = unsharded
+      .replace("distanceFunction: 'cosine'", "distanceFunction: 'manhattan'")
+      .replace(/\n\s*dimensions: 1536/, "");
+    expect(bicepFileProblems(parseBicepSubset(wrong), loadBicepSchema())).toEqual([
+      "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].distanceFunction: 'manhattan' is not one of cosine, dotproduct, euclidean",
+      "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].dimensions: required, missing",
     ]);
   });
 
