@@ -11,7 +11,7 @@ import { parseBicepSubset } from "../test-support/bicep-subset.js";
 import {
   bicepFileProblems,
   loadAzurermSchema,
-  loadBicepSchema,
+  loadBicepSchemas,
   parseTerraform,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
@@ -65,12 +65,12 @@ describe("infrastructure of search containers", () => {
     // type only) the extract has in full.
     const unsharded = renderBicep(model(false, false));
     expect(unsharded).toContain("containers@2024-11-15'");
-    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchema())).toEqual([]);
+    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchemas())).toEqual([]);
     // The check sees the vector properties: a wrong distance function, a missing dimension count.
     const wrong = unsharded
       .replace("distanceFunction: 'cosine'", "distanceFunction: 'manhattan'")
       .replace(/\n\s*dimensions: 1536/, "");
-    expect(bicepFileProblems(parseBicepSubset(wrong), loadBicepSchema())).toEqual([
+    expect(bicepFileProblems(parseBicepSubset(wrong), loadBicepSchemas())).toEqual([
       "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].distanceFunction: 'manhattan' is not one of cosine, dotproduct, euclidean",
       "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].dimensions: required, missing",
     ]);
@@ -84,6 +84,23 @@ describe("infrastructure of search containers", () => {
       /fullTextPolicy: \{\s*defaultLanguage: 'en-US'\s*fullTextPaths: \[\s*\{\s*path: '\/content'\s*language: 'en-US'/,
     );
     expect(bicep).toMatch(/fullTextIndexes: \[\s*\{\s*path: '\/content'/);
+    // Each resource is checked against the extract of its own API version: the 2024-12-01-preview
+    // types (bicep-types-az) have none of the three properties the full-text container needs.
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([
+      "resource container0.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex",
+      "resource container0.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy",
+      "resource container0.properties.resource.fullTextPolicy: not a property of SqlContainerResource",
+    ]);
+  });
+
+  it("a resource on an API version without an extract is a problem", () => {
+    const bicep = renderBicep(model(false, false)).replace(
+      "'Microsoft.DocumentDB/databaseAccounts@2024-11-15'",
+      "'Microsoft.DocumentDB/databaseAccounts@2023-04-15'",
+    );
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([
+      "resource account: Microsoft.DocumentDB/databaseAccounts@2023-04-15: no extract of API version 2023-04-15",
+    ]);
   });
 
   it("the script: capabilities on the account, the container through az rest with its whole definition", () => {
