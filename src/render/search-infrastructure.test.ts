@@ -1,9 +1,10 @@
 /**
  * The infrastructure of a container with search policies (issue 31): Bicep with the vector
  * embedding policy, vector indexes and full-text policy and the account capabilities (checked
- * against the Microsoft.DocumentDB 2024-11-15 extract where it has the types), the script
- * creating the container through the ARM REST API with the whole definition, and Terraform,
- * whose azurerm resource has no such arguments, saying so instead of creating it without them.
+ * against the Microsoft.DocumentDB extract of each resource's API version), the script creating
+ * the container through the ARM REST API with the whole definition (its body checked against the
+ * same extract), and Terraform, whose azurerm resource has no such arguments, saying so instead
+ * of creating it without them.
  */
 import { describe, expect, it } from "vitest";
 import type { Model } from "../model/types.js";
@@ -13,6 +14,7 @@ import {
   loadAzurermSchema,
   loadBicepSchemas,
   parseTerraform,
+  restBodyProblems,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
 import { renderAzureCli } from "./azure-cli.js";
@@ -61,6 +63,7 @@ describe("infrastructure of search containers", () => {
     );
     expect(bicep).toMatch(/path: '\/embedding\/\*'/);
     expect(bicep).toContain(`containers@${FULL_TEXT_API_VERSION}'`);
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([]);
     // Without a shard key: the 2024-11-15 types, whose VectorEmbedding and VectorIndex (path and
     // type only) the extract has in full.
     const unsharded = renderBicep(model(false, false));
@@ -84,13 +87,17 @@ describe("infrastructure of search containers", () => {
       /fullTextPolicy: \{\s*defaultLanguage: 'en-US'\s*fullTextPaths: \[\s*\{\s*path: '\/content'\s*language: 'en-US'/,
     );
     expect(bicep).toMatch(/fullTextIndexes: \[\s*\{\s*path: '\/content'/);
-    // Each resource is checked against the extract of its own API version: the 2024-12-01-preview
-    // types (bicep-types-az) have none of the three properties the full-text container needs.
-    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([
-      "resource container0.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex",
-      "resource container0.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy",
-      "resource container0.properties.resource.fullTextPolicy: not a property of SqlContainerResource",
-    ]);
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([]);
+    // Why not an older version: neither 2024-11-15 nor 2024-12-01-preview (the version of
+    // Microsoft's full-text samples) has any of the three properties this container needs.
+    for (const older of ["2024-11-15", "2024-12-01-preview"]) {
+      const onOlder = bicep.replace(`containers@${FULL_TEXT_API_VERSION}'`, `containers@${older}'`);
+      expect(bicepFileProblems(parseBicepSubset(onOlder), loadBicepSchemas()), older).toEqual([
+        "resource container0.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex",
+        "resource container0.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy",
+        "resource container0.properties.resource.fullTextPolicy: not a property of SqlContainerResource",
+      ]);
+    }
   });
 
   it("a resource on an API version without an extract is a problem", () => {
@@ -111,6 +118,18 @@ describe("infrastructure of search containers", () => {
     expect(cli).toContain('"vectorEmbeddingPolicy":{"vectorEmbeddings":[{"path":"/embedding"');
     expect(cli).toContain('"fullTextPolicy":{"defaultLanguage":"en-US"');
     expect(cli).not.toContain("az cosmosdb sql container create");
+    // The body the script sends, against the extract of the API version in its URL.
+    const url = /containers\/"'([^?']+)\?api-version=([^']+)'/.exec(cli);
+    const body = /--body '([^']*)'$/m.exec(cli)?.[1];
+    expect(url?.[2]).toBe(FULL_TEXT_API_VERSION);
+    expect(
+      restBodyProblems(
+        `Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${url?.[2] ?? ""}`,
+        url?.[1] ?? "",
+        JSON.parse(body ?? "null"),
+        loadBicepSchemas(),
+      ),
+    ).toEqual([]);
   });
 
   it("Terraform: the capabilities, and no container without its policies (azurerm has no arguments for them)", async () => {
