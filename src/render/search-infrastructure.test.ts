@@ -118,18 +118,36 @@ describe("infrastructure of search containers", () => {
     expect(cli).toContain('"vectorEmbeddingPolicy":{"vectorEmbeddings":[{"path":"/embedding"');
     expect(cli).toContain('"fullTextPolicy":{"defaultLanguage":"en-US"');
     expect(cli).not.toContain("az cosmosdb sql container create");
-    // The body the script sends, against the extract of the API version in its URL.
-    const url = /containers\/"'([^?']+)\?api-version=([^']+)'/.exec(cli);
-    const body = /--body '([^']*)'$/m.exec(cli)?.[1];
-    expect(url?.[2]).toBe(FULL_TEXT_API_VERSION);
-    expect(
-      restBodyProblems(
-        `Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${url?.[2] ?? ""}`,
-        url?.[1] ?? "",
-        JSON.parse(body ?? "null"),
-        loadBicepSchemas(),
-      ),
-    ).toEqual([]);
+    // The body the script sends, against the extract of the API version in its URL: full text
+    // and a shard key on 2025-10-15, vectors alone on 2024-11-15.
+    for (const [m, version] of [
+      [model(true), FULL_TEXT_API_VERSION],
+      [model(false), FULL_TEXT_API_VERSION],
+      [model(false, false), "2024-11-15"],
+    ] as const) {
+      const script = renderAzureCli(m);
+      const url = /containers\/"'([^?']+)\?api-version=([^']+)'/.exec(script);
+      const body = /--body '([^']*)'$/m.exec(script)?.[1];
+      expect(url?.[2]).toBe(version);
+      expect(
+        restBodyProblems(
+          `Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${version}`,
+          url?.[1] ?? "",
+          JSON.parse(body ?? "null"),
+          loadBicepSchemas(),
+        ),
+      ).toEqual([]);
+    }
+    // The same check finds what an older version lacks.
+    const fullText = /--body '([^']*)'$/m.exec(renderAzureCli(model(true)))?.[1];
+    const container = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15";
+    expect(restBodyProblems(container, "chunks", JSON.parse(fullText ?? "null"), loadBicepSchemas())).toEqual(
+      [
+        `PUT ${container} chunks.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex`,
+        `PUT ${container} chunks.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy`,
+        `PUT ${container} chunks.properties.resource.fullTextPolicy: not a property of SqlContainerResource`,
+      ],
+    );
   });
 
   it("Terraform: the capabilities, and no container without its policies (azurerm has no arguments for them)", async () => {
