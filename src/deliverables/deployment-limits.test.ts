@@ -19,7 +19,7 @@ import { loadExample, parseModel, parseWorkload } from "../test-support/evaluate
 import {
   bicepFileProblems,
   loadAzurermSchema,
-  loadBicepSchema,
+  loadBicepSchemas,
   parseTerraform,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
@@ -119,7 +119,7 @@ describe("throughput over the default maximum per container", () => {
       );
     }
     expect(terraformProblems(await parseTerraform(terraform), loadAzurermSchema())).toEqual([]);
-    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchema())).toEqual([]);
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([]);
     expect(bashSyntaxErrors(script)).toBe("");
     if (SHELLCHECK) expect(shellcheckReport(script)).toBe("");
 

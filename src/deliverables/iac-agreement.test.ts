@@ -21,7 +21,7 @@ import { parseBicepSubset } from "../test-support/bicep-subset.js";
 import {
   bicepFileProblems,
   loadAzurermSchema,
-  loadBicepSchema,
+  loadBicepSchemas,
   parseTerraform,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
@@ -67,7 +67,7 @@ describe("the IaC agrees with the evaluation", () => {
       );
       const tf = await parseTerraform(renderTerraform(model, options));
       expect(terraformProblems(tf, loadAzurermSchema())).toEqual([]);
-      expect(bicepFileProblems(parseBicepSubset(renderBicep(model, options)), loadBicepSchema())).toEqual([]);
+      expect(bicepFileProblems(parseBicepSubset(renderBicep(model, options)), loadBicepSchemas())).toEqual([]);
       const script = renderAzureCli(model, options);
       expect(bashSyntaxErrors(script)).toBe("");
       if (SHELLCHECK) expect(shellcheckReport(script)).toBe("");

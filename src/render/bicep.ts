@@ -5,7 +5,8 @@
  * unique keys, throughput) and data-plane role assignments.
  * Resource shapes: https://learn.microsoft.com/azure/templates/microsoft.documentdb/2024-11-15/databaseaccounts
  * (and .../sqldatabases, .../sqldatabases/containers, .../sqlroleassignments), checked 2026-11-24;
- * the properties written are checked in tests against `infrastructure-schemas/bicep-documentdb-2024-11-15.json`.
+ * the properties written are checked in tests against `test/fixtures/iac-schemas/bicep-documentdb-2024-11-15.json`
+ * (and a search container's against the extract of `FULL_TEXT_API_VERSION`).
  */
 import type { ContainerDefinitionData } from "../planner/container-definition.js";
 import { GATEWAY_SERVICE } from "../cosmos/dedicated-gateway.js";
@@ -33,13 +34,14 @@ import {
 export const DOCUMENTDB_API_VERSION = "2024-11-15";
 
 /**
- * The API version of a container with a full-text policy or a vector index shard key: 2024-11-15
- * has `vectorEmbeddingPolicy` and `vectorIndexes` but no `fullTextPolicy`
- * (test/fixtures/iac-schemas); Microsoft's full-text samples deploy it on 2024-12-01-preview
- * (checked 2026-11-29). Not checked against that version's schema here (no extract of it): the
- * script and Bicep say so in a comment.
+ * The API version of a container with a full-text policy or a vector index shard key. In the
+ * Bicep types (Azure/bicep-types-az, read 2026-11-29) neither 2024-11-15 nor 2024-12-01-preview,
+ * the version Microsoft's full-text samples deploy, has `fullTextPolicy`,
+ * `indexingPolicy.fullTextIndexes` or a vector index's `vectorIndexShardKey`; 2025-10-15 (GA) has
+ * all three. Checked in tests against the extract of each version
+ * (test/fixtures/iac-schemas/bicep-documentdb-<version>.json).
  */
-export const FULL_TEXT_API_VERSION = "2024-12-01-preview";
+export const FULL_TEXT_API_VERSION = "2025-10-15";
 
 /** The API version a container's resource needs. */
 export function containerApiVersion(definition: ContainerDefinitionData): string {

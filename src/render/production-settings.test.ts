@@ -6,7 +6,7 @@ import { parseBicepSubset, type BicepNode } from "../test-support/bicep-subset.j
 import {
   bicepFileProblems,
   loadAzurermSchema,
-  loadBicepSchema,
+  loadBicepSchemas,
   parseTerraform,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
@@ -95,7 +95,7 @@ const VARIANTS: readonly (readonly [string, Model, IacOptions])[] = [
 
 describe("the infrastructure conforms to the schemas Azure applies", () => {
   const azurerm = loadAzurermSchema();
-  const documentdb = loadBicepSchema();
+  const documentdb = loadBicepSchemas();
 
   it.each(VARIANTS)(
     "Terraform of %s: every argument is in the azurerm 4.78 schema",

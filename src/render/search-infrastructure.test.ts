@@ -1,9 +1,10 @@
 /**
  * The infrastructure of a container with search policies (issue 31): Bicep with the vector
  * embedding policy, vector indexes and full-text policy and the account capabilities (checked
- * against the Microsoft.DocumentDB 2024-11-15 extract where it has the types), the script
- * creating the container through the ARM REST API with the whole definition, and Terraform,
- * whose azurerm resource has no such arguments, saying so instead of creating it without them.
+ * against the Microsoft.DocumentDB extract of each resource's API version), the script creating
+ * the container through the ARM REST API with the whole definition (its body checked against the
+ * same extract), and Terraform, whose azurerm resource has no such arguments, saying so instead
+ * of creating it without them.
  */
 import { describe, expect, it } from "vitest";
 import type { Model } from "../model/types.js";
@@ -11,8 +12,9 @@ import { parseBicepSubset } from "../test-support/bicep-subset.js";
 import {
   bicepFileProblems,
   loadAzurermSchema,
-  loadBicepSchema,
+  loadBicepSchemas,
   parseTerraform,
+  restBodyProblems,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
 import { renderAzureCli } from "./azure-cli.js";
@@ -61,13 +63,19 @@ describe("infrastructure of search containers", () => {
     );
     expect(bicep).toMatch(/path: '\/embedding\/\*'/);
     expect(bicep).toContain(`containers@${FULL_TEXT_API_VERSION}'`);
-    // Without a shard key: the 2024-11-15 types, whose extract lists vectorEmbeddingPolicy and
-    // vectorIndexes as properties without their inner types (the only problems it can report).
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([]);
+    // Without a shard key: the 2024-11-15 types, whose VectorEmbedding and VectorIndex (path and
+    // type only) the extract has in full.
     const unsharded = renderBicep(model(false, false));
     expect(unsharded).toContain("containers@2024-11-15'");
-    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchema())).toEqual([
-      "resource container0.properties.resource.indexingPolicy.vectorIndexes: not in the schema extract (extract it first)",
-      "resource container0.properties.resource.vectorEmbeddingPolicy: not in the schema extract (extract it first)",
+    expect(bicepFileProblems(parseBicepSubset(unsharded), loadBicepSchemas())).toEqual([]);
+    // The check sees the vector properties: a wrong distance function, a missing dimension count.
+    const wrong = unsharded
+      .replace("distanceFunction: 'cosine'", "distanceFunction: 'manhattan'")
+      .replace(/\n\s*dimensions: 1536/, "");
+    expect(bicepFileProblems(parseBicepSubset(wrong), loadBicepSchemas())).toEqual([
+      "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].distanceFunction: 'manhattan' is not one of cosine, dotproduct, euclidean",
+      "resource container0.properties.resource.vectorEmbeddingPolicy.vectorEmbeddings[0].dimensions: required, missing",
     ]);
   });
 
@@ -79,6 +87,27 @@ describe("infrastructure of search containers", () => {
       /fullTextPolicy: \{\s*defaultLanguage: 'en-US'\s*fullTextPaths: \[\s*\{\s*path: '\/content'\s*language: 'en-US'/,
     );
     expect(bicep).toMatch(/fullTextIndexes: \[\s*\{\s*path: '\/content'/);
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([]);
+    // Why not an older version: neither 2024-11-15 nor 2024-12-01-preview (the version of
+    // Microsoft's full-text samples) has any of the three properties this container needs.
+    for (const older of ["2024-11-15", "2024-12-01-preview"]) {
+      const onOlder = bicep.replace(`containers@${FULL_TEXT_API_VERSION}'`, `containers@${older}'`);
+      expect(bicepFileProblems(parseBicepSubset(onOlder), loadBicepSchemas()), older).toEqual([
+        "resource container0.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex",
+        "resource container0.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy",
+        "resource container0.properties.resource.fullTextPolicy: not a property of SqlContainerResource",
+      ]);
+    }
+  });
+
+  it("a resource on an API version without an extract is a problem", () => {
+    const bicep = renderBicep(model(false, false)).replace(
+      "'Microsoft.DocumentDB/databaseAccounts@2024-11-15'",
+      "'Microsoft.DocumentDB/databaseAccounts@2023-04-15'",
+    );
+    expect(bicepFileProblems(parseBicepSubset(bicep), loadBicepSchemas())).toEqual([
+      "resource account: Microsoft.DocumentDB/databaseAccounts@2023-04-15: no extract of API version 2023-04-15",
+    ]);
   });
 
   it("the script: capabilities on the account, the container through az rest with its whole definition", () => {
@@ -89,6 +118,36 @@ describe("infrastructure of search containers", () => {
     expect(cli).toContain('"vectorEmbeddingPolicy":{"vectorEmbeddings":[{"path":"/embedding"');
     expect(cli).toContain('"fullTextPolicy":{"defaultLanguage":"en-US"');
     expect(cli).not.toContain("az cosmosdb sql container create");
+    // The body the script sends, against the extract of the API version in its URL: full text
+    // and a shard key on 2025-10-15, vectors alone on 2024-11-15.
+    for (const [m, version] of [
+      [model(true), FULL_TEXT_API_VERSION],
+      [model(false), FULL_TEXT_API_VERSION],
+      [model(false, false), "2024-11-15"],
+    ] as const) {
+      const script = renderAzureCli(m);
+      const url = /containers\/"'([^?']+)\?api-version=([^']+)'/.exec(script);
+      const body = /--body '([^']*)'$/m.exec(script)?.[1];
+      expect(url?.[2]).toBe(version);
+      expect(
+        restBodyProblems(
+          `Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${version}`,
+          url?.[1] ?? "",
+          JSON.parse(body ?? "null"),
+          loadBicepSchemas(),
+        ),
+      ).toEqual([]);
+    }
+    // The same check finds what an older version lacks.
+    const fullText = /--body '([^']*)'$/m.exec(renderAzureCli(model(true)))?.[1];
+    const container = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@2024-11-15";
+    expect(restBodyProblems(container, "chunks", JSON.parse(fullText ?? "null"), loadBicepSchemas())).toEqual(
+      [
+        `PUT ${container} chunks.properties.resource.indexingPolicy.vectorIndexes[0].vectorIndexShardKey: not a property of VectorIndex`,
+        `PUT ${container} chunks.properties.resource.indexingPolicy.fullTextIndexes: not a property of IndexingPolicy`,
+        `PUT ${container} chunks.properties.resource.fullTextPolicy: not a property of SqlContainerResource`,
+      ],
+    );
   });
 
   it("Terraform: the capabilities, and no container without its policies (azurerm has no arguments for them)", async () => {

@@ -5,7 +5,7 @@
  * returns the problems found, each naming the path of the argument, so a test can show them all.
  * The extracts, their sources and how they were built: `test/fixtures/iac-schemas/`.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "@cdktf/hcl2json";
 import type { BicepFile, BicepNode, BicepParam } from "./bicep-subset.js";
@@ -254,6 +254,7 @@ interface BicepPropertyType {
 
 type BicepObjectType = Readonly<Record<string, unknown>>;
 
+/** The extract of one API version: resources `type@version` to their type, and the types. */
 export interface BicepSchema {
   readonly source: string;
   readonly resourceKeywords: readonly string[];
@@ -261,8 +262,17 @@ export interface BicepSchema {
   readonly types: Readonly<Record<string, BicepObjectType>>;
 }
 
-export function loadBicepSchema(): BicepSchema {
-  return JSON.parse(readFileSync(join(SCHEMAS, "bicep-documentdb-2024-11-15.json"), "utf8")) as BicepSchema;
+/** Every Microsoft.DocumentDB extract, by API version (`bicep-documentdb-<version>.json`). */
+export type BicepSchemas = ReadonlyMap<string, BicepSchema>;
+
+export function loadBicepSchemas(): BicepSchemas {
+  const schemas = new Map<string, BicepSchema>();
+  for (const file of readdirSync(SCHEMAS).sort()) {
+    const version = /^bicep-documentdb-(.+)\.json$/.exec(file)?.[1];
+    if (version === undefined) continue;
+    schemas.set(version, JSON.parse(readFileSync(join(SCHEMAS, file), "utf8")) as BicepSchema);
+  }
+  return schemas;
 }
 
 const PRIMITIVES = new Set(["string", "int", "bool", "array", "object"]);
@@ -426,14 +436,58 @@ function checkNode(
   }
 }
 
-/** Problems of a parsed `main.bicep` against the Microsoft.DocumentDB extract (empty when it conforms). */
-export function bicepFileProblems(file: BicepFile, schema: BicepSchema): string[] {
-  const context: BicepContext = { file, schema };
+/** The extract of a resource's API version and the resource's type in it, or the problem. */
+function resourceType(
+  typeAndVersion: string,
+  schemas: BicepSchemas,
+): { readonly schema: BicepSchema; readonly typeName: string } | string {
+  const version = typeAndVersion.split("@")[1] ?? "";
+  const schema = schemas.get(version);
+  if (schema === undefined) return `${typeAndVersion}: no extract of API version ${version || "(none)"}`;
+  const typeName = schema.resources[typeAndVersion];
+  return typeName === undefined ? `${typeAndVersion} not in the extract of ${version}` : { schema, typeName };
+}
+
+/**
+ * Problems of a parsed `main.bicep` against the Microsoft.DocumentDB extracts (empty when it
+ * conforms): each resource against the extract of the API version it names.
+ */
+export function bicepFileProblems(file: BicepFile, schemas: BicepSchemas): string[] {
   return file.resources.flatMap((resource) => {
-    const typeName = schema.resources[resource.typeAndVersion];
     const path = `resource ${resource.symbol}`;
-    if (typeName === undefined) return [`${path}: ${resource.typeAndVersion} not in the extract`];
+    const found = resourceType(resource.typeAndVersion, schemas);
+    if (typeof found === "string") return [`${path}: ${found}`];
     const body = resource.body.kind === "for" ? resource.body.body : resource.body;
-    return objectProblems(body, typeName, path, context, schema.resourceKeywords);
+    const context: BicepContext = { file, schema: found.schema };
+    return objectProblems(body, found.typeName, path, context, found.schema.resourceKeywords);
   });
+}
+
+function jsonNode(value: unknown): BicepNode {
+  if (typeof value === "string") return { kind: "string", value };
+  if (typeof value === "number") return { kind: "number", value };
+  if (typeof value === "boolean") return { kind: "bool", value };
+  if (Array.isArray(value)) return { kind: "array", items: value.map(jsonNode) };
+  if (isObject(value))
+    return { kind: "object", properties: new Map(Object.entries(value).map(([k, v]) => [k, jsonNode(v)])) };
+  return { kind: "expression", text: JSON.stringify(value) ?? "undefined" };
+}
+
+/**
+ * Problems of the body of an ARM REST `PUT` (as the script's `az rest` sends it) against the
+ * extract of `typeAndVersion`, the resource's name being the last segment of the URL.
+ */
+export function restBodyProblems(
+  typeAndVersion: string,
+  name: string,
+  body: unknown,
+  schemas: BicepSchemas,
+): string[] {
+  const path = `PUT ${typeAndVersion} ${name}`;
+  const found = resourceType(typeAndVersion, schemas);
+  if (typeof found === "string") return [`${path}: ${found}`];
+  if (!isObject(body)) return [`${path}: the body is not an object`];
+  const file: BicepFile = { params: new Map(), vars: new Map(), resources: [], outputs: [] };
+  const node = jsonNode({ name, ...body });
+  return objectProblems(node, found.typeName, path, { file, schema: found.schema }, []);
 }
