@@ -110,6 +110,7 @@ export function generatedColumnSearch(
     kind: "fullText",
     columns: text.columns,
     ...(text.config === undefined ? {} : { config: text.config }),
+    generatedColumn: column,
     source: `generated column ${column} ${sqlType} of ${table}`,
   };
 }
