@@ -148,6 +148,20 @@ describe("pgvector and text search read from a live server (PGlite with vector, 
   });
 });
 
+/** Searches the application runs, with their calls: pg_stat_statements records them. */
+const TEXT_QUERIES = [
+  [
+    "SELECT doc_id, title FROM docs WHERE search @@ websearch_to_tsquery('english', $1) ORDER BY ts_rank(search, websearch_to_tsquery('english', $1)) DESC LIMIT 10",
+    30,
+    ["red shoes"],
+  ],
+  [
+    "SELECT chunk_id, content FROM chunks WHERE doc_id = $1 AND to_tsvector('english', content) @@ plainto_tsquery('english', $2) LIMIT 5",
+    20,
+    [1, "return"],
+  ],
+] as const;
+
 describe.skipIf(bin === undefined)("text search read from a live PostgreSQL 15 server", () => {
   let server: PostgresServer;
   let live: ImportResult;
@@ -155,6 +169,10 @@ describe.skipIf(bin === undefined)("text search read from a live PostgreSQL 15 s
   beforeAll(async () => {
     server = await startPostgres(bin ?? "");
     const client = await createDatabase(server, "search", [searchSchema(false)]);
+    // no rows: a count is a live fact the DDL file cannot give, and the views must agree
+    await client.query("SELECT pg_stat_statements_reset()");
+    for (const [sql, calls, args] of TEXT_QUERIES)
+      for (let i = 0; i < calls; i++) await client.query(sql, [...args]);
     await client.end();
     live = await importDatabase(server.adminUrl("search"), {
       readFile: () => Promise.reject(new Error("no file")),
@@ -178,5 +196,20 @@ describe.skipIf(bin === undefined)("text search read from a live PostgreSQL 15 s
         "docs.title is searched by full text: generated column search tsvector of docs; the english configuration -> language en-US",
       ),
     );
+  });
+
+  it("drafts the searches pg_stat_statements recorded as full-text search reads, k assumed where it replaced the LIMIT", () => {
+    const reads = live.draft.accessPatterns.filter((p) => p.search !== undefined);
+    expect(reads.map((p) => [p.entity, p.where, p.search])).toEqual([
+      ["Doc", undefined, { fullText: "title", k: 10 }],
+      ["Chunk", { docId: "eq" }, { fullText: "content", k: 10 }],
+    ]);
+    const notes = live.record.facts
+      .filter((f) => f.path[0] === "accessPatterns" && f.path[2] === "name")
+      .map((f) => f.source)
+      .join("\n");
+    expect(notes).toContain("ORDER BY ts_rank(...): the matches ranked by relevance");
+    expect(notes).toContain("keeps the matches without ranking them");
+    expect(notes).toContain("LIMIT $n: pg_stat_statements does not keep the value; k = 10 is assumed");
   });
 });
