@@ -81,6 +81,16 @@ describe("full-text matches and rankings (issue 31)", () => {
     expect(shape.limitValue).toBe(3);
   });
 
+  it("resolves ORDER BY a SELECT name only to a column, a rank or a distance", () => {
+    expect(select("SELECT f.title AS t FROM film f ORDER BY t").orderBy).toEqual([
+      { column: { alias: "f", column: "title" }, direction: "asc" },
+    ]);
+    // another expression keeps the order as written
+    expect(select("SELECT upper(title) AS title FROM film ORDER BY title DESC").orderBy).toEqual([
+      { column: { column: "title" }, direction: "desc" },
+    ]);
+  });
+
   it("resolves ORDER BY a distance's SELECT name to the nearest-neighbour search, and does not return the vector", () => {
     const shape = select("SELECT id, embedding <=> $1 AS distance FROM items ORDER BY distance LIMIT 4");
     expect(shape.nearest).toEqual({ column: { column: "embedding" }, operator: "<=>" });

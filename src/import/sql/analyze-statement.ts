@@ -417,11 +417,16 @@ function readSelect(body: Tree): StatementShape {
     const resTarget = unwrap(target)?.[1];
     if (typeof resTarget?.name === "string") outputs.set(resTarget.name, resTarget.val);
   }
+  // (only a column, a rank or a distance: another expression keeps the order as it was read)
   const sortKey = (node: unknown): unknown => {
     const column = columnOf(node);
-    return column !== undefined && column.alias === undefined && outputs.has(column.column)
-      ? outputs.get(column.column)
-      : node;
+    const output = column?.alias === undefined ? outputs.get(column?.column ?? "") : undefined;
+    const expression = unwrap(output);
+    const understood =
+      columnOf(output) !== undefined ||
+      (expression?.[0] === "FuncCall" && RANK_FUNCTIONS.has(functionName(expression[1]))) ||
+      (expression?.[0] === "A_Expr" && DISTANCE_OPERATORS.has(names(expression[1].name).at(-1) ?? ""));
+    return understood ? output : node;
   };
   const sortKeys = list(body.sortClause).map((item) => sortKey(unwrap(item)?.[1].node));
   const firstKey = unwrap(sortKeys[0]);
