@@ -374,13 +374,13 @@ function mapSelect(
   if (entities.length > 2 || (entities.length === 2 && links.length > 0))
     return mapWideSelect(structure, shape, statement, bound, aliasOf, notes);
 
+  if (links.length === 0 && entities.length === 1)
+    return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
   if (shape.textMatches !== undefined)
     notes.push(
       "its full-text match (@@) is over a join of two tables: drafted as the join's read without the search (a Cosmos DB search reads one container's items)",
     );
   if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
-  if (entities.length === 1)
-    return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
   return mapJoinSelect(structure, shape, statement, entities as [Bound, Bound], aliasOf, notes);
 }
 

@@ -93,6 +93,19 @@ describe("full-text reads", () => {
     expect(notes).toContain("the text searched is title, body together");
     expect(notes).toContain("ORDER BY ts_rank(...): the matches ranked by relevance");
     expect(notes).toContain("the workload's default, 3, applies");
+    expect(notes).not.toContain("over a join");
+  });
+
+  it("drafts a @@ over a join of two tables as the join's read, without the search, and says so", () => {
+    const { draft, notesOf } = imported([
+      [
+        "SELECT d.title, c.col_c FROM docs d JOIN chunks c ON c.doc_id = d.doc_id WHERE d.doc_id = $1 AND to_tsvector('english', c.col_c) @@ to_tsquery($2)",
+        40,
+      ],
+    ]);
+    const [read] = draft.accessPatterns;
+    expect(read?.search).toBeUndefined();
+    expect(notesOf(read?.id)).toContain("its full-text match (@@) is over a join of two tables");
   });
 
   it.each(["to_tsquery", "plainto_tsquery", "phraseto_tsquery", "websearch_to_tsquery"])(
