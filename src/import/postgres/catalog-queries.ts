@@ -40,8 +40,8 @@ SELECT c.oid::int8::text AS oid, n.nspname AS schema, c.relname AS name, c.relki
 /**
  * Columns of the tables: declared type (`vector(1536)` as pgvector prints its modifier), the
  * type's category, not-null, the default or generation expression, and whether the column is
- * generated (`s`: GENERATED ALWAYS AS ... STORED; `pg_attribute.attgenerated`, PostgreSQL 12
- * and later, so older servers read no generated column).
+ * generated (`s`: GENERATED ALWAYS AS ... STORED, `v`: virtual, PostgreSQL 18;
+ * `pg_attribute.attgenerated`, PostgreSQL 12 and later, so older servers read no generated column).
  */
 export function columnsQuery(serverVersionNum: number): string {
   const generated = serverVersionNum >= 120000 ? "a.attgenerated::text" : "''::text";

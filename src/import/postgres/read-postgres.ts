@@ -196,7 +196,8 @@ function searchDeclarations(
 ): SearchDeclaration[] {
   const generated = columns.flatMap((column) => {
     const expression = column.default_expression;
-    if (column.generated !== "s" || typeof expression !== "string") return [];
+    // s: GENERATED ... STORED; v: virtual (PostgreSQL 18); both read the same expression
+    if ((column.generated !== "s" && column.generated !== "v") || typeof expression !== "string") return [];
     const found = searchOfGeneratedExpression(table, text(column.name), text(column.sql_type), expression);
     return found === undefined ? [] : [found];
   });
