@@ -247,3 +247,73 @@ describe("nearest-neighbour statements", () => {
     expect(loaded.ok).toBe(true);
   });
 });
+
+describe("MySQL 9 and SQL Server 2025 VECTOR columns", () => {
+  const fromDdl = (ddl: string, dialect: "mysql" | "sqlserver") =>
+    mapSnapshot(readDdl(ddl, "schema.sql", dialect, "2026-01-01T00:00:00.000Z"), analyzePostgresStatement);
+
+  it("imports MySQL's VECTOR(n) as n float32 dimensions, a VECTOR without length as 2048, cosine assumed and said", () => {
+    const { draft, record } = fromDdl(
+      "CREATE TABLE chunks (chunk_id BIGINT PRIMARY KEY, content TEXT NOT NULL, e1 VECTOR(1536) NOT NULL, e2 VECTOR);",
+      "mysql",
+    );
+    expect(attribute(draft, "Chunk", "e1")).toEqual({
+      name: "e1",
+      type: "array",
+      vector: { dimensions: 1536, dataType: "float32", distance: "cosine" },
+    });
+    expect(attribute(draft, "Chunk", "e2")?.vector?.dimensions).toBe(2048);
+    expect(record.notes).toContainEqual(
+      expect.stringContaining(
+        "chunks.e1 vector(1536) -> a vector of 1536 float32 dimensions; MySQL's VECTOR type declares no distance (DISTANCE(v, q, 'COSINE' | 'EUCLIDEAN' | 'DOT') in the application's queries chooses it): cosine is assumed",
+      ),
+    );
+    expect(record.notes).toContainEqual(
+      expect.stringContaining("MySQL's VECTOR without a length holds 2048"),
+    );
+    expect(record.notes.join("\n")).not.toContain("pgvector");
+    expect(record.facts).toContainEqual({
+      path: ["entities", "Chunk", "attributes", "e1", "vector", "dimensions"],
+      value: 1536,
+      source: "the length of chunks.e1 vector(1536)",
+    });
+  });
+
+  it("reads SQL Server's VECTOR(n) and VECTOR(n, float16), which its grammar rejects, in CREATE TABLE and ALTER TABLE ADD", () => {
+    const { draft, record } = fromDdl(
+      `CREATE TABLE dbo.chunks (chunk_id BIGINT PRIMARY KEY, content NVARCHAR(MAX) NOT NULL, [e1] VECTOR(1536) NOT NULL, e2 VECTOR(768, float16));
+GO
+ALTER TABLE dbo.chunks ADD e3 VECTOR(3);
+GO`,
+      "sqlserver",
+    );
+    expect(attribute(draft, "Chunk", "e1")?.vector).toEqual({
+      dimensions: 1536,
+      dataType: "float32",
+      distance: "cosine",
+    });
+    expect(attribute(draft, "Chunk", "e2")?.vector).toEqual({
+      dimensions: 768,
+      dataType: "float32",
+      distance: "cosine",
+    });
+    expect(attribute(draft, "Chunk", "e3")?.vector?.dimensions).toBe(3);
+    expect(record.unmapped.filter((u) => u.kind === "statement")).toEqual([]);
+    expect(record.notes).toContainEqual(
+      expect.stringContaining(
+        "chunks.e2 vector(768, float16): float16 elements have no Cosmos DB vector data type",
+      ),
+    );
+    expect(record.notes).toContainEqual(
+      expect.stringContaining("SQL Server's VECTOR type declares no distance (VECTOR_DISTANCE("),
+    );
+  });
+
+  it("leaves a column named vector of another type as it is", () => {
+    const { draft } = fromDdl(
+      "CREATE TABLE t (id INT PRIMARY KEY, vector INT, [Vector] NVARCHAR(10));",
+      "sqlserver",
+    );
+    expect(attribute(draft, "T", "vector")).toEqual({ name: "vector", type: "number" });
+  });
+});

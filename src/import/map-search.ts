@@ -8,7 +8,7 @@
  * Pure: every decision comes back as a note for the import record.
  */
 import type { FullTextLanguage, VectorDistanceFunction } from "../cosmos/vector-search.js";
-import { tableLabel, type ColumnInfo, type TableInfo } from "./snapshot/snapshot.js";
+import { tableLabel, type ColumnInfo, type SqlDialect, type TableInfo } from "./snapshot/snapshot.js";
 
 /** pgvector's distance operators (ORDER BY embedding <=> $1) -> Cosmos DB distance functions. */
 export const DISTANCE_OF_OPERATOR: Readonly<Record<string, VectorDistanceFunction>> = {
@@ -67,10 +67,29 @@ function distanceOfClass(operatorClass: string | undefined): VectorDistanceFunct
     : `${name} is not one of pgvector's vector operator classes`;
 }
 
-/** The vector and full-text search a column of `table` takes part in, with its notes. */
-export function mapSearchColumn(table: TableInfo, column: ColumnInfo): SearchMapping | undefined {
+/**
+ * MySQL 9's and SQL Server 2025's `VECTOR(n)` (SQL Server's also `VECTOR(n, float16)`): float32
+ * elements unless said; MySQL's n defaults to 2048 (MySQL 9.0 reference manual, "The VECTOR
+ * Type", checked 2026-11).
+ */
+const DIALECT_VECTOR = /^vector(?:\s*\(\s*(\d+)\s*(?:,\s*(\w+)\s*)?\))?$/i;
+const MYSQL_DEFAULT_DIMENSIONS = 2048;
+
+/**
+ * The vector and full-text search a column of `table` takes part in, with its notes; `dialect`
+ * is the database's (pgvector's types for PostgreSQL, `VECTOR(n)` for MySQL and SQL Server).
+ */
+export function mapSearchColumn(
+  table: TableInfo,
+  column: ColumnInfo,
+  dialect: SqlDialect = "postgresql",
+): SearchMapping | undefined {
   const label = `${tableLabel(table)}.${column.name}`;
   const type = column.sqlType.trim();
+  if (dialect !== "postgresql") {
+    const vector = DIALECT_VECTOR.exec(type);
+    return vector === null ? undefined : mapDialectVector(label, type, dialect, vector[1], vector[2]);
+  }
   if (SPARSE_VECTOR.test(type))
     return {
       facts: [],
@@ -169,4 +188,53 @@ function mapVector(
     );
   }
   return { vector: { dimensions, dataType: "float32", distance }, facts, notes };
+}
+
+/**
+ * MySQL's or SQL Server's `VECTOR(n)`: n float32 dimensions (SQL Server's float16 imported as
+ * float32, said so). Neither declares a distance (a query names it, `DISTANCE(v, q, 'COSINE')` in
+ * MySQL, `VECTOR_DISTANCE('cosine', v, q)` in SQL Server): cosine is assumed and said so.
+ */
+function mapDialectVector(
+  label: string,
+  type: string,
+  dialect: "mysql" | "sqlserver",
+  dimensionsText: string | undefined,
+  baseType: string | undefined,
+): SearchMapping {
+  const product = dialect === "mysql" ? "MySQL" : "SQL Server";
+  const declared = `${label} ${type}`;
+  const notes: string[] = [];
+  let dimensions = dimensionsText === undefined ? undefined : Number(dimensionsText);
+  if (dimensions === undefined && dialect === "mysql") {
+    dimensions = MYSQL_DEFAULT_DIMENSIONS;
+    notes.push(`${declared}: MySQL's VECTOR without a length holds ${MYSQL_DEFAULT_DIMENSIONS} dimensions.`);
+  }
+  if (dimensions === undefined)
+    return {
+      facts: [],
+      notes: [
+        `${declared}: a ${product} vector without dimensions: kept as an array, not a vector attribute; give its dimensions (vector: { dimensions }) in the interview.`,
+      ],
+    };
+  const base = baseType?.toLowerCase();
+  if (base !== undefined && base !== "float32")
+    notes.push(
+      `${declared}: ${base} elements have no Cosmos DB vector data type: imported as float32 (4 bytes a dimension); int8 or uint8 would be quantized.`,
+    );
+  const distanceChosen =
+    dialect === "mysql"
+      ? "DISTANCE(v, q, 'COSINE' | 'EUCLIDEAN' | 'DOT') in the application's queries"
+      : "VECTOR_DISTANCE('cosine' | 'euclidean' | 'dot', v, q) in the application's queries, or a vector index's METRIC";
+  notes.push(
+    `${declared} -> a vector of ${dimensions} float32 dimensions; ${product}'s VECTOR type declares no distance (${distanceChosen} chooses it): cosine is assumed; check it in the interview.`,
+  );
+  return {
+    vector: { dimensions, dataType: "float32", distance: "cosine" },
+    facts: [
+      { field: ["vector", "dimensions"], value: dimensions, source: `the length of ${declared}` },
+      { field: ["vector", "dataType"], value: "float32", source: `${declared} (${product} VECTOR)` },
+    ],
+    notes,
+  };
 }

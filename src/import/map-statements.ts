@@ -11,6 +11,7 @@ import type { ImportedFact, UnmappedItem } from "../session/import-record.js";
 import { formatDecimal, formatInteger } from "../common/format-number.js";
 import type { PredicateOperator } from "../workload/types.js";
 import { DISTANCE_OF_OPERATOR } from "./map-search.js";
+import { mapTextSearch, type TextSearchOfRead } from "./map-text-search.js";
 import { significant, tableKey, type MappedStructure, type MappedTable } from "./map-structure.js";
 import type { StatementStatistics } from "./snapshot/snapshot.js";
 import type {
@@ -362,7 +363,7 @@ function mapSelect(
       `conditions kept out of the pattern (no workload predicate for them): ${shape.residual.join(", ")}`,
     );
   notes.push(...shape.notes);
-  if (shape.limited && shape.nearest === undefined)
+  if (shape.limited && shape.nearest === undefined && shape.textMatches === undefined)
     notes.push("LIMIT $n: pg_stat_statements does not keep the value; set limit if the page size is fixed");
 
   // a link table in the join is the many-to-many relationship it stands for
@@ -373,9 +374,13 @@ function mapSelect(
   if (entities.length > 2 || (entities.length === 2 && links.length > 0))
     return mapWideSelect(structure, shape, statement, bound, aliasOf, notes);
 
-  if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
-  if (entities.length === 1)
+  if (links.length === 0 && entities.length === 1)
     return mapSingleSelect(structure, shape, statement, entities[0] as Bound, aliasOf, notes);
+  if (shape.textMatches !== undefined)
+    notes.push(
+      "its full-text match (@@) is over a join of two tables: drafted as the join's read without the search (a Cosmos DB search reads one container's items)",
+    );
+  if (links.length === 1) return mapLinkSelect(structure, shape, statement, bound, aliasOf, notes);
   return mapJoinSelect(structure, shape, statement, entities as [Bound, Bound], aliasOf, notes);
 }
 
@@ -645,14 +650,15 @@ function mapSingleSelect(
       `aggregates (${shape.aggregates.map((a) => a.fn).join(", ")}) are computed over the items read`,
     );
   const whereClause = where(filters, owner.table);
-  const search = nearestSearch(structure, shape, owner, aliasOf, notes);
+  const search = searchOf(structure, shape, owner, aliasOf, notes);
+  if (search !== undefined && shape.orderBy.length > 0)
+    notes.push(
+      `ORDER BY ${shape.orderBy.map((o) => o.column.column).join(", ")}: a search read returns its results by distance or rank, so the statement's other order is not part of the pattern`,
+    );
   const order = search === undefined ? orderBy(shape, owner, aliasOf, notes) : undefined;
   return {
     pattern: compact({
-      name:
-        search === undefined
-          ? readName(entity, whereClause, order, [])
-          : `Nearest ${entity} by ${search.nearest}`,
+      name: search === undefined ? readName(entity, whereClause, order, []) : searchName(entity, search),
       type: "read" as const,
       entity,
       where: whereClause,
@@ -666,13 +672,93 @@ function mapSingleSelect(
   };
 }
 
-/** k of a nearest-neighbour search whose LIMIT pg_stat_statements replaced by $n: asked in the interview. */
+/** k of a search whose LIMIT pg_stat_statements replaced by $n: asked in the interview. */
 const ASSUMED_K = 10;
 
+/** A read's search as the draft spells it (`search:` of the workload file). */
+interface ImportedSearch {
+  readonly nearest?: string;
+  readonly fullText?: string;
+  readonly k: number;
+  readonly terms?: number;
+}
+
+function searchName(entity: string, search: ImportedSearch): string {
+  if (search.nearest !== undefined && search.fullText !== undefined)
+    return `Hybrid search of ${entity} by ${search.nearest} and ${search.fullText}`;
+  return search.nearest !== undefined
+    ? `Nearest ${entity} by ${search.nearest}`
+    : `Full-text search of ${entity} by ${search.fullText ?? ""}`;
+}
+
 /**
- * The nearest-neighbour search of a read ordered by a pgvector distance (`ORDER BY embedding <=>
- * $1 LIMIT 5`): `search: { nearest, k }`, k from the LIMIT (10 when the LIMIT is a parameter,
- * said so). The operator's distance is compared with the attribute's; `recall` is left to the
+ * The search of a read: nearest neighbours when it orders by a pgvector distance, full text when
+ * its WHERE matches text (`@@`), hybrid when it does both (the two rankings fused by reciprocal
+ * rank in Cosmos DB). k is the LIMIT (10 when the LIMIT is a parameter, said so).
+ */
+function searchOf(
+  structure: MappedStructure,
+  shape: SelectShape,
+  owner: Bound,
+  aliasOf: AliasOf,
+  notes: string[],
+): ImportedSearch | undefined {
+  const nearest = nearestSearch(structure, shape, owner, aliasOf, notes);
+  const text = fullTextSearch(structure, shape, owner, aliasOf, notes);
+  if (nearest === undefined && text === undefined) return undefined;
+  if (nearest !== undefined && text !== undefined)
+    notes.push(
+      `ordered by ${nearest} distance and filtered by a full-text match of ${text.fullText}: a hybrid search (Cosmos DB fuses the vector and the BM25 rankings by reciprocal rank, RRF, where PostgreSQL keeps the text matches and orders them by distance)`,
+    );
+  const k = shape.limitValue;
+  if (k === undefined)
+    notes.push(
+      shape.limited
+        ? `LIMIT $n: pg_stat_statements does not keep the value; k = ${ASSUMED_K} is assumed: set the k the application asks for`
+        : `no LIMIT: k = ${ASSUMED_K} is assumed: set the k the application asks for`,
+    );
+  return {
+    ...(nearest === undefined ? {} : { nearest }),
+    ...(text === undefined ? {} : text),
+    k: k !== undefined && k >= 1 ? k : ASSUMED_K,
+  };
+}
+
+/**
+ * Whether `column` is the owner's. A tsvector column is not imported (its terms are derived), so
+ * no table has it: without an alias it is the owner's (where its declaration, if any, says what
+ * it holds).
+ */
+function ownsColumn(owner: Bound, aliasOf: AliasOf, column: ColumnReference): boolean {
+  try {
+    return aliasOf(column) === owner;
+  } catch (error) {
+    if (error instanceof Unmappable && column.alias === undefined) return true;
+    throw error;
+  }
+}
+
+/** The full-text search of a read whose WHERE matches text (`@@`), on the owner's table. */
+function fullTextSearch(
+  structure: MappedStructure,
+  shape: SelectShape,
+  owner: Bound,
+  aliasOf: AliasOf,
+  notes: string[],
+): TextSearchOfRead | undefined {
+  if (shape.textMatches === undefined) return undefined;
+  const attributes = structure.entities.find((e) => e.name === owner.table.entity)?.attributes ?? [];
+  return mapTextSearch(
+    shape.textMatches,
+    shape.rankedBy,
+    { table: owner.table, attributes, owns: (column) => ownsColumn(owner, aliasOf, column) },
+    notes,
+  );
+}
+
+/**
+ * The vector attribute of a read ordered by a pgvector distance (`ORDER BY embedding <=> $1
+ * LIMIT 5`). The operator's distance is compared with the attribute's; `recall` is left to the
  * interview (PostgreSQL does not say what the application needs).
  */
 function nearestSearch(
@@ -681,7 +767,7 @@ function nearestSearch(
   owner: Bound,
   aliasOf: AliasOf,
   notes: string[],
-): { nearest: string; k: number } | undefined {
+): string | undefined {
   const nearest = shape.nearest;
   if (nearest === undefined || aliasOf(nearest.column) !== owner) return undefined;
   const attribute = attributeOf(owner.table, nearest.column.column);
@@ -702,17 +788,10 @@ function nearestSearch(
     notes.push(
       `the query orders by ${distance} distance (${nearest.operator}) but ${attribute}'s distance is ${vector.distance}: choose one in the interview (a Cosmos DB vector path has one distance function)`,
     );
-  const k = shape.limitValue;
-  if (k === undefined)
-    notes.push(
-      shape.limited
-        ? `LIMIT $n: pg_stat_statements does not keep the value; k = ${ASSUMED_K} is assumed: set the k the application asks for`
-        : `no LIMIT: k = ${ASSUMED_K} is assumed: set the k the application asks for`,
-    );
   notes.push(
     "recall is not in the statistics: the interview asks the share of the true nearest neighbours the application needs",
   );
-  return { nearest: attribute, k: k !== undefined && k >= 1 ? k : ASSUMED_K };
+  return attribute;
 }
 
 /** When every filter is `foreignKey = value` to one parent: that parent and its key. */

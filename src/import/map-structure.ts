@@ -20,6 +20,7 @@ import {
   type ColumnStatistics,
   type DatabaseSnapshot,
   type ForeignKey,
+  type SqlDialect,
   type TableInfo,
 } from "./snapshot/snapshot.js";
 
@@ -218,6 +219,7 @@ function mapEntity(table: TableInfo, name: string, context: MappingContext): Dra
       at,
       fact,
       notes: context.notes,
+      dialect: context.snapshot.source.kind === "ddl" ? context.snapshot.source.dialect : "postgresql",
     }),
   );
   return compact({
@@ -263,10 +265,12 @@ function mapAttribute(
     readonly at: (...field: string[]) => string[];
     readonly fact: MappingContext["fact"];
     readonly notes: string[];
+    /** The database's dialect: which vector types it has. */
+    readonly dialect: SqlDialect;
   },
 ): DraftAttribute {
   const { attribute, isKey, rows, at, fact } = where;
-  const search = mapSearchColumn(table, column);
+  const search = mapSearchColumn(table, column, where.dialect);
   where.notes.push(...(search?.notes ?? []));
   const label = tableLabel(table);
   const stats = column.statistics;

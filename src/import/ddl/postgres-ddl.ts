@@ -5,29 +5,11 @@
  * psql commands (`\connect`, `\restrict`) and COPY data blocks are skipped.
  */
 import { attributeTypeOf } from "../snapshot/sql-types.js";
+import { list, strings, unwrap, type Tree } from "../sql/parse-tree.js";
 import { parsePostgres } from "../sql/postgres-parser.js";
-import type { SearchDeclaration } from "../snapshot/snapshot.js";
+import { generatedColumnSearch, indexSearches } from "../sql/search-declarations.js";
 import type { DdlContent } from "./ddl-content.js";
 import { DdlCollector } from "./ddl-content.js";
-
-type Tree = Readonly<Record<string, unknown>>;
-
-function unwrap(value: unknown): [string, Tree] | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const entry = Object.entries(value)[0];
-  return entry !== undefined && typeof entry[1] === "object" && entry[1] !== null
-    ? [entry[0], entry[1] as Tree]
-    : undefined;
-}
-
-const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
-
-function strings(value: unknown): string[] {
-  return list(value).flatMap((item) => {
-    const node = unwrap(item);
-    return node?.[0] === "String" && typeof node[1].sval === "string" ? [node[1].sval] : [];
-  });
-}
 
 /** psql meta-commands and COPY ... FROM stdin data become blank lines (line numbers kept). */
 export function withoutPsqlCommands(text: string): string {
@@ -156,91 +138,6 @@ function integerOf(value: unknown): number | undefined {
   return typeof ival === "number" ? ival : undefined;
 }
 
-/** A string constant, also cast (`'english'::regconfig`). */
-function stringConstant(value: unknown): string | undefined {
-  const node = unwrap(value);
-  if (node?.[0] === "TypeCast") return stringConstant(node[1].arg);
-  const sval = node?.[0] === "A_Const" ? (node[1].sval as Tree | undefined)?.sval : undefined;
-  return typeof sval === "string" ? sval : undefined;
-}
-
-/** Every column an expression names. */
-function columnsNamed(value: unknown, found: string[] = []): string[] {
-  if (Array.isArray(value)) for (const item of value) columnsNamed(item, found);
-  else if (typeof value === "object" && value !== null) {
-    const node = unwrap(value);
-    if (node?.[0] === "ColumnRef") {
-      const name = strings(node[1].fields).at(-1);
-      if (name !== undefined && !found.includes(name)) found.push(name);
-    } else for (const child of Object.values(value)) columnsNamed(child, found);
-  }
-  return found;
-}
-
-/**
- * The text search an expression computes: the first `to_tsvector([config,] text)` in it (also
- * inside `setweight(...)` or `||`), with its configuration and the columns of its text.
- */
-export function textSearchOf(value: unknown): { config?: string; columns: string[] } | undefined {
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = textSearchOf(item);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
-  const node = unwrap(value);
-  if (node?.[0] === "FuncCall" && strings(node[1].funcname).at(-1)?.toLowerCase() === "to_tsvector") {
-    const args = list(node[1].args);
-    const config = args.length >= 2 ? stringConstant(args[0]) : undefined;
-    return { ...(config === undefined ? {} : { config }), columns: columnsNamed(args.at(-1)) };
-  }
-  for (const child of Object.values(value)) {
-    const found = textSearchOf(child);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** pgvector's index methods. */
-const VECTOR_METHODS = new Set(["hnsw", "ivfflat"]);
-
-/**
- * The searches a CREATE INDEX declares: a pgvector index (hnsw, ivfflat) on a column with its
- * operator class, or a text search index (gin, gist) on `to_tsvector(...)`.
- */
-export function indexSearches(body: Tree, sql: string): SearchDeclaration[] {
-  const method = typeof body.accessMethod === "string" ? body.accessMethod.toLowerCase() : "btree";
-  const name = typeof body.idxname === "string" ? body.idxname : "";
-  const source = `index ${name === "" ? "" : `${name} `}${sql.trim().replace(/\s+/g, " ").replace(/;$/, "").slice(0, 200)}`;
-  const found: SearchDeclaration[] = [];
-  for (const param of list(body.indexParams)) {
-    const element = unwrap(param)?.[1];
-    if (element === undefined) continue;
-    if (VECTOR_METHODS.has(method) && typeof element.name === "string") {
-      const operatorClass = strings(element.opclass).at(-1);
-      found.push({
-        kind: "vector",
-        column: element.name,
-        method,
-        ...(operatorClass === undefined ? {} : { operatorClass }),
-        source,
-      });
-    } else if ((method === "gin" || method === "gist") && element.expr !== undefined) {
-      const text = textSearchOf(element.expr);
-      if (text !== undefined && text.columns.length > 0)
-        found.push({
-          kind: "fullText",
-          columns: text.columns,
-          ...(text.config === undefined ? {} : { config: text.config }),
-          source,
-        });
-    }
-  }
-  return found;
-}
-
 function relationOf(value: unknown): { schema: string; name: string } {
   const relation = (unwrap(value)?.[0] === "RangeVar" ? unwrap(value)?.[1] : value) as Tree | undefined;
   return {
@@ -331,15 +228,11 @@ export function readPostgresDdl(source: string): DdlContent {
               const constraint = unwrap(c)?.[1];
               if (constraint !== undefined) readConstraint(collector, table, constraint, item.colname);
               // tsvector GENERATED ALWAYS AS (to_tsvector('english', body)) STORED: body is searched
-              const text =
-                constraint?.contype === "CONSTR_GENERATED" ? textSearchOf(constraint.raw_expr) : undefined;
-              if (text !== undefined && text.columns.length > 0)
-                collector.search(table, {
-                  kind: "fullText",
-                  columns: text.columns,
-                  ...(text.config === undefined ? {} : { config: text.config }),
-                  source: `generated column ${item.colname} ${sqlType} of ${table.name}`,
-                });
+              const search =
+                constraint?.contype === "CONSTR_GENERATED"
+                  ? generatedColumnSearch(table.name, item.colname, sqlType, constraint.raw_expr)
+                  : undefined;
+              if (search !== undefined) collector.search(table, search);
             }
           } else if (kind === "Constraint") readConstraint(collector, table, item);
         }

@@ -109,6 +109,67 @@ function withReferenceOrder(tokens: readonly Token[]): string {
   return out.join("");
 }
 
+/** Column name -> declared type, for the types a grammar cannot read and a stand-in replaced. */
+type DeclaredTypes = ReadonlyMap<string, string>;
+
+const unquoted = (name: string): string => name.replace(/^[[`"]|[\]`"]$/g, "");
+
+/**
+ * SQL Server 2025's `VECTOR(n)` and `VECTOR(n, float16)` (a column's type, after its name in
+ * CREATE TABLE or ALTER TABLE ... ADD), which node-sql-parser's TransactSQL grammar rejects: each becomes `VARBINARY(8000)` for the grammar, and the declared type is kept
+ * by column name for the column read (`vector(1536)`, `vector(768, float16)`).
+ */
+function withVectorStandIns(tokens: readonly Token[]): { tokens: Token[]; declared: DeclaredTypes } {
+  const out: Token[] = [];
+  const declared = new Map<string, string>();
+  const meaningful = (from: number, step: 1 | -1, count: number): { token: Token; index: number }[] => {
+    const found: { token: Token; index: number }[] = [];
+    for (let i = from + step; i >= 0 && i < tokens.length && found.length < count; i += step) {
+      const token = tokens[i];
+      if (token !== undefined && token.kind !== "space") found.push({ token, index: i });
+    }
+    return found;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === undefined) continue;
+    const [name, before] = meaningful(i, -1, 2);
+    const after = meaningful(i, 1, 5);
+    const inTypePosition =
+      token.kind === "word" &&
+      token.text.toUpperCase() === "VECTOR" &&
+      (name?.token.kind === "word" || name?.token.kind === "quoted") &&
+      (before?.token.text === "(" ||
+        before?.token.text === "," ||
+        before?.token.text.toUpperCase() === "ADD");
+    const dimensions = after[1]?.token;
+    if (!inTypePosition || after[0]?.token.text !== "(" || dimensions?.kind !== "number") {
+      out.push(token);
+      continue;
+    }
+    // VECTOR ( n ) or VECTOR ( n , base type )
+    const closeAt =
+      after[2]?.token.text === ")"
+        ? 2
+        : after[2]?.token.text === "," && after[4]?.token.text === ")"
+          ? 4
+          : -1;
+    const close = after[closeAt];
+    if (close === undefined) {
+      out.push(token);
+      continue;
+    }
+    const base = closeAt === 4 ? after[3]?.token.text.toLowerCase() : undefined;
+    declared.set(
+      unquoted(name?.token.text ?? ""),
+      `vector(${dimensions.text}${base === undefined ? "" : `, ${base}`})`,
+    );
+    out.push({ kind: "word", text: "VARBINARY(8000)" });
+    i = close.index;
+  }
+  return { tokens: out, declared };
+}
+
 const OBJECT_KINDS: Readonly<Record<string, "trigger" | "procedure" | "function" | "view">> = {
   TRIGGER: "trigger",
   PROCEDURE: "procedure",
@@ -135,14 +196,19 @@ function objectOf(
   return { kind, name: name.replace(/[`"[\]]/g, "") };
 }
 
-function readCreateTable(collector: DdlCollector, ast: Tree, defaultSchema: string): void {
+function readCreateTable(
+  collector: DdlCollector,
+  ast: Tree,
+  defaultSchema: string,
+  declared: DeclaredTypes,
+): void {
   const table = tableName(ast.table, defaultSchema);
   collector.table(table);
   for (const item of list(ast.create_definitions)) {
     const definition = tree(item);
     if (definition.resource === "column") {
       const name = columnName(definition.column);
-      const sqlType = dataType(tree(definition.definition));
+      const sqlType = declared.get(name) ?? dataType(tree(definition.definition));
       const notNull = tree(definition.nullable).type === "not null";
       collector.column(table, { name, sqlType, type: attributeTypeOf(sqlType), notNull });
       if (definition.primary_key !== undefined && definition.primary_key !== null)
@@ -214,8 +280,14 @@ function readReference(
   });
 }
 
-function readStatement(collector: DdlCollector, ast: Tree, defaultSchema: string): void {
-  if (ast.type === "create" && ast.keyword === "table") readCreateTable(collector, ast, defaultSchema);
+function readStatement(
+  collector: DdlCollector,
+  ast: Tree,
+  defaultSchema: string,
+  declared: DeclaredTypes,
+): void {
+  if (ast.type === "create" && ast.keyword === "table")
+    readCreateTable(collector, ast, defaultSchema, declared);
   else if (ast.type === "create" && ast.keyword === "index" && /unique/i.test(String(ast.index_type ?? ""))) {
     collector.unique(tableName(ast.table, defaultSchema), list(ast.index_columns).map(columnName));
   } else if (ast.type === "alter") {
@@ -227,7 +299,7 @@ function readStatement(collector: DdlCollector, ast: Tree, defaultSchema: string
       if (e.resource === "constraint") readConstraint(collector, table, definition, defaultSchema);
       if (e.resource === "column") {
         const name = columnName(e.column);
-        const sqlType = dataType(tree(e.definition));
+        const sqlType = declared.get(name) ?? dataType(tree(e.definition));
         collector.column(table, { name, sqlType, type: attributeTypeOf(sqlType) });
       }
     }
@@ -284,8 +356,12 @@ export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): 
       collector.parsed();
       continue;
     }
+    const standIns =
+      dialect === "sqlserver"
+        ? withVectorStandIns(statement.tokens)
+        : { tokens: statement.tokens, declared: new Map() };
     const sql =
-      dialect === "sqlserver" ? withReferenceOrder(statement.tokens) : withMysqlSynonyms(statement.tokens);
+      dialect === "sqlserver" ? withReferenceOrder(standIns.tokens) : withMysqlSynonyms(statement.tokens);
     let ast: unknown;
     try {
       ast = parser.astify(sql, { database: dialect === "mysql" ? "MySQL" : "TransactSQL" });
@@ -299,7 +375,7 @@ export function readSqlParserDdl(text: string, dialect: "mysql" | "sqlserver"): 
       continue;
     }
     collector.parsed();
-    for (const item of list(ast)) readStatement(collector, tree(item), defaultSchema);
+    for (const item of list(ast)) readStatement(collector, tree(item), defaultSchema, standIns.declared);
   }
   return collector.content();
 }

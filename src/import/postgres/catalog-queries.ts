@@ -37,19 +37,41 @@ SELECT c.oid::int8::text AS oid, n.nspname AS schema, c.relname AS name, c.relki
  WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND ${USER_SCHEMAS}
  ORDER BY n.nspname, c.relname`;
 
-/** Columns of the tables: declared type, the type's category, not-null and whether the default is the current time. */
-export const COLUMNS_QUERY = `
+/**
+ * Columns of the tables: declared type (`vector(1536)` as pgvector prints its modifier), the
+ * type's category, not-null, the default or generation expression, and whether the column is
+ * generated (`s`: GENERATED ALWAYS AS ... STORED, `v`: virtual, PostgreSQL 18;
+ * `pg_attribute.attgenerated`, PostgreSQL 12 and later, so older servers read no generated column).
+ */
+export function columnsQuery(serverVersionNum: number): string {
+  const generated = serverVersionNum >= 120000 ? "a.attgenerated::text" : "''::text";
+  return `
 SELECT a.attrelid::int8::text AS table_oid, a.attname AS name,
        format_type(a.atttypid, a.atttypmod) AS sql_type,
        coalesce(bt.typcategory, t.typcategory) AS category,
        a.attnotnull AS not_null,
-       pg_get_expr(d.adbin, d.adrelid) AS default_expression
+       pg_get_expr(d.adbin, d.adrelid) AS default_expression,
+       ${generated} AS generated
   FROM pg_attribute a
   JOIN pg_type t ON t.oid = a.atttypid
   LEFT JOIN pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
  WHERE a.attrelid = ANY($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped
  ORDER BY a.attrelid, a.attnum`;
+}
+
+/**
+ * The definitions of the tables' indexes that can serve a search (`pg_get_indexdef`): pgvector's
+ * hnsw and ivfflat, and GIN and GiST (text search on `to_tsvector(...)`), in the order they were
+ * created. `search-declarations.ts` reads them as the DDL import reads a CREATE INDEX.
+ */
+export const SEARCH_INDEXES_QUERY = `
+SELECT i.indrelid::int8::text AS table_oid, pg_get_indexdef(i.indexrelid) AS definition
+  FROM pg_index i
+  JOIN pg_class ic ON ic.oid = i.indexrelid
+  JOIN pg_am am ON am.oid = ic.relam
+ WHERE i.indrelid = ANY($1::oid[]) AND am.amname IN ('hnsw', 'ivfflat', 'gin', 'gist')
+ ORDER BY i.indrelid, i.indexrelid`;
 
 /** Primary keys, unique constraints and foreign keys, with their columns in key order. */
 export const CONSTRAINTS_QUERY = `

@@ -14,20 +14,24 @@ import type {
   DatabaseObject,
   DatabaseSnapshot,
   ForeignKey,
+  SearchDeclaration,
   StatementStatistics,
   TableInfo,
 } from "../snapshot/snapshot.js";
+import { loadPostgresParser } from "../sql/postgres-parser.js";
+import { searchOfGeneratedExpression, searchesOfIndexDefinition } from "../sql/search-declarations.js";
 import {
-  COLUMNS_QUERY,
   CONSTRAINTS_QUERY,
   OBJECTS_QUERY,
   REQUIRED_PRIVILEGES,
+  SEARCH_INDEXES_QUERY,
   SERVER_QUERY,
   SERVER_START_QUERY,
   STATEMENTS_EXTENSION_QUERY,
   STATISTICS_QUERY,
   TABLES_QUERY,
   UNIQUE_INDEXES_QUERY,
+  columnsQuery,
   statementsQuery,
   statementsResetQuery,
 } from "./catalog-queries.js";
@@ -46,6 +50,8 @@ type Row = Record<string, unknown>;
  */
 export async function readPostgres(url: string): Promise<DatabaseSnapshot> {
   const shown = redactConnectionUrl(url);
+  // index definitions and generation expressions are read by PostgreSQL's parser, as in a DDL file
+  await loadPostgresParser();
   const client = new pg.Client({
     connectionString: url,
     application_name: "cosmos-modeler import",
@@ -85,10 +91,11 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
   const server = first(await rows(client, SERVER_QUERY));
   const tableRows = await rows(client, TABLES_QUERY);
   const oids = tableRows.map((row) => text(row.oid));
-  const [columnRows, constraintRows, uniqueRows, statisticsRows, objectRows] = [
-    await rows(client, COLUMNS_QUERY, [oids]),
+  const [columnRows, constraintRows, uniqueRows, searchIndexRows, statisticsRows, objectRows] = [
+    await rows(client, columnsQuery(number(server.server_version_num)), [oids]),
     await rows(client, CONSTRAINTS_QUERY, [oids]),
     await rows(client, UNIQUE_INDEXES_QUERY, [oids]),
+    await rows(client, SEARCH_INDEXES_QUERY, [oids]),
     await rows(client, STATISTICS_QUERY, [oids]),
     await rows(client, OBJECTS_QUERY),
   ];
@@ -103,20 +110,24 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
     const oid = text(row.oid);
     const schema = text(row.schema);
     const name = text(row.name);
-    const columns: ColumnInfo[] = columnRows
-      .filter((column) => text(column.table_oid) === oid)
-      .map((column) => {
-        const stats = statistics.get(`${schema}.${name}.${text(column.name)}`);
-        const sqlType = text(column.sql_type);
-        return {
-          name: text(column.name),
-          sqlType,
-          type: typeOfCategory(text(column.category), sqlType),
-          notNull: column.not_null === true,
-          defaultsToNow: isNowDefault(column.default_expression),
-          ...(stats === undefined ? {} : { statistics: stats }),
-        };
-      });
+    const ownColumns = columnRows.filter((column) => text(column.table_oid) === oid);
+    const columns: ColumnInfo[] = ownColumns.map((column) => {
+      const stats = statistics.get(`${schema}.${name}.${text(column.name)}`);
+      const sqlType = text(column.sql_type);
+      return {
+        name: text(column.name),
+        sqlType,
+        type: typeOfCategory(text(column.category), sqlType),
+        notNull: column.not_null === true,
+        defaultsToNow: isNowDefault(column.default_expression),
+        ...(stats === undefined ? {} : { statistics: stats }),
+      };
+    });
+    const search = searchDeclarations(
+      name,
+      ownColumns,
+      searchIndexRows.filter((index) => text(index.table_oid) === oid),
+    );
     const constraints = constraintRows.filter((c) => text(c.table_oid) === oid);
     const primary = constraints.find((c) => c.type === "p");
     const uniques = [
@@ -133,6 +144,7 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
       uniques,
       ...(rowCount === undefined ? {} : { rows: rowCount }),
       ...(typeof comment === "string" && comment !== "" ? { comment } : {}),
+      ...(search.length > 0 ? { search } : {}),
     };
   });
   const foreignKeys: ForeignKey[] = constraintRows
@@ -171,6 +183,25 @@ async function readCatalog(client: pg.Client, shown: string): Promise<DatabaseSn
     statements: statements.list,
     unread: [],
   };
+}
+
+/**
+ * The searches a table declares, read as the DDL import reads them: its generated columns'
+ * expressions first (a CREATE TABLE comes before its indexes), then its search indexes.
+ */
+function searchDeclarations(
+  table: string,
+  columns: readonly Row[],
+  indexes: readonly Row[],
+): SearchDeclaration[] {
+  const generated = columns.flatMap((column) => {
+    const expression = column.default_expression;
+    // s: GENERATED ... STORED; v: virtual (PostgreSQL 18); both read the same expression
+    if ((column.generated !== "s" && column.generated !== "v") || typeof expression !== "string") return [];
+    const found = searchOfGeneratedExpression(table, text(column.name), text(column.sql_type), expression);
+    return found === undefined ? [] : [found];
+  });
+  return [...generated, ...indexes.flatMap((index) => searchesOfIndexDefinition(text(index.definition)))];
 }
 
 /** The text pg_stat_statements shows for a statement the role may not read. */

@@ -85,6 +85,8 @@ export type SearchDeclaration =
       readonly columns: readonly string[];
       /** The text search configuration (`english`); absent: the server's default, unknown here. */
       readonly config?: string;
+      /** The generated `tsvector` column holding the terms, when the search is one (not an index). */
+      readonly generatedColumn?: string;
       readonly source: string;
     };
 

@@ -12,6 +12,7 @@ import type {
   SelectShape,
   StatementShape,
   TableReference,
+  TextMatch,
 } from "./statement-shape.js";
 
 type Tree = Readonly<Record<string, unknown>>;
@@ -104,6 +105,10 @@ function likeKind(pattern: unknown): "contains" | "prefix" | "eq" | "hidden" {
 
 interface WhereParts {
   filters: Filter[];
+  /** Full-text matches (`document @@ query`). */
+  textMatches: TextMatch[];
+  /** Queries built in FROM (`FROM docs, websearch_to_tsquery($1) q`): alias -> function. */
+  queryAliases: Map<string, string>;
   joins: ColumnEquality[];
   residual: string[];
   /** What was read by assumption (a LIKE pattern the statement does not show), in words. */
@@ -136,6 +141,15 @@ function readWhere(value: unknown, parts: WhereParts): void {
       const right = columnOf(body.rexpr);
       switch (body.kind) {
         case "AEXPR_OP":
+          if (operator === "@@") {
+            // tsvector @@ tsquery, or tsquery @@ tsvector: PostgreSQL's full-text match
+            const match =
+              textMatchOf(body.lexpr, body.rexpr, parts.queryAliases) ??
+              textMatchOf(body.rexpr, body.lexpr, parts.queryAliases);
+            if (match === undefined) parts.residual.push("a @@ condition that is not a text search");
+            else parts.textMatches.push(match);
+            return;
+          }
           if (left !== undefined && right !== undefined) {
             if (operator === "=") parts.joins.push({ left, right });
             else parts.residual.push(`a comparison ${operator} between two columns`);
@@ -211,6 +225,74 @@ function readWhere(value: unknown, parts: WhereParts): void {
   }
 }
 
+/** PostgreSQL's functions that build a text search query from the user's text. */
+const TSQUERY_FUNCTIONS = new Set([
+  "to_tsquery",
+  "plainto_tsquery",
+  "websearch_to_tsquery",
+  "phraseto_tsquery",
+]);
+
+/** PostgreSQL's text search ranking functions (ORDER BY ts_rank(document, query) DESC). */
+const RANK_FUNCTIONS = new Set(["ts_rank", "ts_rank_cd"]);
+
+function functionName(body: Tree): string {
+  return names(body.funcname).at(-1)?.toLowerCase() ?? "";
+}
+
+/** Every call of one of `wanted` in an expression, outermost first. */
+function callsOf(value: unknown, wanted: ReadonlySet<string>): Tree[] {
+  if (typeof value !== "object" || value === null) return [];
+  const node = unwrap(value);
+  if (node?.[0] === "FuncCall" && wanted.has(functionName(node[1]))) return [node[1]];
+  return Object.values(value).flatMap((child) => callsOf(child, wanted));
+}
+
+/** A string constant, also cast (`'english'::regconfig`). */
+function castConstantText(value: unknown): string | undefined {
+  const node = unwrap(value);
+  return node?.[0] === "TypeCast" ? castConstantText(node[1].arg) : constantText(value);
+}
+
+const TO_TSVECTOR = new Set(["to_tsvector"]);
+
+/**
+ * `document @@ query` read as a full-text match when `query` is a value (a parameter, a constant,
+ * a text search function of them) and `document` a column or `to_tsvector(...)` of columns.
+ */
+function textMatchOf(
+  document: unknown,
+  query: unknown,
+  queryAliases: ReadonlyMap<string, string>,
+): TextMatch | undefined {
+  // `search @@ q` with q a query of FROM: the function that built it
+  const named = columnOf(query);
+  const aliased = named === undefined ? undefined : queryAliases.get(named.alias ?? named.column);
+  if (aliased === undefined && !isValue(query)) return undefined;
+  const column = columnOf(document);
+  const vectors = column === undefined ? callsOf(document, TO_TSVECTOR) : [];
+  if (column === undefined && vectors.length === 0) return undefined;
+  const config = vectors
+    .map((call) => list(call.args))
+    .map((args) => (args.length >= 2 ? castConstantText(args[0]) : undefined))
+    .find((c) => c !== undefined);
+  const built = callsOf(query, TSQUERY_FUNCTIONS)[0];
+  const text = built === undefined ? undefined : castConstantText(list(built.args).at(-1));
+  const words = text?.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "").length;
+  return {
+    document:
+      column !== undefined
+        ? { kind: "tsvectorColumn", column }
+        : {
+            kind: "toTsvector",
+            columns: vectors.flatMap((call) => columnsIn(list(call.args).at(-1))),
+            ...(config === undefined ? {} : { config }),
+          },
+    query: aliased ?? (built === undefined ? "a tsquery value" : functionName(built)),
+    ...(words === undefined || words === 0 ? {} : { words }),
+  };
+}
+
 interface FromParts {
   tables: TableReference[];
   problem?: string;
@@ -236,9 +318,20 @@ function readFrom(value: unknown, parts: FromParts, where: WhereParts): void {
     case "RangeSubselect":
       parts.problem ??= "it reads from a subquery";
       return;
-    case "RangeFunction":
-      parts.problem ??= "it reads from a function";
+    case "RangeFunction": {
+      // FROM docs, websearch_to_tsquery('english', $1) q: a text search query, not a table
+      const call = unwrap(list(unwrap(list(body.functions)[0])?.[1].items)[0]);
+      const alias = (body.alias as Tree | undefined)?.aliasname;
+      if (
+        call?.[0] === "FuncCall" &&
+        TSQUERY_FUNCTIONS.has(functionName(call[1])) &&
+        isValue(call[1].args) &&
+        typeof alias === "string"
+      )
+        where.queryAliases.set(alias, functionName(call[1]));
+      else parts.problem ??= "it reads from a function";
       return;
+    }
     default:
       parts.problem ??= `it reads from a ${tag}`;
   }
@@ -267,7 +360,14 @@ function readSelect(body: Tree): StatementShape {
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = { filters: [], joins: [], residual: [], notes: [] };
+  const where: WhereParts = {
+    filters: [],
+    textMatches: [],
+    queryAliases: new Map(),
+    joins: [],
+    residual: [],
+    notes: [],
+  };
   const from: FromParts = { tables: [] };
   for (const item of list(body.fromClause)) readFrom(item, from, where);
   readWhere(body.whereClause, where);
@@ -296,6 +396,9 @@ function readSelect(body: Tree): StatementShape {
       }
       continue;
     }
+    // a text search rank or a vector distance is computed from its column, not a column returned
+    if (tag === "FuncCall" && RANK_FUNCTIONS.has(functionName(expr))) continue;
+    if (tag === "A_Expr" && DISTANCE_OPERATORS.has(names(expr.name).at(-1) ?? "")) continue;
     if (tag === "FuncCall") {
       const fn = names(expr.funcname).pop()?.toLowerCase() ?? "";
       if (AGGREGATES.has(fn)) {
@@ -308,15 +411,38 @@ function readSelect(body: Tree): StatementShape {
     // any other expression returns the columns it reads
     selected.push(...columnsIn(val));
   }
-  const orderBy = list(body.sortClause).flatMap((item) => {
+  // ORDER BY rank: a name of the SELECT list is its expression (PostgreSQL's own rule)
+  const outputs = new Map<string, unknown>();
+  for (const target of list(body.targetList)) {
+    const resTarget = unwrap(target)?.[1];
+    if (typeof resTarget?.name === "string") outputs.set(resTarget.name, resTarget.val);
+  }
+  // (only a column, a rank or a distance: another expression keeps the order as it was read)
+  const sortKey = (node: unknown): unknown => {
+    const column = columnOf(node);
+    const output = column?.alias === undefined ? outputs.get(column?.column ?? "") : undefined;
+    const expression = unwrap(output);
+    const understood =
+      columnOf(output) !== undefined ||
+      (expression?.[0] === "FuncCall" && RANK_FUNCTIONS.has(functionName(expression[1]))) ||
+      (expression?.[0] === "A_Expr" && DISTANCE_OPERATORS.has(names(expression[1].name).at(-1) ?? ""));
+    return understood ? output : node;
+  };
+  const sortKeys = list(body.sortClause).map((item) => sortKey(unwrap(item)?.[1].node));
+  const firstKey = unwrap(sortKeys[0]);
+  const rankedBy =
+    firstKey?.[0] === "FuncCall" && RANK_FUNCTIONS.has(functionName(firstKey[1]))
+      ? functionName(firstKey[1])
+      : undefined;
+  const orderBy = list(body.sortClause).flatMap((item, index) => {
     const sort = unwrap(item);
     if (sort === undefined) return [];
-    const column = columnOf(sort[1].node);
+    const column = columnOf(sortKeys[index]);
     return column === undefined
       ? []
       : [{ column, direction: sort[1].sortby_dir === "SORTBY_DESC" ? ("desc" as const) : ("asc" as const) }];
   });
-  const nearest = nearestOf(body.sortClause);
+  const nearest = nearestOf(sortKeys[0]);
   const limitValue = (unwrap(body.limitCount)?.[1].ival as Tree | undefined)?.ival;
   return {
     kind: "select",
@@ -327,6 +453,8 @@ function readSelect(body: Tree): StatementShape {
     limited: body.limitCount !== undefined,
     ...(typeof limitValue === "number" ? { limitValue } : {}),
     ...(nearest === undefined ? {} : { nearest }),
+    ...(where.textMatches.length === 0 ? {} : { textMatches: where.textMatches }),
+    ...(rankedBy === undefined ? {} : { rankedBy }),
     aggregates,
     selected,
     all,
@@ -339,12 +467,11 @@ function readSelect(body: Tree): StatementShape {
 const DISTANCE_OPERATORS = new Set(["<=>", "<->", "<#>", "<+>", "<~>", "<%>"]);
 
 /**
- * The first ORDER BY key that is a column's distance to a value by a pgvector operator
+ * The first ORDER BY key when it is a column's distance to a value by a pgvector operator
  * (`embedding <=> $1`, either side), with the operator.
  */
-function nearestOf(sortClause: unknown): SelectShape["nearest"] {
-  const sort = unwrap(list(sortClause)[0]);
-  const expr = unwrap(sort?.[1].node);
+function nearestOf(sortKey: unknown): SelectShape["nearest"] {
+  const expr = unwrap(sortKey);
   if (expr?.[0] !== "A_Expr" || expr[1].kind !== "AEXPR_OP") return undefined;
   const operator = names(expr[1].name).at(-1) ?? "";
   if (!DISTANCE_OPERATORS.has(operator)) return undefined;
@@ -403,7 +530,14 @@ function readUpdateOrDelete(tag: "UpdateStmt" | "DeleteStmt", body: Tree): State
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = { filters: [], joins: [], residual: [], notes: [] };
+  const where: WhereParts = {
+    filters: [],
+    textMatches: [],
+    queryAliases: new Map(),
+    joins: [],
+    residual: [],
+    notes: [],
+  };
   const from: FromParts = { tables: [] };
   for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause))
     readFrom(item, from, where);

@@ -38,6 +38,26 @@ export interface Aggregate {
   readonly column?: ColumnReference;
 }
 
+/**
+ * A full-text match, `document @@ query` (either side first): the document is a `tsvector` column
+ * (a generated one names the text it reads) or `to_tsvector([config,] text)` of columns; the
+ * query is built by one of PostgreSQL's text search functions, or is a `tsquery` value.
+ */
+export interface TextMatch {
+  readonly document:
+    | { readonly kind: "tsvectorColumn"; readonly column: ColumnReference }
+    | {
+        readonly kind: "toTsvector";
+        readonly columns: readonly ColumnReference[];
+        /** The configuration, when the statement gives it as a constant (`'english'`). */
+        readonly config?: string;
+      };
+  /** `to_tsquery`, `plainto_tsquery`, `websearch_to_tsquery`, `phraseto_tsquery`, or `a tsquery value`. */
+  readonly query: string;
+  /** Words of the query's text when the statement gives it as a constant (not after pg_stat_statements). */
+  readonly words?: number;
+}
+
 /** A read: SELECT ... FROM ... WHERE ... ORDER BY ... LIMIT. */
 export interface SelectShape {
   readonly kind: "select";
@@ -53,6 +73,10 @@ export interface SelectShape {
    * operators (`embedding <=> $1`: cosine, `<->` euclidean, `<#>` negative inner product).
    */
   readonly nearest?: { readonly column: ColumnReference; readonly operator: string };
+  /** Full-text matches of the WHERE (`search @@ websearch_to_tsquery('english', $1)`). */
+  readonly textMatches?: readonly TextMatch[];
+  /** ORDER BY a text search rank (`ts_rank(...) DESC`, `ts_rank_cd`): the function's name. */
+  readonly rankedBy?: string;
   readonly aggregates: readonly Aggregate[];
   /** Columns returned; `all` lists the aliases whose every column is returned (`*`, `t.*`). */
   readonly selected: readonly ColumnReference[];
