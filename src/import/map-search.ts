@@ -69,8 +69,10 @@ function distanceOfClass(operatorClass: string | undefined): VectorDistanceFunct
 
 /**
  * MySQL 9's and SQL Server 2025's `VECTOR(n)` (SQL Server's also `VECTOR(n, float16)`): float32
- * elements unless said; MySQL's n defaults to 2048 (MySQL 9.0 reference manual, "The VECTOR
- * Type", checked 2026-11).
+ * elements unless said; MySQL's n defaults to 2048 ("The default length is 2048; the maximum is
+ * 16383 entries": https://dev.mysql.com/doc/refman/9.0/en/vector.html, the same in 9.6, checked
+ * 2026-11-29). MySQL's n is the most entries a value holds; an embedding column holds the model's
+ * own count, taken as its dimensions.
  */
 const DIALECT_VECTOR = /^vector(?:\s*\(\s*(\d+)\s*(?:,\s*(\w+)\s*)?\))?$/i;
 const MYSQL_DEFAULT_DIMENSIONS = 2048;
