@@ -67,7 +67,9 @@ describe("the IaC agrees with the evaluation", () => {
       );
       const tf = await parseTerraform(renderTerraform(model, options));
       expect(terraformProblems(tf, loadAzurermSchema())).toEqual([]);
-      expect(bicepFileProblems(parseBicepSubset(renderBicep(model, options)), loadBicepSchemas())).toEqual([]);
+      expect(bicepFileProblems(parseBicepSubset(renderBicep(model, options)), loadBicepSchemas())).toEqual(
+        [],
+      );
       const script = renderAzureCli(model, options);
       expect(bashSyntaxErrors(script)).toBe("");
       if (SHELLCHECK) expect(shellcheckReport(script)).toBe("");
