@@ -21,6 +21,8 @@ import {
   restBodyProblems,
   terraformProblems,
 } from "../test-support/iac-schemas.js";
+import { containersOfEveryOutput, INFRASTRUCTURE_FILES } from "../test-support/infrastructure-outputs.js";
+import { renderModelArtifacts } from "./artifacts.js";
 import { renderAzureCli } from "./azure-cli.js";
 import { FULL_TEXT_API_VERSION, renderBicep } from "./bicep.js";
 import { AZAPI_VERSION_CONSTRAINT, renderTerraform } from "./terraform.js";
@@ -205,6 +207,14 @@ describe("infrastructure of search containers", () => {
       expect(resource?.body.properties.options).toEqual({ throughput: 400 });
       expect(restBodyProblems(type, "chunks", resource?.body, loadBicepSchemas())).toEqual([]);
       expect(terraformProblems(parsed, loadAzurermSchema())).toEqual([]);
+    }
+  });
+
+  it("every output creates the search container, with the same key and RU/s", async () => {
+    const outputs = await containersOfEveryOutput(renderModelArtifacts(model(true)));
+    for (const file of INFRASTRUCTURE_FILES) {
+      const expected = file === "containers.json" ? {} : { rus: 400 };
+      expect(outputs[file], file).toEqual([{ id: "chunks", partitionKeyPaths: ["/tenantId"], ...expected }]);
     }
   });
 
