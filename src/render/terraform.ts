@@ -2,8 +2,9 @@
  * Renders `main.tf` for the azurerm provider (4.x, from 4.78.0): `azurerm_cosmosdb_account` with
  * its production settings as variables (backup policy, zone redundancy, failover, key
  * authentication, TLS, network access), `azurerm_cosmosdb_sql_database`, one
- * `azurerm_cosmosdb_sql_container` per model container and `azurerm_cosmosdb_sql_role_assignment`
- * for the data contributors. The provider takes `subscription_id` from a variable (azurerm 4.x
+ * `azurerm_cosmosdb_sql_container` per model container (an azapi `azapi_resource` with the ARM
+ * body for a container with vector or full-text policies, which azurerm cannot create) and
+ * `azurerm_cosmosdb_sql_role_assignment` for the data contributors. The provider takes `subscription_id` from a variable (azurerm 4.x
  * requires one, or `ARM_SUBSCRIPTION_ID`).
  * Arguments: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_account
  * (and cosmosdb_sql_database, cosmosdb_sql_container, cosmosdb_sql_role_assignment), checked
