@@ -4,8 +4,8 @@
  * authentication, TLS, network access), `azurerm_cosmosdb_sql_database`, one
  * `azurerm_cosmosdb_sql_container` per model container (an azapi `azapi_resource` with the ARM
  * body for a container with vector or full-text policies, which azurerm cannot create) and
- * `azurerm_cosmosdb_sql_role_assignment` for the data contributors. The provider takes `subscription_id` from a variable (azurerm 4.x
- * requires one, or `ARM_SUBSCRIPTION_ID`).
+ * `azurerm_cosmosdb_sql_role_assignment` for the data contributors. The provider takes
+ * `subscription_id` from a variable (azurerm 4.x requires one, or `ARM_SUBSCRIPTION_ID`).
  * Arguments: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_account
  * (and cosmosdb_sql_database, cosmosdb_sql_container, cosmosdb_sql_role_assignment), checked
  * 2026-11-24; every argument written is checked in tests against
