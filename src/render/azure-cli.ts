@@ -17,6 +17,7 @@ import {
   BOUNDED_STALENESS,
   armConsistency,
   commentText,
+  containerRequestBody,
   planInfrastructure,
   quotaSummary,
   type ContainerPlan,
@@ -75,13 +76,7 @@ function hashContainer(container: ContainerPlan): string {
 
 function multiHashContainer(container: ContainerPlan): string {
   const d = container.definition;
-  const options =
-    container.throughput === undefined
-      ? {}
-      : container.throughput.kind === "manual"
-        ? { throughput: container.throughput.rus }
-        : { autoscaleSettings: { maxThroughput: container.throughput.maxRus } };
-  const body = { properties: { resource: d, options } };
+  const body = containerRequestBody(container);
   const url =
     '"https://management.azure.com/subscriptions/${SUBSCRIPTION_ID}/resourceGroups/${RESOURCE_GROUP}' +
     '/providers/Microsoft.DocumentDB/databaseAccounts/${ACCOUNT_NAME}/sqlDatabases/${DATABASE_NAME}/containers/"' +

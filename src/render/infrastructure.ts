@@ -63,6 +63,35 @@ export interface ContainerPlan {
   readonly notes: readonly string[];
 }
 
+/** The body of the ARM REST `PUT` that creates a container. */
+export interface ContainerRequestBody {
+  readonly properties: {
+    readonly resource: ContainerDefinitionData;
+    readonly options:
+      | { readonly throughput: number }
+      | { readonly autoscaleSettings: { readonly maxThroughput: number } }
+      | Readonly<Record<string, never>>;
+  };
+}
+
+/**
+ * The body of the ARM `PUT` of a container (Microsoft.DocumentDB
+ * `databaseAccounts/sqlDatabases/containers`): its whole definition as `resource`, its own
+ * throughput as `options` (empty without one). The script sends it with `az rest`; Terraform
+ * writes it as the `body` of an `azapi_resource`.
+ * @example containerRequestBody(plan.containers[0]) // { properties: { resource: { id: "orders", ... }, options: { throughput: 400 } } }
+ */
+export function containerRequestBody(container: ContainerPlan): ContainerRequestBody {
+  const t = container.throughput;
+  const options =
+    t === undefined
+      ? {}
+      : t.kind === "manual"
+        ? { throughput: t.rus }
+        : { autoscaleSettings: { maxThroughput: t.maxRus } };
+  return { properties: { resource: container.definition, options } };
+}
+
 /**
  * Throughput over the default maximum of a container (or a shared-throughput database): Azure
  * refuses it until a support ticket raised the maximum for the account (`cosmos/limits.ts`

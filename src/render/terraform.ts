@@ -2,26 +2,31 @@
  * Renders `main.tf` for the azurerm provider (4.x, from 4.78.0): `azurerm_cosmosdb_account` with
  * its production settings as variables (backup policy, zone redundancy, failover, key
  * authentication, TLS, network access), `azurerm_cosmosdb_sql_database`, one
- * `azurerm_cosmosdb_sql_container` per model container and `azurerm_cosmosdb_sql_role_assignment`
- * for the data contributors. The provider takes `subscription_id` from a variable (azurerm 4.x
- * requires one, or `ARM_SUBSCRIPTION_ID`).
+ * `azurerm_cosmosdb_sql_container` per model container (an azapi `azapi_resource` with the ARM
+ * body for a container with vector or full-text policies, which azurerm cannot create) and
+ * `azurerm_cosmosdb_sql_role_assignment` for the data contributors. The provider takes
+ * `subscription_id` from a variable (azurerm 4.x requires one, or `ARM_SUBSCRIPTION_ID`).
  * Arguments: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/resources/cosmosdb_account
  * (and cosmosdb_sql_database, cosmosdb_sql_container, cosmosdb_sql_role_assignment), checked
  * 2026-11-24; every argument written is checked in tests against
  * `infrastructure-schemas/azurerm-4.78.0-cosmosdb.json`, extracted from the provider's source.
  */
 import { DATA_CONTRIBUTOR_ROLE_ID } from "../cosmos/account-settings.js";
+import { hclList, hclString, hclValue } from "./hcl.js";
 import type { Model } from "../model/types.js";
 import {
   BOUNDED_STALENESS,
   armConsistency,
-  CONTROL_CHARACTERS,
   commentText,
+  containerRequestBody,
   planInfrastructure,
   quotaSummary,
+  type ContainerDefinitionData,
+  type ContainerPlan,
   type InfrastructurePlan,
   type ProvisionedThroughput,
 } from "./infrastructure.js";
+import { containerApiVersion } from "./bicep.js";
 import {
   ALL_VERSIONS_AND_DELETES_STEP,
   productionSettingsOf,
@@ -37,26 +42,23 @@ import {
  */
 export const AZURERM_VERSION_CONSTRAINT = "~> 4.78";
 
-/**
- * An HCL string literal: quotes, backslashes and control characters escaped, and `${` / `%{`
- * doubled so user text cannot start an interpolation or a template directive.
- */
-export function hclString(value: string): string {
-  const escaped = value
-    .replace(/\\/g, "\\\\")
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, "\\n")
-    .replace(/\r/g, "\\r")
-    .replace(/\t/g, "\\t")
-    // A function, because `$$` in a replacement string means one `$`.
-    .replace(/\$\{/g, () => "$${")
-    .replace(/%\{/g, () => "%%{")
-    .replace(CONTROL_CHARACTERS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return `"${escaped}"`;
-}
+export { hclString };
 
-function hclList(values: readonly string[]): string {
-  return `[${values.map(hclString).join(", ")}]`;
+/**
+ * The azapi versions the file accepts when it creates a search container with `azapi_resource`:
+ * 2.0 takes `body` as an HCL object (1.x wanted `jsonencode`, or dynamic properties from 1.13).
+ * Source: "Announcing AzAPI 2.0", Azure Tools Blog, 2024-10-21 (checked 2026-11-29).
+ */
+export const AZAPI_VERSION_CONSTRAINT = "~> 2.0";
+
+/**
+ * Whether `main.tf` creates a container with azapi: `azurerm_cosmosdb_sql_container` (azurerm
+ * 4.78) has no vector embedding policy, vector index or full-text arguments
+ * (test/fixtures/iac-schemas/azurerm-4.78.0-cosmosdb.json), and the policies cannot be added
+ * after creation.
+ */
+function needsAzapi(definition: ContainerDefinitionData): boolean {
+  return definition.vectorEmbeddingPolicy !== undefined || definition.fullTextPolicy !== undefined;
 }
 
 function throughputLines(throughput: ProvisionedThroughput | undefined, indent: string): string[] {
@@ -170,6 +172,14 @@ function header(plan: InfrastructurePlan, settings: ProductionSettings): string[
     '      source  = "hashicorp/azurerm"',
     `      version = ${hclString(AZURERM_VERSION_CONSTRAINT)}`,
     "    }",
+    ...(plan.containers.some((c) => needsAzapi(c.definition))
+      ? [
+          "    azapi = {",
+          '      source  = "Azure/azapi"',
+          `      version = ${hclString(AZAPI_VERSION_CONSTRAINT)}`,
+          "    }",
+        ]
+      : []),
     "  }",
     "}",
     "",
@@ -262,6 +272,26 @@ function accountBlock(plan: InfrastructurePlan, settings: ProductionSettings): s
   ];
 }
 
+/**
+ * A container with search policies as an `azapi_resource`: the ARM resource on the API version
+ * its definition needs, with the same body as the script's `az rest` (`containerRequestBody`).
+ */
+function azapiContainer(container: ContainerPlan, index: number): string[] {
+  const d = container.definition;
+  return [
+    `# Container ${commentText(d.id)}: its vector embedding policy, vector indexes or full-text policy are not`,
+    "# arguments of azurerm_cosmosdb_sql_container (azurerm 4.78) and cannot be added after creation:",
+    "# created through the ARM API with azapi and the whole definition, as create-containers.sh does.",
+    ...container.notes.map((n) => `# Note: ${commentText(n)}`),
+    `resource "azapi_resource" "container_${index}" {`,
+    `  type      = ${hclString(`Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@${containerApiVersion(d)}`)}`,
+    `  name      = ${hclString(d.id)}`,
+    "  parent_id = azurerm_cosmosdb_sql_database.database.id",
+    `  body = ${hclValue(containerRequestBody(container), "  ")}`,
+    "}",
+  ];
+}
+
 /** `main.tf` for a model. */
 export function renderTerraform(model: Model, options: IacOptions = {}): string {
   const plan = planInfrastructure(model, options);
@@ -279,16 +309,8 @@ export function renderTerraform(model: Model, options: IacOptions = {}): string 
   plan.containers.forEach((container, index) => {
     const d = container.definition;
     const policy = d.indexingPolicy;
-    if (d.vectorEmbeddingPolicy !== undefined || d.fullTextPolicy !== undefined) {
-      // azurerm's azurerm_cosmosdb_sql_container has no vector embedding, vector index or
-      // full-text arguments (test/fixtures/iac-schemas/azurerm-4.78.0-cosmosdb.json), and the
-      // policies cannot be added after creation: the script creates this container.
-      lines.push(
-        "",
-        `# Container ${commentText(d.id)}: not created here. Its vector embedding policy, vector indexes or full-text policy`,
-        "# are not arguments of azurerm_cosmosdb_sql_container (azurerm 4.78) and cannot be added after creation:",
-        "# create it with create-containers.sh (az rest with the full definition) or main.bicep.",
-      );
+    if (needsAzapi(d)) {
+      lines.push("", ...azapiContainer(container, index));
       return;
     }
     lines.push(

@@ -216,8 +216,26 @@ function blockProblems(
   return problems;
 }
 
-/** Problems of a parsed `main.tf` against the azurerm extract (empty when it conforms). */
-export function terraformProblems(json: TerraformJson, schema: AzurermSchema): string[] {
+/**
+ * The provider of a resource type of `main.tf`: azurerm's resources are checked against the
+ * azurerm extract, azapi's `azapi_resource` against the Microsoft.DocumentDB extract of the API
+ * version its `type` names. Any other type is a problem.
+ */
+function providerOf(type: string): "azurerm" | "azapi" | undefined {
+  if (type.startsWith("azurerm_")) return "azurerm";
+  return type === "azapi_resource" ? "azapi" : undefined;
+}
+
+/**
+ * Problems of a parsed `main.tf` (empty when it conforms): the azurerm provider and each azurerm
+ * resource against the azurerm extract, each `azapi_resource` (with azapi among the required
+ * providers) against the Microsoft.DocumentDB extracts (`documentDb`, loaded when not given).
+ */
+export function terraformProblems(
+  json: TerraformJson,
+  schema: AzurermSchema,
+  documentDb?: BicepSchemas,
+): string[] {
   const variables = tfVariables(json);
   const problems: string[] = [];
   const provider = isObject(json["provider"]) ? json["provider"]["azurerm"] : undefined;
@@ -227,12 +245,88 @@ export function terraformProblems(json: TerraformJson, schema: AzurermSchema): s
   const resources = isObject(json["resource"]) ? json["resource"] : {};
   for (const [type, named] of Object.entries(resources)) {
     const resourceSchema = schema.resources[type];
+    const owner = providerOf(type);
     for (const [name, bodies] of Object.entries(isObject(named) ? named : {})) {
       const body = Array.isArray(bodies) && isObject(bodies[0]) ? bodies[0] : {};
-      if (resourceSchema === undefined) problems.push(`${type}.${name}: resource type not in the extract`);
-      else problems.push(...blockProblems(body, resourceSchema, `${type}.${name}`, variables, true));
+      switch (owner) {
+        case "azurerm":
+          if (resourceSchema === undefined)
+            problems.push(`${type}.${name}: resource type not in the extract`);
+          else problems.push(...blockProblems(body, resourceSchema, `${type}.${name}`, variables, true));
+          break;
+        case "azapi":
+          problems.push(...azapiResourceProblems(json, name, body, documentDb ?? loadBicepSchemas()));
+          break;
+        case undefined:
+          problems.push(`${type}.${name}: resource type of neither azurerm nor azapi`);
+          break;
+        default:
+          owner satisfies never;
+      }
     }
   }
+  return problems;
+}
+
+/** `source` of a provider in `terraform { required_providers { ... } }`, if declared. */
+function requiredProviderSource(json: TerraformJson, provider: string): string | undefined {
+  const terraform = json["terraform"];
+  const block = Array.isArray(terraform) && isObject(terraform[0]) ? terraform[0] : {};
+  const required = block["required_providers"];
+  const providers = Array.isArray(required) && isObject(required[0]) ? required[0] : {};
+  const entry = providers[provider];
+  return isObject(entry) && typeof entry["source"] === "string" ? entry["source"] : undefined;
+}
+
+/** The azurerm resource that creates an ARM resource type, for `parent_id`. */
+const AZURERM_OF_ARM_TYPE: Readonly<Record<string, string>> = {
+  "Microsoft.DocumentDB/databaseAccounts": "azurerm_cosmosdb_account",
+  "Microsoft.DocumentDB/databaseAccounts/sqlDatabases": "azurerm_cosmosdb_sql_database",
+};
+
+const AZAPI_ARGUMENTS = new Set(["type", "name", "parent_id", "body"]);
+
+/**
+ * Problems of one `azapi_resource`: azapi required as `Azure/azapi`; `type`, `name`, `parent_id`
+ * and `body` and nothing else; `parent_id` the `id` of a resource of this file that creates the
+ * parent ARM type; `body` (with `name`) against the extract of the API version in `type`, as the
+ * script's REST bodies are (`restBodyProblems`).
+ */
+function azapiResourceProblems(
+  json: TerraformJson,
+  name: string,
+  body: Readonly<Record<string, unknown>>,
+  documentDb: BicepSchemas,
+): string[] {
+  const path = `azapi_resource.${name}`;
+  const problems: string[] = [];
+  if (requiredProviderSource(json, "azapi")?.toLowerCase() !== "azure/azapi")
+    problems.push(`${path}: provider azapi not required with source "Azure/azapi"`);
+  for (const key of Object.keys(body)) {
+    if (!AZAPI_ARGUMENTS.has(key) && !META_ARGUMENTS.has(key))
+      problems.push(`${path}.${key}: not an argument this file's azapi_resource uses`);
+  }
+  const type = body["type"];
+  const resourceName = body["name"];
+  if (typeof type !== "string" || typeof resourceName !== "string")
+    return [...problems, `${path}: type and name must be strings`];
+  const armType = type.split("@")[0] ?? "";
+  const parentType = armType.split("/").slice(0, -1).join("/");
+  const parent = /^\$\{([a-z_]+)\.([A-Za-z0-9_-]+)\.id\}$/.exec(String(body["parent_id"]));
+  const resources = isObject(json["resource"]) ? json["resource"] : {};
+  const declared = parent === null ? undefined : resources[parent[1] ?? ""];
+  if (
+    parent === null ||
+    parent[1] !== AZURERM_OF_ARM_TYPE[parentType] ||
+    !isObject(declared) ||
+    !((parent[2] ?? "") in declared)
+  )
+    problems.push(
+      `${path}.parent_id: ${JSON.stringify(body["parent_id"])} is not the id of a ${AZURERM_OF_ARM_TYPE[parentType] ?? parentType} of this file`,
+    );
+  problems.push(
+    ...restBodyProblems(type, resourceName, body["body"], documentDb).map((p) => `${path}: ${p}`),
+  );
   return problems;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Test support: the containers each infrastructure output creates, read back from the output
  * itself (never from the plan that rendered it): `containers.json` as JSON, `main.bicep` with the
- * Bicep subset parser, `main.tf` with `@cdktf/hcl2json`, and `create-containers.sh` run with a
+ * Bicep subset parser, `main.tf` with `@cdktf/hcl2json` (azurerm containers and the search
+ * containers' `azapi_resource`), and `create-containers.sh` run with a
  * stand-in `az` that records its calls. So a test can say "every output creates X with Y".
  */
 import type { RenderedFile } from "../render/artifacts.js";
@@ -81,11 +82,22 @@ function bicepContainers(text: string): OutputContainer[] {
     });
 }
 
+/** An `azapi_resource` as `@cdktf/hcl2json` reads it. */
+interface AzapiResourceJson {
+  readonly type?: string;
+  readonly body?: {
+    readonly properties: { readonly resource: Record<string, unknown>; readonly options?: unknown };
+  };
+}
+
 async function terraformContainers(text: string): Promise<OutputContainer[]> {
   const json = (await parseTerraform(text)) as {
-    resource?: { azurerm_cosmosdb_sql_container?: Record<string, Record<string, unknown>[]> };
+    resource?: {
+      azurerm_cosmosdb_sql_container?: Record<string, Record<string, unknown>[]>;
+      azapi_resource?: Record<string, AzapiResourceJson[]>;
+    };
   };
-  return Object.values(json.resource?.azurerm_cosmosdb_sql_container ?? {}).flatMap((blocks) =>
+  const azurerm = Object.values(json.resource?.azurerm_cosmosdb_sql_container ?? {}).flatMap((blocks) =>
     blocks.map((block) => {
       const autoscale = block["autoscale_settings"] as { max_throughput?: number }[] | undefined;
       const rus = (block["throughput"] as number | undefined) ?? autoscale?.[0]?.max_throughput;
@@ -98,6 +110,16 @@ async function terraformContainers(text: string): Promise<OutputContainer[]> {
       };
     }),
   );
+  // Search containers: azapi_resource with the ARM body (render/terraform.ts).
+  const azapi = Object.values(json.resource?.azapi_resource ?? {})
+    .flat()
+    .flatMap((block) =>
+      block.type?.startsWith("Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers@") === true &&
+      block.body !== undefined
+        ? [definitionOf(block.body.properties.resource, rusOfOptions(block.body.properties.options))]
+        : [],
+    );
+  return [...azurerm, ...azapi];
 }
 
 /** The value of `--flag` in a recorded `az` call. */
