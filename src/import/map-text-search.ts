@@ -8,6 +8,7 @@
  */
 import type { DraftAttribute } from "../session/draft.js";
 import { MAX_SEARCH_TERMS } from "../workload/raw-schema.js";
+import { DEFAULT_SEARCH_TERMS } from "../workload/load-workload.js";
 import type { MappedTable } from "./map-structure.js";
 import type { ColumnReference, TextMatch } from "./sql/statement-shape.js";
 
@@ -100,7 +101,7 @@ export function mapTextSearch(
   const words = chosen.match.words;
   if (words === undefined) {
     notes.push(
-      "terms: the query's text is a parameter, so how many terms it sends is not known; the workload's default, 3, applies: set the most terms a query sends",
+      `terms: the query's text is a parameter, so how many terms it sends is not known; the workload's default, ${DEFAULT_SEARCH_TERMS}, applies: set the most terms a query sends`,
     );
     return { fullText: chosen.attribute };
   }

@@ -14,7 +14,13 @@ import { isPathIndexed } from "./indexing.js";
 import { orderClause } from "./order-clause.js";
 import { attributePropertyBytes } from "./item-shape.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
-import { partitionKeyAttributes, readsEveryReplica, routeRequest, type Routing } from "./routing.js";
+import {
+  partitionKeyAttributes,
+  queryAddress,
+  readsEveryReplica,
+  routeRequest,
+  type Routing,
+} from "./routing.js";
 import { buildQuery } from "./sql.js";
 import { searchProjection, searchQueryStep } from "./plan-search.js";
 import { BUCKET_RECORDS_PROPERTY } from "../runtime/items.js";
@@ -391,14 +397,7 @@ function queryStep(
     ...(routing.scope === "shards" ? { orderValues: true } : {}),
   });
   const step: QueryStep = {
-    kind: "query",
-    container: container.name,
-    itemType: item.type,
-    sql: query.sql,
-    parameters: query.parameters,
-    ...(routing.scope === "fanOut" ? {} : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
-    scope: routing.scope,
-    partitions: physical,
+    ...queryAddress(container, item, query, routing, physical),
     returned: itemsReturned,
     ...(pattern.limit === undefined ? {} : { pageSize: pattern.limit }),
     orderServedByIndex: served,

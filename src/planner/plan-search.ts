@@ -11,7 +11,7 @@ import type { ReadPattern, SearchSpec } from "../workload/types.js";
 import type { Placement } from "./context.js";
 import type { PlanEnvironment } from "./environment.js";
 import { keyConditions, tombstoneFilter } from "./key-conditions.js";
-import type { Routing } from "./routing.js";
+import { queryAddress, type Routing } from "./routing.js";
 import { searchPolicyOf, searchScopeMatches, vectorQueryScope } from "./search-policy.js";
 import { buildQuery } from "./sql.js";
 import type { QueryStep, SearchStepInfo } from "./types.js";
@@ -117,14 +117,7 @@ export function searchQueryStep(
     basis,
   };
   return {
-    kind: "query",
-    container: container.name,
-    itemType: item.type,
-    sql: query.sql,
-    parameters: query.parameters,
-    ...(routing.scope === "fanOut" ? {} : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
-    scope: routing.scope,
-    partitions: input.physical,
+    ...queryAddress(container, item, query, routing, input.physical),
     returned,
     // Ordered by the search, not by a range index: nothing for the index to serve.
     orderServedByIndex: true,

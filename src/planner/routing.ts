@@ -4,7 +4,8 @@
  * query on a hierarchical-key prefix, a query over the write shards, or a fan-out.
  */
 import { parseTemplate, templateAttributes, templateUses } from "../model/templates.js";
-import type { ItemType } from "../model/types.js";
+import type { Container, ItemType } from "../model/types.js";
+import type { QueryStep } from "./types.js";
 
 export type Scope = "single" | "prefix" | "shards" | "fanOut";
 
@@ -104,4 +105,31 @@ export function keyProperty(path: string): string {
 export function singleAttribute(template: string): string | undefined {
   const parts = parseTemplate(template);
   return parts.length === 1 && parts[0]?.kind === "attribute" ? parts[0].name : undefined;
+}
+
+/**
+ * Where a query step goes and what it sends: the container, the item type, the SQL with its
+ * parameters, the key prefix it targets (none for a fan-out), its scope and the physical
+ * partitions it visits. Shared by the query plans of reads and of searches.
+ */
+export function queryAddress(
+  container: Container,
+  item: ItemType,
+  query: Pick<QueryStep, "sql" | "parameters">,
+  routing: Routing,
+  partitions: number,
+): Pick<
+  QueryStep,
+  "kind" | "container" | "itemType" | "sql" | "parameters" | "partitionKey" | "scope" | "partitions"
+> {
+  return {
+    kind: "query",
+    container: container.name,
+    itemType: item.type,
+    sql: query.sql,
+    parameters: query.parameters,
+    ...(routing.scope === "fanOut" ? {} : { partitionKey: item.partitionKey.slice(0, routing.knownLevels) }),
+    scope: routing.scope,
+    partitions,
+  };
 }

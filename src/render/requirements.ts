@@ -106,11 +106,22 @@ export function renderSearchRequirements(workload: Workload): string | undefined
     attributes.length === 0
       ? "No vector or full-text attributes."
       : table(["Attribute", "Search", "Settings"], attributes),
-    rows.length === 0
-      ? "No search reads."
-      : table(["Pattern #", "Description", "Search", "Over", "k", "Recall", "Terms", "Filters", "RPS"], rows),
+    rows.length === 0 ? "No search reads." : table(SEARCH_READ_COLUMNS, rows),
   ].join("\n\n");
 }
+
+/** The columns of the search reads' table (the interview's draft requirements use the same). */
+export const SEARCH_READ_COLUMNS = [
+  "Pattern #",
+  "Description",
+  "Search",
+  "Over",
+  "k",
+  "Recall",
+  "Terms",
+  "Filters",
+  "RPS",
+];
 
 const KIND_LABEL: Readonly<Record<RelationshipKind, string>> = {
   "one-to-many": "1:Many",

@@ -28,37 +28,47 @@ export function askSearch(state: SessionState): readonly Question[] {
     };
     // the change keeps the search's other settings: update-access-pattern replaces `search`
     const change = { kind: "update-access-pattern", id: pattern.id, search: { ...search } };
+    const ask = (
+      field: "k" | "recall",
+      text: string,
+      why: string,
+      answer: Question["answer"],
+      value: number,
+      label: string,
+    ): Question => ({
+      id: `search:${pattern.id}:${field}`,
+      topic: "search",
+      text,
+      why,
+      answer,
+      fills: { change, field: `search.${field}` },
+      optional: false,
+      group,
+      suggested: { answer: { kind: "value", value }, label },
+    });
     const questions: Question[] = [];
     if (missing.includes("k"))
-      questions.push({
-        id: `search:${pattern.id}:k`,
-        topic: "search",
-        text: `How many results (k) does one ${pattern.id} search return?`,
-        why: "k is the search's TOP k: the items read, the RU of each search and, for a vector search, how far the index must look.",
-        answer: { kind: "number", unit: "count", range: RANGES.positiveInteger },
-        fills: { change, field: "search.k" },
-        optional: false,
-        group,
-        suggested: {
-          answer: { kind: "value", value: SUGGESTED_SEARCH.k },
-          label: `${SUGGESTED_SEARCH.k} results`,
-        },
-      });
+      questions.push(
+        ask(
+          "k",
+          `How many results (k) does one ${pattern.id} search return?`,
+          "k is the search's TOP k: the items read, the RU of each search and, for a vector search, how far the index must look.",
+          { kind: "number", unit: "count", range: RANGES.positiveInteger },
+          SUGGESTED_SEARCH.k,
+          `${SUGGESTED_SEARCH.k} results`,
+        ),
+      );
     if (missing.includes("recall"))
-      questions.push({
-        id: `search:${pattern.id}:recall`,
-        topic: "search",
-        text: `What share of the true ${search.nearest ?? ""} nearest neighbours must ${pattern.id} return (recall, more than 0 and at most 1; 1 = exact)?`,
-        why: "The recall decides which vector index can serve the search (flat is exact but scans every vector; quantizedFlat and diskANN are approximate and cheaper at scale).",
-        answer: { kind: "number", unit: "share", range: RANGES.share },
-        fills: { change, field: "search.recall" },
-        optional: false,
-        group,
-        suggested: {
-          answer: { kind: "value", value: SUGGESTED_SEARCH.recall },
-          label: `recall ${SUGGESTED_SEARCH.recall}`,
-        },
-      });
+      questions.push(
+        ask(
+          "recall",
+          `What share of the true ${search.nearest ?? ""} nearest neighbours must ${pattern.id} return (recall, more than 0 and at most 1; 1 = exact)?`,
+          "The recall decides which vector index can serve the search (flat is exact but scans every vector; quantizedFlat and diskANN are approximate and cheaper at scale).",
+          { kind: "number", unit: "share", range: RANGES.share },
+          SUGGESTED_SEARCH.recall,
+          `recall ${SUGGESTED_SEARCH.recall}`,
+        ),
+      );
     return questions;
   });
 }

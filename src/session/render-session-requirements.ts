@@ -14,7 +14,8 @@ import {
   table,
 } from "../render/markdown.js";
 import { formatPath } from "../common/issues.js";
-import { renderRequirements } from "../render/requirements.js";
+import { renderRequirements, SEARCH_READ_COLUMNS } from "../render/requirements.js";
+import { DEFAULT_SEARCH_TERMS } from "../workload/load-workload.js";
 import { describeRelationship, formatNames } from "./describe-changes.js";
 import { checkReadiness, requirementsState, type Readiness } from "./checklist.js";
 import type { DraftAccessPattern, DraftWorkload } from "./draft.js";
@@ -86,7 +87,7 @@ export function renderSearch(draft: DraftWorkload): string | undefined {
         : search.recall === undefined
           ? "_unknown_"
           : String(search.recall),
-      search.fullText === undefined ? "n/a" : String(search.terms ?? 3),
+      search.fullText === undefined ? "n/a" : String(search.terms ?? DEFAULT_SEARCH_TERMS),
       filters.length === 0 ? "none (every item)" : cell(filters.join(", ")),
       rateCell(pattern),
     ];
@@ -96,9 +97,7 @@ export function renderSearch(draft: DraftWorkload): string | undefined {
     attributes.length === 0
       ? "No vector or full-text attributes yet."
       : table(["Attribute", "Search", "Settings"], attributes),
-    rows.length === 0
-      ? "No search reads yet."
-      : table(["Pattern #", "Description", "Search", "Over", "k", "Recall", "Terms", "Filters", "RPS"], rows),
+    rows.length === 0 ? "No search reads yet." : table(SEARCH_READ_COLUMNS, rows),
   ].join("\n\n");
 }
 

@@ -218,6 +218,23 @@ async function editEntity(
   }
 }
 
+/** One attribute of the entity chosen from a list, or undefined (said) when it has none. */
+async function chooseAttribute(
+  prompter: Prompter,
+  name: string,
+  entity: DraftEntity | undefined,
+): Promise<{ readonly entity: DraftEntity; readonly attribute: string } | undefined> {
+  if (entity === undefined || entity.attributes.length === 0) {
+    prompter.print(`${name} lists no attributes yet.`);
+    return undefined;
+  }
+  const attribute = await prompter.choose(
+    "Which attribute?",
+    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
+  );
+  return { entity, attribute };
+}
+
 /** An attribute of the entity removed, or its distinct values, uniqueness and change rate set. */
 async function editAttribute(
   prompter: Prompter,
@@ -225,16 +242,12 @@ async function editAttribute(
   entity: DraftEntity | undefined,
   remove: boolean,
 ): Promise<readonly Change[]> {
-  if (entity === undefined || entity.attributes.length === 0) {
-    prompter.print(`${name} lists no attributes yet.`);
-    return [];
-  }
-  const attribute = await prompter.choose(
-    "Which attribute?",
-    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
-  );
+  const chosen = await chooseAttribute(prompter, name, entity);
+  if (chosen === undefined) return [];
+  const { attribute } = chosen;
+  const attributes = chosen.entity.attributes;
   if (remove) return [{ kind: "remove-attribute", entity: name, name: attribute }];
-  const current = entity.attributes.find((a) => a.name === attribute);
+  const current = attributes.find((a) => a.name === attribute);
   // a vector has no distinct values to count: its settings are what can change
   if (current?.vector !== undefined)
     return [
@@ -253,10 +266,7 @@ async function editAttribute(
     allowBlank: true,
     range: RANGES.positiveInteger,
   });
-  const unique = await prompter.yes(
-    "Unique across all items?",
-    entity.attributes.find((a) => a.name === attribute)?.unique ?? false,
-  );
+  const unique = await prompter.yes("Unique across all items?", current?.unique ?? false);
   const changes = await prompter.choose(
     "How often do writes change it?",
     CHANGE_FREQUENCIES.map((f) => ({ value: f, name: f })),
@@ -280,18 +290,14 @@ async function editAttributeType(
   name: string,
   entity: DraftEntity | undefined,
 ): Promise<readonly Change[]> {
-  if (entity === undefined || entity.attributes.length === 0) {
-    prompter.print(`${name} lists no attributes yet.`);
-    return [];
-  }
-  const attribute = await prompter.choose(
-    "Which attribute?",
-    entity.attributes.map((a) => ({ value: a.name, name: `${a.name} (${a.type})` })),
-  );
+  const chosen = await chooseAttribute(prompter, name, entity);
+  if (chosen === undefined) return [];
+  const { attribute } = chosen;
+  const attributes = chosen.entity.attributes;
   const typed = await attributeTypeForm(
     prompter,
     `${name}.${attribute}`,
-    entity.attributes.find((a) => a.name === attribute),
+    attributes.find((a) => a.name === attribute),
   );
   return [{ kind: "set-attribute", entity: name, name: attribute, ...typed }];
 }

@@ -116,6 +116,10 @@ interface WhereParts {
   problem?: string;
 }
 
+function emptyWhere(): WhereParts {
+  return { filters: [], textMatches: [], queryAliases: new Map(), joins: [], residual: [], notes: [] };
+}
+
 /** Splits a WHERE (or JOIN ... ON) tree into filters, join conditions and the rest. */
 function readWhere(value: unknown, parts: WhereParts): void {
   const node = unwrap(value);
@@ -360,14 +364,7 @@ function readSelect(body: Tree): StatementShape {
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = {
-    filters: [],
-    textMatches: [],
-    queryAliases: new Map(),
-    joins: [],
-    residual: [],
-    notes: [],
-  };
+  const where = emptyWhere();
   const from: FromParts = { tables: [] };
   for (const item of list(body.fromClause)) readFrom(item, from, where);
   readWhere(body.whereClause, where);
@@ -530,14 +527,7 @@ function readUpdateOrDelete(tag: "UpdateStmt" | "DeleteStmt", body: Tree): State
       reason: "it has a WITH clause (common table expression)",
       tables: tablesIn(body),
     };
-  const where: WhereParts = {
-    filters: [],
-    textMatches: [],
-    queryAliases: new Map(),
-    joins: [],
-    residual: [],
-    notes: [],
-  };
+  const where = emptyWhere();
   const from: FromParts = { tables: [] };
   for (const item of list(tag === "UpdateStmt" ? body.fromClause : body.usingClause))
     readFrom(item, from, where);
