@@ -11,7 +11,7 @@ import type { Model } from "../model/types.js";
 import { designSearchPolicies } from "./search-decisions.js";
 import { containerDefinitionOf } from "../planner/container-definition.js";
 import { planModel } from "../planner/plan-model.js";
-import { CHUNK_ITEM } from "../test-support/search-fixtures.js";
+import { CHUNKS_MODEL } from "../test-support/search-fixtures.js";
 
 function workload(options: {
   dimensions: number;
@@ -49,18 +49,7 @@ function workload(options: {
   return loaded.value;
 }
 
-const model: Model = {
-  version: 1,
-  containers: [
-    {
-      name: "chunks",
-      partitionKey: ["/tenantId"],
-      uniqueKeys: [],
-      indexing: { kind: "derived" },
-      items: [CHUNK_ITEM],
-    },
-  ],
-};
+const model: Model = CHUNKS_MODEL;
 
 function chosen(w: Workload): string {
   const designed = designSearchPolicies(w, model);

@@ -11,7 +11,7 @@ import { EMBEDDED_CAPABILITIES, EMBEDDED_LIMITATIONS, REAL_CAPABILITIES } from "
 import { answerReadPattern } from "./oracle.js";
 import { checkVectorAnswer, nearestNeighbours, vectorScore } from "./search-oracle.js";
 import { buildVerificationPlan } from "./verification-plan.js";
-import { CHUNK_ITEM } from "../test-support/search-fixtures.js";
+import { CHUNKS_MODEL } from "../test-support/search-fixtures.js";
 
 const points = [
   { id: "a", v: [1, 0] },
@@ -69,18 +69,7 @@ accessPatterns:
   - { id: Q2, name: Words, type: read, entity: Chunk, where: { tenantId: eq }, search: { fullText: content, k: 5 }, rps: { avg: 1, peak: 5 } }
 `;
 
-const model: Model = {
-  version: 1,
-  containers: [
-    {
-      name: "chunks",
-      partitionKey: ["/tenantId"],
-      uniqueKeys: [],
-      indexing: { kind: "derived" },
-      items: [CHUNK_ITEM],
-    },
-  ],
-};
+const model: Model = CHUNKS_MODEL;
 
 describe("verify of search reads", () => {
   const loaded = loadWorkload(text);
