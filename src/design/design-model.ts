@@ -55,24 +55,44 @@ export interface DesignOptions extends EvaluateOptions {
 }
 
 /**
- * Work per element of the workload (entity or access pattern) the design search may spend, and
- * the least it gets: the six examples spend at most 54 per element (805 in all), random
- * workloads of 20 entities 90 to 250. Past that the search stops scoring candidates and keeps the
- * best model found so far, which keeps design linear in the workload's size. Scoring cost 0.2 to
- * 0.3 ms of CPU per element on the shared 2-core machine (2026-11-25), so 500 entities and 1,600
- * patterns (53,000 elements) stay within about 15 s of scoring, besides the fixed evaluations
- * (baseline, each group's start, the written model): `npm run bench` (design-speed,
- * design-budget) measures it. A floor of 10,000 halved the costliest 20-entity workload's time
- * (8 s to 4 s of CPU) but left it 2 more hard-limit errors: small workloads keep the full search.
+ * The search's work for small workloads, in scoring work (see `SearchBudget`): the full search.
+ * The six examples spend at most 54 per element (805 in all), random workloads of 20 entities
+ * 90 to 250 (up to 20,000). Scoring costs 0.2 to 0.3 ms of CPU per unit on the shared 2-core
+ * machine (2026-11-25).
  */
-export const DESIGN_WORK_PER_ELEMENT = 25;
 export const DESIGN_WORK_FLOOR = 25_000;
+/** Elements (entities plus access patterns) up to which a workload keeps the whole floor. */
+export const FULL_SEARCH_ELEMENTS = 250;
+/**
+ * What the evaluations every design makes besides its search cost per element (the baseline, each
+ * group's start, the chosen model, the integrated cache's candidates, the written model at 1x,
+ * 3x and 10x), in the same units: on a random 200-entity workload (850 elements, 2026-11-29) they
+ * took 4.9 s of its 10 s design, against 0.21 ms per unit of the search (27 units per element).
+ * Past {@link FULL_SEARCH_ELEMENTS}, they are taken from the search's floor, so that the whole
+ * design's time grows no faster than the workload.
+ */
+export const FIXED_WORK_PER_ELEMENT = 27;
+/**
+ * The least the search gets per element, however large the workload: design stays linear in its
+ * size (500 entities and 2,000 patterns: 37,500 units, about 8 s of scoring besides the fixed
+ * evaluations).
+ */
+export const DESIGN_WORK_PER_ELEMENT = 15;
 
-/** The work the design search of `workload` may spend (see `DesignOptions.workBudget`). */
+/**
+ * The work the design search of `workload` may spend (see `DesignOptions.workBudget`): the floor,
+ * less the fixed evaluations of the elements past {@link FULL_SEARCH_ELEMENTS}, and never less
+ * than {@link DESIGN_WORK_PER_ELEMENT} per element. Past it the search stops scoring candidates
+ * and keeps the best model found so far. Measured on 12 random workloads of 40 to 200 entities
+ * (seed 7, 2026-11-29) against the floor alone: 10 designs the same in cost and errors, one with
+ * 10 fewer hard-limit errors (a search cut sooner in one group leaves more to the next) and one
+ * dearer by 0.005%; the 200-entity designs took 40% less time (`npm run bench`: design-speed).
+ */
 export function designWorkBudget(workload: Workload): number {
+  const elements = workload.entities.length + workload.accessPatterns.length;
   return Math.max(
-    DESIGN_WORK_FLOOR,
-    DESIGN_WORK_PER_ELEMENT * (workload.entities.length + workload.accessPatterns.length),
+    DESIGN_WORK_PER_ELEMENT * elements,
+    DESIGN_WORK_FLOOR - FIXED_WORK_PER_ELEMENT * Math.max(0, elements - FULL_SEARCH_ELEMENTS),
   );
 }
 

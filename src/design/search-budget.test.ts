@@ -9,7 +9,14 @@ import { designedExample } from "../test-support/designed-examples.js";
 import { readExampleWorkload } from "../test-support/model-examples.js";
 import { serializeModel } from "../model/serialize-model.js";
 import { boundedMerges } from "./design-component.js";
-import { DESIGN_WORK_FLOOR, DESIGN_WORK_PER_ELEMENT, designModel, designWorkBudget } from "./design-model.js";
+import {
+  DESIGN_WORK_FLOOR,
+  DESIGN_WORK_PER_ELEMENT,
+  designModel,
+  designWorkBudget,
+  FIXED_WORK_PER_ELEMENT,
+  FULL_SEARCH_ELEMENTS,
+} from "./design-model.js";
 import { generateWorkload } from "./generate-workload.js";
 import { baselineModel } from "./model-edits.js";
 import { mergeCandidates } from "./rules-structure.js";
@@ -25,13 +32,26 @@ const EXAMPLES = [
 ] as const;
 
 describe("design search budget", () => {
-  it("grows with the workload from a floor", () => {
+  it("keeps the floor for small workloads, gives the fixed evaluations' share past it, and grows linearly", () => {
     const small = readExampleWorkload("blogging");
     expect(designWorkBudget(small)).toBe(DESIGN_WORK_FLOOR);
     const large = generateWorkload(500, { patterns: 2000 });
     expect(designWorkBudget(large)).toBe(
       DESIGN_WORK_PER_ELEMENT * (large.entities.length + large.accessPatterns.length),
     );
+    // Between the two: the floor less the fixed evaluations of the elements past the full search.
+    const middle = generateWorkload(100, { patterns: 400 });
+    const past = middle.entities.length + middle.accessPatterns.length - FULL_SEARCH_ELEMENTS;
+    expect(past).toBeGreaterThan(0);
+    expect(designWorkBudget(middle)).toBe(DESIGN_WORK_FLOOR - FIXED_WORK_PER_ELEMENT * past);
+    for (const patterns of [10, 100, 500, 862, 1_000, 5_000]) {
+      const workload = generateWorkload(10, { patterns });
+      const elements = workload.entities.length + workload.accessPatterns.length;
+      expect(designWorkBudget(workload)).toBeGreaterThanOrEqual(DESIGN_WORK_PER_ELEMENT * elements);
+      expect(designWorkBudget(workload)).toBeLessThanOrEqual(
+        Math.max(DESIGN_WORK_FLOOR, DESIGN_WORK_PER_ELEMENT * elements),
+      );
+    }
   });
 
   it("is never reached by the examples", () => {
