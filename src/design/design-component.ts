@@ -24,8 +24,9 @@ import {
   correlations,
   idCandidates,
   lookupCandidates,
-  mergeCandidates,
-  sameKeyMergeCandidates,
+  mergePairs,
+  sameKeyMergePairs,
+  candidateOfPair,
   partitionKeyCandidates,
 } from "./rules-structure.js";
 import {
@@ -237,9 +238,9 @@ function consolidateContainers(search: SearchContext, current: Scored, correlati
       context: "every container pays its own minimum throughput",
     },
     boundedMerges(current, [
-      ...mergeCandidates(current.model),
-      ...sameKeyMergeCandidates(current.model, workload, correlation),
-    ]),
+      ...mergePairs(current.model),
+      ...sameKeyMergePairs(current.model, workload, correlation),
+    ]).map(candidateOfPair),
   );
 }
 
@@ -258,11 +259,14 @@ const MIN_MERGES = 45;
  * order. Pairs of containers grow with the square of the containers: scoring them all would make
  * the design quadratic in the workload's size.
  */
-export function boundedMerges(current: Scored, candidates: readonly Candidate[]): readonly Candidate[] {
+export function boundedMerges<T extends Pick<Candidate, "merges">>(
+  current: Scored,
+  candidates: readonly T[],
+): readonly T[] {
   const limit = Math.max(MIN_MERGES, MERGES_PER_CONTAINER * current.model.containers.length);
   if (candidates.length <= limit) return candidates;
   const peak = new Map(current.evaluation.containers.map((c) => [c.name, c.rus.peak]));
-  const pairPeak = (candidate: Candidate): number =>
+  const pairPeak = (candidate: T): number =>
     candidate.merges === undefined
       ? Number.POSITIVE_INFINITY
       : (peak.get(candidate.merges[0]) ?? 0) + (peak.get(candidate.merges[1]) ?? 0);

@@ -498,7 +498,16 @@ export function sameKeyMergeCandidates(
   workload: Workload,
   correlation: ReadonlyMap<string, number>,
 ): Candidate[] {
-  const candidates: Candidate[] = [];
+  return sameKeyMergePairs(model, workload, correlation).map(candidateOfPair);
+}
+
+/** {@link sameKeyMergeCandidates} as pairs whose models are built on demand (see `MergePair`). */
+export function sameKeyMergePairs(
+  model: Model,
+  workload: Workload,
+  correlation: ReadonlyMap<string, number>,
+): MergePair[] {
+  const candidates: MergePair[] = [];
   // Under 30% correlation the prompt keeps a related pair in separate containers.
   const separated = (a: Model["containers"][number], b: Model["containers"][number]): boolean =>
     workload.relationships.some(
@@ -519,11 +528,12 @@ export function sameKeyMergeCandidates(
       candidates.push({
         name: `share one container keyed by /${key} for ${a.name} and ${b.name} (their items share logical partitions)`,
         merges: [a.name, b.name],
-        model: mergeContainers(model, b, {
-          ...a,
-          items: [...a.items, ...b.items],
-          indexing: mergedIndexing(a, b),
-        }),
+        build: () =>
+          mergeContainers(model, b, {
+            ...a,
+            items: [...a.items, ...b.items],
+            indexing: mergedIndexing(a, b),
+          }),
       });
     }
   }
@@ -545,8 +555,29 @@ function addressedById(container: Model["containers"][number]): boolean {
  * Container consolidation: two containers whose items are all read by id can share one
  * container keyed by /id, which saves a container's minimum throughput when one of them is small.
  */
+/**
+ * A consolidation of two containers whose model is built only when asked: pairs grow with the
+ * square of the containers, and a model built for each (before `boundedMerges` kept 4 per
+ * container) took a 500-entity design past its memory budget (229 entities in one group).
+ */
+export interface MergePair {
+  readonly name: string;
+  readonly merges: readonly [string, string];
+  readonly build: () => Model;
+}
+
+/** The candidate of a pair, its model built. */
+export function candidateOfPair(pair: MergePair): Candidate {
+  return { name: pair.name, merges: pair.merges, model: pair.build() };
+}
+
 export function mergeCandidates(model: Model): Candidate[] {
-  const candidates: Candidate[] = [];
+  return mergePairs(model).map(candidateOfPair);
+}
+
+/** {@link mergeCandidates} as pairs whose models are built on demand (see `MergePair`). */
+export function mergePairs(model: Model): MergePair[] {
+  const candidates: MergePair[] = [];
   const eligible = model.containers.filter(addressedById);
   for (let i = 0; i < eligible.length; i++) {
     for (let j = i + 1; j < eligible.length; j++) {
@@ -555,16 +586,16 @@ export function mergeCandidates(model: Model): Candidate[] {
       if (a === undefined || b === undefined) continue;
       const types = new Set(a.items.map((item) => item.type));
       if (b.items.some((item) => types.has(item.type))) continue;
-      const merged = {
-        ...a,
-        partitionKey: ["/id"],
-        items: [...a.items, ...b.items],
-        indexing: mergedIndexing(a, b),
-      };
       candidates.push({
         name: `share one container keyed by /id for ${a.name} and ${b.name} (every item is read by its id)`,
         merges: [a.name, b.name],
-        model: mergeContainers(model, b, merged),
+        build: () =>
+          mergeContainers(model, b, {
+            ...a,
+            partitionKey: ["/id"],
+            items: [...a.items, ...b.items],
+            indexing: mergedIndexing(a, b),
+          }),
       });
     }
   }

@@ -19,7 +19,7 @@ import {
 } from "./design-model.js";
 import { generateWorkload } from "./generate-workload.js";
 import { baselineModel } from "./model-edits.js";
-import { mergeCandidates } from "./rules-structure.js";
+import { candidateOfPair, mergeCandidates, mergePairs } from "./rules-structure.js";
 import { scoreModel } from "./search.js";
 
 const EXAMPLES = [
@@ -113,5 +113,25 @@ describe("consolidation candidates", () => {
     expect(Math.min(...dropped.map(pairPeak))).toBeGreaterThanOrEqual(worstKept);
     // Few pairs: all of them.
     expect(boundedMerges(current, candidates.slice(0, limit))).toHaveLength(limit);
+  });
+
+  it("builds a pair's model only when it is kept, the same model as built up front", () => {
+    const workload = generateWorkload(40);
+    const model = baselineModel(workload);
+    const current = scoreModel(workload, model, {});
+    let built = 0;
+    const pairs = mergePairs(model).map((pair) => ({
+      ...pair,
+      build: () => {
+        built++;
+        return pair.build();
+      },
+    }));
+    expect(built).toBe(0);
+    const kept = boundedMerges(current, pairs).map(candidateOfPair);
+    expect(built).toBe(kept.length);
+    const eager = boundedMerges(current, mergeCandidates(model));
+    expect(kept.map((c) => [c.name, c.merges])).toEqual(eager.map((c) => [c.name, c.merges]));
+    expect(kept.map((c) => serializeModel(c.model))).toEqual(eager.map((c) => serializeModel(c.model)));
   });
 });

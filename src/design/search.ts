@@ -43,6 +43,19 @@ export interface Scored {
   readonly rusPeak: number;
 }
 
+/** A scored model's figures without the model and its evaluation (what alternatives are compared by). */
+export type ScoreFigures = Omit<Scored, "model" | "evaluation">;
+
+/**
+ * The figures of a scored model, as a new object that keeps neither the model nor its evaluation
+ * alive: a decision among hundreds of candidates (consolidation of a 229-entity group) kept every
+ * candidate's evaluation until it was made, 750 MB, and a 500-entity design ran out of memory.
+ */
+function figuresOf(scored: Scored): ScoreFigures {
+  const { model: _model, evaluation: _evaluation, ...figures } = scored;
+  return figures;
+}
+
 export interface Alternative {
   readonly name: string;
   readonly rusPeak: number;
@@ -397,7 +410,7 @@ export function headroomShortfalls(evaluation: DetailedEvaluation): Map<string, 
  * Hard-limit errors, among them the pairs of writes that must commit together but cannot
  * (`evaluate.notAtomic` is an error: each split pair counts once).
  */
-export function violations(scored: Scored): number {
+export function violations(scored: Pick<Scored, "errors">): number {
   return scored.errors;
 }
 
@@ -495,7 +508,15 @@ export function decide(
   let bestName = decision.keepName;
   let bestPreferred = false;
   const alternatives: Alternative[] = [alternativeOf(decision.keepName, current)];
+  // The models compared, for a context made from them; else their figures alone (see `figuresOf`).
+  const keepsModels = typeof decision.context !== "string";
   const compared: { name: string; scored: Scored }[] = [{ name: decision.keepName, scored: current }];
+  const figures: { name: string; scored: ScoreFigures }[] = [{ name: decision.keepName, scored: current }];
+  const note = (name: string, scored: Scored): void => {
+    alternatives.push(alternativeOf(name, scored));
+    if (keepsModels) compared.push({ name, scored });
+    figures.push({ name, scored: figuresOf(scored) });
+  };
   // A candidate that removes a hard-limit error is compared with the current model's own
   // repairs too: the error may have a cheaper repair than the candidate's way around it.
   let keepRepaired: Candidate | undefined;
@@ -528,8 +549,7 @@ export function decide(
     if (entry.scored !== undefined) {
       // The current model's repairs (see above), already scored.
       const scored = entry.scored;
-      alternatives.push(alternativeOf(move.name, scored));
-      compared.push({ name: move.name, scored });
+      note(move.name, scored);
       if (isBetter(scored, best)) {
         best = scored;
         bestName = move.name;
@@ -538,8 +558,7 @@ export function decide(
       continue;
     }
     const { candidate, scored } = scoreMove(search, current, move);
-    alternatives.push(alternativeOf(candidate.name, scored));
-    compared.push({ name: candidate.name, scored });
+    note(candidate.name, scored);
     if (beats(candidate, scored, best, bestPreferred)) {
       best = scored;
       bestName = candidate.name;
@@ -561,7 +580,7 @@ export function decide(
       alternatives,
       why:
         skippedHere === 0
-          ? compareWhy(bestName, best, current, context, compared, bestPreferred)
+          ? compareWhy(bestName, best, current, context, figures, bestPreferred)
           : unscoredWhy(bestName, best, current, context, skippedHere, candidates.length),
     });
   }
@@ -569,7 +588,7 @@ export function decide(
 }
 
 /** A scored model as an alternative of a decision. */
-function alternativeOf(name: string, scored: Scored): Alternative {
+function alternativeOf(name: string, scored: ScoreFigures): Alternative {
   return {
     name,
     rusPeak: scored.rusPeak,
@@ -643,7 +662,7 @@ export function compareWhy(
   best: Scored,
   current: Scored,
   context: string,
-  compared: readonly { readonly name: string; readonly scored: Scored }[] = [],
+  compared: readonly { readonly name: string; readonly scored: ScoreFigures }[] = [],
   preferred = false,
 ): string {
   const base = context === "" ? "" : `${context}. `;
@@ -684,8 +703,8 @@ export function compareWhy(
  * @example dearerBecause(best, compared) // "; $2,084/month with accept the fan-out passed over: ..."
  */
 export function dearerBecause(
-  best: Scored,
-  compared: readonly { readonly name: string; readonly scored: Scored }[],
+  best: ScoreFigures,
+  compared: readonly { readonly name: string; readonly scored: ScoreFigures }[],
   preferred = false,
 ): string {
   const cheaper = compared
