@@ -243,20 +243,32 @@ export const PREFERENCE_PREMIUM = 1.05;
  * workload.
  */
 type Evaluator = ReturnType<typeof createEvaluator>;
-const evaluators = new WeakMap<Workload, WeakMap<EvaluateOptions, Evaluator>>();
 
-function evaluatorFor(workload: Workload, options: EvaluateOptions): Evaluator {
-  let byOptions = evaluators.get(workload);
+/**
+ * What the scoring of one workload with one set of options keeps: its evaluator, and the models
+ * scored lately by their text (a search reaches the same model again within a few candidates: a
+ * move's repair that undoes it, the current model offered by two steps; a 200-entity design
+ * scored 357 models, 113 of them seen within the 13 before).
+ */
+interface Scoring {
+  readonly evaluate: Evaluator;
+  readonly recent: Map<string, { readonly scored: Scored; readonly work: number }>;
+}
+const RECENT_SCORES = 16;
+const scorings = new WeakMap<Workload, WeakMap<EvaluateOptions, Scoring>>();
+
+function scoringFor(workload: Workload, options: EvaluateOptions): Scoring {
+  let byOptions = scorings.get(workload);
   if (byOptions === undefined) {
     byOptions = new WeakMap();
-    evaluators.set(workload, byOptions);
+    scorings.set(workload, byOptions);
   }
-  let evaluate = byOptions.get(options);
-  if (evaluate === undefined) {
-    evaluate = createEvaluator(workload, options);
-    byOptions.set(options, evaluate);
+  let scoring = byOptions.get(options);
+  if (scoring === undefined) {
+    scoring = { evaluate: createEvaluator(workload, options), recent: new Map() };
+    byOptions.set(options, scoring);
   }
-  return evaluate;
+  return scoring;
 }
 
 /**
@@ -290,41 +302,13 @@ const UNSOUND_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Models scored lately, per workload and options, by their text: a search reaches the same model
- * again within a few candidates (a move's repair that undoes it, the current model offered by two
- * steps). A 200-entity design scored 357 models, 113 of them seen within the 13 before.
- */
-const RECENT_SCORES = 16;
-const recentScores = new WeakMap<
-  Workload,
-  WeakMap<EvaluateOptions, Map<string, { readonly scored: Scored; readonly work: number }>>
->();
-
-function recentScoresOf(
-  workload: Workload,
-  options: EvaluateOptions,
-): Map<string, { readonly scored: Scored; readonly work: number }> {
-  let byOptions = recentScores.get(workload);
-  if (byOptions === undefined) {
-    byOptions = new WeakMap();
-    recentScores.set(workload, byOptions);
-  }
-  let recent = byOptions.get(options);
-  if (recent === undefined) {
-    recent = new Map();
-    byOptions.set(options, recent);
-  }
-  return recent;
-}
-
-/**
  * Evaluates a model and summarizes it for comparison. A model scored among the last few of its
  * workload and options is not evaluated again: an evaluation is a function of the workload, the
  * options and the model alone (`cost/evaluation-cache.ts` keeps it so to the last bit). Its work
  * is charged again, so that the budget, and so the design, is the same as when it was evaluated.
  */
 export function scoreModel(workload: Workload, model: Model, options: EvaluateOptions): Scored {
-  const recent = recentScoresOf(workload, options);
+  const { evaluate: evaluator, recent } = scoringFor(workload, options);
   const text = JSON.stringify(model);
   const known = recent.get(text);
   if (known !== undefined) {
@@ -334,7 +318,6 @@ export function scoreModel(workload: Workload, model: Model, options: EvaluateOp
     // The model as given (callers compare models by identity).
     return known.scored.model === model ? known.scored : { ...known.scored, model };
   }
-  const evaluator = evaluatorFor(workload, options);
   const planned = evaluator.planningWork();
   const evaluation = evaluator(model);
   // The larger of the model's size and the planning it took: the partition fixed point may plan
