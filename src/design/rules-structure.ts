@@ -552,10 +552,6 @@ function addressedById(container: Model["containers"][number]): boolean {
 }
 
 /**
- * Container consolidation: two containers whose items are all read by id can share one
- * container keyed by /id, which saves a container's minimum throughput when one of them is small.
- */
-/**
  * A consolidation of two containers whose model is built only when asked: pairs grow with the
  * square of the containers, and a model built for each (before `boundedMerges` kept 4 per
  * container) took a 500-entity design past its memory budget (229 entities in one group).
@@ -571,6 +567,10 @@ export function candidateOfPair(pair: MergePair): Candidate {
   return { name: pair.name, merges: pair.merges, model: pair.build() };
 }
 
+/**
+ * Container consolidation: two containers whose items are all read by id can share one
+ * container keyed by /id, which saves a container's minimum throughput when one of them is small.
+ */
 export function mergeCandidates(model: Model): Candidate[] {
   return mergePairs(model).map(candidateOfPair);
 }
