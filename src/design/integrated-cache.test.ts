@@ -13,6 +13,8 @@ import { evaluateModel } from "../cost/evaluate.js";
 import { loadWorkload } from "../workload/load-workload.js";
 import type { Workload } from "../workload/types.js";
 import { designModel } from "./design-model.js";
+import { chooseIntegratedCache } from "./integrated-cache-move.js";
+import { scoreModel, type Decision } from "./search.js";
 
 const FIXTURES = new URL("../../test/fixtures/integrated-cache/", import.meta.url);
 
@@ -51,6 +53,21 @@ describe.each([
     // The plain query without the cache breaks a hard limit at this rate.
     expect(decision?.alternatives.find((a) => a.name === "plain query (no copy)")?.errors).toBeGreaterThan(0);
     expect(errorsOf(result)).toEqual([]);
+  });
+
+  it("stops trying reads once its work budget is spent, and names the reads left", () => {
+    const { integratedCache: _cache, ...uncached } = result.model;
+    const designed = scoreModel(workload, uncached, {});
+    const decisions: Decision[] = [];
+    expect(chooseIntegratedCache(workload, designed, {}, decisions, 0)).toBe(designed);
+    expect(decisions.map((d) => d.subject)).toEqual([
+      { kind: "searchBudget", units: 0, spent: 0, skipped: 1 },
+    ]);
+    expect(decisions[0]?.why).toContain("R1 were not tried through the cache");
+    // With its budget nothing is left untried.
+    const full: Decision[] = [];
+    chooseIntegratedCache(workload, designed, {}, full);
+    expect(full.some((d) => d.subject.kind === "searchBudget")).toBe(false);
   });
 
   it("prices the gateway per node-hour and adds it to the containers' bill", () => {

@@ -100,7 +100,7 @@ export function formatDesignSummary(
   if (cache !== undefined)
     out.push(`  dedicated gateway: ${cache.nodes} x ${cache.size}, ${usd(cache.monthlyCostUSD)} per month`);
   out.push("");
-  const budget = result.decisions.find((d) => d.id === "search-budget");
+  const budget = result.decisions.find((d) => d.subject.kind === "searchBudget");
   out.push(
     `${result.decisions.length} decision(s)${budget === undefined ? "" : "; the search stopped at its work budget (a cheaper or valid model may exist)"}${!cliHints ? "" : written === undefined ? ": printed with --decisions" : ": in cosmosdb_data_model.md and report.html, or printed with --decisions"}`,
   );
