@@ -117,9 +117,10 @@ function asSearchedName(scored: Scored, copy: { container: string; itemType: str
 /**
  * The work the decision may spend scoring models (`scoringWork`: each model's patterns and
  * containers), like the search's own budget: every candidate is a whole model. At 200 entities
- * (850 elements) its 14 candidates cost about 12,000; at 500 entities and 1,600 patterns each costs
- * about 2,100 and 32 of them took 9.7 s of a 30 s design (2026-11-29). The reads go dearest first,
- * so those left when it is spent are the ones with the least to save, and a decision names them.
+ * (850 elements) its 14 candidates cost about 12,000; at 500 entities and 1,600 patterns each
+ * costs about 2,600, and its 16 candidates took 9.7 s of a 30 s design (2026-11-29; it now scores
+ * 10). The reads go dearest first, so those left when it is spent are the ones with the least to
+ * save, and a decision names them.
  */
 export const INTEGRATED_CACHE_WORK = 25_000;
 
