@@ -153,10 +153,6 @@ export function chooseIntegratedCache(
   let spent = 0;
   const unconsidered: string[] = [];
   for (const pattern of ordered) {
-    if (spent >= work) {
-      unconsidered.push(pattern.id);
-      continue;
-    }
     const cached = current.model.integratedCache?.patterns ?? [];
     const copy = ownCopyOf(current, pattern.id);
     // Without a gateway yet, nor a copy to drop, the cache pays for itself only if the read
@@ -167,6 +163,11 @@ export function chooseIntegratedCache(
         : 0;
     if (cached.length === 0 && copy === undefined && share * current.monthlyCostUSD < cheapestGateway)
       continue;
+    // Only a read that would be scored is left untried (one the rule above passes over is not).
+    if (spent >= work) {
+      unconsidered.push(pattern.id);
+      continue;
+    }
     const plain = copy === undefined ? undefined : withoutItemType(current.model, copy);
     const staleness = `${formatInteger(pattern.maxStalenessSeconds ?? 0)} s`;
     const overCopy = withCachedPatterns(workload, current.model, [...cached, pattern.id], options);
